@@ -1,0 +1,104 @@
+// Every filesystem call the engine makes goes through Fs, so that failures can be
+// injected in tests (FaultyFs) and so that one class (PosixFs) is the only code that
+// touches the disk and enforces "nothing outside the data directory".
+//
+// Paths are relative to the Fs root, '/'-separated, without '.', '..' or empty
+// segments; "" is the root itself. PosixFs refuses anything else, and refuses to
+// follow symbolic links anywhere in a path.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "folio/status.h"
+
+namespace folio {
+
+enum class FileType { kFile, kDirectory, kSymlink, kOther };
+
+struct DirEntry {
+  std::string name;
+  FileType type = FileType::kOther;
+};
+
+struct FileStat {
+  FileType type = FileType::kOther;
+  uint64_t size = 0;
+  int64_t mtime_ns = 0;  // modification time, nanoseconds since the epoch
+  uint64_t inode = 0;
+};
+
+class ReadableFile {
+ public:
+  virtual ~ReadableFile() = default;
+  // Reads up to `n` bytes at the current position; returns 0 at end of file.
+  virtual Result<size_t> Read(char* buf, size_t n) = 0;
+  // Moves the read position to `offset` bytes from the start.
+  virtual Status Seek(uint64_t offset) = 0;
+  virtual uint64_t size() const = 0;
+};
+
+class WritableFile {
+ public:
+  virtual ~WritableFile() = default;
+  virtual Status Append(std::string_view bytes) = 0;
+  // Appends everything `src` has left to read (PosixFs copies in the kernel).
+  virtual Status AppendFrom(ReadableFile& src);
+  virtual Status Sync() = 0;   // fsync: the bytes survive a power loss
+  virtual Status Close() = 0;  // further calls fail; the destructor closes too
+};
+
+// An exclusive lock on a file, held until destruction. Cross-process (flock) and
+// cross-thread (each lock is its own open file description).
+class FileLock {
+ public:
+  virtual ~FileLock() = default;
+};
+
+class Fs {
+ public:
+  virtual ~Fs() = default;
+
+  virtual Result<std::unique_ptr<ReadableFile>> Open(const std::string& path) = 0;
+  // Fails with cause() == std::errc::file_exists if `path` exists.
+  virtual Result<std::unique_ptr<WritableFile>> CreateNew(const std::string& path) = 0;
+  // Atomically replaces `to` (file, or empty directory) with `from`.
+  virtual Status Rename(const std::string& from, const std::string& to) = 0;
+  // Like Rename, but fails with cause() == std::errc::file_exists if `to` exists.
+  virtual Status RenameNoReplace(const std::string& from, const std::string& to) = 0;
+  virtual Status SyncDir(const std::string& dir) = 0;
+  // Entries of `dir` except "." and "..", in no particular order.
+  virtual Result<std::vector<DirEntry>> List(const std::string& dir) = 0;
+  // Fails with cause() == std::errc::file_exists if `path` exists.
+  virtual Status MakeDir(const std::string& path) = 0;
+  // Removes a file or an empty directory; cause() == no_such_file_or_directory if missing.
+  virtual Status Remove(const std::string& path) = 0;
+  // Removes `path` and everything below it; OK if it does not exist.
+  virtual Status RemoveTree(const std::string& path) = 0;
+  // Does not follow a final symlink (reports kSymlink).
+  virtual Result<FileStat> Stat(const std::string& path) = 0;
+  // Creates `path` if needed and locks it exclusively, waiting for other holders.
+  virtual Result<std::unique_ptr<FileLock>> Lock(const std::string& path) = 0;
+  // The absolute host path of `path`, for messages and tools only.
+  virtual std::string Describe(const std::string& path) const = 0;
+};
+
+// Convenience built on Fs.
+Result<std::string> ReadWholeFile(Fs& fs, const std::string& path);
+bool Exists(Fs& fs, const std::string& path);
+
+struct PosixFsOptions {
+  // false skips fsync (Sync and SyncDir do nothing): only for building throw-away
+  // fixtures fast (benchmarks); never for data a person keeps.
+  bool durable = true;
+};
+
+// The real filesystem below `root` (which must exist and be a directory). Every path
+// is resolved beneath `root` by the kernel (openat2 RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS),
+// so no path, however built, reaches outside it or through a symlink.
+Result<std::unique_ptr<Fs>> OpenPosixFs(const std::string& root, PosixFsOptions options = {});
+
+}  // namespace folio

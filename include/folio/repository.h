@@ -1,0 +1,146 @@
+// A repository: the objects (folders, documents with their versions, items,
+// relationships) and type definitions of one repository directory. Start reading here.
+//
+// Object ids: a folder, item or relationship id; a document series id (resolves to the
+// latest version); a version id "{series};{label}"; a working copy id "{series};pwc".
+// Paths are repository-relative, '/'-separated, percent-decoded ("" is the root folder).
+//
+// Thread-safety: every method may be called from any thread. Reads take no lock and
+// never see a half-written file; changes are serialised per repository by an
+// in-process mutex and a cross-process file lock, and each is atomic and durable.
+// Changes made on disk by hand or by another process are seen by the next call.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "folio/fs.h"
+#include "folio/object.h"
+#include "folio/status.h"
+
+namespace folio {
+
+namespace repo {
+class RepoImpl;
+}
+
+struct RepositoryInfo {
+  std::string domain_id;
+  std::string repository_id;
+  std::string name;
+  std::string description;
+  std::string variant = "B";  // "A" or "B" (CONTRACT §4)
+  int64_t created_ms = 0;
+  std::string root_folder_id;
+};
+
+// A finished upload of content, written by the caller, ready to pass as ContentSource.
+struct Upload {
+  std::string path;  // data-directory-relative
+  std::unique_ptr<WritableFile> file;
+};
+
+class Repository {
+ public:
+  // Opens the repository at data-directory-relative `base` ("domain/repository") and
+  // completes changes an interrupted process left in its journal. Does not scan the
+  // tree. Errors: kObjectNotFound if there is no repository there; kStorage.
+  static Result<std::shared_ptr<Repository>> Open(Fs& fs, const std::string& base, bool read_only = false);
+  ~Repository();
+
+  const RepositoryInfo& info() const;
+
+  // --- Reading -------------------------------------------------------------------
+  // Errors (all reads): kObjectNotFound naming the id or path; kStorage.
+  Result<ObjectData> GetObject(const std::string& id);
+  Result<ObjectData> GetObjectByPath(const std::string& path);
+  // The latest version (or latest major version) of the series `id` belongs to.
+  // kObjectNotFound if `major` and the series has no major version.
+  Result<ObjectData> GetLatestVersion(const std::string& id, bool major);
+  // Children of a folder in a stable order (name, byte order, unless `order` says
+  // otherwise). kInvalidArgument if `id` is not a folder.
+  Result<ChildrenPage> GetChildren(const std::string& folder_id, uint64_t skip, uint64_t max,
+                                   ChildOrder order = {});
+  // The folder holding `id` (empty for the root folder and relationships).
+  Result<std::vector<ObjectData>> GetParents(const std::string& id);
+  // The content of a document version or working copy. kConstraint if it has none.
+  Result<ContentStream> OpenContent(const std::string& id);
+  // All versions, oldest first, the working copy (if any) last. kInvalidArgument if
+  // `id` is not a document.
+  Result<std::vector<ObjectData>> GetAllVersions(const std::string& id);
+  // Working copies in the repository (folder_id "") or directly in one folder.
+  Result<std::vector<ObjectData>> GetCheckedOut(const std::string& folder_id);
+
+  // --- Creating ------------------------------------------------------------------
+  // Errors (all creates): kObjectNotFound if the parent does not exist; kInvalidArgument
+  // if it is not a folder or the type does not exist or is of another base type;
+  // kNameConstraintViolation for a bad or taken name; kConstraint for properties the
+  // type does not allow (naming them); kPermissionDenied on a read-only repository.
+  Result<ObjectData> CreateFolder(const std::string& parent_id, const NewObject& obj, const std::string& user);
+  // `state` kMajor -> 1.0, kMinor -> 0.1, kCheckedOut -> returns the working copy of a
+  // series with no version yet, kNone -> an unversioned document.
+  Result<ObjectData> CreateDocument(const std::string& parent_id, const NewObject& obj,
+                                    const std::optional<ContentSource>& content, VersioningState state,
+                                    const std::string& user);
+  Result<ObjectData> CreateItem(const std::string& parent_id, const NewObject& obj, const std::string& user);
+  // `obj.properties` must hold "cmis:sourceId" and "cmis:targetId" of existing objects.
+  Result<ObjectData> CreateRelationship(const NewObject& obj, const std::string& user);
+  // A new, empty upload file in this repository; the caller writes, syncs and closes it,
+  // then passes ContentSource{.upload_path = path}. Unused uploads are removed by fsck.
+  Result<Upload> NewUpload();
+
+  // --- Changing ------------------------------------------------------------------
+  // Sets the given properties (null unsets); a new "cmis:name" renames. Never creates a
+  // version. kConstraint naming a read-only property; kInvalidArgument naming an unknown
+  // one; kNameConstraintViolation for a bad or taken name.
+  Result<ObjectData> UpdateProperties(const std::string& id, const Json& changes, const std::string& user);
+  // kContentAlreadyExists if the document has content and !overwrite; kConstraint for
+  // a non-document.
+  Result<ObjectData> SetContent(const std::string& id, const ContentSource& content, bool overwrite,
+                                const std::string& user);
+  Result<ObjectData> DeleteContent(const std::string& id, const std::string& user);
+  // Deletes an object. For a document: all versions (all_versions), or only that one
+  // (the previous version becomes the latest). A working copy: as CancelCheckOut.
+  // kConstraint for a non-empty folder or the root folder.
+  Status Delete(const std::string& id, bool all_versions);
+  // Deletes a folder and everything below it. Returns the ids that could not be
+  // deleted (none: the operation is atomic).
+  Result<std::vector<std::string>> DeleteTree(const std::string& folder_id);
+  // Moves an object into `target_folder_id` (ids kept). `source_folder_id`, when not
+  // empty, must be its current parent (kInvalidArgument otherwise). kConstraint for
+  // moving a folder into itself or below itself, or moving the root folder.
+  Result<ObjectData> Move(const std::string& id, const std::string& target_folder_id,
+                          const std::string& source_folder_id, const std::string& user);
+
+  // --- Versioning primitives (seed §3, §9) --------------------------------------
+  // Makes the private working copy of version `id` (a series id or a path-resolved
+  // object means its latest version). kVersioning if the series is checked out
+  // (naming who holds it); kConstraint if `id` is not a versionable document.
+  Result<ObjectData> CheckOut(const std::string& id, const std::string& user);
+  // Turns working copy `pwc_id` into the next version of its series (major: N+1.0,
+  // minor: N.M+1) and returns it. kVersioning if `pwc_id` is not a working copy;
+  // kObjectNotFound if it was already checked in or cancelled.
+  Result<ObjectData> CheckIn(const std::string& pwc_id, const CheckInRequest& request, const std::string& user);
+  // Discards the working copy; the versions stay as they were.
+  Status CancelCheckOut(const std::string& pwc_id);
+
+  // --- Types ---------------------------------------------------------------------
+  // A type definition in CMIS type JSON (canonical ids). kObjectNotFound if unknown.
+  Result<Json> GetTypeDefinition(const std::string& type_id);
+  // Direct subtypes of `type_id` ("" -> the base types).
+  Result<std::vector<Json>> GetTypeChildren(const std::string& type_id);
+  // Stores a custom type (CMIS type JSON). kInvalidArgument for a malformed definition,
+  // kContentAlreadyExists if the id is taken, kConstraint if its parent is unknown.
+  Result<Json> CreateType(const Json& definition);
+  // kConstraint while objects of the type exist... (checked when feasible).
+  Status DeleteType(const std::string& type_id);
+
+ private:
+  explicit Repository(std::unique_ptr<repo::RepoImpl> impl);
+  std::unique_ptr<repo::RepoImpl> impl_;
+};
+
+}  // namespace folio

@@ -1,0 +1,66 @@
+// A data directory: the domains it holds and their repositories (CONTRACT §2, §9).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "folio/fs.h"
+#include "folio/repository.h"
+#include "folio/status.h"
+
+namespace folio {
+
+struct StoreOptions {
+  bool read_only = false;  // every change refused with kPermissionDenied
+  bool durable = true;     // false: no fsync (throw-away fixtures only)
+  bool create = true;      // create the data directory's metadata if missing
+};
+
+struct DomainInfo {
+  std::string domain_id;
+  std::string description;
+  int64_t created_ms = 0;
+};
+
+class Store {
+ public:
+  // Opens the data directory `dir` (creating it when options.create). Does not scan it.
+  // Errors: kStorage (not a directory, unreadable); kObjectNotFound if missing and !create.
+  static Result<std::unique_ptr<Store>> Open(const std::string& dir, StoreOptions options = {});
+
+  Fs& fs() { return *fs_; }
+  const std::string& dir() const { return dir_; }
+
+  // Domains in id order. A directory without domain metadata is not a domain.
+  Result<std::vector<DomainInfo>> ListDomains();
+  Result<DomainInfo> GetDomain(const std::string& domain_id);
+  // kInvalidArgument if the id does not match ^\w{3,}$ (quoting the pattern);
+  // kContentAlreadyExists if it exists.
+  Result<DomainInfo> CreateDomain(const std::string& domain_id, const std::string& description);
+  // Deletes the domain and all its repositories. kObjectNotFound if missing.
+  Status DeleteDomain(const std::string& domain_id);
+
+  // Repositories of a domain in id order.
+  Result<std::vector<RepositoryInfo>> ListRepositories(const std::string& domain_id);
+  // kInvalidArgument for an id not matching ^[a-zA-Z0-9-]{3,}$ or a variant other than
+  // "A"/"B"; kContentAlreadyExists if it exists; kObjectNotFound if the domain does not.
+  Result<RepositoryInfo> CreateRepository(const std::string& domain_id, const RepositoryInfo& info);
+  Status DeleteRepository(const std::string& domain_id, const std::string& repository_id);
+  // The open repository (opened once, shared). kObjectNotFound if missing.
+  Result<std::shared_ptr<Repository>> GetRepository(const std::string& domain_id, const std::string& repository_id);
+
+ private:
+  Store(std::string dir, std::unique_ptr<Fs> fs, StoreOptions options);
+  Status RequireWritable() const;
+
+  std::string dir_;
+  std::unique_ptr<Fs> fs_;
+  StoreOptions options_;
+  std::mutex mu_;
+  std::map<std::string, std::shared_ptr<Repository>> open_;  // "domain/repository"
+};
+
+}  // namespace folio

@@ -1,0 +1,36 @@
+// The error responses of the service (CONTRACT §6, §8; binding §10): the only code
+// that knows HTTP status codes for errors. An error is a JSON body
+// {"exception": "<CMIS exception name>", "message": "<text>"} with the status of its kind.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "folio/status.h"
+
+namespace folio::api {
+
+struct ErrorResponse {
+  int http_status = 500;
+  std::string exception;  // "objectNotFound", ...
+  std::string body;       // the JSON text, UTF-8; invalid bytes of a message become U+FFFD
+};
+
+// The HTTP status of `kind`: invalidArgument and filterNotValid 400, unauthorized 401,
+// permissionDenied and streamNotSupported 403, objectNotFound 404, notSupported 405,
+// constraint, contentAlreadyExists, nameConstraintViolation, updateConflict and
+// versioning 409, runtime and storage 500. kOk (never an error) gives 500.
+int HttpStatusFor(ErrorKind kind);
+
+// The response for a failed request. With `suppress_response_codes` (the request's
+// suppressResponseCodes=true) the status is 200 and the body the same. An OK `status`
+// is a caller bug and answers runtime, 500.
+// For kUnauthorized the caller also sends `WWW-Authenticate: Basic` (CONTRACT §7).
+ErrorResponse MakeErrorResponse(const Status& status, bool suppress_response_codes = false);
+
+// The response for a body over --max-body: 413 with exception `constraint` (CONTRACT
+// §8); `message` should name the limit. Suppressible like any error.
+ErrorResponse MakeBodyTooLargeResponse(std::string_view message,
+                                       bool suppress_response_codes = false);
+
+}  // namespace folio::api

@@ -1,0 +1,29 @@
+// Decoding JSON that a client sent (a request body, a `properties` or `addACEs` form
+// field, a type definition): the one place that catches nlohmann's exceptions for
+// request input and enforces the nesting limit of CONTRACT §8.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+#include "folio/status.h"
+
+namespace folio::api {
+
+// Request JSON keeps the client's key order (properties are reported in that order).
+using Json = nlohmann::ordered_json;
+
+inline constexpr int kMaxJsonDepth = 64;  // CONTRACT §8; `[]` and `{}` are depth 1
+
+// Parses `text` as one JSON value. `what` names it in messages ("request body",
+// "parameter 'properties'").
+// Errors: kInvalidArgument "<what> is nested deeper than 64 levels" (checked before
+// parsing, so deep input costs no recursion), or "<what> is not valid JSON: <reason>"
+// (invalid UTF-8 in a string is such a reason).
+Result<Json> ParseJsonText(std::string_view text, std::string_view what);
+
+// A short name of a JSON value's type for messages: "an object", "an array", "a string",
+// "a number", "a boolean", "null".
+std::string_view JsonTypeForMessage(const Json& value);
+
+}  // namespace folio::api

@@ -1,0 +1,64 @@
+// Reading properties and access control entries out of Params, in both of their
+// encodings (CONTRACT §3; binding §3.2): JSON (`properties`, `addACEs`, `removeACEs`)
+// and the CMIS form convention (propertyId[N]/propertyValue[N][M],
+// addACEPrincipal[N]/addACEPermission[N][M], and the remove... pair).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/json_input.h"
+#include "api/params.h"
+#include "folio/status.h"
+
+namespace folio::api {
+
+// At most this many properties in one request (CONTRACT §8). Exceeding it is
+// kConstraint: the request is well formed but over a server limit, like an oversized
+// body (also `constraint`, CONTRACT §8).
+inline constexpr size_t kMaxProperties = 1000;
+
+// The properties of the request as an ordered JSON object, canonical id -> value, in
+// the order the client gave them; an empty object when none were given.
+// - From `properties` (a JSON object, or a string holding one): values are kept as
+//   sent (string, number, boolean, null, or an array of those); an empty array is null
+//   ("not set", binding §4.1).
+// - From the form: propertyValue[N] gives a string ("" gives null, "not set"),
+//   propertyValue[N][M] an array of strings, propertyId[N] alone null. Indices start at
+//   0 and have no gaps.
+// Ids are made canonical (ToCanonicalPropertyId: "name" -> "cmis:name"), and so are
+// the type ids in the values of cmis:objectTypeId, cmis:baseTypeId,
+// cmis:secondaryObjectTypeIds and cmis:allowedChildObjectTypeIds ("document" ->
+// "cmis:document"). Whether an id exists or may be set is for the caller to decide.
+// Errors: kInvalidArgument when both encodings are used, a control name is malformed
+// ("propertyValue[x]"), indices have gaps ("... has gaps"), a value has no id, an id is
+// empty or given twice (after canonicalisation), or a JSON value is an object or an
+// array holding non-scalars; kConstraint when there are more than kMaxProperties.
+Result<Json> ReadProperties(const Params& params);
+
+struct Ace {
+  std::string principal;                 // principalId
+  std::vector<std::string> permissions;  // as sent: "cmis:read", "cmis:write", "cmis:all", ...
+  bool operator==(const Ace&) const = default;
+};
+
+enum class AceList { kAdd, kRemove };
+
+// The ACEs to add or to remove, in the order given; empty when none were given.
+// JSON: `addACEs` / `removeACEs` is an array (or a string holding one) of
+// {"principal": {"principalId": "alice"}, "permissions": ["cmis:read"]}; a bare string
+// principal and a single permission string are also accepted.
+// Form: addACEPrincipal[N] with addACEPermission[N][M] (remove... likewise).
+// Errors: kInvalidArgument when both encodings are used, an entry has no principal or
+// no permissions, a permission is not a non-empty string, a control name is malformed,
+// indices have gaps, or a permission has no principal (each message names the entry).
+Result<std::vector<Ace>> ReadAces(const Params& params, AceList which);
+
+// `text` without one pair of surrounding JSON double quotes, JSON escapes decoded:
+// "\"acme:x\"" -> "acme:x" (CmisJS's deleteType, binding §13). Other text is returned
+// unchanged.
+std::string StripJsonQuotes(std::string_view text);
+
+}  // namespace folio::api

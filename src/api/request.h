@@ -1,0 +1,50 @@
+// api::Request: an HTTP request as the request layer sees it, already taken apart by
+// src/http (which alone knows cpp-httplib). Plain data; no parsing happens here
+// beyond MediaType().
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace folio::api {
+
+// One non-file field of a multipart/form-data body, in body order.
+struct FormField {
+  std::string name;
+  std::string value;  // UTF-8 text (multipart fields default to UTF-8, binding §3.3)
+};
+
+// The content part of a multipart body, spooled to disk by src/http before dispatch.
+struct UploadedFile {
+  std::string field_name;    // usually "content"
+  std::string file_name;     // as sent, RFC 5987 `filename*` already decoded; may be empty
+  std::string content_type;  // the part's Content-Type; may be empty
+  std::string spooled_path;  // where the bytes are; owned and removed by src/http
+  uint64_t size = 0;         // bytes in spooled_path
+};
+
+struct Request {
+  std::string method;             // "GET", "POST", ... (upper case)
+  std::vector<std::string> path;  // percent-decoded segments (see SplitPath in url.h)
+  // Query parameters in URL order, names and values percent-decoded ('+' is a space).
+  std::vector<std::pair<std::string, std::string>> query;
+  std::string content_type;  // the Content-Type header as sent; may be empty
+  // The body for application/json and application/x-www-form-urlencoded requests.
+  // Empty for multipart requests: their fields are in form_fields and their file in
+  // file. A part named "content" is always the file, never a form field.
+  std::string body;
+  std::vector<FormField> form_fields;
+  std::optional<UploadedFile> file;
+  std::string user;  // the authenticated user; empty when anonymous
+};
+
+// The media type of a Content-Type header value: lowercased, without parameters or
+// surrounding spaces ("Application/JSON; charset=UTF-8" -> "application/json").
+// "" when `content_type` is empty.
+std::string MediaType(std::string_view content_type);
+
+}  // namespace folio::api

@@ -1,0 +1,199 @@
+// Percent-decoding, UTF-8 validation, path splitting and RFC 5987 decoding.
+#include "api/url.h"
+
+#include <cstdint>
+#include <cstdio>
+
+#include "api/ascii.h"
+
+namespace folio::api {
+namespace {
+
+// Length of the valid UTF-8 sequence starting at text[i], or 0 if it is not valid.
+size_t Utf8SequenceLength(std::string_view text, size_t i) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char c = byte(i);
+  if (c < 0x80) return 1;
+  size_t len;
+  uint32_t cp;
+  if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+    cp = c & 0x1F;
+  } else if ((c & 0xF0) == 0xE0) {
+    len = 3;
+    cp = c & 0x0F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    cp = c & 0x07;
+  } else {
+    return 0;  // continuation byte, 0xC0/0xC1 (overlong) or 0xF5.. (beyond U+10FFFF)
+  }
+  if (i + len > text.size()) return 0;
+  for (size_t k = 1; k < len; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (byte(i + k) & 0x3F);
+  }
+  if (len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) return 0;
+  if (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) return 0;
+  return len;
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Percent-decodes without checking the result's encoding.
+Result<std::string> PercentDecodeBytes(std::string_view text, std::string_view what,
+                                       PlusMode plus) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '%') {
+      const int hi = i + 1 < text.size() ? HexValue(text[i + 1]) : -1;
+      const int lo = i + 2 < text.size() ? HexValue(text[i + 2]) : -1;
+      if (hi < 0 || lo < 0) {
+        return InvalidArgument("invalid percent-escape " + QuoteForMessage(text.substr(i, 3)) +
+                               " in " + std::string(what));
+      }
+      out.push_back(static_cast<char>(hi * 16 + lo));
+      i += 2;
+    } else if (c == '+' && plus == PlusMode::kSpace) {
+      out.push_back(' ');
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool IsValidUtf8(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    const size_t len = Utf8SequenceLength(text, i);
+    if (len == 0) return false;
+    i += len;
+  }
+  return true;
+}
+
+std::string QuoteForMessage(std::string_view text, size_t max_bytes) {
+  std::string out = "'";
+  size_t i = 0;
+  while (i < text.size() && out.size() <= max_bytes) {
+    const size_t len = Utf8SequenceLength(text, i);
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (len == 0 || c < 0x20 || c == 0x7F) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X", c);
+      out += hex;
+      ++i;
+    } else {
+      out.append(text.substr(i, len));
+      i += len;
+    }
+  }
+  if (i < text.size()) out += "...";
+  out += "'";
+  return out;
+}
+
+Result<std::string> PercentDecode(std::string_view text, std::string_view what, PlusMode plus) {
+  FOLIO_ASSIGN_OR_RETURN(std::string out, PercentDecodeBytes(text, what, plus));
+  if (!IsValidUtf8(out)) return InvalidArgument("invalid UTF-8 in " + std::string(what));
+  return out;
+}
+
+Result<std::vector<std::string>> SplitPath(std::string_view raw_path) {
+  std::vector<std::string> segments;
+  size_t start = 0;
+  while (start <= raw_path.size()) {
+    size_t end = raw_path.find('/', start);
+    if (end == std::string_view::npos) end = raw_path.size();
+    const std::string_view raw = raw_path.substr(start, end - start);
+    start = end + 1;
+    if (raw.empty()) continue;  // "//" and a trailing '/' (OpenCMIS does the same)
+    const std::string what = "path segment " + QuoteForMessage(raw);
+    Result<std::string> decoded = PercentDecode(raw, what);
+    if (!decoded.ok()) return decoded.status();
+    std::string& segment = *decoded;
+    if (segment == "." || segment == "..") {
+      return InvalidArgument(what + " is '" + segment + "', which is not allowed");
+    }
+    if (segment.find('/') != std::string::npos) {
+      return InvalidArgument(what + " contains an encoded '/'");
+    }
+    if (segment.find('\0') != std::string::npos) return InvalidArgument(what + " contains NUL");
+    segments.push_back(std::move(segment));
+  }
+  return segments;
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> ParseFormUrlencoded(
+    std::string_view text, std::string_view what) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('&', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view piece = text.substr(start, end - start);
+    start = end + 1;
+    if (piece.empty()) continue;
+    const size_t eq = piece.find('=');
+    const std::string_view raw_name = piece.substr(0, eq);
+    const std::string_view raw_value =
+        eq == std::string_view::npos ? std::string_view() : piece.substr(eq + 1);
+    FOLIO_ASSIGN_OR_RETURN(
+        std::string name,
+        PercentDecode(raw_name, std::string(what) + " parameter name " + QuoteForMessage(raw_name),
+                      PlusMode::kSpace));
+    FOLIO_ASSIGN_OR_RETURN(
+        std::string value,
+        PercentDecode(raw_value, std::string(what) + " parameter " + QuoteForMessage(name),
+                      PlusMode::kSpace));
+    pairs.emplace_back(std::move(name), std::move(value));
+  }
+  return pairs;
+}
+
+Result<std::string> DecodeRfc5987(std::string_view value) {
+  const std::string quoted = QuoteForMessage(value);
+  if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+    value = value.substr(1, value.size() - 2);
+  }
+  const size_t first = value.find('\'');
+  const size_t second = first == std::string_view::npos ? first : value.find('\'', first + 1);
+  if (second == std::string_view::npos) {
+    return InvalidArgument("malformed RFC 5987 value " + quoted +
+                           ": expected charset'language'text");
+  }
+  const std::string_view charset = value.substr(0, first);
+  const std::string what = "RFC 5987 value " + quoted;
+  FOLIO_ASSIGN_OR_RETURN(std::string bytes,
+                         PercentDecodeBytes(value.substr(second + 1), what, PlusMode::kLiteral));
+  if (EqualsIgnoreCase(charset, "UTF-8")) {
+    if (!IsValidUtf8(bytes)) return InvalidArgument("invalid UTF-8 in " + what);
+    return bytes;
+  }
+  if (EqualsIgnoreCase(charset, "ISO-8859-1")) {
+    std::string utf8;
+    for (const char ch : bytes) {
+      const unsigned char c = static_cast<unsigned char>(ch);
+      if (c < 0x80) {
+        utf8.push_back(ch);
+      } else {
+        utf8.push_back(static_cast<char>(0xC0 | (c >> 6)));
+        utf8.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+      }
+    }
+    return utf8;
+  }
+  return InvalidArgument("unsupported charset " + QuoteForMessage(charset) + " in " + what +
+                         ": expected UTF-8 or ISO-8859-1");
+}
+
+}  // namespace folio::api

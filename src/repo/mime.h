@@ -1,0 +1,13 @@
+// MIME types derived from file names, for content sent without a usable type
+// (cmis-browser-binding §3.4: browsers send application/octet-stream).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace folio::repo {
+
+// "report.PDF" -> "application/pdf"; unknown -> "application/octet-stream".
+std::string MimeTypeForName(std::string_view file_name);
+
+}  // namespace folio::repo

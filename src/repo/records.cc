@@ -1,0 +1,157 @@
+// JSON <-> record structs; see records.h and docs/STORAGE.md.
+#include "repo/records.h"
+
+#include <algorithm>
+
+#include "storage/clock.h"
+
+namespace folio::repo {
+namespace {
+
+Status Bad(const std::string& what, const std::string& field) {
+  return StorageError("'" + what + "': field '" + field + "' is missing or has the wrong type");
+}
+
+}  // namespace
+
+Json AclToJson(const std::vector<Ace>& acl) {
+  Json out = Json::array();
+  for (const Ace& a : acl) out.push_back({{"principal", a.principal}, {"permissions", a.permissions}});
+  return out;
+}
+
+std::vector<Ace> AclFromJson(const Json& j) {
+  std::vector<Ace> out;
+  if (!j.is_array()) return out;
+  for (const Json& e : j) {
+    if (!e.is_object() || !e.contains("principal") || !e["principal"].is_string()) continue;
+    Ace a;
+    a.principal = e["principal"];
+    for (const Json& p : e.value("permissions", Json::array())) {
+      if (p.is_string()) a.permissions.push_back(p);
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+std::vector<Ace> ApplyAces(std::vector<Ace> acl, const std::vector<Ace>& add, const std::vector<Ace>& remove) {
+  auto find = [&](const std::string& principal) {
+    return std::find_if(acl.begin(), acl.end(), [&](const Ace& a) { return a.principal == principal; });
+  };
+  for (const Ace& a : add) {
+    auto it = find(a.principal);
+    if (it == acl.end()) {
+      acl.push_back(a);
+      continue;
+    }
+    for (const std::string& p : a.permissions) {
+      if (std::find(it->permissions.begin(), it->permissions.end(), p) == it->permissions.end()) {
+        it->permissions.push_back(p);
+      }
+    }
+  }
+  for (const Ace& r : remove) {
+    auto it = find(r.principal);
+    if (it == acl.end()) continue;
+    for (const std::string& p : r.permissions) {
+      it->permissions.erase(std::remove(it->permissions.begin(), it->permissions.end(), p), it->permissions.end());
+    }
+    if (it->permissions.empty()) acl.erase(it);
+  }
+  return acl;
+}
+
+Json ToJson(const ObjectRecord& r) {
+  Json j = Json::object();
+  if (!r.id.empty()) j["id"] = r.id;
+  if (!r.label.empty()) {
+    j["label"] = r.label;
+    if (r.label != "pwc") j["major"] = r.major;
+  }
+  j["properties"] = r.properties;
+  if (!r.label.empty()) {
+    if (r.content) {
+      j["content"] = {{"length", r.content->length},
+                      {"mimeType", r.content->mime_type},
+                      {"fileName", r.content->file_name}};
+    } else {
+      j["content"] = nullptr;
+    }
+  }
+  j["acl"] = AclToJson(r.acl);
+  return j;
+}
+
+Result<ObjectRecord> ObjectRecordFromJson(const Json& j, const std::string& what) {
+  ObjectRecord r;
+  if (j.contains("id")) {
+    if (!j["id"].is_string()) return Bad(what, "id");
+    r.id = j["id"];
+  }
+  if (j.contains("label")) {
+    if (!j["label"].is_string()) return Bad(what, "label");
+    r.label = j["label"];
+    if (r.label != "pwc") {
+      if (!j.contains("major") || !j["major"].is_boolean()) return Bad(what, "major");
+      r.major = j["major"];
+    }
+  }
+  if (!j.contains("properties") || !j["properties"].is_object()) return Bad(what, "properties");
+  r.properties = j["properties"];
+  if (j.contains("content") && !j["content"].is_null()) {
+    const Json& c = j["content"];
+    if (!c.is_object() || !c.contains("length") || !c["length"].is_number_unsigned()) return Bad(what, "content.length");
+    ContentInfo info;
+    info.length = c["length"];
+    info.mime_type = c.value("mimeType", "application/octet-stream");
+    info.file_name = c.value("fileName", "");
+    r.content = info;
+  }
+  r.acl = AclFromJson(j.value("acl", Json::array()));
+  return r;
+}
+
+Json ToJson(const SeriesRecord& r) {
+  Json j = Json::object();
+  j["seriesId"] = r.series_id;
+  j["versionable"] = r.versionable;
+  j["versions"] = r.versions;
+  if (r.checked_out) {
+    j["checkedOut"] = {{"by", r.checked_out->by},
+                       {"since", storage::FormatIsoMs(r.checked_out->since_ms)},
+                       {"from", r.checked_out->from}};
+  } else {
+    j["checkedOut"] = nullptr;
+  }
+  j["file"] = {{"size", r.file_size}, {"mtimeNs", r.file_mtime_ns}};
+  return j;
+}
+
+Result<SeriesRecord> SeriesRecordFromJson(const Json& j, const std::string& what) {
+  SeriesRecord r;
+  if (!j.contains("seriesId") || !j["seriesId"].is_string()) return Bad(what, "seriesId");
+  r.series_id = j["seriesId"];
+  r.versionable = j.value("versionable", true);
+  if (!j.contains("versions") || !j["versions"].is_array()) return Bad(what, "versions");
+  for (const Json& v : j["versions"]) {
+    if (!v.is_string()) return Bad(what, "versions");
+    r.versions.push_back(v);
+  }
+  if (j.contains("checkedOut") && !j["checkedOut"].is_null()) {
+    const Json& c = j["checkedOut"];
+    if (!c.is_object() || !c.contains("by") || !c["by"].is_string()) return Bad(what, "checkedOut.by");
+    CheckOutRecord co;
+    co.by = c["by"];
+    co.since_ms = storage::ParseIsoMs(c.value("since", "")).value_or(0);
+    co.from = c.value("from", "");
+    r.checked_out = co;
+  }
+  if (j.contains("file") && j["file"].is_object()) {
+    r.file_size = j["file"].value("size", uint64_t{0});
+    r.file_mtime_ns = j["file"].value("mtimeNs", int64_t{0});
+  }
+  return r;
+}
+
+}  // namespace folio::repo

@@ -1,0 +1,52 @@
+// The JSON records of the format (docs/STORAGE.md) and their conversion to structs:
+// folder.json, item.json, relationship files, series.json, <label>.json, pwc.json.
+// Stored properties keep datetimes as ISO 8601 text so that a person can read them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "folio/object.h"
+#include "storage/json_file.h"
+
+namespace folio::repo {
+
+// folder.json, item.json, relationships/<id>.json, <label>.json and pwc.json.
+struct ObjectRecord {
+  std::string id;     // folders, items, relationships; "" in version files
+  std::string label;  // version files: "1.0"; pwc.json: "pwc"
+  bool major = false; // version files
+  Json properties = Json::object();  // stored properties (not derived ones), ISO datetimes
+  std::optional<ContentInfo> content;  // documents
+  std::vector<Ace> acl;
+};
+
+struct CheckOutRecord {
+  std::string by;
+  int64_t since_ms = 0;
+  std::string from;  // the label that was checked out; "" for a document created checked out
+};
+
+// series.json: the state of one document's version series.
+struct SeriesRecord {
+  std::string series_id;
+  bool versionable = true;
+  std::vector<std::string> versions;  // labels, oldest first
+  std::optional<CheckOutRecord> checked_out;
+  // The user-visible file as Folio last wrote it; a difference means an edit by hand.
+  uint64_t file_size = 0;
+  int64_t file_mtime_ns = 0;
+};
+
+Json ToJson(const ObjectRecord& r);
+Result<ObjectRecord> ObjectRecordFromJson(const Json& j, const std::string& what);
+Json ToJson(const SeriesRecord& r);
+Result<SeriesRecord> SeriesRecordFromJson(const Json& j, const std::string& what);
+
+Json AclToJson(const std::vector<Ace>& acl);
+std::vector<Ace> AclFromJson(const Json& j);
+// Adds `add` then removes `remove` (CMIS applyACL semantics), merging principals.
+std::vector<Ace> ApplyAces(std::vector<Ace> acl, const std::vector<Ace>& add, const std::vector<Ace>& remove);
+
+}  // namespace folio::repo

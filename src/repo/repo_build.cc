@@ -1,0 +1,214 @@
+// Locations -> ObjectData: stored properties plus the derived ones (ids, versioning
+// flags, content stream properties), all under canonical CMIS ids.
+#include "repo/repo_impl.h"
+#include "repo/version_label.h"
+#include "storage/clock.h"
+#include "storage/ids.h"
+
+namespace folio::repo {
+namespace {
+
+Json StoredOr(const Json& stored, const char* id) { return stored.contains(id) ? stored[id] : Json(nullptr); }
+
+// Common properties in a fixed, readable order, then `extra`, then custom ones.
+Json CommonProperties(const std::string& id, BaseType base, const std::string& type_id, const std::string& name,
+                      const Json& mem) {
+  Json p = Json::object();
+  p["cmis:objectId"] = id;
+  p["cmis:baseTypeId"] = std::string(BaseTypeId(base));
+  p["cmis:objectTypeId"] = type_id;
+  p["cmis:name"] = name;
+  p["cmis:description"] = StoredOr(mem, "cmis:description");
+  p["cmis:createdBy"] = StoredOr(mem, "cmis:createdBy");
+  p["cmis:creationDate"] = StoredOr(mem, "cmis:creationDate");
+  p["cmis:lastModifiedBy"] = StoredOr(mem, "cmis:lastModifiedBy");
+  p["cmis:lastModificationDate"] = StoredOr(mem, "cmis:lastModificationDate");
+  const Json& mod = p["cmis:lastModificationDate"];
+  p["cmis:changeToken"] = mod.is_number() ? Json(std::to_string(mod.get<int64_t>())) : Json(nullptr);
+  p["cmis:secondaryObjectTypeIds"] = StoredOr(mem, "cmis:secondaryObjectTypeIds");
+  return p;
+}
+
+void AppendCustom(Json& p, const Json& mem) {
+  for (auto& [k, v] : mem.items()) {
+    if (!p.contains(k) && k.rfind("cmis:", 0) != 0) p[k] = v;
+  }
+}
+
+std::string TypeIdOf(const Json& stored, BaseType base) {
+  if (stored.contains("cmis:objectTypeId") && stored["cmis:objectTypeId"].is_string()) {
+    return stored["cmis:objectTypeId"];
+  }
+  return std::string(BaseTypeId(base));
+}
+
+}  // namespace
+
+Result<ObjectRecord> RepoImpl::ReadRecord(const std::string& path) {
+  FOLIO_ASSIGN_OR_RETURN(auto j, cache_.Read(fs_, path));
+  return ObjectRecordFromJson(*j, path);
+}
+
+Result<SeriesRecord> RepoImpl::ReadSeries(const std::string& folder, const std::string& name) {
+  const std::string path = layout_.SeriesFile(folder, name);
+  FOLIO_ASSIGN_OR_RETURN(auto j, cache_.Read(fs_, path));
+  return SeriesRecordFromJson(*j, path);
+}
+
+Result<ObjectData> RepoImpl::Build(const Target& t) {
+  switch (t.loc.base) {
+    case BaseType::kFolder: return BuildFolder(t.loc);
+    case BaseType::kItem: return BuildItem(t.loc);
+    case BaseType::kRelationship: return BuildRelationship(t.loc);
+    case BaseType::kDocument: {
+      FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, ReadSeries(t.loc.folder, t.loc.name));
+      return BuildDocument(t.loc, series, t.label, t.pwc);
+    }
+  }
+  return RuntimeError("unknown base type");
+}
+
+Result<ObjectData> RepoImpl::BuildFolder(const Loc& loc) {
+  FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ReadRecord(layout_.FolderFile(loc.folder)));
+  const std::string type_id = TypeIdOf(rec.properties, BaseType::kFolder);
+  FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
+  Json mem = StoredToMemory(*type, rec.properties);
+  ObjectData o;
+  o.id = rec.id;
+  o.base = BaseType::kFolder;
+  o.type_id = type_id;
+  o.name = loc.folder.empty() ? "" : storage::BaseName(loc.folder);
+  o.path = loc.folder;
+  if (!loc.folder.empty()) {
+    FOLIO_ASSIGN_OR_RETURN(o.parent_id, FolderIdAt(storage::ParentPath(loc.folder)));
+  }
+  o.properties = CommonProperties(o.id, o.base, type_id, o.name, mem);
+  o.properties["cmis:parentId"] = o.parent_id.empty() ? Json(nullptr) : Json(o.parent_id);
+  o.properties["cmis:path"] = "/" + loc.folder;
+  o.properties["cmis:allowedChildObjectTypeIds"] = nullptr;
+  AppendCustom(o.properties, mem);
+  o.acl = rec.acl;
+  return o;
+}
+
+Result<ObjectData> RepoImpl::BuildItem(const Loc& loc) {
+  FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ReadRecord(layout_.ItemFile(loc.folder, loc.name)));
+  const std::string type_id = TypeIdOf(rec.properties, BaseType::kItem);
+  FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
+  Json mem = StoredToMemory(*type, rec.properties);
+  ObjectData o;
+  o.id = rec.id;
+  o.base = BaseType::kItem;
+  o.type_id = type_id;
+  o.name = loc.name;
+  o.path = storage::JoinPath(loc.folder, loc.name);
+  FOLIO_ASSIGN_OR_RETURN(o.parent_id, FolderIdAt(loc.folder));
+  o.properties = CommonProperties(o.id, o.base, type_id, o.name, mem);
+  AppendCustom(o.properties, mem);
+  o.acl = rec.acl;
+  return o;
+}
+
+Result<ObjectData> RepoImpl::BuildRelationship(const Loc& loc) {
+  FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ReadRecord(layout_.RelationshipFile(loc.id)));
+  const std::string type_id = TypeIdOf(rec.properties, BaseType::kRelationship);
+  FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
+  Json mem = StoredToMemory(*type, rec.properties);
+  ObjectData o;
+  o.id = loc.id;
+  o.base = BaseType::kRelationship;
+  o.type_id = type_id;
+  o.name = mem.value("cmis:name", "");
+  o.properties = CommonProperties(o.id, o.base, type_id, o.name, mem);
+  o.properties["cmis:sourceId"] = StoredOr(mem, "cmis:sourceId");
+  o.properties["cmis:targetId"] = StoredOr(mem, "cmis:targetId");
+  AppendCustom(o.properties, mem);
+  o.acl = rec.acl;
+  return o;
+}
+
+Result<ObjectData> RepoImpl::BuildDocument(const Loc& loc, const SeriesRecord& series_in,
+                                           std::optional<std::string> label, bool pwc) {
+  SeriesRecord series = series_in;
+  if (!pwc && !series.versions.empty() && (!label || *label == LatestLabel(series))) {
+    // An edit by hand of the document's file becomes the latest version's content.
+    auto st = fs_.Stat(layout_.Child(loc.folder, loc.name));
+    if (st.ok() && st->type == FileType::kFile &&
+        (st->size != series.file_size || st->mtime_ns != series.file_mtime_ns)) {
+      FOLIO_ASSIGN_OR_RETURN(series, AbsorbHandEdit(loc.folder, loc.name));
+    } else if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) {
+      // Removed by hand: the document is gone for a person running ls, so for us too.
+      return ObjectNotFound("document '" + storage::JoinPath(loc.folder, loc.name) + "' was removed from disk");
+    }
+  }
+  if (pwc && !series.checked_out) {
+    return ObjectNotFound("no private working copy '" + storage::PwcId(series.series_id) +
+                          "': the document is not checked out");
+  }
+  std::string the_label;
+  if (!pwc) {
+    if (series.versions.empty()) return ObjectNotFound("document '" + loc.name + "' has no version yet");
+    the_label = label ? *label : LatestLabel(series);
+    if (std::find(series.versions.begin(), series.versions.end(), the_label) == series.versions.end()) {
+      return ObjectNotFound("no version '" + the_label + "' of document '" + loc.name + "'");
+    }
+  }
+  const std::string rec_path = pwc ? layout_.PwcProps(loc.folder, loc.name)
+                                   : layout_.VersionProps(loc.folder, loc.name, the_label);
+  FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ReadRecord(rec_path));
+  const std::string type_id = TypeIdOf(rec.properties, BaseType::kDocument);
+  FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
+  Json mem = StoredToMemory(*type, rec.properties);
+
+  ObjectData o;
+  o.id = pwc ? storage::PwcId(series.series_id) : storage::VersionId(series.series_id, the_label);
+  o.base = BaseType::kDocument;
+  o.type_id = type_id;
+  o.name = mem.value("cmis:name", loc.name);
+  o.path = storage::JoinPath(loc.folder, loc.name);
+  FOLIO_ASSIGN_OR_RETURN(o.parent_id, FolderIdAt(loc.folder));
+  o.series_id = series.series_id;
+  o.version_label = pwc ? "pwc" : the_label;
+  o.is_pwc = pwc;
+  o.content = rec.content;
+  o.acl = rec.acl;
+
+  const bool versioned = series.versionable;
+  std::string latest_major;
+  for (const std::string& l : series.versions) {
+    auto v = VersionLabel::Parse(l);
+    if (v && v->IsMajor()) latest_major = l;
+  }
+  o.is_latest = !pwc && the_label == LatestLabel(series);
+  const bool is_major = !pwc && rec.major;
+
+  Json& p = o.properties = CommonProperties(o.id, o.base, type_id, o.name, mem);
+  p["cmis:isImmutable"] = false;
+  p["cmis:isLatestVersion"] = o.is_latest;
+  p["cmis:isMajorVersion"] = versioned ? is_major : true;
+  p["cmis:isLatestMajorVersion"] = versioned ? (!pwc && the_label == latest_major) : true;
+  p["cmis:isPrivateWorkingCopy"] = pwc;
+  p["cmis:versionLabel"] = versioned ? Json(o.version_label) : Json(nullptr);
+  p["cmis:versionSeriesId"] = series.series_id;
+  const bool out = series.checked_out.has_value();
+  p["cmis:isVersionSeriesCheckedOut"] = out;
+  p["cmis:versionSeriesCheckedOutBy"] = out ? Json(series.checked_out->by) : Json(nullptr);
+  p["cmis:versionSeriesCheckedOutId"] = out ? Json(storage::PwcId(series.series_id)) : Json(nullptr);
+  p["cmis:versionSeriesCheckedOutDate"] = out ? Json(series.checked_out->since_ms) : Json(nullptr);
+  p["cmis:checkinComment"] = StoredOr(mem, "cmis:checkinComment");
+  if (o.content) {
+    p["cmis:contentStreamLength"] = o.content->length;
+    p["cmis:contentStreamMimeType"] = o.content->mime_type;
+    p["cmis:contentStreamFileName"] = o.content->file_name;
+    p["cmis:contentStreamId"] = o.id + "/content";
+  } else {
+    p["cmis:contentStreamLength"] = nullptr;
+    p["cmis:contentStreamMimeType"] = nullptr;
+    p["cmis:contentStreamFileName"] = nullptr;
+    p["cmis:contentStreamId"] = nullptr;
+  }
+  AppendCustom(p, mem);
+  return o;
+}
+
+}  // namespace folio::repo

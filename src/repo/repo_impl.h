@@ -1,0 +1,162 @@
+// The implementation behind folio::Repository, split by concern over several files:
+// repo_locate.cc (ids and paths -> locations), repo_build.cc (locations -> ObjectData),
+// repo_listing.cc (children, cached listings), repo_adopt.cc (files added or edited by
+// hand), repo_create.cc, repo_change.cc, repo_versioning.cc.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "folio/repository.h"
+#include "repo/properties.h"
+#include "repo/records.h"
+#include "repo/types.h"
+#include "storage/id_index.h"
+#include "storage/journal.h"
+#include "storage/json_cache.h"
+#include "storage/layout.h"
+
+namespace folio::repo {
+
+// Where an indexed object lives.
+struct Loc {
+  BaseType base = BaseType::kFolder;
+  std::string id;      // folder, series, item or relationship id
+  std::string folder;  // folder: its own path; document/item: its parent's path
+  std::string name;    // the object's name ("" for the root folder and relationships)
+  std::string FolderPathOfParent() const { return base == BaseType::kFolder ? storage::ParentPath(folder) : folder; }
+};
+
+// An object id or path, resolved: a location plus, for documents, which version.
+struct Target {
+  Loc loc;
+  std::optional<std::string> label;  // nullopt: the latest version
+  bool pwc = false;
+};
+
+class RepoImpl;
+
+// Held for the duration of every change: the in-process (recursive) mutex and, for
+// the outermost holder on a thread, the cross-process lock file, taken after which
+// the journal is recovered. Nested holders (an adoption during a change) share it.
+class WriteGuard {
+ public:
+  explicit WriteGuard(RepoImpl* r) : r_(r) {}
+  WriteGuard(WriteGuard&& o) noexcept : r_(o.r_) { o.r_ = nullptr; }
+  WriteGuard& operator=(WriteGuard&&) = delete;
+  ~WriteGuard();
+
+ private:
+  RepoImpl* r_;
+};
+
+struct ListedChild {
+  std::string name;
+  BaseType base;
+};
+struct Listing {
+  int64_t dir_mtime_ns = 0;
+  uint64_t dir_inode = 0;
+  int64_t items_mtime_ns = 0;
+  std::vector<ListedChild> children;  // sorted by name
+};
+
+class RepoImpl {
+ public:
+  RepoImpl(Fs& fs, std::string base, bool read_only);
+
+  // repository.cc
+  Status Load();
+  const RepositoryInfo& info() const { return info_; }
+
+  // --- repo_locate.cc ---
+  Result<Target> ResolveId(const std::string& id);
+  Result<Target> ResolvePath(const std::string& path);
+  Result<Loc> Locate(const std::string& base_id, int depth = 0);
+  Result<Loc> LocateFolder(const std::string& id);  // kInvalidArgument if not a folder
+  Result<std::string> FolderIdAt(const std::string& folder_path);
+
+  // --- repo_build.cc ---
+  Result<ObjectData> Build(const Target& t);
+  Result<ObjectData> BuildFolder(const Loc& loc);
+  Result<ObjectData> BuildDocument(const Loc& loc, const SeriesRecord& series, std::optional<std::string> label,
+                                   bool pwc);
+  Result<ObjectData> BuildItem(const Loc& loc);
+  Result<ObjectData> BuildRelationship(const Loc& loc);
+  Result<SeriesRecord> ReadSeries(const std::string& folder, const std::string& name);
+  Result<ObjectRecord> ReadRecord(const std::string& path);
+  std::string LatestLabel(const SeriesRecord& s) const { return s.versions.empty() ? "" : s.versions.back(); }
+
+  // --- repo_listing.cc ---
+  Result<std::shared_ptr<const Listing>> List(const std::string& folder);
+  Result<ChildrenPage> Children(const std::string& folder_id, uint64_t skip, uint64_t max, ChildOrder order);
+  Status CheckNameFree(const std::string& folder, const std::string& name);
+
+  // --- repo_adopt.cc ---
+  // Gives a directory made by hand a folder record and id (under the write lock).
+  Status AdoptFolder(const std::string& folder);
+  // Gives a file added by hand a series with version 1.0.
+  Status AdoptDocument(const std::string& folder, const std::string& name);
+  // Takes an edit by hand of a document's file as new content of its latest version
+  // (seed rule 5: no new version). Returns the fresh series record.
+  Result<SeriesRecord> AbsorbHandEdit(const std::string& folder, const std::string& name);
+
+  // --- writes (repo_create.cc, repo_change.cc, repo_versioning.cc) ---
+  // `internal`: bookkeeping (adoption) allowed even on a read-only repository.
+  Result<WriteGuard> LockForWrite(bool internal = false);
+  Result<ObjectData> CreateFolder(const std::string& parent_id, const NewObject& obj, const std::string& user);
+  Result<ObjectData> CreateDocument(const std::string& parent_id, const NewObject& obj,
+                                    const std::optional<ContentSource>& content, VersioningState state,
+                                    const std::string& user);
+  Result<ObjectData> CreateItem(const std::string& parent_id, const NewObject& obj, const std::string& user);
+  Result<ObjectData> CreateRelationship(const NewObject& obj, const std::string& user);
+  Result<Upload> NewUpload();
+  Result<ObjectData> UpdateProperties(const std::string& id, const Json& changes, const std::string& user);
+  Result<ObjectData> SetContent(const std::string& id, const std::optional<ContentSource>& content, bool overwrite,
+                                const std::string& user);
+  Status Delete(const std::string& id, bool all_versions);
+  Result<std::vector<std::string>> DeleteTree(const std::string& folder_id);
+  Result<ObjectData> Move(const std::string& id, const std::string& target_folder_id,
+                          const std::string& source_folder_id, const std::string& user);
+  Result<ObjectData> CheckOut(const std::string& id, const std::string& user);
+  Result<ObjectData> CheckIn(const std::string& pwc_id, const CheckInRequest& request, const std::string& user);
+  Status CancelCheckOut(const std::string& pwc_id);
+  Result<std::vector<ObjectData>> AllVersions(const std::string& id);
+  Result<std::vector<ObjectData>> CheckedOut(const std::string& folder_id);
+
+  // Shared write helpers.
+  // Stages `content` as the file `target` in `tx` (upload: moved; bytes: written).
+  Result<std::string> StageContent(storage::Transaction& tx, const std::string& target, const ContentSource& content);
+  // Stages the user-visible file of a document as a copy of `source` and records its
+  // size and mtime in `series`.
+  Status StageVisible(storage::Transaction& tx, const std::string& target, const std::string& source,
+                      SeriesRecord& series);
+  Result<std::optional<ContentInfo>> DescribeContent(const std::optional<ContentSource>& content,
+                                                     const std::string& staged_path, const std::string& doc_name);
+  Status StageSeriesRemoval(storage::Transaction& tx, const Loc& loc);
+  Status StageCheckedOutMarker(storage::Transaction& tx, const std::string& series_id, bool present);
+  std::string TrashPath();
+
+  Fs& fs_;
+  storage::RepoLayout layout_;
+  bool read_only_;
+  RepositoryInfo info_;
+  TypeRegistry types_;
+  storage::JsonCache cache_{8192};
+  std::recursive_mutex write_mu_;
+  int lock_depth_ = 0;                   // guarded by write_mu_
+  std::unique_ptr<FileLock> file_lock_;  // held while lock_depth_ > 0
+  std::mutex listing_mu_;
+  std::map<std::string, std::shared_ptr<const Listing>> listings_;
+};
+
+// Common stored properties of a new object.
+Json NewObjectProperties(const std::string& type_id, const std::string& user, int64_t now_ms);
+// Sets cmis:lastModifiedBy / cmis:lastModificationDate in stored properties.
+void Touch(Json& stored, const std::string& user, int64_t now_ms);
+
+}  // namespace folio::repo

@@ -1,0 +1,171 @@
+// Resolving ids and paths to locations. An id is looked up in the on-disk index; the
+// recorded path is verified against the object's own record (which holds its id) and,
+// when stale (a parent folder was moved), re-derived through the parent's entry.
+#include <string>
+
+#include "repo/repo_impl.h"
+#include "storage/ids.h"
+#include "storage/name_rules.h"
+
+namespace folio::repo {
+namespace {
+
+std::optional<BaseType> KindFromName(const std::string& kind) {
+  if (kind == "folder") return BaseType::kFolder;
+  if (kind == "document") return BaseType::kDocument;
+  if (kind == "item") return BaseType::kItem;
+  if (kind == "relationship") return BaseType::kRelationship;
+  return std::nullopt;
+}
+
+Status NotFoundId(const std::string& id) { return ObjectNotFound("no object with id '" + id + "'"); }
+
+}  // namespace
+
+// True if the record at `loc` carries `id`.
+static bool Verify(RepoImpl& r, const Loc& loc) {
+  switch (loc.base) {
+    case BaseType::kFolder: {
+      auto j = r.cache_.Read(r.fs_, r.layout_.FolderFile(loc.folder));
+      return j.ok() && (*j)->value("id", "") == loc.id;
+    }
+    case BaseType::kDocument: {
+      auto j = r.cache_.Read(r.fs_, r.layout_.SeriesFile(loc.folder, loc.name));
+      return j.ok() && (*j)->value("seriesId", "") == loc.id;
+    }
+    case BaseType::kItem: {
+      auto j = r.cache_.Read(r.fs_, r.layout_.ItemFile(loc.folder, loc.name));
+      return j.ok() && (*j)->value("id", "") == loc.id;
+    }
+    case BaseType::kRelationship:
+      return Exists(r.fs_, r.layout_.RelationshipFile(loc.id));
+  }
+  return false;
+}
+
+Result<Loc> RepoImpl::Locate(const std::string& base_id, int depth) {
+  if (depth > 256) return StorageError("index entries of '" + base_id + "' form a cycle or are nested too deep");
+  auto entry_json = cache_.Read(fs_, layout_.IndexEntry(base_id));
+  if (!entry_json.ok()) {
+    if (entry_json.status().Is(std::errc::no_such_file_or_directory)) return NotFoundId(base_id);
+    return entry_json.status();
+  }
+  FOLIO_ASSIGN_OR_RETURN(storage::IndexEntry entry,
+                         storage::IndexEntryFromJson(**entry_json, layout_.IndexEntry(base_id)));
+  auto kind = KindFromName(entry.kind);
+  if (!kind) return StorageError("index entry of '" + base_id + "' has unknown kind '" + entry.kind + "'");
+  Loc loc;
+  loc.base = *kind;
+  loc.id = base_id;
+  loc.name = entry.name;
+  loc.folder = *kind == BaseType::kFolder ? entry.path : storage::ParentPath(entry.path);
+  if (*kind == BaseType::kRelationship) loc.folder.clear();
+  if (Verify(*this, loc)) return loc;
+  if (entry.parent.empty()) return NotFoundId(base_id);
+  // The recorded path is stale: derive it from the parent's (verified) location.
+  auto parent = Locate(entry.parent, depth + 1);
+  if (!parent.ok()) return NotFoundId(base_id);
+  if (parent->base != BaseType::kFolder) return NotFoundId(base_id);
+  loc.folder = *kind == BaseType::kFolder ? storage::JoinPath(parent->folder, entry.name) : parent->folder;
+  if (Verify(*this, loc)) return loc;
+  return NotFoundId(base_id);
+}
+
+Result<Loc> RepoImpl::LocateFolder(const std::string& id) {
+  FOLIO_ASSIGN_OR_RETURN(Target t, ResolveId(id));
+  if (t.loc.base != BaseType::kFolder) return InvalidArgument("object '" + id + "' is not a folder");
+  return t.loc;
+}
+
+Result<Target> RepoImpl::ResolveId(const std::string& id) {
+  auto parsed = storage::ParseObjectId(id);
+  if (!parsed) return NotFoundId(id);
+  auto loc = Locate(parsed->base);
+  if (!loc.ok() && loc.status().kind() == ErrorKind::kObjectNotFound && !read_only_) {
+    // A change in flight (another thread or process) may have moved it: wait for the
+    // writer to finish, then look once more.
+    auto guard = LockForWrite();
+    if (guard.ok()) loc = Locate(parsed->base);
+  }
+  if (!loc.ok()) return loc.status();
+  Target t;
+  t.loc = *loc;
+  if (parsed->label) {
+    if (loc->base != BaseType::kDocument) return NotFoundId(id);
+    if (parsed->is_pwc()) {
+      t.pwc = true;
+    } else {
+      t.label = parsed->label;
+    }
+  }
+  return t;
+}
+
+Result<Target> RepoImpl::ResolvePath(const std::string& path) {
+  // Segments were percent-decoded by the caller; each must be a valid, non-reserved name.
+  std::string clean;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string::npos) end = path.size();
+    std::string seg = path.substr(start, end - start);
+    start = end + 1;
+    if (seg.empty()) continue;
+    if (!storage::ValidateName(seg).ok()) return ObjectNotFound("no object at path '/" + path + "'");
+    clean = storage::JoinPath(clean, seg);
+  }
+  const std::string shown = "/" + clean;
+  Target t;
+  if (clean.empty()) {
+    FOLIO_ASSIGN_OR_RETURN(t.loc, Locate(info_.root_folder_id));
+    return t;
+  }
+  const std::string parent = storage::ParentPath(clean);
+  const std::string name = storage::BaseName(clean);
+  auto st = fs_.Stat(layout_.Dir(clean));
+  if (st.ok() && st->type == FileType::kDirectory) {
+    FOLIO_ASSIGN_OR_RETURN(std::string id, FolderIdAt(clean));
+    t.loc = Loc{BaseType::kFolder, id, clean, name};
+    return t;
+  }
+  if (st.ok() && st->type == FileType::kFile) {
+    auto series = ReadSeries(parent, name);
+    if (!series.ok() && series.status().Is(std::errc::no_such_file_or_directory)) {
+      FOLIO_RETURN_IF_ERROR(AdoptDocument(parent, name));
+      series = ReadSeries(parent, name);
+    }
+    if (!series.ok()) return series.status();
+    t.loc = Loc{BaseType::kDocument, series->series_id, parent, name};
+    if (series->versions.empty()) t.pwc = true;  // created checked out: only the working copy exists
+    return t;
+  }
+  // A symlink or special file is not an object; a symlink on the way is not followed.
+  if (st.ok()) return ObjectNotFound("no object at path '" + shown + "'");
+  if (!st.status().Is(std::errc::no_such_file_or_directory)) {
+    if (st.status().Is(std::errc::too_many_symbolic_link_levels) || st.status().Is(std::errc::not_a_directory)) {
+      return ObjectNotFound("no object at path '" + shown + "'");
+    }
+    return st.status();
+  }
+  auto item = cache_.Read(fs_, layout_.ItemFile(parent, name));
+  if (item.ok()) {
+    t.loc = Loc{BaseType::kItem, (*item)->value("id", ""), parent, name};
+    return t;
+  }
+  return ObjectNotFound("no object at path '" + shown + "'");
+}
+
+Result<std::string> RepoImpl::FolderIdAt(const std::string& folder_path) {
+  auto j = cache_.Read(fs_, layout_.FolderFile(folder_path));
+  if (!j.ok() && j.status().Is(std::errc::no_such_file_or_directory)) {
+    FOLIO_RETURN_IF_ERROR(AdoptFolder(folder_path));
+    j = cache_.Read(fs_, layout_.FolderFile(folder_path));
+  }
+  if (!j.ok()) return j.status();
+  if (!(*j)->contains("id") || !(**j)["id"].is_string()) {
+    return StorageError("'" + layout_.FolderFile(folder_path) + "' has no id");
+  }
+  return (**j)["id"].get<std::string>();
+}
+
+}  // namespace folio::repo

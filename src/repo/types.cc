@@ -1,0 +1,359 @@
+// Built-in and custom type definitions; see types.h.
+#include "repo/types.h"
+
+#include "storage/atomic_write.h"
+#include "storage/json_file.h"
+
+namespace folio::repo {
+namespace {
+
+struct BuiltInProp {
+  const char* id;
+  const char* display;
+  PropertyType type;
+  bool multi;
+  Updatability upd;
+  bool required;
+};
+
+// cmis-browser-binding §6.1.
+const BuiltInProp kCommon[] = {
+    {"cmis:name", "Name", PropertyType::kString, false, Updatability::kReadWrite, true},
+    {"cmis:description", "Description", PropertyType::kString, false, Updatability::kReadWrite, false},
+    {"cmis:objectId", "Object Id", PropertyType::kId, false, Updatability::kReadOnly, false},
+    {"cmis:baseTypeId", "Base Type Id", PropertyType::kId, false, Updatability::kReadOnly, false},
+    {"cmis:objectTypeId", "Object Type Id", PropertyType::kId, false, Updatability::kOnCreate, true},
+    {"cmis:secondaryObjectTypeIds", "Secondary Type Ids", PropertyType::kId, true, Updatability::kReadOnly, false},
+    {"cmis:createdBy", "Created By", PropertyType::kString, false, Updatability::kReadOnly, false},
+    {"cmis:creationDate", "Creation Date", PropertyType::kDateTime, false, Updatability::kReadOnly, false},
+    {"cmis:lastModifiedBy", "Last Modified By", PropertyType::kString, false, Updatability::kReadOnly, false},
+    {"cmis:lastModificationDate", "Last Modification Date", PropertyType::kDateTime, false,
+     Updatability::kReadOnly, false},
+    {"cmis:changeToken", "Change Token", PropertyType::kString, false, Updatability::kReadOnly, false},
+};
+// §6.2, plus the seed's versionSeriesCheckedOutDate.
+const BuiltInProp kDocument[] = {
+    {"cmis:isImmutable", "Is Immutable", PropertyType::kBoolean, false, Updatability::kReadOnly, false},
+    {"cmis:isLatestVersion", "Is Latest Version", PropertyType::kBoolean, false, Updatability::kReadOnly, false},
+    {"cmis:isMajorVersion", "Is Major Version", PropertyType::kBoolean, false, Updatability::kReadOnly, false},
+    {"cmis:isLatestMajorVersion", "Is Latest Major Version", PropertyType::kBoolean, false,
+     Updatability::kReadOnly, false},
+    {"cmis:isPrivateWorkingCopy", "Is Private Working Copy", PropertyType::kBoolean, false,
+     Updatability::kReadOnly, false},
+    {"cmis:versionLabel", "Version Label", PropertyType::kString, false, Updatability::kReadOnly, false},
+    {"cmis:versionSeriesId", "Version Series Id", PropertyType::kId, false, Updatability::kReadOnly, false},
+    {"cmis:isVersionSeriesCheckedOut", "Is Version Series Checked Out", PropertyType::kBoolean, false,
+     Updatability::kReadOnly, false},
+    {"cmis:versionSeriesCheckedOutBy", "Version Series Checked Out By", PropertyType::kString, false,
+     Updatability::kReadOnly, false},
+    {"cmis:versionSeriesCheckedOutId", "Version Series Checked Out Id", PropertyType::kId, false,
+     Updatability::kReadOnly, false},
+    {"cmis:versionSeriesCheckedOutDate", "Version Series Checked Out Date", PropertyType::kDateTime, false,
+     Updatability::kReadOnly, false},
+    {"cmis:checkinComment", "Checkin Comment", PropertyType::kString, false, Updatability::kReadOnly, false},
+    {"cmis:contentStreamLength", "Content Stream Length", PropertyType::kInteger, false, Updatability::kReadOnly,
+     false},
+    {"cmis:contentStreamMimeType", "Content Stream MIME Type", PropertyType::kString, false,
+     Updatability::kReadOnly, false},
+    {"cmis:contentStreamFileName", "Content Stream Filename", PropertyType::kString, false,
+     Updatability::kReadOnly, false},
+    {"cmis:contentStreamId", "Content Stream Id", PropertyType::kId, false, Updatability::kReadOnly, false},
+};
+const BuiltInProp kFolder[] = {
+    {"cmis:parentId", "Parent Id", PropertyType::kId, false, Updatability::kReadOnly, false},
+    {"cmis:path", "Path", PropertyType::kString, false, Updatability::kReadOnly, false},
+    {"cmis:allowedChildObjectTypeIds", "Allowed Child Object Type Ids", PropertyType::kId, true,
+     Updatability::kReadOnly, false},
+};
+const BuiltInProp kRelationship[] = {
+    {"cmis:sourceId", "Source Id", PropertyType::kId, false, Updatability::kOnCreate, true},
+    {"cmis:targetId", "Target Id", PropertyType::kId, false, Updatability::kOnCreate, true},
+};
+const BuiltInProp kPolicy[] = {
+    {"cmis:policyText", "Policy Text", PropertyType::kString, false, Updatability::kReadWrite, false},
+};
+
+const char* UpdatabilityName(Updatability u) {
+  switch (u) {
+    case Updatability::kReadOnly: return "readonly";
+    case Updatability::kReadWrite: return "readwrite";
+    case Updatability::kWhenCheckedOut: return "whencheckedout";
+    case Updatability::kOnCreate: return "oncreate";
+  }
+  return "readonly";
+}
+
+std::optional<Updatability> ParseUpdatability(std::string_view s) {
+  if (s == "readonly") return Updatability::kReadOnly;
+  if (s == "readwrite") return Updatability::kReadWrite;
+  if (s == "whencheckedout") return Updatability::kWhenCheckedOut;
+  if (s == "oncreate") return Updatability::kOnCreate;
+  return std::nullopt;
+}
+
+Json PropertyDefJson(const PropertyDef& p, const std::string& display, bool inherited) {
+  std::string local = p.id.substr(p.id.find(':') == std::string::npos ? 0 : p.id.find(':') + 1);
+  return Json{{"id", p.id},
+              {"localName", local},
+              {"localNamespace", "http://docs.oasis-open.org/ns/cmis/core/200908/"},
+              {"displayName", display},
+              {"queryName", p.id},
+              {"description", display},
+              {"propertyType", PropertyTypeName(p.type)},
+              {"cardinality", p.multi ? "multi" : "single"},
+              {"updatability", UpdatabilityName(p.updatability)},
+              {"inherited", inherited},
+              {"required", p.required},
+              {"queryable", true},
+              {"orderable", !p.multi},
+              {"openChoice", false}};
+}
+
+TypeDef MakeBase(const char* id, const char* display, BaseType base, std::initializer_list<const BuiltInProp*> groups,
+                 std::initializer_list<size_t> sizes) {
+  TypeDef t;
+  t.id = id;
+  t.base = base;
+  t.versionable = base == BaseType::kDocument;
+  t.creatable = std::string_view(id) != "cmis:secondary" && std::string_view(id) != "cmis:policy";
+  const bool fileable = base == BaseType::kDocument || base == BaseType::kFolder || base == BaseType::kItem;
+  Json defs = Json::object();
+  auto add = [&](const BuiltInProp* props, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+      PropertyDef p{props[i].id, props[i].type, props[i].multi, props[i].upd, props[i].required};
+      t.properties[p.id] = p;
+      defs[p.id] = PropertyDefJson(p, props[i].display, false);
+    }
+  };
+  auto g = groups.begin();
+  auto s = sizes.begin();
+  for (; g != groups.end(); ++g, ++s) add(*g, *s);
+  std::string local = std::string(id).substr(5);
+  t.json = Json{{"id", id},
+                {"localName", local},
+                {"localNamespace", "http://docs.oasis-open.org/ns/cmis/core/200908/"},
+                {"displayName", display},
+                {"queryName", id},
+                {"description", display},
+                {"baseId", id},
+                {"parentId", nullptr},
+                {"creatable", t.creatable},
+                {"fileable", fileable},
+                {"queryable", std::string_view(id) != "cmis:secondary"},
+                {"fulltextIndexed", false},
+                {"includedInSupertypeQuery", true},
+                {"controllablePolicy", false},
+                {"controllableACL", std::string_view(id) != "cmis:secondary"},
+                {"typeMutability", {{"create", true}, {"update", false}, {"delete", false}}}};
+  if (base == BaseType::kDocument) {
+    t.json["versionable"] = true;
+    t.json["contentStreamAllowed"] = "allowed";
+  }
+  if (base == BaseType::kRelationship) {
+    t.json["allowedSourceTypes"] = nullptr;
+    t.json["allowedTargetTypes"] = nullptr;
+  }
+  t.json["propertyDefinitions"] = std::move(defs);
+  return t;
+}
+
+const std::map<std::string, std::shared_ptr<const TypeDef>>& BaseTypes() {
+  static const std::map<std::string, std::shared_ptr<const TypeDef>> kTypes = [] {
+    std::map<std::string, TypeDef> m;
+    constexpr size_t nc = std::size(kCommon);
+    m["cmis:document"] = MakeBase("cmis:document", "Document", BaseType::kDocument, {kCommon, kDocument},
+                                  {nc, std::size(kDocument)});
+    m["cmis:folder"] = MakeBase("cmis:folder", "Folder", BaseType::kFolder, {kCommon, kFolder}, {nc, std::size(kFolder)});
+    m["cmis:item"] = MakeBase("cmis:item", "Item", BaseType::kItem, {kCommon}, {nc});
+    m["cmis:relationship"] = MakeBase("cmis:relationship", "Relationship", BaseType::kRelationship,
+                                      {kCommon, kRelationship}, {nc, std::size(kRelationship)});
+    m["cmis:policy"] = MakeBase("cmis:policy", "Policy", BaseType::kItem, {kCommon, kPolicy}, {nc, std::size(kPolicy)});
+    TypeDef secondary = MakeBase("cmis:secondary", "Secondary Type", BaseType::kItem, {}, {});
+    secondary.properties.clear();
+    secondary.json["propertyDefinitions"] = Json::object();
+    m["cmis:secondary"] = secondary;
+    std::map<std::string, std::shared_ptr<const TypeDef>> out;
+    for (auto& [id, t] : m) out[id] = std::make_shared<const TypeDef>(std::move(t));
+    return out;
+  }();
+  return kTypes;
+}
+
+Status Invalid(const std::string& what) { return InvalidArgument("type definition: " + what); }
+
+}  // namespace
+
+std::string_view PropertyTypeName(PropertyType t) {
+  switch (t) {
+    case PropertyType::kString: return "string";
+    case PropertyType::kBoolean: return "boolean";
+    case PropertyType::kId: return "id";
+    case PropertyType::kInteger: return "integer";
+    case PropertyType::kDecimal: return "decimal";
+    case PropertyType::kDateTime: return "datetime";
+    case PropertyType::kUri: return "uri";
+    case PropertyType::kHtml: return "html";
+  }
+  return "string";
+}
+
+std::optional<PropertyType> ParsePropertyType(std::string_view name) {
+  for (PropertyType t : {PropertyType::kString, PropertyType::kBoolean, PropertyType::kId, PropertyType::kInteger,
+                         PropertyType::kDecimal, PropertyType::kDateTime, PropertyType::kUri, PropertyType::kHtml}) {
+    if (PropertyTypeName(t) == name) return t;
+  }
+  return std::nullopt;
+}
+
+std::shared_ptr<const TypeDef> BuiltInType(std::string_view id) {
+  auto it = BaseTypes().find(std::string(id));
+  if (it == BaseTypes().end()) return nullptr;
+  return it->second;
+}
+
+const std::vector<std::string>& BuiltInTypeIds() {
+  static const std::vector<std::string> kIds = {"cmis:document", "cmis:folder", "cmis:item",
+                                                "cmis:relationship", "cmis:policy", "cmis:secondary"};
+  return kIds;
+}
+
+Result<std::shared_ptr<const TypeDef>> TypeRegistry::Get(const std::string& id) { return Load(id, 0); }
+
+Result<std::shared_ptr<const TypeDef>> TypeRegistry::Load(const std::string& id, int depth) {
+  if (auto b = BuiltInType(id)) return b;
+  if (id.empty() || id.size() > 200) return ObjectNotFound("no type '" + id + "'");
+  if (depth > 64) return StorageError("type '" + id + "' has a supertype chain that is too deep or cyclic");
+  const std::string path = layout_.TypeFile(id);
+  auto st = fs_.Stat(path);
+  if (!st.ok()) {
+    if (st.status().Is(std::errc::no_such_file_or_directory)) return ObjectNotFound("no type '" + id + "'");
+    return st.status();
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = custom_.find(id);
+    if (it != custom_.end() && it->second.first.inode == st->inode && it->second.first.mtime_ns == st->mtime_ns &&
+        it->second.first.size == st->size) {
+      return it->second.second;
+    }
+  }
+  auto j = storage::ReadJsonFile(fs_, path);
+  if (!j.ok()) {
+    if (j.status().Is(std::errc::no_such_file_or_directory)) return ObjectNotFound("no type '" + id + "'");
+    return j.status();
+  }
+  const Json& def = *j;
+  if (!def.contains("parentId") || !def["parentId"].is_string()) {
+    return StorageError("type file of '" + id + "' has no parentId");
+  }
+  const std::string parent_id = def["parentId"];
+  if (parent_id == id) return StorageError("type '" + id + "' is its own parent");
+  FOLIO_ASSIGN_OR_RETURN(auto parent_ptr, Load(parent_id, depth + 1));
+  const TypeDef& parent = *parent_ptr;
+  TypeDef t = parent;
+  t.id = id;
+  t.parent_id = parent_id;
+  t.json = def;
+  Json all = parent.json.value("propertyDefinitions", Json::object());
+  for (auto& [pid, pdef] : all.items()) pdef["inherited"] = true;
+  if (def.contains("versionable") && def["versionable"].is_boolean()) t.versionable = def["versionable"];
+  if (def.contains("contentStreamAllowed") && def["contentStreamAllowed"].is_string()) {
+    t.content_stream_allowed = def["contentStreamAllowed"];
+  }
+  if (def.contains("creatable") && def["creatable"].is_boolean()) t.creatable = def["creatable"];
+  const Json own = def.value("propertyDefinitions", Json::object());
+  for (auto& [pid, pdef] : own.items()) {
+    PropertyDef p;
+    p.id = pid;
+    p.type = ParsePropertyType(pdef.value("propertyType", "string")).value_or(PropertyType::kString);
+    p.multi = pdef.value("cardinality", "single") == "multi";
+    p.updatability = ParseUpdatability(pdef.value("updatability", "readwrite")).value_or(Updatability::kReadWrite);
+    p.required = pdef.value("required", false);
+    t.properties[pid] = p;
+    all[pid] = pdef;
+  }
+  t.json["baseId"] = std::string(BaseTypeId(t.base));
+  t.json["propertyDefinitions"] = std::move(all);
+  auto shared = std::make_shared<const TypeDef>(std::move(t));
+  std::lock_guard<std::mutex> lock(mu_);
+  custom_[id] = {*st, shared};
+  return shared;
+}
+
+Result<std::vector<Json>> TypeRegistry::Children(const std::string& parent_id) {
+  std::vector<Json> out;
+  if (parent_id.empty()) {
+    for (const char* id : {"cmis:document", "cmis:folder", "cmis:item", "cmis:relationship", "cmis:policy",
+                                  "cmis:secondary"}) {
+      out.push_back(BuiltInType(id)->json);
+    }
+    return out;
+  }
+  FOLIO_RETURN_IF_ERROR(Get(parent_id).status());
+  auto entries = fs_.List(layout_.TypesDir());
+  if (!entries.ok()) {
+    if (entries.status().Is(std::errc::no_such_file_or_directory)) return out;
+    return entries.status();
+  }
+  for (const DirEntry& e : *entries) {
+    if (e.type != FileType::kFile || storage::IsTempName(e.name)) continue;
+    auto j = storage::ReadJsonFile(fs_, storage::JoinPath(layout_.TypesDir(), e.name));
+    if (!j.ok() || !j->contains("id") || !(*j)["id"].is_string()) continue;
+    if (j->value("parentId", "") != parent_id) continue;
+    auto t = Get((*j)["id"]);
+    if (t.ok()) out.push_back((*t)->json);
+  }
+  std::sort(out.begin(), out.end(), [](const Json& a, const Json& b) { return a["id"] < b["id"]; });
+  return out;
+}
+
+Result<Json> TypeRegistry::Create(const Json& definition) {
+  if (!definition.is_object()) return Invalid("must be a JSON object");
+  if (!definition.contains("id") || !definition["id"].is_string() || definition["id"].get<std::string>().empty()) {
+    return Invalid("'id' is missing");
+  }
+  const std::string id = definition["id"];
+  if (id.size() > 200) return Invalid("'id' is longer than 200 bytes");
+  if (!definition.contains("parentId") || !definition["parentId"].is_string()) return Invalid("'parentId' is missing");
+  if (BuiltInType(id)) return ContentAlreadyExists("type '" + id + "' is a built-in type");
+  const std::string parent_id = definition["parentId"];
+  auto parent = Get(parent_id);
+  if (!parent.ok()) return Constraint("parent type '" + parent_id + "' of '" + id + "' does not exist");
+  if (Exists(fs_, layout_.TypeFile(id))) return ContentAlreadyExists("type '" + id + "' exists");
+  Json stored = definition;
+  stored["baseId"] = std::string(BaseTypeId((*parent)->base));
+  Json props = definition.value("propertyDefinitions", Json::object());
+  if (!props.is_object()) return Invalid("'propertyDefinitions' must be an object");
+  for (auto& [pid, pdef] : props.items()) {
+    if (pid.rfind("cmis:", 0) == 0) return Invalid("property '" + pid + "' may not use the cmis: namespace");
+    if ((*parent)->properties.count(pid)) return Invalid("property '" + pid + "' is already defined by a supertype");
+    if (!pdef.is_object()) return Invalid("property '" + pid + "' must be an object");
+    if (!ParsePropertyType(pdef.value("propertyType", ""))) {
+      return Invalid("property '" + pid + "' has an unknown propertyType");
+    }
+    std::string card = pdef.value("cardinality", "single");
+    if (card != "single" && card != "multi") return Invalid("property '" + pid + "' has an unknown cardinality");
+    if (!ParseUpdatability(pdef.value("updatability", "readwrite"))) {
+      return Invalid("property '" + pid + "' has an unknown updatability");
+    }
+    pdef["id"] = pid;
+    if (!pdef.contains("queryName")) pdef["queryName"] = pid;
+    pdef["inherited"] = false;
+  }
+  stored["propertyDefinitions"] = props;
+  FOLIO_RETURN_IF_ERROR(storage::EnsureDir(fs_, layout_.TypesDir()));
+  FOLIO_RETURN_IF_ERROR(storage::WriteJsonAtomically(fs_, layout_.TypeFile(id), stored));
+  FOLIO_ASSIGN_OR_RETURN(auto t, Get(id));
+  return t->json;
+}
+
+Status TypeRegistry::Delete(const std::string& id) {
+  if (BuiltInType(id)) return Constraint("built-in type '" + id + "' cannot be deleted");
+  FOLIO_RETURN_IF_ERROR(Get(id).status());
+  FOLIO_ASSIGN_OR_RETURN(auto children, Children(id));
+  if (!children.empty()) return Constraint("type '" + id + "' has subtypes");
+  FOLIO_RETURN_IF_ERROR(fs_.Remove(layout_.TypeFile(id)));
+  return fs_.SyncDir(layout_.TypesDir());
+}
+
+}  // namespace folio::repo

@@ -1,0 +1,73 @@
+// Object types: the built-in CMIS base types (cmis-browser-binding §6, §7) and custom
+// types stored as JSON files in R/.folio/types/. Property definitions drive validation
+// (updatability, value types) and the stored form of datetimes.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "folio/fs.h"
+#include "folio/object.h"
+#include "storage/layout.h"
+
+namespace folio::repo {
+
+enum class PropertyType { kString, kBoolean, kId, kInteger, kDecimal, kDateTime, kUri, kHtml };
+enum class Updatability { kReadOnly, kReadWrite, kWhenCheckedOut, kOnCreate };
+
+struct PropertyDef {
+  std::string id;
+  PropertyType type = PropertyType::kString;
+  bool multi = false;
+  Updatability updatability = Updatability::kReadWrite;
+  bool required = false;
+};
+
+struct TypeDef {
+  std::string id;
+  std::string parent_id;  // "" for base types
+  BaseType base = BaseType::kDocument;
+  bool versionable = false;
+  std::string content_stream_allowed = "allowed";  // documents: notallowed | allowed | required
+  bool creatable = true;
+  std::map<std::string, PropertyDef> properties;  // own and inherited
+  Json json;  // the CMIS type JSON (with propertyDefinitions)
+};
+
+std::string_view PropertyTypeName(PropertyType t);
+std::optional<PropertyType> ParsePropertyType(std::string_view name);
+
+// The built-in types: cmis:document, cmis:folder, cmis:item, cmis:relationship,
+// cmis:policy, cmis:secondary. nullopt for other ids.
+std::shared_ptr<const TypeDef> BuiltInType(std::string_view id);
+const std::vector<std::string>& BuiltInTypeIds();
+
+class TypeRegistry {
+ public:
+  TypeRegistry(Fs& fs, storage::RepoLayout layout) : fs_(fs), layout_(std::move(layout)) {}
+  // kObjectNotFound naming the id if no such type; kStorage if its file is unreadable.
+  // Shared and immutable: built-in types are made once; custom ones are rebuilt only
+  // when their file changes.
+  Result<std::shared_ptr<const TypeDef>> Get(const std::string& id);
+  // Type JSONs whose parent is `parent_id` ("" -> the base types).
+  Result<std::vector<Json>> Children(const std::string& parent_id);
+  // Validates and stores a custom type; returns its JSON with inherited definitions.
+  // Requires the caller to hold the repository write lock.
+  Result<Json> Create(const Json& definition);
+  Status Delete(const std::string& id);
+
+ private:
+  Result<std::shared_ptr<const TypeDef>> Load(const std::string& id, int depth);
+
+  Fs& fs_;
+  storage::RepoLayout layout_;
+  std::mutex mu_;
+  // Custom types built from their file, keyed by id; valid while the file is unchanged.
+  std::map<std::string, std::pair<FileStat, std::shared_ptr<const TypeDef>>> custom_;
+};
+
+}  // namespace folio::repo

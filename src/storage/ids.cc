@@ -1,0 +1,45 @@
+// Id generation and parsing; see ids.h.
+#include "storage/ids.h"
+
+#include <random>
+
+namespace folio::storage {
+
+std::string NewId(char prefix) {
+  static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  thread_local std::mt19937_64 rng([] {
+    std::random_device rd;
+    std::seed_seq seq{rd(), rd(), rd(), rd()};
+    std::mt19937_64 g(seq);
+    return g;
+  }());
+  std::string id(1, prefix);
+  for (int i = 0; i < 16; ++i) id += kAlphabet[rng() % 36];
+  return id;
+}
+
+std::string VersionId(std::string_view series_id, std::string_view label) {
+  return std::string(series_id) + ";" + std::string(label);
+}
+std::string PwcId(std::string_view series_id) { return std::string(series_id) + ";pwc"; }
+
+std::optional<ParsedId> ParseObjectId(std::string_view id) {
+  if (id.empty() || id.size() > 200) return std::nullopt;
+  for (char c : id) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+              c == '_' || c == '-' || c == ';';
+    if (!ok) return std::nullopt;
+  }
+  ParsedId out;
+  size_t semi = id.find(';');
+  out.base = std::string(id.substr(0, semi));
+  if (out.base.empty() || out.base[0] == '.') return std::nullopt;
+  if (semi != std::string_view::npos) {
+    std::string_view label = id.substr(semi + 1);
+    if (label.empty() || label.find(';') != std::string_view::npos) return std::nullopt;
+    out.label = std::string(label);
+  }
+  return out;
+}
+
+}  // namespace folio::storage

@@ -1,0 +1,53 @@
+// Stat-validated JSON cache; see json_cache.h.
+#include "storage/json_cache.h"
+
+#include <chrono>
+
+namespace folio::storage {
+
+Result<std::shared_ptr<const Json>> JsonCache::Read(Fs& fs, const std::string& path) {
+  FOLIO_ASSIGN_OR_RETURN(FileStat st, fs.Stat(path));
+  if (st.type != FileType::kFile) {
+    return StorageError("'" + path + "' is not a regular file", std::errc::no_such_file_or_directory);
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = map_.find(path);
+    if (it != map_.end()) {
+      const FileStat& c = it->second.stat;
+      if (c.inode == st.inode && c.size == st.size && c.mtime_ns == st.mtime_ns) {
+        lru_.splice(lru_.begin(), lru_, it->second.lru);
+        return it->second.json;
+      }
+      lru_.erase(it->second.lru);
+      map_.erase(it);
+    }
+  }
+  FOLIO_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(fs, path));
+  FOLIO_ASSIGN_OR_RETURN(Json parsed, ParseStoredJson(bytes, path));
+  auto json = std::make_shared<const Json>(std::move(parsed));
+  // Cache only what was stable before we read it (see the header on racy files).
+  // The real clock, not NowMs(): tests may fix NowMs().
+  const int64_t now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                             std::chrono::system_clock::now().time_since_epoch()).count();
+  if (bytes.size() == st.size && now_ns - st.mtime_ns > 100 * 1000000LL && capacity_ > 0) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (map_.find(path) == map_.end()) {
+      lru_.push_front(path);
+      map_[path] = Entry{st, json, lru_.begin()};
+      if (map_.size() > capacity_) {
+        map_.erase(lru_.back());
+        lru_.pop_back();
+      }
+    }
+  }
+  return json;
+}
+
+void JsonCache::Clear() {
+  std::lock_guard<std::mutex> lock(mu_);
+  map_.clear();
+  lru_.clear();
+}
+
+}  // namespace folio::storage

@@ -1,0 +1,39 @@
+// A bounded in-memory cache of parsed JSON files, validated on every read by the
+// file's inode, size and modification time (Folio replaces files by rename, so any
+// change of ours gives a new inode; a change by hand changes mtime or inode). A file
+// modified within the last 100 ms is not cached: its mtime may not yet be distinct from
+// a further change in the same clock tick (the "racy" case, as git's index has it).
+#pragma once
+
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "folio/fs.h"
+#include "storage/json_file.h"
+
+namespace folio::storage {
+
+class JsonCache {
+ public:
+  explicit JsonCache(size_t capacity) : capacity_(capacity) {}
+  // The parsed file, from the cache when its stat matches, else read and parsed.
+  // Errors: as ReadJsonFile. Thread-safe.
+  Result<std::shared_ptr<const Json>> Read(Fs& fs, const std::string& path);
+  void Clear();
+
+ private:
+  struct Entry {
+    FileStat stat;
+    std::shared_ptr<const Json> json;
+    std::list<std::string>::iterator lru;
+  };
+  size_t capacity_;
+  std::mutex mu_;
+  std::list<std::string> lru_;  // most recent first
+  std::unordered_map<std::string, Entry> map_;
+};
+
+}  // namespace folio::storage

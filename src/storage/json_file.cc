@@ -1,0 +1,32 @@
+// JSON file IO for stored data; see json_file.h.
+#include "storage/json_file.h"
+
+#include "storage/atomic_write.h"
+
+namespace folio::storage {
+
+Result<Json> ParseStoredJson(std::string_view bytes, const std::string& what) {
+  try {
+    Json j = Json::parse(bytes.begin(), bytes.end());
+    if (!j.is_object()) return StorageError("'" + what + "' does not hold a JSON object");
+    return j;
+  } catch (const Json::exception& e) {
+    return StorageError("cannot parse '" + what + "': " + e.what());
+  }
+}
+
+Result<Json> ReadJsonFile(Fs& fs, const std::string& path) {
+  FOLIO_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(fs, path));
+  return ParseStoredJson(bytes, path);
+}
+
+std::string SerializeJson(const Json& value) {
+  // Replace invalid UTF-8 instead of throwing: names are validated before they get here.
+  return value.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+Status WriteJsonAtomically(Fs& fs, const std::string& path, const Json& value) {
+  return WriteFileAtomically(fs, path, SerializeJson(value));
+}
+
+}  // namespace folio::storage

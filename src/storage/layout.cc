@@ -1,0 +1,158 @@
+// The on-disk names of the format; see layout.h and docs/STORAGE.md.
+#include "storage/layout.h"
+
+#include <cctype>
+
+namespace folio::storage {
+namespace {
+
+bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(prefix[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool IsLabel(std::string_view s) {
+  size_t dot = s.find('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 == s.size()) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i != dot && !std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  }
+  return true;
+}
+
+// Type ids may hold ':' (fine on Linux) but not '/'; a leading '.' would hide the file.
+std::string EscapeFileName(std::string_view id) {
+  std::string out;
+  for (char c : id) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (c == '/' || c == '%' || u < 0x20 || (out.empty() && c == '.')) {
+      static const char* kHex = "0123456789ABCDEF";
+      out += '%';
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool IsReservedName(std::string_view name) { return StartsWithNoCase(name, kReservedPrefix); }
+bool IsTempName(std::string_view name) { return name.substr(0, kTempPrefix.size()) == kTempPrefix; }
+
+std::string JoinPath(std::string_view a, std::string_view b) {
+  if (a.empty()) return std::string(b);
+  if (b.empty()) return std::string(a);
+  std::string out(a);
+  out += '/';
+  out += b;
+  return out;
+}
+std::string JoinPath(std::string_view a, std::string_view b, std::string_view c) {
+  return JoinPath(JoinPath(a, b), c);
+}
+std::string ParentPath(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? std::string() : std::string(path.substr(0, slash));
+}
+std::string BaseName(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+std::string ServerMetaDir() { return std::string(kMetaDir); }
+std::string ServerLockFile() { return JoinPath(kMetaDir, "lock"); }
+std::string DomainDir(std::string_view domain) { return std::string(domain); }
+std::string DomainFile(std::string_view domain) { return JoinPath(domain, kMetaDir, "domain.json"); }
+
+std::string RepoLayout::MetaDir() const { return JoinPath(base_, kMetaDir); }
+std::string RepoLayout::RepositoryFile() const { return JoinPath(MetaDir(), "repository.json"); }
+std::string RepoLayout::LockFile() const { return JoinPath(MetaDir(), "lock"); }
+std::string RepoLayout::JournalDir() const { return JoinPath(MetaDir(), "journal"); }
+std::string RepoLayout::IndexDir() const { return JoinPath(MetaDir(), "index"); }
+std::string RepoLayout::IndexShardDir(std::string_view id) const {
+  // Shard by the last two characters: ids are random there, so shards stay even.
+  std::string_view shard = id.size() >= 2 ? id.substr(id.size() - 2) : std::string_view("__");
+  return JoinPath(IndexDir(), shard);
+}
+std::string RepoLayout::IndexEntry(std::string_view id) const {
+  return JoinPath(IndexShardDir(id), std::string(id) + ".json");
+}
+std::string RepoLayout::TypesDir() const { return JoinPath(MetaDir(), "types"); }
+std::string RepoLayout::TypeFile(std::string_view type_id) const {
+  return JoinPath(TypesDir(), EscapeFileName(type_id) + ".json");
+}
+std::string RepoLayout::RelationshipsDir() const { return JoinPath(MetaDir(), "relationships"); }
+std::string RepoLayout::RelationshipFile(std::string_view id) const {
+  return JoinPath(RelationshipsDir(), std::string(id) + ".json");
+}
+std::string RepoLayout::UploadsDir() const { return JoinPath(MetaDir(), "uploads"); }
+std::string RepoLayout::TrashDir() const { return JoinPath(MetaDir(), "trash"); }
+std::string RepoLayout::LostFoundDir() const { return JoinPath(MetaDir(), "lost+found"); }
+
+std::string RepoLayout::CheckedOutDir() const { return JoinPath(MetaDir(), "checkedout"); }
+std::string RepoLayout::CheckedOutMarker(std::string_view series_id) const {
+  return JoinPath(CheckedOutDir(), series_id);
+}
+
+std::string RepoLayout::Dir(std::string_view folder) const { return JoinPath(base_, folder); }
+std::string RepoLayout::FolderMeta(std::string_view folder) const { return JoinPath(Dir(folder), kMetaDir); }
+std::string RepoLayout::FolderFile(std::string_view folder) const {
+  return JoinPath(FolderMeta(folder), kFolderFileName);
+}
+std::string RepoLayout::DocsDir(std::string_view folder) const { return JoinPath(FolderMeta(folder), "docs"); }
+std::string RepoLayout::ItemsDir(std::string_view folder) const { return JoinPath(FolderMeta(folder), "items"); }
+std::string RepoLayout::Child(std::string_view folder, std::string_view name) const {
+  return JoinPath(Dir(folder), name);
+}
+std::string RepoLayout::SeriesDir(std::string_view folder, std::string_view name) const {
+  return JoinPath(DocsDir(folder), name);
+}
+std::string RepoLayout::SeriesFile(std::string_view folder, std::string_view name) const {
+  return JoinPath(SeriesDir(folder, name), kSeriesFileName);
+}
+std::string RepoLayout::VersionProps(std::string_view folder, std::string_view name, std::string_view label) const {
+  return JoinPath(SeriesDir(folder, name), std::string(label) + ".json");
+}
+std::string RepoLayout::VersionContent(std::string_view folder, std::string_view name, std::string_view label) const {
+  return JoinPath(SeriesDir(folder, name), std::string(label) + ".content");
+}
+std::string RepoLayout::PwcProps(std::string_view folder, std::string_view name) const {
+  return JoinPath(SeriesDir(folder, name), kPwcPropsName);
+}
+std::string RepoLayout::PwcContent(std::string_view folder, std::string_view name) const {
+  return JoinPath(SeriesDir(folder, name), kPwcContentName);
+}
+std::string RepoLayout::ItemDir(std::string_view folder, std::string_view name) const {
+  return JoinPath(ItemsDir(folder), name);
+}
+std::string RepoLayout::ItemFile(std::string_view folder, std::string_view name) const {
+  return JoinPath(ItemDir(folder, name), kItemFileName);
+}
+
+SeriesFileName ClassifySeriesFile(std::string_view file_name) {
+  SeriesFileName out;
+  if (file_name == kSeriesFileName) { out.kind = SeriesFileName::Kind::kSeries; return out; }
+  if (file_name == kPwcPropsName) { out.kind = SeriesFileName::Kind::kPwcProps; return out; }
+  if (file_name == kPwcContentName) { out.kind = SeriesFileName::Kind::kPwcContent; return out; }
+  if (IsTempName(file_name)) { out.kind = SeriesFileName::Kind::kTemp; return out; }
+  auto strip = [&](std::string_view suffix, SeriesFileName::Kind kind) {
+    if (file_name.size() > suffix.size() && file_name.substr(file_name.size() - suffix.size()) == suffix) {
+      std::string_view label = file_name.substr(0, file_name.size() - suffix.size());
+      if (IsLabel(label)) { out.kind = kind; out.label = std::string(label); return true; }
+    }
+    return false;
+  };
+  if (strip(".json", SeriesFileName::Kind::kVersionProps)) return out;
+  if (strip(".content", SeriesFileName::Kind::kVersionContent)) return out;
+  return out;
+}
+
+}  // namespace folio::storage

@@ -1,0 +1,102 @@
+// Every on-disk name of the Folio format (docs/STORAGE.md). One function builds each
+// kind of path; no other file concatenates storage paths. Paths are relative to the
+// data directory, '/'-separated; a "folder path" is relative to the repository ("" is
+// the root folder).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace folio::storage {
+
+// The hidden metadata directory of every data, domain, repository and folder directory.
+inline constexpr std::string_view kMetaDir = ".folio";
+// Every name starting with this (ASCII case-insensitively) belongs to the format:
+// metadata directories, temporary files of interrupted writes, trash.
+inline constexpr std::string_view kReservedPrefix = ".folio";
+inline constexpr std::string_view kTempPrefix = ".folio-tmp-";
+
+// True for names the storage format reserves (refused as object names).
+bool IsReservedName(std::string_view name);
+// True for temporary files and directories of unfinished writes.
+bool IsTempName(std::string_view name);
+
+// Joins non-empty parts with '/'.
+std::string JoinPath(std::string_view a, std::string_view b);
+std::string JoinPath(std::string_view a, std::string_view b, std::string_view c);
+// "a/b/c" -> "a/b"; "c" -> "".
+std::string ParentPath(std::string_view path);
+// "a/b/c" -> "c".
+std::string BaseName(std::string_view path);
+
+// Data-directory level.
+std::string ServerMetaDir();                        // .folio
+std::string ServerLockFile();                       // .folio/lock
+std::string DomainDir(std::string_view domain);     // demo
+std::string DomainFile(std::string_view domain);    // demo/.folio/domain.json
+
+// Paths inside one repository: `base` is "domain/repository".
+class RepoLayout {
+ public:
+  explicit RepoLayout(std::string base) : base_(std::move(base)) {}
+  const std::string& base() const { return base_; }
+
+  std::string MetaDir() const;                       // R/.folio
+  std::string RepositoryFile() const;                // R/.folio/repository.json
+  std::string LockFile() const;                      // R/.folio/lock
+  std::string JournalDir() const;                    // R/.folio/journal
+  std::string IndexDir() const;                      // R/.folio/index
+  std::string IndexShardDir(std::string_view id) const;  // R/.folio/index/xy
+  std::string IndexEntry(std::string_view id) const;     // R/.folio/index/xy/<id>.json
+  std::string TypesDir() const;                      // R/.folio/types
+  std::string TypeFile(std::string_view type_id) const;  // R/.folio/types/<escaped id>.json
+  std::string RelationshipsDir() const;              // R/.folio/relationships
+  std::string RelationshipFile(std::string_view id) const;
+  std::string UploadsDir() const;                    // R/.folio/uploads
+  std::string TrashDir() const;                      // R/.folio/trash
+  std::string LostFoundDir() const;                  // R/.folio/lost+found
+  std::string CheckedOutDir() const;                 // R/.folio/checkedout
+  std::string CheckedOutMarker(std::string_view series_id) const;  // .../checkedout/<series id>
+
+  // A folder (by repository-relative path) and what its .folio holds.
+  std::string Dir(std::string_view folder) const;            // R/<folder>
+  std::string FolderMeta(std::string_view folder) const;     // R/<folder>/.folio
+  std::string FolderFile(std::string_view folder) const;     // .../.folio/folder.json
+  std::string DocsDir(std::string_view folder) const;        // .../.folio/docs
+  std::string ItemsDir(std::string_view folder) const;       // .../.folio/items
+  // The user-visible file of a document, or a child folder's directory.
+  std::string Child(std::string_view folder, std::string_view name) const;
+
+  // A document series `name` in `folder`.
+  std::string SeriesDir(std::string_view folder, std::string_view name) const;
+  std::string SeriesFile(std::string_view folder, std::string_view name) const;  // series.json
+  std::string VersionProps(std::string_view folder, std::string_view name, std::string_view label) const;
+  std::string VersionContent(std::string_view folder, std::string_view name, std::string_view label) const;
+  std::string PwcProps(std::string_view folder, std::string_view name) const;    // pwc.json
+  std::string PwcContent(std::string_view folder, std::string_view name) const;  // pwc.content
+
+  // An item `name` in `folder`.
+  std::string ItemDir(std::string_view folder, std::string_view name) const;
+  std::string ItemFile(std::string_view folder, std::string_view name) const;   // item.json
+
+ private:
+  std::string base_;
+};
+
+// File names inside a series directory.
+inline constexpr std::string_view kSeriesFileName = "series.json";
+inline constexpr std::string_view kPwcPropsName = "pwc.json";
+inline constexpr std::string_view kPwcContentName = "pwc.content";
+inline constexpr std::string_view kFolderFileName = "folder.json";
+inline constexpr std::string_view kItemFileName = "item.json";
+
+// What a file name inside a series directory is: "2.1.json" -> {label "2.1", props}.
+struct SeriesFileName {
+  enum class Kind { kSeries, kVersionProps, kVersionContent, kPwcProps, kPwcContent, kTemp, kUnknown };
+  Kind kind = Kind::kUnknown;
+  std::string label;  // for version files
+};
+SeriesFileName ClassifySeriesFile(std::string_view file_name);
+
+}  // namespace folio::storage

@@ -1,0 +1,68 @@
+// Files and folders a person adds or edits by hand show up with default properties.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "support/repo_fixture.h"
+
+using namespace folio;
+using folio::testing::ReadFile;
+using folio::testing::RepoFixture;
+using folio::testing::WriteFile;
+
+TEST_CASE("Hand-added: a file and a folder become a document and a folder with stable ids") {
+  RepoFixture f;
+  std::filesystem::create_directories(f.RepoPath("manual/deeper"));
+  WriteFile(f.RepoPath("manual/notes.md"), "# notes");
+  WriteFile(f.RepoPath("manual/deeper/x.bin"), std::string("\0\1\2", 3));
+  auto page = f.repo->GetChildren(f.root, 0, 10);
+  REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+  REQUIRE(page->objects.size() == 1);
+  const ObjectData manual = page->objects[0];
+  CHECK(manual.base == BaseType::kFolder);
+  CHECK(manual.properties["cmis:objectTypeId"] == "cmis:folder");
+  auto inner = f.repo->GetChildren(manual.id, 0, 10);
+  REQUIRE(inner.ok());
+  REQUIRE(inner->objects.size() == 2);
+  const ObjectData notes = inner->objects[1];
+  CHECK(notes.name == "notes.md");
+  CHECK(notes.properties["cmis:versionLabel"] == "1.0");
+  CHECK(notes.properties["cmis:isMajorVersion"] == true);
+  CHECK(notes.properties["cmis:contentStreamMimeType"] == "text/markdown");
+  CHECK(notes.properties["cmis:contentStreamLength"] == 7);
+  CHECK(notes.properties["cmis:creationDate"].is_number());
+  CHECK(f.Content(notes.id) == "# notes");
+  // Stable: the same ids on the next look and by path.
+  CHECK(f.repo->GetObjectByPath("manual/notes.md")->id == notes.id);
+  CHECK(f.repo->GetChildren(f.root, 0, 10)->objects[0].id == manual.id);
+  auto deep = f.repo->GetObjectByPath("manual/deeper/x.bin");
+  REQUIRE(deep.ok());
+  CHECK(f.Content(deep->id) == std::string("\0\1\2", 3));
+  // Reopening the store keeps them.
+  auto reopened = Store::Open(f.dir.path());
+  REQUIRE(reopened.ok());
+  auto repo2 = (*reopened)->GetRepository("demo", "main");
+  REQUIRE(repo2.ok());
+  CHECK((*repo2)->GetObject(notes.id)->name == "notes.md");
+}
+
+TEST_CASE("Hand-edited: a changed file becomes the latest version's content, no new version") {
+  RepoFixture f;
+  ObjectData doc = f.Doc(f.root, "e.txt", "before");
+  std::filesystem::remove(f.RepoPath("e.txt"));  // a new inode, as editors do
+  WriteFile(f.RepoPath("e.txt"), "after, longer");
+  auto o = f.repo->GetObject(doc.series_id);
+  REQUIRE_MESSAGE(o.ok(), o.status().ToString());
+  CHECK(o->properties["cmis:versionLabel"] == "1.0");
+  CHECK(o->properties["cmis:contentStreamLength"] == 13);
+  CHECK(f.Content(o->id) == "after, longer");
+  CHECK(ReadFile(f.RepoPath("e.txt")) == "after, longer");
+}
+
+TEST_CASE("Hand-removed: a deleted file is gone from listings and lookups") {
+  RepoFixture f;
+  ObjectData doc = f.Doc(f.root, "gone.txt", "x");
+  std::filesystem::remove(f.RepoPath("gone.txt"));
+  CHECK(f.repo->GetObject(doc.id).status().kind() == ErrorKind::kObjectNotFound);
+  CHECK(f.repo->GetChildren(f.root, 0, 10)->total == 0);
+}

@@ -1,0 +1,204 @@
+// The version-series primitives: check-out, check-in, cancel, all versions (seed §3).
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "support/repo_fixture.h"
+
+using namespace folio;
+using folio::testing::Contains;
+using folio::testing::ReadFile;
+using folio::testing::RepoFixture;
+
+namespace {
+
+ObjectData CheckInNew(RepoFixture& f, const std::string& pwc, bool major, const std::string& bytes,
+                      const std::string& comment = "") {
+  CheckInRequest req;
+  req.major = major;
+  req.comment = comment;
+  req.content = ContentSource::FromBytes(bytes, "text/plain");
+  auto r = f.repo->CheckIn(pwc, req, "alice");
+  REQUIRE_MESSAGE(r.ok(), r.status().ToString());
+  return *r;
+}
+
+ObjectData Cycle(RepoFixture& f, const std::string& id, bool major, const std::string& bytes) {
+  auto pwc = f.repo->CheckOut(id, "alice");
+  REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
+  return CheckInNew(f, pwc->id, major, bytes);
+}
+
+}  // namespace
+
+TEST_CASE("Versioning: history 1.0 -> 1.1 -> 2.0 -> 2.1 -> 3.0 with exact flags on every version") {
+  RepoFixture f;
+  ObjectData doc = f.Doc(f.root, "h.txt", "v1.0");
+  Cycle(f, doc.series_id, false, "v1.1");
+  Cycle(f, doc.series_id, true, "v2.0");
+  Cycle(f, doc.series_id, false, "v2.1");
+  ObjectData last = Cycle(f, doc.series_id, true, "v3.0");
+  CHECK(last.properties["cmis:versionLabel"] == "3.0");
+  auto all = f.repo->GetAllVersions(doc.id);
+  REQUIRE(all.ok());
+  REQUIRE(all->size() == 5);
+  const char* labels[] = {"1.0", "1.1", "2.0", "2.1", "3.0"};
+  for (size_t i = 0; i < 5; ++i) {
+    const Json& p = (*all)[i].properties;
+    CAPTURE(labels[i]);
+    CHECK(p["cmis:versionLabel"] == labels[i]);
+    CHECK(p["cmis:versionSeriesId"] == doc.series_id);
+    CHECK(p["cmis:objectId"] == doc.series_id + ";" + labels[i]);
+    CHECK(p["cmis:isLatestVersion"] == (i == 4));
+    CHECK(p["cmis:isMajorVersion"] == (i == 0 || i == 2 || i == 4));
+    CHECK(p["cmis:isLatestMajorVersion"] == (i == 4));
+    CHECK(p["cmis:isPrivateWorkingCopy"] == false);
+    CHECK(p["cmis:isVersionSeriesCheckedOut"] == false);
+    CHECK(p["cmis:versionSeriesCheckedOutId"].is_null());
+    CHECK(f.Content((*all)[i].id) == std::string("v") + labels[i]);
+  }
+  CHECK(ReadFile(f.RepoPath("h.txt")) == "v3.0");
+  auto latest_major = f.repo->GetLatestVersion(doc.id, true);
+  REQUIRE(latest_major.ok());
+  CHECK(latest_major->properties["cmis:versionLabel"] == "3.0");
+}
+
+TEST_CASE("Versioning: a checked-out series shows its working copy everywhere") {
+  RepoFixture f;
+  ObjectData doc = f.Doc(f.root, "w.txt", "base");
+  auto pwc = f.repo->CheckOut(doc.id, "bob");
+  REQUIRE(pwc.ok());
+  CHECK(pwc->id == doc.series_id + ";pwc");
+  CHECK(pwc->id != doc.id);
+  const Json& p = pwc->properties;
+  CHECK(p["cmis:isPrivateWorkingCopy"] == true);
+  CHECK(p["cmis:isLatestVersion"] == false);
+  CHECK(p["cmis:isMajorVersion"] == false);
+  CHECK(p["cmis:isLatestMajorVersion"] == false);
+  CHECK(p["cmis:versionSeriesCheckedOutBy"] == "bob");
+  CHECK(p["cmis:versionSeriesCheckedOutId"] == pwc->id);
+  CHECK(p["cmis:versionSeriesCheckedOutDate"].is_number());
+  CHECK(f.Content(pwc->id) == "base");
+  auto v = f.repo->GetObject(doc.id);
+  REQUIRE(v.ok());
+  CHECK(v->properties["cmis:isVersionSeriesCheckedOut"] == true);
+  CHECK(v->properties["cmis:versionSeriesCheckedOutBy"] == "bob");
+
+  auto second = f.repo->CheckOut(doc.id, "carol");
+  REQUIRE_FALSE(second.ok());
+  CHECK(second.status().kind() == ErrorKind::kVersioning);
+  CHECK(Contains(second.status().message(), "bob"));
+
+  // Updates go to the working copy, and the file on disk still shows the latest version.
+  REQUIRE(f.repo->SetContent(pwc->id, ContentSource::FromBytes("draft"), true, "bob").ok());
+  REQUIRE(f.repo->UpdateProperties(pwc->id, Json{{"cmis:description", "edited"}}, "bob").ok());
+  CHECK(ReadFile(f.RepoPath("w.txt")) == "base");
+  auto all = f.repo->GetAllVersions(doc.id);
+  REQUIRE(all.ok());
+  REQUIRE(all->size() == 2);
+  CHECK(all->back().is_pwc);
+  auto out = f.repo->GetCheckedOut("");
+  REQUIRE(out.ok());
+  REQUIRE(out->size() == 1);
+  CHECK((*out)[0].id == pwc->id);
+
+  CheckInRequest req;
+  req.major = false;
+  req.comment = "edited draft";
+  auto v11 = f.repo->CheckIn(pwc->id, req, "bob");
+  REQUIRE(v11.ok());
+  CHECK(v11->properties["cmis:versionLabel"] == "1.1");
+  CHECK(v11->properties["cmis:description"] == "edited");
+  CHECK(v11->properties["cmis:checkinComment"] == "edited draft");
+  CHECK(f.Content(v11->id) == "draft");
+  CHECK(ReadFile(f.RepoPath("w.txt")) == "draft");
+  auto again = f.repo->CheckIn(pwc->id, req, "bob");
+  CHECK(again.status().kind() == ErrorKind::kObjectNotFound);
+  CHECK(f.repo->GetCheckedOut("")->empty());
+}
+
+TEST_CASE("Versioning: cancel discards the working copy; not-a-pwc is versioning") {
+  RepoFixture f;
+  ObjectData doc = f.Doc(f.root, "c.txt", "keep");
+  CHECK(f.repo->CancelCheckOut(doc.id).kind() == ErrorKind::kVersioning);
+  CheckInRequest req;
+  CHECK(f.repo->CheckIn(doc.id, req, "a").status().kind() == ErrorKind::kVersioning);
+  auto pwc = f.repo->CheckOut(doc.id, "alice");
+  REQUIRE(pwc.ok());
+  REQUIRE(f.repo->SetContent(pwc->id, ContentSource::FromBytes("lost"), true, "alice").ok());
+  REQUIRE(f.repo->CancelCheckOut(pwc->id).ok());
+  CHECK(f.repo->CancelCheckOut(pwc->id).kind() == ErrorKind::kObjectNotFound);
+  auto all = f.repo->GetAllVersions(doc.id);
+  REQUIRE(all.ok());
+  REQUIRE(all->size() == 1);
+  CHECK(f.Content(doc.id) == "keep");
+  CHECK(f.repo->GetObject(pwc->id).status().kind() == ErrorKind::kObjectNotFound);
+}
+
+TEST_CASE("Versioning: checking out an earlier version and checking it in restores it") {
+  RepoFixture f;
+  ObjectData v1 = f.Doc(f.root, "r.txt", "original");
+  REQUIRE(f.repo->UpdateProperties(v1.id, Json{{"cmis:description", "first"}}, "alice").ok());
+  ObjectData v2 = Cycle(f, v1.series_id, true, "rewritten");
+  REQUIRE(f.repo->UpdateProperties(v2.id, Json{{"cmis:description", "second"}}, "alice").ok());
+  auto pwc = f.repo->CheckOut(v1.id, "alice");
+  REQUIRE(pwc.ok());
+  CHECK(f.Content(pwc->id) == "original");
+  CheckInRequest req;
+  auto v3 = f.repo->CheckIn(pwc->id, req, "alice");
+  REQUIRE(v3.ok());
+  CHECK(v3->properties["cmis:versionLabel"] == "3.0");
+  CHECK(v3->properties["cmis:description"] == "first");
+  CHECK(f.Content(v3->id) == "original");
+  CHECK(ReadFile(f.RepoPath("r.txt")) == "original");
+}
+
+TEST_CASE("Versioning: created minor, created checked out, and not versionable") {
+  RepoFixture f;
+  ObjectData minor = f.Doc(f.root, "m.txt", "m", VersioningState::kMinor);
+  CHECK(minor.properties["cmis:versionLabel"] == "0.1");
+  CHECK(minor.properties["cmis:isMajorVersion"] == false);
+  CHECK(f.repo->GetLatestVersion(minor.id, true).status().kind() == ErrorKind::kObjectNotFound);
+
+  ObjectData co = f.Doc(f.root, "co.txt", "draft", VersioningState::kCheckedOut);
+  CHECK(co.is_pwc);
+  CHECK(ReadFile(f.RepoPath("co.txt")).empty());
+  auto by_path = f.repo->GetObjectByPath("co.txt");
+  REQUIRE(by_path.ok());
+  CHECK(by_path->is_pwc);
+  CheckInRequest req;
+  auto first = f.repo->CheckIn(co.id, req, "alice");
+  REQUIRE(first.ok());
+  CHECK(first->properties["cmis:versionLabel"] == "1.0");
+  CHECK(ReadFile(f.RepoPath("co.txt")) == "draft");
+
+  ObjectData plain = f.Doc(f.root, "p.txt", "p", VersioningState::kNone);
+  auto r = f.repo->CheckOut(plain.id, "alice");
+  CHECK(r.status().kind() == ErrorKind::kConstraint);
+  ObjectData folder = f.Folder(f.root, "dir");
+  CHECK(f.repo->CheckOut(folder.id, "alice").status().kind() == ErrorKind::kConstraint);
+  CHECK(f.repo->GetAllVersions(folder.id).status().kind() == ErrorKind::kInvalidArgument);
+}
+
+TEST_CASE("Versioning: check-in with a new name renames the file; deleting the latest version") {
+  RepoFixture f;
+  ObjectData doc = f.Doc(f.root, "a.txt", "one");
+  auto pwc = f.repo->CheckOut(doc.id, "alice");
+  REQUIRE(pwc.ok());
+  CheckInRequest req;
+  req.properties = Json{{"cmis:name", "b.txt"}};
+  req.content = ContentSource::FromBytes("two");
+  auto v2 = f.repo->CheckIn(pwc->id, req, "alice");
+  REQUIRE_MESSAGE(v2.ok(), v2.status().ToString());
+  CHECK(v2->name == "b.txt");
+  CHECK(ReadFile(f.RepoPath("b.txt")) == "two");
+  CHECK_FALSE(std::filesystem::exists(f.RepoPath("a.txt")));
+  auto v1 = f.repo->GetObject(doc.id);
+  REQUIRE(v1.ok());
+  CHECK(v1->properties["cmis:name"] == "a.txt");  // each version keeps its own name
+  REQUIRE(f.repo->Delete(v2->id, false).ok());
+  auto latest = f.repo->GetObject(doc.series_id);
+  REQUIRE(latest.ok());
+  CHECK(latest->properties["cmis:versionLabel"] == "1.0");
+  CHECK(ReadFile(f.RepoPath("b.txt")) == "one");
+}
