@@ -1,1 +1,20 @@
-int main() { return 0; }
+// The folio executable: picks the sub-command (serve, inspect, fsck) and nothing else.
+#include <iostream>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"Folio: a content repository server with plain files on disk", "folio"};
+  app.set_version_flag("--version", std::string("folio ") + FOLIO_VERSION);
+  app.require_subcommand(1);
+  int exit_code = 0;
+  folio::cli::RegisterServe(app, exit_code);
+  folio::cli::RegisterInspect(app, exit_code);
+  folio::cli::RegisterFsck(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);  // --help prints and exits 0; usage errors exit non-zero
+  }
+  return exit_code;
+}
