@@ -1,0 +1,127 @@
+// Transactions: all or nothing, and idempotent recovery of committed records.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "folio/fs.h"
+#include "storage/atomic_write.h"
+#include "storage/journal.h"
+#include "storage/layout.h"
+#include "support/faulty_fs.h"
+#include "support/repo_fixture.h"
+
+using namespace folio;
+using namespace folio::storage;
+using folio::testing::FaultyFs;
+using folio::testing::ReadFile;
+using folio::testing::TempDir;
+using folio::testing::WriteFile;
+
+namespace {
+size_t CountTemps(const std::string& dir) {
+  size_t n = 0;
+  for (auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    if (IsTempName(e.path().filename().string())) ++n;
+  }
+  return n;
+}
+}  // namespace
+
+TEST_CASE("Journal: a committed transaction applies every action and leaves no record") {
+  TempDir dir;
+  auto fs = OpenPosixFs(dir.path());
+  REQUIRE(fs.ok());
+  WriteFile(dir / "old.txt", "old");
+  WriteFile(dir / "gone.txt", "bye");
+  Transaction tx(**fs, "journal");
+  REQUIRE(tx.Write("old.txt", "new").ok());
+  REQUIRE(tx.Write("created.txt", "fresh").ok());
+  auto d = tx.NewDir("newdir");
+  REQUIRE(d.ok());
+  REQUIRE(tx.WriteNewFile(*d + "/inner.txt", "inner").ok());
+  tx.Remove("gone.txt");
+  CHECK(ReadFile(dir / "old.txt") == "old");  // nothing visible before the commit
+  REQUIRE(tx.Commit().ok());
+  CHECK(ReadFile(dir / "old.txt") == "new");
+  CHECK(ReadFile(dir / "created.txt") == "fresh");
+  CHECK(ReadFile(dir / "newdir/inner.txt") == "inner");
+  CHECK_FALSE(std::filesystem::exists(dir / "gone.txt"));
+  CHECK(std::filesystem::is_empty(dir / "journal"));
+  CHECK(CountTemps(dir.path()) == 0);
+}
+
+TEST_CASE("Journal: an abandoned transaction changes nothing and removes its temp files") {
+  TempDir dir;
+  auto fs = OpenPosixFs(dir.path());
+  REQUIRE(fs.ok());
+  WriteFile(dir / "old.txt", "old");
+  {
+    Transaction tx(**fs, "journal");
+    REQUIRE(tx.Write("old.txt", "new").ok());
+    REQUIRE(tx.NewDir("newdir").ok());
+  }
+  CHECK(ReadFile(dir / "old.txt") == "old");
+  CHECK_FALSE(std::filesystem::exists(dir / "newdir"));
+  CHECK(CountTemps(dir.path()) == 0);
+}
+
+TEST_CASE("Journal: recovery re-applies a committed record, twice if need be") {
+  TempDir dir;
+  auto fs = OpenPosixFs(dir.path());
+  REQUIRE(fs.ok());
+  WriteFile(dir / "a.txt", "a");
+  WriteFile(dir / ".folio-tmp-staged", "staged");
+  std::filesystem::create_directory(dir / "journal");
+  // A record as a process that died after the commit point would leave it.
+  WriteFile(dir / "journal/000000000000001-1-000001.json",
+            R"({"format":1,"actions":[{"op":"rename","from":".folio-tmp-staged","to":"a.txt"},
+                {"op":"remove","path":"b.txt"}]})");
+  WriteFile(dir / "b.txt", "b");
+  WriteFile(dir / "journal/.folio-tmp-halfwritten", "{\"act");
+  auto n = RecoverJournal(**fs, "journal");
+  REQUIRE(n.ok());
+  CHECK(*n == 1);
+  CHECK(ReadFile(dir / "a.txt") == "staged");
+  CHECK_FALSE(std::filesystem::exists(dir / "b.txt"));
+  CHECK(std::filesystem::is_empty(dir / "journal"));
+  // Replaying the same record again (a crash during recovery) is harmless.
+  WriteFile(dir / "journal/000000000000001-1-000001.json",
+            R"({"format":1,"actions":[{"op":"rename","from":".folio-tmp-staged","to":"a.txt"},
+                {"op":"remove","path":"b.txt"}]})");
+  REQUIRE(RecoverJournal(**fs, "journal").ok());
+  CHECK(ReadFile(dir / "a.txt") == "staged");
+}
+
+TEST_CASE("Journal: a malformed record is a storage error, not a crash") {
+  TempDir dir;
+  auto fs = OpenPosixFs(dir.path());
+  REQUIRE(fs.ok());
+  std::filesystem::create_directory(dir / "journal");
+  WriteFile(dir / "journal/1.json", R"({"actions":[{"op":"explode"}]})");
+  auto n = RecoverJournal(**fs, "journal");
+  REQUIRE_FALSE(n.ok());
+  CHECK(n.status().kind() == ErrorKind::kStorage);
+  CHECK(folio::testing::Contains(n.status().message(), "journal/1.json"));
+}
+
+TEST_CASE("AtomicWrite: a failure at any step leaves the old bytes and no temp file") {
+  TempDir dir;
+  auto real = OpenPosixFs(dir.path());
+  REQUIRE(real.ok());
+  WriteFile(dir / "f.txt", "old");
+  for (int step = 0;; ++step) {
+    FaultyFs fs(**real, step, FaultyFs::Mode::kOnlyN);
+    Status s = WriteFileAtomically(fs, "f.txt", "new");
+    if (!fs.fired()) {
+      REQUIRE(s.ok());
+      break;
+    }
+    CHECK(s.kind() == ErrorKind::kStorage);
+    const std::string now = ReadFile(dir / "f.txt");
+    // The rename is the commit point: before it "old", after it (failing sync) "new".
+    CHECK((now == "old" || now == "new"));
+    if (now == "new") WriteFile(dir / "f.txt", "old");
+    CHECK(CountTemps(dir.path()) == 0);
+  }
+  CHECK(ReadFile(dir / "f.txt") == "new");
+}
