@@ -55,8 +55,10 @@ Status WriteFileAtomically(Fs& fs, const std::string& path, std::string_view byt
 
 Status EnsureDir(Fs& fs, const std::string& path) {
   Status s = fs.MakeDir(path);
-  if (s.ok() || s.Is(std::errc::file_exists)) return OkStatus();
-  return s;
+  if (s.Is(std::errc::file_exists)) return OkStatus();
+  FOLIO_RETURN_IF_ERROR(s);
+  // A directory that later journal records name must survive a power loss itself.
+  return fs.SyncDir(ParentPath(path));
 }
 
 }  // namespace folio::storage

@@ -24,7 +24,8 @@ Result<std::string> WriteTempBeside(Fs& fs, const std::string& target, std::stri
 // Same, copying the rest of `src` (kernel copy where possible).
 Result<std::string> CopyToTempBeside(Fs& fs, const std::string& target, ReadableFile& src);
 
-// Creates the directory `path` if it does not exist (OK if it does).
+// Creates the directory `path` if it does not exist (OK if it does), durably: a
+// directory it creates is synced into its parent.
 Status EnsureDir(Fs& fs, const std::string& path);
 
 }  // namespace folio::storage
