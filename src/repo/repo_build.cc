@@ -68,62 +68,59 @@ Result<ObjectData> RepoImpl::Build(const Target& t) {
   return RuntimeError("unknown base type");
 }
 
-Result<ObjectData> RepoImpl::BuildFolder(const Loc& loc) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ReadRecord(layout_.FolderFile(loc.folder)));
-  const std::string type_id = TypeIdOf(rec.properties, BaseType::kFolder);
+// The record at `path` read into an ObjectData of `base`: id, type, ACL, and the common
+// properties in memory form; the caller adds what is particular to the base type.
+// `mem` receives the in-memory stored properties.
+Result<ObjectData> RepoImpl::BuildFromRecord(const std::string& path, BaseType base, const std::string& name,
+                                             Json& mem) {
+  FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ReadRecord(path));
+  const std::string type_id = TypeIdOf(rec.properties, base);
   FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
-  Json mem = StoredToMemory(*type, rec.properties);
+  mem = StoredToMemory(*type, rec.properties);
   ObjectData o;
   o.id = rec.id;
-  o.base = BaseType::kFolder;
+  o.base = base;
   o.type_id = type_id;
-  o.name = loc.folder.empty() ? "" : storage::BaseName(loc.folder);
+  o.name = base == BaseType::kRelationship ? mem.value("cmis:name", "") : name;
+  o.properties = CommonProperties(o.id, o.base, type_id, o.name, mem);
+  o.acl = rec.acl;
+  return o;
+}
+
+Result<ObjectData> RepoImpl::BuildFolder(const Loc& loc) {
+  Json mem;
+  const std::string name = loc.folder.empty() ? "" : storage::BaseName(loc.folder);
+  FOLIO_ASSIGN_OR_RETURN(ObjectData o, BuildFromRecord(layout_.FolderFile(loc.folder), BaseType::kFolder, name, mem));
   o.path = loc.folder;
   if (!loc.folder.empty()) {
     FOLIO_ASSIGN_OR_RETURN(o.parent_id, FolderIdAt(storage::ParentPath(loc.folder)));
   }
-  o.properties = CommonProperties(o.id, o.base, type_id, o.name, mem);
   o.properties["cmis:parentId"] = o.parent_id.empty() ? Json(nullptr) : Json(o.parent_id);
   o.properties["cmis:path"] = "/" + loc.folder;
   o.properties["cmis:allowedChildObjectTypeIds"] = nullptr;
   AppendCustom(o.properties, mem);
-  o.acl = rec.acl;
   return o;
 }
 
 Result<ObjectData> RepoImpl::BuildItem(const Loc& loc) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ReadRecord(layout_.ItemFile(loc.folder, loc.name)));
-  const std::string type_id = TypeIdOf(rec.properties, BaseType::kItem);
-  FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
-  Json mem = StoredToMemory(*type, rec.properties);
-  ObjectData o;
-  o.id = rec.id;
-  o.base = BaseType::kItem;
-  o.type_id = type_id;
-  o.name = loc.name;
+  Json mem;
+  FOLIO_ASSIGN_OR_RETURN(ObjectData o,
+                         BuildFromRecord(layout_.ItemFile(loc.folder, loc.name), BaseType::kItem, loc.name, mem));
   o.path = storage::JoinPath(loc.folder, loc.name);
   FOLIO_ASSIGN_OR_RETURN(o.parent_id, FolderIdAt(loc.folder));
-  o.properties = CommonProperties(o.id, o.base, type_id, o.name, mem);
   AppendCustom(o.properties, mem);
-  o.acl = rec.acl;
   return o;
 }
 
 Result<ObjectData> RepoImpl::BuildRelationship(const Loc& loc) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ReadRecord(layout_.RelationshipFile(loc.id)));
-  const std::string type_id = TypeIdOf(rec.properties, BaseType::kRelationship);
-  FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
-  Json mem = StoredToMemory(*type, rec.properties);
-  ObjectData o;
+  Json mem;
+  FOLIO_ASSIGN_OR_RETURN(ObjectData o,
+                         BuildFromRecord(layout_.RelationshipFile(loc.id), BaseType::kRelationship, "", mem));
   o.id = loc.id;
-  o.base = BaseType::kRelationship;
-  o.type_id = type_id;
-  o.name = mem.value("cmis:name", "");
-  o.properties = CommonProperties(o.id, o.base, type_id, o.name, mem);
+  o.properties["cmis:objectId"] = loc.id;
   o.properties["cmis:sourceId"] = StoredOr(mem, "cmis:sourceId");
   o.properties["cmis:targetId"] = StoredOr(mem, "cmis:targetId");
   AppendCustom(o.properties, mem);
-  o.acl = rec.acl;
   return o;
 }
 

@@ -39,18 +39,34 @@ Result<Json> InitialProperties(const TypeDef& type, const NewObject& obj, const 
   return stored;
 }
 
+// What every creation of a filed object checks and starts from: the parent folder, a
+// creatable type of `base`, a free name, and the new record with initial properties
+// (and a fresh id with `id_prefix`, unless it is 0).
+struct Filed {
+  Loc parent;
+  TypeDef type;
+  ObjectRecord rec;
+};
+Result<Filed> PrepareFiled(RepoImpl& r, const std::string& parent_id, const NewObject& obj, BaseType base,
+                           char id_prefix, const std::string& user) {
+  Filed f;
+  FOLIO_ASSIGN_OR_RETURN(f.parent, r.LocateFolder(parent_id));
+  FOLIO_ASSIGN_OR_RETURN(f.type, CreatableType(r.types_, obj.type_id, base));
+  FOLIO_RETURN_IF_ERROR(r.CheckNameFree(f.parent.folder, obj.name));
+  if (id_prefix != 0) f.rec.id = storage::NewId(id_prefix);
+  FOLIO_ASSIGN_OR_RETURN(f.rec.properties, InitialProperties(f.type, obj, user, storage::NowMs()));
+  f.rec.acl = obj.acl;
+  return f;
+}
+
 }  // namespace
 
 Result<ObjectData> RepoImpl::CreateFolder(const std::string& parent_id, const NewObject& obj,
                                           const std::string& user) {
   FOLIO_ASSIGN_OR_RETURN(WriteGuard guard, LockForWrite());
-  FOLIO_ASSIGN_OR_RETURN(Loc parent, LocateFolder(parent_id));
-  FOLIO_ASSIGN_OR_RETURN(TypeDef type, CreatableType(types_, obj.type_id, BaseType::kFolder));
-  FOLIO_RETURN_IF_ERROR(CheckNameFree(parent.folder, obj.name));
-  ObjectRecord rec;
-  rec.id = storage::NewId('f');
-  FOLIO_ASSIGN_OR_RETURN(rec.properties, InitialProperties(type, obj, user, storage::NowMs()));
-  rec.acl = obj.acl;
+  FOLIO_ASSIGN_OR_RETURN(Filed f, PrepareFiled(*this, parent_id, obj, BaseType::kFolder, 'f', user));
+  const Loc& parent = f.parent;
+  const ObjectRecord& rec = f.rec;
   const std::string path = storage::JoinPath(parent.folder, obj.name);
 
   storage::Transaction tx(fs_, layout_.JournalDir());
@@ -68,9 +84,9 @@ Result<ObjectData> RepoImpl::CreateDocument(const std::string& parent_id, const 
                                             const std::optional<ContentSource>& content, VersioningState state,
                                             const std::string& user) {
   FOLIO_ASSIGN_OR_RETURN(WriteGuard guard, LockForWrite());
-  FOLIO_ASSIGN_OR_RETURN(Loc parent, LocateFolder(parent_id));
-  FOLIO_ASSIGN_OR_RETURN(TypeDef type, CreatableType(types_, obj.type_id, BaseType::kDocument));
-  FOLIO_RETURN_IF_ERROR(CheckNameFree(parent.folder, obj.name));
+  FOLIO_ASSIGN_OR_RETURN(Filed f, PrepareFiled(*this, parent_id, obj, BaseType::kDocument, 0, user));
+  const Loc& parent = f.parent;
+  const TypeDef& type = f.type;
   if (content && type.content_stream_allowed == "notallowed") {
     return StreamNotSupported("type '" + type.id + "' does not allow content");
   }
@@ -81,10 +97,8 @@ Result<ObjectData> RepoImpl::CreateDocument(const std::string& parent_id, const 
     return Constraint("type '" + type.id + "' is not versionable");
   }
   const int64_t now = storage::NowMs();
-  ObjectRecord rec;
-  FOLIO_ASSIGN_OR_RETURN(rec.properties, InitialProperties(type, obj, user, now));
+  ObjectRecord rec = f.rec;
   rec.properties["cmis:name"] = obj.name;
-  rec.acl = obj.acl;
 
   SeriesRecord series;
   series.series_id = storage::NewId('d');
@@ -139,13 +153,9 @@ Result<ObjectData> RepoImpl::CreateDocument(const std::string& parent_id, const 
 Result<ObjectData> RepoImpl::CreateItem(const std::string& parent_id, const NewObject& obj,
                                         const std::string& user) {
   FOLIO_ASSIGN_OR_RETURN(WriteGuard guard, LockForWrite());
-  FOLIO_ASSIGN_OR_RETURN(Loc parent, LocateFolder(parent_id));
-  FOLIO_ASSIGN_OR_RETURN(TypeDef type, CreatableType(types_, obj.type_id, BaseType::kItem));
-  FOLIO_RETURN_IF_ERROR(CheckNameFree(parent.folder, obj.name));
-  ObjectRecord rec;
-  rec.id = storage::NewId('i');
-  FOLIO_ASSIGN_OR_RETURN(rec.properties, InitialProperties(type, obj, user, storage::NowMs()));
-  rec.acl = obj.acl;
+  FOLIO_ASSIGN_OR_RETURN(Filed f, PrepareFiled(*this, parent_id, obj, BaseType::kItem, 'i', user));
+  const Loc& parent = f.parent;
+  const ObjectRecord& rec = f.rec;
   storage::Transaction tx(fs_, layout_.JournalDir());
   FOLIO_RETURN_IF_ERROR(storage::EnsureDir(fs_, layout_.FolderMeta(parent.folder)));
   FOLIO_RETURN_IF_ERROR(storage::EnsureDir(fs_, layout_.ItemsDir(parent.folder)));

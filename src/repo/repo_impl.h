@@ -82,6 +82,7 @@ class RepoImpl {
 
   // --- repo_build.cc ---
   Result<ObjectData> Build(const Target& t);
+  Result<ObjectData> BuildFromRecord(const std::string& path, BaseType base, const std::string& name, Json& mem);
   Result<ObjectData> BuildFolder(const Loc& loc);
   Result<ObjectData> BuildDocument(const Loc& loc, const SeriesRecord& series, std::optional<std::string> label,
                                    bool pwc);
