@@ -29,6 +29,7 @@ struct FileStat {
   uint64_t size = 0;
   int64_t mtime_ns = 0;  // modification time, nanoseconds since the epoch
   uint64_t inode = 0;
+  uint64_t device = 0;
 };
 
 class ReadableFile {
@@ -39,6 +40,8 @@ class ReadableFile {
   // Moves the read position to `offset` bytes from the start.
   virtual Status Seek(uint64_t offset) = 0;
   virtual uint64_t size() const = 0;
+  // The identity of the open file itself (fstat), whatever its path names now.
+  virtual Result<FileStat> Stat() const = 0;
 };
 
 class WritableFile {
@@ -80,6 +83,12 @@ class Fs {
   virtual Status RemoveTree(const std::string& path) = 0;
   // Does not follow a final symlink (reports kSymlink).
   virtual Result<FileStat> Stat(const std::string& path) = 0;
+  // Only for validating a cache of a file read earlier through Open: the identity
+  // (device, inode, size, mtime) of `path`, found with one system call and without the
+  // confinement checks of Stat. A match with the remembered identity proves it is the
+  // very file a confined call opened before; on any mismatch the caller must read it
+  // again through Open. The default is Stat.
+  virtual Result<FileStat> IdentityStat(const std::string& path) { return Stat(path); }
   // Creates `path` if needed and locks it exclusively, waiting for other holders.
   virtual Result<std::unique_ptr<FileLock>> Lock(const std::string& path) = 0;
   // The absolute host path of `path`, for messages and tools only.

@@ -8,24 +8,34 @@
 namespace folio::repo {
 namespace {
 
-Json StoredOr(const Json& stored, const char* id) { return stored.contains(id) ? stored[id] : Json(nullptr); }
+Json StoredOr(const Json& stored, const char* id) {
+  auto it = stored.find(id);
+  return it == stored.end() ? Json(nullptr) : *it;
+}
+
+// Appends `key` to an object that does not hold it yet. ordered_json searches its keys
+// on every insert, and a document gets about 35 properties on every read.
+void Put(Json& obj, const char* key, Json value) {
+  auto& list = static_cast<Json::object_t::Container&>(obj.get_ref<Json::object_t&>());
+  list.emplace_back(key, std::move(value));
+}
 
 // Common properties in a fixed, readable order, then `extra`, then custom ones.
 Json CommonProperties(const std::string& id, BaseType base, const std::string& type_id, const std::string& name,
                       const Json& mem) {
   Json p = Json::object();
-  p["cmis:objectId"] = id;
-  p["cmis:baseTypeId"] = std::string(BaseTypeId(base));
-  p["cmis:objectTypeId"] = type_id;
-  p["cmis:name"] = name;
-  p["cmis:description"] = StoredOr(mem, "cmis:description");
-  p["cmis:createdBy"] = StoredOr(mem, "cmis:createdBy");
-  p["cmis:creationDate"] = StoredOr(mem, "cmis:creationDate");
-  p["cmis:lastModifiedBy"] = StoredOr(mem, "cmis:lastModifiedBy");
-  p["cmis:lastModificationDate"] = StoredOr(mem, "cmis:lastModificationDate");
-  const Json& mod = p["cmis:lastModificationDate"];
-  p["cmis:changeToken"] = mod.is_number() ? Json(std::to_string(mod.get<int64_t>())) : Json(nullptr);
-  p["cmis:secondaryObjectTypeIds"] = StoredOr(mem, "cmis:secondaryObjectTypeIds");
+  Put(p, "cmis:objectId", id);
+  Put(p, "cmis:baseTypeId", std::string(BaseTypeId(base)));
+  Put(p, "cmis:objectTypeId", type_id);
+  Put(p, "cmis:name", name);
+  Put(p, "cmis:description", StoredOr(mem, "cmis:description"));
+  Put(p, "cmis:createdBy", StoredOr(mem, "cmis:createdBy"));
+  Put(p, "cmis:creationDate", StoredOr(mem, "cmis:creationDate"));
+  Put(p, "cmis:lastModifiedBy", StoredOr(mem, "cmis:lastModifiedBy"));
+  Put(p, "cmis:lastModificationDate", StoredOr(mem, "cmis:lastModificationDate"));
+  const Json mod = StoredOr(mem, "cmis:lastModificationDate");
+  Put(p, "cmis:changeToken", mod.is_number() ? Json(std::to_string(mod.get<int64_t>())) : Json(nullptr));
+  Put(p, "cmis:secondaryObjectTypeIds", StoredOr(mem, "cmis:secondaryObjectTypeIds"));
   return p;
 }
 
@@ -61,7 +71,12 @@ Result<ObjectData> RepoImpl::Build(const Target& t) {
     case BaseType::kItem: return BuildItem(t.loc);
     case BaseType::kRelationship: return BuildRelationship(t.loc);
     case BaseType::kDocument: {
-      FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, ReadSeries(t.loc.folder, t.loc.name));
+      SeriesRecord series;
+      if (t.loc.record) {
+        FOLIO_ASSIGN_OR_RETURN(series, SeriesRecordFromJson(*t.loc.record, t.loc.name));
+      } else {
+        FOLIO_ASSIGN_OR_RETURN(series, ReadSeries(t.loc.folder, t.loc.name));
+      }
       return BuildDocument(t.loc, series, t.label, t.pwc);
     }
   }
@@ -95,9 +110,9 @@ Result<ObjectData> RepoImpl::BuildFolder(const Loc& loc) {
   if (!loc.folder.empty()) {
     FOLIO_ASSIGN_OR_RETURN(o.parent_id, FolderIdAt(storage::ParentPath(loc.folder)));
   }
-  o.properties["cmis:parentId"] = o.parent_id.empty() ? Json(nullptr) : Json(o.parent_id);
-  o.properties["cmis:path"] = "/" + loc.folder;
-  o.properties["cmis:allowedChildObjectTypeIds"] = nullptr;
+  Put(o.properties, "cmis:parentId", o.parent_id.empty() ? Json(nullptr) : Json(o.parent_id));
+  Put(o.properties, "cmis:path", "/" + loc.folder);
+  Put(o.properties, "cmis:allowedChildObjectTypeIds", nullptr);
   AppendCustom(o.properties, mem);
   return o;
 }
@@ -118,8 +133,8 @@ Result<ObjectData> RepoImpl::BuildRelationship(const Loc& loc) {
                          BuildFromRecord(layout_.RelationshipFile(loc.id), BaseType::kRelationship, "", mem));
   o.id = loc.id;
   o.properties["cmis:objectId"] = loc.id;
-  o.properties["cmis:sourceId"] = StoredOr(mem, "cmis:sourceId");
-  o.properties["cmis:targetId"] = StoredOr(mem, "cmis:targetId");
+  Put(o.properties, "cmis:sourceId", StoredOr(mem, "cmis:sourceId"));
+  Put(o.properties, "cmis:targetId", StoredOr(mem, "cmis:targetId"));
   AppendCustom(o.properties, mem);
   return o;
 }
@@ -127,12 +142,16 @@ Result<ObjectData> RepoImpl::BuildRelationship(const Loc& loc) {
 Result<ObjectData> RepoImpl::BuildDocument(const Loc& loc, const SeriesRecord& series_in,
                                            std::optional<std::string> label, bool pwc) {
   SeriesRecord series = series_in;
+  bool absorbed = false;
   if (!pwc && !series.versions.empty() && (!label || *label == LatestLabel(series))) {
     // An edit by hand of the document's file becomes the latest version's content.
-    auto st = fs_.Stat(layout_.Child(loc.folder, loc.name));
+    // Metadata only, compared with what Folio wrote: the cheap, unconfined stat is
+    // enough (absorbing an edit reads the file through the confined Open).
+    auto st = fs_.IdentityStat(layout_.Child(loc.folder, loc.name));
     if (st.ok() && st->type == FileType::kFile &&
         (st->size != series.file_size || st->mtime_ns != series.file_mtime_ns)) {
       FOLIO_ASSIGN_OR_RETURN(series, AbsorbHandEdit(loc.folder, loc.name));
+      absorbed = true;
     } else if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) {
       // Removed by hand: the document is gone for a person running ls, so for us too.
       return ObjectNotFound("document '" + storage::JoinPath(loc.folder, loc.name) + "' was removed from disk");
@@ -152,7 +171,22 @@ Result<ObjectData> RepoImpl::BuildDocument(const Loc& loc, const SeriesRecord& s
   }
   const std::string rec_path = pwc ? layout_.PwcProps(loc.folder, loc.name)
                                    : layout_.VersionProps(loc.folder, loc.name, the_label);
-  FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ReadRecord(rec_path));
+  FOLIO_ASSIGN_OR_RETURN(auto rec_json, cache_.Read(fs_, rec_path));
+  FOLIO_ASSIGN_OR_RETURN(std::string parent_id, FolderIdAt(loc.folder));
+  // A document built before from the very same cached records (the cache hands out a
+  // new object whenever a file changes) is the same document: reuse it.
+  const bool memo = loc.record != nullptr && !absorbed;
+  const std::string memo_key = memo ? rec_path : std::string();
+  if (memo) {
+    std::lock_guard<std::mutex> lock(memo_mu_);
+    auto it = memo_.find(memo_key);
+    if (it != memo_.end() && it->second.series == loc.record && it->second.record == rec_json &&
+        it->second.parent_id == parent_id) {
+      FOLIO_ASSIGN_OR_RETURN(auto type_now, types_.Get(it->second.obj.type_id));
+      if (type_now == it->second.type) return it->second.obj;
+    }
+  }
+  FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ObjectRecordFromJson(*rec_json, rec_path));
   const std::string type_id = TypeIdOf(rec.properties, BaseType::kDocument);
   FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
   Json mem = StoredToMemory(*type, rec.properties);
@@ -163,7 +197,7 @@ Result<ObjectData> RepoImpl::BuildDocument(const Loc& loc, const SeriesRecord& s
   o.type_id = type_id;
   o.name = mem.value("cmis:name", loc.name);
   o.path = storage::JoinPath(loc.folder, loc.name);
-  FOLIO_ASSIGN_OR_RETURN(o.parent_id, FolderIdAt(loc.folder));
+  o.parent_id = parent_id;
   o.series_id = series.series_id;
   o.version_label = pwc ? "pwc" : the_label;
   o.is_pwc = pwc;
@@ -180,31 +214,36 @@ Result<ObjectData> RepoImpl::BuildDocument(const Loc& loc, const SeriesRecord& s
   const bool is_major = !pwc && rec.major;
 
   Json& p = o.properties = CommonProperties(o.id, o.base, type_id, o.name, mem);
-  p["cmis:isImmutable"] = false;
-  p["cmis:isLatestVersion"] = o.is_latest;
-  p["cmis:isMajorVersion"] = versioned ? is_major : true;
-  p["cmis:isLatestMajorVersion"] = versioned ? (!pwc && the_label == latest_major) : true;
-  p["cmis:isPrivateWorkingCopy"] = pwc;
-  p["cmis:versionLabel"] = versioned ? Json(o.version_label) : Json(nullptr);
-  p["cmis:versionSeriesId"] = series.series_id;
+  Put(p, "cmis:isImmutable", false);
+  Put(p, "cmis:isLatestVersion", o.is_latest);
+  Put(p, "cmis:isMajorVersion", versioned ? is_major : true);
+  Put(p, "cmis:isLatestMajorVersion", versioned ? (!pwc && the_label == latest_major) : true);
+  Put(p, "cmis:isPrivateWorkingCopy", pwc);
+  Put(p, "cmis:versionLabel", versioned ? Json(o.version_label) : Json(nullptr));
+  Put(p, "cmis:versionSeriesId", series.series_id);
   const bool out = series.checked_out.has_value();
-  p["cmis:isVersionSeriesCheckedOut"] = out;
-  p["cmis:versionSeriesCheckedOutBy"] = out ? Json(series.checked_out->by) : Json(nullptr);
-  p["cmis:versionSeriesCheckedOutId"] = out ? Json(storage::PwcId(series.series_id)) : Json(nullptr);
-  p["cmis:versionSeriesCheckedOutDate"] = out ? Json(series.checked_out->since_ms) : Json(nullptr);
-  p["cmis:checkinComment"] = StoredOr(mem, "cmis:checkinComment");
+  Put(p, "cmis:isVersionSeriesCheckedOut", out);
+  Put(p, "cmis:versionSeriesCheckedOutBy", out ? Json(series.checked_out->by) : Json(nullptr));
+  Put(p, "cmis:versionSeriesCheckedOutId", out ? Json(storage::PwcId(series.series_id)) : Json(nullptr));
+  Put(p, "cmis:versionSeriesCheckedOutDate", out ? Json(series.checked_out->since_ms) : Json(nullptr));
+  Put(p, "cmis:checkinComment", StoredOr(mem, "cmis:checkinComment"));
   if (o.content) {
-    p["cmis:contentStreamLength"] = o.content->length;
-    p["cmis:contentStreamMimeType"] = o.content->mime_type;
-    p["cmis:contentStreamFileName"] = o.content->file_name;
-    p["cmis:contentStreamId"] = o.id + "/content";
+    Put(p, "cmis:contentStreamLength", o.content->length);
+    Put(p, "cmis:contentStreamMimeType", o.content->mime_type);
+    Put(p, "cmis:contentStreamFileName", o.content->file_name);
+    Put(p, "cmis:contentStreamId", o.id + "/content");
   } else {
-    p["cmis:contentStreamLength"] = nullptr;
-    p["cmis:contentStreamMimeType"] = nullptr;
-    p["cmis:contentStreamFileName"] = nullptr;
-    p["cmis:contentStreamId"] = nullptr;
+    Put(p, "cmis:contentStreamLength", nullptr);
+    Put(p, "cmis:contentStreamMimeType", nullptr);
+    Put(p, "cmis:contentStreamFileName", nullptr);
+    Put(p, "cmis:contentStreamId", nullptr);
   }
   AppendCustom(p, mem);
+  if (memo) {
+    std::lock_guard<std::mutex> lock(memo_mu_);
+    if (memo_.size() >= kMaxMemoDocuments) memo_.clear();
+    memo_[memo_key] = DocMemo{loc.record, rec_json, type, parent_id, o};
+  }
   return o;
 }
 

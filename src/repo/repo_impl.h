@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "folio/repository.h"
@@ -24,10 +25,16 @@ namespace folio::repo {
 
 // Where an indexed object lives.
 struct Loc {
+  Loc() = default;
+  Loc(BaseType b, std::string i, std::string f, std::string n)
+      : base(b), id(std::move(i)), folder(std::move(f)), name(std::move(n)) {}
   BaseType base = BaseType::kFolder;
   std::string id;      // folder, series, item or relationship id
   std::string folder;  // folder: its own path; document/item: its parent's path
   std::string name;    // the object's name ("" for the root folder and relationships)
+  // The object's record as read when the location was verified (series.json for a
+  // document), so that building the object does not read it again; may be null.
+  std::shared_ptr<const Json> record;
   std::string FolderPathOfParent() const { return base == BaseType::kFolder ? storage::ParentPath(folder) : folder; }
 };
 
@@ -151,6 +158,17 @@ class RepoImpl {
   std::recursive_mutex write_mu_;
   int lock_depth_ = 0;                   // guarded by write_mu_
   std::unique_ptr<FileLock> file_lock_;  // held while lock_depth_ > 0
+  // Documents as last built, by record path; valid only while built from the same
+  // cached series record, version record and type, under the same parent id.
+  struct DocMemo {
+    std::shared_ptr<const Json> series, record;
+    std::shared_ptr<const TypeDef> type;
+    std::string parent_id;
+    ObjectData obj;
+  };
+  static constexpr size_t kMaxMemoDocuments = 2048;
+  std::mutex memo_mu_;
+  std::unordered_map<std::string, DocMemo> memo_;
   std::mutex listing_mu_;
   std::map<std::string, std::shared_ptr<const Listing>> listings_;
 };

@@ -1,6 +1,7 @@
 // Resolving ids and paths to locations. An id is looked up in the on-disk index; the
 // recorded path is verified against the object's own record (which holds its id) and,
 // when stale (a parent folder was moved), re-derived through the parent's entry.
+#include <optional>
 #include <string>
 
 #include "repo/repo_impl.h"
@@ -22,29 +23,44 @@ Status NotFoundId(const std::string& id) { return ObjectNotFound("no object with
 
 }  // namespace
 
-// True if the record at `loc` carries `id`.
-static bool Verify(RepoImpl& r, const Loc& loc) {
+// True if the record at `loc` carries `id`; keeps the record in `loc.record`.
+static bool Verify(RepoImpl& r, Loc& loc) {
+  std::string path, key = "id";
   switch (loc.base) {
-    case BaseType::kFolder: {
-      auto j = r.cache_.Read(r.fs_, r.layout_.FolderFile(loc.folder));
-      return j.ok() && (*j)->value("id", "") == loc.id;
-    }
-    case BaseType::kDocument: {
-      auto j = r.cache_.Read(r.fs_, r.layout_.SeriesFile(loc.folder, loc.name));
-      return j.ok() && (*j)->value("seriesId", "") == loc.id;
-    }
-    case BaseType::kItem: {
-      auto j = r.cache_.Read(r.fs_, r.layout_.ItemFile(loc.folder, loc.name));
-      return j.ok() && (*j)->value("id", "") == loc.id;
-    }
-    case BaseType::kRelationship:
-      return Exists(r.fs_, r.layout_.RelationshipFile(loc.id));
+    case BaseType::kFolder: path = r.layout_.FolderFile(loc.folder); break;
+    case BaseType::kDocument: path = r.layout_.SeriesFile(loc.folder, loc.name); key = "seriesId"; break;
+    case BaseType::kItem: path = r.layout_.ItemFile(loc.folder, loc.name); break;
+    case BaseType::kRelationship: path = r.layout_.RelationshipFile(loc.id); break;
   }
-  return false;
+  auto j = r.cache_.Read(r.fs_, path);
+  if (!j.ok() || (*j)->value(key, "") != loc.id) return false;
+  loc.record = *j;
+  return true;
+}
+
+// The location an index entry names (not yet verified).
+static std::optional<Loc> LocFromEntry(const std::string& id, const storage::IndexEntry& entry) {
+  auto kind = KindFromName(entry.kind);
+  if (!kind) return std::nullopt;
+  Loc loc;
+  loc.base = *kind;
+  loc.id = id;
+  loc.name = entry.name;
+  loc.folder = *kind == BaseType::kFolder         ? entry.path
+               : *kind == BaseType::kRelationship ? std::string()
+                                                  : storage::ParentPath(entry.path);
+  return loc;
 }
 
 Result<Loc> RepoImpl::Locate(const std::string& base_id, int depth) {
   if (depth > 256) return StorageError("index entries of '" + base_id + "' form a cycle or are nested too deep");
+  // The cached entry, unvalidated, is a fine hint: the record it leads to is verified.
+  if (auto hint = cache_.Peek(layout_.IndexEntry(base_id))) {
+    auto entry = storage::IndexEntryFromJson(*hint, "");
+    if (entry.ok()) {
+      if (auto loc = LocFromEntry(base_id, *entry); loc && Verify(*this, *loc)) return *loc;
+    }
+  }
   auto entry_json = cache_.Read(fs_, layout_.IndexEntry(base_id));
   if (!entry_json.ok()) {
     if (entry_json.status().Is(std::errc::no_such_file_or_directory)) return NotFoundId(base_id);
@@ -52,21 +68,16 @@ Result<Loc> RepoImpl::Locate(const std::string& base_id, int depth) {
   }
   FOLIO_ASSIGN_OR_RETURN(storage::IndexEntry entry,
                          storage::IndexEntryFromJson(**entry_json, layout_.IndexEntry(base_id)));
-  auto kind = KindFromName(entry.kind);
-  if (!kind) return StorageError("index entry of '" + base_id + "' has unknown kind '" + entry.kind + "'");
-  Loc loc;
-  loc.base = *kind;
-  loc.id = base_id;
-  loc.name = entry.name;
-  loc.folder = *kind == BaseType::kFolder ? entry.path : storage::ParentPath(entry.path);
-  if (*kind == BaseType::kRelationship) loc.folder.clear();
+  auto found = LocFromEntry(base_id, entry);
+  if (!found) return StorageError("index entry of '" + base_id + "' has unknown kind '" + entry.kind + "'");
+  Loc loc = *found;
   if (Verify(*this, loc)) return loc;
   if (entry.parent.empty()) return NotFoundId(base_id);
   // The recorded path is stale: derive it from the parent's (verified) location.
   auto parent = Locate(entry.parent, depth + 1);
   if (!parent.ok()) return NotFoundId(base_id);
   if (parent->base != BaseType::kFolder) return NotFoundId(base_id);
-  loc.folder = *kind == BaseType::kFolder ? storage::JoinPath(parent->folder, entry.name) : parent->folder;
+  loc.folder = loc.base == BaseType::kFolder ? storage::JoinPath(parent->folder, entry.name) : parent->folder;
   if (Verify(*this, loc)) return loc;
   return NotFoundId(base_id);
 }

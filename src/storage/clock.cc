@@ -44,11 +44,25 @@ std::string FormatIsoMs(int64_t ms) {
   return buf;
 }
 
+// Digits s[at..at+n) as a number, or -1. (Hand-rolled: this runs for every stored date
+// of every object read, and sscanf costs a microsecond.)
+static int Digits(std::string_view s, size_t at, size_t n) {
+  int v = 0;
+  for (size_t i = at; i < at + n; ++i) {
+    if (s[i] < '0' || s[i] > '9') return -1;
+    v = v * 10 + (s[i] - '0');
+  }
+  return v;
+}
+
 std::optional<int64_t> ParseIsoMs(std::string_view s) {
-  int y, mo, d, h, mi, sec;
-  if (s.size() < 19) return std::nullopt;
-  std::string str(s);
-  if (std::sscanf(str.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &sec) != 6) return std::nullopt;
+  if (s.size() < 19 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != 't') || s[13] != ':' ||
+      s[16] != ':') {
+    return std::nullopt;
+  }
+  const int y = Digits(s, 0, 4), mo = Digits(s, 5, 2), d = Digits(s, 8, 2), h = Digits(s, 11, 2),
+            mi = Digits(s, 14, 2), sec = Digits(s, 17, 2);
+  if (y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || sec < 0) return std::nullopt;
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60) return std::nullopt;
   size_t i = 19;
   int64_t frac_ms = 0;
@@ -67,8 +81,9 @@ std::optional<int64_t> ParseIsoMs(std::string_view s) {
   if (i < s.size() && s[i] == 'Z') {
     ++i;
   } else if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
-    int oh, om;
-    if (i + 6 > s.size() || std::sscanf(str.c_str() + i + 1, "%2d:%2d", &oh, &om) != 2) return std::nullopt;
+    if (i + 6 > s.size() || s[i + 3] != ':') return std::nullopt;
+    const int oh = Digits(s, i + 1, 2), om = Digits(s, i + 4, 2);
+    if (oh < 0 || om < 0) return std::nullopt;
     offset_s = (oh * 3600 + om * 60) * (s[i] == '+' ? 1 : -1);
     i += 6;
   }

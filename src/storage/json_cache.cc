@@ -6,7 +6,7 @@
 namespace folio::storage {
 
 Result<std::shared_ptr<const Json>> JsonCache::Read(Fs& fs, const std::string& path) {
-  FOLIO_ASSIGN_OR_RETURN(FileStat st, fs.Stat(path));
+  FOLIO_ASSIGN_OR_RETURN(FileStat st, fs.IdentityStat(path));
   if (st.type != FileType::kFile) {
     return StorageError("'" + path + "' is not a regular file", std::errc::no_such_file_or_directory);
   }
@@ -15,7 +15,7 @@ Result<std::shared_ptr<const Json>> JsonCache::Read(Fs& fs, const std::string& p
     auto it = map_.find(path);
     if (it != map_.end()) {
       const FileStat& c = it->second.stat;
-      if (c.inode == st.inode && c.size == st.size && c.mtime_ns == st.mtime_ns) {
+      if (c.device == st.device && c.inode == st.inode && c.size == st.size && c.mtime_ns == st.mtime_ns) {
         lru_.splice(lru_.begin(), lru_, it->second.lru);
         return it->second.json;
       }
@@ -23,7 +23,17 @@ Result<std::shared_ptr<const Json>> JsonCache::Read(Fs& fs, const std::string& p
       map_.erase(it);
     }
   }
-  FOLIO_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(fs, path));
+  // Read through the confined Open; remember the identity of what was opened.
+  FOLIO_ASSIGN_OR_RETURN(auto file, fs.Open(path));
+  FOLIO_ASSIGN_OR_RETURN(st, file->Stat());
+  std::string bytes(file->size(), '\0');
+  size_t have = 0;
+  while (have < bytes.size()) {
+    FOLIO_ASSIGN_OR_RETURN(size_t n, file->Read(bytes.data() + have, bytes.size() - have));
+    if (n == 0) break;
+    have += n;
+  }
+  bytes.resize(have);
   FOLIO_ASSIGN_OR_RETURN(Json parsed, ParseStoredJson(bytes, path));
   auto json = std::make_shared<const Json>(std::move(parsed));
   // Cache only what was stable before we read it (see the header on racy files).
@@ -42,6 +52,12 @@ Result<std::shared_ptr<const Json>> JsonCache::Read(Fs& fs, const std::string& p
     }
   }
   return json;
+}
+
+std::shared_ptr<const Json> JsonCache::Peek(const std::string& path) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = map_.find(path);
+  return it == map_.end() ? nullptr : it->second.json;
 }
 
 void JsonCache::Clear() {

@@ -1,5 +1,5 @@
 // A bounded in-memory cache of parsed JSON files, validated on every read by the
-// file's inode, size and modification time (Folio replaces files by rename, so any
+// file's device, inode, size and modification time (Fs::IdentityStat) (Folio replaces files by rename, so any
 // change of ours gives a new inode; a change by hand changes mtime or inode). A file
 // modified within the last 100 ms is not cached: its mtime may not yet be distinct from
 // a further change in the same clock tick (the "racy" case, as git's index has it).
@@ -22,6 +22,9 @@ class JsonCache {
   // The parsed file, from the cache when its stat matches, else read and parsed.
   // Errors: as ReadJsonFile. Thread-safe.
   Result<std::shared_ptr<const Json>> Read(Fs& fs, const std::string& path);
+  // The cached parse of `path` WITHOUT validating it (nullptr if none): only for hints
+  // that the caller verifies by other means (an index entry checked against the record).
+  std::shared_ptr<const Json> Peek(const std::string& path);
   void Clear();
 
  private:

@@ -62,6 +62,23 @@ class Fd {
   int fd_;
 };
 
+FileType TypeOfMode(mode_t mode) {
+  if (S_ISREG(mode)) return FileType::kFile;
+  if (S_ISDIR(mode)) return FileType::kDirectory;
+  if (S_ISLNK(mode)) return FileType::kSymlink;
+  return FileType::kOther;
+}
+
+FileStat ToFileStat(const struct stat& st) {
+  FileStat out;
+  out.type = TypeOfMode(st.st_mode);
+  out.size = static_cast<uint64_t>(st.st_size);
+  out.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+  out.inode = st.st_ino;
+  out.device = st.st_dev;
+  return out;
+}
+
 class PosixReadableFile : public ReadableFile {
  public:
   PosixReadableFile(Fd fd, uint64_t size, std::string path)
@@ -78,6 +95,11 @@ class PosixReadableFile : public ReadableFile {
     return OkStatus();
   }
   uint64_t size() const override { return size_; }
+  Result<FileStat> Stat() const override {
+    struct stat st;
+    if (::fstat(fd_.get(), &st) != 0) return Errno("stat", path_, errno);
+    return ToFileStat(st);
+  }
   int fd() const { return fd_.get(); }
 
  private:
@@ -141,13 +163,6 @@ class PosixLock : public FileLock {
  private:
   Fd fd_;
 };
-
-FileType TypeOfMode(mode_t mode) {
-  if (S_ISREG(mode)) return FileType::kFile;
-  if (S_ISDIR(mode)) return FileType::kDirectory;
-  if (S_ISLNK(mode)) return FileType::kSymlink;
-  return FileType::kOther;
-}
 
 class PosixFs : public Fs {
  public:
@@ -257,12 +272,17 @@ class PosixFs : public Fs {
       FOLIO_ASSIGN_OR_RETURN(Fd dir, OpenBeneath(parent, O_PATH | O_DIRECTORY, 0));
       if (::fstatat(dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return Errno("stat", path, errno);
     }
-    FileStat out;
-    out.type = TypeOfMode(st.st_mode);
-    out.size = static_cast<uint64_t>(st.st_size);
-    out.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
-    out.inode = st.st_ino;
-    return out;
+    return ToFileStat(st);
+  }
+
+  Result<FileStat> IdentityStat(const std::string& path) override {
+    // ValidatePath still holds (relative, no '..'); only a symlink on the way could
+    // lead elsewhere, and then the identity differs from the remembered one.
+    FOLIO_RETURN_IF_ERROR(ValidatePath(path));
+    if (path.empty()) return Stat(path);
+    struct stat st;
+    if (::fstatat(root_.get(), path.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return Errno("stat", path, errno);
+    return ToFileStat(st);
   }
 
   Result<std::unique_ptr<FileLock>> Lock(const std::string& path) override {
