@@ -1,0 +1,104 @@
+// Adoption of hand-added folders and files, and absorption of hand edits, through the
+// public engine (Store, Repository), which writes exactly the records it would write
+// itself on the first request touching them (docs/STORAGE.md §9).
+#include <algorithm>
+
+#include "folio/store.h"
+#include "fsck/repair.h"
+#include "storage/json_file.h"
+#include "storage/layout.h"
+
+namespace folio::fsck {
+namespace {
+
+// The engine may throw on some malformed records; here that is one more failure.
+template <typename Fn>
+Status Guarded(Fn fn) {
+  try {
+    return fn();
+  } catch (const std::exception& e) {
+    return RuntimeError(std::string("the engine failed: ") + e.what());
+  }
+}
+
+// The string `key` of the JSON file `path`, or "" if there is none.
+std::string IdIn(Fs& fs, const std::string& path, const char* key) {
+  auto j = storage::ReadJsonFile(fs, path);
+  if (!j.ok()) return "";
+  auto it = j->find(key);
+  return it != j->end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+}  // namespace
+
+bool RepairThroughEngine(Fs& fs, const std::string& dir, const std::string& base, const Problems& problems,
+                         RepairLog& log) {
+  std::vector<const Problem*> folders, files, edits;
+  for (const Problem& p : problems) {
+    if (p.action.kind == Action::Kind::kAbsorb) edits.push_back(&p);
+    if (p.action.kind != Action::Kind::kAdopt) continue;
+    (p.finding.id == kFolderRecordMissing.id ? folders : files).push_back(&p);
+  }
+  if (folders.empty() && files.empty() && edits.empty()) return false;
+  // Parents before children.
+  std::sort(folders.begin(), folders.end(),
+            [](const Problem* a, const Problem* b) { return a->action.object < b->action.object; });
+
+  auto fail_all = [&](const Status& s) {
+    for (const auto* group : {&folders, &files, &edits}) {
+      for (const Problem* p : *group) log.Failed(*p, s);
+    }
+  };
+  StoreOptions options;
+  options.create = false;
+  auto store = Store::Open(dir, options);
+  if (!store.ok()) {
+    fail_all(store.status());
+    return false;
+  }
+  auto repo = (*store)->GetRepository(storage::ParentPath(base), storage::BaseName(base));
+  if (!repo.ok()) {
+    fail_all(repo.status());
+    return false;
+  }
+  Repository& r = **repo;
+  const storage::RepoLayout layout(base);
+  auto touch = [&](const std::string& object) { return Guarded([&] { return r.GetObjectByPath(object).status(); }); };
+
+  bool progress = false;
+  for (const Problem* p : folders) {
+    const Status s = touch(p->action.object);
+    const std::string id = IdIn(fs, layout.FolderFile(p->action.object), "id");
+    if (id.empty()) {
+      log.Failed(*p, s.ok() ? RuntimeError("no record was written") : s);
+      continue;
+    }
+    log.Done(*p, "adopted as folder '" + id + "'");
+    progress = true;
+  }
+  for (const Problem* p : files) {
+    const std::string& object = p->action.object;
+    const Status s = touch(object);
+    const std::string id =
+        IdIn(fs, layout.SeriesFile(storage::ParentPath(object), storage::BaseName(object)), "seriesId");
+    if (id.empty()) {
+      log.Failed(*p, s.ok() ? RuntimeError("no record was written") : s);
+      continue;
+    }
+    log.Done(*p, "adopted as document '" + id + "' (version 1.0)");
+    progress = true;
+  }
+  for (const Problem* p : edits) {
+    // Reading the latest version makes the engine take the edited file as its content.
+    const Status s = touch(p->action.object);
+    if (!s.ok()) {
+      log.Failed(*p, s);
+      continue;
+    }
+    log.Done(*p, "took the file as the latest version's content");
+    progress = true;
+  }
+  return progress;
+}
+
+}  // namespace folio::fsck

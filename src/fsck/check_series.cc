@@ -1,0 +1,259 @@
+// Checks of documents: the user-visible file, the version list and version files,
+// content lengths, the working copy, check-out markers and the latest content.
+#include <algorithm>
+#include <set>
+
+#include "fsck/checks.h"
+#include "repo/version_label.h"
+
+namespace folio::fsck {
+namespace {
+
+std::string DocName(const SeriesFact& s) { return "document '/" + s.ObjectPath() + "'"; }
+
+bool Lists(const repo::SeriesRecord& series, const std::string& label) {
+  return std::find(series.versions.begin(), series.versions.end(), label) != series.versions.end();
+}
+
+// True if both files hold the same bytes; nullopt if either cannot be read.
+std::optional<bool> SameBytes(Fs& fs, const std::string& a, const std::string& b) {
+  auto fa = fs.Open(a);
+  auto fb = fs.Open(b);
+  if (!fa.ok() || !fb.ok()) return std::nullopt;
+  if ((*fa)->size() != (*fb)->size()) return false;
+  std::string ba(1 << 16, '\0'), bb(1 << 16, '\0');
+  for (;;) {
+    auto na = (*fa)->Read(ba.data(), ba.size());
+    if (!na.ok()) return std::nullopt;
+    size_t have = 0;
+    while (have < *na) {  // fill the same amount from b
+      auto nb = (*fb)->Read(bb.data() + have, *na - have);
+      if (!nb.ok()) return std::nullopt;
+      if (*nb == 0) return false;
+      have += *nb;
+    }
+    if (*na == 0) {
+      auto nb = (*fb)->Read(bb.data(), 1);
+      return nb.ok() && *nb == 0;
+    }
+    if (ba.compare(0, *na, bb, 0, *na) != 0) return false;
+  }
+}
+
+}  // namespace
+
+Problems CheckContentFiles(const RepoFacts& f) {
+  Problems out;
+  for (const SeriesFact& s : f.series) {
+    std::string what;
+    if (!s.visible_stat) {
+      what = "missing user-visible file '" + s.visible + "' of " + DocName(s);
+    } else if (s.visible_stat->type != FileType::kFile) {
+      what = "user-visible file '" + s.visible + "' of " + DocName(s) + " is not a regular file";
+    } else {
+      continue;
+    }
+    out.push_back(MakeProblem(kContentFileMissing, s.visible, what + ": its series is an orphan",
+                              Act(Action::Kind::kMoveToLostFound, s.dir)));
+  }
+  return out;
+}
+
+Problems CheckVersionLabels(const RepoFacts& f) {
+  Problems out;
+  for (const SeriesFact& s : f.series) {
+    if (!s.series) continue;
+    auto bad = [&](const std::string& path, const std::string& message) {
+      out.push_back(MakeProblem(kVersionLabelsInvalid, path, message));
+    };
+    if (s.series->versions.empty() && !s.series->checked_out) {
+      bad(s.series_file, "no versions and no check-out in '" + s.series_file + "'");
+    }
+    std::optional<repo::VersionLabel> prev;
+    std::string prev_text;
+    for (const std::string& text : s.series->versions) {
+      auto label = repo::VersionLabel::Parse(text);
+      if (!label || label->ToString() != text) {
+        bad(s.series_file, "invalid version label '" + text + "' in '" + s.series_file + "'");
+        continue;
+      }
+      if (prev && !(*prev < *label)) {
+        bad(s.series_file, "version '" + text + "' listed after '" + prev_text + "' in '" + s.series_file +
+                               "': labels must strictly increase");
+      }
+      prev = label;
+      prev_text = text;
+      auto it = s.labels.find(text);
+      if (it == s.labels.end() || !it->second.record) continue;
+      const repo::ObjectRecord& rec = *it->second.record;
+      const std::string& path = it->second.json_path;
+      if (rec.label != text) {
+        bad(path, "wrong label '" + rec.label + "' in version record '" + path + "': expected '" + text + "'");
+      } else if (rec.major != label->IsMajor()) {
+        bad(path, std::string("wrong major flag in version record '") + path + "': " + text + " is a " +
+                      (label->IsMajor() ? "major" : "minor") + " version");
+      }
+    }
+  }
+  return out;
+}
+
+Problems CheckVersionFiles(const RepoFacts& f) {
+  Problems out;
+  for (const SeriesFact& s : f.series) {
+    if (!s.series) continue;
+    std::set<std::string> seen;
+    for (const std::string& label : s.series->versions) {
+      if (!seen.insert(label).second) continue;
+      auto it = s.labels.find(label);
+      if (it == s.labels.end() || !it->second.json) {
+        const std::string path = f.layout.VersionProps(s.folder, s.name, label);
+        out.push_back(MakeProblem(kVersionFileMissing, path,
+                                  "missing record '" + path + "' of version " + label + " of " + DocName(s)));
+      } else if (it->second.record && it->second.record->content && !it->second.content) {
+        const std::string path = it->second.content_path;
+        out.push_back(MakeProblem(kVersionFileMissing, path,
+                                  "missing content file '" + path + "' of version " + label + " of " + DocName(s)));
+      }
+    }
+    for (const auto& [label, lf] : s.labels) {
+      if (label == "pwc" || seen.count(label)) continue;
+      for (const auto& [exists, path] : {std::pair{lf.json, lf.json_path}, std::pair{lf.content, lf.content_path}}) {
+        if (!exists) continue;
+        out.push_back(
+            MakeProblem(kVersionFileUnlisted, path,
+                        "unlisted version file '" + path + "': '" + s.series_file + "' does not list " + label,
+                        Act(Action::Kind::kMoveToLostFound, path)));
+      }
+    }
+  }
+  return out;
+}
+
+Problems CheckContentLengths(const RepoFacts& f) {
+  Problems out;
+  for (const SeriesFact& s : f.series) {
+    if (!s.series) continue;
+    for (const auto& [label, lf] : s.labels) {
+      const bool described = label == "pwc" ? s.series->checked_out.has_value() : Lists(*s.series, label);
+      if (!described || !lf.record || !lf.record->content || !lf.content) continue;
+      if (lf.record->content->length == lf.content_size) continue;
+      Action fix = Act(Action::Kind::kSetContentLength, lf.json_path);
+      fix.size = lf.content_size;
+      out.push_back(MakeProblem(kContentLengthMismatch, lf.json_path,
+                                "wrong content length " + std::to_string(lf.record->content->length) + " in '" +
+                                    lf.json_path + "': '" + lf.content_path + "' holds " +
+                                    std::to_string(lf.content_size) + " bytes",
+                                fix));
+    }
+  }
+  return out;
+}
+
+Problems CheckWorkingCopies(const RepoFacts& f) {
+  Problems out;
+  for (const SeriesFact& s : f.series) {
+    if (!s.series) continue;
+    const auto& co = s.series->checked_out;
+    auto pwc_it = s.labels.find("pwc");
+    const LabelFiles* pwc = pwc_it == s.labels.end() ? nullptr : &pwc_it->second;
+    const bool has_json = pwc && pwc->json;
+    const bool has_content = pwc && pwc->content;
+    if (co && !has_json) {
+      // Without a version the series would hold nothing: set it aside whole (the
+      // visible file, empty by design, is then adopted afresh).
+      out.push_back(MakeProblem(kPwcInconsistent, s.series_file,
+                                DocName(s) + " is checked out by '" + co->by + "' but has no working copy",
+                                s.series->versions.empty() ? Act(Action::Kind::kMoveToLostFound, s.dir)
+                                                           : Act(Action::Kind::kClearCheckOut, s.series_file)));
+    }
+    if (!co && has_json) {
+      out.push_back(MakeProblem(kPwcInconsistent, pwc->json_path,
+                                "stray working copy '" + pwc->json_path + "': " + DocName(s) + " is not checked out",
+                                Act(Action::Kind::kMoveToLostFound, pwc->json_path)));
+    }
+    if (has_content && (!co || !has_json || (pwc->record && !pwc->record->content))) {
+      out.push_back(MakeProblem(kPwcInconsistent, pwc->content_path,
+                                "stray working copy content '" + pwc->content_path + "' of " + DocName(s),
+                                Act(Action::Kind::kMoveToLostFound, pwc->content_path)));
+    }
+    if (co && has_json && pwc->record) {
+      if (pwc->record->label != "pwc") {
+        out.push_back(MakeProblem(kPwcInconsistent, pwc->json_path,
+                                  "wrong label '" + pwc->record->label + "' in working copy '" + pwc->json_path + "'"));
+      }
+      if (pwc->record->content && !has_content) {
+        out.push_back(MakeProblem(kPwcInconsistent, pwc->content_path,
+                                  "missing working copy content '" + pwc->content_path + "' of " + DocName(s)));
+      }
+    }
+    if (co) {
+      const bool ok = s.series->versions.empty() ? co->from.empty() : Lists(*s.series, co->from);
+      if (!ok) {
+        out.push_back(
+            MakeProblem(kPwcInconsistent, s.series_file,
+                        "check-out of " + DocName(s) + " is from '" + co->from + "', which is not a listed version"));
+      }
+    }
+  }
+  return out;
+}
+
+Problems CheckMarkers(const RepoFacts& f) {
+  std::set<std::string> checked_out;
+  for (const SeriesFact& s : f.series) {
+    if (s.series && s.series->checked_out) checked_out.insert(s.series->series_id);
+  }
+  const std::set<std::string> markers(f.markers.begin(), f.markers.end());
+  Problems out;
+  if (f.markers_dir_is_file) {
+    const std::string dir = f.layout.CheckedOutDir();
+    out.push_back(MakeProblem(kCheckedOutMarkerMismatch, dir,
+                              "check-out marker directory '" + dir + "' is not a directory",
+                              Act(Action::Kind::kMoveToLostFound, dir)));
+  }
+  for (const std::string& id : checked_out) {
+    if (markers.count(id)) continue;
+    const std::string path = f.layout.CheckedOutMarker(id);
+    out.push_back(MakeProblem(kCheckedOutMarkerMismatch, path,
+                              "missing check-out marker '" + path + "' of checked-out document '" + id + "'",
+                              Act(Action::Kind::kWriteMarker, path)));
+  }
+  for (const std::string& id : markers) {
+    if (checked_out.count(id)) continue;
+    const std::string path = f.layout.CheckedOutMarker(id);
+    out.push_back(MakeProblem(kCheckedOutMarkerMismatch, path,
+                              "stale check-out marker '" + path + "': no checked-out document has id '" + id + "'",
+                              Act(Action::Kind::kRemoveMarker, path)));
+  }
+  return out;
+}
+
+Problems CheckLatestContent(Fs& fs, const RepoFacts& f, bool compare_bytes) {
+  Problems out;
+  for (const SeriesFact& s : f.series) {
+    if (!s.series || s.series->versions.empty()) continue;
+    if (!s.visible_stat || s.visible_stat->type != FileType::kFile) continue;
+    const std::string& latest = s.series->versions.back();
+    auto it = s.labels.find(latest);
+    if (it == s.labels.end() || !it->second.record) continue;
+    const LabelFiles& lf = it->second;
+    bool differs = false;
+    if (!lf.record->content) {
+      differs = s.visible_stat->size != 0;  // no content: the visible file is empty
+    } else if (lf.content) {
+      differs = s.visible_stat->size != lf.content_size;
+      if (!differs && compare_bytes) differs = SameBytes(fs, s.visible, lf.content_path) == false;
+    }
+    if (!differs) continue;
+    Action absorb = Act(Action::Kind::kAbsorb);
+    absorb.object = s.ObjectPath();
+    out.push_back(MakeProblem(kLatestContentMismatch, s.visible,
+                              "user-visible file '" + s.visible + "' differs from the content of version " + latest +
+                                  " of " + DocName(s) + " (edited by hand?)",
+                              absorb));
+  }
+  return out;
+}
+
+}  // namespace folio::fsck

@@ -1,0 +1,58 @@
+// The checks: one function per invariant of docs/STORAGE.md §10 (or per closely related
+// group), each turning the facts of one walk into Problems (a finding and the repair
+// it plans). Checks only read; those taking an Fs read file contents or type files.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "folio/fs.h"
+#include "fsck/facts.h"
+#include "fsck/problem.h"
+
+namespace folio::fsck {
+
+// --- check_meta.cc: metadata and leftovers of interrupted work ---
+Problems CheckDataMeta(const DataFacts& d);                            // data-meta-missing
+Problems CheckDomainMeta(const DataFacts& d);                          // domain-meta-invalid
+Problems CheckRepositoryMeta(const RepoFacts& f);                      // repository-meta-invalid
+Problems CheckJournal(const RepoFacts& f);                             // journal-pending
+Problems CheckTempFiles(const std::vector<std::string>& temps);        // leftover-temp-file
+Problems CheckTrash(const std::vector<std::string>& trash);            // trash-leftover
+Problems CheckUploads(const RepoFacts& f, int64_t now_ns);             // upload-leftover
+Problems CheckSpecialFiles(const std::vector<SpecialFile>& specials);  // symlink-ignored
+
+// --- check_records.cc: records, ids, the index and types ---
+Problems CheckSidecars(const RepoFacts& f);             // sidecar-unparseable
+Problems CheckUnadopted(const RepoFacts& f);            // folder-record-missing, document-record-missing
+Problems CheckIdDuplicates(const RepoFacts& f);         // id-duplicate
+Problems CheckIndex(const RepoFacts& f);                // index-entry-missing, -wrong, -dangling
+Problems CheckTypes(Fs& fs, const RepoFacts& f);        // type-unparseable
+Problems CheckObjectTypes(Fs& fs, const RepoFacts& f);  // object-type-unknown
+
+// The records that own their id (one per id), and each duplicate with the record it
+// duplicates. The owner is the record the index entry points to, else the first walked.
+struct IdOwners {
+  std::vector<const RecordFact*> owners;
+  std::vector<std::pair<const RecordFact*, const RecordFact*>> duplicates;  // (duplicate, owner)
+};
+IdOwners FindIdOwners(const RepoFacts& f);
+// The index entry the tree implies for `r` (parent "" when unknown).
+storage::IndexEntry ExpectedEntry(const RecordFact& r);
+
+// --- check_series.cc: documents, versions and working copies ---
+Problems CheckContentFiles(const RepoFacts& f);    // content-file-missing
+Problems CheckVersionLabels(const RepoFacts& f);   // version-labels-invalid
+Problems CheckVersionFiles(const RepoFacts& f);    // version-file-missing, version-file-unlisted
+Problems CheckContentLengths(const RepoFacts& f);  // content-length-mismatch
+Problems CheckWorkingCopies(const RepoFacts& f);   // pwc-inconsistent
+Problems CheckMarkers(const RepoFacts& f);         // checkedout-marker-mismatch
+// latest-content-mismatch. Without `compare_bytes` only sizes are compared (cheap).
+Problems CheckLatestContent(Fs& fs, const RepoFacts& f, bool compare_bytes);
+
+// Every check, in report order.
+Problems CheckData(const DataFacts& d);
+Problems CheckRepository(Fs& fs, const RepoFacts& f, bool compare_bytes);
+
+}  // namespace folio::fsck

@@ -1,0 +1,148 @@
+// What fsck learns from one walk over the data directory: the files, records, ids and
+// index entries the checks compare. The walk only reads; it never fails as a whole on
+// a bad file (an unreadable or garbage file becomes a fact that a check reports).
+// All paths are data-directory-relative unless a field says otherwise.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "folio/fs.h"
+#include "repo/records.h"
+#include "storage/id_index.h"
+#include "storage/journal.h"
+#include "storage/json_file.h"
+#include "storage/layout.h"
+
+namespace folio::fsck {
+
+struct SpecialFile {
+  std::string path;
+  FileType type = FileType::kSymlink;  // kSymlink or kOther
+};
+
+// A record (or the directory that should hold one) that cannot be used.
+struct BadRecord {
+  std::string path;     // the file (or directory) at fault
+  std::string problem;  // what is wrong, lowercase, naming the file
+  std::string move;     // what --repair moves to lost+found ("" if nothing)
+};
+
+// An indexed object found in the tree: a folder, document series, item or relationship.
+struct RecordFact {
+  std::string id;
+  std::string kind;                   // "folder", "document", "item", "relationship"
+  std::optional<std::string> parent;  // nullopt: the parent folder has no usable record
+  std::string name;
+  std::string path;    // repository-relative object path (an index entry's 'path')
+  std::string record;  // the record file: folder.json, series.json, item.json, <id>.json
+  std::string move;    // what --repair moves to lost+found if the id is a duplicate
+};
+
+// A record that names an object type (every object and version record).
+struct TypedRecord {
+  std::string record;
+  std::optional<std::string> type_id;  // nullopt: cmis:objectTypeId is not a string
+};
+
+// The <label>.json / <label>.content pair of one label in a series directory.
+struct LabelFiles {
+  bool json = false;
+  bool content = false;
+  uint64_t content_size = 0;
+  std::string json_path;
+  std::string content_path;
+  std::optional<repo::ObjectRecord> record;  // the parsed .json
+  std::string record_error;                  // why it did not parse
+};
+
+struct SeriesFact {
+  std::string folder;  // repository-relative folder holding the document
+  std::string name;
+  std::string dir;                           // the series directory
+  std::string series_file;                   // its series.json
+  std::optional<repo::SeriesRecord> series;  // nullopt: see RepoFacts::bad_records
+  storage::Json series_json;                 // as stored, for rewriting
+  std::map<std::string, LabelFiles> labels;  // by label; the working copy is "pwc"
+  std::string visible;                       // the user-visible file
+  std::optional<FileStat> visible_stat;      // nullopt: missing
+  std::string ObjectPath() const { return storage::JoinPath(folder, name); }
+};
+
+struct IndexFileFact {
+  std::string path;
+  std::string id;  // from the file name; "" if the name is not <id>.json
+  std::optional<storage::IndexEntry> entry;
+  std::string error;  // why `entry` is empty
+};
+
+struct JournalFact {
+  std::string path;
+  std::optional<std::vector<storage::JournalAction>> actions;  // nullopt: unparseable
+  std::string error;
+};
+
+struct AgedFile {
+  std::string path;
+  int64_t mtime_ns = 0;
+};
+
+struct TypeFileFact {
+  std::string path;
+  std::optional<storage::Json> json;
+  std::string error;
+};
+
+struct RepoFacts {
+  explicit RepoFacts(std::string b) : base(b), layout(std::move(b)) {}
+  std::string base;  // "domain/repository"
+  storage::RepoLayout layout;
+
+  std::optional<storage::Json> repository_json;
+  std::string repository_error;               // why repository_json is empty
+  std::optional<std::string> root_record_id;  // id in the root folder's folder.json
+
+  std::vector<std::string> temps;
+  std::vector<SpecialFile> specials;
+  std::vector<BadRecord> bad_records;
+  std::vector<RecordFact> records;  // in walk order: folders depth first by name, relationships last
+  std::vector<TypedRecord> typed;
+  std::vector<std::string> unadopted_folders;  // repository-relative; "" is the root
+  std::vector<std::string> unadopted_files;    // repository-relative
+  std::vector<SeriesFact> series;
+  std::vector<IndexFileFact> index;
+  std::vector<std::string> markers;  // names in checkedout/
+  bool markers_dir_is_file = false;  // checkedout/ exists but is not a directory
+  std::vector<JournalFact> journal;
+  std::vector<std::string> trash;
+  std::vector<AgedFile> uploads;
+  std::vector<TypeFileFact> types;
+
+  // The repository's root folder id from repository.json ("" if unknown).
+  std::string RootFolderId() const;
+};
+
+struct DomainFact {
+  std::string dir;
+  std::optional<storage::Json> meta;  // domain.json
+  std::string meta_error;
+};
+
+struct DataFacts {
+  std::optional<storage::Json> meta;  // .folio/folio.json
+  std::string meta_error;
+  std::vector<std::string> temps;  // at the data and domain level
+  std::vector<std::string> trash;  // .folio/trash-* of interrupted domain/repository deletions
+  std::vector<SpecialFile> specials;
+  std::vector<DomainFact> domains;
+  std::vector<std::string> repositories;  // "domain/repository", sorted
+};
+
+// Errors: kStorage if the data directory itself cannot be listed.
+Result<DataFacts> WalkData(Fs& fs);
+RepoFacts WalkRepository(Fs& fs, const std::string& base);
+
+}  // namespace folio::fsck

@@ -1,0 +1,95 @@
+// What fsck reports and plans: the finding ids of docs/STORAGE.md §10 with their
+// severities (the only ids fsck uses), and a Problem = a Finding plus the Action that
+// --repair takes for it. Checks plan actions; repair.cc and adopt.cc carry them out.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "folio/fsck.h"
+
+namespace folio::fsck {
+
+struct FindingKind {
+  const char* id;
+  Severity severity;
+};
+
+inline constexpr FindingKind kDataMetaMissing{"data-meta-missing", Severity::kWarning};
+inline constexpr FindingKind kDomainMetaInvalid{"domain-meta-invalid", Severity::kError};
+inline constexpr FindingKind kRepositoryMetaInvalid{"repository-meta-invalid", Severity::kError};
+inline constexpr FindingKind kJournalPending{"journal-pending", Severity::kWarning};
+inline constexpr FindingKind kLeftoverTempFile{"leftover-temp-file", Severity::kWarning};
+inline constexpr FindingKind kTrashLeftover{"trash-leftover", Severity::kWarning};
+inline constexpr FindingKind kUploadLeftover{"upload-leftover", Severity::kWarning};
+inline constexpr FindingKind kSidecarUnparseable{"sidecar-unparseable", Severity::kError};
+inline constexpr FindingKind kFolderRecordMissing{"folder-record-missing", Severity::kNote};
+inline constexpr FindingKind kDocumentRecordMissing{"document-record-missing", Severity::kNote};
+inline constexpr FindingKind kContentFileMissing{"content-file-missing", Severity::kError};
+inline constexpr FindingKind kIdDuplicate{"id-duplicate", Severity::kError};
+inline constexpr FindingKind kIndexEntryMissing{"index-entry-missing", Severity::kError};
+inline constexpr FindingKind kIndexEntryWrong{"index-entry-wrong", Severity::kError};
+inline constexpr FindingKind kIndexEntryDangling{"index-entry-dangling", Severity::kError};
+inline constexpr FindingKind kVersionLabelsInvalid{"version-labels-invalid", Severity::kError};
+inline constexpr FindingKind kVersionFileMissing{"version-file-missing", Severity::kError};
+inline constexpr FindingKind kVersionFileUnlisted{"version-file-unlisted", Severity::kWarning};
+inline constexpr FindingKind kContentLengthMismatch{"content-length-mismatch", Severity::kError};
+inline constexpr FindingKind kPwcInconsistent{"pwc-inconsistent", Severity::kError};
+inline constexpr FindingKind kCheckedOutMarkerMismatch{"checkedout-marker-mismatch", Severity::kWarning};
+inline constexpr FindingKind kLatestContentMismatch{"latest-content-mismatch", Severity::kWarning};
+inline constexpr FindingKind kObjectTypeUnknown{"object-type-unknown", Severity::kError};
+inline constexpr FindingKind kTypeUnparseable{"type-unparseable", Severity::kError};
+inline constexpr FindingKind kSymlinkIgnored{"symlink-ignored", Severity::kNote};
+
+// What --repair does about one problem. Paths are data-directory-relative.
+struct Action {
+  enum class Kind {
+    kNone,              // nothing can be done without deleting or guessing
+    kRemove,            // remove `path` and everything below it (not user content)
+    kMoveToLostFound,   // move `path` to the repository's lost+found
+    kCompleteJournal,   // complete the committed journal records (RecoverJournal)
+    kAdopt,             // let the engine adopt the folder or file at `object`
+    kAbsorb,            // take the user-visible file `object` as its latest content
+    kWriteRootFolder,   // give the root folder its record, with the repository's root id
+    kSetContentLength,  // set content.length in the record `path` to `size`
+    kClearCheckOut,     // set checkedOut to null in the series file `path`
+    kWriteMarker,       // create the check-out marker `path`
+    kRemoveMarker,      // remove the check-out marker `path`
+    kRebuildIndex,      // rewrite the repository's id index from the tree
+    kWriteDataMeta,     // write .folio/folio.json
+  };
+  Kind kind = Kind::kNone;
+  std::string path;
+  std::string object;  // kAdopt, kAbsorb: repository-relative path of the object
+  uint64_t size = 0;   // kSetContentLength
+};
+
+struct Problem {
+  Finding finding;
+  Action action;
+};
+using Problems = std::vector<Problem>;
+
+inline Problem MakeProblem(const FindingKind& kind, std::string path, std::string message, Action action = {}) {
+  Problem p;
+  p.finding.id = kind.id;
+  p.finding.severity = kind.severity;
+  p.finding.path = std::move(path);
+  p.finding.message = std::move(message);
+  p.action = std::move(action);
+  return p;
+}
+
+inline Action Act(Action::Kind kind, std::string path = "") {
+  Action a;
+  a.kind = kind;
+  a.path = std::move(path);
+  return a;
+}
+
+inline void Append(Problems& to, Problems more) {
+  for (Problem& p : more) to.push_back(std::move(p));
+}
+
+}  // namespace folio::fsck

@@ -1,0 +1,209 @@
+// fsck --repair: the order of the repairs and the locks they hold; see repair.h.
+#include "fsck/repair.h"
+
+#include <set>
+
+#include "fsck/checks.h"
+#include "fsck/repair_actions.h"
+#include "storage/atomic_write.h"
+#include "storage/clock.h"
+#include "storage/journal.h"
+
+namespace folio::fsck {
+namespace {
+
+using Kind = Action::Kind;
+
+bool HasAction(const Problems& problems, std::initializer_list<Kind> kinds) {
+  for (const Problem& p : problems) {
+    for (Kind k : kinds) {
+      if (p.action.kind == k) return true;
+    }
+  }
+  return false;
+}
+
+const char* IndexRepairText(const Finding& f) {
+  if (f.id == kIndexEntryMissing.id) return "wrote the entry";
+  if (f.id == kIndexEntryDangling.id) return "removed the entry";
+  return "rewrote the entry from the tree";
+}
+
+Result<std::string> Execute(Fs& fs, const RepoFacts& facts, const Action& a, LostFound& lost) {
+  switch (a.kind) {
+    case Kind::kRemove: return RemovePath(fs, a.path);
+    case Kind::kMoveToLostFound: return MoveToLostFound(fs, lost, facts.layout, a.path);
+    case Kind::kAbsorb: return AbsorbVisibleFile(fs, lost, facts, a.object);
+    case Kind::kSetContentLength: return SetContentLength(fs, a.path, a.size);
+    case Kind::kClearCheckOut: return ClearCheckOut(fs, a.path);
+    case Kind::kWriteRootFolder: return WriteRootFolder(fs, facts);
+    case Kind::kWriteMarker: return WriteMarker(fs, facts.layout, a.path);
+    case Kind::kRemoveMarker: return RemovePath(fs, a.path);
+    default: return std::string();
+  }
+}
+
+// Walks and checks the repository afresh, then carries out the actions of `kinds`.
+// Returns true if anything was done.
+bool Step(Fs& fs, const std::string& base, bool compare_bytes, const std::set<Kind>& kinds, LostFound& lost,
+          RepairLog& log) {
+  const RepoFacts facts = WalkRepository(fs, base);
+  const Problems problems = CheckRepository(fs, facts, compare_bytes);
+  bool progress = false, rebuild = false;
+  for (const Problem& p : problems) {
+    if (!kinds.count(p.action.kind)) continue;
+    if (p.action.kind == Kind::kRebuildIndex) {
+      rebuild = true;
+      continue;
+    }
+    auto done = Execute(fs, facts, p.action, lost);
+    if (!done.ok()) {
+      log.Failed(p, done.status());
+    } else if (!done->empty()) {
+      log.Done(p, *done);
+      progress = true;
+    }
+  }
+  if (rebuild) {
+    const Status s = RebuildIndex(fs, facts);
+    for (const Problem& p : problems) {
+      if (p.action.kind != Kind::kRebuildIndex) continue;
+      if (s.ok()) {
+        log.Done(p, IndexRepairText(p.finding));
+      } else {
+        log.Failed(p, s);
+      }
+    }
+    progress = progress || s.ok();
+  }
+  return progress;
+}
+
+// Sets unreadable journal records aside and completes the others, under the lock.
+// Returns false if the journal could not be completed.
+bool RepairJournal(Fs& fs, const storage::RepoLayout& layout, const Problems& problems, LostFound& lost,
+                   RepairLog& log) {
+  auto lock = fs.Lock(layout.LockFile());
+  if (!lock.ok()) return false;
+  const std::unique_ptr<FileLock> held = std::move(*lock);
+  for (const Problem& p : problems) {
+    if (p.finding.id != kJournalPending.id || p.action.kind != Kind::kMoveToLostFound) continue;
+    auto moved = MoveToLostFound(fs, lost, layout, p.action.path);
+    if (!moved.ok()) {
+      log.Failed(p, moved.status());
+      return false;
+    }
+    log.Done(p, *moved + " (it cannot be completed)");
+  }
+  auto recovered = storage::RecoverJournal(fs, layout.JournalDir());
+  for (const Problem& p : problems) {
+    if (p.action.kind != Kind::kCompleteJournal) continue;
+    if (recovered.ok()) {
+      log.Done(p, "completed the change");
+    } else {
+      log.Failed(p, recovered.status());
+    }
+  }
+  return recovered.ok();
+}
+
+// Everything but adoption, under the repository's write lock, each step on a fresh walk.
+bool RepairUnderLock(Fs& fs, const std::string& base, LostFound& lost, RepairLog& log, bool compare_bytes) {
+  const storage::RepoLayout layout(base);
+  auto lock = fs.Lock(layout.LockFile());
+  if (!lock.ok()) return false;
+  const std::unique_ptr<FileLock> held = std::move(*lock);
+  if (!storage::RecoverJournal(fs, layout.JournalDir()).ok()) return false;
+  bool progress = false;
+  // 1. What goes (temp files, trash, old uploads), what is set aside, and hand edits
+  //    the engine did not take.
+  progress |= Step(fs, base, compare_bytes, {Kind::kRemove, Kind::kMoveToLostFound, Kind::kAbsorb}, lost, log);
+  // 2. Records corrected in place.
+  progress |= Step(fs, base, false, {Kind::kSetContentLength, Kind::kClearCheckOut, Kind::kWriteRootFolder}, lost, log);
+  // 3. What is derived from the records: markers and the id index.
+  progress |= Step(fs, base, false, {Kind::kWriteMarker, Kind::kRemoveMarker, Kind::kRebuildIndex}, lost, log);
+  return progress;
+}
+
+}  // namespace
+
+std::string FindingKey(const Finding& f) { return f.id + "\n" + f.path; }
+
+void RepairLog::Done(const Problem& p, std::string what) {
+  const std::string key = FindingKey(p.finding);
+  if (!done_.count(key)) order_.push_back(key);
+  Finding f = p.finding;
+  f.repair = std::move(what);
+  done_[key] = std::move(f);
+  failed_.erase(key);
+}
+
+void RepairLog::Failed(const Problem& p, const Status& why) { failed_[FindingKey(p.finding)] = why.message(); }
+
+std::vector<Finding> RepairLog::done() const {
+  std::vector<Finding> out;
+  for (const std::string& key : order_) out.push_back(done_.at(key));
+  return out;
+}
+
+std::string RepairLog::failure(const Finding& f) const {
+  auto it = failed_.find(FindingKey(f));
+  return it == failed_.end() ? "" : it->second;
+}
+
+void RepairData(Fs& fs, RepairLog& log) {
+  auto facts = WalkData(fs);
+  if (!facts.ok()) return;
+  const Problems problems = CheckData(*facts);
+  if (!HasAction(problems, {Kind::kRemove, Kind::kWriteDataMeta})) return;
+  if (HasAction(problems, {Kind::kWriteDataMeta})) (void)storage::EnsureDir(fs, storage::ServerMetaDir());
+  // The lock of domain and repository creation and deletion, whose leftovers these are.
+  auto lock = fs.Lock(storage::ServerLockFile());
+  if (!lock.ok()) return;
+  const std::unique_ptr<FileLock> held = std::move(*lock);
+  for (const Problem& p : problems) {
+    if (p.action.kind == Kind::kRemove) {
+      auto done = RemovePath(fs, p.action.path);
+      if (!done.ok()) log.Failed(p, done.status());
+      if (done.ok() && !done->empty()) log.Done(p, *done);
+    } else if (p.action.kind == Kind::kWriteDataMeta) {
+      const storage::Json meta{{"format", 1}, {"created", storage::FormatIsoMs(storage::NowMs())}};
+      Status s = storage::WriteJsonAtomically(fs, p.finding.path, meta);
+      if (s.ok()) {
+        log.Done(p, "wrote it");
+      } else {
+        log.Failed(p, s);
+      }
+    }
+  }
+}
+
+void RepairRepository(Fs& fs, const std::string& dir, const std::string& base, LostFound& lost, RepairLog& log) {
+  const storage::RepoLayout layout(base);
+  for (int round = 0; round < 4; ++round) {
+    const RepoFacts facts = WalkRepository(fs, base);
+    // A repository Folio cannot open is left as it is, for a person to look at.
+    if (!CheckRepositoryMeta(facts).empty()) return;
+    const Problems problems = CheckRepository(fs, facts, /*compare_bytes=*/true);
+    bool any = false, journal = false;
+    for (const Problem& p : problems) {
+      if (p.action.kind == Kind::kNone) continue;
+      any = true;
+      if (p.finding.id == kJournalPending.id) journal = true;
+    }
+    if (!any) return;
+    if (journal) {
+      // The engine (adoption) opens the repository only with a completed journal, and
+      // every later repair assumes one. A journal that cannot be completed stops here.
+      if (!RepairJournal(fs, layout, problems, lost, log)) return;
+      continue;
+    }
+    bool progress = false;
+    const bool engine = HasAction(problems, {Kind::kAdopt, Kind::kAbsorb});
+    if (engine) progress = RepairThroughEngine(fs, dir, base, problems, log);
+    progress = RepairUnderLock(fs, base, lost, log, /*compare_bytes=*/engine) || progress;
+    if (!progress) return;
+  }
+}
+
+}  // namespace folio::fsck

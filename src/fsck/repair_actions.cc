@@ -1,0 +1,136 @@
+// Single repairs under a repository's write lock; see repair_actions.h.
+#include "fsck/repair_actions.h"
+
+#include <map>
+#include <set>
+
+#include "fsck/checks.h"
+#include "repo/mime.h"
+#include "storage/atomic_write.h"
+#include "storage/clock.h"
+
+namespace folio::fsck {
+
+using storage::Json;
+
+Result<std::string> RemovePath(Fs& fs, const std::string& path) {
+  if (!Exists(fs, path)) return std::string();
+  FOLIO_RETURN_IF_ERROR(fs.RemoveTree(path));
+  return std::string("removed");
+}
+
+Result<std::string> MoveToLostFound(Fs& fs, LostFound& lost, const storage::RepoLayout& layout,
+                                    const std::string& path) {
+  if (!Exists(fs, path)) return std::string();  // went with a directory moved before it
+  FOLIO_ASSIGN_OR_RETURN(std::string target, lost.Move(layout, path));
+  return "moved to '" + target + "'";
+}
+
+Result<std::string> SetContentLength(Fs& fs, const std::string& record, uint64_t size) {
+  FOLIO_ASSIGN_OR_RETURN(Json j, storage::ReadJsonFile(fs, record));
+  auto content = j.find("content");
+  if (content == j.end() || !content->is_object()) return std::string();
+  (*content)["length"] = size;
+  FOLIO_RETURN_IF_ERROR(storage::WriteJsonAtomically(fs, record, j));
+  return "set the content length to " + std::to_string(size);
+}
+
+Result<std::string> ClearCheckOut(Fs& fs, const std::string& series_file) {
+  FOLIO_ASSIGN_OR_RETURN(Json j, storage::ReadJsonFile(fs, series_file));
+  j["checkedOut"] = nullptr;
+  FOLIO_RETURN_IF_ERROR(storage::WriteJsonAtomically(fs, series_file, j));
+  return std::string("cleared the check-out");
+}
+
+Result<std::string> WriteRootFolder(Fs& fs, const RepoFacts& f) {
+  const std::string root = f.RootFolderId();
+  const std::string file = f.layout.FolderFile("");
+  if (root.empty() || Exists(fs, file)) return std::string();
+  FOLIO_ASSIGN_OR_RETURN(FileStat st, fs.Stat(f.layout.Dir("")));
+  const std::string when = storage::FormatIsoMs(st.mtime_ns / 1000000);
+  repo::ObjectRecord rec;
+  rec.id = root;
+  rec.properties = Json{{"cmis:objectTypeId", "cmis:folder"},
+                        {"cmis:createdBy", "system"},
+                        {"cmis:creationDate", when},
+                        {"cmis:lastModifiedBy", "system"},
+                        {"cmis:lastModificationDate", when}};
+  FOLIO_RETURN_IF_ERROR(storage::WriteJsonAtomically(fs, file, repo::ToJson(rec)));
+  return "wrote the root folder's record with id '" + root + "'";
+}
+
+Result<std::string> WriteMarker(Fs& fs, const storage::RepoLayout& layout, const std::string& path) {
+  FOLIO_RETURN_IF_ERROR(storage::EnsureDir(fs, layout.CheckedOutDir()));
+  FOLIO_RETURN_IF_ERROR(storage::WriteFileAtomically(fs, path, storage::BaseName(path) + "\n"));
+  return std::string("created the marker");
+}
+
+Result<std::string> AbsorbVisibleFile(Fs& fs, LostFound& lost, const RepoFacts& f, const std::string& object) {
+  const SeriesFact* s = nullptr;
+  for (const SeriesFact& candidate : f.series) {
+    if (candidate.ObjectPath() == object) s = &candidate;
+  }
+  if (s == nullptr || !s->series || s->series->versions.empty()) return std::string();
+  const std::string label = s->series->versions.back();
+  auto it = s->labels.find(label);
+  if (it == s->labels.end() || !it->second.record) return std::string();
+  const LabelFiles& lf = it->second;
+  FOLIO_ASSIGN_OR_RETURN(FileStat visible, fs.Stat(s->visible));
+  std::string kept;
+  if (lf.content) {
+    FOLIO_ASSIGN_OR_RETURN(kept, lost.Copy(f.layout, lf.content_path));
+  }
+  FOLIO_ASSIGN_OR_RETURN(Json record, storage::ReadJsonFile(fs, lf.json_path));
+  FOLIO_ASSIGN_OR_RETURN(auto src, fs.Open(s->visible));
+
+  storage::Transaction tx(fs, f.layout.JournalDir());
+  FOLIO_ASSIGN_OR_RETURN(std::string staged, tx.Copy(lf.content_path, *src));
+  FOLIO_ASSIGN_OR_RETURN(FileStat copied, fs.Stat(staged));
+  Json content = Json{{"length", 0}, {"mimeType", repo::MimeTypeForName(s->name)}, {"fileName", s->name}};
+  if (auto c = record.find("content"); c != record.end() && c->is_object()) content = *c;
+  content["length"] = copied.size;
+  record["content"] = content;
+  // As Folio's own absorption of a hand edit: modified by "system" at the file's mtime.
+  if (auto p = record.find("properties"); p != record.end() && p->is_object()) {
+    (*p)["cmis:lastModifiedBy"] = "system";
+    (*p)["cmis:lastModificationDate"] = storage::FormatIsoMs(visible.mtime_ns / 1000000);
+  }
+  Json series = s->series_json;
+  series["file"] = Json{{"size", visible.size}, {"mtimeNs", visible.mtime_ns}};
+  FOLIO_RETURN_IF_ERROR(tx.WriteJson(lf.json_path, record).status());
+  FOLIO_RETURN_IF_ERROR(tx.WriteJson(s->series_file, series).status());
+  FOLIO_RETURN_IF_ERROR(tx.Commit());
+  return "took the file as the content of version " + label +
+         (kept.empty() ? std::string() : " (the replaced content is in '" + kept + "')");
+}
+
+Status RebuildIndex(Fs& fs, const RepoFacts& f) {
+  std::map<std::string, const IndexFileFact*> existing;
+  for (const IndexFileFact& i : f.index) existing[i.path] = &i;
+  std::set<std::string> wanted;
+  const std::vector<const RecordFact*> owners = FindIdOwners(f).owners;
+  for (const RecordFact* r : owners) wanted.insert(f.layout.IndexEntry(r->id));
+  if (!f.root_record_id && !f.RootFolderId().empty()) wanted.insert(f.layout.IndexEntry(f.RootFolderId()));
+  // First what must go (a stray file may sit where a shard directory belongs).
+  for (const IndexFileFact& i : f.index) {
+    if (!wanted.count(i.path)) FOLIO_RETURN_IF_ERROR(fs.RemoveTree(i.path));
+  }
+  FOLIO_RETURN_IF_ERROR(storage::EnsureDir(fs, f.layout.IndexDir()));
+  for (const RecordFact* r : owners) {
+    const std::string path = f.layout.IndexEntry(r->id);
+    storage::IndexEntry want = ExpectedEntry(*r);
+    auto it = existing.find(path);
+    const IndexFileFact* have = it == existing.end() ? nullptr : it->second;
+    if (!r->parent && have && have->entry) want.parent = have->entry->parent;  // unknown: keep what is there
+    if (have && have->entry && have->entry->kind == want.kind && have->entry->parent == want.parent &&
+        have->entry->name == want.name && have->entry->path == want.path) {
+      continue;
+    }
+    if (have && !have->entry) FOLIO_RETURN_IF_ERROR(fs.RemoveTree(path));  // e.g. a directory
+    FOLIO_RETURN_IF_ERROR(storage::EnsureDir(fs, f.layout.IndexShardDir(r->id)));
+    FOLIO_RETURN_IF_ERROR(storage::WriteJsonAtomically(fs, path, storage::IndexEntryToJson(want)));
+  }
+  return OkStatus();
+}
+
+}  // namespace folio::fsck

@@ -1,0 +1,32 @@
+// The single repairs done under a repository's write lock. Each returns what it did,
+// for Finding::repair ("" when there was nothing left to do, e.g. the file is gone).
+#pragma once
+
+#include <string>
+
+#include "folio/fs.h"
+#include "fsck/facts.h"
+#include "fsck/lost_found.h"
+
+namespace folio::fsck {
+
+// Temp files, trash, old uploads, stale markers: not user content.
+Result<std::string> RemovePath(Fs& fs, const std::string& path);
+Result<std::string> MoveToLostFound(Fs& fs, LostFound& lost, const storage::RepoLayout& layout,
+                                    const std::string& path);
+// Sets content.length in the version or working copy record `record`.
+Result<std::string> SetContentLength(Fs& fs, const std::string& record, uint64_t size);
+// Sets checkedOut to null in `series_file`.
+Result<std::string> ClearCheckOut(Fs& fs, const std::string& series_file);
+// Gives the root folder a record with the id repository.json names (as Folio's own
+// adoption does; the engine adopts the root only through a child).
+Result<std::string> WriteRootFolder(Fs& fs, const RepoFacts& f);
+Result<std::string> WriteMarker(Fs& fs, const storage::RepoLayout& layout, const std::string& path);
+// Takes the user-visible file of the document at `object` as the content of its latest
+// version, in one transaction, keeping a copy of the replaced content in lost+found.
+// For edits the engine does not notice (the file's size and mtime match series.json).
+Result<std::string> AbsorbVisibleFile(Fs& fs, LostFound& lost, const RepoFacts& f, const std::string& object);
+// Rewrites every index entry that differs from the tree and removes the others.
+Status RebuildIndex(Fs& fs, const RepoFacts& f);
+
+}  // namespace folio::fsck

@@ -1,0 +1,436 @@
+// The walk over one repository: records, ids, series, the index, types and leftovers
+// (facts.h). Only reads; every unreadable or garbage file becomes a fact, never an error.
+#include <set>
+
+#include "fsck/facts.h"
+#include "fsck/walk_util.h"
+#include "storage/ids.h"
+#include "storage/name_rules.h"
+
+namespace folio::fsck {
+namespace {
+
+using storage::JoinPath;
+using storage::Json;
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// The record decoders of repo/ throw on some wrongly typed optional fields; here a
+// throw is one more way for a record to be unusable.
+Result<repo::ObjectRecord> DecodeObject(const Json& j, const std::string& what) {
+  try {
+    return repo::ObjectRecordFromJson(j, what);
+  } catch (const std::exception& e) {
+    return StorageError("'" + what + "': " + e.what());
+  }
+}
+
+Result<repo::SeriesRecord> DecodeSeries(const Json& j, const std::string& what) {
+  try {
+    return repo::SeriesRecordFromJson(j, what);
+  } catch (const std::exception& e) {
+    return StorageError("'" + what + "': " + e.what());
+  }
+}
+
+// "invalid record 'p': field 'id' is missing ..." from a decoder's "'p': field ...".
+std::string Invalid(const std::string& path, const Status& s) {
+  std::string m = s.message();
+  const std::string prefix = "'" + path + "': ";
+  if (m.rfind(prefix, 0) == 0) m = m.substr(prefix.size());
+  return "invalid record '" + path + "': " + m;
+}
+
+// Ids of indexed objects: Folio's id form, without a version label.
+bool IsIndexedId(const std::string& id) {
+  auto p = storage::ParseObjectId(id);
+  return p && !p->label && p->base == id;
+}
+
+std::optional<std::string> TypeIdOf(const Json& properties, std::string_view base_type) {
+  auto it = properties.find("cmis:objectTypeId");
+  if (it == properties.end()) return std::string(base_type);
+  if (!it->is_string()) return std::nullopt;
+  return it->get<std::string>();
+}
+
+class RepoWalker {
+ public:
+  RepoWalker(Fs& fs, RepoFacts& f) : fs_(fs), f_(f), layout_(f.layout) {}
+
+  void Run() {
+    ReadRepositoryFile();
+    // A metadata directory that is something else blocks Folio: each is reported with
+    // what it should hold, and repaired like it.
+    if (NotADirectory(layout_.JournalDir())) {
+      f_.journal.push_back({layout_.JournalDir(), std::nullopt, "'" + layout_.JournalDir() + "' is not a directory"});
+    }
+    ReadJournal();  // first: temp files that a committed record names are not leftovers
+    WalkFolder("", std::string());
+    ReadRelationships();
+    ReadIndex();
+    ReadTypes();
+    f_.markers_dir_is_file = NotADirectory(layout_.CheckedOutDir());
+    for (const DirEntry& e : List(layout_.CheckedOutDir())) f_.markers.push_back(e.name);
+    if (NotADirectory(layout_.TrashDir())) f_.trash.push_back(layout_.TrashDir());
+    for (const DirEntry& e : RawList(layout_.TrashDir())) f_.trash.push_back(JoinPath(layout_.TrashDir(), e.name));
+    if (NotADirectory(layout_.UploadsDir())) f_.uploads.push_back({layout_.UploadsDir(), 0});
+    for (const DirEntry& e : RawList(layout_.UploadsDir())) {
+      const std::string path = JoinPath(layout_.UploadsDir(), e.name);
+      auto st = fs_.Stat(path);
+      f_.uploads.push_back({path, st.ok() ? st->mtime_ns : 0});
+    }
+  }
+
+ private:
+  bool NotADirectory(const std::string& path) {
+    auto st = fs_.Stat(path);
+    return st.ok() && st->type != FileType::kDirectory;
+  }
+
+  // A directory holding records that is not one: a bad record, set aside whole.
+  void CheckRecordDir(const std::string& path) {
+    if (NotADirectory(path)) f_.bad_records.push_back({path, "'" + path + "' is not a directory", path});
+  }
+
+  // Every entry of `dir` by name; empty if `dir` does not exist. An unlistable
+  // directory is a bad record (nothing to move).
+  std::vector<DirEntry> RawList(const std::string& dir) {
+    auto entries = fs_.List(dir);
+    if (!entries.ok()) {
+      if (!IsMissing(entries.status())) f_.bad_records.push_back({dir, entries.status().message(), ""});
+      return {};
+    }
+    SortByName(*entries);
+    return std::move(*entries);
+  }
+
+  // RawList without temp files (recorded as leftovers unless a committed journal
+  // record names them); symlinks and special files are recorded and kept.
+  std::vector<DirEntry> List(const std::string& dir) {
+    std::vector<DirEntry> out;
+    for (DirEntry& e : RawList(dir)) {
+      const std::string path = JoinPath(dir, e.name);
+      if (storage::IsTempName(e.name)) {
+        if (!committed_.count(path)) f_.temps.push_back(path);
+        continue;
+      }
+      if (e.type == FileType::kSymlink || e.type == FileType::kOther) f_.specials.push_back({path, e.type});
+      out.push_back(std::move(e));
+    }
+    return out;
+  }
+
+  // Reads and parses a JSON record; on failure records a bad record moving `move`.
+  std::optional<Json> ReadRecordJson(const std::string& path, const std::string& missing, const std::string& move) {
+    auto j = storage::ReadJsonFile(fs_, path);
+    if (j.ok()) return std::move(*j);
+    if (IsMissing(j.status())) {
+      if (!missing.empty()) f_.bad_records.push_back({path, missing, move});
+    } else {
+      f_.bad_records.push_back({path, j.status().message(), move});
+    }
+    return std::nullopt;
+  }
+
+  void ReadRepositoryFile() {
+    auto j = storage::ReadJsonFile(fs_, layout_.RepositoryFile());
+    if (j.ok()) {
+      f_.repository_json = std::move(*j);
+    } else if (IsMissing(j.status())) {
+      f_.repository_error = "missing repository record '" + layout_.RepositoryFile() + "'";
+    } else {
+      f_.repository_error = j.status().message();
+    }
+  }
+
+  void ReadJournal() {
+    for (const DirEntry& e : RawList(layout_.JournalDir())) {
+      if (e.type != FileType::kFile || storage::IsTempName(e.name) || !EndsWith(e.name, ".json")) continue;
+      JournalFact j;
+      j.path = JoinPath(layout_.JournalDir(), e.name);
+      auto json = storage::ReadJsonFile(fs_, j.path);
+      if (json.ok()) {
+        auto actions = storage::ParseJournalRecord(*json, j.path);
+        if (actions.ok()) {
+          for (const storage::JournalAction& a : *actions) {
+            if (a.op == storage::JournalAction::Op::kRename) committed_.insert(a.from);
+          }
+          j.actions = std::move(*actions);
+        } else {
+          j.error = actions.status().message();
+        }
+      } else {
+        j.error = json.status().message();
+      }
+      f_.journal.push_back(std::move(j));
+    }
+    // Reported (and removed by recovery) like any other temp file.
+    (void)List(layout_.JournalDir());
+  }
+
+  void WalkFolder(const std::string& folder, const std::optional<std::string>& parent_id) {
+    std::set<std::string> files;
+    std::vector<std::string> subfolders;
+    bool has_meta_entry = false, meta_is_dir = false;
+    for (const DirEntry& e : List(layout_.Dir(folder))) {
+      if (e.name == storage::kMetaDir) {
+        has_meta_entry = true;
+        meta_is_dir = e.type == FileType::kDirectory;
+        if (e.type == FileType::kFile) {
+          const std::string path = layout_.FolderMeta(folder);
+          f_.bad_records.push_back({path, "metadata directory '" + path + "' is a file", path});
+        }
+        continue;
+      }
+      if (storage::IsReservedName(e.name) || !storage::ValidateName(e.name).ok()) continue;
+      if (e.type == FileType::kDirectory) subfolders.push_back(e.name);
+      if (e.type == FileType::kFile) files.insert(e.name);
+    }
+    std::optional<std::string> id;
+    std::set<std::string> series_names;
+    if (meta_is_dir) {
+      bool has_record = false;
+      for (const DirEntry& e : List(layout_.FolderMeta(folder))) {
+        if (e.name == storage::kFolderFileName) has_record = true;
+      }
+      if (has_record) {
+        id = ReadFolderRecord(folder, parent_id);
+      } else {
+        f_.unadopted_folders.push_back(folder);
+      }
+      CheckRecordDir(layout_.DocsDir(folder));
+      CheckRecordDir(layout_.ItemsDir(folder));
+      for (const DirEntry& e : List(layout_.DocsDir(folder))) {
+        series_names.insert(e.name);
+        const std::string dir = layout_.SeriesDir(folder, e.name);
+        if (e.type == FileType::kDirectory) {
+          WalkSeries(folder, e.name, id);
+        } else {
+          f_.bad_records.push_back({dir, "series directory '" + dir + "' is not a directory", dir});
+        }
+      }
+      WalkItems(folder, id);
+    } else if (!has_meta_entry) {
+      f_.unadopted_folders.push_back(folder);
+    }
+    for (const std::string& name : files) {
+      if (!series_names.count(name)) f_.unadopted_files.push_back(JoinPath(folder, name));
+    }
+    for (const std::string& name : subfolders) WalkFolder(JoinPath(folder, name), id);
+  }
+
+  std::optional<std::string> ReadFolderRecord(const std::string& folder, const std::optional<std::string>& parent_id) {
+    const std::string file = layout_.FolderFile(folder);
+    auto j = ReadRecordJson(file, "", file);
+    if (!j) return std::nullopt;
+    auto rec = DecodeObject(*j, file);
+    if (!rec.ok()) {
+      f_.bad_records.push_back({file, Invalid(file, rec.status()), file});
+      return std::nullopt;
+    }
+    if (!IsIndexedId(rec->id)) {
+      f_.bad_records.push_back({file, "invalid or missing id in folder record '" + file + "'", file});
+      return std::nullopt;
+    }
+    const bool root = folder.empty();
+    f_.records.push_back({rec->id, "folder", root ? std::optional<std::string>("") : parent_id,
+                          root ? "" : storage::BaseName(folder), folder, file, file});
+    f_.typed.push_back({file, TypeIdOf(rec->properties, "cmis:folder")});
+    if (root) f_.root_record_id = rec->id;
+    return rec->id;
+  }
+
+  void WalkSeries(const std::string& folder, const std::string& name, const std::optional<std::string>& parent_id) {
+    SeriesFact s;
+    s.folder = folder;
+    s.name = name;
+    s.dir = layout_.SeriesDir(folder, name);
+    s.series_file = layout_.SeriesFile(folder, name);
+    s.visible = layout_.Child(folder, name);
+    auto visible = fs_.Stat(s.visible);
+    if (visible.ok()) s.visible_stat = *visible;
+    bool has_series_file = false;
+    using Kind = storage::SeriesFileName::Kind;
+    for (const DirEntry& e : List(s.dir)) {
+      if (e.type != FileType::kFile) continue;
+      storage::SeriesFileName c = storage::ClassifySeriesFile(e.name);
+      switch (c.kind) {
+        case Kind::kSeries: has_series_file = true; break;
+        case Kind::kVersionProps: s.labels[c.label].json = true; break;
+        case Kind::kVersionContent: s.labels[c.label].content = true; break;
+        case Kind::kPwcProps: s.labels["pwc"].json = true; break;
+        case Kind::kPwcContent: s.labels["pwc"].content = true; break;
+        default: break;
+      }
+    }
+    for (auto& [label, lf] : s.labels) {
+      const bool pwc = label == "pwc";
+      lf.json_path = pwc ? layout_.PwcProps(folder, name) : layout_.VersionProps(folder, name, label);
+      lf.content_path = pwc ? layout_.PwcContent(folder, name) : layout_.VersionContent(folder, name, label);
+      if (lf.content) {
+        auto st = fs_.Stat(lf.content_path);
+        if (st.ok()) lf.content_size = st->size;
+      }
+      if (!lf.json) continue;
+      auto j = storage::ReadJsonFile(fs_, lf.json_path);
+      if (!j.ok()) {
+        lf.record_error = j.status().message();
+        continue;
+      }
+      auto rec = DecodeObject(*j, lf.json_path);
+      if (!rec.ok()) {
+        lf.record_error = Invalid(lf.json_path, rec.status());
+        continue;
+      }
+      f_.typed.push_back({lf.json_path, TypeIdOf(rec->properties, "cmis:document")});
+      lf.record = std::move(*rec);
+    }
+    if (!has_series_file) {
+      f_.bad_records.push_back({s.series_file, "missing series record '" + s.series_file + "'", s.dir});
+    } else if (auto j = ReadRecordJson(s.series_file, "", s.dir)) {
+      auto series = DecodeSeries(*j, s.series_file);
+      if (!series.ok()) {
+        f_.bad_records.push_back({s.series_file, Invalid(s.series_file, series.status()), s.dir});
+      } else if (!IsIndexedId(series->series_id)) {
+        f_.bad_records.push_back({s.series_file, "invalid seriesId in '" + s.series_file + "'", s.dir});
+      } else {
+        f_.records.push_back({series->series_id, "document", parent_id, name, s.ObjectPath(), s.series_file, s.dir});
+        s.series = std::move(*series);
+        s.series_json = std::move(*j);
+      }
+    }
+    f_.series.push_back(std::move(s));
+  }
+
+  void WalkItems(const std::string& folder, const std::optional<std::string>& parent_id) {
+    for (const DirEntry& e : List(layout_.ItemsDir(folder))) {
+      const std::string dir = layout_.ItemDir(folder, e.name);
+      if (e.type != FileType::kDirectory) {
+        f_.bad_records.push_back({dir, "item directory '" + dir + "' is not a directory", dir});
+        continue;
+      }
+      (void)List(dir);
+      const std::string file = layout_.ItemFile(folder, e.name);
+      auto j = ReadRecordJson(file, "missing item record '" + file + "'", dir);
+      if (!j) continue;
+      auto rec = DecodeObject(*j, file);
+      if (!rec.ok()) {
+        f_.bad_records.push_back({file, Invalid(file, rec.status()), dir});
+      } else if (!IsIndexedId(rec->id)) {
+        f_.bad_records.push_back({file, "invalid or missing id in item record '" + file + "'", dir});
+      } else {
+        f_.records.push_back({rec->id, "item", parent_id, e.name, JoinPath(folder, e.name), file, dir});
+        f_.typed.push_back({file, TypeIdOf(rec->properties, "cmis:item")});
+      }
+    }
+  }
+
+  void ReadRelationships() {
+    CheckRecordDir(layout_.RelationshipsDir());
+    for (const DirEntry& e : List(layout_.RelationshipsDir())) {
+      if (e.type != FileType::kFile || !EndsWith(e.name, ".json")) continue;
+      const std::string path = JoinPath(layout_.RelationshipsDir(), e.name);
+      const std::string stem = e.name.substr(0, e.name.size() - 5);
+      auto j = ReadRecordJson(path, "", path);
+      if (!j) continue;
+      auto rec = DecodeObject(*j, path);
+      if (!rec.ok()) {
+        f_.bad_records.push_back({path, Invalid(path, rec.status()), path});
+        continue;
+      }
+      if (!IsIndexedId(stem) || rec->id != stem) {
+        f_.bad_records.push_back({path, "wrong id '" + rec->id + "' in relationship record '" + path + "'", path});
+        continue;
+      }
+      bool ends = true;
+      for (const char* key : {"cmis:sourceId", "cmis:targetId"}) {
+        auto it = rec->properties.find(key);
+        if (it == rec->properties.end() || !it->is_string()) {
+          f_.bad_records.push_back(
+              {path, "missing " + std::string(key) + " in relationship record '" + path + "'", path});
+          ends = false;
+          break;
+        }
+      }
+      if (!ends) continue;
+      auto name = rec->properties.find("cmis:name");
+      f_.records.push_back({stem, "relationship", std::string(),
+                            name != rec->properties.end() && name->is_string() ? name->get<std::string>() : "", "",
+                            path, path});
+      f_.typed.push_back({path, TypeIdOf(rec->properties, "cmis:relationship")});
+    }
+  }
+
+  void ReadIndex() {
+    if (NotADirectory(layout_.IndexDir()))
+      f_.index.push_back({layout_.IndexDir(), "", std::nullopt, "not a directory"});
+    for (const DirEntry& shard : List(layout_.IndexDir())) {
+      const std::string shard_path = JoinPath(layout_.IndexDir(), shard.name);
+      if (shard.type != FileType::kDirectory) {
+        if (shard.type == FileType::kFile) f_.index.push_back({shard_path, "", std::nullopt, "not an index shard"});
+        continue;
+      }
+      for (const DirEntry& e : List(shard_path)) {
+        if (e.type != FileType::kFile && e.type != FileType::kDirectory) continue;
+        IndexFileFact fact;
+        fact.path = JoinPath(shard_path, e.name);
+        if (e.type == FileType::kFile && EndsWith(e.name, ".json")) fact.id = e.name.substr(0, e.name.size() - 5);
+        auto j = e.type == FileType::kFile ? storage::ReadJsonFile(fs_, fact.path)
+                                           : Result<Json>(StorageError("'" + fact.path + "' is a directory"));
+        if (j.ok()) {
+          auto entry = storage::IndexEntryFromJson(*j, fact.path);
+          if (entry.ok()) {
+            fact.entry = std::move(*entry);
+          } else {
+            fact.error = entry.status().message();
+          }
+        } else {
+          fact.error = j.status().message();
+        }
+        f_.index.push_back(std::move(fact));
+      }
+    }
+  }
+
+  void ReadTypes() {
+    if (NotADirectory(layout_.TypesDir())) {
+      f_.types.push_back({layout_.TypesDir(), std::nullopt, "'" + layout_.TypesDir() + "' is not a directory"});
+    }
+    for (const DirEntry& e : List(layout_.TypesDir())) {
+      if (e.type != FileType::kFile) continue;
+      TypeFileFact t;
+      t.path = JoinPath(layout_.TypesDir(), e.name);
+      auto j = storage::ReadJsonFile(fs_, t.path);
+      if (j.ok()) {
+        t.json = std::move(*j);
+      } else {
+        t.error = j.status().message();
+      }
+      f_.types.push_back(std::move(t));
+    }
+  }
+
+  Fs& fs_;
+  RepoFacts& f_;
+  const storage::RepoLayout& layout_;
+  std::set<std::string> committed_;  // temp files a committed journal record renames
+};
+
+}  // namespace
+
+std::string RepoFacts::RootFolderId() const {
+  if (!repository_json) return "";
+  auto it = repository_json->find("rootFolderId");
+  return it != repository_json->end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+RepoFacts WalkRepository(Fs& fs, const std::string& base) {
+  RepoFacts f(base);
+  RepoWalker(fs, f).Run();
+  return f;
+}
+
+}  // namespace folio::fsck
