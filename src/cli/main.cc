@@ -14,7 +14,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);  // --help prints and exits 0; usage errors exit non-zero
+    // --help and --version print and exit 0; every usage error exits 2, as is customary.
+    return app.exit(e) == 0 ? 0 : 2;
   }
   return exit_code;
 }

@@ -1,16 +1,181 @@
-// folio serve: placeholder until the HTTP service lands (issue 3).
-#include <iostream>
+// folio serve: serves a data directory over HTTP (CONTRACT §1). Options, the ready
+// line, --ephemeral copies, and a clean stop on SIGINT/SIGTERM.
+#include <pthread.h>
+#include <signal.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+#include <stdlib.h>
+#include <unistd.h>
 
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include "api/dispatch.h"
 #include "cli/commands.h"
+#include "folio/fs.h"
+#include "folio/store.h"
+#include "http/server.h"
 
 namespace folio::cli {
+namespace {
+
+struct ServeOptions {
+  std::string data = "./data";
+  std::string host = "127.0.0.1";
+  int port = 8080;
+  std::string variant = "B";
+  bool ephemeral = false;
+  bool read_only = false;
+  bool strict = false;
+  uint64_t max_body = 256ull * 1024 * 1024;
+  size_t threads = 0;
+  bool versions_newest_first = false;
+  std::string cors_origin = "*";
+  std::string log_level = "info";
+};
+
+// Copies the tree `from` of `src` into `to` of `dst` (directories and regular files;
+// symbolic links and special files are skipped, as Folio never follows them).
+Status CopyTree(Fs& src, const std::string& from, Fs& dst, const std::string& to) {
+  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, src.List(from));
+  for (const DirEntry& e : entries) {
+    const std::string s = from.empty() ? e.name : from + "/" + e.name;
+    const std::string d = to.empty() ? e.name : to + "/" + e.name;
+    if (e.type == FileType::kDirectory) {
+      FOLIO_RETURN_IF_ERROR(dst.MakeDir(d));
+      FOLIO_RETURN_IF_ERROR(CopyTree(src, s, dst, d));
+    } else if (e.type == FileType::kFile) {
+      FOLIO_ASSIGN_OR_RETURN(auto in, src.Open(s));
+      FOLIO_ASSIGN_OR_RETURN(auto out, dst.CreateNew(d));
+      FOLIO_RETURN_IF_ERROR(out->AppendFrom(*in));
+      FOLIO_RETURN_IF_ERROR(out->Close());
+    }
+  }
+  return OkStatus();
+}
+
+// A temporary copy of `dir` (an empty one if `dir` does not exist); removed by Remove().
+class EphemeralCopy {
+ public:
+  Result<std::string> Make(const std::string& dir) {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/folio-ephemeral-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) return StorageError("cannot create a temporary directory");
+    path_ = pattern;
+    FOLIO_ASSIGN_OR_RETURN(auto dst, OpenPosixFs(path_, {.durable = false}));
+    auto src = OpenPosixFs(dir);
+    if (src.ok()) FOLIO_RETURN_IF_ERROR(CopyTree(**src, "", *dst, ""));
+    return path_;
+  }
+  void Remove() {
+    if (path_.empty()) return;
+    const size_t slash = path_.find_last_of('/');
+    auto parent = OpenPosixFs(path_.substr(0, slash), {.durable = false});
+    if (parent.ok()) (void)(*parent)->RemoveTree(path_.substr(slash + 1));
+    path_.clear();
+  }
+  ~EphemeralCopy() { Remove(); }
+
+ private:
+  std::string path_;
+};
+
+int RunServe(const ServeOptions& o) {
+  auto logger = spdlog::stderr_color_mt("folio");
+  spdlog::set_default_logger(logger);
+  const auto level = spdlog::level::from_str(o.log_level);
+  if (level == spdlog::level::off && o.log_level != "off") {
+    std::cerr << "folio serve: --log-level must be trace, debug, info, warn, error, critical or off\n";
+    return 2;
+  }
+  spdlog::set_level(level);
+
+  // Block the stop signals in every thread; one thread waits for them (sigwait).
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  EphemeralCopy copy;
+  std::string dir = o.data;
+  if (o.ephemeral) {
+    auto made = copy.Make(o.data);
+    if (!made.ok()) {
+      std::cerr << "folio serve: " << made.status().ToString() << "\n";
+      return 1;
+    }
+    dir = *made;
+  }
+  StoreOptions store_options;
+  store_options.read_only = o.read_only;
+  store_options.durable = !o.ephemeral;
+  auto store = Store::Open(dir, store_options);
+  if (!store.ok()) {
+    std::cerr << "folio serve: cannot open data directory '" << o.data << "': " << store.status().ToString() << "\n";
+    return 1;
+  }
+  api::ServiceOptions service_options;
+  service_options.default_variant = o.variant;
+  service_options.read_only = o.read_only;
+  service_options.strict = o.strict;
+  service_options.versions_newest_first = o.versions_newest_first;
+  api::Service service(**store, service_options);
+  http::ServerOptions server_options;
+  server_options.host = o.host;
+  server_options.port = o.port;
+  server_options.threads = o.threads;
+  server_options.max_body = o.max_body;
+  server_options.cors_origin = o.cors_origin;
+  http::Server server(service, server_options);
+  if (Status s = server.Bind(); !s.ok()) {
+    std::cerr << "folio serve: " << s.message() << "\n";
+    return 1;
+  }
+  std::cout << "folio listening on " << server.Url() << std::endl;  // the ready line, flushed
+  spdlog::info("serving {}{} (default variant {}{}{})", o.data, o.ephemeral ? " (ephemeral copy)" : "", o.variant,
+               o.read_only ? ", read-only" : "", o.strict ? ", strict" : "");
+
+  std::thread waiter([&server, &signals] {
+    int sig = 0;
+    sigwait(&signals, &sig);
+    spdlog::info("stopping: finishing requests in flight");
+    server.Stop();
+  });
+  const Status served = server.Serve();
+  pthread_kill(waiter.native_handle(), SIGTERM);  // wakes the waiter if the server stopped by itself
+  waiter.join();
+  if (!served.ok()) {
+    std::cerr << "folio serve: " << served.message() << "\n";
+    return 1;
+  }
+  spdlog::info("stopped");
+  return 0;
+}
+
+}  // namespace
 
 void RegisterServe(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("serve", "Serve a data directory over HTTP (not yet available)");
-  cmd->callback([&exit_code] {
-    std::cerr << "folio serve: the HTTP service is not built yet\n";
-    exit_code = 2;
-  });
+  auto opts = std::make_shared<ServeOptions>();
+  auto* cmd = app.add_subcommand("serve", "Serve a data directory over HTTP (CMIS Browser Binding)");
+  cmd->add_option("--data", opts->data, "data directory (created if missing)")->capture_default_str();
+  cmd->add_option("--host", opts->host, "address to bind")->capture_default_str();
+  cmd->add_option("--port", opts->port, "port; 0 picks a free one")->capture_default_str()->check(CLI::Range(0, 65535));
+  cmd->add_option("--variant", opts->variant, "variant for repositories created without one")
+      ->capture_default_str()
+      ->transform(CLI::IsMember({"A", "B"}, CLI::ignore_case));
+  cmd->add_flag("--ephemeral", opts->ephemeral, "serve a temporary copy of the data directory, removed at exit");
+  cmd->add_flag("--read-only", opts->read_only, "refuse every write with permissionDenied");
+  cmd->add_flag("--strict", opts->strict, "reject what the seed's variant does not accept");
+  cmd->add_option("--max-body", opts->max_body, "largest accepted request body, in bytes")->capture_default_str();
+  cmd->add_option("--threads", opts->threads, "worker threads (default: number of cores)");
+  cmd->add_flag("--versions-newest-first", opts->versions_newest_first, "getAllVersions in CMIS order");
+  cmd->add_option("--cors-origin", opts->cors_origin, "allowed browser origin(s), comma-separated, or *")
+      ->capture_default_str();
+  cmd->add_option("--log-level", opts->log_level, "trace, debug, info, warn, error, critical or off")
+      ->capture_default_str();
+  cmd->callback([opts, &exit_code] { exit_code = RunServe(*opts); });
 }
 
 }  // namespace folio::cli
