@@ -35,6 +35,8 @@ inline constexpr std::string_view kPropVersionSeriesId = "cmis:versionSeriesId";
 inline constexpr std::string_view kPropIsVersionSeriesCheckedOut = "cmis:isVersionSeriesCheckedOut";
 inline constexpr std::string_view kPropVersionSeriesCheckedOutBy = "cmis:versionSeriesCheckedOutBy";
 inline constexpr std::string_view kPropVersionSeriesCheckedOutId = "cmis:versionSeriesCheckedOutId";
+// The seed's (§2) versioning property; not in CMIS 1.1, kept under the same prefix.
+inline constexpr std::string_view kPropVersionSeriesCheckedOutDate = "cmis:versionSeriesCheckedOutDate";
 inline constexpr std::string_view kPropCheckinComment = "cmis:checkinComment";
 inline constexpr std::string_view kPropContentStreamLength = "cmis:contentStreamLength";
 inline constexpr std::string_view kPropContentStreamMimeType = "cmis:contentStreamMimeType";
@@ -73,6 +75,7 @@ inline constexpr std::array kBuiltinPropertyIds = {
     kPropIsVersionSeriesCheckedOut,
     kPropVersionSeriesCheckedOutBy,
     kPropVersionSeriesCheckedOutId,
+    kPropVersionSeriesCheckedOutDate,
     kPropCheckinComment,
     kPropContentStreamLength,
     kPropContentStreamMimeType,

@@ -10,6 +10,7 @@ namespace {
 
 constexpr int kHttpOk = 200;
 constexpr int kHttpPayloadTooLarge = 413;
+constexpr int kHttpRangeNotSatisfiable = 416;
 
 ErrorResponse Build(int http_status, std::string_view exception, std::string_view message,
                     bool suppress_response_codes) {
@@ -75,6 +76,20 @@ ErrorResponse MakeErrorResponse(const Status& status, bool suppress_response_cod
 ErrorResponse MakeBodyTooLargeResponse(std::string_view message, bool suppress_response_codes) {
   return Build(kHttpPayloadTooLarge, ErrorKindName(ErrorKind::kConstraint), message,
                suppress_response_codes);
+}
+
+ErrorResponse MakeRangeNotSatisfiableResponse(std::string_view message, bool suppress_response_codes) {
+  return Build(kHttpRangeNotSatisfiable, ErrorKindName(ErrorKind::kInvalidArgument), message,
+               suppress_response_codes);
+}
+
+ErrorResponse MakeTransportErrorResponse(int http_status, std::string_view message) {
+  ErrorKind kind = ErrorKind::kInvalidArgument;
+  if (http_status == 404) kind = ErrorKind::kObjectNotFound;
+  if (http_status == 405 || http_status == 501) kind = ErrorKind::kNotSupported;
+  if (http_status == kHttpPayloadTooLarge) kind = ErrorKind::kConstraint;
+  if (http_status >= 500 && http_status != 501) kind = ErrorKind::kRuntime;
+  return Build(http_status, ErrorKindName(kind), message, false);
 }
 
 }  // namespace folio::api

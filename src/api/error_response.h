@@ -33,4 +33,13 @@ ErrorResponse MakeErrorResponse(const Status& status, bool suppress_response_cod
 ErrorResponse MakeBodyTooLargeResponse(std::string_view message,
                                        bool suppress_response_codes = false);
 
+// The response for an HTTP Range that lies beyond the content: 416 with exception
+// `invalidArgument` (the CMIS name closest to it). Suppressible like any error.
+ErrorResponse MakeRangeNotSatisfiableResponse(std::string_view message, bool suppress_response_codes = false);
+
+// The response for a failure that the HTTP library detected before the request reached
+// the service (a malformed request line, headers too long, ...), given the status it
+// chose: the JSON body of the closest exception, keeping that status.
+ErrorResponse MakeTransportErrorResponse(int http_status, std::string_view message);
+
 }  // namespace folio::api

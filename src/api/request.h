@@ -18,12 +18,16 @@ struct FormField {
   std::string value;  // UTF-8 text (multipart fields default to UTF-8, binding §3.3)
 };
 
-// The content part of a multipart body, spooled to disk by src/http before dispatch.
+// The content part of a multipart body, streamed to disk by src/http as it arrived
+// (into an upload file of the addressed repository, see Service::OpenUpload).
 struct UploadedFile {
   std::string field_name;    // usually "content"
   std::string file_name;     // as sent, RFC 5987 `filename*` already decoded; may be empty
   std::string content_type;  // the part's Content-Type; may be empty
-  std::string spooled_path;  // where the bytes are; owned and removed by src/http
+  // Where the bytes are: a data-directory-relative upload file (Repository::NewUpload),
+  // or "" when the request addresses no repository (the bytes were discarded). The
+  // Service removes the file after the request unless an operation consumed it.
+  std::string spooled_path;
   uint64_t size = 0;         // bytes in spooled_path
 };
 
@@ -40,6 +44,10 @@ struct Request {
   std::vector<FormField> form_fields;
   std::optional<UploadedFile> file;
   std::string user;  // the authenticated user; empty when anonymous
+  // "http://host:port" as the client addressed the server (from the Host header), the
+  // base of the absolute URLs in responses (repositoryUrl, rootFolderUrl, Location).
+  std::string base_url;
+  std::string range;  // the Range header as sent; may be empty
 };
 
 // The media type of a Content-Type header value: lowercased, without parameters or

@@ -1,0 +1,115 @@
+#!/bin/sh
+# HTTP benchmark (issue 3 §7): getObject by path (succinct) on `folio serve` against
+# nginx serving that object's sidecar JSON as a static file, both on loopback, with wrk
+# at 2 and 64 connections; reports requests/s and p99 of each and their ratios, and the
+# resident memory of folio serve idle and under load. Writes bench/http/RESULTS.md.
+#
+# Usage: bench/http/run.sh [BUILD_DIR] [DURATION_SECONDS]
+#   BUILD_DIR defaults to build/ (needs build/folio); DURATION defaults to 10.
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$root/build}
+duration=${2:-10}
+folio="$build/folio"
+[ -x "$folio" ] || { echo "no $folio: build first (cmake -S . -B build && make -C build)" >&2; exit 2; }
+command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 2; }
+command -v nginx >/dev/null || { echo "nginx is not installed (apt-get install nginx)" >&2; exit 2; }
+[ -d "$root/sample-data/demo/cmis" ] || { echo "no sample-data: run scripts/make-sample-data.sh" >&2; exit 2; }
+
+work=$(mktemp -d /tmp/folio-bench-http-XXXXXX)
+folio_pid=""
+nginx_pid=""
+cleanup() {
+  [ -n "$folio_pid" ] && kill "$folio_pid" 2>/dev/null && wait "$folio_pid" 2>/dev/null || true
+  [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null && wait "$nginx_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+object_path="demo/cmis/README.md"
+sidecar="$root/sample-data/demo/cmis/.folio/docs/README.md/1.0.json"
+
+# folio serve on a free port (ephemeral: the sample data stays untouched).
+"$folio" serve --data "$root/sample-data" --ephemeral --port 0 --log-level warn >"$work/folio.out" 2>"$work/folio.err" &
+folio_pid=$!
+for _ in $(seq 100); do grep -q "folio listening" "$work/folio.out" && break; sleep 0.05; done
+folio_url=$(sed -n 's/^folio listening on //p' "$work/folio.out")
+[ -n "$folio_url" ] || { echo "folio serve did not start:" >&2; cat "$work/folio.err" >&2; exit 1; }
+folio_target="${folio_url}${object_path}?cmisselector=object&succinct=true"
+
+# nginx on loopback serving the sidecar as a static file.
+mkdir -p "$work/www" "$work/nginx"
+cp "$sidecar" "$work/www/object.json"
+nginx_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+cat >"$work/nginx/nginx.conf" <<CONF
+daemon off;
+worker_processes auto;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $work/nginx/body;
+  proxy_temp_path $work/nginx/proxy;
+  fastcgi_temp_path $work/nginx/fastcgi;
+  uwsgi_temp_path $work/nginx/uwsgi;
+  scgi_temp_path $work/nginx/scgi;
+  server {
+    listen 127.0.0.1:$nginx_port;
+    location / { root $work/www; default_type application/json; }
+  }
+}
+CONF
+nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" 2>"$work/nginx/stderr" &
+nginx_pid=$!
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$nginx_port/object.json" >/dev/null && break; sleep 0.05; done
+nginx_target="http://127.0.0.1:$nginx_port/object.json"
+curl -sf "$folio_target" >/dev/null || { echo "folio does not answer $folio_target" >&2; exit 1; }
+
+rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$folio_pid/status"; }
+
+# Runs wrk; prints "requests_per_second p99_ms".
+run_wrk() {
+  out=$(wrk -t2 -c"$2" -d"${duration}s" --latency "$1")
+  rps=$(echo "$out" | awk '/^Requests\/sec:/ {print $2}')
+  p99=$(echo "$out" | awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us$/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms$/,"",v)} else if (v ~ /s$/) {sub(/s$/,"",v); v=v*1000}; print v}')
+  echo "$rps $p99"
+}
+
+idle_rss=$(rss_kb)
+peak_rss=$idle_rss
+results=""
+for conns in 2 64; do
+  nginx_res=$(run_wrk "$nginx_target" "$conns")
+  # Sample folio's RSS while it is under load.
+  ( while kill -0 "$folio_pid" 2>/dev/null; do rss_kb; sleep 0.2; done ) >"$work/rss.$conns" &
+  sampler=$!
+  folio_res=$(run_wrk "$folio_target" "$conns")
+  kill "$sampler" 2>/dev/null || true
+  wait "$sampler" 2>/dev/null || true
+  load_peak=$(sort -n "$work/rss.$conns" | tail -1)
+  [ -n "$load_peak" ] && [ "$load_peak" -gt "$peak_rss" ] && peak_rss=$load_peak
+  results="$results$conns $folio_res $nginx_res
+"
+done
+
+report=$(printf '%s' "$results" | awk -v idle="$idle_rss" -v peak="$peak_rss" -v dur="$duration" '
+  BEGIN {
+    print "| connections | folio req/s | nginx req/s | req/s ratio (goal >= 0.50) | folio p99 ms | nginx p99 ms | p99 ratio (goal <= 3) |"
+    print "|---|---|---|---|---|---|---|"
+  }
+  NF == 5 {
+    printf "| %d | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f |\n", $1, $2, $4, $2 / $4, $3, $5, ($5 > 0 ? $3 / $5 : 0)
+  }
+  END {
+    printf "\nfolio serve resident memory: idle %.1f MB, under load (peak) %.1f MB (goal < 30 MB)\n", idle / 1024, peak / 1024
+    printf "wrk -t2, %s s per run, loopback; request: getObject by path, succinct\n", dur
+  }')
+{
+  echo "# HTTP benchmark (bench/http/run.sh)"
+  echo
+  echo "Run $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(nproc) cores; folio: $folio_target; nginx: static copy of the sidecar."
+  echo
+  echo "$report"
+} >"$root/bench/http/RESULTS.md"
+cat "$root/bench/http/RESULTS.md"

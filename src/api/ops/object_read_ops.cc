@@ -1,0 +1,277 @@
+// Object reads (binding §2.2): object, properties, allowable actions, content,
+// children, parents.
+#include <algorithm>
+#include <charconv>
+
+#include "api/ascii.h"
+#include "api/cmis_names.h"
+#include "api/error_response.h"
+#include "api/ops/ops.h"
+
+namespace folio::api::ops {
+namespace {
+
+Result<ObjectData> TargetVersion(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(ObjectData target, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(std::string which, ctx.params.GetString("returnVersion", "this"));
+  const std::string lower = AsciiToLower(which);
+  if (lower == "this") return target;
+  if (lower == "latest" || lower == "latestmajor") {
+    if (target.base != BaseType::kDocument) return target;
+    return ctx.repo->GetLatestVersion(target.id, lower == "latestmajor");
+  }
+  return InvalidArgument("parameter 'returnVersion' must be this, latest or latestmajor, got '" + which + "'");
+}
+
+bool IsPlainFileNameChar(unsigned char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; }
+
+// Content-Disposition with the file name: plain when it is printable ASCII, else an
+// ASCII fallback plus RFC 5987 filename* (binding §10.2).
+std::string ContentDisposition(std::string_view disposition, const std::string& name) {
+  std::string out(disposition);
+  if (name.empty()) return out;
+  bool plain = true;
+  std::string fallback;
+  for (unsigned char c : name) {
+    if (IsPlainFileNameChar(c)) {
+      fallback.push_back(static_cast<char>(c));
+    } else {
+      plain = false;
+      if (c < 0x80 || (c & 0xC0) == 0xC0) fallback.push_back('_');
+    }
+  }
+  out += "; filename=\"" + fallback + "\"";
+  if (!plain) {
+    static const char* kHex = "0123456789ABCDEF";
+    std::string encoded;
+    for (unsigned char c : name) {
+      const bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+      if (alnum || std::string_view("!#$&+-.^_`|~").find(static_cast<char>(c)) != std::string_view::npos) {
+        encoded.push_back(static_cast<char>(c));
+      } else {
+        encoded += '%';
+        encoded += kHex[c >> 4];
+        encoded += kHex[c & 15];
+      }
+    }
+    out += "; filename*=UTF-8''" + encoded;
+  }
+  return out;
+}
+
+struct ByteRange {
+  uint64_t first = 0;
+  uint64_t length = 0;
+};
+
+std::optional<uint64_t> ParseU64(std::string_view s) {
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+// A single "bytes=a-b", "bytes=a-" or "bytes=-n" range against `size`. nullopt: serve
+// everything (no Range, a syntax we ignore, or several ranges: RFC 7233 lets a server
+// ignore Range). An unsatisfiable range is an error.
+Result<std::optional<ByteRange>> ParseRange(std::string_view header, uint64_t size) {
+  if (header.empty() || !StartsWithIgnoreCase(header, "bytes=")) return std::optional<ByteRange>();
+  std::string_view spec = header.substr(6);
+  if (spec.find(',') != std::string_view::npos) return std::optional<ByteRange>();
+  const size_t dash = spec.find('-');
+  if (dash == std::string_view::npos) return std::optional<ByteRange>();
+  const std::string_view a = spec.substr(0, dash);
+  const std::string_view b = spec.substr(dash + 1);
+  ByteRange r;
+  if (a.empty()) {
+    auto n = ParseU64(b);
+    if (!n) return std::optional<ByteRange>();
+    if (*n == 0 || size == 0) return Status(ErrorKind::kInvalidArgument, "range not satisfiable");
+    r.length = std::min(*n, size);
+    r.first = size - r.length;
+    return std::optional<ByteRange>(r);
+  }
+  auto first = ParseU64(a);
+  if (!first) return std::optional<ByteRange>();
+  std::optional<uint64_t> last = b.empty() ? std::optional<uint64_t>(UINT64_MAX) : ParseU64(b);
+  if (!last || *last < *first) return std::optional<ByteRange>();
+  if (*first >= size) return Status(ErrorKind::kInvalidArgument, "range not satisfiable");
+  r.first = *first;
+  r.length = std::min(*last, size - 1) - *first + 1;
+  return std::optional<ByteRange>(r);
+}
+
+}  // namespace
+
+Json AllowableActions(const ObjectData& o) {
+  const bool doc = o.base == BaseType::kDocument;
+  const bool folder = o.base == BaseType::kFolder;
+  const bool root = folder && o.parent_id.empty();
+  const bool checked_out = doc && o.properties.value(std::string(kPropIsVersionSeriesCheckedOut), false);
+  const bool versionable = doc && !o.properties.value(std::string(kPropVersionLabel), Json()).is_null();
+  return Json{{"canDeleteObject", !root},
+              {"canUpdateProperties", true},
+              {"canGetFolderTree", false},
+              {"canGetProperties", true},
+              {"canGetObjectRelationships", false},
+              {"canGetObjectParents", !root && o.base != BaseType::kRelationship},
+              {"canGetFolderParent", folder && !root},
+              {"canGetDescendants", false},
+              {"canMoveObject", !root && o.base != BaseType::kRelationship},
+              {"canDeleteContentStream", doc && o.content.has_value()},
+              {"canCheckOut", versionable && !checked_out && !o.is_pwc},
+              {"canCancelCheckOut", o.is_pwc},
+              {"canCheckIn", o.is_pwc},
+              {"canSetContentStream", doc},
+              {"canGetAllVersions", doc},
+              {"canAddObjectToFolder", false},
+              {"canRemoveObjectFromFolder", false},
+              {"canGetContentStream", doc && o.content.has_value()},
+              {"canApplyPolicy", false},
+              {"canGetAppliedPolicies", false},
+              {"canRemovePolicy", false},
+              {"canGetChildren", folder},
+              {"canCreateDocument", folder},
+              {"canCreateFolder", folder},
+              {"canCreateRelationship", false},
+              {"canCreateItem", folder},
+              {"canDeleteTree", folder && !root},
+              {"canGetRenditions", false},
+              {"canGetACL", false},
+              {"canApplyACL", false}};
+}
+
+Result<Response> GetObject(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(ObjectData object, TargetVersion(ctx));
+  return ObjectResponse(ctx, object, 200);
+}
+
+Result<Response> GetProperties(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(ObjectData object, TargetVersion(ctx));
+  FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
+  return JsonResponse(200, Renderer(ctx.repo.get(), std::move(options)).Properties(object));
+}
+
+Result<Response> GetAllowableActions(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(ObjectData object, ctx.Target());
+  return JsonResponse(200, AllowableActions(object));
+}
+
+Result<Response> GetContent(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(ObjectData object, TargetVersion(ctx));
+  if (object.base != BaseType::kDocument) {
+    return Constraint("object '" + object.id + "' is a " + std::string(BaseTypeId(object.base)) +
+                      ", not a document: it has no content stream");
+  }
+  FOLIO_ASSIGN_OR_RETURN(std::string download, ctx.params.GetString("download", "inline"));
+  if (!EqualsIgnoreCase(download, "inline") && !EqualsIgnoreCase(download, "attachment")) {
+    return InvalidArgument("parameter 'download' must be inline or attachment, got '" + download + "'");
+  }
+  FOLIO_ASSIGN_OR_RETURN(ContentStream stream, ctx.repo->OpenContent(object.id));
+  const uint64_t size = stream.file->size();
+  Response r;
+  r.status = 200;
+  r.content_type = stream.info.mime_type.empty() ? "application/octet-stream" : stream.info.mime_type;
+  const std::string file_name = stream.info.file_name.empty() ? object.name : stream.info.file_name;
+  r.headers.emplace_back("Content-Disposition", ContentDisposition(AsciiToLower(download), file_name));
+  r.headers.emplace_back("Accept-Ranges", "bytes");
+  auto range = ParseRange(ctx.request.range, size);
+  if (!range.ok()) {
+    FOLIO_ASSIGN_OR_RETURN(bool suppress, ctx.params.GetBool("suppressResponseCodes", false));
+    const ErrorResponse e = MakeRangeNotSatisfiableResponse(
+        "range '" + ctx.request.range + "' is not satisfiable: the content has " + std::to_string(size) + " bytes",
+        suppress);
+    Response error;
+    error.status = e.http_status;
+    error.content_type = "application/json; charset=UTF-8";
+    error.body = e.body;
+    error.exception = e.exception;
+    error.headers.emplace_back("Content-Range", "bytes */" + std::to_string(size));
+    return error;
+  }
+  r.offset = 0;
+  r.length = size;
+  if (*range) {
+    r.status = 206;
+    r.offset = (*range)->first;
+    r.length = (*range)->length;
+    r.headers.emplace_back("Content-Range", "bytes " + std::to_string(r.offset) + "-" +
+                                                std::to_string(r.offset + r.length - 1) + "/" + std::to_string(size));
+  }
+  r.stream = std::move(stream.file);
+  return r;
+}
+
+Result<Response> GetChildren(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(ObjectData folder, ctx.Target());
+  if (folder.base != BaseType::kFolder) return InvalidArgument("object '" + folder.id + "' is not a folder");
+  FOLIO_ASSIGN_OR_RETURN(int64_t max, ctx.params.GetInt("maxItems", 100, 0, 10000));
+  FOLIO_ASSIGN_OR_RETURN(int64_t skip, ctx.params.GetInt("skipCount", 0, 0, INT64_MAX));
+  FOLIO_ASSIGN_OR_RETURN(std::string order_by, ctx.params.GetString("orderBy"));
+  ChildOrder order;
+  if (!order_by.empty()) {
+    // One column (the engine orders by one key); the first of a list decides.
+    std::string_view first = order_by;
+    first = first.substr(0, first.find(','));
+    while (!first.empty() && first.front() == ' ') first.remove_prefix(1);
+    const size_t space = first.find(' ');
+    const std::string_view column = first.substr(0, space);
+    std::string_view direction = space == std::string_view::npos ? "" : first.substr(space + 1);
+    while (!direction.empty() && direction.front() == ' ') direction.remove_prefix(1);
+    while (!direction.empty() && direction.back() == ' ') direction.remove_suffix(1);
+    const std::string_view id = ToCanonicalPropertyId(column);
+    if (id == kPropName) {
+      order.key = ChildOrderKey::kName;
+    } else if (id == kPropCreationDate) {
+      order.key = ChildOrderKey::kCreationDate;
+    } else if (id == kPropLastModificationDate) {
+      order.key = ChildOrderKey::kLastModificationDate;
+    } else {
+      return InvalidArgument("parameter 'orderBy': cannot order by '" + std::string(column) +
+                             "'; use cmis:name, cmis:creationDate or cmis:lastModificationDate");
+    }
+    if (EqualsIgnoreCase(direction, "DESC")) {
+      order.descending = true;
+    } else if (!direction.empty() && !EqualsIgnoreCase(direction, "ASC")) {
+      return InvalidArgument("parameter 'orderBy': direction must be ASC or DESC, got '" + std::string(direction) +
+                             "'");
+    }
+  }
+  FOLIO_ASSIGN_OR_RETURN(ChildrenPage page, ctx.repo->GetChildren(folder.id, skip, max, order));
+  FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
+  FOLIO_ASSIGN_OR_RETURN(bool actions, ctx.params.GetBool("includeAllowableActions", false));
+  Renderer renderer(ctx.repo.get(), std::move(options));
+  Json objects = Json::array();
+  for (const ObjectData& child : page.objects) {
+    Json object = renderer.Object(child);
+    if (actions) object["allowableActions"] = AllowableActions(child);
+    objects.push_back(Json{{"object", std::move(object)}, {"pathSegment", child.name}});
+  }
+  return JsonResponse(200, Json{{"objects", std::move(objects)},
+                                {"hasMoreItems", page.has_more},
+                                {"numItems", page.total}});
+}
+
+Result<Response> GetParent(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(ObjectData object, ctx.Target());
+  if (object.base != BaseType::kFolder) {
+    return InvalidArgument("object '" + object.id + "' is not a folder: use getObjectParents");
+  }
+  FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> parents, ctx.repo->GetParents(object.id));
+  if (parents.empty()) return InvalidArgument("the root folder has no parent");
+  return ObjectResponse(ctx, parents.front(), 200);
+}
+
+Result<Response> GetParents(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(ObjectData object, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> parents, ctx.repo->GetParents(object.id));
+  FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
+  Renderer renderer(ctx.repo.get(), std::move(options));
+  Json out = Json::array();
+  for (const ObjectData& p : parents) {
+    out.push_back(Json{{"object", renderer.Object(p)}, {"relativePathSegment", object.name}});
+  }
+  return JsonResponse(200, out);
+}
+
+}  // namespace folio::api::ops

@@ -1,0 +1,114 @@
+// The operations, one file per family: server_ops.cc (domains), domain_ops.cc
+// (repositories), repository_ops.cc (repository info, types, checked-out list),
+// object_read_ops.cc, object_write_ops.cc, versioning_ops.cc. Each takes the Context
+// that dispatch.cc built (level, repository, variant, target) and returns a Response
+// or a Status that dispatch turns into the error response.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/dispatch.h"
+#include "api/json_input.h"
+#include "api/operation.h"
+#include "api/params.h"
+#include "api/render.h"
+#include "api/variant.h"
+#include "folio/repository.h"
+#include "folio/store.h"
+
+namespace folio::api::ops {
+
+enum class Level { kServer, kDomain, kRepository };
+
+struct Context {
+  Context(Store& s, const ServiceOptions& o, const Request& r, const Params& p)
+      : store(s), options(o), request(r), params(p) {}
+
+  Store& store;
+  const ServiceOptions& options;
+  const Request& request;
+  const Params& params;
+  Operation op = Operation::kObject;
+  Level level = Level::kServer;
+  std::string domain_id;
+  std::string repository_id;
+  std::shared_ptr<Repository> repo;  // at repository level
+  Variant variant = Variant::kB;
+  std::string path;          // repository-relative object path, "" for the root folder
+  bool path_given = false;   // the URL names an object below the repository
+  std::string user = "anonymous";
+
+  // The absolute URL of the repository (also its root folder URL).
+  std::string RepositoryUrl() const;
+  // True when the request names an object: `objectId` (or, for creates, `folderId`) or a path.
+  bool HasTarget() const;
+  // The object the request addresses: `objectId` wins over the path (binding §2.1);
+  // creates also accept `folderId` for the parent (CONTRACT §3). Cached.
+  Result<ObjectData> Target();
+  // succinct (default per variant), filter and dateTimeFormat of the request.
+  Result<RenderOptions> Rendering() const;
+
+  std::optional<ObjectData> target_;
+};
+
+// Responses.
+Response JsonResponse(int status, const Json& body);
+Response EmptyResponse(int status);
+// The object rendered per the request (succinct, filter), with `status`; a 201 gets a
+// Location header naming the object by id.
+Result<Response> ObjectResponse(Context& ctx, const ObjectData& object, int status);
+
+// Input helpers shared by the write operations.
+// The request's properties (canonical ids; type ids unquoted and canonical) with the
+// datetime values of `type_id` turned into milliseconds (ISO, ms and JavaScript dates).
+Result<Json> InputProperties(Context& ctx, const std::string& type_id);
+// Converts the datetime values in `properties` per the definitions of `type_id`.
+Status NormalizeDatetimes(Repository& repo, const std::string& type_id, Json& properties);
+// The uploaded content of the request, if any.
+Result<std::optional<ContentSource>> InputContent(const Context& ctx);
+// The ACEs to add (or remove) in engine form.
+Result<std::vector<folio::Ace>> InputAces(const Context& ctx, bool add);
+
+// server_ops.cc
+Result<Response> GetDomains(Context& ctx);
+Result<Response> CreateDomain(Context& ctx);
+Result<Response> DeleteDomain(Context& ctx);
+// domain_ops.cc
+Result<Response> GetRepositories(Context& ctx);
+Result<Response> CreateRepository(Context& ctx);
+Result<Response> DeleteRepository(Context& ctx);
+// repository_ops.cc
+Result<Response> RepositoryInfo(Context& ctx);
+Result<Response> TypeChildren(Context& ctx);
+Result<Response> TypeDescendants(Context& ctx);
+Result<Response> TypeDefinition(Context& ctx);
+Result<Response> CreateType(Context& ctx);
+Result<Response> DeleteType(Context& ctx);
+Result<Response> CheckedOut(Context& ctx);
+// object_read_ops.cc
+Result<Response> GetObject(Context& ctx);
+Result<Response> GetProperties(Context& ctx);
+Result<Response> GetAllowableActions(Context& ctx);
+Result<Response> GetContent(Context& ctx);
+Result<Response> GetChildren(Context& ctx);
+Result<Response> GetParent(Context& ctx);
+Result<Response> GetParents(Context& ctx);
+Json AllowableActions(const ObjectData& object);
+// object_write_ops.cc
+Result<Response> CreateObject(Context& ctx);
+Result<Response> UpdateProperties(Context& ctx);
+Result<Response> DeleteObject(Context& ctx);
+Result<Response> DeleteTree(Context& ctx);
+Result<Response> SetContent(Context& ctx);
+Result<Response> DeleteContent(Context& ctx);
+Result<Response> Move(Context& ctx);
+// versioning_ops.cc
+Result<Response> CheckOut(Context& ctx);
+Result<Response> CheckIn(Context& ctx);
+Result<Response> CancelCheckOut(Context& ctx);
+Result<Response> GetAllVersions(Context& ctx);
+
+}  // namespace folio::api::ops

@@ -1,0 +1,130 @@
+// Repository level (binding §2.2, §2.3): repositoryInfo, types, checked-out documents.
+#include "api/ops/ops.h"
+#include "api/properties_form.h"
+
+namespace folio::api::ops {
+namespace {
+
+struct Paging {
+  int64_t skip = 0;
+  int64_t max = 100;
+};
+
+Result<Paging> ReadPaging(const Context& ctx) {
+  Paging p;
+  FOLIO_ASSIGN_OR_RETURN(p.max, ctx.params.GetInt("maxItems", 100, 0, 10000));
+  FOLIO_ASSIGN_OR_RETURN(p.skip, ctx.params.GetInt("skipCount", 0, 0, INT64_MAX));
+  return p;
+}
+
+Result<std::string> TypeIdParam(const Context& ctx, bool required) {
+  std::string text;
+  if (required) {
+    FOLIO_ASSIGN_OR_RETURN(text, ctx.params.RequireString("typeId"));
+  } else {
+    FOLIO_ASSIGN_OR_RETURN(text, ctx.params.GetString("typeId"));
+  }
+  // CmisJS sends the id wrapped in JSON quotes (binding §13).
+  return std::string(ToCanonicalTypeId(StripJsonQuotes(text)));
+}
+
+Result<Json> Descendants(Context& ctx, const Renderer& renderer, const std::string& type_id, int64_t depth,
+                         bool with_defs, int level) {
+  Json out = Json::array();
+  if (depth == 0 || level > 64) return out;
+  FOLIO_ASSIGN_OR_RETURN(std::vector<Json> children, ctx.repo->GetTypeChildren(type_id));
+  for (const Json& t : children) {
+    Json entry = {{"type", renderer.Type(t, with_defs)}};
+    FOLIO_ASSIGN_OR_RETURN(Json sub, Descendants(ctx, renderer, t.value("id", ""), depth < 0 ? depth : depth - 1,
+                                                 with_defs, level + 1));
+    if (!sub.empty()) entry["children"] = std::move(sub);
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<Response> RepositoryInfo(Context& ctx) {
+  Json out = Json::object();
+  out[ctx.repo->info().repository_id] = RepositoryInfoJson(ctx.repo->info(), ctx.variant, ctx.RepositoryUrl());
+  return JsonResponse(200, out);
+}
+
+Result<Response> TypeChildren(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(std::string type_id, TypeIdParam(ctx, false));
+  FOLIO_ASSIGN_OR_RETURN(bool with_defs, ctx.params.GetBool("includePropertyDefinitions", false));
+  FOLIO_ASSIGN_OR_RETURN(Paging paging, ReadPaging(ctx));
+  FOLIO_ASSIGN_OR_RETURN(std::vector<Json> children, ctx.repo->GetTypeChildren(type_id));
+  FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
+  Renderer renderer(ctx.repo.get(), options);
+  Json types = Json::array();
+  const size_t skip = static_cast<size_t>(std::min<int64_t>(paging.skip, children.size()));
+  for (size_t i = skip; i < children.size() && types.size() < static_cast<size_t>(paging.max); ++i) {
+    types.push_back(renderer.Type(children[i], with_defs));
+  }
+  const bool more = skip + types.size() < children.size();
+  return JsonResponse(200, Json{{"types", std::move(types)}, {"hasMoreItems", more}, {"numItems", children.size()}});
+}
+
+Result<Response> TypeDescendants(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(std::string type_id, TypeIdParam(ctx, false));
+  FOLIO_ASSIGN_OR_RETURN(bool with_defs, ctx.params.GetBool("includePropertyDefinitions", false));
+  FOLIO_ASSIGN_OR_RETURN(int64_t depth, ctx.params.GetInt("depth", -1, -1, 1000));
+  if (depth == 0) return InvalidArgument("parameter 'depth' must not be 0");
+  FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
+  Renderer renderer(ctx.repo.get(), options);
+  FOLIO_ASSIGN_OR_RETURN(Json out, Descendants(ctx, renderer, type_id, depth, with_defs, 0));
+  return JsonResponse(200, out);
+}
+
+Result<Response> TypeDefinition(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(std::string type_id, TypeIdParam(ctx, true));
+  FOLIO_ASSIGN_OR_RETURN(Json type, ctx.repo->GetTypeDefinition(type_id));
+  FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
+  return JsonResponse(200, Renderer(ctx.repo.get(), options).Type(type, true));
+}
+
+Result<Response> CreateType(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(std::optional<Json> type, ctx.params.GetJsonObject("type"));
+  if (!type) return InvalidArgument("missing required parameter 'type'");
+  for (const char* key : {"parentId", "baseId"}) {
+    if (type->contains(key) && (*type)[key].is_string()) {
+      (*type)[key] = std::string(ToCanonicalTypeId((*type)[key].get<std::string>()));
+    }
+  }
+  FOLIO_ASSIGN_OR_RETURN(Json made, ctx.repo->CreateType(*type));
+  FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
+  Response r = JsonResponse(201, Renderer(ctx.repo.get(), options).Type(made, true));
+  return r;
+}
+
+Result<Response> DeleteType(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(std::string type_id, TypeIdParam(ctx, true));
+  FOLIO_RETURN_IF_ERROR(ctx.repo->DeleteType(type_id));
+  return EmptyResponse(200);
+}
+
+// The checked-out documents of the repository, or of one folder when the request
+// names one (binding §2.2).
+Result<Response> CheckedOut(Context& ctx) {
+  std::string folder_id;
+  if (ctx.HasTarget()) {
+    FOLIO_ASSIGN_OR_RETURN(ObjectData folder, ctx.Target());
+    if (folder.base != BaseType::kFolder) return InvalidArgument("object '" + folder.id + "' is not a folder");
+    folder_id = folder.id;
+  }
+  FOLIO_ASSIGN_OR_RETURN(Paging paging, ReadPaging(ctx));
+  FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> docs, ctx.repo->GetCheckedOut(folder_id));
+  FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
+  Renderer renderer(ctx.repo.get(), options);
+  Json objects = Json::array();
+  const size_t skip = static_cast<size_t>(std::min<int64_t>(paging.skip, docs.size()));
+  for (size_t i = skip; i < docs.size() && objects.size() < static_cast<size_t>(paging.max); ++i) {
+    objects.push_back(renderer.Object(docs[i]));
+  }
+  const bool more = skip + objects.size() < docs.size();
+  return JsonResponse(200, Json{{"objects", std::move(objects)}, {"hasMoreItems", more}, {"numItems", docs.size()}});
+}
+
+}  // namespace folio::api::ops

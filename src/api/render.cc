@@ -1,0 +1,217 @@
+// Object, type and repository JSON; see render.h.
+#include "api/render.h"
+
+#include "api/cmis_names.h"
+#include "api/datetime.h"
+
+namespace folio::api {
+namespace {
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+bool IsIdChar(char c) {
+  return static_cast<unsigned char>(c) >= 0x80 || std::isalnum(static_cast<unsigned char>(c)) ||
+         c == ':' || c == '_' || c == '-' || c == '.';
+}
+
+// The JSON type name of a value whose definition is unknown.
+std::string_view InferredType(const Json& value) {
+  const Json& v = value.is_array() && !value.empty() ? value[0] : value;
+  if (v.is_boolean()) return "boolean";
+  if (v.is_number_integer()) return "integer";
+  if (v.is_number()) return "decimal";
+  return "string";
+}
+
+std::string LocalName(std::string_view id) {
+  const size_t colon = id.find(':');
+  return std::string(colon == std::string_view::npos ? id : id.substr(colon + 1));
+}
+
+}  // namespace
+
+Result<PropertyFilter> ParseFilter(std::string_view filter) {
+  filter = Trim(filter);
+  if (filter.empty() || filter == "*") return PropertyFilter();
+  std::set<std::string, std::less<>> ids;
+  size_t pos = 0;
+  while (pos <= filter.size()) {
+    size_t comma = filter.find(',', pos);
+    if (comma == std::string_view::npos) comma = filter.size();
+    const std::string_view entry = Trim(filter.substr(pos, comma - pos));
+    pos = comma + 1;
+    if (entry.empty()) continue;
+    if (entry == "*") return PropertyFilter();
+    for (char c : entry) {
+      if (!IsIdChar(c)) {
+        return Status(ErrorKind::kFilterNotValid, "invalid property filter entry '" + std::string(entry) + "'");
+      }
+    }
+    ids.emplace(ToCanonicalPropertyId(entry));
+  }
+  return PropertyFilter(std::move(ids));
+}
+
+const Json* Renderer::PropertyDefinitions(const std::string& type_id) {
+  if (repo_ == nullptr) return nullptr;
+  auto it = types_.find(type_id);
+  if (it == types_.end()) {
+    auto type = repo_->GetTypeDefinition(type_id);
+    Json defs = type.ok() ? type->value("propertyDefinitions", Json::object()) : Json::object();
+    it = types_.emplace(type_id, std::move(defs)).first;
+  }
+  return &it->second;
+}
+
+Json Renderer::Value(const Json& value, const Json* definition) const {
+  if (!options_.extended_dates || definition == nullptr || value.is_null()) return value;
+  if (definition->value("propertyType", "") != "datetime") return value;
+  auto one = [](const Json& v) -> Json {
+    if (v.is_number_integer() && v.get<int64_t>() >= kMinDateTimeMs && v.get<int64_t>() <= kMaxDateTimeMs) {
+      return FormatIso8601(v.get<int64_t>());
+    }
+    return v;
+  };
+  if (!value.is_array()) return one(value);
+  Json out = Json::array();
+  for (const Json& v : value) out.push_back(one(v));
+  return out;
+}
+
+Json Renderer::Properties(const ObjectData& object) {
+  const bool need_defs = !options_.succinct || options_.extended_dates;
+  const Json* defs = need_defs ? PropertyDefinitions(object.type_id) : nullptr;
+  Json out = Json::object();
+  for (auto it = object.properties.begin(); it != object.properties.end(); ++it) {
+    const std::string& id = it.key();
+    if (options_.filter && !options_.filter->contains(id)) continue;
+    const Json* def = nullptr;
+    if (defs != nullptr) {
+      auto d = defs->find(id);
+      if (d != defs->end()) def = &*d;
+    }
+    Json value = *it;
+    // Type ids in values follow the variant too (cmis:objectTypeId, cmis:baseTypeId).
+    if ((id == kPropObjectTypeId || id == kPropBaseTypeId) && value.is_string()) {
+      value = std::string(ToResponseId(options_.variant, value.get_ref<const std::string&>()));
+    }
+    value = Value(value, def);
+    const std::string response_id(ToResponseId(options_.variant, id));
+    if (options_.succinct) {
+      out[response_id] = std::move(value);
+      continue;
+    }
+    Json p = Json::object();
+    p["id"] = response_id;
+    p["localName"] = def ? def->value("localName", LocalName(id)) : LocalName(id);
+    p["displayName"] = def ? def->value("displayName", LocalName(id)) : LocalName(id);
+    p["queryName"] = response_id;
+    p["type"] = def ? def->value("propertyType", "string") : std::string(InferredType(value));
+    p["cardinality"] = def ? def->value("cardinality", "single") : (value.is_array() ? "multi" : "single");
+    p["value"] = std::move(value);
+    out[response_id] = std::move(p);
+  }
+  return out;
+}
+
+Json Renderer::Object(const ObjectData& object) {
+  Json out = Json::object();
+  out[options_.succinct ? "succinctProperties" : "properties"] = Properties(object);
+  return out;
+}
+
+Json Renderer::Type(const Json& type, bool with_property_definitions) const {
+  const Variant v = options_.variant;
+  Json out = Json::object();
+  for (auto it = type.begin(); it != type.end(); ++it) {
+    const std::string& key = it.key();
+    if (key == "propertyDefinitions") {
+      if (!with_property_definitions) continue;
+      Json defs = Json::object();
+      for (auto d = it->begin(); d != it->end(); ++d) {
+        Json def = *d;
+        const std::string id(ToResponseId(v, d.key()));
+        if (def.contains("id")) def["id"] = id;
+        if (def.contains("queryName")) def["queryName"] = id;
+        defs[id] = std::move(def);
+      }
+      out[key] = std::move(defs);
+      continue;
+    }
+    if ((key == "id" || key == "baseId" || key == "parentId" || key == "queryName") && it->is_string()) {
+      out[key] = std::string(ToResponseId(v, it->get_ref<const std::string&>()));
+      continue;
+    }
+    out[key] = *it;
+  }
+  return out;
+}
+
+Json RepositoryInfoJson(const RepositoryInfo& info, Variant variant, const std::string& repository_url) {
+  Json caps = {
+      {"capabilityContentStreamUpdatability", "anytime"},
+      {"capabilityChanges", "none"},
+      {"capabilityRenditions", "none"},
+      {"capabilityGetDescendants", false},
+      {"capabilityGetFolderTree", false},
+      {"capabilityMultifiling", false},
+      {"capabilityUnfiling", false},
+      {"capabilityVersionSpecificFiling", false},
+      {"capabilityPWCUpdatable", true},
+      {"capabilityPWCSearchable", false},
+      {"capabilityAllVersionsSearchable", false},
+      {"capabilityOrderBy", "common"},
+      {"capabilityQuery", "none"},
+      {"capabilityJoin", "none"},
+      {"capabilityACL", "none"},
+      {"capabilityCreatablePropertyTypes",
+       {{"canCreate", {"string", "boolean", "id", "integer", "decimal", "datetime", "uri", "html"}}}},
+      {"capabilityNewTypeSettableAttributes",
+       {{"id", true}, {"localName", true}, {"localNamespace", true}, {"displayName", true},
+        {"queryName", true}, {"description", true}, {"creatable", true}, {"fileable", true},
+        {"queryable", false}, {"fulltextIndexed", false}, {"includedInSupertypeQuery", false},
+        {"controllablePolicy", false}, {"controllableACL", false}}},
+  };
+  Json acl_caps = {
+      {"supportedPermissions", "basic"},
+      {"propagation", "objectonly"},
+      {"permissions",
+       Json::array({{{"permission", "cmis:read"}, {"description", "Read"}},
+                    {{"permission", "cmis:write"}, {"description", "Write"}},
+                    {{"permission", "cmis:all"}, {"description", "All"}}})},
+      {"permissionMapping", Json::array()},
+  };
+  Json r = Json::object();
+  r["repositoryId"] = info.repository_id;
+  r["repositoryName"] = info.name.empty() ? info.repository_id : info.name;
+  r["repositoryDescription"] = info.description;
+  r["vendorName"] = "Folio";
+  r["productName"] = "Folio";
+  r["productVersion"] = FOLIO_VERSION;
+  r["rootFolderId"] = info.root_folder_id;
+  r["repositoryUrl"] = repository_url;
+  r["rootFolderUrl"] = repository_url;
+  r["capabilities"] = std::move(caps);
+  r["aclCapabilities"] = std::move(acl_caps);
+  r["latestChangeLogToken"] = nullptr;
+  r["cmisVersionSupported"] = "1.1";
+  r["thinClientURI"] = nullptr;
+  r["changesIncomplete"] = true;
+  r["changesOnType"] = Json::array();
+  r["principalIdAnonymous"] = "cmis:anonymous";
+  r["principalIdAnyone"] = "cmis:anyone";
+  r["extendedFeatures"] = Json::array(
+      {{{"id", "http://docs.oasis-open.org/ns/cmis/extension/datetimeformat"},
+        {"url", "https://docs.oasis-open.org/cmis/CMIS/v1.1/CMIS-v1.1.html"},
+        {"commonName", "Browser Binding DateTime Format"},
+        {"versionLabel", "1.0"},
+        {"description", "dateTimeFormat=extended gives ISO 8601 datetimes"}}});
+  r["variant"] = std::string(VariantName(variant));
+  return r;
+}
+
+}  // namespace folio::api

@@ -1,0 +1,62 @@
+// Rendering engine objects as Browser Binding JSON (binding §4, §5, §7): the detailed
+// `properties` form or `succinctProperties`, property filters, type definitions and
+// repositoryInfo, with ids spelled for the repository's variant (through variant.h,
+// the one translation layer; the engine's ids are always canonical).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "api/json_input.h"
+#include "api/variant.h"
+#include "folio/object.h"
+#include "folio/repository.h"
+#include "folio/status.h"
+
+namespace folio::api {
+
+// A property filter: canonical ids, or nullopt for all properties.
+using PropertyFilter = std::optional<std::set<std::string, std::less<>>>;
+
+// Parses `filter` (comma-separated property ids or query names in either spelling;
+// "*" or "" means all). Errors: kFilterNotValid naming an entry that is not an id.
+Result<PropertyFilter> ParseFilter(std::string_view filter);
+
+struct RenderOptions {
+  Variant variant = Variant::kB;
+  bool succinct = false;
+  bool extended_dates = false;  // dateTimeFormat=extended: ISO 8601 strings, not ms
+  PropertyFilter filter;
+};
+
+class Renderer {
+ public:
+  // `repo` supplies type definitions for the detailed form; may be null (then property
+  // types are inferred from the values).
+  Renderer(Repository* repo, RenderOptions options) : repo_(repo), options_(std::move(options)) {}
+
+  const RenderOptions& options() const { return options_; }
+
+  // {"succinctProperties": {...}} or {"properties": {...}}.
+  Json Object(const ObjectData& object);
+  // The bare property map (the `properties` selector).
+  Json Properties(const ObjectData& object);
+  // A type definition in the variant's spelling; without its property definitions
+  // unless `with_property_definitions`.
+  Json Type(const Json& type, bool with_property_definitions) const;
+
+ private:
+  const Json* PropertyDefinitions(const std::string& type_id);
+  Json Value(const Json& value, const Json* definition) const;
+
+  Repository* repo_;
+  RenderOptions options_;
+  std::map<std::string, Json, std::less<>> types_;  // type id -> its propertyDefinitions
+};
+
+// The repositoryInfo of `info` (binding §1); `repository_url` is absolute.
+Json RepositoryInfoJson(const RepositoryInfo& info, Variant variant, const std::string& repository_url);
+
+}  // namespace folio::api

@@ -1,0 +1,163 @@
+// An in-process server for HTTP tests: a fresh data directory built through the Store
+// API (domain "demo"; repository "alpha" in variant A and "beta" in variant B, each
+// with folder "docs" holding "readme.txt" = "hello"), served on a free loopback port,
+// and an httplib::Client pointed at it.
+#pragma once
+
+#include <doctest/doctest.h>
+#include <httplib.h>
+#include <spdlog/spdlog.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "api/dispatch.h"
+#include "folio/store.h"
+#include "http/server.h"
+#include "support/temp_dir.h"
+
+namespace folio::testing {
+
+using Json = nlohmann::ordered_json;
+
+struct ServerConfig {
+  api::ServiceOptions service;
+  http::ServerOptions http;
+  bool read_only_store = false;
+};
+
+inline void BuildFixtureData(const std::string& dir) {
+  auto store = Store::Open(dir, {.durable = false});
+  REQUIRE(store.ok());
+  REQUIRE((*store)->CreateDomain("demo", "test domain").ok());
+  for (const auto& [id, variant] : {std::pair<std::string, std::string>{"alpha", "A"}, {"beta", "B"}}) {
+    RepositoryInfo info;
+    info.repository_id = id;
+    info.name = "Repository " + id;
+    info.variant = variant;
+    REQUIRE((*store)->CreateRepository("demo", info).ok());
+    auto repo = (*store)->GetRepository("demo", id);
+    REQUIRE(repo.ok());
+    NewObject folder;
+    folder.name = "docs";
+    auto f = (*repo)->CreateFolder((*repo)->info().root_folder_id, folder, "alice");
+    REQUIRE(f.ok());
+    NewObject doc;
+    doc.name = "readme.txt";
+    auto d = (*repo)->CreateDocument(f->id, doc, ContentSource::FromBytes("hello", "text/plain"),
+                                     VersioningState::kMajor, "alice");
+    REQUIRE(d.ok());
+  }
+}
+
+class ServerFixture {
+ public:
+  explicit ServerFixture(ServerConfig config = {}) {
+    spdlog::set_level(spdlog::level::warn);  // no request log lines in test output
+    BuildFixtureData(dir_.path());
+    StoreOptions store_options;
+    store_options.durable = false;
+    store_options.read_only = config.read_only_store;
+    auto store = Store::Open(dir_.path(), store_options);
+    REQUIRE(store.ok());
+    store_ = std::move(*store);
+    service_ = std::make_unique<api::Service>(*store_, config.service);
+    config.http.port = 0;
+    config.http.host = "127.0.0.1";
+    if (config.http.threads == 0) config.http.threads = 2;
+    server_ = std::make_unique<http::Server>(*service_, config.http);
+    REQUIRE(server_->Start().ok());
+  }
+  ~ServerFixture() { server_->Stop(); }
+
+  int port() const { return server_->port(); }
+  std::string base() const { return "http://127.0.0.1:" + std::to_string(port()); }
+  httplib::Client Client() const {
+    httplib::Client c("127.0.0.1", port());
+    c.set_read_timeout(10, 0);
+    return c;
+  }
+  const std::string& dir() const { return dir_.path(); }
+  Store& store() { return *store_; }
+
+ private:
+  TempDir dir_;
+  std::unique_ptr<Store> store_;
+  std::unique_ptr<api::Service> service_;
+  std::unique_ptr<http::Server> server_;
+};
+
+// Helpers to send the same request in each body encoding (CONTRACT §3).
+enum class Encoding { kJson, kMultipart, kUrlencoded };
+
+inline const char* EncodingName(Encoding e) {
+  switch (e) {
+    case Encoding::kJson: return "json";
+    case Encoding::kMultipart: return "multipart";
+    case Encoding::kUrlencoded: return "urlencoded";
+  }
+  return "";
+}
+
+struct Upload {
+  std::string bytes;
+  std::string file_name;
+  std::string content_type = "text/plain";
+};
+
+// POSTs `fields` and `properties` (id -> value; arrays for multi-valued) to `path`,
+// encoded as `enc`; `content` requires multipart.
+inline httplib::Result PostAs(httplib::Client& c, const std::string& path, Encoding enc,
+                              const std::vector<std::pair<std::string, std::string>>& fields,
+                              const Json& properties = Json::object(), const Upload* content = nullptr) {
+  if (enc == Encoding::kJson) {
+    Json body = Json::object();
+    for (const auto& [k, v] : fields) body[k] = v;
+    if (!properties.empty()) body["properties"] = properties;
+    return c.Post(path.c_str(), body.dump(), "application/json");
+  }
+  std::vector<std::pair<std::string, std::string>> all = fields;
+  size_t n = 0;
+  for (auto it = properties.begin(); it != properties.end(); ++it, ++n) {
+    all.emplace_back("propertyId[" + std::to_string(n) + "]", it.key());
+    if (it->is_array()) {
+      for (size_t m = 0; m < it->size(); ++m) {
+        const Json& v = (*it)[m];
+        all.emplace_back("propertyValue[" + std::to_string(n) + "][" + std::to_string(m) + "]",
+                         v.is_string() ? v.get<std::string>() : v.dump());
+      }
+    } else if (!it->is_null()) {
+      all.emplace_back("propertyValue[" + std::to_string(n) + "]",
+                       it->is_string() ? it->get<std::string>() : it->dump());
+    }
+  }
+  if (enc == Encoding::kUrlencoded) {
+    std::string body;
+    for (const auto& [k, v] : all) {
+      if (!body.empty()) body += '&';
+      body += httplib::detail::encode_query_param(k) + "=" + httplib::detail::encode_query_param(v);
+    }
+    return c.Post(path.c_str(), body, "application/x-www-form-urlencoded");
+  }
+  httplib::MultipartFormDataItems items;
+  if (content != nullptr) items.push_back({"content", content->bytes, content->file_name, content->content_type});
+  for (const auto& [k, v] : all) items.push_back({k, v, "", ""});
+  return c.Post(path.c_str(), items);
+}
+
+inline Json BodyJson(const httplib::Result& r) {
+  REQUIRE(r);
+  auto j = Json::parse(r->body, nullptr, false);
+  return j;
+}
+
+// The value of a property in an object response, whichever form it has.
+inline Json Prop(const Json& object, const std::string& id) {
+  if (object.contains("succinctProperties")) return object["succinctProperties"].value(id, Json());
+  if (object.contains("properties") && object["properties"].contains(id)) return object["properties"][id]["value"];
+  return Json();
+}
+
+}  // namespace folio::testing

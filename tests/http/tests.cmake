@@ -1,0 +1,8 @@
+# HTTP-level tests (src/http + src/api over loopback); included from tests/CMakeLists.txt.
+list(APPEND FOLIO_TEST_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/levels_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/objects_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/errors_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/seed_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/serve_test.cc
+)
