@@ -22,7 +22,7 @@ Status RepoImpl::AdoptFolder(const std::string& folder) {
   FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.Dir(folder)));
   if (st.type != FileType::kDirectory) return ObjectNotFound("no folder at path '/" + folder + "'");
   ObjectRecord rec;
-  rec.id = folder.empty() ? info_.root_folder_id : storage::NewId('f');
+  rec.id = folder.empty() ? info_.root_folder_id : NewObjectId('f');
   rec.properties = NewObjectProperties("cmis:folder", kSystemUser, MsOf(st.mtime_ns));
   storage::Transaction tx(fs_, layout_.JournalDir());
   FOLIO_RETURN_IF_ERROR(storage::EnsureDir(fs_, layout_.FolderMeta(folder)));
@@ -42,7 +42,7 @@ Status RepoImpl::AdoptDocument(const std::string& folder, const std::string& nam
   FOLIO_ASSIGN_OR_RETURN(auto src, fs_.Open(visible));
 
   SeriesRecord series;
-  series.series_id = storage::NewId('d');
+  series.series_id = NewObjectId('d');
   series.versions = {"1.0"};
   series.file_size = st.size;
   series.file_mtime_ns = st.mtime_ns;

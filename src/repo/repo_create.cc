@@ -53,7 +53,7 @@ Result<Filed> PrepareFiled(RepoImpl& r, const std::string& parent_id, const NewO
   FOLIO_ASSIGN_OR_RETURN(f.parent, r.LocateFolder(parent_id));
   FOLIO_ASSIGN_OR_RETURN(f.type, CreatableType(r.types_, obj.type_id, base));
   FOLIO_RETURN_IF_ERROR(r.CheckNameFree(f.parent.folder, obj.name));
-  if (id_prefix != 0) f.rec.id = storage::NewId(id_prefix);
+  if (id_prefix != 0) f.rec.id = r.NewObjectId(id_prefix);
   FOLIO_ASSIGN_OR_RETURN(f.rec.properties, InitialProperties(f.type, obj, user, storage::NowMs()));
   f.rec.acl = obj.acl;
   return f;
@@ -101,7 +101,7 @@ Result<ObjectData> RepoImpl::CreateDocument(const std::string& parent_id, const 
   rec.properties["cmis:name"] = obj.name;
 
   SeriesRecord series;
-  series.series_id = storage::NewId('d');
+  series.series_id = NewObjectId('d');
   series.versionable = type.versionable && state != VersioningState::kNone;
   const bool checked_out = state == VersioningState::kCheckedOut;
   std::string file_label;  // name of the content/props files: "1.0", "0.1" or "pwc"
@@ -182,7 +182,7 @@ Result<ObjectData> RepoImpl::CreateRelationship(const NewObject& obj, const std:
     }
   }
   ObjectRecord rec;
-  rec.id = storage::NewId('r');
+  rec.id = NewObjectId('r');
   FOLIO_ASSIGN_OR_RETURN(rec.properties, InitialProperties(type, obj, user, storage::NowMs()));
   rec.properties["cmis:name"] = obj.name;
   rec.acl = obj.acl;

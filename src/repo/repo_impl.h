@@ -85,6 +85,11 @@ class RepoImpl {
   Result<Target> ResolvePath(const std::string& path);
   Result<Loc> Locate(const std::string& base_id, int depth = 0);
   Result<Loc> LocateFolder(const std::string& id);  // kInvalidArgument if not a folder
+  // A document at the visible path `visible` (= parent/name) that a confined Stat found
+  // before and that is still the same file; nullopt means "take the full path".
+  std::optional<Target> KnownDocumentAt(const std::string& visible, const std::string& parent,
+                                        const std::string& name);
+  void RememberDocumentAt(const std::string& visible, const FileStat& st);
   Result<std::string> FolderIdAt(const std::string& folder_path);
 
   // --- repo_build.cc ---
@@ -147,6 +152,8 @@ class RepoImpl {
                                                      const std::string& staged_path, const std::string& doc_name);
   Status StageSeriesRemoval(storage::Transaction& tx, const Loc& loc);
   Status StageCheckedOutMarker(storage::Transaction& tx, const std::string& series_id, bool present);
+  // A fresh id with `prefix` that no index entry holds yet (caller holds the write lock).
+  std::string NewObjectId(char prefix);
   std::string TrashPath();
 
   Fs& fs_;
@@ -169,6 +176,11 @@ class RepoImpl {
   static constexpr size_t kMaxMemoDocuments = 2048;
   std::mutex memo_mu_;
   std::unordered_map<std::string, DocMemo> memo_;
+  // Visible document paths a confined Stat found to be regular files, with their
+  // identity (see KnownDocumentAt).
+  static constexpr size_t kMaxKnownPaths = 4096;
+  std::mutex known_paths_mu_;
+  std::unordered_map<std::string, FileStat> known_paths_;
   std::mutex listing_mu_;
   std::map<std::string, std::shared_ptr<const Listing>> listings_;
 };

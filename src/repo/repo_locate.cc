@@ -133,21 +133,27 @@ Result<Target> RepoImpl::ResolvePath(const std::string& path) {
   }
   const std::string parent = storage::ParentPath(clean);
   const std::string name = storage::BaseName(clean);
-  auto st = fs_.Stat(layout_.Dir(clean));
+  const std::string visible = layout_.Dir(clean);
+  if (auto known = KnownDocumentAt(visible, parent, name)) return std::move(*known);
+  auto st = fs_.Stat(visible);
   if (st.ok() && st->type == FileType::kDirectory) {
     FOLIO_ASSIGN_OR_RETURN(std::string id, FolderIdAt(clean));
     t.loc = Loc{BaseType::kFolder, id, clean, name};
     return t;
   }
   if (st.ok() && st->type == FileType::kFile) {
-    auto series = ReadSeries(parent, name);
-    if (!series.ok() && series.status().Is(std::errc::no_such_file_or_directory)) {
+    const std::string series_path = layout_.SeriesFile(parent, name);
+    auto json = cache_.Read(fs_, series_path);
+    if (!json.ok() && json.status().Is(std::errc::no_such_file_or_directory)) {
       FOLIO_RETURN_IF_ERROR(AdoptDocument(parent, name));
-      series = ReadSeries(parent, name);
+      json = cache_.Read(fs_, series_path);
     }
-    if (!series.ok()) return series.status();
-    t.loc = Loc{BaseType::kDocument, series->series_id, parent, name};
-    if (series->versions.empty()) t.pwc = true;  // created checked out: only the working copy exists
+    if (!json.ok()) return json.status();
+    FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, SeriesRecordFromJson(**json, series_path));
+    t.loc = Loc{BaseType::kDocument, series.series_id, parent, name};
+    t.loc.record = *json;  // lets Build reuse it (and its memo of built documents)
+    if (series.versions.empty()) t.pwc = true;  // created checked out: only the working copy exists
+    RememberDocumentAt(visible, *st);
     return t;
   }
   // A symlink or special file is not an object; a symlink on the way is not followed.
@@ -164,6 +170,43 @@ Result<Target> RepoImpl::ResolvePath(const std::string& path) {
     return t;
   }
   return ObjectNotFound("no object at path '" + shown + "'");
+}
+
+// The by-path fast path. A confined Stat (openat2 + fstatat + close) proves that `visible`
+// is a regular file reached without a symlink; its identity (device, inode) is
+// remembered, and while the unconfined IdentityStat (one fstatat) still finds that very
+// file there, the confined Stat would say the same. Anything else (not remembered, a
+// different file, a symlink, gone) takes the full path, which also adopts and reports.
+std::optional<Target> RepoImpl::KnownDocumentAt(const std::string& visible, const std::string& parent,
+                                                const std::string& name) {
+  FileStat known;
+  {
+    std::lock_guard<std::mutex> lock(known_paths_mu_);
+    auto it = known_paths_.find(visible);
+    if (it == known_paths_.end()) return std::nullopt;
+    known = it->second;
+  }
+  auto st = fs_.IdentityStat(visible);
+  if (!st.ok() || st->type != FileType::kFile || st->inode != known.inode || st->device != known.device) {
+    return std::nullopt;
+  }
+  // The series record: read through the confined Open, validated by its own identity.
+  const std::string series_path = layout_.SeriesFile(parent, name);
+  auto json = cache_.Read(fs_, series_path);
+  if (!json.ok()) return std::nullopt;
+  auto series = SeriesRecordFromJson(**json, series_path);
+  if (!series.ok()) return std::nullopt;
+  Target t;
+  t.loc = Loc{BaseType::kDocument, series->series_id, parent, name};
+  t.loc.record = *json;
+  t.pwc = series->versions.empty();
+  return t;
+}
+
+void RepoImpl::RememberDocumentAt(const std::string& visible, const FileStat& st) {
+  std::lock_guard<std::mutex> lock(known_paths_mu_);
+  if (known_paths_.size() >= kMaxKnownPaths) known_paths_.clear();
+  known_paths_[visible] = st;
 }
 
 Result<std::string> RepoImpl::FolderIdAt(const std::string& folder_path) {

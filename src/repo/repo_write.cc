@@ -94,6 +94,15 @@ Result<std::optional<ContentInfo>> RepoImpl::DescribeContent(const std::optional
   return std::optional<ContentInfo>(info);
 }
 
+std::string RepoImpl::NewObjectId(char prefix) {
+  // Random ids practically never collide, but an index entry is never overwritten by a
+  // new object whatever happens (a forked process, a restored backup).
+  for (;;) {
+    std::string id = storage::NewId(prefix);
+    if (!Exists(fs_, layout_.IndexEntry(id))) return id;
+  }
+}
+
 std::string RepoImpl::TrashPath() { return storage::JoinPath(layout_.TrashDir(), storage::NewId('x')); }
 
 Status RepoImpl::StageSeriesRemoval(storage::Transaction& tx, const Loc& loc) {

@@ -1,18 +1,24 @@
 // Id generation and parsing; see ids.h.
 #include "storage/ids.h"
 
+#include <unistd.h>
+
 #include <random>
 
 namespace folio::storage {
 
 std::string NewId(char prefix) {
   static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-  thread_local std::mt19937_64 rng([] {
+  // Seeded per thread, and again in a forked child: it would otherwise repeat its
+  // parent's sequence, and so its ids.
+  thread_local std::mt19937_64 rng;
+  thread_local pid_t seeded_for = -1;
+  if (seeded_for != ::getpid()) {
     std::random_device rd;
-    std::seed_seq seq{rd(), rd(), rd(), rd()};
-    std::mt19937_64 g(seq);
-    return g;
-  }());
+    std::seed_seq seq{rd(), rd(), rd(), rd(), static_cast<unsigned>(::getpid())};
+    rng.seed(seq);
+    seeded_for = ::getpid();
+  }
   std::string id(1, prefix);
   for (int i = 0; i < 16; ++i) id += kAlphabet[rng() % 36];
   return id;
