@@ -16,6 +16,16 @@ std::string Describe(const RecordFact& r) {
   return r.kind + " '/" + r.path + "' ('" + r.id + "')";
 }
 
+// TypeRegistry::Get, which throws on some malformed type files (e.g. a property
+// definition that is not an object): here that is one more unusable type.
+Status LoadType(repo::TypeRegistry& registry, const std::string& id) {
+  try {
+    return registry.Get(id).status();
+  } catch (const std::exception& e) {
+    return StorageError(std::string("malformed type definition: ") + e.what());
+  }
+}
+
 std::map<std::string, const IndexFileFact*> IndexByPath(const RepoFacts& f) {
   std::map<std::string, const IndexFileFact*> out;
   for (const IndexFileFact& i : f.index) out[i.path] = &i;
@@ -183,8 +193,8 @@ Problems CheckTypes(Fs& fs, const RepoFacts& f) {
     } else if (f.layout.TypeFile(id->get<std::string>()) != t.path) {
       bad("misnamed type file '" + t.path + "': type '" + id->get<std::string>() + "' belongs in '" +
           f.layout.TypeFile(id->get<std::string>()) + "'");
-    } else if (auto type = registry.Get(id->get<std::string>()); !type.ok()) {
-      bad("unusable type '" + id->get<std::string>() + "' in '" + t.path + "': " + type.status().message());
+    } else if (Status type = LoadType(registry, id->get<std::string>()); !type.ok()) {
+      bad("unusable type '" + id->get<std::string>() + "' in '" + t.path + "': " + type.message());
     }
   }
   return out;
@@ -200,7 +210,7 @@ Problems CheckObjectTypes(Fs& fs, const RepoFacts& f) {
       continue;
     }
     auto it = known.find(*t.type_id);
-    if (it == known.end()) it = known.emplace(*t.type_id, registry.Get(*t.type_id).status()).first;
+    if (it == known.end()) it = known.emplace(*t.type_id, LoadType(registry, *t.type_id)).first;
     if (it->second.ok()) continue;
     std::string message = "unknown object type '" + *t.type_id + "' in '" + t.record + "'";
     if (it->second.kind() != ErrorKind::kObjectNotFound) message += ": " + it->second.message();

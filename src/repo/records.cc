@@ -12,6 +12,22 @@ Status Bad(const std::string& what, const std::string& field) {
   return StorageError("'" + what + "': field '" + field + "' is missing or has the wrong type");
 }
 
+// Optional fields: the default when absent or of another type (nlohmann's value()
+// throws on a type mismatch, and stored files may have been edited by hand).
+std::string StringOr(const Json& j, const char* key, const std::string& fallback) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+bool BoolOr(const Json& j, const char* key, bool fallback) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_boolean() ? it->get<bool>() : fallback;
+}
+template <typename T>
+T NumberOr(const Json& j, const char* key, T fallback) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number_integer() ? it->get<T>() : fallback;
+}
+
 }  // namespace
 
 Json AclToJson(const std::vector<Ace>& acl) {
@@ -27,8 +43,11 @@ std::vector<Ace> AclFromJson(const Json& j) {
     if (!e.is_object() || !e.contains("principal") || !e["principal"].is_string()) continue;
     Ace a;
     a.principal = e["principal"];
-    for (const Json& p : e.value("permissions", Json::array())) {
-      if (p.is_string()) a.permissions.push_back(p);
+    auto perms = e.find("permissions");
+    if (perms != e.end() && perms->is_array()) {
+      for (const Json& p : *perms) {
+        if (p.is_string()) a.permissions.push_back(p);
+      }
     }
     out.push_back(std::move(a));
   }
@@ -104,11 +123,11 @@ Result<ObjectRecord> ObjectRecordFromJson(const Json& j, const std::string& what
     if (!c.is_object() || !c.contains("length") || !c["length"].is_number_unsigned()) return Bad(what, "content.length");
     ContentInfo info;
     info.length = c["length"];
-    info.mime_type = c.value("mimeType", "application/octet-stream");
-    info.file_name = c.value("fileName", "");
+    info.mime_type = StringOr(c, "mimeType", "application/octet-stream");
+    info.file_name = StringOr(c, "fileName", "");
     r.content = info;
   }
-  r.acl = AclFromJson(j.value("acl", Json::array()));
+  if (auto acl = j.find("acl"); acl != j.end()) r.acl = AclFromJson(*acl);
   return r;
 }
 
@@ -132,7 +151,7 @@ Result<SeriesRecord> SeriesRecordFromJson(const Json& j, const std::string& what
   SeriesRecord r;
   if (!j.contains("seriesId") || !j["seriesId"].is_string()) return Bad(what, "seriesId");
   r.series_id = j["seriesId"];
-  r.versionable = j.value("versionable", true);
+  r.versionable = BoolOr(j, "versionable", true);
   if (!j.contains("versions") || !j["versions"].is_array()) return Bad(what, "versions");
   for (const Json& v : j["versions"]) {
     if (!v.is_string()) return Bad(what, "versions");
@@ -143,13 +162,13 @@ Result<SeriesRecord> SeriesRecordFromJson(const Json& j, const std::string& what
     if (!c.is_object() || !c.contains("by") || !c["by"].is_string()) return Bad(what, "checkedOut.by");
     CheckOutRecord co;
     co.by = c["by"];
-    co.since_ms = storage::ParseIsoMs(c.value("since", "")).value_or(0);
-    co.from = c.value("from", "");
+    co.since_ms = storage::ParseIsoMs(StringOr(c, "since", "")).value_or(0);
+    co.from = StringOr(c, "from", "");
     r.checked_out = co;
   }
   if (j.contains("file") && j["file"].is_object()) {
-    r.file_size = j["file"].value("size", uint64_t{0});
-    r.file_mtime_ns = j["file"].value("mtimeNs", int64_t{0});
+    r.file_size = NumberOr<uint64_t>(j["file"], "size", 0);
+    r.file_mtime_ns = NumberOr<int64_t>(j["file"], "mtimeNs", 0);
   }
   return r;
 }

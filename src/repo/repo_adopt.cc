@@ -36,6 +36,12 @@ Status RepoImpl::AdoptDocument(const std::string& folder, const std::string& nam
   FOLIO_ASSIGN_OR_RETURN(std::string parent_id, FolderIdAt(folder));
   FOLIO_ASSIGN_OR_RETURN(WriteGuard guard, LockForWrite(/*internal=*/true));
   if (Exists(fs_, layout_.SeriesFile(folder, name))) return OkStatus();
+  if (Exists(fs_, layout_.SeriesDir(folder, name))) {
+    // Metadata without its series.json: damaged, not hand-added. Adopting would try to
+    // create a directory that exists; say what is wrong instead.
+    return StorageError("document '/" + storage::JoinPath(folder, name) + "' has a series directory without " +
+                        "series.json; run folio fsck --repair");
+  }
   const std::string visible = layout_.Child(folder, name);
   FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(visible));
   if (st.type != FileType::kFile) return ObjectNotFound("no document at path '/" + storage::JoinPath(folder, name) + "'");

@@ -83,6 +83,9 @@ Result<ObjectData> RepoImpl::UpdateProperties(const std::string& id, const Json&
 
   storage::Transaction tx(fs_, layout_.JournalDir());
   FOLIO_RETURN_IF_ERROR(tx.WriteJson(record_path, ToJson(rec)).status());
+  if (loc.base == BaseType::kRelationship && !new_name.empty() && new_name != loc.name) {
+    FOLIO_RETURN_IF_ERROR(storage::StageIndexEntry(fs_, tx, layout_, loc.id, {"relationship", "", new_name, ""}));
+  }
   Loc moved = loc;
   if (renames_file) {
     moved.name = new_name;
@@ -195,6 +198,10 @@ Status RepoImpl::Delete(const std::string& id, bool all_versions) {
       const std::string label = *t.label;
       auto it = std::find(series.versions.begin(), series.versions.end(), label);
       if (it == series.versions.end()) return ObjectNotFound("no object with id '" + id + "'");
+      if (series.checked_out && series.checked_out->from == label) {
+        return Versioning("version " + label + " of '" + loc.name + "' is the base of the working copy held by " +
+                          series.checked_out->by + "; check it in or cancel it first");
+      }
       const bool was_latest = label == LatestLabel(series);
       series.versions.erase(it);
       tx.Remove(layout_.VersionProps(loc.folder, loc.name, label));
