@@ -5,4 +5,5 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/hand_added_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/failure_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/concurrency_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/robustness_test.cc
 )
