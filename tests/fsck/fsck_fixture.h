@@ -26,25 +26,10 @@ namespace folio::testing {
 //   contract.pdf            custom type acme:contract, no content
 //   a relationship "cites" from q3.txt to notes.txt
 // Built without fsync (fsck's own repairs are durable): the suite stays fast.
-struct FsckFixture {
-  TempDir dir;
-  std::unique_ptr<Store> store;
-  std::shared_ptr<Repository> repo;
-  std::string root;
+struct FsckFixture : RepoFixture {
   ObjectData reports, archive, q3, draft, draft_pwc, fresh_pwc, notes, contract, ticket, cites, old;
 
   FsckFixture() {
-    auto opened = Store::Open(dir.path(), StoreOptions{.durable = false});
-    REQUIRE(opened.ok());
-    store = std::move(*opened);
-    REQUIRE(store->CreateDomain("demo", "").ok());
-    RepositoryInfo info;
-    info.repository_id = "main";
-    REQUIRE(store->CreateRepository("demo", info).ok());
-    auto opened_repo = store->GetRepository("demo", "main");
-    REQUIRE(opened_repo.ok());
-    repo = *opened_repo;
-    root = repo->info().root_folder_id;
     Json contract_type = {
         {"id", "acme:contract"},
         {"parentId", "cmis:document"},
@@ -86,44 +71,6 @@ struct FsckFixture {
     ObjectData year = Folder(archive.id, "2024");
     old = Doc(year.id, "old.txt", "old");
     REQUIRE(repo->Move(year.id, reports.id, archive.id, "alice").ok());
-  }
-
-  ObjectData Folder(const std::string& parent, const std::string& name) {
-    NewObject o;
-    o.name = name;
-    auto r = repo->CreateFolder(parent, o, "alice");
-    REQUIRE_MESSAGE(r.ok(), r.status().ToString());
-    return *r;
-  }
-
-  ObjectData Doc(const std::string& parent, const std::string& name, const std::string& bytes,
-                 VersioningState state = VersioningState::kMajor) {
-    NewObject o;
-    o.name = name;
-    auto r = repo->CreateDocument(parent, o, ContentSource::FromBytes(bytes, "text/plain"), state, "alice");
-    REQUIRE_MESSAGE(r.ok(), r.status().ToString());
-    return *r;
-  }
-
-  // The content of a document version or working copy, read through the engine.
-  std::string Content(const std::string& id) {
-    auto s = repo->OpenContent(id);
-    REQUIRE_MESSAGE(s.ok(), s.status().ToString());
-    std::string out(s->file->size(), '\0');
-    size_t have = 0;
-    while (have < out.size()) {
-      auto n = s->file->Read(out.data() + have, out.size() - have);
-      REQUIRE(n.ok());
-      if (*n == 0) break;
-      have += *n;
-    }
-    out.resize(have);
-    return out;
-  }
-
-  // The absolute path of `rel` in the repository directory.
-  std::string RepoPath(const std::string& rel = "") const {
-    return rel.empty() ? dir / "demo/main" : dir / ("demo/main/" + rel);
   }
 
   void CheckIn(const std::string& series, bool major, const std::string& bytes) {
