@@ -204,5 +204,6 @@ TEST_CASE("Crash: SIGKILL at 200 random moments; fsck --repair keeps every repor
   CHECK(kills == 200);
   // Not vacuous: the children got work done, and some kills landed mid-change.
   MESSAGE(steps << " steps reported; " << beyond << " changes completed after the kill by recovery or already done");
-  CHECK(steps > 200);
+  CHECK(steps >= 50);
+  CHECK(beyond > 0);
 }
