@@ -44,6 +44,7 @@ constexpr Route kRoutes[] = {
     {Operation::kParent, Level::kRepository, ops::GetParent},
     {Operation::kParents, Level::kRepository, ops::GetParents},
     {Operation::kVersions, Level::kRepository, ops::GetAllVersions},
+    {Operation::kAcl, Level::kRepository, ops::GetAcl},
     {Operation::kCreateObject, Level::kRepository, ops::CreateObject},
     {Operation::kCreateDocument, Level::kRepository, ops::CreateObject},
     {Operation::kCreateFolder, Level::kRepository, ops::CreateObject},

@@ -12,8 +12,19 @@ namespace folio::api::ops {
 namespace {
 
 Result<ObjectData> TargetVersion(Context& ctx) {
+  // CmisJS's getObjectOfLatestVersion sends versionSeriesId (and major) instead of
+  // returnVersion (binding §13, consequence 3).
+  std::string fallback = "this";
+  if (ctx.params.Has("versionSeriesId")) {
+    FOLIO_ASSIGN_OR_RETURN(bool major, ctx.params.GetBool("major", false));
+    fallback = major ? "latestmajor" : "latest";
+    if (!ctx.params.Has("objectId") && !ctx.path_given) {
+      FOLIO_ASSIGN_OR_RETURN(std::string series, ctx.params.GetString("versionSeriesId"));
+      return ctx.repo->GetLatestVersion(series, major);
+    }
+  }
   FOLIO_ASSIGN_OR_RETURN(ObjectData target, ctx.Target());
-  FOLIO_ASSIGN_OR_RETURN(std::string which, ctx.params.GetString("returnVersion", "this"));
+  FOLIO_ASSIGN_OR_RETURN(std::string which, ctx.params.GetString("returnVersion", fallback));
   const std::string lower = AsciiToLower(which);
   if (lower == "this") return target;
   if (lower == "latest" || lower == "latestmajor") {

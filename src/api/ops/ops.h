@@ -1,8 +1,8 @@
 // The operations, one file per family: server_ops.cc (domains), domain_ops.cc
-// (repositories), repository_ops.cc (repository info, types, checked-out list),
-// object_read_ops.cc, object_write_ops.cc, versioning_ops.cc. Each takes the Context
-// that dispatch.cc built (level, repository, variant, target) and returns a Response
-// or a Status that dispatch turns into the error response.
+// (repositories), repository_ops.cc (repository info, types), object_read_ops.cc,
+// object_write_ops.cc, versioning_ops.cc (versioning, checked-out list, ACL). Each
+// takes the Context that dispatch.cc built (level, repository, variant, target) and
+// returns a Response or a Status that dispatch turns into the error response.
 #pragma once
 
 #include <memory>
@@ -87,7 +87,6 @@ Result<Response> TypeDescendants(Context& ctx);
 Result<Response> TypeDefinition(Context& ctx);
 Result<Response> CreateType(Context& ctx);
 Result<Response> DeleteType(Context& ctx);
-Result<Response> CheckedOut(Context& ctx);
 // object_read_ops.cc
 Result<Response> GetObject(Context& ctx);
 Result<Response> GetProperties(Context& ctx);
@@ -110,5 +109,7 @@ Result<Response> CheckOut(Context& ctx);
 Result<Response> CheckIn(Context& ctx);
 Result<Response> CancelCheckOut(Context& ctx);
 Result<Response> GetAllVersions(Context& ctx);
+Result<Response> CheckedOut(Context& ctx);
+Result<Response> GetAcl(Context& ctx);
 
 }  // namespace folio::api::ops

@@ -1,4 +1,5 @@
-// Repository level (binding §2.2, §2.3): repositoryInfo, types, checked-out documents.
+// Repository level (binding §2.2, §2.3): repositoryInfo, types (the checked-out list
+// is in versioning_ops.cc).
 #include "api/ops/ops.h"
 #include "api/properties_form.h"
 
@@ -103,28 +104,6 @@ Result<Response> DeleteType(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::string type_id, TypeIdParam(ctx, true));
   FOLIO_RETURN_IF_ERROR(ctx.repo->DeleteType(type_id));
   return EmptyResponse(200);
-}
-
-// The checked-out documents of the repository, or of one folder when the request
-// names one (binding §2.2).
-Result<Response> CheckedOut(Context& ctx) {
-  std::string folder_id;
-  if (ctx.HasTarget()) {
-    FOLIO_ASSIGN_OR_RETURN(ObjectData folder, ctx.Target());
-    if (folder.base != BaseType::kFolder) return InvalidArgument("object '" + folder.id + "' is not a folder");
-    folder_id = folder.id;
-  }
-  FOLIO_ASSIGN_OR_RETURN(Paging paging, ReadPaging(ctx));
-  FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> docs, ctx.repo->GetCheckedOut(folder_id));
-  FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
-  Renderer renderer(ctx.repo.get(), options);
-  Json objects = Json::array();
-  const size_t skip = static_cast<size_t>(std::min<int64_t>(paging.skip, docs.size()));
-  for (size_t i = skip; i < docs.size() && objects.size() < static_cast<size_t>(paging.max); ++i) {
-    objects.push_back(renderer.Object(docs[i]));
-  }
-  const bool more = skip + objects.size() < docs.size();
-  return JsonResponse(200, Json{{"objects", std::move(objects)}, {"hasMoreItems", more}, {"numItems", docs.size()}});
 }
 
 }  // namespace folio::api::ops

@@ -1,16 +1,36 @@
-// Versioning (seed §3, §4, §9; CONTRACT §5): checkOut, checkIn, cancelCheckOut,
-// getAllVersions, wired to the engine's primitives. Issue 4 completes the rules.
+// Versioning (seed §3, §4, §9; CONTRACT §5; binding §8): checkOut, checkIn,
+// cancelCheckOut, getAllVersions and the checked-out list, on the engine's primitives.
+// The engine owns the rules and failures; this file picks the target and renders.
 #include <algorithm>
 
 #include "api/cmis_names.h"
 #include "api/ops/ops.h"
 
 namespace folio::api::ops {
+namespace {
+
+// The working copy a checkIn or cancelCheckOut addresses (seed §4: "by path or
+// objectId"). An objectId is taken as given, so that a version id fails with
+// `versioning` in the engine; a path names the document, whose working copy is meant.
+Result<std::string> WorkingCopyId(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(ObjectData target, ctx.Target());
+  if (ctx.params.Has("objectId") || target.base != BaseType::kDocument || target.is_pwc) return target.id;
+  const Json& co = target.properties.value(std::string(kPropVersionSeriesCheckedOutId), Json());
+  if (!co.is_string()) {
+    return Status(ErrorKind::kVersioning, "document '/" + target.path +
+                                              "' is not checked out: there is no private working copy to " +
+                                              (ctx.op == Operation::kCheckIn ? "check in" : "cancel"));
+  }
+  return co.get<std::string>();
+}
+
+}  // namespace
 
 Result<Response> CheckOut(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(ObjectData target, ctx.Target());
   // A path names the document, so its latest version; an objectId names exactly that
-  // version (seed §3: checking out an earlier version restores it).
+  // version (seed §3: checking out an earlier version restores it). A series id given as
+  // objectId already resolved to the latest version.
   const bool by_id = ctx.params.Has("objectId");
   const std::string id = by_id || target.series_id.empty() ? target.id : target.series_id;
   FOLIO_ASSIGN_OR_RETURN(ObjectData pwc, ctx.repo->CheckOut(id, ctx.user));
@@ -18,11 +38,12 @@ Result<Response> CheckOut(Context& ctx) {
 }
 
 Result<Response> CheckIn(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectData pwc, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(std::string pwc_id, WorkingCopyId(ctx));
   CheckInRequest request;
   FOLIO_ASSIGN_OR_RETURN(request.major, ctx.params.GetBool("major", true));
   FOLIO_ASSIGN_OR_RETURN(request.comment, ctx.params.GetString("checkinComment"));
-  FOLIO_ASSIGN_OR_RETURN(request.properties, InputProperties(ctx, pwc.type_id));
+  FOLIO_ASSIGN_OR_RETURN(ObjectData target, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(request.properties, InputProperties(ctx, target.type_id));
   if (ctx.options.strict && ctx.variant == Variant::kB) {
     for (const std::string_view id : {kPropName, kPropObjectTypeId}) {
       if (!request.properties.contains(std::string(id))) {
@@ -30,26 +51,30 @@ Result<Response> CheckIn(Context& ctx) {
       }
     }
   }
-  // The name and type may be resent unchanged; the engine takes them as updates.
+  // The type id may be resent (variant B requires it) but not changed.
   if (auto it = request.properties.find(std::string(kPropObjectTypeId)); it != request.properties.end()) {
+    if (it->is_string() && *it != target.type_id) {
+      return Status(ErrorKind::kConstraint, "checkIn cannot change the object type of '" + target.name + "' from '" +
+                                                target.type_id + "' to '" + it->get<std::string>() + "'");
+    }
     request.properties.erase(it);
   }
   FOLIO_ASSIGN_OR_RETURN(request.content, InputContent(ctx));
   FOLIO_ASSIGN_OR_RETURN(request.add_aces, InputAces(ctx, true));
   FOLIO_ASSIGN_OR_RETURN(request.remove_aces, InputAces(ctx, false));
-  FOLIO_ASSIGN_OR_RETURN(ObjectData version, ctx.repo->CheckIn(pwc.id, request, ctx.user));
+  FOLIO_ASSIGN_OR_RETURN(ObjectData version, ctx.repo->CheckIn(pwc_id, request, ctx.user));
   return ObjectResponse(ctx, version, 201);
 }
 
 Result<Response> CancelCheckOut(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectData pwc, ctx.Target());
-  FOLIO_RETURN_IF_ERROR(ctx.repo->CancelCheckOut(pwc.id));
+  FOLIO_ASSIGN_OR_RETURN(std::string pwc_id, WorkingCopyId(ctx));
+  FOLIO_RETURN_IF_ERROR(ctx.repo->CancelCheckOut(pwc_id));
   return EmptyResponse(200);
 }
 
 Result<Response> GetAllVersions(Context& ctx) {
   std::string id;
-  if (!ctx.HasTarget() && ctx.params.Has("versionSeriesId")) {
+  if (!ctx.params.Has("objectId") && !ctx.path_given && ctx.params.Has("versionSeriesId")) {
     // CmisJS names the series only (binding §13).
     FOLIO_ASSIGN_OR_RETURN(id, ctx.params.GetString("versionSeriesId"));
   } else {
@@ -57,6 +82,8 @@ Result<Response> GetAllVersions(Context& ctx) {
     id = target.id;
   }
   FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> versions, ctx.repo->GetAllVersions(id));
+  // Oldest first, working copy last (seed §4, CONTRACT §4); reversed, the CMIS order:
+  // newest first, working copy first (binding §8.6).
   if (ctx.options.versions_newest_first) std::reverse(versions.begin(), versions.end());
   FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
   FOLIO_ASSIGN_OR_RETURN(bool actions, ctx.params.GetBool("includeAllowableActions", false));
@@ -68,6 +95,44 @@ Result<Response> GetAllVersions(Context& ctx) {
     out.push_back(std::move(object));
   }
   return JsonResponse(200, out);
+}
+
+// The working copies of the repository, or of one folder when the request names one
+// (binding §2.2; list shape §5: {objects, hasMoreItems, numItems}).
+Result<Response> CheckedOut(Context& ctx) {
+  std::string folder_id;
+  if (ctx.HasTarget()) {
+    FOLIO_ASSIGN_OR_RETURN(ObjectData folder, ctx.Target());
+    if (folder.base != BaseType::kFolder) return InvalidArgument("object '" + folder.id + "' is not a folder");
+    folder_id = folder.id;
+  }
+  FOLIO_ASSIGN_OR_RETURN(int64_t max, ctx.params.GetInt("maxItems", 100, 0, 10000));
+  FOLIO_ASSIGN_OR_RETURN(int64_t skip, ctx.params.GetInt("skipCount", 0, 0, INT64_MAX));
+  FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> docs, ctx.repo->GetCheckedOut(folder_id));
+  FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
+  FOLIO_ASSIGN_OR_RETURN(bool actions, ctx.params.GetBool("includeAllowableActions", false));
+  Renderer renderer(ctx.repo.get(), std::move(options));
+  Json objects = Json::array();
+  const size_t first = static_cast<size_t>(std::min<int64_t>(skip, static_cast<int64_t>(docs.size())));
+  for (size_t i = first; i < docs.size() && objects.size() < static_cast<size_t>(max); ++i) {
+    Json object = renderer.Object(docs[i]);
+    if (actions) object["allowableActions"] = AllowableActions(docs[i]);
+    objects.push_back(std::move(object));
+  }
+  const bool more = first + objects.size() < docs.size();
+  return JsonResponse(200, Json{{"objects", std::move(objects)}, {"hasMoreItems", more}, {"numItems", docs.size()}});
+}
+
+// The ACL of an object (binding §9.1): the entries stored with it, so that the ACEs a
+// checkIn adds or removes can be seen. Enforcement comes with access control.
+Result<Response> GetAcl(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(ObjectData object, ctx.Target());
+  Json aces = Json::array();
+  for (const folio::Ace& ace : object.acl) {
+    aces.push_back(
+        Json{{"principal", {{"principalId", ace.principal}}}, {"permissions", ace.permissions}, {"isDirect", true}});
+  }
+  return JsonResponse(200, Json{{"aces", std::move(aces)}, {"isExact", true}});
 }
 
 }  // namespace folio::api::ops
