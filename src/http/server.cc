@@ -23,10 +23,10 @@ constexpr size_t kChunk = 64 * 1024;
 // CORS headers for a request from `origin` (CONTRACT §2): "*" allows every origin; a
 // list allows those it names, echoing the matching one.
 void AddCors(const std::string& allowed, const httplib::Request& req, httplib::Response& res) {
-  const std::string origin = req.get_header_value("Origin");
   if (allowed == "*") {
     res.set_header("Access-Control-Allow-Origin", "*");
   } else {
+    const std::string origin = req.get_header_value("Origin");
     bool match = false;
     size_t pos = 0;
     while (pos <= allowed.size() && !origin.empty()) {
@@ -71,7 +71,10 @@ void Send(api::Response&& r, httplib::Response& res) {
     return;
   }
   if (!r.content_type.empty()) {
-    res.set_content(std::move(r.body), r.content_type);
+    // What set_content does, without copying the body.
+    res.body = std::move(r.body);
+    res.headers.erase("Content-Type");
+    res.set_header("Content-Type", r.content_type);
   } else {
     res.set_content("", "text/plain");
   }
@@ -108,8 +111,16 @@ void Server::Install() {
     ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
     listen_fd_ = fd;
   });
-  s.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
+  s.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
     RequestLogBegin();
+    // A GET or HEAD without a body (nearly every read) is answered here: the routes
+    // below would only match it against ".*" with std::regex. One with a body goes the
+    // routed way, which reads and discards the body first.
+    if ((req.method == "GET" || req.method == "HEAD") && !req.has_header("Content-Length") &&
+        !req.has_header("Transfer-Encoding")) {
+      get_(req, res);
+      return httplib::Server::HandlerResponse::Handled;
+    }
     return httplib::Server::HandlerResponse::Unhandled;
   });
   s.set_logger([](const httplib::Request& req, const httplib::Response& res) { RequestLogWrite(req, res); });
@@ -170,7 +181,8 @@ void Server::Install() {
     Send(std::move(response), res);
   };
 
-  s.Get(".*", [handle](const httplib::Request& req, httplib::Response& res) { handle(req, res, nullptr); });
+  get_ = [handle](const httplib::Request& req, httplib::Response& res) { handle(req, res, nullptr); };
+  s.Get(".*", get_);
   s.Post(".*", [handle](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
     handle(req, res, &reader);
   });

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -14,6 +15,8 @@
 
 namespace httplib {
 class Server;
+struct Request;
+struct Response;
 }
 
 namespace folio::http {
@@ -55,6 +58,8 @@ class Server {
   api::Service& service_;
   ServerOptions options_;
   std::unique_ptr<httplib::Server> server_;
+  // The GET/HEAD handler, called from the pre-routing hook and from the route.
+  std::function<void(const httplib::Request&, httplib::Response&)> get_;
   int port_ = 0;
   int listen_fd_ = -1;
   std::thread thread_;

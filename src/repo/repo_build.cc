@@ -139,24 +139,35 @@ Result<ObjectData> RepoImpl::BuildRelationship(const Loc& loc) {
   return o;
 }
 
+std::string RepoImpl::LatestMajorLabel(const SeriesRecord& s) {
+  for (auto it = s.versions.rbegin(); it != s.versions.rend(); ++it) {
+    auto v = VersionLabel::Parse(*it);
+    if (v && v->IsMajor()) return *it;
+  }
+  return "";
+}
+
 Result<ObjectData> RepoImpl::BuildDocument(const Loc& loc, const SeriesRecord& series_in,
-                                           std::optional<std::string> label, bool pwc) {
-  SeriesRecord series = series_in;
+                                           std::optional<std::string> label, bool pwc, const SeriesHints* hints) {
+  // A copy only when a hand edit was absorbed: for a series of 10,000 versions a copy
+  // per version would make getAllVersions quadratic.
+  SeriesRecord absorbed_series;
   bool absorbed = false;
-  if (!pwc && !series.versions.empty() && (!label || *label == LatestLabel(series))) {
+  if (!pwc && !series_in.versions.empty() && (!label || *label == LatestLabel(series_in))) {
     // An edit by hand of the document's file becomes the latest version's content.
     // Metadata only, compared with what Folio wrote: the cheap, unconfined stat is
     // enough (absorbing an edit reads the file through the confined Open).
-    auto st = fs_.IdentityStat(layout_.Child(loc.folder, loc.name));
+    auto st = loc.visible ? Result<FileStat>(*loc.visible) : fs_.IdentityStat(layout_.Child(loc.folder, loc.name));
     if (st.ok() && st->type == FileType::kFile &&
-        (st->size != series.file_size || st->mtime_ns != series.file_mtime_ns)) {
-      FOLIO_ASSIGN_OR_RETURN(series, AbsorbHandEdit(loc.folder, loc.name));
+        (st->size != series_in.file_size || st->mtime_ns != series_in.file_mtime_ns)) {
+      FOLIO_ASSIGN_OR_RETURN(absorbed_series, AbsorbHandEdit(loc.folder, loc.name));
       absorbed = true;
     } else if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) {
       // Removed by hand: the document is gone for a person running ls, so for us too.
       return ObjectNotFound("document '" + storage::JoinPath(loc.folder, loc.name) + "' was removed from disk");
     }
   }
+  const SeriesRecord& series = absorbed ? absorbed_series : series_in;
   if (pwc && !series.checked_out) {
     return ObjectNotFound("no private working copy '" + storage::PwcId(series.series_id) +
                           "': the document is not checked out");
@@ -165,7 +176,9 @@ Result<ObjectData> RepoImpl::BuildDocument(const Loc& loc, const SeriesRecord& s
   if (!pwc) {
     if (series.versions.empty()) return ObjectNotFound("document '" + loc.name + "' has no version yet");
     the_label = label ? *label : LatestLabel(series);
-    if (std::find(series.versions.begin(), series.versions.end(), the_label) == series.versions.end()) {
+    const bool listed = (hints != nullptr && hints->labels_listed) || the_label == LatestLabel(series) ||
+                        std::find(series.versions.begin(), series.versions.end(), the_label) != series.versions.end();
+    if (!listed) {
       return ObjectNotFound("no version '" + the_label + "' of document '" + loc.name + "'");
     }
   }
@@ -205,11 +218,7 @@ Result<ObjectData> RepoImpl::BuildDocument(const Loc& loc, const SeriesRecord& s
   o.acl = rec.acl;
 
   const bool versioned = series.versionable;
-  std::string latest_major;
-  for (const std::string& l : series.versions) {
-    auto v = VersionLabel::Parse(l);
-    if (v && v->IsMajor()) latest_major = l;
-  }
+  const std::string latest_major = hints != nullptr ? hints->latest_major : LatestMajorLabel(series);
   o.is_latest = !pwc && the_label == LatestLabel(series);
   const bool is_major = !pwc && rec.major;
 

@@ -35,6 +35,9 @@ struct Loc {
   // The object's record as read when the location was verified (series.json for a
   // document), so that building the object does not read it again; may be null.
   std::shared_ptr<const Json> record;
+  // A document's visible file as stat'ed (IdentityStat) while resolving its path in
+  // this request, so that building it does not stat it again; may be empty.
+  std::optional<FileStat> visible;
   std::string FolderPathOfParent() const { return base == BaseType::kFolder ? storage::ParentPath(folder) : folder; }
 };
 
@@ -96,12 +99,18 @@ class RepoImpl {
   Result<ObjectData> Build(const Target& t);
   Result<ObjectData> BuildFromRecord(const std::string& path, BaseType base, const std::string& name, Json& mem);
   Result<ObjectData> BuildFolder(const Loc& loc);
+  // Facts about a series worked out once by a caller that builds many of its versions.
+  struct SeriesHints {
+    std::string latest_major;   // LatestMajorLabel(series)
+    bool labels_listed = false;  // the label asked for is known to be in the series
+  };
   Result<ObjectData> BuildDocument(const Loc& loc, const SeriesRecord& series, std::optional<std::string> label,
-                                   bool pwc);
+                                   bool pwc, const SeriesHints* hints = nullptr);
   Result<ObjectData> BuildItem(const Loc& loc);
   Result<ObjectData> BuildRelationship(const Loc& loc);
   Result<SeriesRecord> ReadSeries(const std::string& folder, const std::string& name);
   Result<ObjectRecord> ReadRecord(const std::string& path);
+  static std::string LatestMajorLabel(const SeriesRecord& s);
   std::string LatestLabel(const SeriesRecord& s) const { return s.versions.empty() ? "" : s.versions.back(); }
 
   // --- repo_listing.cc ---

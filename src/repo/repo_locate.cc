@@ -152,6 +152,7 @@ Result<Target> RepoImpl::ResolvePath(const std::string& path) {
     FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, SeriesRecordFromJson(**json, series_path));
     t.loc = Loc{BaseType::kDocument, series.series_id, parent, name};
     t.loc.record = *json;  // lets Build reuse it (and its memo of built documents)
+    t.loc.visible = *st;
     if (series.versions.empty()) t.pwc = true;  // created checked out: only the working copy exists
     RememberDocumentAt(visible, *st);
     return t;
@@ -175,7 +176,10 @@ Result<Target> RepoImpl::ResolvePath(const std::string& path) {
 // The by-path fast path. A confined Stat (openat2 + fstatat + close) proves that `visible`
 // is a regular file reached without a symlink; its identity (device, inode) is
 // remembered, and while the unconfined IdentityStat (one fstatat) still finds that very
-// file there, the confined Stat would say the same. Anything else (not remembered, a
+// file there, the lookup is answered from that identity and the identity-validated
+// series record. As with JsonCache, a folder on the way swapped for a symlink to that
+// same folder goes unnoticed; nothing outside the data directory can match, and content
+// is only ever read through the confined Open. Anything else (not remembered, a
 // different file, a symlink, gone) takes the full path, which also adopts and reports.
 std::optional<Target> RepoImpl::KnownDocumentAt(const std::string& visible, const std::string& parent,
                                                 const std::string& name) {
@@ -199,6 +203,7 @@ std::optional<Target> RepoImpl::KnownDocumentAt(const std::string& visible, cons
   Target t;
   t.loc = Loc{BaseType::kDocument, series->series_id, parent, name};
   t.loc.record = *json;
+  t.loc.visible = *st;
   t.pwc = series->versions.empty();
   return t;
 }

@@ -32,11 +32,12 @@ bool IsValidUtf8(std::string_view s) {
 }
 
 Status ValidateName(std::string_view name) {
-  const std::string quoted = "'" + std::string(name.substr(0, 300)) + "'";
+  // Built only for a message: every by-path request validates each segment.
+  auto quoted = [name] { return "'" + std::string(name.substr(0, 300)) + "'"; };
   if (name.empty()) return NameConstraintViolation("name must not be empty");
-  if (name == "." || name == "..") return NameConstraintViolation("name " + quoted + " is not allowed");
+  if (name == "." || name == "..") return NameConstraintViolation("name " + quoted() + " is not allowed");
   if (name.find('/') != std::string_view::npos) {
-    return NameConstraintViolation("name " + quoted + " must not contain '/'");
+    return NameConstraintViolation("name " + quoted() + " must not contain '/'");
   }
   if (name.find('\0') != std::string_view::npos) return NameConstraintViolation("name must not contain NUL");
   if (name.size() > kMaxNameBytes) {
@@ -45,7 +46,7 @@ Status ValidateName(std::string_view name) {
   }
   if (!IsValidUtf8(name)) return NameConstraintViolation("name is not valid UTF-8");
   if (IsReservedName(name)) {
-    return NameConstraintViolation("name " + quoted + " is reserved by the storage format (names starting with '.folio')");
+    return NameConstraintViolation("name " + quoted() + " is reserved by the storage format (names starting with '.folio')");
   }
   return OkStatus();
 }

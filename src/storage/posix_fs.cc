@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 
@@ -307,12 +308,63 @@ class PosixFs : public Fs {
     how.mode = (flags & O_CREAT) ? mode : 0;
     how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
     for (;;) {
+      if (no_openat2_.load(std::memory_order_relaxed)) return OpenByWalk(path, flags, mode);
       long fd = ::syscall(SYS_openat2, root_.get(), p, &how, sizeof(how));
       if (fd >= 0) return Fd(static_cast<int>(fd));
       if (errno == EINTR || errno == EAGAIN) continue;
+      if (errno == ENOSYS) {
+        no_openat2_.store(true, std::memory_order_relaxed);
+        continue;
+      }
       // ELOOP: a symlink on the way; EXDEV: an attempt to leave the root.
       if (errno == ELOOP || errno == EXDEV) return Errno("open", path, ELOOP);
       return Errno(flags & O_CREAT ? "create" : "open", path, errno);
+    }
+  }
+
+  // Without openat2 (kernels before 5.6, valgrind): the same confinement by walking one
+  // component at a time, each opened with O_NOFOLLOW beneath the previous one;
+  // ValidatePath has already refused '.', '..' and empty segments.
+  Result<Fd> OpenByWalk(const std::string& path, int flags, mode_t mode) {
+    const int final_flags = flags | O_CLOEXEC | O_NOFOLLOW;
+    if (path.empty()) {
+      int fd = ::openat(root_.get(), ".", final_flags, mode);
+      if (fd < 0) return Errno("open", path, errno);
+      return Fd(fd);
+    }
+    Fd dir;  // the directory reached so far; root_ while empty
+    size_t start = 0;
+    for (;;) {
+      const size_t slash = path.find('/', start);
+      const bool last = slash == std::string::npos;
+      const std::string seg = path.substr(start, last ? std::string::npos : slash - start);
+      const int at = dir.get() >= 0 ? dir.get() : root_.get();
+      const int seg_flags = last ? final_flags : (O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      int fd;
+      do {
+        fd = ::openat(at, seg.c_str(), seg_flags, last ? mode : 0);
+      } while (fd < 0 && errno == EINTR);
+      if (fd < 0) {
+        int err = errno;
+        struct stat st;
+        if ((err == ENOTDIR || err == ELOOP) && ::fstatat(at, seg.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISLNK(st.st_mode)) {
+          err = ELOOP;
+        }
+        if (err == ELOOP) return Errno("open", path, ELOOP);
+        return Errno(flags & O_CREAT ? "create" : "open", path, err);
+      }
+      Fd next(fd);
+      if (last) {
+        // O_PATH with O_NOFOLLOW opens a final symlink itself instead of failing.
+        struct stat st;
+        if ((flags & O_PATH) && ::fstat(next.get(), &st) == 0 && S_ISLNK(st.st_mode)) {
+          return Errno("open", path, ELOOP);
+        }
+        return next;
+      }
+      dir = std::move(next);
+      start = slash + 1;
     }
   }
 
@@ -362,6 +414,7 @@ class PosixFs : public Fs {
   Fd root_;
   std::string root_path_;
   PosixFsOptions options_;
+  std::atomic<bool> no_openat2_{false};  // the kernel answered ENOSYS once
 };
 
 }  // namespace

@@ -102,6 +102,26 @@ TEST_CASE("Repository: a symlink pointing outside the data directory is never fo
   CHECK(page->total == 0);
 }
 
+TEST_CASE("Repository: by path, a document file replaced by a symlink after a read is not found") {
+  RepoFixture f;
+  ObjectData docs = f.Folder(f.root, "docs");
+  ObjectData doc = f.Doc(docs.id, "hello.txt", "hello world");
+  // Twice: the second read takes the remembered path (identity of the visible file).
+  REQUIRE(f.repo->GetObjectByPath("docs/hello.txt").ok());
+  auto again = f.repo->GetObjectByPath("docs/hello.txt");
+  REQUIRE(again.ok());
+  CHECK(again->id == doc.id);
+  folio::testing::TempDir outside;
+  folio::testing::WriteFile(outside / "hello.txt", "secret");
+  std::filesystem::remove(f.RepoPath("docs/hello.txt"));
+  std::filesystem::create_symlink(outside / "hello.txt", f.RepoPath("docs/hello.txt"));
+  auto through = f.repo->GetObjectByPath("docs/hello.txt");
+  CHECK(through.status().kind() == ErrorKind::kObjectNotFound);
+  CHECK(Contains(through.status().message(), "docs/hello.txt"));
+  std::filesystem::remove(f.RepoPath("docs/hello.txt"));
+  CHECK(f.repo->GetObjectByPath("docs/hello.txt").status().kind() == ErrorKind::kObjectNotFound);
+}
+
 TEST_CASE("Repository: children come in name order with paging") {
   RepoFixture f;
   for (const char* n : {"c.txt", "a.txt", "b.txt", "e.txt", "d.txt"}) f.Doc(f.root, n, n);
