@@ -184,11 +184,21 @@ Result<ObjectData> RepoImpl::BuildDocument(const Loc& loc, const SeriesRecord& s
   }
   const std::string rec_path = pwc ? layout_.PwcProps(loc.folder, loc.name)
                                    : layout_.VersionProps(loc.folder, loc.name, the_label);
-  FOLIO_ASSIGN_OR_RETURN(auto rec_json, cache_.Read(fs_, rec_path));
+  // Bulk reads (hints) read straight from disk: thousands of versions would only evict
+  // everything else from the cache.
+  std::shared_ptr<const Json> rec_json;
+  if (hints != nullptr) {
+    FOLIO_ASSIGN_OR_RETURN(Json j, storage::ReadJsonFile(fs_, rec_path));
+    rec_json = std::make_shared<const Json>(std::move(j));
+  } else {
+    FOLIO_ASSIGN_OR_RETURN(rec_json, cache_.Read(fs_, rec_path));
+  }
   FOLIO_ASSIGN_OR_RETURN(std::string parent_id, FolderIdAt(loc.folder));
   // A document built before from the very same cached records (the cache hands out a
   // new object whenever a file changes) is the same document: reuse it.
-  const bool memo = loc.record != nullptr && !absorbed;
+  // Not for bulk reads (hints: getAllVersions): thousands of versions would only churn
+  // the memo, copying each object in and clearing it again.
+  const bool memo = loc.record != nullptr && !absorbed && hints == nullptr;
   const std::string memo_key = memo ? rec_path : std::string();
   if (memo) {
     std::lock_guard<std::mutex> lock(memo_mu_);
