@@ -239,16 +239,18 @@ Status Store::DeleteRepository(const std::string& domain_id, const std::string& 
 
 Result<std::shared_ptr<Repository>> Store::GetRepository(const std::string& domain_id,
                                                          const std::string& repository_id) {
-  if (!std::regex_match(domain_id, DomainIdPattern()) || !std::regex_match(repository_id, RepositoryIdPattern())) {
-    return ObjectNotFound("no repository '" + domain_id + "/" + repository_id + "'");
-  }
+  // Every request comes here: an open repository is found first (only ids that passed
+  // the patterns below are ever in open_), and validated with one stat, not trusted:
+  // another process may have deleted it.
   const std::string base = storage::JoinPath(domain_id, repository_id);
   std::lock_guard<std::mutex> g(mu_);
   auto it = open_.find(base);
   if (it != open_.end()) {
-    // Validated, not trusted: another process may have deleted it.
-    if (Exists(*fs_, storage::RepoLayout(base).RepositoryFile())) return it->second;
+    if (fs_->IdentityStat(storage::RepoLayout(base).RepositoryFile()).ok()) return it->second;
     open_.erase(it);
+  }
+  if (!std::regex_match(domain_id, DomainIdPattern()) || !std::regex_match(repository_id, RepositoryIdPattern())) {
+    return ObjectNotFound("no repository '" + domain_id + "/" + repository_id + "'");
   }
   auto repo = Repository::Open(*fs_, base, options_.read_only);
   if (!repo.ok()) {
