@@ -103,7 +103,8 @@ Result<Operation> DefaultOperation(Context& ctx) {
     case Level::kRepository: break;
   }
   if (!ctx.HasTarget()) return Operation::kRepositoryInfo;
-  FOLIO_ASSIGN_OR_RETURN(ObjectData target, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* target_ptr, ctx.Target());
+  const ObjectData& target = *target_ptr;
   switch (target.base) {
     case BaseType::kFolder: return Operation::kChildren;
     case BaseType::kDocument: return Operation::kContent;

@@ -17,8 +17,8 @@ bool Context::HasTarget() const {
   return params.Has("objectId") || params.Has("folderId") || path_given;
 }
 
-Result<ObjectData> Context::Target() {
-  if (target_) return *target_;
+Result<const ObjectData*> Context::Target() {
+  if (target_) return &*target_;
   if (!repo) return RuntimeError("no repository for an object operation");
   Result<ObjectData> object = ObjectNotFound("no target");
   const std::string_view id_param = params.Has("objectId") ? "objectId" : "folderId";
@@ -32,7 +32,7 @@ Result<ObjectData> Context::Target() {
   }
   if (!object.ok()) return object.status();
   target_ = std::move(*object);
-  return *target_;
+  return &*target_;
 }
 
 Result<RenderOptions> Context::Rendering() const {

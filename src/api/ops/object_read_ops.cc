@@ -23,7 +23,8 @@ Result<ObjectData> TargetVersion(Context& ctx) {
       return ctx.repo->GetLatestVersion(series, major);
     }
   }
-  FOLIO_ASSIGN_OR_RETURN(ObjectData target, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* target_ptr, ctx.Target());
+  const ObjectData& target = *target_ptr;
   FOLIO_ASSIGN_OR_RETURN(std::string which, ctx.params.GetString("returnVersion", fallback));
   const std::string lower = AsciiToLower(which);
   if (lower == "this") return target;
@@ -164,7 +165,8 @@ Result<Response> GetProperties(Context& ctx) {
 }
 
 Result<Response> GetAllowableActions(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectData object, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
+  const ObjectData& object = *object_ptr;
   return JsonResponse(200, AllowableActions(object));
 }
 
@@ -214,7 +216,8 @@ Result<Response> GetContent(Context& ctx) {
 }
 
 Result<Response> GetChildren(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectData folder, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* folder_ptr, ctx.Target());
+  const ObjectData& folder = *folder_ptr;
   if (folder.base != BaseType::kFolder) return InvalidArgument("object '" + folder.id + "' is not a folder");
   FOLIO_ASSIGN_OR_RETURN(int64_t max, ctx.params.GetInt("maxItems", 100, 0, 10000));
   FOLIO_ASSIGN_OR_RETURN(int64_t skip, ctx.params.GetInt("skipCount", 0, 0, INT64_MAX));
@@ -264,7 +267,8 @@ Result<Response> GetChildren(Context& ctx) {
 }
 
 Result<Response> GetParent(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectData object, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
+  const ObjectData& object = *object_ptr;
   if (object.base != BaseType::kFolder) {
     return InvalidArgument("object '" + object.id + "' is not a folder: use getObjectParents");
   }
@@ -274,7 +278,8 @@ Result<Response> GetParent(Context& ctx) {
 }
 
 Result<Response> GetParents(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectData object, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
+  const ObjectData& object = *object_ptr;
   FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> parents, ctx.repo->GetParents(object.id));
   FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
   Renderer renderer(ctx.repo.get(), std::move(options));

@@ -101,7 +101,8 @@ Result<Response> CreateObject(Context& ctx) {
   if (*base == BaseType::kRelationship) {
     made = ctx.repo->CreateRelationship(obj, ctx.user);
   } else {
-    FOLIO_ASSIGN_OR_RETURN(ObjectData parent, ctx.Target());
+    FOLIO_ASSIGN_OR_RETURN(const ObjectData* parent_ptr, ctx.Target());
+    const ObjectData& parent = *parent_ptr;
     if (parent.base != BaseType::kFolder) {
       return InvalidArgument("the parent '" + (parent.path.empty() ? parent.id : "/" + parent.path) +
                              "' is not a folder");
@@ -122,7 +123,8 @@ Result<Response> CreateObject(Context& ctx) {
 }
 
 Result<Response> UpdateProperties(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectData object, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
+  const ObjectData& object = *object_ptr;
   FOLIO_RETURN_IF_ERROR(CheckChangeToken(ctx, object));
   FOLIO_ASSIGN_OR_RETURN(Json props, InputProperties(ctx, object.type_id));
   FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->UpdateProperties(object.id, props, ctx.user));
@@ -130,14 +132,16 @@ Result<Response> UpdateProperties(Context& ctx) {
 }
 
 Result<Response> DeleteObject(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectData object, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
+  const ObjectData& object = *object_ptr;
   FOLIO_ASSIGN_OR_RETURN(bool all_versions, ctx.params.GetBool("allVersions", true));
   FOLIO_RETURN_IF_ERROR(ctx.repo->Delete(object.id, all_versions));
   return EmptyResponse(200);
 }
 
 Result<Response> DeleteTree(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectData folder, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* folder_ptr, ctx.Target());
+  const ObjectData& folder = *folder_ptr;
   if (folder.base != BaseType::kFolder) return InvalidArgument("object '" + folder.id + "' is not a folder");
   FOLIO_ASSIGN_OR_RETURN(bool all_versions, ctx.params.GetBool("allVersions", true));
   FOLIO_ASSIGN_OR_RETURN(bool continue_on_failure, ctx.params.GetBool("continueOnFailure", false));
@@ -149,7 +153,8 @@ Result<Response> DeleteTree(Context& ctx) {
 }
 
 Result<Response> SetContent(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectData object, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
+  const ObjectData& object = *object_ptr;
   FOLIO_RETURN_IF_ERROR(CheckChangeToken(ctx, object));
   FOLIO_ASSIGN_OR_RETURN(std::optional<ContentSource> content, InputContent(ctx));
   if (!content) {
@@ -161,14 +166,16 @@ Result<Response> SetContent(Context& ctx) {
 }
 
 Result<Response> DeleteContent(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectData object, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
+  const ObjectData& object = *object_ptr;
   FOLIO_RETURN_IF_ERROR(CheckChangeToken(ctx, object));
   FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->DeleteContent(object.id, ctx.user));
   return ObjectResponse(ctx, updated, 200);
 }
 
 Result<Response> Move(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectData object, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
+  const ObjectData& object = *object_ptr;
   FOLIO_ASSIGN_OR_RETURN(std::string target_folder, ctx.params.RequireString("targetFolderId"));
   FOLIO_ASSIGN_OR_RETURN(std::string source_folder, ctx.params.GetString("sourceFolderId"));
   FOLIO_ASSIGN_OR_RETURN(ObjectData moved, ctx.repo->Move(object.id, target_folder, source_folder, ctx.user));

@@ -47,7 +47,9 @@ struct Context {
   bool HasTarget() const;
   // The object the request addresses: `objectId` wins over the path (binding §2.1);
   // creates also accept `folderId` for the parent (CONTRACT §3). Cached.
-  Result<ObjectData> Target();
+  // The target object, resolved once per request and kept here; the pointer stays valid
+  // for the life of the Context (no copy per call: objects carry ~35 properties).
+  Result<const ObjectData*> Target();
   // succinct (default per variant), filter and dateTimeFormat of the request.
   Result<RenderOptions> Rendering() const;
 

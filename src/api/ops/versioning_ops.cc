@@ -13,7 +13,8 @@ namespace {
 // objectId"). An objectId is taken as given, so that a version id fails with
 // `versioning` in the engine; a path names the document, whose working copy is meant.
 Result<std::string> WorkingCopyId(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectData target, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* target_ptr, ctx.Target());
+  const ObjectData& target = *target_ptr;
   if (ctx.params.Has("objectId") || target.base != BaseType::kDocument || target.is_pwc) return target.id;
   const Json& co = target.properties.value(std::string(kPropVersionSeriesCheckedOutId), Json());
   if (!co.is_string()) {
@@ -27,7 +28,8 @@ Result<std::string> WorkingCopyId(Context& ctx) {
 }  // namespace
 
 Result<Response> CheckOut(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectData target, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* target_ptr, ctx.Target());
+  const ObjectData& target = *target_ptr;
   // A path names the document, so its latest version; an objectId names exactly that
   // version (seed §3: checking out an earlier version restores it). A series id given as
   // objectId already resolved to the latest version.
@@ -42,7 +44,8 @@ Result<Response> CheckIn(Context& ctx) {
   CheckInRequest request;
   FOLIO_ASSIGN_OR_RETURN(request.major, ctx.params.GetBool("major", true));
   FOLIO_ASSIGN_OR_RETURN(request.comment, ctx.params.GetString("checkinComment"));
-  FOLIO_ASSIGN_OR_RETURN(ObjectData target, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* target_ptr, ctx.Target());
+  const ObjectData& target = *target_ptr;
   FOLIO_ASSIGN_OR_RETURN(request.properties, InputProperties(ctx, target.type_id));
   if (ctx.options.strict && ctx.variant == Variant::kB) {
     for (const std::string_view id : {kPropName, kPropObjectTypeId}) {
@@ -78,7 +81,8 @@ Result<Response> GetAllVersions(Context& ctx) {
     // CmisJS names the series only (binding §13).
     FOLIO_ASSIGN_OR_RETURN(id, ctx.params.GetString("versionSeriesId"));
   } else {
-    FOLIO_ASSIGN_OR_RETURN(ObjectData target, ctx.Target());
+    FOLIO_ASSIGN_OR_RETURN(const ObjectData* target_ptr, ctx.Target());
+    const ObjectData& target = *target_ptr;
     id = target.id;
   }
   FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> versions, ctx.repo->GetAllVersions(id));
@@ -102,7 +106,8 @@ Result<Response> GetAllVersions(Context& ctx) {
 Result<Response> CheckedOut(Context& ctx) {
   std::string folder_id;
   if (ctx.HasTarget()) {
-    FOLIO_ASSIGN_OR_RETURN(ObjectData folder, ctx.Target());
+    FOLIO_ASSIGN_OR_RETURN(const ObjectData* folder_ptr, ctx.Target());
+    const ObjectData& folder = *folder_ptr;
     if (folder.base != BaseType::kFolder) return InvalidArgument("object '" + folder.id + "' is not a folder");
     folder_id = folder.id;
   }
@@ -126,7 +131,8 @@ Result<Response> CheckedOut(Context& ctx) {
 // The ACL of an object (binding §9.1): the entries stored with it, so that the ACEs a
 // checkIn adds or removes can be seen. Enforcement comes with access control.
 Result<Response> GetAcl(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectData object, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
+  const ObjectData& object = *object_ptr;
   Json aces = Json::array();
   for (const folio::Ace& ace : object.acl) {
     aces.push_back(
