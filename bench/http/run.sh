@@ -2,7 +2,9 @@
 # HTTP benchmark (issue 3 §7): getObject by path (succinct) on `folio serve` against
 # nginx serving that object's sidecar JSON as a static file, both on loopback, with wrk
 # at 2 and 64 connections; reports requests/s and p99 of each and their ratios, and the
-# resident memory of folio serve idle and under load. Writes bench/http/RESULTS.md.
+# resident memory of folio serve idle and under load. Prints the table and writes it to
+# bench/http/last-run.md (not tracked): copy what you want to keep into RESULTS.md, which
+# holds the history.
 #
 # Usage: bench/http/run.sh [BUILD_DIR] [DURATION_SECONDS]
 #   BUILD_DIR defaults to build/ (needs build/folio); DURATION defaults to 10.
@@ -111,5 +113,5 @@ report=$(printf '%s' "$results" | awk -v idle="$idle_rss" -v peak="$peak_rss" -v
   echo "Run $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(nproc) cores; folio: $folio_target; nginx: static copy of the sidecar."
   echo
   echo "$report"
-} >"$root/bench/http/RESULTS.md"
-cat "$root/bench/http/RESULTS.md"
+} >"$root/bench/http/last-run.md"
+cat "$root/bench/http/last-run.md"
