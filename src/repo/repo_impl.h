@@ -93,6 +93,9 @@ class RepoImpl {
   std::optional<Target> KnownDocumentAt(const std::string& visible, const std::string& parent,
                                         const std::string& name);
   void RememberDocumentAt(const std::string& visible, const FileStat& st);
+  // The document `name` in `folder` (its working copy if it has no version yet), with
+  // its series record attached; a file added by hand is adopted first.
+  Result<Target> DocumentTarget(const std::string& folder, const std::string& name);
   Result<std::string> FolderIdAt(const std::string& folder_path);
 
   // --- repo_build.cc ---

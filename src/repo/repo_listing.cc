@@ -93,18 +93,7 @@ Result<ChildrenPage> RepoImpl::Children(const std::string& folder_id, uint64_t s
     } else if (c.base == BaseType::kItem) {
       t.loc = Loc{BaseType::kItem, "", folder.folder, c.name};
     } else {
-      const std::string series_path = layout_.SeriesFile(folder.folder, c.name);
-      auto record = cache_.Read(fs_, series_path);
-      if (!record.ok() && record.status().Is(std::errc::no_such_file_or_directory)) {
-        FOLIO_RETURN_IF_ERROR(AdoptDocument(folder.folder, c.name));
-        record = cache_.Read(fs_, series_path);
-      }
-      if (!record.ok()) return record.status();
-      FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, SeriesRecordFromJson(**record, series_path));
-      t.loc = Loc{BaseType::kDocument, series.series_id, folder.folder, c.name};
-      t.loc.record = *record;
-      if (series.versions.empty()) t.pwc = true;
-      return BuildDocument(t.loc, series, std::nullopt, t.pwc);
+      FOLIO_ASSIGN_OR_RETURN(t, DocumentTarget(folder.folder, c.name));
     }
     return Build(t);
   };

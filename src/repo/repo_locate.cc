@@ -142,18 +142,8 @@ Result<Target> RepoImpl::ResolvePath(const std::string& path) {
     return t;
   }
   if (st.ok() && st->type == FileType::kFile) {
-    const std::string series_path = layout_.SeriesFile(parent, name);
-    auto json = cache_.Read(fs_, series_path);
-    if (!json.ok() && json.status().Is(std::errc::no_such_file_or_directory)) {
-      FOLIO_RETURN_IF_ERROR(AdoptDocument(parent, name));
-      json = cache_.Read(fs_, series_path);
-    }
-    if (!json.ok()) return json.status();
-    FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, SeriesRecordFromJson(**json, series_path));
-    t.loc = Loc{BaseType::kDocument, series.series_id, parent, name};
-    t.loc.record = *json;  // lets Build reuse it (and its memo of built documents)
+    FOLIO_ASSIGN_OR_RETURN(t, DocumentTarget(parent, name));
     t.loc.visible = *st;
-    if (series.versions.empty()) t.pwc = true;  // created checked out: only the working copy exists
     RememberDocumentAt(visible, *st);
     return t;
   }
@@ -195,16 +185,25 @@ std::optional<Target> RepoImpl::KnownDocumentAt(const std::string& visible, cons
     return std::nullopt;
   }
   // The series record: read through the confined Open, validated by its own identity.
-  const std::string series_path = layout_.SeriesFile(parent, name);
+  auto t = DocumentTarget(parent, name);
+  if (!t.ok()) return std::nullopt;  // the full path reports what is wrong
+  t->loc.visible = *st;
+  return std::move(*t);
+}
+
+Result<Target> RepoImpl::DocumentTarget(const std::string& folder, const std::string& name) {
+  const std::string series_path = layout_.SeriesFile(folder, name);
   auto json = cache_.Read(fs_, series_path);
-  if (!json.ok()) return std::nullopt;
-  auto series = SeriesRecordFromJson(**json, series_path);
-  if (!series.ok()) return std::nullopt;
+  if (!json.ok() && json.status().Is(std::errc::no_such_file_or_directory)) {
+    FOLIO_RETURN_IF_ERROR(AdoptDocument(folder, name));
+    json = cache_.Read(fs_, series_path);
+  }
+  if (!json.ok()) return json.status();
+  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, SeriesRecordFromJson(**json, series_path));
   Target t;
-  t.loc = Loc{BaseType::kDocument, series->series_id, parent, name};
-  t.loc.record = *json;
-  t.loc.visible = *st;
-  t.pwc = series->versions.empty();
+  t.loc = Loc{BaseType::kDocument, series.series_id, folder, name};
+  t.loc.record = *json;  // lets Build reuse it (and its memo of built documents)
+  t.pwc = series.versions.empty();  // created checked out: only the working copy exists
   return t;
 }
 
