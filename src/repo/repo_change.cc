@@ -168,18 +168,12 @@ Status RepoImpl::Delete(const std::string& id, bool all_versions) {
         return Constraint("folder '/" + loc.folder + "' is not empty (" + std::to_string(listing->children.size()) +
                           " children); use deleteTree");
       }
-      FOLIO_RETURN_IF_ERROR(storage::EnsureDir(fs_, layout_.TrashDir()));
-      const std::string trash = TrashPath();
-      tx.Rename(layout_.Dir(loc.folder), trash);
-      tx.Remove(trash);
+      FOLIO_RETURN_IF_ERROR(StageDiscard(tx, layout_.Dir(loc.folder)));
       storage::StageIndexRemoval(tx, layout_, loc.id);
       break;
     }
     case BaseType::kItem: {
-      FOLIO_RETURN_IF_ERROR(storage::EnsureDir(fs_, layout_.TrashDir()));
-      const std::string trash = TrashPath();
-      tx.Rename(layout_.ItemDir(loc.folder, loc.name), trash);
-      tx.Remove(trash);
+      FOLIO_RETURN_IF_ERROR(StageDiscard(tx, layout_.ItemDir(loc.folder, loc.name)));
       storage::StageIndexRemoval(tx, layout_, loc.id);
       break;
     }
@@ -256,15 +250,12 @@ Result<std::vector<std::string>> RepoImpl::DeleteTree(const std::string& folder_
   if (loc.folder.empty()) return Constraint("the root folder cannot be deleted");
   std::vector<std::string> ids, checked_out;
   FOLIO_RETURN_IF_ERROR(CollectIds(*this, loc.folder, ids, checked_out));
-  FOLIO_RETURN_IF_ERROR(storage::EnsureDir(fs_, layout_.TrashDir()));
   storage::Transaction tx(fs_, layout_.JournalDir());
-  const std::string trash = TrashPath();
-  tx.Rename(layout_.Dir(loc.folder), trash);  // the whole tree disappears at once
+  FOLIO_RETURN_IF_ERROR(StageDiscard(tx, layout_.Dir(loc.folder)));  // the whole tree disappears at once
   for (const std::string& gone : ids) {
     if (!gone.empty()) storage::StageIndexRemoval(tx, layout_, gone);
   }
   for (const std::string& s : checked_out) FOLIO_RETURN_IF_ERROR(StageCheckedOutMarker(tx, s, false));
-  tx.Remove(trash);
   FOLIO_RETURN_IF_ERROR(tx.Commit());
   return std::vector<std::string>{};
 }

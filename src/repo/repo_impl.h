@@ -166,7 +166,8 @@ class RepoImpl {
   Status StageCheckedOutMarker(storage::Transaction& tx, const std::string& series_id, bool present);
   // A fresh id with `prefix` that no index entry holds yet (caller holds the write lock).
   std::string NewObjectId(char prefix);
-  std::string TrashPath();
+  // At commit of `tx`, `path` (a file or a tree) is renamed into the trash and removed.
+  Status StageDiscard(storage::Transaction& tx, const std::string& path);
 
   Fs& fs_;
   storage::RepoLayout layout_;

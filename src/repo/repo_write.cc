@@ -103,15 +103,18 @@ std::string RepoImpl::NewObjectId(char prefix) {
   }
 }
 
-std::string RepoImpl::TrashPath() { return storage::JoinPath(layout_.TrashDir(), storage::NewId('x')); }
+Status RepoImpl::StageDiscard(storage::Transaction& tx, const std::string& path) {
+  FOLIO_RETURN_IF_ERROR(storage::EnsureDir(fs_, layout_.TrashDir()));
+  const std::string trash = storage::JoinPath(layout_.TrashDir(), storage::NewId('x'));
+  // Gone in one rename at commit; removing the files may then take its time.
+  tx.Rename(path, trash);
+  tx.Remove(trash);
+  return OkStatus();
+}
 
 Status RepoImpl::StageSeriesRemoval(storage::Transaction& tx, const Loc& loc) {
-  FOLIO_RETURN_IF_ERROR(storage::EnsureDir(fs_, layout_.TrashDir()));
-  const std::string trash = TrashPath();
-  // The series directory disappears in one rename; its removal may then take its time.
-  tx.Rename(layout_.SeriesDir(loc.folder, loc.name), trash);
+  FOLIO_RETURN_IF_ERROR(StageDiscard(tx, layout_.SeriesDir(loc.folder, loc.name)));
   tx.Remove(layout_.Child(loc.folder, loc.name));
-  tx.Remove(trash);
   storage::StageIndexRemoval(tx, layout_, loc.id);
   return StageCheckedOutMarker(tx, loc.id, false);
 }
