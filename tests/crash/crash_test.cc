@@ -20,6 +20,7 @@
 #include "support/repo_fixture.h"
 
 using namespace folio;
+using folio::testing::ContentOf;
 using folio::testing::TempDir;
 
 namespace {
@@ -82,15 +83,6 @@ struct Expect {
   bool deletes = false;
   int reported = -1;
 };
-
-std::string ContentOf(Repository& r, const std::string& id) {
-  auto s = r.OpenContent(id);
-  if (!s.ok()) return "";
-  std::string out(s->file->size(), '\0');
-  auto n = s->file->Read(out.data(), out.size());
-  out.resize(n.ok() ? *n : 0);
-  return out;
-}
 
 // The step the store shows for series `s`.
 int Observed(Repository& r, const std::string& s, const Expect& e) {

@@ -11,6 +11,7 @@
 #include "support/repo_fixture.h"
 
 using namespace folio;
+using folio::testing::ContentOf;
 using folio::testing::FaultyFs;
 using folio::testing::ReadFile;
 using folio::testing::RepoFixture;
@@ -46,15 +47,6 @@ void WalkFailures(const std::function<std::string(RepoFixture&)>& setup,
     check(**reopened, subject, effect);
     REQUIRE(step < 200);
   }
-}
-
-std::string ContentOf(Repository& repo, const std::string& id) {
-  auto s = repo.OpenContent(id);
-  if (!s.ok()) return "<" + s.status().ToString() + ">";
-  std::string out(s->file->size(), '\0');
-  auto n = s->file->Read(out.data(), out.size());
-  out.resize(n.ok() ? *n : 0);
-  return out;
 }
 
 }  // namespace

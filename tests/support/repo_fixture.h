@@ -30,6 +30,25 @@ inline void WriteFile(const std::string& path, const std::string& bytes) {
   out << bytes;
 }
 
+// Everything `file` has left to read.
+inline std::string ReadAll(ReadableFile& file) {
+  std::string out;
+  char buf[65536];
+  for (;;) {
+    auto n = file.Read(buf, sizeof buf);
+    REQUIRE(n.ok());
+    if (*n == 0) return out;
+    out.append(buf, *n);
+  }
+}
+
+// The content of a document version or working copy; "<error>" if it cannot be opened.
+inline std::string ContentOf(Repository& repo, const std::string& id) {
+  auto s = repo.OpenContent(id);
+  if (!s.ok()) return "<" + s.status().ToString() + ">";
+  return ReadAll(*s->file);
+}
+
 struct RepoFixture {
   TempDir dir;
   std::unique_ptr<Store> store;
@@ -77,17 +96,9 @@ struct RepoFixture {
   std::string Content(const std::string& id) {
     auto s = repo->OpenContent(id);
     REQUIRE_MESSAGE(s.ok(), s.status().ToString());
-    std::string out(s->file->size(), '\0');
-    size_t have = 0;
-    while (have < out.size()) {
-      auto n = s->file->Read(out.data() + have, out.size() - have);
-      REQUIRE(n.ok());
-      if (*n == 0) break;
-      have += *n;
-    }
-    out.resize(have);
-    return out;
+    return ReadAll(*s->file);
   }
+
 };
 
 }  // namespace folio::testing
