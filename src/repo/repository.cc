@@ -21,6 +21,21 @@ auto NoThrow(F&& f) -> decltype(f()) {
   }
 }
 
+// Reads take no lock, so a read that overlaps a change being applied can find a file
+// gone that the record it read first still names (a working copy removed by a check-in).
+// Such a read waits for the change in flight (the write lock) and is made once more, now
+// against a consistent state; what is then missing is really missing.
+template <typename F>
+auto ReadConsistently(repo::RepoImpl& impl, F&& f) -> decltype(f()) {
+  auto r = NoThrow(f);
+  if (r.ok() || r.status().kind() != ErrorKind::kStorage || !r.status().Is(std::errc::no_such_file_or_directory)) {
+    return r;
+  }
+  auto guard = impl.LockForWrite(/*internal=*/true);
+  if (!guard.ok()) return r;
+  return NoThrow(f);
+}
+
 }  // namespace
 
 std::string_view BaseTypeId(BaseType base) {
@@ -80,21 +95,21 @@ Result<std::shared_ptr<Repository>> Repository::Open(Fs& fs, const std::string& 
 const RepositoryInfo& Repository::info() const { return impl_->info(); }
 
 Result<ObjectData> Repository::GetObject(const std::string& id) {
-  return NoThrow([&]() -> Result<ObjectData> {
+  return ReadConsistently(*impl_, [&]() -> Result<ObjectData> {
     FOLIO_ASSIGN_OR_RETURN(repo::Target t, impl_->ResolveId(id));
     return impl_->Build(t);
   });
 }
 
 Result<ObjectData> Repository::GetObjectByPath(const std::string& path) {
-  return NoThrow([&]() -> Result<ObjectData> {
+  return ReadConsistently(*impl_, [&]() -> Result<ObjectData> {
     FOLIO_ASSIGN_OR_RETURN(repo::Target t, impl_->ResolvePath(path));
     return impl_->Build(t);
   });
 }
 
 Result<ObjectData> Repository::GetLatestVersion(const std::string& id, bool major) {
-  return NoThrow([&]() -> Result<ObjectData> {
+  return ReadConsistently(*impl_, [&]() -> Result<ObjectData> {
     FOLIO_ASSIGN_OR_RETURN(repo::Target t, impl_->ResolveId(id));
     if (t.loc.base != BaseType::kDocument) return impl_->Build(t);
     FOLIO_ASSIGN_OR_RETURN(repo::SeriesRecord series, impl_->ReadSeries(t.loc.folder, t.loc.name));
@@ -112,13 +127,13 @@ Result<ObjectData> Repository::GetLatestVersion(const std::string& id, bool majo
 
 Result<ChildrenPage> Repository::GetChildren(const std::string& folder_id, uint64_t skip, uint64_t max,
                                              ChildOrder order) {
-  return NoThrow([&]() -> Result<ChildrenPage> {
+  return ReadConsistently(*impl_, [&]() -> Result<ChildrenPage> {
     return impl_->Children(folder_id, skip, max, order);
   });
 }
 
 Result<std::vector<ObjectData>> Repository::GetParents(const std::string& id) {
-  return NoThrow([&]() -> Result<std::vector<ObjectData>> {
+  return ReadConsistently(*impl_, [&]() -> Result<std::vector<ObjectData>> {
     FOLIO_ASSIGN_OR_RETURN(repo::Target t, impl_->ResolveId(id));
     std::vector<ObjectData> out;
     if (t.loc.base == BaseType::kRelationship) return out;
@@ -134,7 +149,7 @@ Result<std::vector<ObjectData>> Repository::GetParents(const std::string& id) {
 }
 
 Result<ContentStream> Repository::OpenContent(const std::string& id) {
-  return NoThrow([&]() -> Result<ContentStream> {
+  return ReadConsistently(*impl_, [&]() -> Result<ContentStream> {
     FOLIO_ASSIGN_OR_RETURN(repo::Target t, impl_->ResolveId(id));
     if (t.loc.base != BaseType::kDocument) return Constraint("object '" + id + "' is not a document and has no content");
     FOLIO_ASSIGN_OR_RETURN(ObjectData o, impl_->Build(t));
@@ -150,12 +165,12 @@ Result<ContentStream> Repository::OpenContent(const std::string& id) {
 }
 
 Result<std::vector<ObjectData>> Repository::GetAllVersions(const std::string& id) {
-  return NoThrow([&]() -> Result<std::vector<ObjectData>> {
+  return ReadConsistently(*impl_, [&]() -> Result<std::vector<ObjectData>> {
     return impl_->AllVersions(id);
   });
 }
 Result<std::vector<ObjectData>> Repository::GetCheckedOut(const std::string& folder_id) {
-  return NoThrow([&]() -> Result<std::vector<ObjectData>> {
+  return ReadConsistently(*impl_, [&]() -> Result<std::vector<ObjectData>> {
     return impl_->CheckedOut(folder_id);
   });
 }
