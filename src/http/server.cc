@@ -12,12 +12,12 @@
 #include "api/error_response.h"
 #include "http/request_log.h"
 #include "http/request_reader.h"
-#include "http/worker_pool.h"
+#include "http/reactor_server.h"
 
 namespace folio::http {
 namespace {
 
-constexpr size_t kMaxExtraThreads = 256;
+constexpr size_t kMaxWorkers = 256;
 constexpr size_t kChunk = 64 * 1024;
 
 // CORS headers for a request from `origin` (CONTRACT §2): "*" allows every origin; a
@@ -88,7 +88,13 @@ bool Suppressed(const httplib::Request& req) {
 }  // namespace
 
 Server::Server(api::Service& service, ServerOptions options)
-    : service_(service), options_(std::move(options)), server_(std::make_unique<httplib::Server>()) {
+    : service_(service), options_(std::move(options)) {
+  ReactorOptions reactor;
+  reactor.core_workers = options_.threads > 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
+  reactor.max_workers = std::max(reactor.core_workers, kMaxWorkers);
+  reactor.keep_alive_timeout = options_.keep_alive_timeout;
+  reactor.keep_alive_max_count = 10000;
+  server_ = std::make_unique<ReactorServer>(reactor);
   Install();
 }
 
@@ -101,10 +107,6 @@ std::string Server::Url() const {
 
 void Server::Install() {
   httplib::Server& s = *server_;
-  const size_t threads = options_.threads > 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
-  s.new_task_queue = [threads] { return new WorkerPool(threads, std::max(threads, kMaxExtraThreads)); };
-  s.set_keep_alive_max_count(10000);
-  s.set_keep_alive_timeout(3);
   s.set_tcp_nodelay(true);
   s.set_socket_options([this](socket_t fd) {
     int yes = 1;
@@ -230,7 +232,7 @@ Status Server::Bind() {
 
 // Stop() and Serve() may race (a signal right at start-up): Stop() raises
 // stop_requested_ first and Serve() raises serving_ first, so at least one of them sees
-// the other; httplib's stop() only works once it is running, hence the wait.
+// the other; the server can only be stopped once it runs, hence the wait.
 Status Server::Serve() {
   serving_ = true;
   if (stop_requested_) {
@@ -254,7 +256,7 @@ void Server::Stop() {
   stop_requested_ = true;
   if (serving_) {
     while (!server_->is_running() && !serve_returned_) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    server_->stop();
+    server_->Stop();
   }
   if (thread_.joinable()) thread_.join();
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -14,19 +15,23 @@
 #include "folio/status.h"
 
 namespace httplib {
-class Server;
 struct Request;
 struct Response;
 }
 
 namespace folio::http {
 
+class ReactorServer;
+
 struct ServerOptions {
   std::string host = "127.0.0.1";
   int port = 8080;                          // 0 picks a free port
-  size_t threads = 0;                       // 0: the number of cores
+  size_t threads = 0;                       // core workers, 0: the number of cores (more join
+                                            // while requests are slow)
   uint64_t max_body = 256ull * 1024 * 1024;  // CONTRACT §8
   std::string cors_origin = "*";           // "*" or a comma-separated list of origins
+  // An idle keep-alive connection is closed after this long.
+  std::chrono::milliseconds keep_alive_timeout{3000};
 };
 
 class Server {
@@ -57,7 +62,7 @@ class Server {
 
   api::Service& service_;
   ServerOptions options_;
-  std::unique_ptr<httplib::Server> server_;
+  std::unique_ptr<ReactorServer> server_;
   // The GET/HEAD handler, called from the pre-routing hook and from the route.
   std::function<void(const httplib::Request&, httplib::Response&)> get_;
   int port_ = 0;

@@ -81,6 +81,7 @@ class ServerFixture {
   }
   const std::string& dir() const { return dir_.path(); }
   Store& store() { return *store_; }
+  http::Server& server() { return *server_; }
 
  private:
   TempDir dir_;

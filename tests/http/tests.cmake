@@ -5,6 +5,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/errors_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/seed_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/serve_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/connections_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/versioning_states_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/versioning_failures_test.cc
 )

@@ -1,0 +1,259 @@
+// Connection handling of the HTTP server (src/http/reactor.h): many keep-alive clients,
+// pipelining, the keep-alive timeout, slow clients that must not stall the others, a
+// clean stop, and clients that misbehave.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "http/server_fixture.h"
+
+namespace folio::testing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// A loopback client socket; reads give up after 5 s so a hang fails instead.
+int Connect(int port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0);
+  timeval timeout{5, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+  return fd;
+}
+
+void SendAll(int fd, const std::string& bytes) {
+  size_t sent = 0;
+  while (sent < bytes.size()) {
+    ssize_t n = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    REQUIRE(n > 0);
+    sent += static_cast<size_t>(n);
+  }
+}
+
+// Everything the server sends until it closes the connection (or 5 s pass).
+std::string ReadAll(int fd) {
+  std::string out;
+  char buf[4096];
+  while (true) {
+    ssize_t n = ::recv(fd, buf, sizeof(buf), 0);
+    if (n <= 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  return out;
+}
+
+// One response (head and Content-Length body); empty when the connection ends first.
+std::string ReadResponse(int fd) {
+  std::string out;
+  char c;
+  while (out.find("\r\n\r\n") == std::string::npos) {
+    if (::recv(fd, &c, 1, 0) != 1) return "";
+    out += c;
+  }
+  size_t length = 0;
+  const size_t at = out.find("Content-Length: ");
+  if (at != std::string::npos) length = std::stoul(out.substr(at + 16));
+  std::string body(length, '\0');
+  size_t got = 0;
+  while (got < length) {
+    ssize_t n = ::recv(fd, body.data() + got, length - got, 0);
+    if (n <= 0) return "";
+    got += static_cast<size_t>(n);
+  }
+  return out + body;
+}
+
+int StatusOf(const std::string& response) {
+  return response.size() > 12 ? std::stoi(response.substr(9, 3)) : 0;
+}
+
+std::string BodyOf(const std::string& response) {
+  const size_t p = response.find("\r\n\r\n");
+  return p == std::string::npos ? "" : response.substr(p + 4);
+}
+
+// True when the server closed `fd` within `limit`: recv sees end of stream, or a reset
+// (a connection still in the listen queue when the server stops).
+bool ClosedWithin(int fd, milliseconds limit) {
+  timeval timeout{0, static_cast<suseconds_t>(limit.count() * 1000)};
+  if (limit.count() >= 1000) timeout = {static_cast<time_t>(limit.count() / 1000), 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+  char c;
+  const ssize_t n = ::recv(fd, &c, 1, 0);
+  return n == 0 || (n < 0 && errno == ECONNRESET);
+}
+
+const std::string kGetReadme = "GET /demo/beta/docs/readme.txt HTTP/1.1\r\nHost: x\r\n\r\n";
+
+long long MsSince(Clock::time_point start) {
+  return std::chrono::duration_cast<milliseconds>(Clock::now() - start).count();
+}
+
+TEST_CASE("Http connections: 100 concurrent keep-alive clients are all answered") {
+  ServerFixture f;  // two core workers
+  std::atomic<int> ok{0};
+  std::vector<std::thread> clients;
+  for (int i = 0; i < 100; ++i) {
+    clients.emplace_back([&] {
+      auto c = f.Client();
+      c.set_keep_alive(true);
+      for (int n = 0; n < 5; ++n) {
+        auto r = c.Get("/demo/beta/docs/readme.txt");
+        if (r && r->status == 200 && r->body == "hello") ++ok;
+      }
+    });
+  }
+  for (auto& t : clients) t.join();
+  CHECK(ok == 500);
+}
+
+TEST_CASE("Http connections: pipelined requests are answered in order") {
+  ServerFixture f;
+  const int fd = Connect(f.port());
+  // Both requests in one send: the second is read ahead with the first.
+  SendAll(fd, kGetReadme + "GET /demo/beta/nope HTTP/1.1\r\nHost: x\r\n\r\n" + kGetReadme);
+  const std::string first = ReadResponse(fd);
+  const std::string second = ReadResponse(fd);
+  const std::string third = ReadResponse(fd);
+  CHECK(StatusOf(first) == 200);
+  CHECK(BodyOf(first) == "hello");
+  CHECK(StatusOf(second) == 404);
+  CHECK(BodyOf(second).find("objectNotFound") != std::string::npos);
+  CHECK(StatusOf(third) == 200);
+  ::close(fd);
+}
+
+TEST_CASE("Http connections: Expect: 100-continue is answered before the body is sent") {
+  ServerFixture f;
+  const int fd = Connect(f.port());
+  const std::string body = R"({"operation":"createFolder","properties":{"cmis:name":"after-continue"}})";
+  SendAll(fd, "POST /demo/beta/docs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\n"
+              "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n");
+  std::string interim;
+  char c;
+  while (interim.find("\r\n\r\n") == std::string::npos && ::recv(fd, &c, 1, 0) == 1) interim += c;
+  CHECK(interim.rfind("HTTP/1.1 100", 0) == 0);
+  SendAll(fd, body);
+  const std::string response = ReadResponse(fd);
+  CHECK_MESSAGE(StatusOf(response) == 201, response);
+  ::close(fd);
+}
+
+TEST_CASE("Http connections: an idle keep-alive connection is closed after the timeout") {
+  ServerConfig config;
+  config.http.keep_alive_timeout = milliseconds(300);
+  ServerFixture f(config);
+  const int fd = Connect(f.port());
+  SendAll(fd, kGetReadme);
+  CHECK(StatusOf(ReadResponse(fd)) == 200);
+  const auto start = Clock::now();
+  CHECK(ClosedWithin(fd, milliseconds(3000)));
+  const long long waited = MsSince(start);
+  CHECK(waited >= 250);
+  CHECK(waited < 2000);
+  ::close(fd);
+  // A connection in use stays open across requests spaced below the timeout.
+  const int busy = Connect(f.port());
+  for (int i = 0; i < 3; ++i) {
+    SendAll(busy, kGetReadme);
+    CHECK(StatusOf(ReadResponse(busy)) == 200);
+    std::this_thread::sleep_for(milliseconds(150));
+  }
+  ::close(busy);
+}
+
+TEST_CASE("Http connections: slow clients do not stall the others") {
+  ServerConfig config;
+  config.http.threads = 1;
+  ServerFixture f(config);
+  // One client stalls in the middle of its request head, another in its body.
+  const int half_head = Connect(f.port());
+  SendAll(half_head, "GET /demo/beta/docs/readme.txt HTTP/1.1\r\nHo");
+  const int half_body = Connect(f.port());
+  SendAll(half_body,
+          "POST /demo/beta/docs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+          "Content-Length: 200\r\n\r\n{\"operation\":");
+  std::this_thread::sleep_for(milliseconds(50));
+  const auto start = Clock::now();
+  auto c = f.Client();
+  auto r = c.Get("/demo/beta/docs/readme.txt");
+  REQUIRE(r);
+  CHECK(r->body == "hello");
+  CHECK(MsSince(start) < 1000);  // the stalled ones wait for up to the 5 s read timeout
+  // The stalled head completes and is answered.
+  SendAll(half_head, "st: x\r\n\r\n");
+  CHECK(BodyOf(ReadResponse(half_head)) == "hello");
+  ::close(half_head);
+  ::close(half_body);
+}
+
+TEST_CASE("Http connections: Stop() lets a request in flight finish") {
+  ServerFixture f;
+  const int fd = Connect(f.port());
+  SendAll(fd, "GET /demo/beta/docs/readme.txt HTTP/1.1\r\n");
+  std::this_thread::sleep_for(milliseconds(100));  // a worker is now reading this request
+  std::atomic<bool> stopped{false};
+  std::thread stopper([&] {
+    f.server().Stop();
+    stopped = true;
+  });
+  std::this_thread::sleep_for(milliseconds(200));
+  CHECK_FALSE(stopped);
+  SendAll(fd, "Host: x\r\n\r\n");
+  const std::string response = ReadAll(fd);  // the server closes after answering
+  stopper.join();
+  CHECK(StatusOf(response) == 200);
+  CHECK_MESSAGE(BodyOf(response) == "hello", response);  // a content provider: streamed
+  ::close(fd);
+}
+
+TEST_CASE("Http connections: Stop() with idle keep-alive connections returns promptly") {
+  ServerFixture f;
+  std::vector<int> fds;
+  for (int i = 0; i < 5; ++i) {
+    fds.push_back(Connect(f.port()));
+    SendAll(fds.back(), kGetReadme);
+    CHECK(StatusOf(ReadResponse(fds.back())) == 200);
+  }
+  fds.push_back(Connect(f.port()));  // connected, never sent anything
+  const auto start = Clock::now();
+  f.server().Stop();
+  CHECK(MsSince(start) < 1000);
+  for (int fd : fds) {
+    CHECK(ClosedWithin(fd, milliseconds(1000)));
+    ::close(fd);
+  }
+  f.server().Stop();  // again: a no-op
+}
+
+TEST_CASE("Http connections: silent and garbage clients get nothing or 400, the server stays up") {
+  ServerFixture f;
+  for (int i = 0; i < 10; ++i) ::close(Connect(f.port()));  // connect, send nothing, leave
+  const int fd = Connect(f.port());
+  SendAll(fd, "\x01\x02 not http at all\r\n\r\n");
+  const std::string response = ReadResponse(fd);
+  CHECK(StatusOf(response) == 400);
+  auto body = Json::parse(BodyOf(response), nullptr, false);
+  CHECK(body.contains("exception"));
+  ::close(fd);
+  auto c = f.Client();
+  auto r = c.Get("/demo/beta/docs/readme.txt");
+  REQUIRE(r);
+  CHECK(r->body == "hello");
+}
+
+}  // namespace
+}  // namespace folio::testing
