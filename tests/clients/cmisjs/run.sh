@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# End-to-end test of Folio with CmisJS (npm `cmis`), a standard CMIS Browser Binding client.
+#
+#   tests/clients/cmisjs/run.sh BUILD_DIR [extra arguments for cmisjs_test.js]
+#
+# Installs the pinned client with `npm ci` into BUILD_DIR/tests/clients/cmisjs (never into
+# the source tree; reinstalled only when package-lock.json changes), starts
+# `BUILD_DIR/folio serve` on a temporary copy of sample-data/, runs cmisjs_test.js against
+# it and returns its status. Exit 77 (SKIPPED for CTest) when node or npm is missing.
+set -uo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+
+if [[ $# -lt 1 ]]; then
+  echo "usage: $0 BUILD_DIR [--keep-going] [--variant A|B] [--verbose]" >&2
+  exit 2
+fi
+build="$(cd "$1" && pwd)" || { echo "cmisjs: no build directory '$1'" >&2; exit 2; }
+shift
+
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  echo "SKIPPED: node and npm are needed for the CmisJS client test (apt-get install nodejs npm)"
+  exit 77
+fi
+node_major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
+if [[ "$node_major" -lt 18 ]]; then
+  echo "SKIPPED: node >= 18 is needed for the CmisJS client test (found $(node --version))"
+  exit 77
+fi
+
+folio="$build/folio"
+if [[ ! -x "$folio" ]]; then
+  echo "cmisjs: $folio is missing; build the folio target first" >&2
+  exit 1
+fi
+
+# --- the client, installed outside the source tree ----------------------------------------
+work="$build/tests/clients/cmisjs"
+mkdir -p "$work"
+lock_sum="$(cat "$here/package.json" "$here/package-lock.json" | sha256sum | cut -d' ' -f1)"
+if [[ ! -f "$work/node_modules/cmis/package.json" || "$(cat "$work/.installed" 2>/dev/null)" != "$lock_sum" ]]; then
+  cp "$here/package.json" "$here/package-lock.json" "$work/"
+  echo "cmisjs: npm ci in $work"
+  if ! (cd "$work" && npm ci --no-audit --no-fund --loglevel=error); then
+    echo "cmisjs: npm ci failed (is the npm registry reachable?)" >&2
+    exit 1
+  fi
+  echo "$lock_sum" > "$work/.installed"
+fi
+
+# --- the server -----------------------------------------------------------------------------
+out="$work/server.out"
+log="$work/server.log"
+: > "$out"
+"$folio" serve --data "$root/sample-data" --ephemeral --port 0 --log-level info >"$out" 2>"$log" &
+server=$!
+stop_server() {
+  if kill -0 "$server" 2>/dev/null; then
+    kill -TERM "$server" 2>/dev/null
+    for _ in $(seq 1 100); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$server" 2>/dev/null && kill -KILL "$server" 2>/dev/null
+  fi
+  wait "$server" 2>/dev/null
+}
+trap stop_server EXIT
+trap 'exit 130' INT TERM
+
+url=""
+for _ in $(seq 1 200); do
+  url="$(sed -n 's|^folio listening on \(http://[^ ]*\)$|\1|p' "$out" | head -n1)"
+  [[ -n "$url" ]] && break
+  if ! kill -0 "$server" 2>/dev/null; then break; fi
+  sleep 0.05
+done
+if [[ -z "$url" ]]; then
+  echo "cmisjs: folio serve did not print its ready line" >&2
+  cat "$out" "$log" >&2
+  exit 1
+fi
+echo "cmisjs: folio serving sample-data at $url (request log: $log)"
+
+# --- the client test ------------------------------------------------------------------------
+NODE_PATH="$work/node_modules" node "$here/cmisjs_test.js" "$url" "$@"
+status=$?
+if [[ $status -ne 0 ]]; then
+  echo "--- last lines of the server log ($log) ---"
+  tail -n 20 "$log"
+fi
+exit $status
