@@ -263,6 +263,16 @@ TEST_CASE("Http objects: custom types, typeChildren, typeDefinition, datetimes i
     }
     auto desc = BodyJson(c.Get((base + "?cmisselector=typeDescendants&depth=2").c_str()));
     CHECK(desc.is_array());
+    // Ids that requests would read as built-in ones ("folder", "name") are refused.
+    for (const Json& bad : {Json{{"id", "folder"}, {"parentId", "cmis:folder"}},
+                            Json{{"id", "acme:shadow"},
+                                 {"parentId", "cmis:document"},
+                                 {"propertyDefinitions", {{"name", {{"propertyType", "string"}}}}}}}) {
+      auto refused = PostAs(c, base, Encoding::kJson, {{"cmisaction", "createType"}, {"type", bad.dump()}});
+      REQUIRE(refused);
+      CHECK(refused->status == 400);
+      CHECK(BodyJson(refused)["message"].get<std::string>().find("without its prefix") != std::string::npos);
+    }
   }
 }
 

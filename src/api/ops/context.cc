@@ -58,19 +58,42 @@ Response JsonResponse(int status, const Json& body) {
   return r;
 }
 
+Response JsonTextResponse(int status, std::string body) {
+  Response r;
+  r.status = status;
+  r.content_type = "application/json; charset=UTF-8";
+  r.body = std::move(body);
+  return r;
+}
+
 Response EmptyResponse(int status) {
   Response r;
   r.status = status;
   return r;
 }
 
-Result<Response> ObjectResponse(Context& ctx, const ObjectData& object, int status) {
+Result<ObjectWriter> ObjectWriter::For(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
-  Renderer renderer(ctx.repo.get(), std::move(options));
-  Json body = renderer.Object(object);
   FOLIO_ASSIGN_OR_RETURN(bool actions, ctx.params.GetBool("includeAllowableActions", false));
-  if (actions) body["allowableActions"] = AllowableActions(object);
-  Response r = JsonResponse(status, body);
+  return ObjectWriter(Renderer(ctx.repo.get(), std::move(options)), actions);
+}
+
+void ObjectWriter::Write(const ObjectData& object, JsonWriter& w) {
+  if (!actions_) {
+    renderer_.WriteObject(object, w);
+    return;
+  }
+  const Json actions = AllowableActions(object);
+  renderer_.WriteObject(object, w, &actions);
+}
+
+Result<Response> ObjectResponse(Context& ctx, const ObjectData& object, int status) {
+  FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
+  std::string body;
+  body.reserve(2048);
+  JsonWriter w(body);
+  writer.Write(object, w);
+  Response r = JsonTextResponse(status, std::move(body));
   if (status == 201) r.headers.emplace_back("Location", ctx.RepositoryUrl() + "?objectId=" + object.id);
   return r;
 }

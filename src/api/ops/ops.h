@@ -58,10 +58,28 @@ struct Context {
 
 // Responses.
 Response JsonResponse(int status, const Json& body);
+// A response whose body is JSON text already (from a JsonWriter).
+Response JsonTextResponse(int status, std::string body);
 Response EmptyResponse(int status);
 // The object rendered per the request (succinct, filter), with `status`; a 201 gets a
 // Location header naming the object by id.
 Result<Response> ObjectResponse(Context& ctx, const ObjectData& object, int status);
+
+// Writes objects as the request asks: succinct, filter, dateTimeFormat and
+// includeAllowableActions.
+class ObjectWriter {
+ public:
+  // Errors: a mistyped or invalid succinct, filter, dateTimeFormat or
+  // includeAllowableActions parameter.
+  static Result<ObjectWriter> For(Context& ctx);
+  // Writes one object ({"succinctProperties": ..., "allowableActions": ...}).
+  void Write(const ObjectData& object, JsonWriter& w);
+
+ private:
+  ObjectWriter(Renderer renderer, bool actions) : renderer_(std::move(renderer)), actions_(actions) {}
+  Renderer renderer_;
+  bool actions_;
+};
 
 // Input helpers shared by the write operations.
 // The request's properties (canonical ids; type ids unquoted and canonical) with the
