@@ -1,6 +1,7 @@
 // The direct JSON text writer; see json_writer.h.
 #include "api/json_writer.h"
 
+#include <array>
 #include <charconv>
 
 namespace folio::api {
@@ -8,10 +9,15 @@ namespace {
 
 // Whether `s` can be copied between quotes as it is: printable ASCII without '"' or
 // '\'. Anything else takes nlohmann's serializer (escapes, UTF-8 checks).
+constexpr std::array<bool, 256> kPlainByte = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0x20; c < 0x7f; ++c) t[c] = c != '"' && c != '\\';
+  return t;
+}();
+
 bool Plain(std::string_view s) {
   for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') return false;
+    if (!kPlainByte[static_cast<unsigned char>(c)]) return false;
   }
   return true;
 }
@@ -30,9 +36,12 @@ void JsonWriter::Separate() {
 
 void JsonWriter::Quoted(std::string_view s) {
   if (Plain(s)) {
-    out_ += '"';
-    out_ += s;
-    out_ += '"';
+    const size_t at = out_.size();
+    out_.resize(at + s.size() + 2);
+    char* p = out_.data() + at;
+    *p = '"';
+    s.copy(p + 1, s.size());
+    p[s.size() + 1] = '"';
     return;
   }
   out_ += Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
