@@ -39,6 +39,8 @@ constexpr Route kRoutes[] = {
     {Operation::kObject, Level::kRepository, ops::GetObject},
     {Operation::kProperties, Level::kRepository, ops::GetProperties},
     {Operation::kAllowableActions, Level::kRepository, ops::GetAllowableActions},
+    {Operation::kRenditions, Level::kRepository, ops::GetNoneOfThem},
+    {Operation::kPolicies, Level::kRepository, ops::GetNoneOfThem},
     {Operation::kContent, Level::kRepository, ops::GetContent},
     {Operation::kChildren, Level::kRepository, ops::GetChildren},
     {Operation::kParent, Level::kRepository, ops::GetParent},

@@ -140,6 +140,22 @@ TEST_CASE("Http objects: getParent and getObjectParents") {
   CHECK(root->status == 400);
 }
 
+TEST_CASE("Http objects: renditions and applied policies are empty lists; of a missing object, objectNotFound") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const char* selector : {"renditions", "getRenditions", "policies", "getAppliedPolicies"}) {
+    CAPTURE(selector);
+    auto none = c.Get((std::string("/demo/beta/docs/readme.txt?cmisselector=") + selector).c_str());
+    REQUIRE(none);
+    CHECK(none->status == 200);
+    CHECK(BodyJson(none) == Json::array());
+    auto missing = c.Get((std::string("/demo/alpha/no-such.txt?cmisselector=") + selector).c_str());
+    REQUIRE(missing);
+    CHECK(missing->status == 404);
+    CHECK(BodyJson(missing)["exception"] == "objectNotFound");
+  }
+}
+
 TEST_CASE("Http objects: content stream, Range, Content-Disposition with non-ASCII names") {
   ServerFixture f;
   auto c = f.Client();

@@ -179,6 +179,11 @@ Result<Response> GetAllowableActions(Context& ctx) {
   return JsonResponse(200, AllowableActions(object));
 }
 
+Result<Response> GetNoneOfThem(Context& ctx) {
+  FOLIO_RETURN_IF_ERROR(ctx.Target().status());
+  return JsonTextResponse(200, "[]");
+}
+
 Result<Response> GetContent(Context& ctx) {
   std::optional<ObjectData> other;
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, TargetVersion(ctx, other));

@@ -111,6 +111,9 @@ Result<Response> DeleteType(Context& ctx);
 Result<Response> GetObject(Context& ctx);
 Result<Response> GetProperties(Context& ctx);
 Result<Response> GetAllowableActions(Context& ctx);
+// getRenditions and getAppliedPolicies: Folio has neither, so an existing object has
+// none ([]); a missing one is objectNotFound.
+Result<Response> GetNoneOfThem(Context& ctx);
 Result<Response> GetContent(Context& ctx);
 Result<Response> GetChildren(Context& ctx);
 Result<Response> GetParent(Context& ctx);
