@@ -53,6 +53,7 @@ constexpr Route kRoutes[] = {
     {Operation::kCreateItem, Level::kRepository, ops::CreateObject},
     {Operation::kCreateRelationship, Level::kRepository, ops::CreateObject},
     {Operation::kUpdate, Level::kRepository, ops::UpdateProperties},
+    {Operation::kBulkUpdate, Level::kRepository, ops::BulkUpdate},
     {Operation::kDelete, Level::kRepository, ops::DeleteObject},
     {Operation::kDeleteTree, Level::kRepository, ops::DeleteTree},
     {Operation::kSetContent, Level::kRepository, ops::SetContent},

@@ -238,6 +238,61 @@ TEST_CASE("Http objects: updateProperties, read-only refused naming the property
   CHECK(c.Get("/demo/beta/docs/readme.txt")->status == 404);
 }
 
+TEST_CASE("Http objects: bulkUpdate sets properties on several objects, leaving out those it cannot update") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const VariantCase& v : kVariants) {
+    for (Encoding enc : kEncodings) {
+      CAPTURE(v.repo);
+      CAPTURE(std::string(EncodingName(enc)));
+      const std::string base = "/demo/" + v.repo;
+      auto id_of = [&](const std::string& path) {
+        return Prop(BodyJson(c.Get((base + path + "?cmisselector=object").c_str())), v.prefix + "objectId")
+            .get<std::string>();
+      };
+      const std::string readme = id_of("/docs/readme.txt"), docs = id_of("/docs");
+      const std::string value = std::string("bulk-") + EncodingName(enc);
+      auto both = PostAs(c, base, enc,
+                         {{"cmisaction", "bulkUpdate"}, {"objectId[0]", readme}, {"objectId[1]", docs},
+                          {"changeToken[1]", "stale"}},
+                         Json{{"description", value}});
+      REQUIRE(both);
+      CHECK(both->status == 200);
+      CAPTURE(both->body);
+      Json list = BodyJson(both);
+      REQUIRE(list.size() == 1);  // docs: stale change token, left out
+      CHECK(list[0]["id"] == readme);
+      CHECK(list[0]["newId"] == readme);
+      CHECK(list[0]["changeToken"].is_string());
+      CHECK(Prop(BodyJson(c.Get((base + "/docs/readme.txt?cmisselector=object").c_str())), v.prefix + "description") ==
+            value);
+      auto listed = PostAs(c, base, enc, {{"cmisaction", "bulkUpdateProperties"}, {"objectIds", readme + ", " + docs}},
+                           Json{{"description", value + "-2"}});
+      CHECK(BodyJson(listed).size() == 2);
+      CHECK(Prop(BodyJson(c.Get((base + "/docs?cmisselector=object").c_str())), v.prefix + "description") ==
+            value + "-2");
+      // When no object can be updated, the first reason is the answer.
+      auto none = PostAs(c, base, enc, {{"cmisaction", "bulkUpdate"}, {"objectId[0]", "f-no-such"}},
+                         Json{{"description", "x"}});
+      CHECK(none->status == 404);
+      auto read_only = PostAs(c, base, enc, {{"cmisaction", "bulkUpdate"}, {"objectId[0]", readme}},
+                              Json{{"versionLabel", "9.9"}});
+      CHECK(read_only->status == 409);
+      CHECK(BodyJson(read_only)["exception"] == "constraint");
+      auto no_ids = PostAs(c, base, enc, {{"cmisaction", "bulkUpdate"}}, Json{{"description", "x"}});
+      CHECK(no_ids->status == 400);
+      auto gap = PostAs(c, base, enc, {{"cmisaction", "bulkUpdate"}, {"objectId[1]", readme}},
+                        Json{{"description", "x"}});
+      CHECK(gap->status == 400);
+      CHECK(BodyJson(gap)["message"].get<std::string>().find("objectId[0]") != std::string::npos);
+      auto secondary = PostAs(c, base, enc,
+                              {{"cmisaction", "bulkUpdate"}, {"objectId[0]", readme}, {"addSecondaryTypeId[0]", "s"}},
+                              Json{{"description", "x"}});
+      CHECK(secondary->status == 405);
+    }
+  }
+}
+
 TEST_CASE("Http objects: custom types, typeChildren, typeDefinition, datetimes in any format") {
   ServerFixture f;
   auto c = f.Client();

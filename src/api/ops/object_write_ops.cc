@@ -3,6 +3,7 @@
 #include "api/ascii.h"
 #include "api/cmis_names.h"
 #include "api/ops/ops.h"
+#include "api/properties_form.h"
 
 namespace folio::api::ops {
 namespace {
@@ -40,14 +41,55 @@ std::string Shown(const Context& ctx, std::string_view canonical) {
   return std::string(ToResponseId(ctx.variant, canonical));
 }
 
-Status CheckChangeToken(const Context& ctx, const ObjectData& object) {
-  FOLIO_ASSIGN_OR_RETURN(std::string token, ctx.params.GetString("changeToken"));
+// Errors: kUpdateConflict when `token` is given and is not the object's change token.
+Status CheckToken(const ObjectData& object, std::string_view token) {
   if (token.empty()) return OkStatus();
-  const Json current = object.properties.value(std::string(kPropChangeToken), Json());
-  if (current.is_string() && current.get<std::string>() != token) {
-    return UpdateConflict("object '" + object.id + "' has changed: change token '" + token + "' is stale");
+  const auto current = object.properties.find(std::string(kPropChangeToken));
+  if (current != object.properties.end() && current->is_string() &&
+      current->get_ref<const std::string&>() != token) {
+    return UpdateConflict("object '" + object.id + "' has changed: change token '" + std::string(token) +
+                          "' is stale");
   }
   return OkStatus();
+}
+
+Status CheckChangeToken(const Context& ctx, const ObjectData& object) {
+  FOLIO_ASSIGN_OR_RETURN(std::string token, ctx.params.GetString("changeToken"));
+  return CheckToken(object, token);
+}
+
+constexpr size_t kMaxBulkObjects = 1000;
+
+// The objects of a bulkUpdate: objectId[N], then objectIds (a comma-separated list or
+// a JSON array of strings, as CmisJS sends it).
+Result<std::vector<std::string>> BulkObjectIds(const Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> ids, ReadIndexedStrings(ctx.params, "objectId", kMaxBulkObjects));
+  if (const Json* list = ctx.params.Find("objectIds")) {
+    if (list->is_string()) {
+      std::string_view rest = list->get_ref<const std::string&>();
+      while (!rest.empty()) {
+        const size_t comma = rest.find(',');
+        std::string_view one = rest.substr(0, comma);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        while (!one.empty() && one.front() == ' ') one.remove_prefix(1);
+        while (!one.empty() && one.back() == ' ') one.remove_suffix(1);
+        if (!one.empty()) ids.emplace_back(one);
+      }
+    } else if (list->is_array()) {
+      for (const Json& one : *list) {
+        if (!one.is_string()) return InvalidArgument("parameter 'objectIds' must hold strings");
+        ids.push_back(one.get<std::string>());
+      }
+    } else {
+      return InvalidArgument("parameter 'objectIds' must be a comma-separated list or an array of ids");
+    }
+  }
+  if (ids.empty()) return InvalidArgument("missing required parameter 'objectId[0]' (or 'objectIds')");
+  if (ids.size() > kMaxBulkObjects) {
+    return Constraint("too many objects: " + std::to_string(ids.size()) + " given, at most " +
+                      std::to_string(kMaxBulkObjects) + " allowed");
+  }
+  return ids;
 }
 
 }  // namespace
@@ -129,6 +171,45 @@ Result<Response> UpdateProperties(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(Json props, InputProperties(ctx, object.type_id));
   FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->UpdateProperties(object.id, props, ctx.user));
   return ObjectResponse(ctx, updated, 200);
+}
+
+Result<Response> BulkUpdate(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> ids, BulkObjectIds(ctx));
+  FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> tokens,
+                         ReadIndexedStrings(ctx.params, "changeToken", kMaxBulkObjects, IndexGaps::kAllowed));
+  for (const char* secondary : {"addSecondaryTypeId", "removeSecondaryTypeId"}) {
+    FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> given, ReadIndexedStrings(ctx.params, secondary, 1));
+    if (!given.empty()) return NotSupported("secondary types are not supported: '" + std::string(secondary) + "'");
+  }
+  // Malformed properties fail the request, before any object changes.
+  FOLIO_ASSIGN_OR_RETURN(Json props, InputProperties(ctx, ""));
+  if (props.empty()) return InvalidArgument("missing required parameter 'properties' (or propertyId[N])");
+  std::string body;
+  JsonWriter w(body);
+  w.BeginArray();
+  Status first_failure = OkStatus();
+  size_t updated_count = 0;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    // CMIS leaves out an object that cannot be updated; when none can, the first
+    // reason is the answer (an empty list would explain nothing).
+    Result<ObjectData> updated = [&]() -> Result<ObjectData> {
+      FOLIO_ASSIGN_OR_RETURN(ObjectData object, ctx.repo->GetObject(ids[i]));
+      FOLIO_RETURN_IF_ERROR(CheckToken(object, i < tokens.size() ? tokens[i] : ""));
+      Json typed = props;
+      FOLIO_RETURN_IF_ERROR(NormalizeDatetimes(*ctx.repo, object.type_id, typed));
+      return ctx.repo->UpdateProperties(object.id, typed, ctx.user);
+    }();
+    if (!updated.ok()) {
+      if (first_failure.ok()) first_failure = updated.status();
+      continue;
+    }
+    ++updated_count;
+    w.BeginObject().Key("id").String(ids[i]).Key("newId").String(updated->id).Key("changeToken");
+    w.Value(updated->properties.value(std::string(kPropChangeToken), Json())).EndObject();
+  }
+  w.EndArray();
+  if (updated_count == 0) return first_failure;
+  return JsonTextResponse(200, std::move(body));
 }
 
 Result<Response> DeleteObject(Context& ctx) {

@@ -122,6 +122,11 @@ Json AllowableActions(const ObjectData& object);
 // object_write_ops.cc
 Result<Response> CreateObject(Context& ctx);
 Result<Response> UpdateProperties(Context& ctx);
+// bulkUpdateProperties (binding §2.3, §5): the request's properties set on each object
+// of objectId[N] (with changeToken[N]) or objectIds; answers [{id, newId, changeToken}]
+// for those updated. One that cannot be (missing, stale token, refused property) is
+// left out, as CMIS says; when none can, the first failure is the error.
+Result<Response> BulkUpdate(Context& ctx);
 Result<Response> DeleteObject(Context& ctx);
 Result<Response> DeleteTree(Context& ctx);
 Result<Response> SetContent(Context& ctx);
