@@ -58,6 +58,8 @@ constexpr Route kRoutes[] = {
     {Operation::kDeleteTree, Level::kRepository, ops::DeleteTree},
     {Operation::kSetContent, Level::kRepository, ops::SetContent},
     {Operation::kDeleteContent, Level::kRepository, ops::DeleteContent},
+    {Operation::kAppendContent, Level::kRepository, ops::AppendContent},
+    {Operation::kCreateDocumentFromSource, Level::kRepository, ops::CreateDocumentFromSource},
     {Operation::kMove, Level::kRepository, ops::Move},
     {Operation::kCheckOut, Level::kRepository, ops::CheckOut},
     {Operation::kCheckIn, Level::kRepository, ops::CheckIn},

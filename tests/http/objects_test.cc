@@ -208,6 +208,88 @@ TEST_CASE("Http objects: setContentStream (overwriteFlag) and deleteContentStrea
   }
 }
 
+TEST_CASE("Http objects: appendContent adds the part to the end of the content, without a new version") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const VariantCase& v : kVariants) {
+    CAPTURE(v.repo);
+    const std::string base = "/demo/" + v.repo, doc = base + "/docs/readme.txt";
+    Upload part{" world", "part.bin", "application/octet-stream"};
+    auto appended = PostAs(c, doc, Encoding::kMultipart, {{"cmisaction", "appendContent"}, {"isLastChunk", "true"}},
+                           Json::object(), &part);
+    REQUIRE(appended);
+    CHECK(appended->status == 201);
+    Json o = BodyJson(appended);
+    CHECK(Prop(o, v.prefix + "versionLabel") == "1.0");
+    CHECK(Prop(o, v.prefix + "contentStreamLength") == 11);
+    CHECK(Prop(o, v.prefix + "contentStreamMimeType") == "text/plain");  // kept, not the part's
+    auto content = c.Get(doc.c_str());
+    CHECK(content->body == "hello world");
+    CHECK(content->get_header_value("Content-Type").find("text/plain") == 0);
+    // A document without content gets the part as its content.
+    auto empty = PostAs(c, base + "/docs", Encoding::kJson, {{"operation", "createDocument"}},
+                        Json{{"name", "empty.txt"}});
+    REQUIRE(empty->status == 201);
+    Upload first{"abc", "first.txt", "text/plain"};
+    auto into_empty = PostAs(c, base + "/docs/empty.txt", Encoding::kMultipart, {{"cmisaction", "appendContentStream"}},
+                             Json::object(), &first);
+    CHECK(into_empty->status == 201);
+    CHECK(c.Get((base + "/docs/empty.txt").c_str())->body == "abc");
+    auto folder = PostAs(c, base + "/docs", Encoding::kMultipart, {{"cmisaction", "appendContent"}}, Json::object(),
+                         &first);
+    CHECK(folder->status == 409);
+    CHECK(BodyJson(folder)["exception"] == "constraint");
+    auto no_part = PostAs(c, doc, Encoding::kUrlencoded, {{"cmisaction", "appendContent"}});
+    CHECK(no_part->status == 400);
+    auto stale = PostAs(c, doc, Encoding::kMultipart, {{"cmisaction", "appendContent"}, {"changeToken", "0"}},
+                        Json::object(), &part);
+    CHECK(stale->status == 409);
+    CHECK(BodyJson(stale)["exception"] == "updateConflict");
+    CHECK(c.Get(doc.c_str())->body == "hello world");
+  }
+}
+
+TEST_CASE("Http objects: createDocumentFromSource copies content and settable properties") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const VariantCase& v : kVariants) {
+    for (Encoding enc : kEncodings) {
+      CAPTURE(v.repo);
+      CAPTURE(std::string(EncodingName(enc)));
+      const std::string base = "/demo/" + v.repo;
+      auto source = BodyJson(PostAs(c, base + "/docs/readme.txt", Encoding::kJson, {{"operation", "update"}},
+                                    Json{{"description", "the source"}}));
+      const std::string source_id = Prop(source, v.prefix + "objectId");
+      const std::string name = std::string("copy-") + EncodingName(enc) + ".txt";
+      auto copy = PostAs(c, base, enc,
+                         {{"cmisaction", "createDocumentFromSource"}, {"sourceId", source_id},
+                          {"versioningState", "minor"}, {"succinct", "true"}},
+                         Json{{"name", name}});
+      REQUIRE(copy);
+      CHECK(copy->status == 201);
+      Json p = BodyJson(copy)["succinctProperties"];
+      CHECK(p[v.prefix + "name"] == name);
+      CHECK(p[v.prefix + "description"] == "the source");
+      CHECK(p[v.prefix + "versionLabel"] == "0.1");
+      CHECK(p[v.prefix + "objectId"] != source_id);
+      CHECK(p[v.prefix + "contentStreamMimeType"] == "text/plain");
+      CHECK(c.Get((base + "/" + name).c_str())->body == "hello");
+      auto taken = PostAs(c, base, enc, {{"cmisaction", "createDocumentFromSource"}, {"sourceId", source_id}},
+                          Json{{"name", name}});
+      CHECK(taken->status == 409);
+      CHECK(BodyJson(taken)["exception"] == "nameConstraintViolation");
+      auto no_source = PostAs(c, base, enc, {{"cmisaction", "createDocumentFromSource"}}, Json{{"name", "x"}});
+      CHECK(no_source->status == 400);
+      CHECK(BodyJson(no_source)["message"].get<std::string>().find("sourceId") != std::string::npos);
+      const std::string folder_id = Prop(BodyJson(c.Get((base + "/docs?cmisselector=object").c_str())),
+                                         v.prefix + "objectId");
+      auto from_folder = PostAs(c, base, enc, {{"cmisaction", "createDocumentFromSource"}, {"sourceId", folder_id}},
+                                Json{{"name", "y"}});
+      CHECK(from_folder->status == 400);
+    }
+  }
+}
+
 TEST_CASE("Http objects: updateProperties, read-only refused naming the property") {
   ServerFixture f;
   auto c = f.Client();

@@ -87,6 +87,39 @@ void ObjectWriter::Write(const ObjectData& object, JsonWriter& w) {
   renderer_.WriteObject(object, w, &actions);
 }
 
+Status CheckToken(const ObjectData& object, std::string_view token) {
+  if (token.empty()) return OkStatus();
+  const auto current = object.properties.find(std::string(kPropChangeToken));
+  if (current != object.properties.end() && current->is_string() &&
+      current->get_ref<const std::string&>() != token) {
+    return UpdateConflict("object '" + object.id + "' has changed: change token '" + std::string(token) +
+                          "' is stale");
+  }
+  return OkStatus();
+}
+
+Status CheckChangeToken(const Context& ctx, const ObjectData& object) {
+  FOLIO_ASSIGN_OR_RETURN(std::string token, ctx.params.GetString("changeToken"));
+  return CheckToken(object, token);
+}
+
+Result<std::string> CopyIntoUpload(Context& ctx, const std::vector<ReadableFile*>& sources) {
+  FOLIO_ASSIGN_OR_RETURN(Upload upload, ctx.repo->NewUpload());
+  Status status = OkStatus();
+  for (ReadableFile* src : sources) {
+    status = src->Seek(0);
+    if (status.ok()) status = upload.file->AppendFrom(*src);
+    if (!status.ok()) break;
+  }
+  if (status.ok()) status = upload.file->Sync();
+  if (status.ok()) status = upload.file->Close();
+  if (!status.ok()) {
+    (void)ctx.store.fs().Remove(upload.path);
+    return status;
+  }
+  return upload.path;
+}
+
 Result<Response> ObjectResponse(Context& ctx, const ObjectData& object, int status) {
   FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
   std::string body;

@@ -41,23 +41,6 @@ std::string Shown(const Context& ctx, std::string_view canonical) {
   return std::string(ToResponseId(ctx.variant, canonical));
 }
 
-// Errors: kUpdateConflict when `token` is given and is not the object's change token.
-Status CheckToken(const ObjectData& object, std::string_view token) {
-  if (token.empty()) return OkStatus();
-  const auto current = object.properties.find(std::string(kPropChangeToken));
-  if (current != object.properties.end() && current->is_string() &&
-      current->get_ref<const std::string&>() != token) {
-    return UpdateConflict("object '" + object.id + "' has changed: change token '" + std::string(token) +
-                          "' is stale");
-  }
-  return OkStatus();
-}
-
-Status CheckChangeToken(const Context& ctx, const ObjectData& object) {
-  FOLIO_ASSIGN_OR_RETURN(std::string token, ctx.params.GetString("changeToken"));
-  return CheckToken(object, token);
-}
-
 constexpr size_t kMaxBulkObjects = 1000;
 
 // The objects of a bulkUpdate: objectId[N], then objectIds (a comma-separated list or
@@ -164,6 +147,58 @@ Result<Response> CreateObject(Context& ctx) {
   return ObjectResponse(ctx, *made, 201);
 }
 
+Result<Response> CreateDocumentFromSource(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(std::string source_id, ctx.params.RequireString("sourceId"));
+  FOLIO_ASSIGN_OR_RETURN(ObjectData source, ctx.repo->GetObject(source_id));
+  if (source.base != BaseType::kDocument) {
+    return InvalidArgument("source '" + source_id + "' is a " + Shown(ctx, BaseTypeId(source.base)) +
+                           ", not a document");
+  }
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* parent, ctx.Target());
+  if (parent->base != BaseType::kFolder) {
+    return InvalidArgument("the parent '" + (parent->path.empty() ? parent->id : "/" + parent->path) +
+                           "' is not a folder");
+  }
+  FOLIO_ASSIGN_OR_RETURN(Json given, InputProperties(ctx, source.type_id));
+  NewObject obj;
+  obj.type_id = source.type_id;
+  if (auto it = given.find(std::string(kPropObjectTypeId)); it != given.end() && it->is_string()) {
+    obj.type_id = it->get<std::string>();
+  }
+  FOLIO_ASSIGN_OR_RETURN(Json type, ctx.repo->GetTypeDefinition(obj.type_id));
+  if (type.value("baseId", "") != kTypeDocument) {
+    return InvalidArgument("type '" + obj.type_id + "' is not a " + Shown(ctx, kTypeDocument) + " type");
+  }
+  // The source's settable properties that the new type has, then the request's.
+  const Json defs = type.value("propertyDefinitions", Json::object());
+  for (auto it = source.properties.begin(); it != source.properties.end(); ++it) {
+    const auto def = defs.find(it.key());
+    if (def == defs.end() || !def->is_object() || it->is_null() || it.key() == kPropObjectTypeId) continue;
+    const std::string updatability = def->value("updatability", "readonly");
+    if (updatability == "readwrite" || updatability == "oncreate") obj.properties[it.key()] = *it;
+  }
+  for (auto it = given.begin(); it != given.end(); ++it) obj.properties[it.key()] = *it;
+  if (auto it = obj.properties.find(std::string(kPropName)); it != obj.properties.end() && it->is_string()) {
+    obj.name = it->get<std::string>();
+  } else {
+    return InvalidArgument("property '" + Shown(ctx, kPropName) + "' must be a string");
+  }
+  FOLIO_ASSIGN_OR_RETURN(obj.acl, InputAces(ctx, true));
+  FOLIO_ASSIGN_OR_RETURN(VersioningState state, ReadVersioningState(ctx));
+  std::optional<ContentSource> content;
+  if (source.content) {
+    FOLIO_ASSIGN_OR_RETURN(ContentStream stream, ctx.repo->OpenContent(source.id));
+    FOLIO_ASSIGN_OR_RETURN(std::string copy, CopyIntoUpload(ctx, {stream.file.get()}));
+    content = ContentSource{stream.info.mime_type, stream.info.file_name, std::nullopt, copy};
+  }
+  Result<ObjectData> made = ctx.repo->CreateDocument(parent->id, obj, content, state, ctx.user);
+  if (!made.ok()) {
+    if (content) (void)ctx.store.fs().Remove(content->upload_path);
+    return made.status();
+  }
+  return ObjectResponse(ctx, *made, 201);
+}
+
 Result<Response> UpdateProperties(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
   const ObjectData& object = *object_ptr;
@@ -231,27 +266,6 @@ Result<Response> DeleteTree(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> failed, ctx.repo->DeleteTree(folder.id));
   if (failed.empty()) return EmptyResponse(200);
   return JsonResponse(200, Json{{"ids", failed}});
-}
-
-Result<Response> SetContent(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
-  const ObjectData& object = *object_ptr;
-  FOLIO_RETURN_IF_ERROR(CheckChangeToken(ctx, object));
-  FOLIO_ASSIGN_OR_RETURN(std::optional<ContentSource> content, InputContent(ctx));
-  if (!content) {
-    return InvalidArgument("missing required parameter 'content': send it as the file part of a multipart/form-data body");
-  }
-  FOLIO_ASSIGN_OR_RETURN(bool overwrite, ctx.params.GetBool("overwriteFlag", true));
-  FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->SetContent(object.id, *content, overwrite, ctx.user));
-  return ObjectResponse(ctx, updated, 201);
-}
-
-Result<Response> DeleteContent(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
-  const ObjectData& object = *object_ptr;
-  FOLIO_RETURN_IF_ERROR(CheckChangeToken(ctx, object));
-  FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->DeleteContent(object.id, ctx.user));
-  return ObjectResponse(ctx, updated, 200);
 }
 
 Result<Response> Move(Context& ctx) {

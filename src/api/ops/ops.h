@@ -82,6 +82,15 @@ class ObjectWriter {
 };
 
 // Input helpers shared by the write operations.
+// Errors: kUpdateConflict when `token` is given ("" is not) and is not the object's
+// change token.
+Status CheckToken(const ObjectData& object, std::string_view token);
+// CheckToken with the request's `changeToken`.
+Status CheckChangeToken(const Context& ctx, const ObjectData& object);
+// A new upload of the repository holding the bytes of `sources`, one after the other
+// (each read from its start), synced and closed: its path, for ContentSource. Removed
+// again on failure.
+Result<std::string> CopyIntoUpload(Context& ctx, const std::vector<ReadableFile*>& sources);
 // The request's properties (canonical ids; type ids unquoted and canonical) with the
 // datetime values of `type_id` turned into milliseconds (ISO, ms and JavaScript dates).
 Result<Json> InputProperties(Context& ctx, const std::string& type_id);
@@ -129,8 +138,17 @@ Result<Response> UpdateProperties(Context& ctx);
 Result<Response> BulkUpdate(Context& ctx);
 Result<Response> DeleteObject(Context& ctx);
 Result<Response> DeleteTree(Context& ctx);
+// createDocumentFromSource (binding §2.3): a new document in the target folder with
+// the content and the settable properties of document `sourceId`, the request's
+// properties applied over them; its own versioningState.
+Result<Response> CreateDocumentFromSource(Context& ctx);
+// content_ops.cc
 Result<Response> SetContent(Context& ctx);
 Result<Response> DeleteContent(Context& ctx);
+// appendContentStream (binding §2.3): the request's content part added to the end of
+// the document's content (a document without content gets it as its content). Like
+// setContent, no new version. `isLastChunk` is accepted; every chunk is stored at once.
+Result<Response> AppendContent(Context& ctx);
 Result<Response> Move(Context& ctx);
 // versioning_ops.cc
 Result<Response> CheckOut(Context& ctx);
