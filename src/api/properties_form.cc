@@ -360,6 +360,37 @@ Result<std::vector<Ace>> ReadAces(const Params& params, AceList which) {
   return form_aces;
 }
 
+Result<std::vector<std::string>> ReadIndexedStrings(const Params& params, std::string_view prefix, size_t max,
+                                                    IndexGaps gaps) {
+  std::map<size_t, std::string> values;
+  for (const Params::Entry& entry : params.entries()) {
+    FOLIO_ASSIGN_OR_RETURN(std::optional<ControlIndex> index, ParseControl(entry.name, prefix));
+    if (!index) continue;
+    if (index->m) {
+      return InvalidArgument("malformed form control " + Quoted(entry.name) + ": expected " + std::string(prefix) +
+                             "[N]");
+    }
+    FOLIO_ASSIGN_OR_RETURN(values[index->n], ControlText(entry));
+    if (values.size() > max) {
+      return Constraint("too many " + std::string(prefix) + "[N] controls: at most " + std::to_string(max) +
+                        " allowed");
+    }
+  }
+  std::vector<std::string> out;
+  if (gaps == IndexGaps::kRefused) {
+    FOLIO_RETURN_IF_ERROR(CheckNoGaps(values, std::string(prefix) + "[N]",
+                                      [prefix](size_t n) { return Quoted(ControlName(prefix, n)); }));
+  } else if (!values.empty() && values.rbegin()->first >= max) {
+    return Constraint("form control " + Quoted(ControlName(prefix, values.rbegin()->first)) +
+                      ": at most " + std::to_string(max) + " allowed");
+  }
+  for (auto& [n, value] : values) {
+    out.resize(n);  // the missing indices before n (none when gaps are refused)
+    out.push_back(std::move(value));
+  }
+  return out;
+}
+
 std::string StripJsonQuotes(std::string_view text) {
   if (text.size() < 2 || text.front() != '"' || text.back() != '"') return std::string(text);
   Result<Json> decoded = ParseJsonText(text, "quoted id");

@@ -56,6 +56,17 @@ enum class AceList { kAdd, kRemove };
 // indices have gaps, or a permission has no principal (each message names the entry).
 Result<std::vector<Ace>> ReadAces(const Params& params, AceList which);
 
+// The values of the form controls "<prefix>[N]" in index order ("objectId[0]",
+// "objectId[1]", ... for bulkUpdate; prefix matched case-insensitively); empty when
+// there are none. At most `max` of them. With kAllowed, a missing index gives "" (a
+// changeToken[N] for some objects only).
+// Errors: kInvalidArgument for a malformed control name ("objectId[x]", "objectId[0][1]"),
+// a value that is not a string, or (kRefused) gaps in the indices; kConstraint for more
+// than `max`.
+enum class IndexGaps { kRefused, kAllowed };
+Result<std::vector<std::string>> ReadIndexedStrings(const Params& params, std::string_view prefix, size_t max,
+                                                    IndexGaps gaps = IndexGaps::kRefused);
+
 // `text` without one pair of surrounding JSON double quotes, JSON escapes decoded:
 // "\"acme:x\"" -> "acme:x" (CmisJS's deleteType, binding §13). Other text is returned
 // unchanged.

@@ -27,11 +27,6 @@ std::string_view InferredType(const Json& value) {
   return "string";
 }
 
-std::string LocalName(std::string_view id) {
-  const size_t colon = id.find(':');
-  return std::string(colon == std::string_view::npos ? id : id.substr(colon + 1));
-}
-
 }  // namespace
 
 Result<PropertyFilter> ParseFilter(std::string_view filter) {
@@ -56,72 +51,109 @@ Result<PropertyFilter> ParseFilter(std::string_view filter) {
   return PropertyFilter(std::move(ids));
 }
 
-const Json* Renderer::PropertyDefinitions(const std::string& type_id) {
+const Renderer::Definitions* Renderer::PropertyDefinitions(const std::string& type_id) {
   if (repo_ == nullptr) return nullptr;
   auto it = types_.find(type_id);
   if (it == types_.end()) {
     auto type = repo_->GetTypeDefinition(type_id);
     Json defs = type.ok() ? type->value("propertyDefinitions", Json::object()) : Json::object();
-    it = types_.emplace(type_id, std::move(defs)).first;
+    if (!defs.is_object()) defs = Json::object();
+    it = types_.emplace(type_id, Definitions{std::move(defs), {}}).first;
+    // Indexed only now that the JSON sits in its final place.
+    for (auto d = it->second.json.begin(); d != it->second.json.end(); ++d) {
+      if (d->is_object()) it->second.by_id.emplace(d.key(), &*d);
+    }
   }
   return &it->second;
 }
 
-Json Renderer::Value(const Json& value, const Json* definition) const {
-  if (!options_.extended_dates || definition == nullptr || value.is_null()) return value;
-  if (definition->value("propertyType", "") != "datetime") return value;
-  auto one = [](const Json& v) -> Json {
-    if (v.is_number_integer() && v.get<int64_t>() >= kMinDateTimeMs && v.get<int64_t>() <= kMaxDateTimeMs) {
-      return FormatIso8601(v.get<int64_t>());
-    }
-    return v;
-  };
-  if (!value.is_array()) return one(value);
-  Json out = Json::array();
-  for (const Json& v : value) out.push_back(one(v));
-  return out;
+namespace {
+
+// The string member `key` of a property definition, or `fallback`.
+std::string_view DefinitionString(const Json* definition, const char* key, std::string_view fallback) {
+  if (definition == nullptr) return fallback;
+  const auto it = definition->find(key);
+  return it != definition->end() && it->is_string() ? std::string_view(it->get_ref<const std::string&>()) : fallback;
 }
 
-Json Renderer::Properties(const ObjectData& object) {
+void WriteDate(const Json& v, JsonWriter& w) {
+  if (v.is_number_integer() && v.get<int64_t>() >= kMinDateTimeMs && v.get<int64_t>() <= kMaxDateTimeMs) {
+    w.String(FormatIso8601(v.get<int64_t>()));
+  } else {
+    w.Value(v);
+  }
+}
+
+}  // namespace
+
+void Renderer::WriteValue(std::string_view id, const Json& value, const Json* definition, JsonWriter& w) const {
+  // Type ids in values follow the variant too (cmis:objectTypeId, cmis:baseTypeId).
+  if ((id == kPropObjectTypeId || id == kPropBaseTypeId) && value.is_string()) {
+    w.String(ToResponseId(options_.variant, value.get_ref<const std::string&>()));
+    return;
+  }
+  if (!options_.extended_dates || value.is_null() || DefinitionString(definition, "propertyType", "") != "datetime") {
+    w.Value(value);
+    return;
+  }
+  if (!value.is_array()) {
+    WriteDate(value, w);
+    return;
+  }
+  w.BeginArray();
+  for (const Json& v : value) WriteDate(v, w);
+  w.EndArray();
+}
+
+void Renderer::WriteDetailed(std::string_view id, std::string_view response_id, const Json& value,
+                             const Json* definition, JsonWriter& w) const {
+  const size_t colon = id.find(':');
+  const std::string_view local = colon == std::string_view::npos ? id : id.substr(colon + 1);
+  w.BeginObject();
+  w.Key("id").String(response_id);
+  w.Key("localName").String(DefinitionString(definition, "localName", local));
+  w.Key("displayName").String(DefinitionString(definition, "displayName", local));
+  w.Key("queryName").String(response_id);
+  w.Key("type").String(definition != nullptr ? DefinitionString(definition, "propertyType", "string")
+                                             : InferredType(value));
+  w.Key("cardinality").String(definition != nullptr ? DefinitionString(definition, "cardinality", "single")
+                                                    : (value.is_array() ? "multi" : "single"));
+  w.Key("value");
+  WriteValue(id, value, definition, w);
+  w.EndObject();
+}
+
+void Renderer::WriteProperties(const ObjectData& object, JsonWriter& w) {
   const bool need_defs = !options_.succinct || options_.extended_dates;
-  const Json* defs = need_defs ? PropertyDefinitions(object.type_id) : nullptr;
-  Json out = Json::object();
+  const Definitions* defs = need_defs ? PropertyDefinitions(object.type_id) : nullptr;
+  const bool variant_a = options_.variant == Variant::kA;
+  w.BeginObject();
   for (auto it = object.properties.begin(); it != object.properties.end(); ++it) {
     const std::string& id = it.key();
     if (options_.filter && !options_.filter->contains(id)) continue;
+    if (variant_a && !id.starts_with(kCmisPrefix) && ToCanonicalPropertyId(id) != id) continue;
     const Json* def = nullptr;
     if (defs != nullptr) {
-      auto d = defs->find(id);
-      if (d != defs->end()) def = &*d;
+      const auto d = defs->by_id.find(id);
+      if (d != defs->by_id.end()) def = d->second;
     }
-    Json value = *it;
-    // Type ids in values follow the variant too (cmis:objectTypeId, cmis:baseTypeId).
-    if ((id == kPropObjectTypeId || id == kPropBaseTypeId) && value.is_string()) {
-      value = std::string(ToResponseId(options_.variant, value.get_ref<const std::string&>()));
-    }
-    value = Value(value, def);
-    const std::string response_id(ToResponseId(options_.variant, id));
+    const std::string_view response_id = ToResponseId(options_.variant, id);
+    w.Key(response_id);
     if (options_.succinct) {
-      out[response_id] = std::move(value);
-      continue;
+      WriteValue(id, *it, def, w);
+    } else {
+      WriteDetailed(id, response_id, *it, def, w);
     }
-    Json p = Json::object();
-    p["id"] = response_id;
-    p["localName"] = def ? def->value("localName", LocalName(id)) : LocalName(id);
-    p["displayName"] = def ? def->value("displayName", LocalName(id)) : LocalName(id);
-    p["queryName"] = response_id;
-    p["type"] = def ? def->value("propertyType", "string") : std::string(InferredType(value));
-    p["cardinality"] = def ? def->value("cardinality", "single") : (value.is_array() ? "multi" : "single");
-    p["value"] = std::move(value);
-    out[response_id] = std::move(p);
   }
-  return out;
+  w.EndObject();
 }
 
-Json Renderer::Object(const ObjectData& object) {
-  Json out = Json::object();
-  out[options_.succinct ? "succinctProperties" : "properties"] = Properties(object);
-  return out;
+void Renderer::WriteObject(const ObjectData& object, JsonWriter& w, const Json* allowable_actions) {
+  w.BeginObject();
+  w.Key(options_.succinct ? "succinctProperties" : "properties");
+  WriteProperties(object, w);
+  if (allowable_actions != nullptr) w.Key("allowableActions").Value(*allowable_actions);
+  w.EndObject();
 }
 
 Json Renderer::Type(const Json& type, bool with_property_definitions) const {

@@ -8,8 +8,10 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 
 #include "api/json_input.h"
+#include "api/json_writer.h"
 #include "api/variant.h"
 #include "folio/object.h"
 #include "folio/repository.h"
@@ -39,21 +41,31 @@ class Renderer {
 
   const RenderOptions& options() const { return options_; }
 
-  // {"succinctProperties": {...}} or {"properties": {...}}.
-  Json Object(const ObjectData& object);
-  // The bare property map (the `properties` selector).
-  Json Properties(const ObjectData& object);
+  // Writes {"succinctProperties": {...}} or {"properties": {...}}, with an
+  // "allowableActions" member when `allowable_actions` is given.
+  void WriteObject(const ObjectData& object, JsonWriter& w, const Json* allowable_actions = nullptr);
+  // Writes the bare property map (the `properties` selector). In variant A a custom
+  // property whose id is a built-in id without its prefix ("name") is left out: it
+  // would print as the built-in one, and no request could address it.
+  void WriteProperties(const ObjectData& object, JsonWriter& w);
   // A type definition in the variant's spelling; without its property definitions
   // unless `with_property_definitions`.
   Json Type(const Json& type, bool with_property_definitions) const;
 
  private:
-  const Json* PropertyDefinitions(const std::string& type_id);
-  Json Value(const Json& value, const Json* definition) const;
+  // A type's property definitions with an index by id (ordered_json finds linearly).
+  struct Definitions {
+    Json json;
+    std::unordered_map<std::string_view, const Json*> by_id;  // views into `json`
+  };
+  const Definitions* PropertyDefinitions(const std::string& type_id);
+  void WriteValue(std::string_view id, const Json& value, const Json* definition, JsonWriter& w) const;
+  void WriteDetailed(std::string_view id, std::string_view response_id, const Json& value, const Json* definition,
+                     JsonWriter& w) const;
 
   Repository* repo_;
   RenderOptions options_;
-  std::map<std::string, Json, std::less<>> types_;  // type id -> its propertyDefinitions
+  std::map<std::string, Definitions, std::less<>> types_;  // by type id; nodes never move
 };
 
 // The repositoryInfo of `info` (binding §1); `repository_url` is absolute.

@@ -45,29 +45,52 @@ int HexValue(char c) {
   return -1;
 }
 
-// Percent-decodes without checking the result's encoding.
-Result<std::string> PercentDecodeBytes(std::string_view text, std::string_view what,
-                                       PlusMode plus) {
-  std::string out;
-  out.reserve(text.size());
+// The result of percent-decoding: the bytes, or where and why it failed.
+struct Decoded {
+  enum class Error { kNone, kEscape, kUtf8 };
+  std::string bytes;
+  Error error = Error::kNone;
+  size_t at = 0;  // offset of the bad escape in the input
+};
+
+// Percent-decodes `text`, checking the result's encoding when `utf8`. Builds no
+// message: most input is fine, and the callers' messages cost more than decoding.
+Decoded Decode(std::string_view text, PlusMode plus, bool utf8) {
+  Decoded d;
+  d.bytes.reserve(text.size());
+  bool ascii = true;
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '%') {
       const int hi = i + 1 < text.size() ? HexValue(text[i + 1]) : -1;
       const int lo = i + 2 < text.size() ? HexValue(text[i + 2]) : -1;
       if (hi < 0 || lo < 0) {
-        return InvalidArgument("invalid percent-escape " + QuoteForMessage(text.substr(i, 3)) +
-                               " in " + std::string(what));
+        d.error = Decoded::Error::kEscape;
+        d.at = i;
+        return d;
       }
-      out.push_back(static_cast<char>(hi * 16 + lo));
+      const char b = static_cast<char>(hi * 16 + lo);
+      ascii = ascii && static_cast<unsigned char>(b) < 0x80;
+      d.bytes.push_back(b);
       i += 2;
     } else if (c == '+' && plus == PlusMode::kSpace) {
-      out.push_back(' ');
+      d.bytes.push_back(' ');
     } else {
-      out.push_back(c);
+      ascii = ascii && static_cast<unsigned char>(c) < 0x80;
+      d.bytes.push_back(c);
     }
   }
-  return out;
+  if (utf8 && !ascii && !IsValidUtf8(d.bytes)) d.error = Decoded::Error::kUtf8;
+  return d;
+}
+
+// The error for a failed Decode of `text`; `what` names the text in the message.
+Status DecodeFailure(const Decoded& d, std::string_view text, std::string_view what) {
+  if (d.error == Decoded::Error::kEscape) {
+    return InvalidArgument("invalid percent-escape " + QuoteForMessage(text.substr(d.at, 3)) + " in " +
+                           std::string(what));
+  }
+  return InvalidArgument("invalid UTF-8 in " + std::string(what));
 }
 
 }  // namespace
@@ -103,9 +126,9 @@ std::string QuoteForMessage(std::string_view text, size_t max_bytes) {
 }
 
 Result<std::string> PercentDecode(std::string_view text, std::string_view what, PlusMode plus) {
-  FOLIO_ASSIGN_OR_RETURN(std::string out, PercentDecodeBytes(text, what, plus));
-  if (!IsValidUtf8(out)) return InvalidArgument("invalid UTF-8 in " + std::string(what));
-  return out;
+  Decoded d = Decode(text, plus, true);
+  if (d.error != Decoded::Error::kNone) return DecodeFailure(d, text, what);
+  return std::move(d.bytes);
 }
 
 Result<std::vector<std::string>> SplitPath(std::string_view raw_path) {
@@ -117,17 +140,17 @@ Result<std::vector<std::string>> SplitPath(std::string_view raw_path) {
     const std::string_view raw = raw_path.substr(start, end - start);
     start = end + 1;
     if (raw.empty()) continue;  // "//" and a trailing '/' (OpenCMIS does the same)
-    const std::string what = "path segment " + QuoteForMessage(raw);
-    Result<std::string> decoded = PercentDecode(raw, what);
-    if (!decoded.ok()) return decoded.status();
-    std::string& segment = *decoded;
+    Decoded decoded = Decode(raw, PlusMode::kLiteral, true);
+    std::string& segment = decoded.bytes;
+    const auto what = [&] { return "path segment " + QuoteForMessage(raw); };
+    if (decoded.error != Decoded::Error::kNone) return DecodeFailure(decoded, raw, what());
     if (segment == "." || segment == "..") {
-      return InvalidArgument(what + " is '" + segment + "', which is not allowed");
+      return InvalidArgument(what() + " is '" + segment + "', which is not allowed");
     }
     if (segment.find('/') != std::string::npos) {
-      return InvalidArgument(what + " contains an encoded '/'");
+      return InvalidArgument(what() + " contains an encoded '/'");
     }
-    if (segment.find('\0') != std::string::npos) return InvalidArgument(what + " contains NUL");
+    if (segment.find('\0') != std::string::npos) return InvalidArgument(what() + " contains NUL");
     segments.push_back(std::move(segment));
   }
   return segments;
@@ -147,15 +170,15 @@ Result<std::vector<std::pair<std::string, std::string>>> ParseFormUrlencoded(
     const std::string_view raw_name = piece.substr(0, eq);
     const std::string_view raw_value =
         eq == std::string_view::npos ? std::string_view() : piece.substr(eq + 1);
-    FOLIO_ASSIGN_OR_RETURN(
-        std::string name,
-        PercentDecode(raw_name, std::string(what) + " parameter name " + QuoteForMessage(raw_name),
-                      PlusMode::kSpace));
-    FOLIO_ASSIGN_OR_RETURN(
-        std::string value,
-        PercentDecode(raw_value, std::string(what) + " parameter " + QuoteForMessage(name),
-                      PlusMode::kSpace));
-    pairs.emplace_back(std::move(name), std::move(value));
+    Decoded name = Decode(raw_name, PlusMode::kSpace, true);
+    if (name.error != Decoded::Error::kNone) {
+      return DecodeFailure(name, raw_name, std::string(what) + " parameter name " + QuoteForMessage(raw_name));
+    }
+    Decoded value = Decode(raw_value, PlusMode::kSpace, true);
+    if (value.error != Decoded::Error::kNone) {
+      return DecodeFailure(value, raw_value, std::string(what) + " parameter " + QuoteForMessage(name.bytes));
+    }
+    pairs.emplace_back(std::move(name.bytes), std::move(value.bytes));
   }
   return pairs;
 }
@@ -173,8 +196,9 @@ Result<std::string> DecodeRfc5987(std::string_view value) {
   }
   const std::string_view charset = value.substr(0, first);
   const std::string what = "RFC 5987 value " + quoted;
-  FOLIO_ASSIGN_OR_RETURN(std::string bytes,
-                         PercentDecodeBytes(value.substr(second + 1), what, PlusMode::kLiteral));
+  Decoded decoded = Decode(value.substr(second + 1), PlusMode::kLiteral, false);
+  if (decoded.error != Decoded::Error::kNone) return DecodeFailure(decoded, value.substr(second + 1), what);
+  std::string& bytes = decoded.bytes;
   if (EqualsIgnoreCase(charset, "UTF-8")) {
     if (!IsValidUtf8(bytes)) return InvalidArgument("invalid UTF-8 in " + what);
     return bytes;

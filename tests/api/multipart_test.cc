@@ -4,7 +4,6 @@
 
 #include <vector>
 
-#include "api/render.h"
 
 namespace folio::api {
 namespace {
@@ -101,33 +100,6 @@ TEST_CASE("MultipartBoundary: from the Content-Type") {
   CHECK(*MultipartBoundary("multipart/form-data; charset=utf-8; boundary=\"q b\"") == "q b");
   CHECK(MultipartBoundary("multipart/form-data").status().kind() == ErrorKind::kInvalidArgument);
   CHECK(MultipartBoundary("multipart/form-data; boundary=").status().kind() == ErrorKind::kInvalidArgument);
-}
-
-TEST_CASE("ParseFilter: ids in either spelling, * for all, bad entries refused") {
-  auto f = ParseFilter(" name , cmis:versionLabel,acme:x ");
-  REQUIRE(f.ok());
-  REQUIRE(f->has_value());
-  CHECK((*f)->count("cmis:name") == 1);
-  CHECK((*f)->count("cmis:versionLabel") == 1);
-  CHECK((*f)->count("acme:x") == 1);
-  CHECK(!ParseFilter("*")->has_value());
-  CHECK(!ParseFilter("")->has_value());
-  CHECK(ParseFilter("a b").status().kind() == ErrorKind::kFilterNotValid);
-}
-
-TEST_CASE("Renderer: variant A drops the cmis: prefix of built-in ids and type ids, B keeps it") {
-  ObjectData o;
-  o.type_id = "cmis:document";
-  o.properties = {{"cmis:name", "a"}, {"cmis:objectTypeId", "cmis:document"}, {"acme:x", 1}};
-  Renderer a(nullptr, RenderOptions{Variant::kA, true});
-  Json ja = a.Object(o);
-  CHECK(ja["succinctProperties"]["name"] == "a");
-  CHECK(ja["succinctProperties"]["objectTypeId"] == "document");
-  CHECK(ja["succinctProperties"]["acme:x"] == 1);
-  Renderer b(nullptr, RenderOptions{Variant::kB, false});
-  Json jb = b.Object(o);
-  CHECK(jb["properties"]["cmis:objectTypeId"]["value"] == "cmis:document");
-  CHECK(jb["properties"]["acme:x"]["type"] == "integer");
 }
 
 }  // namespace

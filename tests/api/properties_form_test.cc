@@ -246,5 +246,29 @@ TEST_CASE("StripJsonQuotes: removes one pair of JSON quotes, as CmisJS sends typ
   for (const Case& c : cases) CHECK_MESSAGE(StripJsonQuotes(c.in) == c.out, c.in);
 }
 
+TEST_CASE("ReadIndexedStrings: objectId[N] in index order; gaps, bad names and too many refused") {
+  auto ids = ReadIndexedStrings(MustParse(FormRequest("objectId%5B1%5D=b&OBJECTID%5B0%5D=a&other=x")), "objectId", 10);
+  REQUIRE(ids.ok());
+  CHECK(*ids == std::vector<std::string>{"a", "b"});
+  CHECK(ReadIndexedStrings(MustParse(FormRequest("x=1")), "objectId", 10)->empty());
+  auto gap = ReadIndexedStrings(MustParse(FormRequest("objectId%5B1%5D=b")), "objectId", 10);
+  CHECK(Contains(gap.status().message(), "'objectId[0]' is missing"));
+  auto sparse =
+      ReadIndexedStrings(MustParse(FormRequest("changeToken%5B2%5D=t")), "changeToken", 10, IndexGaps::kAllowed);
+  CHECK(*sparse == std::vector<std::string>{"", "", "t"});
+  CHECK(ReadIndexedStrings(MustParse(FormRequest("changeToken%5B20%5D=t")), "changeToken", 10, IndexGaps::kAllowed)
+            .status()
+            .kind() == ErrorKind::kConstraint);
+  CHECK(ReadIndexedStrings(MustParse(FormRequest("objectId%5Bx%5D=a")), "objectId", 10).status().kind() ==
+        ErrorKind::kInvalidArgument);
+  CHECK(ReadIndexedStrings(MustParse(FormRequest("objectId%5B0%5D%5B0%5D=a")), "objectId", 10).status().kind() ==
+        ErrorKind::kInvalidArgument);
+  CHECK(ReadIndexedStrings(MustParse(FormRequest("objectId%5B0%5D=a&objectId%5B1%5D=b")), "objectId", 1)
+            .status()
+            .kind() == ErrorKind::kConstraint);
+  CHECK(ReadIndexedStrings(MustParse(JsonRequest(R"({"objectId[0]": {"a": 1}})")), "objectId", 10).status().kind() ==
+        ErrorKind::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace folio::api

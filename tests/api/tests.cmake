@@ -7,6 +7,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/operation_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/params_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/properties_form_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/render_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/request_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/url_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/variant_test.cc

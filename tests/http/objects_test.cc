@@ -140,6 +140,22 @@ TEST_CASE("Http objects: getParent and getObjectParents") {
   CHECK(root->status == 400);
 }
 
+TEST_CASE("Http objects: renditions and applied policies are empty lists; of a missing object, objectNotFound") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const char* selector : {"renditions", "getRenditions", "policies", "getAppliedPolicies"}) {
+    CAPTURE(selector);
+    auto none = c.Get((std::string("/demo/beta/docs/readme.txt?cmisselector=") + selector).c_str());
+    REQUIRE(none);
+    CHECK(none->status == 200);
+    CHECK(BodyJson(none) == Json::array());
+    auto missing = c.Get((std::string("/demo/alpha/no-such.txt?cmisselector=") + selector).c_str());
+    REQUIRE(missing);
+    CHECK(missing->status == 404);
+    CHECK(BodyJson(missing)["exception"] == "objectNotFound");
+  }
+}
+
 TEST_CASE("Http objects: content stream, Range, Content-Disposition with non-ASCII names") {
   ServerFixture f;
   auto c = f.Client();
@@ -192,6 +208,88 @@ TEST_CASE("Http objects: setContentStream (overwriteFlag) and deleteContentStrea
   }
 }
 
+TEST_CASE("Http objects: appendContent adds the part to the end of the content, without a new version") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const VariantCase& v : kVariants) {
+    CAPTURE(v.repo);
+    const std::string base = "/demo/" + v.repo, doc = base + "/docs/readme.txt";
+    Upload part{" world", "part.bin", "application/octet-stream"};
+    auto appended = PostAs(c, doc, Encoding::kMultipart, {{"cmisaction", "appendContent"}, {"isLastChunk", "true"}},
+                           Json::object(), &part);
+    REQUIRE(appended);
+    CHECK(appended->status == 201);
+    Json o = BodyJson(appended);
+    CHECK(Prop(o, v.prefix + "versionLabel") == "1.0");
+    CHECK(Prop(o, v.prefix + "contentStreamLength") == 11);
+    CHECK(Prop(o, v.prefix + "contentStreamMimeType") == "text/plain");  // kept, not the part's
+    auto content = c.Get(doc.c_str());
+    CHECK(content->body == "hello world");
+    CHECK(content->get_header_value("Content-Type").find("text/plain") == 0);
+    // A document without content gets the part as its content.
+    auto empty = PostAs(c, base + "/docs", Encoding::kJson, {{"operation", "createDocument"}},
+                        Json{{"name", "empty.txt"}});
+    REQUIRE(empty->status == 201);
+    Upload first{"abc", "first.txt", "text/plain"};
+    auto into_empty = PostAs(c, base + "/docs/empty.txt", Encoding::kMultipart, {{"cmisaction", "appendContentStream"}},
+                             Json::object(), &first);
+    CHECK(into_empty->status == 201);
+    CHECK(c.Get((base + "/docs/empty.txt").c_str())->body == "abc");
+    auto folder = PostAs(c, base + "/docs", Encoding::kMultipart, {{"cmisaction", "appendContent"}}, Json::object(),
+                         &first);
+    CHECK(folder->status == 409);
+    CHECK(BodyJson(folder)["exception"] == "constraint");
+    auto no_part = PostAs(c, doc, Encoding::kUrlencoded, {{"cmisaction", "appendContent"}});
+    CHECK(no_part->status == 400);
+    auto stale = PostAs(c, doc, Encoding::kMultipart, {{"cmisaction", "appendContent"}, {"changeToken", "0"}},
+                        Json::object(), &part);
+    CHECK(stale->status == 409);
+    CHECK(BodyJson(stale)["exception"] == "updateConflict");
+    CHECK(c.Get(doc.c_str())->body == "hello world");
+  }
+}
+
+TEST_CASE("Http objects: createDocumentFromSource copies content and settable properties") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const VariantCase& v : kVariants) {
+    for (Encoding enc : kEncodings) {
+      CAPTURE(v.repo);
+      CAPTURE(std::string(EncodingName(enc)));
+      const std::string base = "/demo/" + v.repo;
+      auto source = BodyJson(PostAs(c, base + "/docs/readme.txt", Encoding::kJson, {{"operation", "update"}},
+                                    Json{{"description", "the source"}}));
+      const std::string source_id = Prop(source, v.prefix + "objectId");
+      const std::string name = std::string("copy-") + EncodingName(enc) + ".txt";
+      auto copy = PostAs(c, base, enc,
+                         {{"cmisaction", "createDocumentFromSource"}, {"sourceId", source_id},
+                          {"versioningState", "minor"}, {"succinct", "true"}},
+                         Json{{"name", name}});
+      REQUIRE(copy);
+      CHECK(copy->status == 201);
+      Json p = BodyJson(copy)["succinctProperties"];
+      CHECK(p[v.prefix + "name"] == name);
+      CHECK(p[v.prefix + "description"] == "the source");
+      CHECK(p[v.prefix + "versionLabel"] == "0.1");
+      CHECK(p[v.prefix + "objectId"] != source_id);
+      CHECK(p[v.prefix + "contentStreamMimeType"] == "text/plain");
+      CHECK(c.Get((base + "/" + name).c_str())->body == "hello");
+      auto taken = PostAs(c, base, enc, {{"cmisaction", "createDocumentFromSource"}, {"sourceId", source_id}},
+                          Json{{"name", name}});
+      CHECK(taken->status == 409);
+      CHECK(BodyJson(taken)["exception"] == "nameConstraintViolation");
+      auto no_source = PostAs(c, base, enc, {{"cmisaction", "createDocumentFromSource"}}, Json{{"name", "x"}});
+      CHECK(no_source->status == 400);
+      CHECK(BodyJson(no_source)["message"].get<std::string>().find("sourceId") != std::string::npos);
+      const std::string folder_id = Prop(BodyJson(c.Get((base + "/docs?cmisselector=object").c_str())),
+                                         v.prefix + "objectId");
+      auto from_folder = PostAs(c, base, enc, {{"cmisaction", "createDocumentFromSource"}, {"sourceId", folder_id}},
+                                Json{{"name", "y"}});
+      CHECK(from_folder->status == 400);
+    }
+  }
+}
+
 TEST_CASE("Http objects: updateProperties, read-only refused naming the property") {
   ServerFixture f;
   auto c = f.Client();
@@ -220,6 +318,61 @@ TEST_CASE("Http objects: updateProperties, read-only refused naming the property
   CHECK(renamed->status == 200);
   CHECK(c.Get("/demo/beta/docs/renamed.txt")->body == "hello");
   CHECK(c.Get("/demo/beta/docs/readme.txt")->status == 404);
+}
+
+TEST_CASE("Http objects: bulkUpdate sets properties on several objects, leaving out those it cannot update") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const VariantCase& v : kVariants) {
+    for (Encoding enc : kEncodings) {
+      CAPTURE(v.repo);
+      CAPTURE(std::string(EncodingName(enc)));
+      const std::string base = "/demo/" + v.repo;
+      auto id_of = [&](const std::string& path) {
+        return Prop(BodyJson(c.Get((base + path + "?cmisselector=object").c_str())), v.prefix + "objectId")
+            .get<std::string>();
+      };
+      const std::string readme = id_of("/docs/readme.txt"), docs = id_of("/docs");
+      const std::string value = std::string("bulk-") + EncodingName(enc);
+      auto both = PostAs(c, base, enc,
+                         {{"cmisaction", "bulkUpdate"}, {"objectId[0]", readme}, {"objectId[1]", docs},
+                          {"changeToken[1]", "stale"}},
+                         Json{{"description", value}});
+      REQUIRE(both);
+      CHECK(both->status == 200);
+      CAPTURE(both->body);
+      Json list = BodyJson(both);
+      REQUIRE(list.size() == 1);  // docs: stale change token, left out
+      CHECK(list[0]["id"] == readme);
+      CHECK(list[0]["newId"] == readme);
+      CHECK(list[0]["changeToken"].is_string());
+      CHECK(Prop(BodyJson(c.Get((base + "/docs/readme.txt?cmisselector=object").c_str())), v.prefix + "description") ==
+            value);
+      auto listed = PostAs(c, base, enc, {{"cmisaction", "bulkUpdateProperties"}, {"objectIds", readme + ", " + docs}},
+                           Json{{"description", value + "-2"}});
+      CHECK(BodyJson(listed).size() == 2);
+      CHECK(Prop(BodyJson(c.Get((base + "/docs?cmisselector=object").c_str())), v.prefix + "description") ==
+            value + "-2");
+      // When no object can be updated, the first reason is the answer.
+      auto none = PostAs(c, base, enc, {{"cmisaction", "bulkUpdate"}, {"objectId[0]", "f-no-such"}},
+                         Json{{"description", "x"}});
+      CHECK(none->status == 404);
+      auto read_only = PostAs(c, base, enc, {{"cmisaction", "bulkUpdate"}, {"objectId[0]", readme}},
+                              Json{{"versionLabel", "9.9"}});
+      CHECK(read_only->status == 409);
+      CHECK(BodyJson(read_only)["exception"] == "constraint");
+      auto no_ids = PostAs(c, base, enc, {{"cmisaction", "bulkUpdate"}}, Json{{"description", "x"}});
+      CHECK(no_ids->status == 400);
+      auto gap = PostAs(c, base, enc, {{"cmisaction", "bulkUpdate"}, {"objectId[1]", readme}},
+                        Json{{"description", "x"}});
+      CHECK(gap->status == 400);
+      CHECK(BodyJson(gap)["message"].get<std::string>().find("objectId[0]") != std::string::npos);
+      auto secondary = PostAs(c, base, enc,
+                              {{"cmisaction", "bulkUpdate"}, {"objectId[0]", readme}, {"addSecondaryTypeId[0]", "s"}},
+                              Json{{"description", "x"}});
+      CHECK(secondary->status == 405);
+    }
+  }
 }
 
 TEST_CASE("Http objects: custom types, typeChildren, typeDefinition, datetimes in any format") {
@@ -263,6 +416,16 @@ TEST_CASE("Http objects: custom types, typeChildren, typeDefinition, datetimes i
     }
     auto desc = BodyJson(c.Get((base + "?cmisselector=typeDescendants&depth=2").c_str()));
     CHECK(desc.is_array());
+    // Ids that requests would read as built-in ones ("folder", "name") are refused.
+    for (const Json& bad : {Json{{"id", "folder"}, {"parentId", "cmis:folder"}},
+                            Json{{"id", "acme:shadow"},
+                                 {"parentId", "cmis:document"},
+                                 {"propertyDefinitions", {{"name", {{"propertyType", "string"}}}}}}}) {
+      auto refused = PostAs(c, base, Encoding::kJson, {{"cmisaction", "createType"}, {"type", bad.dump()}});
+      REQUIRE(refused);
+      CHECK(refused->status == 400);
+      CHECK(BodyJson(refused)["message"].get<std::string>().find("without its prefix") != std::string::npos);
+    }
   }
 }
 

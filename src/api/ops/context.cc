@@ -58,19 +58,75 @@ Response JsonResponse(int status, const Json& body) {
   return r;
 }
 
+Response JsonTextResponse(int status, std::string body) {
+  Response r;
+  r.status = status;
+  r.content_type = "application/json; charset=UTF-8";
+  r.body = std::move(body);
+  return r;
+}
+
 Response EmptyResponse(int status) {
   Response r;
   r.status = status;
   return r;
 }
 
-Result<Response> ObjectResponse(Context& ctx, const ObjectData& object, int status) {
+Result<ObjectWriter> ObjectWriter::For(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
-  Renderer renderer(ctx.repo.get(), std::move(options));
-  Json body = renderer.Object(object);
   FOLIO_ASSIGN_OR_RETURN(bool actions, ctx.params.GetBool("includeAllowableActions", false));
-  if (actions) body["allowableActions"] = AllowableActions(object);
-  Response r = JsonResponse(status, body);
+  return ObjectWriter(Renderer(ctx.repo.get(), std::move(options)), actions);
+}
+
+void ObjectWriter::Write(const ObjectData& object, JsonWriter& w) {
+  if (!actions_) {
+    renderer_.WriteObject(object, w);
+    return;
+  }
+  const Json actions = AllowableActions(object);
+  renderer_.WriteObject(object, w, &actions);
+}
+
+Status CheckToken(const ObjectData& object, std::string_view token) {
+  if (token.empty()) return OkStatus();
+  const auto current = object.properties.find(std::string(kPropChangeToken));
+  if (current != object.properties.end() && current->is_string() &&
+      current->get_ref<const std::string&>() != token) {
+    return UpdateConflict("object '" + object.id + "' has changed: change token '" + std::string(token) +
+                          "' is stale");
+  }
+  return OkStatus();
+}
+
+Status CheckChangeToken(const Context& ctx, const ObjectData& object) {
+  FOLIO_ASSIGN_OR_RETURN(std::string token, ctx.params.GetString("changeToken"));
+  return CheckToken(object, token);
+}
+
+Result<std::string> CopyIntoUpload(Context& ctx, const std::vector<ReadableFile*>& sources) {
+  FOLIO_ASSIGN_OR_RETURN(Upload upload, ctx.repo->NewUpload());
+  Status status = OkStatus();
+  for (ReadableFile* src : sources) {
+    status = src->Seek(0);
+    if (status.ok()) status = upload.file->AppendFrom(*src);
+    if (!status.ok()) break;
+  }
+  if (status.ok()) status = upload.file->Sync();
+  if (status.ok()) status = upload.file->Close();
+  if (!status.ok()) {
+    (void)ctx.store.fs().Remove(upload.path);
+    return status;
+  }
+  return upload.path;
+}
+
+Result<Response> ObjectResponse(Context& ctx, const ObjectData& object, int status) {
+  FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
+  std::string body;
+  body.reserve(2048);
+  JsonWriter w(body);
+  writer.Write(object, w);
+  Response r = JsonTextResponse(status, std::move(body));
   if (status == 201) r.headers.emplace_back("Location", ctx.RepositoryUrl() + "?objectId=" + object.id);
   return r;
 }

@@ -11,7 +11,9 @@
 namespace folio::api::ops {
 namespace {
 
-Result<ObjectData> TargetVersion(Context& ctx) {
+// The version the request asks for (returnVersion, or CmisJS's versionSeriesId): the
+// target itself or, for another version, one read into `other` (no copy of the target).
+Result<const ObjectData*> TargetVersion(Context& ctx, std::optional<ObjectData>& other) {
   // CmisJS's getObjectOfLatestVersion sends versionSeriesId (and major) instead of
   // returnVersion (binding §13, consequence 3).
   std::string fallback = "this";
@@ -20,17 +22,19 @@ Result<ObjectData> TargetVersion(Context& ctx) {
     fallback = major ? "latestmajor" : "latest";
     if (!ctx.params.Has("objectId") && !ctx.path_given) {
       FOLIO_ASSIGN_OR_RETURN(std::string series, ctx.params.GetString("versionSeriesId"));
-      return ctx.repo->GetLatestVersion(series, major);
+      FOLIO_ASSIGN_OR_RETURN(other, ctx.repo->GetLatestVersion(series, major));
+      return &*other;
     }
   }
-  FOLIO_ASSIGN_OR_RETURN(const ObjectData* target_ptr, ctx.Target());
-  const ObjectData& target = *target_ptr;
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* target, ctx.Target());
+  if (!ctx.params.Has("returnVersion") && fallback == "this") return target;
   FOLIO_ASSIGN_OR_RETURN(std::string which, ctx.params.GetString("returnVersion", fallback));
   const std::string lower = AsciiToLower(which);
   if (lower == "this") return target;
   if (lower == "latest" || lower == "latestmajor") {
-    if (target.base != BaseType::kDocument) return target;
-    return ctx.repo->GetLatestVersion(target.id, lower == "latestmajor");
+    if (target->base != BaseType::kDocument) return target;
+    FOLIO_ASSIGN_OR_RETURN(other, ctx.repo->GetLatestVersion(target->id, lower == "latestmajor"));
+    return &*other;
   }
   return InvalidArgument("parameter 'returnVersion' must be this, latest or latestmajor, got '" + which + "'");
 }
@@ -154,14 +158,19 @@ Json AllowableActions(const ObjectData& o) {
 }
 
 Result<Response> GetObject(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectData object, TargetVersion(ctx));
-  return ObjectResponse(ctx, object, 200);
+  std::optional<ObjectData> other;
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object, TargetVersion(ctx, other));
+  return ObjectResponse(ctx, *object, 200);
 }
 
 Result<Response> GetProperties(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectData object, TargetVersion(ctx));
+  std::optional<ObjectData> other;
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object, TargetVersion(ctx, other));
   FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
-  return JsonResponse(200, Renderer(ctx.repo.get(), std::move(options)).Properties(object));
+  std::string body;
+  JsonWriter w(body);
+  Renderer(ctx.repo.get(), std::move(options)).WriteProperties(*object, w);
+  return JsonTextResponse(200, std::move(body));
 }
 
 Result<Response> GetAllowableActions(Context& ctx) {
@@ -170,8 +179,15 @@ Result<Response> GetAllowableActions(Context& ctx) {
   return JsonResponse(200, AllowableActions(object));
 }
 
+Result<Response> GetNoneOfThem(Context& ctx) {
+  FOLIO_RETURN_IF_ERROR(ctx.Target().status());
+  return JsonTextResponse(200, "[]");
+}
+
 Result<Response> GetContent(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectData object, TargetVersion(ctx));
+  std::optional<ObjectData> other;
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, TargetVersion(ctx, other));
+  const ObjectData& object = *object_ptr;
   if (object.base != BaseType::kDocument) {
     return Constraint("object '" + object.id + "' is a " + std::string(BaseTypeId(object.base)) +
                       ", not a document: it has no content stream");
@@ -252,18 +268,18 @@ Result<Response> GetChildren(Context& ctx) {
     }
   }
   FOLIO_ASSIGN_OR_RETURN(ChildrenPage page, ctx.repo->GetChildren(folder.id, skip, max, order));
-  FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
-  FOLIO_ASSIGN_OR_RETURN(bool actions, ctx.params.GetBool("includeAllowableActions", false));
-  Renderer renderer(ctx.repo.get(), std::move(options));
-  Json objects = Json::array();
+  FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
+  std::string body;
+  JsonWriter w(body);
+  w.BeginObject().Key("objects").BeginArray();
   for (const ObjectData& child : page.objects) {
-    Json object = renderer.Object(child);
-    if (actions) object["allowableActions"] = AllowableActions(child);
-    objects.push_back(Json{{"object", std::move(object)}, {"pathSegment", child.name}});
+    w.BeginObject().Key("object");
+    writer.Write(child, w);
+    w.Key("pathSegment").String(child.name).EndObject();
   }
-  return JsonResponse(200, Json{{"objects", std::move(objects)},
-                                {"hasMoreItems", page.has_more},
-                                {"numItems", page.total}});
+  w.EndArray().Key("hasMoreItems").Bool(page.has_more).Key("numItems").Int(static_cast<int64_t>(page.total));
+  w.EndObject();
+  return JsonTextResponse(200, std::move(body));
 }
 
 Result<Response> GetParent(Context& ctx) {
@@ -281,13 +297,17 @@ Result<Response> GetParents(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
   const ObjectData& object = *object_ptr;
   FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> parents, ctx.repo->GetParents(object.id));
-  FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
-  Renderer renderer(ctx.repo.get(), std::move(options));
-  Json out = Json::array();
+  FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
+  std::string body;
+  JsonWriter w(body);
+  w.BeginArray();
   for (const ObjectData& p : parents) {
-    out.push_back(Json{{"object", renderer.Object(p)}, {"relativePathSegment", object.name}});
+    w.BeginObject().Key("object");
+    writer.Write(p, w);
+    w.Key("relativePathSegment").String(object.name).EndObject();
   }
-  return JsonResponse(200, out);
+  w.EndArray();
+  return JsonTextResponse(200, std::move(body));
 }
 
 }  // namespace folio::api::ops

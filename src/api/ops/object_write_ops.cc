@@ -3,6 +3,7 @@
 #include "api/ascii.h"
 #include "api/cmis_names.h"
 #include "api/ops/ops.h"
+#include "api/properties_form.h"
 
 namespace folio::api::ops {
 namespace {
@@ -40,14 +41,38 @@ std::string Shown(const Context& ctx, std::string_view canonical) {
   return std::string(ToResponseId(ctx.variant, canonical));
 }
 
-Status CheckChangeToken(const Context& ctx, const ObjectData& object) {
-  FOLIO_ASSIGN_OR_RETURN(std::string token, ctx.params.GetString("changeToken"));
-  if (token.empty()) return OkStatus();
-  const Json current = object.properties.value(std::string(kPropChangeToken), Json());
-  if (current.is_string() && current.get<std::string>() != token) {
-    return UpdateConflict("object '" + object.id + "' has changed: change token '" + token + "' is stale");
+constexpr size_t kMaxBulkObjects = 1000;
+
+// The objects of a bulkUpdate: objectId[N], then objectIds (a comma-separated list or
+// a JSON array of strings, as CmisJS sends it).
+Result<std::vector<std::string>> BulkObjectIds(const Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> ids, ReadIndexedStrings(ctx.params, "objectId", kMaxBulkObjects));
+  if (const Json* list = ctx.params.Find("objectIds")) {
+    if (list->is_string()) {
+      std::string_view rest = list->get_ref<const std::string&>();
+      while (!rest.empty()) {
+        const size_t comma = rest.find(',');
+        std::string_view one = rest.substr(0, comma);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        while (!one.empty() && one.front() == ' ') one.remove_prefix(1);
+        while (!one.empty() && one.back() == ' ') one.remove_suffix(1);
+        if (!one.empty()) ids.emplace_back(one);
+      }
+    } else if (list->is_array()) {
+      for (const Json& one : *list) {
+        if (!one.is_string()) return InvalidArgument("parameter 'objectIds' must hold strings");
+        ids.push_back(one.get<std::string>());
+      }
+    } else {
+      return InvalidArgument("parameter 'objectIds' must be a comma-separated list or an array of ids");
+    }
   }
-  return OkStatus();
+  if (ids.empty()) return InvalidArgument("missing required parameter 'objectId[0]' (or 'objectIds')");
+  if (ids.size() > kMaxBulkObjects) {
+    return Constraint("too many objects: " + std::to_string(ids.size()) + " given, at most " +
+                      std::to_string(kMaxBulkObjects) + " allowed");
+  }
+  return ids;
 }
 
 }  // namespace
@@ -122,6 +147,58 @@ Result<Response> CreateObject(Context& ctx) {
   return ObjectResponse(ctx, *made, 201);
 }
 
+Result<Response> CreateDocumentFromSource(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(std::string source_id, ctx.params.RequireString("sourceId"));
+  FOLIO_ASSIGN_OR_RETURN(ObjectData source, ctx.repo->GetObject(source_id));
+  if (source.base != BaseType::kDocument) {
+    return InvalidArgument("source '" + source_id + "' is a " + Shown(ctx, BaseTypeId(source.base)) +
+                           ", not a document");
+  }
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* parent, ctx.Target());
+  if (parent->base != BaseType::kFolder) {
+    return InvalidArgument("the parent '" + (parent->path.empty() ? parent->id : "/" + parent->path) +
+                           "' is not a folder");
+  }
+  FOLIO_ASSIGN_OR_RETURN(Json given, InputProperties(ctx, source.type_id));
+  NewObject obj;
+  obj.type_id = source.type_id;
+  if (auto it = given.find(std::string(kPropObjectTypeId)); it != given.end() && it->is_string()) {
+    obj.type_id = it->get<std::string>();
+  }
+  FOLIO_ASSIGN_OR_RETURN(Json type, ctx.repo->GetTypeDefinition(obj.type_id));
+  if (type.value("baseId", "") != kTypeDocument) {
+    return InvalidArgument("type '" + obj.type_id + "' is not a " + Shown(ctx, kTypeDocument) + " type");
+  }
+  // The source's settable properties that the new type has, then the request's.
+  const Json defs = type.value("propertyDefinitions", Json::object());
+  for (auto it = source.properties.begin(); it != source.properties.end(); ++it) {
+    const auto def = defs.find(it.key());
+    if (def == defs.end() || !def->is_object() || it->is_null() || it.key() == kPropObjectTypeId) continue;
+    const std::string updatability = def->value("updatability", "readonly");
+    if (updatability == "readwrite" || updatability == "oncreate") obj.properties[it.key()] = *it;
+  }
+  for (auto it = given.begin(); it != given.end(); ++it) obj.properties[it.key()] = *it;
+  if (auto it = obj.properties.find(std::string(kPropName)); it != obj.properties.end() && it->is_string()) {
+    obj.name = it->get<std::string>();
+  } else {
+    return InvalidArgument("property '" + Shown(ctx, kPropName) + "' must be a string");
+  }
+  FOLIO_ASSIGN_OR_RETURN(obj.acl, InputAces(ctx, true));
+  FOLIO_ASSIGN_OR_RETURN(VersioningState state, ReadVersioningState(ctx));
+  std::optional<ContentSource> content;
+  if (source.content) {
+    FOLIO_ASSIGN_OR_RETURN(ContentStream stream, ctx.repo->OpenContent(source.id));
+    FOLIO_ASSIGN_OR_RETURN(std::string copy, CopyIntoUpload(ctx, {stream.file.get()}));
+    content = ContentSource{stream.info.mime_type, stream.info.file_name, std::nullopt, copy};
+  }
+  Result<ObjectData> made = ctx.repo->CreateDocument(parent->id, obj, content, state, ctx.user);
+  if (!made.ok()) {
+    if (content) (void)ctx.store.fs().Remove(content->upload_path);
+    return made.status();
+  }
+  return ObjectResponse(ctx, *made, 201);
+}
+
 Result<Response> UpdateProperties(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
   const ObjectData& object = *object_ptr;
@@ -129,6 +206,45 @@ Result<Response> UpdateProperties(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(Json props, InputProperties(ctx, object.type_id));
   FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->UpdateProperties(object.id, props, ctx.user));
   return ObjectResponse(ctx, updated, 200);
+}
+
+Result<Response> BulkUpdate(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> ids, BulkObjectIds(ctx));
+  FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> tokens,
+                         ReadIndexedStrings(ctx.params, "changeToken", kMaxBulkObjects, IndexGaps::kAllowed));
+  for (const char* secondary : {"addSecondaryTypeId", "removeSecondaryTypeId"}) {
+    FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> given, ReadIndexedStrings(ctx.params, secondary, 1));
+    if (!given.empty()) return NotSupported("secondary types are not supported: '" + std::string(secondary) + "'");
+  }
+  // Malformed properties fail the request, before any object changes.
+  FOLIO_ASSIGN_OR_RETURN(Json props, InputProperties(ctx, ""));
+  if (props.empty()) return InvalidArgument("missing required parameter 'properties' (or propertyId[N])");
+  std::string body;
+  JsonWriter w(body);
+  w.BeginArray();
+  Status first_failure = OkStatus();
+  size_t updated_count = 0;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    // CMIS leaves out an object that cannot be updated; when none can, the first
+    // reason is the answer (an empty list would explain nothing).
+    Result<ObjectData> updated = [&]() -> Result<ObjectData> {
+      FOLIO_ASSIGN_OR_RETURN(ObjectData object, ctx.repo->GetObject(ids[i]));
+      FOLIO_RETURN_IF_ERROR(CheckToken(object, i < tokens.size() ? tokens[i] : ""));
+      Json typed = props;
+      FOLIO_RETURN_IF_ERROR(NormalizeDatetimes(*ctx.repo, object.type_id, typed));
+      return ctx.repo->UpdateProperties(object.id, typed, ctx.user);
+    }();
+    if (!updated.ok()) {
+      if (first_failure.ok()) first_failure = updated.status();
+      continue;
+    }
+    ++updated_count;
+    w.BeginObject().Key("id").String(ids[i]).Key("newId").String(updated->id).Key("changeToken");
+    w.Value(updated->properties.value(std::string(kPropChangeToken), Json())).EndObject();
+  }
+  w.EndArray();
+  if (updated_count == 0) return first_failure;
+  return JsonTextResponse(200, std::move(body));
 }
 
 Result<Response> DeleteObject(Context& ctx) {
@@ -150,27 +266,6 @@ Result<Response> DeleteTree(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> failed, ctx.repo->DeleteTree(folder.id));
   if (failed.empty()) return EmptyResponse(200);
   return JsonResponse(200, Json{{"ids", failed}});
-}
-
-Result<Response> SetContent(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
-  const ObjectData& object = *object_ptr;
-  FOLIO_RETURN_IF_ERROR(CheckChangeToken(ctx, object));
-  FOLIO_ASSIGN_OR_RETURN(std::optional<ContentSource> content, InputContent(ctx));
-  if (!content) {
-    return InvalidArgument("missing required parameter 'content': send it as the file part of a multipart/form-data body");
-  }
-  FOLIO_ASSIGN_OR_RETURN(bool overwrite, ctx.params.GetBool("overwriteFlag", true));
-  FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->SetContent(object.id, *content, overwrite, ctx.user));
-  return ObjectResponse(ctx, updated, 201);
-}
-
-Result<Response> DeleteContent(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
-  const ObjectData& object = *object_ptr;
-  FOLIO_RETURN_IF_ERROR(CheckChangeToken(ctx, object));
-  FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->DeleteContent(object.id, ctx.user));
-  return ObjectResponse(ctx, updated, 200);
 }
 
 Result<Response> Move(Context& ctx) {

@@ -58,12 +58,39 @@ struct Context {
 
 // Responses.
 Response JsonResponse(int status, const Json& body);
+// A response whose body is JSON text already (from a JsonWriter).
+Response JsonTextResponse(int status, std::string body);
 Response EmptyResponse(int status);
 // The object rendered per the request (succinct, filter), with `status`; a 201 gets a
 // Location header naming the object by id.
 Result<Response> ObjectResponse(Context& ctx, const ObjectData& object, int status);
 
+// Writes objects as the request asks: succinct, filter, dateTimeFormat and
+// includeAllowableActions.
+class ObjectWriter {
+ public:
+  // Errors: a mistyped or invalid succinct, filter, dateTimeFormat or
+  // includeAllowableActions parameter.
+  static Result<ObjectWriter> For(Context& ctx);
+  // Writes one object ({"succinctProperties": ..., "allowableActions": ...}).
+  void Write(const ObjectData& object, JsonWriter& w);
+
+ private:
+  ObjectWriter(Renderer renderer, bool actions) : renderer_(std::move(renderer)), actions_(actions) {}
+  Renderer renderer_;
+  bool actions_;
+};
+
 // Input helpers shared by the write operations.
+// Errors: kUpdateConflict when `token` is given ("" is not) and is not the object's
+// change token.
+Status CheckToken(const ObjectData& object, std::string_view token);
+// CheckToken with the request's `changeToken`.
+Status CheckChangeToken(const Context& ctx, const ObjectData& object);
+// A new upload of the repository holding the bytes of `sources`, one after the other
+// (each read from its start), synced and closed: its path, for ContentSource. Removed
+// again on failure.
+Result<std::string> CopyIntoUpload(Context& ctx, const std::vector<ReadableFile*>& sources);
 // The request's properties (canonical ids; type ids unquoted and canonical) with the
 // datetime values of `type_id` turned into milliseconds (ISO, ms and JavaScript dates).
 Result<Json> InputProperties(Context& ctx, const std::string& type_id);
@@ -93,6 +120,9 @@ Result<Response> DeleteType(Context& ctx);
 Result<Response> GetObject(Context& ctx);
 Result<Response> GetProperties(Context& ctx);
 Result<Response> GetAllowableActions(Context& ctx);
+// getRenditions and getAppliedPolicies: Folio has neither, so an existing object has
+// none ([]); a missing one is objectNotFound.
+Result<Response> GetNoneOfThem(Context& ctx);
 Result<Response> GetContent(Context& ctx);
 Result<Response> GetChildren(Context& ctx);
 Result<Response> GetParent(Context& ctx);
@@ -101,10 +131,24 @@ Json AllowableActions(const ObjectData& object);
 // object_write_ops.cc
 Result<Response> CreateObject(Context& ctx);
 Result<Response> UpdateProperties(Context& ctx);
+// bulkUpdateProperties (binding §2.3, §5): the request's properties set on each object
+// of objectId[N] (with changeToken[N]) or objectIds; answers [{id, newId, changeToken}]
+// for those updated. One that cannot be (missing, stale token, refused property) is
+// left out, as CMIS says; when none can, the first failure is the error.
+Result<Response> BulkUpdate(Context& ctx);
 Result<Response> DeleteObject(Context& ctx);
 Result<Response> DeleteTree(Context& ctx);
+// createDocumentFromSource (binding §2.3): a new document in the target folder with
+// the content and the settable properties of document `sourceId`, the request's
+// properties applied over them; its own versioningState.
+Result<Response> CreateDocumentFromSource(Context& ctx);
+// content_ops.cc
 Result<Response> SetContent(Context& ctx);
 Result<Response> DeleteContent(Context& ctx);
+// appendContentStream (binding §2.3): the request's content part added to the end of
+// the document's content (a document without content gets it as its content). Like
+// setContent, no new version. `isLastChunk` is accepted; every chunk is stored at once.
+Result<Response> AppendContent(Context& ctx);
 Result<Response> Move(Context& ctx);
 // versioning_ops.cc
 Result<Response> CheckOut(Context& ctx);

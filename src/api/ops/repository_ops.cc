@@ -94,6 +94,23 @@ Result<Response> CreateType(Context& ctx) {
       (*type)[key] = std::string(ToCanonicalTypeId((*type)[key].get<std::string>()));
     }
   }
+  // Requests read "document" as cmis:document and "name" as cmis:name (in both
+  // variants): a custom type or property spelled so could never be addressed.
+  if (type->contains("id") && (*type)["id"].is_string()) {
+    const std::string& id = (*type)["id"].get_ref<const std::string&>();
+    if (ToCanonicalTypeId(id) != id) {
+      return InvalidArgument("type id '" + id + "' is the built-in '" + std::string(ToCanonicalTypeId(id)) +
+                             "' without its prefix; choose another id");
+    }
+  }
+  if (type->contains("propertyDefinitions") && (*type)["propertyDefinitions"].is_object()) {
+    for (const auto& [pid, def] : (*type)["propertyDefinitions"].items()) {
+      if (ToCanonicalPropertyId(pid) != pid) {
+        return InvalidArgument("property id '" + pid + "' is the built-in '" +
+                               std::string(ToCanonicalPropertyId(pid)) + "' without its prefix; choose another id");
+      }
+    }
+  }
   FOLIO_ASSIGN_OR_RETURN(Json made, ctx.repo->CreateType(*type));
   FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
   Response r = JsonResponse(201, Renderer(ctx.repo.get(), options).Type(made, true));

@@ -89,16 +89,13 @@ Result<Response> GetAllVersions(Context& ctx) {
   // Oldest first, working copy last (seed §4, CONTRACT §4); reversed, the CMIS order:
   // newest first, working copy first (binding §8.6).
   if (ctx.options.versions_newest_first) std::reverse(versions.begin(), versions.end());
-  FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
-  FOLIO_ASSIGN_OR_RETURN(bool actions, ctx.params.GetBool("includeAllowableActions", false));
-  Renderer renderer(ctx.repo.get(), std::move(options));
-  Json out = Json::array();
-  for (const ObjectData& v : versions) {
-    Json object = renderer.Object(v);
-    if (actions) object["allowableActions"] = AllowableActions(v);
-    out.push_back(std::move(object));
-  }
-  return JsonResponse(200, out);
+  FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
+  std::string body;
+  JsonWriter w(body);
+  w.BeginArray();
+  for (const ObjectData& v : versions) writer.Write(v, w);
+  w.EndArray();
+  return JsonTextResponse(200, std::move(body));
 }
 
 // The working copies of the repository, or of one folder when the request names one
@@ -114,18 +111,16 @@ Result<Response> CheckedOut(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(int64_t max, ctx.params.GetInt("maxItems", 100, 0, 10000));
   FOLIO_ASSIGN_OR_RETURN(int64_t skip, ctx.params.GetInt("skipCount", 0, 0, INT64_MAX));
   FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> docs, ctx.repo->GetCheckedOut(folder_id));
-  FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
-  FOLIO_ASSIGN_OR_RETURN(bool actions, ctx.params.GetBool("includeAllowableActions", false));
-  Renderer renderer(ctx.repo.get(), std::move(options));
-  Json objects = Json::array();
+  FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
+  std::string body;
+  JsonWriter w(body);
+  w.BeginObject().Key("objects").BeginArray();
   const size_t first = static_cast<size_t>(std::min<int64_t>(skip, static_cast<int64_t>(docs.size())));
-  for (size_t i = first; i < docs.size() && objects.size() < static_cast<size_t>(max); ++i) {
-    Json object = renderer.Object(docs[i]);
-    if (actions) object["allowableActions"] = AllowableActions(docs[i]);
-    objects.push_back(std::move(object));
-  }
-  const bool more = first + objects.size() < docs.size();
-  return JsonResponse(200, Json{{"objects", std::move(objects)}, {"hasMoreItems", more}, {"numItems", docs.size()}});
+  const size_t end = first + std::min<size_t>(static_cast<size_t>(max), docs.size() - first);
+  for (size_t i = first; i < end; ++i) writer.Write(docs[i], w);
+  w.EndArray().Key("hasMoreItems").Bool(end < docs.size()).Key("numItems").Int(static_cast<int64_t>(docs.size()));
+  w.EndObject();
+  return JsonTextResponse(200, std::move(body));
 }
 
 // The ACL of an object (binding §9.1): the entries stored with it, so that the ACEs a

@@ -1,0 +1,141 @@
+// The direct JSON text writer; see json_writer.h.
+#include "api/json_writer.h"
+
+#include <array>
+#include <charconv>
+
+namespace folio::api {
+namespace {
+
+// Whether `s` can be copied between quotes as it is: printable ASCII without '"' or
+// '\'. Anything else takes nlohmann's serializer (escapes, UTF-8 checks).
+constexpr std::array<bool, 256> kPlainByte = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0x20; c < 0x7f; ++c) t[c] = c != '"' && c != '\\';
+  return t;
+}();
+
+bool Plain(std::string_view s) {
+  for (const char c : s) {
+    if (!kPlainByte[static_cast<unsigned char>(c)]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void JsonWriter::Separate() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (first_.empty()) return;
+  if (!first_.back()) out_ += ',';
+  first_.back() = false;
+}
+
+void JsonWriter::Quoted(std::string_view s) {
+  if (Plain(s)) {
+    const size_t at = out_.size();
+    out_.resize(at + s.size() + 2);
+    char* p = out_.data() + at;
+    *p = '"';
+    s.copy(p + 1, s.size());
+    p[s.size() + 1] = '"';
+    return;
+  }
+  out_ += Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+JsonWriter& JsonWriter::BeginObject() {
+  Separate();
+  out_ += '{';
+  first_.push_back(true);
+  return *this;
+}
+
+JsonWriter& JsonWriter::EndObject() {
+  out_ += '}';
+  first_.pop_back();
+  return *this;
+}
+
+JsonWriter& JsonWriter::BeginArray() {
+  Separate();
+  out_ += '[';
+  first_.push_back(true);
+  return *this;
+}
+
+JsonWriter& JsonWriter::EndArray() {
+  out_ += ']';
+  first_.pop_back();
+  return *this;
+}
+
+JsonWriter& JsonWriter::Key(std::string_view key) {
+  Separate();
+  Quoted(key);
+  out_ += ':';
+  after_key_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::String(std::string_view value) {
+  Separate();
+  Quoted(value);
+  return *this;
+}
+
+JsonWriter& JsonWriter::Int(int64_t value) {
+  Separate();
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, value);
+  out_.append(buf, r.ptr);
+  return *this;
+}
+
+JsonWriter& JsonWriter::Bool(bool value) {
+  Separate();
+  out_ += value ? "true" : "false";
+  return *this;
+}
+
+JsonWriter& JsonWriter::Null() {
+  Separate();
+  out_ += "null";
+  return *this;
+}
+
+JsonWriter& JsonWriter::Value(const Json& value) {
+  switch (value.type()) {
+    case Json::value_t::string:
+      return String(value.get_ref<const std::string&>());
+    case Json::value_t::number_integer:
+      return Int(value.get<int64_t>());
+    case Json::value_t::boolean:
+      return Bool(value.get<bool>());
+    case Json::value_t::null:
+      return Null();
+    case Json::value_t::array:
+      BeginArray();
+      for (const Json& v : value) Value(v);
+      return EndArray();
+    default:  // objects, unsigned and floating-point numbers, binary, discarded
+      return Raw(value.dump(-1, ' ', false, Json::error_handler_t::replace));
+  }
+}
+
+JsonWriter& JsonWriter::Raw(std::string_view json) {
+  Separate();
+  out_ += json;
+  return *this;
+}
+
+std::string JsonQuoted(std::string_view value) {
+  std::string out;
+  JsonWriter(out).String(value);
+  return out;
+}
+
+}  // namespace folio::api

@@ -1,0 +1,62 @@
+// Content stream writes (binding §2.3): setContent, appendContent, deleteContent.
+#include "api/ops/ops.h"
+
+namespace folio::api::ops {
+
+Result<Response> SetContent(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
+  const ObjectData& object = *object_ptr;
+  FOLIO_RETURN_IF_ERROR(CheckChangeToken(ctx, object));
+  FOLIO_ASSIGN_OR_RETURN(std::optional<ContentSource> content, InputContent(ctx));
+  if (!content) {
+    return InvalidArgument("missing required parameter 'content': send it as the file part of a multipart/form-data body");
+  }
+  FOLIO_ASSIGN_OR_RETURN(bool overwrite, ctx.params.GetBool("overwriteFlag", true));
+  FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->SetContent(object.id, *content, overwrite, ctx.user));
+  return ObjectResponse(ctx, updated, 201);
+}
+
+Result<Response> DeleteContent(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
+  const ObjectData& object = *object_ptr;
+  FOLIO_RETURN_IF_ERROR(CheckChangeToken(ctx, object));
+  FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->DeleteContent(object.id, ctx.user));
+  return ObjectResponse(ctx, updated, 200);
+}
+
+Result<Response> AppendContent(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
+  const ObjectData& object = *object_ptr;
+  FOLIO_RETURN_IF_ERROR(CheckChangeToken(ctx, object));
+  if (object.base != BaseType::kDocument) {
+    return Constraint("object '" + object.id + "' is a " + std::string(BaseTypeId(object.base)) +
+                      ", not a document: it has no content stream");
+  }
+  FOLIO_ASSIGN_OR_RETURN(std::optional<ContentSource> chunk, InputContent(ctx));
+  if (!chunk) {
+    return InvalidArgument("missing required parameter 'content': send it as the file part of a multipart/form-data body");
+  }
+  FOLIO_ASSIGN_OR_RETURN(bool last, ctx.params.GetBool("isLastChunk", false));
+  (void)last;  // each chunk is stored when it arrives: there is nothing to finish
+  FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<ReadableFile> added, ctx.store.fs().Open(chunk->upload_path));
+  std::vector<ReadableFile*> sources;
+  ContentSource combined = *chunk;
+  std::optional<ContentStream> existing;
+  if (object.content) {
+    FOLIO_ASSIGN_OR_RETURN(existing, ctx.repo->OpenContent(object.id));
+    sources.push_back(existing->file.get());
+    // The content keeps its type and file name; the chunk only adds bytes.
+    combined.mime_type = existing->info.mime_type;
+    combined.file_name = existing->info.file_name;
+  }
+  sources.push_back(added.get());
+  FOLIO_ASSIGN_OR_RETURN(combined.upload_path, CopyIntoUpload(ctx, sources));
+  Result<ObjectData> updated = ctx.repo->SetContent(object.id, combined, true, ctx.user);
+  if (!updated.ok()) {
+    (void)ctx.store.fs().Remove(combined.upload_path);
+    return updated.status();
+  }
+  return ObjectResponse(ctx, *updated, 201);
+}
+
+}  // namespace folio::api::ops
