@@ -5,6 +5,9 @@
 //     as many files as one cycle writes.
 //  2. getAllVersions of a series of 1,000 / 5,000 / 10,000 versions: time per version
 //     (linear means flat) and against reading those version sidecars directly.
+//  3. The same over HTTP (GET <doc>/versions?succinct=true on loopback against
+//     `folio serve` of that data directory): the engine call plus rendering the JSON of
+//     every version and the transfer, against the same baseline.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -15,6 +18,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -164,8 +168,8 @@ double SidecarsNs(const std::string& series_dir, int versions) {
   return static_cast<double>(NowNs() - start);
 }
 
-std::vector<Row> VersionsRows(const std::vector<int>& sizes) {
-  std::vector<Row> rows;
+std::vector<Row> VersionsRows(const std::string& folio, const std::vector<int>& sizes) {
+  std::vector<Row> rows, http_rows;
   const std::string dir = MakeTempDir("versions");
   auto store = Store::Open(dir, StoreOptions{.durable = false});
   (void)(*store)->CreateDomain("demo", "");
@@ -179,6 +183,14 @@ std::vector<Row> VersionsRows(const std::vector<int>& sizes) {
                                   VersioningState::kMajor, "bench");
   const std::string series = doc->series_id;
   const std::string series_dir = dir + "/demo/main/.folio/docs/long.txt";
+  // Row 3's server reads the same data directory (it sees each check-in below as
+  // any reader would); it stays idle while the series grows.
+  Server server = StartServer(folio, dir);
+  std::unique_ptr<httplib::Client> cli;
+  if (server.port != 0) {
+    cli = std::make_unique<httplib::Client>("127.0.0.1", server.port);
+    cli->set_read_timeout(120, 0);
+  }
   int have = 1;
   std::vector<double> per_version_ns;
   for (int size : sizes) {
@@ -209,11 +221,52 @@ std::vector<Row> VersionsRows(const std::vector<int>& sizes) {
                        FormatNs(folio_ns[m]) + " (" + FormatNs(per_version) + "/version)",
                        FormatNs(base_ns[m]), FormatFixed(ratios[m], 2) + "x", "<= 2x",
                        ratios[m] <= 2.0 ? "PASS" : "FAIL"});
+
+    Row http{"3. getAllVersions over HTTP, " + std::to_string(size) + " versions vs reading their sidecars",
+             "", "", "", "<= 2x", "FAIL"};
+    if (cli == nullptr) {
+      http.folio = "server did not start";
+    } else {
+      std::vector<double> http_ns, http_base_ns, http_ratios;
+      size_t bytes = 0;
+      bool failed = false;
+      (void)cli->Get("/demo/main/long.txt/versions?succinct=true");  // warm up the server's caches
+      for (int pass = 0; pass < 5 && !failed; ++pass) {
+        int64_t start = NowNs();
+        auto res = cli->Get("/demo/main/long.txt/versions?succinct=true");
+        const double f = static_cast<double>(NowNs() - start);
+        if (!res || res->status != 200) {
+          failed = true;
+          break;
+        }
+        bytes = res->body.size();
+        const double b = SidecarsNs(series_dir, size - 1);
+        http_ns.push_back(f);
+        http_base_ns.push_back(b);
+        http_ratios.push_back(f / b);
+      }
+      if (failed) {
+        http.folio = "the request failed";
+      } else {
+        const size_t hm = folio::bench::MedianIndex(http_ratios);
+        http.folio = FormatNs(http_ns[hm]) + " (" + FormatNs(http_ns[hm] / size) + "/version, " +
+                     FormatFixed(static_cast<double>(bytes) / 1e6, 1) + " MB)";
+        http.baseline = FormatNs(http_base_ns[hm]);
+        http.ratio = FormatFixed(http_ratios[hm], 2) + "x";
+        http.verdict = http_ratios[hm] <= 2.0 ? "PASS" : "FAIL";
+      }
+    }
+    http_rows.push_back(http);
+  }
+  if (server.pid > 0) {
+    ::kill(server.pid, SIGTERM);
+    ::waitpid(server.pid, nullptr, 0);
   }
   const double growth = per_version_ns.back() / per_version_ns.front();
   rows.push_back(Row{"   linearity: time per version, largest series / smallest", FormatNs(per_version_ns.back()),
                      FormatNs(per_version_ns.front()), FormatFixed(growth, 2) + "x", "~1 (linear)",
                      growth <= 1.5 ? "PASS" : "FAIL"});
+  rows.insert(rows.end(), http_rows.begin(), http_rows.end());
   fs::remove_all(dir);
   return rows;
 }
@@ -230,7 +283,7 @@ int main(int argc, char** argv) {
   }
   std::vector<Row> rows;
   rows.push_back(CycleRow(folio, quick ? 20 : 100));
-  for (Row& r : VersionsRows(quick ? std::vector<int>{200, 1000} : std::vector<int>{1000, 5000, 10000})) {
+  for (Row& r : VersionsRows(folio, quick ? std::vector<int>{200, 1000} : std::vector<int>{1000, 5000, 10000})) {
     rows.push_back(r);
   }
   std::cout << folio::bench::FormatTable(rows);

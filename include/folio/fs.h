@@ -61,11 +61,27 @@ class FileLock {
   virtual ~FileLock() = default;
 };
 
+// A directory opened once, through the same confinement as any path, whose files can
+// then be read by name without resolving the directory's path again: for reading many
+// files of one directory (getAllVersions reads every version record of a series).
+class Directory {
+ public:
+  virtual ~Directory() = default;
+  // Replaces `out` with the whole content of the file `name` (one path segment; a
+  // symlink is refused as Fs::Open refuses it). Errors name the file by its Fs path
+  // and give the same cause() as Fs::Open and ReadableFile::Read would.
+  virtual Status ReadFile(const std::string& name, std::string& out) = 0;
+};
+
 class Fs {
  public:
   virtual ~Fs() = default;
 
   virtual Result<std::unique_ptr<ReadableFile>> Open(const std::string& path) = 0;
+  // The directory `path`, to read several of its files (see Directory). The default
+  // reads each one through Open; PosixFs opens the directory once and each file
+  // beneath it with openat.
+  virtual Result<std::unique_ptr<Directory>> OpenDirectory(const std::string& path);
   // Fails with cause() == std::errc::file_exists if `path` exists.
   virtual Result<std::unique_ptr<WritableFile>> CreateNew(const std::string& path) = 0;
   // Atomically replaces `to` (file, or empty directory) with `from`.

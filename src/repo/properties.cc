@@ -146,8 +146,10 @@ Result<Json> NormalizeProperties(const TypeDef& type, const Json& input, Propert
   return out;
 }
 
-Json StoredToMemory(const TypeDef& type, const Json& stored) {
-  Json out = stored;
+Json StoredToMemory(const TypeDef& type, const Json& stored) { return StoredToMemory(type, Json(stored)); }
+
+Json StoredToMemory(const TypeDef& type, Json&& stored) {
+  Json out = std::move(stored);
   for (auto& [id, value] : out.items()) {
     auto it = type.properties.find(id);
     if (it == type.properties.end() || it->second.type != PropertyType::kDateTime) continue;

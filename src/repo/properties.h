@@ -27,6 +27,7 @@ Result<Json> NormalizeProperties(const TypeDef& type, const Json& input, Propert
 
 // Stored form -> in-memory form: datetime values to milliseconds.
 Json StoredToMemory(const TypeDef& type, const Json& stored);
+Json StoredToMemory(const TypeDef& type, Json&& stored);  // converts `stored` itself
 
 // Required custom properties that `stored` lacks, as kConstraint naming the first.
 Status CheckRequired(const TypeDef& type, const Json& stored);

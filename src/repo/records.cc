@@ -2,6 +2,7 @@
 #include "repo/records.h"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "storage/clock.h"
 
@@ -102,34 +103,53 @@ Json ToJson(const ObjectRecord& r) {
   return j;
 }
 
-Result<ObjectRecord> ObjectRecordFromJson(const Json& j, const std::string& what) {
+namespace {
+
+// ObjectRecordFromJson for a const record (copied out of it) or one the caller gives
+// up (J = Json: the properties are moved out, not copied).
+template <typename J>
+Result<ObjectRecord> DecodeObjectRecord(J& j, const std::string& what) {
   ObjectRecord r;
-  if (j.contains("id")) {
-    if (!j["id"].is_string()) return Bad(what, "id");
-    r.id = j["id"];
+  if (auto id = j.find("id"); id != j.end()) {
+    if (!id->is_string()) return Bad(what, "id");
+    r.id = id->template get_ref<const std::string&>();
   }
-  if (j.contains("label")) {
-    if (!j["label"].is_string()) return Bad(what, "label");
-    r.label = j["label"];
+  if (auto label = j.find("label"); label != j.end()) {
+    if (!label->is_string()) return Bad(what, "label");
+    r.label = label->template get_ref<const std::string&>();
     if (r.label != "pwc") {
-      if (!j.contains("major") || !j["major"].is_boolean()) return Bad(what, "major");
-      r.major = j["major"];
+      auto major = j.find("major");
+      if (major == j.end() || !major->is_boolean()) return Bad(what, "major");
+      r.major = major->template get<bool>();
     }
   }
-  if (!j.contains("properties") || !j["properties"].is_object()) return Bad(what, "properties");
-  r.properties = j["properties"];
-  if (j.contains("content") && !j["content"].is_null()) {
-    const Json& c = j["content"];
-    if (!c.is_object() || !c.contains("length") || !c["length"].is_number_unsigned()) return Bad(what, "content.length");
+  auto props = j.find("properties");
+  if (props == j.end() || !props->is_object()) return Bad(what, "properties");
+  if constexpr (std::is_const_v<J>) {
+    r.properties = *props;
+  } else {
+    r.properties = std::move(*props);
+  }
+  if (auto c = j.find("content"); c != j.end() && !c->is_null()) {
+    auto length = c->is_object() ? c->find("length") : c->end();
+    if (!c->is_object() || length == c->end() || !length->is_number_unsigned()) return Bad(what, "content.length");
     ContentInfo info;
-    info.length = c["length"];
-    info.mime_type = StringOr(c, "mimeType", "application/octet-stream");
-    info.file_name = StringOr(c, "fileName", "");
-    r.content = info;
+    info.length = length->template get<uint64_t>();
+    info.mime_type = StringOr(*c, "mimeType", "application/octet-stream");
+    info.file_name = StringOr(*c, "fileName", "");
+    r.content = std::move(info);
   }
   if (auto acl = j.find("acl"); acl != j.end()) r.acl = AclFromJson(*acl);
   return r;
 }
+
+}  // namespace
+
+Result<ObjectRecord> ObjectRecordFromJson(const Json& j, const std::string& what) {
+  return DecodeObjectRecord(j, what);
+}
+
+Result<ObjectRecord> ObjectRecordFromJson(Json&& j, const std::string& what) { return DecodeObjectRecord(j, what); }
 
 Json ToJson(const SeriesRecord& r) {
   Json j = Json::object();

@@ -41,6 +41,8 @@ struct SeriesRecord {
 
 Json ToJson(const ObjectRecord& r);
 Result<ObjectRecord> ObjectRecordFromJson(const Json& j, const std::string& what);
+// The same, taking the properties out of `j` instead of copying them.
+Result<ObjectRecord> ObjectRecordFromJson(Json&& j, const std::string& what);
 Json ToJson(const SeriesRecord& r);
 Result<SeriesRecord> SeriesRecordFromJson(const Json& j, const std::string& what);
 

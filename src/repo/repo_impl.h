@@ -109,6 +109,24 @@ class RepoImpl {
   };
   Result<ObjectData> BuildDocument(const Loc& loc, const SeriesRecord& series, std::optional<std::string> label,
                                    bool pwc, const SeriesHints* hints = nullptr);
+  // Every version of the document at `loc`, oldest first, then its working copy: the
+  // objects BuildDocument makes one by one, made with what is the same for every
+  // version (parent id, type, the series directory) worked out once (getAllVersions).
+  Result<std::vector<ObjectData>> BuildAllVersions(const Loc& loc, const SeriesRecord& series);
+  // What making a document takes besides its record: worked out per call by
+  // BuildDocument, once per series by BuildAllVersions.
+  struct DocContext {
+    const Loc* loc = nullptr;
+    const SeriesRecord* series = nullptr;
+    std::string parent_id;
+    std::string latest_label;  // LatestLabel(*series)
+    std::string latest_major;  // LatestMajorLabel(*series)
+  };
+  // The document that `rec` (the record of version `label`, or of the working copy),
+  // of type `type`, describes, with every derived property: the one place that makes
+  // a document's properties, however its record was read.
+  ObjectData AssembleDocument(const DocContext& c, const std::string& label, bool pwc, const std::string& type_id,
+                              const TypeDef& type, ObjectRecord rec);
   Result<ObjectData> BuildItem(const Loc& loc);
   Result<ObjectData> BuildRelationship(const Loc& loc);
   Result<SeriesRecord> ReadSeries(const std::string& folder, const std::string& name);

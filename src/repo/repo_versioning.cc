@@ -172,18 +172,7 @@ Result<std::vector<ObjectData>> RepoImpl::AllVersions(const std::string& id) {
     return InvalidArgument("object '" + id + "' is a " + std::string(BaseTypeId(t.loc.base)) + ": not versioned");
   }
   FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, ReadSeries(t.loc.folder, t.loc.name));
-  std::vector<ObjectData> out;
-  out.reserve(series.versions.size() + 1);
-  const SeriesHints hints{LatestMajorLabel(series), /*labels_listed=*/true};
-  for (const std::string& label : series.versions) {
-    FOLIO_ASSIGN_OR_RETURN(ObjectData o, BuildDocument(t.loc, series, label, false, &hints));
-    out.push_back(std::move(o));
-  }
-  if (series.checked_out) {
-    FOLIO_ASSIGN_OR_RETURN(ObjectData o, BuildDocument(t.loc, series, std::nullopt, true));
-    out.push_back(std::move(o));
-  }
-  return out;
+  return BuildAllVersions(t.loc, series);
 }
 
 Result<std::vector<ObjectData>> RepoImpl::CheckedOut(const std::string& folder_id) {

@@ -12,6 +12,33 @@ Status WritableFile::AppendFrom(ReadableFile& src) {
   }
 }
 
+namespace {
+
+// Fs::OpenDirectory for any Fs: every file read through Open.
+class PathDirectory : public Directory {
+ public:
+  PathDirectory(Fs& fs, std::string path) : fs_(fs), path_(std::move(path)) {}
+  Status ReadFile(const std::string& name, std::string& out) override {
+    const std::string path = path_.empty() ? name : path_ + "/" + name;
+    if (name.empty() || name.find('/') != std::string::npos) {
+      return InvalidArgument("invalid storage path '" + path + "'");
+    }
+    FOLIO_ASSIGN_OR_RETURN(out, ReadWholeFile(fs_, path));
+    return OkStatus();
+  }
+
+ private:
+  Fs& fs_;
+  std::string path_;
+};
+
+}  // namespace
+
+// Nothing is checked here: each ReadFile fails as Open of that file would.
+Result<std::unique_ptr<Directory>> Fs::OpenDirectory(const std::string& path) {
+  return std::unique_ptr<Directory>(new PathDirectory(*this, path));
+}
+
 Result<std::string> ReadWholeFile(Fs& fs, const std::string& path) {
   FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<ReadableFile> file, fs.Open(path));
   std::string out;

@@ -156,6 +156,53 @@ class PosixWritableFile : public WritableFile {
   bool durable_;
 };
 
+// A directory opened beneath the root (PosixFs::OpenDirectory); its files are opened
+// with openat beneath it, one segment, O_NOFOLLOW: nothing can lead outside it.
+class PosixDirectory : public Directory {
+ public:
+  PosixDirectory(Fd fd, std::string path) : fd_(std::move(fd)), path_(std::move(path)) {}
+  Status ReadFile(const std::string& name, std::string& out) override {
+    if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
+        name.find('\0') != std::string::npos) {
+      return InvalidArgument("invalid storage path '" + Shown(name) + "'");
+    }
+    int raw;
+    do {
+      raw = ::openat(fd_.get(), name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    } while (raw < 0 && errno == EINTR);
+    // ELOOP: the file is a symlink (reported as Fs::Open reports it).
+    if (raw < 0) return Errno("open", Shown(name), errno);
+    Fd fd(raw);
+    struct stat st;
+    if (::fstat(fd.get(), &st) != 0) return Errno("stat", Shown(name), errno);
+    if (S_ISDIR(st.st_mode)) return Errno("open", Shown(name), EISDIR);
+    // One read normally does: one byte more than the size asks for, so that a short
+    // read of a regular file is its end (a file that grew meanwhile is read on to its
+    // end); anything else reads until read returns 0.
+    out.resize(static_cast<size_t>(st.st_size) + 1);
+    size_t have = 0;
+    for (;;) {
+      if (have == out.size()) out.resize(out.size() * 2 + 4096);
+      const size_t want = out.size() - have;
+      ssize_t n = ::read(fd.get(), out.data() + have, want);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return Errno("read", Shown(name), errno);
+      }
+      have += static_cast<size_t>(n);
+      if (n == 0 || (S_ISREG(st.st_mode) && static_cast<size_t>(n) < want)) break;
+    }
+    out.resize(have);
+    return OkStatus();
+  }
+
+ private:
+  std::string Shown(const std::string& name) const { return path_.empty() ? name : path_ + "/" + name; }
+
+  Fd fd_;
+  std::string path_;
+};
+
 class PosixLock : public FileLock {
  public:
   explicit PosixLock(Fd fd) : fd_(std::move(fd)) {}
@@ -177,6 +224,11 @@ class PosixFs : public Fs {
     if (S_ISDIR(st.st_mode)) return Errno("open", path, EISDIR);
     return std::unique_ptr<ReadableFile>(
         new PosixReadableFile(std::move(fd), static_cast<uint64_t>(st.st_size), path));
+  }
+
+  Result<std::unique_ptr<Directory>> OpenDirectory(const std::string& path) override {
+    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(path, O_PATH | O_DIRECTORY, 0));
+    return std::unique_ptr<Directory>(new PosixDirectory(std::move(fd), path));
   }
 
   Result<std::unique_ptr<WritableFile>> CreateNew(const std::string& path) override {

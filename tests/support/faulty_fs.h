@@ -22,6 +22,7 @@ class FaultyFs : public Fs {
   int calls() const { return calls_; }
 
   Result<std::unique_ptr<ReadableFile>> Open(const std::string& p) override { return inner_.Open(p); }
+  Result<std::unique_ptr<Directory>> OpenDirectory(const std::string& p) override { return inner_.OpenDirectory(p); }
   Result<std::unique_ptr<WritableFile>> CreateNew(const std::string& p) override {
     FOLIO_RETURN_IF_ERROR(Step("create", p));
     return inner_.CreateNew(p);
