@@ -537,19 +537,19 @@ async function runVariant(letter) {
     assert.deepEqual(await session.getRenditions(s.v21Id), []);
   });
 
+
+  // getObjectRelationships (binding §2.2 `relationships`, §5 list shape; CMIS 1.1 §2.2.8.1).
+  await step(V, 'getObjectRelationships', async () => {
+    const rel = props(await session.createRelationship({
+      'cmis:name': 'cites-2', 'cmis:objectTypeId': 'cmis:relationship', 'cmis:sourceId': s.v21Id, 'cmis:targetId': s.readmeId,
+    }));
+    const list = await session.getObjectRelationships(s.v21Id);
+    assert.ok(Array.isArray(list.objects), 'objects array');
+    assert.ok(list.objects.some((o) => o.succinctProperties[P('objectId')] === rel[P('objectId')]), 'the relationship is listed');
+    await session.deleteObject(rel[P('objectId')], true);
+  });
+
   if (withGaps) {
-    // GAP: cmisselector=relationships answers notSupported although Folio stores relationships
-    // (binding §2.2 `relationships`, §5 list shape; CMIS 1.1 §2.2.8.1 getObjectRelationships
-    // has no capability flag).
-    await step(V, 'GAP getObjectRelationships', async () => {
-      const rel = props(await session.createRelationship({
-        'cmis:name': 'cites-2', 'cmis:objectTypeId': 'cmis:relationship', 'cmis:sourceId': s.v21Id, 'cmis:targetId': s.readmeId,
-      }));
-      const list = await session.getObjectRelationships(s.v21Id);
-      assert.ok(Array.isArray(list.objects), 'objects array');
-      assert.ok(list.objects.some((o) => o.succinctProperties[P('objectId')] === rel[P('objectId')]), 'the relationship is listed');
-      await session.deleteObject(rel[P('objectId')], true);
-    });
     // GAP: query (the seed's generic `query` operation; CONTRACT §3 `q`/`statement`; binding §11.4).
     await step(V, 'GAP query', async () => {
       const r = await session.query(`SELECT * FROM cmis:document WHERE cmis:name = 'README.md'`);
