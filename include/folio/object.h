@@ -102,6 +102,9 @@ struct ChildrenPage {
   bool has_more = false;  // more lie past skip + objects.size()
 };
 
+// Which end of a relationship an object must be (CMIS relationshipDirection).
+enum class RelationshipDirection { kSource, kTarget, kEither };
+
 enum class ChildOrderKey { kName, kCreationDate, kLastModificationDate };
 struct ChildOrder {
   ChildOrderKey key = ChildOrderKey::kName;

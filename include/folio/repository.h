@@ -71,6 +71,10 @@ class Repository {
   // All versions, oldest first, the working copy (if any) last. kInvalidArgument if
   // `id` is not a document.
   Result<std::vector<ObjectData>> GetAllVersions(const std::string& id);
+  // The relationships whose source (or target, or either) is `id`, by relationship id.
+  // A document's relationships are those of its series: any of its versions (or its
+  // series id) at the relationship's end counts. kObjectNotFound if `id` does not exist.
+  Result<std::vector<ObjectData>> GetRelationships(const std::string& id, RelationshipDirection direction);
   // Working copies in the repository (folder_id "") or directly in one folder.
   Result<std::vector<ObjectData>> GetCheckedOut(const std::string& folder_id);
 

@@ -40,6 +40,7 @@ constexpr Route kRoutes[] = {
     {Operation::kProperties, Level::kRepository, ops::GetProperties},
     {Operation::kAllowableActions, Level::kRepository, ops::GetAllowableActions},
     {Operation::kRenditions, Level::kRepository, ops::GetNoneOfThem},
+    {Operation::kRelationships, Level::kRepository, ops::GetObjectRelationships},
     {Operation::kPolicies, Level::kRepository, ops::GetNoneOfThem},
     {Operation::kContent, Level::kRepository, ops::GetContent},
     {Operation::kChildren, Level::kRepository, ops::GetChildren},

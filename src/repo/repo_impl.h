@@ -134,6 +134,9 @@ class RepoImpl {
   static std::string LatestMajorLabel(const SeriesRecord& s);
   std::string LatestLabel(const SeriesRecord& s) const { return s.versions.empty() ? "" : s.versions.back(); }
 
+  // --- repo_relationships.cc ---
+  Result<std::vector<ObjectData>> Relationships(const std::string& id, RelationshipDirection direction);
+
   // --- repo_listing.cc ---
   Result<std::shared_ptr<const Listing>> List(const std::string& folder);
   Result<ChildrenPage> Children(const std::string& folder_id, uint64_t skip, uint64_t max, ChildOrder order);

@@ -169,6 +169,11 @@ Result<std::vector<ObjectData>> Repository::GetAllVersions(const std::string& id
     return impl_->AllVersions(id);
   });
 }
+Result<std::vector<ObjectData>> Repository::GetRelationships(const std::string& id, RelationshipDirection direction) {
+  return ReadConsistently(*impl_, [&]() -> Result<std::vector<ObjectData>> {
+    return impl_->Relationships(id, direction);
+  });
+}
 Result<std::vector<ObjectData>> Repository::GetCheckedOut(const std::string& folder_id) {
   return ReadConsistently(*impl_, [&]() -> Result<std::vector<ObjectData>> {
     return impl_->CheckedOut(folder_id);

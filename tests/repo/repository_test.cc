@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <set>
 
 #include "support/repo_fixture.h"
 
@@ -285,6 +286,51 @@ TEST_CASE("Repository: items and relationships") {
   CHECK(f.repo->Delete(r->id, true).ok());
   CHECK(f.repo->Delete(i->id, true).ok());
   CHECK(f.repo->GetObject(i->id).status().kind() == ErrorKind::kObjectNotFound);
+}
+
+TEST_CASE("Repository: GetRelationships by direction; a document's are those of its whole series") {
+  RepoFixture f;
+  ObjectData a = f.Doc(f.root, "a.txt", "a");
+  ObjectData b = f.Doc(f.root, "b.txt", "b");
+  NewObject folder;
+  folder.name = "f";
+  auto dir = f.repo->CreateFolder(f.root, folder, "alice");
+  REQUIRE(dir.ok());
+  auto relate = [&](const std::string& name, const std::string& source, const std::string& target) {
+    NewObject rel;
+    rel.name = name;
+    rel.properties = Json{{"cmis:sourceId", source}, {"cmis:targetId", target}};
+    auto r = f.repo->CreateRelationship(rel, "alice");
+    REQUIRE_MESSAGE(r.ok(), r.status().ToString());
+    return r->id;
+  };
+  const std::string a_to_b = relate("a-b", a.id, b.id);  // a's version id 1.0
+  const std::string dir_to_a = relate("f-a", dir->id, a.series_id);
+  auto ids = [](const Result<std::vector<ObjectData>>& list) {
+    REQUIRE_MESSAGE(list.ok(), list.status().ToString());
+    std::set<std::string> out;
+    for (const ObjectData& o : *list) {
+      CHECK(o.base == BaseType::kRelationship);
+      out.insert(o.id);
+    }
+    return out;
+  };
+  CHECK(ids(f.repo->GetRelationships(a.id, RelationshipDirection::kSource)) == std::set<std::string>{a_to_b});
+  CHECK(ids(f.repo->GetRelationships(a.id, RelationshipDirection::kTarget)) == std::set<std::string>{dir_to_a});
+  CHECK(ids(f.repo->GetRelationships(a.series_id, RelationshipDirection::kEither)) ==
+        std::set<std::string>{a_to_b, dir_to_a});
+  CHECK(ids(f.repo->GetRelationships(b.id, RelationshipDirection::kSource)).empty());
+  CHECK(ids(f.repo->GetRelationships(dir->id, RelationshipDirection::kEither)) == std::set<std::string>{dir_to_a});
+  // A later version of a still has both.
+  auto pwc = f.repo->CheckOut(a.id, "alice");
+  REQUIRE(pwc.ok());
+  auto v2 = f.repo->CheckIn(pwc->id, CheckInRequest{}, "alice");
+  REQUIRE(v2.ok());
+  CHECK(ids(f.repo->GetRelationships(v2->id, RelationshipDirection::kEither)).size() == 2);
+  CHECK(f.repo->Delete(dir_to_a, true).ok());
+  CHECK(ids(f.repo->GetRelationships(a.id, RelationshipDirection::kEither)) == std::set<std::string>{a_to_b});
+  CHECK(f.repo->GetRelationships("dnosuchseries", RelationshipDirection::kEither).status().kind() ==
+        ErrorKind::kObjectNotFound);
 }
 
 TEST_CASE("Repository: custom types define custom properties") {

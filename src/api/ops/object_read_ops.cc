@@ -1,5 +1,5 @@
 // Object reads (binding §2.2): object, properties, allowable actions, content,
-// children, parents.
+// children, parents, relationships (renditions and policies: none).
 #include <algorithm>
 #include <charconv>
 
@@ -7,6 +7,7 @@
 #include "api/cmis_names.h"
 #include "api/error_response.h"
 #include "api/ops/ops.h"
+#include "api/properties_form.h"
 
 namespace folio::api::ops {
 namespace {
@@ -177,6 +178,65 @@ Result<Response> GetAllowableActions(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
   const ObjectData& object = *object_ptr;
   return JsonResponse(200, AllowableActions(object));
+}
+
+namespace {
+
+// Whether `type_id` is `ancestor` or, with `subtypes`, below it.
+Result<bool> TypeMatches(Repository& repo, std::string type_id, const std::string& ancestor, bool subtypes) {
+  for (int depth = 0; depth < 64; ++depth) {
+    if (type_id == ancestor) return true;
+    if (!subtypes || type_id.empty()) return false;
+    FOLIO_ASSIGN_OR_RETURN(Json type, repo.GetTypeDefinition(type_id));
+    const auto parent = type.find("parentId");
+    type_id = parent != type.end() && parent->is_string() ? parent->get<std::string>() : "";
+  }
+  return false;
+}
+
+}  // namespace
+
+Result<Response> GetObjectRelationships(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(std::string direction_text, ctx.params.GetString("relationshipDirection", "source"));
+  RelationshipDirection direction;
+  const std::string lower = AsciiToLower(direction_text);
+  if (lower == "source") {
+    direction = RelationshipDirection::kSource;
+  } else if (lower == "target") {
+    direction = RelationshipDirection::kTarget;
+  } else if (lower == "either") {
+    direction = RelationshipDirection::kEither;
+  } else {
+    return InvalidArgument("parameter 'relationshipDirection' must be source, target or either, got '" +
+                           direction_text + "'");
+  }
+  FOLIO_ASSIGN_OR_RETURN(std::string type_text, ctx.params.GetString("typeId"));
+  const std::string type_id(ToCanonicalTypeId(StripJsonQuotes(type_text)));
+  FOLIO_ASSIGN_OR_RETURN(bool subtypes, ctx.params.GetBool("includeSubRelationshipTypes", false));
+  if (!type_id.empty()) FOLIO_RETURN_IF_ERROR(ctx.repo->GetTypeDefinition(type_id).status());
+  FOLIO_ASSIGN_OR_RETURN(int64_t max, ctx.params.GetInt("maxItems", 100, 0, 10000));
+  FOLIO_ASSIGN_OR_RETURN(int64_t skip, ctx.params.GetInt("skipCount", 0, 0, INT64_MAX));
+  FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> all, ctx.repo->GetRelationships(object->id, direction));
+  std::vector<const ObjectData*> kept;
+  for (const ObjectData& r : all) {
+    if (type_id.empty()) {
+      kept.push_back(&r);
+      continue;
+    }
+    FOLIO_ASSIGN_OR_RETURN(bool match, TypeMatches(*ctx.repo, r.type_id, type_id, subtypes));
+    if (match) kept.push_back(&r);
+  }
+  FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
+  std::string body;
+  JsonWriter w(body);
+  w.BeginObject().Key("objects").BeginArray();
+  const size_t first = static_cast<size_t>(std::min<int64_t>(skip, static_cast<int64_t>(kept.size())));
+  const size_t end = first + std::min<size_t>(static_cast<size_t>(max), kept.size() - first);
+  for (size_t i = first; i < end; ++i) writer.Write(*kept[i], w);
+  w.EndArray().Key("hasMoreItems").Bool(end < kept.size()).Key("numItems").Int(static_cast<int64_t>(kept.size()));
+  w.EndObject();
+  return JsonTextResponse(200, std::move(body));
 }
 
 Result<Response> GetNoneOfThem(Context& ctx) {

@@ -1,5 +1,7 @@
-// Object writes (binding §2.3): create*, update, delete, deleteTree, setContent,
-// deleteContent, move.
+// Object writes (binding §2.3): create*, createDocumentFromSource, update, bulkUpdate,
+// delete, deleteTree, move. Content writes are in content_ops.cc.
+#include <unordered_set>
+
 #include "api/ascii.h"
 #include "api/cmis_names.h"
 #include "api/ops/ops.h"
@@ -43,10 +45,11 @@ std::string Shown(const Context& ctx, std::string_view canonical) {
 
 constexpr size_t kMaxBulkObjects = 1000;
 
-// The objects of a bulkUpdate: objectId[N], then objectIds (a comma-separated list or
-// a JSON array of strings, as CmisJS sends it).
+// The objects of a bulkUpdate: objectId[N], then those of objectIds (a comma-separated
+// list or a JSON array of strings) not named already: CmisJS sends the same ids both ways.
 Result<std::vector<std::string>> BulkObjectIds(const Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> ids, ReadIndexedStrings(ctx.params, "objectId", kMaxBulkObjects));
+  const size_t indexed = ids.size();
   if (const Json* list = ctx.params.Find("objectIds")) {
     if (list->is_string()) {
       std::string_view rest = list->get_ref<const std::string&>();
@@ -68,6 +71,12 @@ Result<std::vector<std::string>> BulkObjectIds(const Context& ctx) {
     }
   }
   if (ids.empty()) return InvalidArgument("missing required parameter 'objectId[0]' (or 'objectIds')");
+  std::unordered_set<std::string> seen(ids.begin(), ids.begin() + indexed);
+  size_t kept = indexed;
+  for (size_t i = indexed; i < ids.size(); ++i) {
+    if (seen.insert(ids[i]).second) ids[kept++] = std::move(ids[i]);
+  }
+  ids.resize(kept);
   if (ids.size() > kMaxBulkObjects) {
     return Constraint("too many objects: " + std::to_string(ids.size()) + " given, at most " +
                       std::to_string(kMaxBulkObjects) + " allowed");

@@ -120,6 +120,10 @@ Result<Response> DeleteType(Context& ctx);
 Result<Response> GetObject(Context& ctx);
 Result<Response> GetProperties(Context& ctx);
 Result<Response> GetAllowableActions(Context& ctx);
+// getObjectRelationships (binding §2.2, §5): {objects, hasMoreItems, numItems} with
+// relationshipDirection (source, target, either), typeId, includeSubRelationshipTypes,
+// maxItems and skipCount.
+Result<Response> GetObjectRelationships(Context& ctx);
 // getRenditions and getAppliedPolicies: Folio has neither, so an existing object has
 // none ([]); a missing one is objectNotFound.
 Result<Response> GetNoneOfThem(Context& ctx);

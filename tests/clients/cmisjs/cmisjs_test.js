@@ -510,48 +510,51 @@ async function runVariant(letter) {
     await expectHttpError(session.getObjectByPath(`${s.folderPath}/hello-renamed.txt`), 404, 'objectNotFound', 'old path after move');
   });
 
+  // bulkUpdate (binding §2.3, §5; CMIS 1.1 §2.2.4.14 bulkUpdateProperties).
+  await step(V, 'bulkUpdateProperties', async () => {
+    const r = await session.bulkUpdateProperties([s.v21Id], { 'cmis:description': 'bulk' });
+    assert.ok(Array.isArray(r) && r.length === 1 && r[0].id, `array of {id,newId,changeToken}, got ${JSON.stringify(r)}`);
+    assert.equal(props(await session.getObject(s.v21Id))[P('description')], 'bulk');
+  });
+
+  // appendContent (binding §2.3; CMIS 1.1 §2.2.4.19 appendContentStream).
+  await step(V, 'appendContentStream', async () => {
+    const d = props(await session.createDocument(s.folderId, 'part 1;', 'append.txt'));
+    await session.appendContentStream(d[P('objectId')], ' part 2', true, 'append.txt');
+    assert.equal(await (await session.getContentStream(d[P('objectId')])).text(), 'part 1; part 2');
+  });
+
+  // createDocumentFromSource (binding §2.3; CMIS 1.1 §2.2.4.2).
+  await step(V, 'createDocumentFromSource', async () => {
+    const c = props(await session.createDocumentFromSource(s.folderId, s.readmeId, undefined, 'readme-copy.md'));
+    assert.equal(c[P('name')], 'readme-copy.md');
+    assert.match(await (await session.getContentStream(c[P('objectId')])).text(), /^# Welcome to Folio/);
+  });
+
+  // policies / renditions selectors (binding §2.2, §5): Folio has neither: empty arrays.
+  await step(V, 'getAppliedPolicies and getRenditions (none)', async () => {
+    assert.deepEqual(await session.getAppliedPolicies(s.v21Id), []);
+    assert.deepEqual(await session.getRenditions(s.v21Id), []);
+  });
+
+
+  // getObjectRelationships (binding §2.2 `relationships`, §5 list shape; CMIS 1.1 §2.2.8.1).
+  await step(V, 'getObjectRelationships', async () => {
+    const rel = props(await session.createRelationship({
+      'cmis:name': 'cites-2', 'cmis:objectTypeId': 'cmis:relationship', 'cmis:sourceId': s.v21Id, 'cmis:targetId': s.readmeId,
+    }));
+    const list = await session.getObjectRelationships(s.v21Id);
+    assert.ok(Array.isArray(list.objects), 'objects array');
+    assert.ok(list.objects.some((o) => o.succinctProperties[P('objectId')] === rel[P('objectId')]), 'the relationship is listed');
+    await session.deleteObject(rel[P('objectId')], true);
+  });
+
   if (withGaps) {
-    // GAP: cmisselector=relationships answers notSupported although Folio stores relationships
-    // (binding §2.2 `relationships`, §5 list shape; CMIS 1.1 §2.2.8.1 getObjectRelationships
-    // has no capability flag).
-    await step(V, 'GAP getObjectRelationships', async () => {
-      const rel = props(await session.createRelationship({
-        'cmis:name': 'cites-2', 'cmis:objectTypeId': 'cmis:relationship', 'cmis:sourceId': s.v21Id, 'cmis:targetId': s.readmeId,
-      }));
-      const list = await session.getObjectRelationships(s.v21Id);
-      assert.ok(Array.isArray(list.objects), 'objects array');
-      assert.ok(list.objects.some((o) => o.succinctProperties[P('objectId')] === rel[P('objectId')]), 'the relationship is listed');
-      await session.deleteObject(rel[P('objectId')], true);
-    });
     // GAP: query (the seed's generic `query` operation; CONTRACT §3 `q`/`statement`; binding §11.4).
     await step(V, 'GAP query', async () => {
       const r = await session.query(`SELECT * FROM cmis:document WHERE cmis:name = 'README.md'`);
       assert.ok(Array.isArray(r.results), 'results array');
       assert.equal(r.results.length, 1);
-    });
-    // GAP: bulkUpdate (binding §2.3, §5; CMIS 1.1 §2.2.4.14 bulkUpdateProperties).
-    await step(V, 'GAP bulkUpdateProperties', async () => {
-      const r = await session.bulkUpdateProperties([s.v21Id], { 'cmis:description': 'bulk' });
-      assert.ok(Array.isArray(r) && r.length === 1 && r[0].id, `array of {id,newId,changeToken}, got ${JSON.stringify(r)}`);
-      assert.equal(props(await session.getObject(s.v21Id))[P('description')], 'bulk');
-    });
-    // GAP: appendContent (binding §2.3; CMIS 1.1 §2.2.4.19 appendContentStream).
-    await step(V, 'GAP appendContentStream', async () => {
-      const d = props(await session.createDocument(s.folderId, 'part 1;', 'append.txt'));
-      await session.appendContentStream(d[P('objectId')], ' part 2', true, 'append.txt');
-      assert.equal(await (await session.getContentStream(d[P('objectId')])).text(), 'part 1; part 2');
-    });
-    // GAP: createDocumentFromSource (binding §2.3; CMIS 1.1 §2.2.4.2).
-    await step(V, 'GAP createDocumentFromSource', async () => {
-      const c = props(await session.createDocumentFromSource(s.folderId, s.readmeId, undefined, 'readme-copy.md'));
-      assert.equal(c[P('name')], 'readme-copy.md');
-      assert.match(await (await session.getContentStream(c[P('objectId')])).text(), /^# Welcome to Folio/);
-    });
-    // GAP: policies / renditions selectors (binding §2.2, §5): a repository without policies or
-    // renditions can answer empty arrays; Folio answers notSupported.
-    await step(V, 'GAP getAppliedPolicies and getRenditions', async () => {
-      assert.deepEqual(await session.getAppliedPolicies(s.v21Id), []);
-      assert.deepEqual(await session.getRenditions(s.v21Id), []);
     });
   }
 
