@@ -537,7 +537,6 @@ async function runVariant(letter) {
     assert.deepEqual(await session.getRenditions(s.v21Id), []);
   });
 
-
   // getObjectRelationships (binding §2.2 `relationships`, §5 list shape; CMIS 1.1 §2.2.8.1).
   await step(V, 'getObjectRelationships', async () => {
     const rel = props(await session.createRelationship({
