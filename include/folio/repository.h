@@ -57,6 +57,11 @@ class Repository {
   // Errors (all reads): kObjectNotFound naming the id or path; kStorage.
   Result<ObjectData> GetObject(const std::string& id);
   Result<ObjectData> GetObjectByPath(const std::string& path);
+  // As GetObject and GetObjectByPath, without copying the object: a document built
+  // before from the same records is shared (read-only) with the repository's memo.
+  // For the hot read path (every getObject over HTTP).
+  Result<std::shared_ptr<const ObjectData>> GetObjectShared(const std::string& id);
+  Result<std::shared_ptr<const ObjectData>> GetObjectByPathShared(const std::string& path);
   // The latest version (or latest major version) of the series `id` belongs to.
   // kObjectNotFound if `major` and the series has no major version.
   Result<ObjectData> GetLatestVersion(const std::string& id, bool major);

@@ -232,8 +232,8 @@ Response Service::Run(const Request& request) {
     if (segments.size() > 2 && segments.back() == "versions" &&
         (!*explicit_op || **explicit_op == Operation::kVersions)) {
       const std::string parent = JoinPath(segments, 2, segments.size() - 1);
-      auto doc = ctx.repo->GetObjectByPath(parent);
-      if (doc.ok() && doc->base == BaseType::kDocument) {
+      auto doc = ctx.repo->GetObjectByPathShared(parent);
+      if (doc.ok() && (*doc)->base == BaseType::kDocument) {
         ctx.path = parent;
         ctx.target_ = std::move(*doc);
         *explicit_op = Operation::kVersions;

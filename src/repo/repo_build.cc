@@ -102,16 +102,25 @@ Result<ObjectData> RepoImpl::Build(const Target& t) {
     case BaseType::kItem: return BuildItem(t.loc);
     case BaseType::kRelationship: return BuildRelationship(t.loc);
     case BaseType::kDocument: {
-      SeriesRecord series;
-      if (t.loc.record) {
-        FOLIO_ASSIGN_OR_RETURN(series, SeriesRecordFromJson(*t.loc.record, t.loc.name));
-      } else {
-        FOLIO_ASSIGN_OR_RETURN(series, ReadSeries(t.loc.folder, t.loc.name));
-      }
-      return BuildDocument(t.loc, series, t.label, t.pwc);
+      FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> o, BuildShared(t));
+      return TakeOrCopy(std::move(o));
     }
   }
   return RuntimeError("unknown base type");
+}
+
+Result<std::shared_ptr<const ObjectData>> RepoImpl::BuildShared(const Target& t) {
+  if (t.loc.base != BaseType::kDocument) {
+    FOLIO_ASSIGN_OR_RETURN(ObjectData o, Build(t));
+    return std::shared_ptr<const ObjectData>(std::make_shared<ObjectData>(std::move(o)));
+  }
+  SeriesRecord series;
+  if (t.loc.record) {
+    FOLIO_ASSIGN_OR_RETURN(series, SeriesRecordFromJson(*t.loc.record, t.loc.name));
+  } else {
+    FOLIO_ASSIGN_OR_RETURN(series, ReadSeries(t.loc.folder, t.loc.name));
+  }
+  return BuildDocumentShared(t.loc, series, t.label, t.pwc);
 }
 
 // The record at `path` read into an ObjectData of `base`: id, type, ACL, and the common
@@ -178,8 +187,16 @@ std::string RepoImpl::LatestMajorLabel(const SeriesRecord& s) {
   return "";
 }
 
-Result<ObjectData> RepoImpl::BuildDocument(const Loc& loc, const SeriesRecord& series_in,
+Result<ObjectData> RepoImpl::BuildDocument(const Loc& loc, const SeriesRecord& series,
                                            std::optional<std::string> label, bool pwc, const SeriesHints* hints) {
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> o,
+                         BuildDocumentShared(loc, series, std::move(label), pwc, hints));
+  return TakeOrCopy(std::move(o));
+}
+
+Result<std::shared_ptr<const ObjectData>> RepoImpl::BuildDocumentShared(const Loc& loc, const SeriesRecord& series_in,
+                                                                        std::optional<std::string> label, bool pwc,
+                                                                        const SeriesHints* hints) {
   // A copy only when a hand edit was absorbed: for a series of 10,000 versions a copy
   // per version would make getAllVersions quadratic.
   SeriesRecord absorbed_series;
@@ -236,7 +253,7 @@ Result<ObjectData> RepoImpl::BuildDocument(const Loc& loc, const SeriesRecord& s
     auto it = memo_.find(memo_key);
     if (it != memo_.end() && it->second.series == loc.record && it->second.record == rec_json &&
         it->second.parent_id == parent_id) {
-      FOLIO_ASSIGN_OR_RETURN(auto type_now, types_.Get(it->second.obj.type_id));
+      FOLIO_ASSIGN_OR_RETURN(auto type_now, types_.Get(it->second.obj->type_id));
       if (type_now == it->second.type) return it->second.obj;
     }
   }
@@ -245,7 +262,8 @@ Result<ObjectData> RepoImpl::BuildDocument(const Loc& loc, const SeriesRecord& s
   FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
   const DocContext context{&loc, &series, parent_id, LatestLabel(series),
                            hints != nullptr ? hints->latest_major : LatestMajorLabel(series)};
-  ObjectData o = AssembleDocument(context, the_label, pwc, type_id, *type, std::move(rec));
+  std::shared_ptr<const ObjectData> o =
+      std::make_shared<ObjectData>(AssembleDocument(context, the_label, pwc, type_id, *type, std::move(rec)));
   if (memo) {
     std::lock_guard<std::mutex> lock(memo_mu_);
     if (memo_.size() >= kMaxMemoDocuments) memo_.clear();

@@ -24,6 +24,13 @@
 namespace folio::repo {
 
 // Where an indexed object lives.
+// The object `p` points to, moved out when nobody else holds it (the builders make
+// every object as a non-const one, for the caller alone unless memoised), else copied.
+inline ObjectData TakeOrCopy(std::shared_ptr<const ObjectData> p) {
+  if (p.use_count() == 1) return std::move(const_cast<ObjectData&>(*p));
+  return *p;
+}
+
 struct Loc {
   Loc() = default;
   Loc(BaseType b, std::string i, std::string f, std::string n)
@@ -100,6 +107,9 @@ class RepoImpl {
 
   // --- repo_build.cc ---
   Result<ObjectData> Build(const Target& t);
+  // As Build, sharing the object with the memo of built documents when it is there (no
+  // copy of ~35 properties); objects not memoised are built for the caller alone.
+  Result<std::shared_ptr<const ObjectData>> BuildShared(const Target& t);
   Result<ObjectData> BuildFromRecord(const std::string& path, BaseType base, const std::string& name, Json& mem);
   Result<ObjectData> BuildFolder(const Loc& loc);
   // Facts about a series worked out once by a caller that builds many of its versions.
@@ -109,6 +119,9 @@ class RepoImpl {
   };
   Result<ObjectData> BuildDocument(const Loc& loc, const SeriesRecord& series, std::optional<std::string> label,
                                    bool pwc, const SeriesHints* hints = nullptr);
+  Result<std::shared_ptr<const ObjectData>> BuildDocumentShared(const Loc& loc, const SeriesRecord& series,
+                                                                std::optional<std::string> label, bool pwc,
+                                                                const SeriesHints* hints = nullptr);
   // Every version of the document at `loc`, oldest first, then its working copy: the
   // objects BuildDocument makes one by one, made with what is the same for every
   // version (parent id, type, the series directory) worked out once (getAllVersions).
@@ -205,7 +218,7 @@ class RepoImpl {
     std::shared_ptr<const Json> series, record;
     std::shared_ptr<const TypeDef> type;
     std::string parent_id;
-    ObjectData obj;
+    std::shared_ptr<const ObjectData> obj;
   };
   static constexpr size_t kMaxMemoDocuments = 2048;
   std::mutex memo_mu_;

@@ -95,16 +95,26 @@ Result<std::shared_ptr<Repository>> Repository::Open(Fs& fs, const std::string& 
 const RepositoryInfo& Repository::info() const { return impl_->info(); }
 
 Result<ObjectData> Repository::GetObject(const std::string& id) {
-  return ReadConsistently(*impl_, [&]() -> Result<ObjectData> {
-    FOLIO_ASSIGN_OR_RETURN(repo::Target t, impl_->ResolveId(id));
-    return impl_->Build(t);
-  });
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> o, GetObjectShared(id));
+  return repo::TakeOrCopy(std::move(o));
 }
 
 Result<ObjectData> Repository::GetObjectByPath(const std::string& path) {
-  return ReadConsistently(*impl_, [&]() -> Result<ObjectData> {
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> o, GetObjectByPathShared(path));
+  return repo::TakeOrCopy(std::move(o));
+}
+
+Result<std::shared_ptr<const ObjectData>> Repository::GetObjectShared(const std::string& id) {
+  return ReadConsistently(*impl_, [&]() -> Result<std::shared_ptr<const ObjectData>> {
+    FOLIO_ASSIGN_OR_RETURN(repo::Target t, impl_->ResolveId(id));
+    return impl_->BuildShared(t);
+  });
+}
+
+Result<std::shared_ptr<const ObjectData>> Repository::GetObjectByPathShared(const std::string& path) {
+  return ReadConsistently(*impl_, [&]() -> Result<std::shared_ptr<const ObjectData>> {
     FOLIO_ASSIGN_OR_RETURN(repo::Target t, impl_->ResolvePath(path));
-    return impl_->Build(t);
+    return impl_->BuildShared(t);
   });
 }
 

@@ -18,21 +18,21 @@ bool Context::HasTarget() const {
 }
 
 Result<const ObjectData*> Context::Target() {
-  if (target_) return &*target_;
+  if (target_) return target_.get();
   if (!repo) return RuntimeError("no repository for an object operation");
-  Result<ObjectData> object = ObjectNotFound("no target");
+  Result<std::shared_ptr<const ObjectData>> object = ObjectNotFound("no target");
   const std::string_view id_param = params.Has("objectId") ? "objectId" : "folderId";
   if (params.Has(id_param)) {
     FOLIO_ASSIGN_OR_RETURN(std::string text, params.GetString(id_param));
-    object = repo->GetObject(text);
+    object = repo->GetObjectShared(text);
   } else if (path.empty()) {
-    object = repo->GetObject(repo->info().root_folder_id);
+    object = repo->GetObjectShared(repo->info().root_folder_id);
   } else {
-    object = repo->GetObjectByPath(path);
+    object = repo->GetObjectByPathShared(path);
   }
   if (!object.ok()) return object.status();
   target_ = std::move(*object);
-  return &*target_;
+  return target_.get();
 }
 
 Result<RenderOptions> Context::Rendering() const {

@@ -53,7 +53,7 @@ struct Context {
   // succinct (default per variant), filter and dateTimeFormat of the request.
   Result<RenderOptions> Rendering() const;
 
-  std::optional<ObjectData> target_;
+  std::shared_ptr<const ObjectData> target_;  // shared with the repository's memo
 };
 
 // Responses.
