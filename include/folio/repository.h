@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -76,6 +77,14 @@ class Repository {
   // All versions, oldest first, the working copy (if any) last. kInvalidArgument if
   // `id` is not a document.
   Result<std::vector<ObjectData>> GetAllVersions(const std::string& id);
+  // The versions of GetAllVersions (or newest first, the working copy first), each
+  // handed to `visit` as it is built and then dropped: a series of 10,000 versions is
+  // never held whole. If a change in flight makes a read fail, the call starts again
+  // from the first version, calling `restart` first (it is also called before the first
+  // attempt). Returns how many were visited. Errors: as GetAllVersions, and the first
+  // error `visit` returns.
+  Result<size_t> VisitAllVersions(const std::string& id, bool newest_first, const std::function<void()>& restart,
+                                  const std::function<Status(const ObjectData&)>& visit);
   // The relationships whose source (or target, or either) is `id`, by relationship id.
   // A document's relationships are those of its series: any of its versions (or its
   // series id) at the relationship's end counts. kObjectNotFound if `id` does not exist.

@@ -272,9 +272,8 @@ Result<std::shared_ptr<const ObjectData>> RepoImpl::BuildDocumentShared(const Lo
   return o;
 }
 
-Result<std::vector<ObjectData>> RepoImpl::BuildAllVersions(const Loc& loc, const SeriesRecord& series) {
-  std::vector<ObjectData> out;
-  out.reserve(series.versions.size() + 1);
+Status RepoImpl::BuildAllVersions(const Loc& loc, const SeriesRecord& series, bool newest_first,
+                                  const VersionVisitor& visit) {
   const SeriesHints hints{LatestMajorLabel(series), /*labels_listed=*/true};
   DocContext context{&loc, &series, "", LatestLabel(series), hints.latest_major};
   bool have_parent = false;
@@ -286,12 +285,11 @@ Result<std::vector<ObjectData>> RepoImpl::BuildAllVersions(const Loc& loc, const
   std::string file_name, path, bytes;
   std::string type_id;
   std::shared_ptr<const TypeDef> type;  // of type_id
-  for (const std::string& label : series.versions) {
+  const auto version = [&](const std::string& label) -> Status {
     if (label == context.latest_label) {
       // The latest version takes in an edit by hand of the document's file first.
       FOLIO_ASSIGN_OR_RETURN(ObjectData o, BuildDocument(loc, series, label, false, &hints));
-      out.push_back(std::move(o));
-      continue;
+      return visit(std::move(o));
     }
     if (dir == nullptr) {
       FOLIO_ASSIGN_OR_RETURN(dir, fs_.OpenDirectory(series_dir));
@@ -310,13 +308,20 @@ Result<std::vector<ObjectData>> RepoImpl::BuildAllVersions(const Loc& loc, const
       FOLIO_ASSIGN_OR_RETURN(type, types_.Get(rec_type_id));
       type_id = std::move(rec_type_id);
     }
-    out.push_back(AssembleDocument(context, label, false, type_id, *type, std::move(rec)));
-  }
-  if (series.checked_out) {
+    return visit(AssembleDocument(context, label, false, type_id, *type, std::move(rec)));
+  };
+  const auto working_copy = [&]() -> Status {
+    if (!series.checked_out) return OkStatus();
     FOLIO_ASSIGN_OR_RETURN(ObjectData o, BuildDocument(loc, series, std::nullopt, true));
-    out.push_back(std::move(o));
+    return visit(std::move(o));
+  };
+  if (newest_first) {
+    FOLIO_RETURN_IF_ERROR(working_copy());
+    for (auto it = series.versions.rbegin(); it != series.versions.rend(); ++it) FOLIO_RETURN_IF_ERROR(version(*it));
+    return OkStatus();
   }
-  return out;
+  for (const std::string& label : series.versions) FOLIO_RETURN_IF_ERROR(version(label));
+  return working_copy();
 }
 
 ObjectData RepoImpl::AssembleDocument(const DocContext& c, const std::string& the_label, bool pwc,

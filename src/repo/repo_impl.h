@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -122,10 +123,14 @@ class RepoImpl {
   Result<std::shared_ptr<const ObjectData>> BuildDocumentShared(const Loc& loc, const SeriesRecord& series,
                                                                 std::optional<std::string> label, bool pwc,
                                                                 const SeriesHints* hints = nullptr);
-  // Every version of the document at `loc`, oldest first, then its working copy: the
-  // objects BuildDocument makes one by one, made with what is the same for every
-  // version (parent id, type, the series directory) worked out once (getAllVersions).
-  Result<std::vector<ObjectData>> BuildAllVersions(const Loc& loc, const SeriesRecord& series);
+  // Every version of the document at `loc`, oldest first, then its working copy (or
+  // in reverse, `newest_first`), each handed to `visit` as it is made and then
+  // dropped: the objects BuildDocument makes one by one, made with what is the same for
+  // every version (parent id, type, the series directory) worked out once
+  // (getAllVersions). Stops at the first error, `visit`'s included.
+  using VersionVisitor = std::function<Status(ObjectData&&)>;
+  Status BuildAllVersions(const Loc& loc, const SeriesRecord& series, bool newest_first,
+                          const VersionVisitor& visit);
   // What making a document takes besides its record: worked out per call by
   // BuildDocument, once per series by BuildAllVersions.
   struct DocContext {
@@ -185,6 +190,8 @@ class RepoImpl {
   Result<ObjectData> CheckIn(const std::string& pwc_id, const CheckInRequest& request, const std::string& user);
   Status CancelCheckOut(const std::string& pwc_id);
   Result<std::vector<ObjectData>> AllVersions(const std::string& id);
+  // As AllVersions, one object at a time (see BuildAllVersions); returns how many.
+  Result<size_t> VisitAllVersions(const std::string& id, bool newest_first, const VersionVisitor& visit);
   Result<std::vector<ObjectData>> CheckedOut(const std::string& folder_id);
 
   // Shared write helpers.

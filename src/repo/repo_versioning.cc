@@ -167,12 +167,26 @@ Status RepoImpl::CancelCheckOut(const std::string& pwc_id) {
 }
 
 Result<std::vector<ObjectData>> RepoImpl::AllVersions(const std::string& id) {
+  std::vector<ObjectData> out;
+  FOLIO_RETURN_IF_ERROR(VisitAllVersions(id, false, [&out](ObjectData&& o) {
+                          out.push_back(std::move(o));
+                          return OkStatus();
+                        }).status());
+  return out;
+}
+
+Result<size_t> RepoImpl::VisitAllVersions(const std::string& id, bool newest_first, const VersionVisitor& visit) {
   FOLIO_ASSIGN_OR_RETURN(Target t, ResolveId(id));
   if (t.loc.base != BaseType::kDocument) {
     return InvalidArgument("object '" + id + "' is a " + std::string(BaseTypeId(t.loc.base)) + ": not versioned");
   }
   FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, ReadSeries(t.loc.folder, t.loc.name));
-  return BuildAllVersions(t.loc, series);
+  size_t count = 0;
+  FOLIO_RETURN_IF_ERROR(BuildAllVersions(t.loc, series, newest_first, [&](ObjectData&& o) {
+    ++count;
+    return visit(std::move(o));
+  }));
+  return count;
 }
 
 Result<std::vector<ObjectData>> RepoImpl::CheckedOut(const std::string& folder_id) {

@@ -184,6 +184,14 @@ Result<std::vector<ObjectData>> Repository::GetRelationships(const std::string& 
     return impl_->Relationships(id, direction);
   });
 }
+Result<size_t> Repository::VisitAllVersions(const std::string& id, bool newest_first,
+                                            const std::function<void()>& restart,
+                                            const std::function<Status(const ObjectData&)>& visit) {
+  return ReadConsistently(*impl_, [&]() -> Result<size_t> {
+    restart();
+    return impl_->VisitAllVersions(id, newest_first, [&visit](ObjectData&& o) { return visit(o); });
+  });
+}
 Result<std::vector<ObjectData>> Repository::GetCheckedOut(const std::string& folder_id) {
   return ReadConsistently(*impl_, [&]() -> Result<std::vector<ObjectData>> {
     return impl_->CheckedOut(folder_id);

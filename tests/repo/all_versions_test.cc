@@ -3,6 +3,7 @@
 // very object getObject gives for that version id, so the two paths cannot drift.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "support/repo_fixture.h"
@@ -139,6 +140,39 @@ TEST_CASE("getAllVersions: every version equals getObject of its id (mixed histo
   REQUIRE(all->size() == 6);
   CHECK(all->back().version_label == "3.1");
   CheckSameAsGetObject(f, *all);
+}
+
+TEST_CASE("VisitAllVersions: the same objects one at a time, in either order; an error of the visitor stops it") {
+  RepoFixture f;
+  const std::string id = MixedHistory(f);
+  auto all = f.repo->GetAllVersions(id);
+  REQUIRE(all.ok());
+  for (const bool newest_first : {false, true}) {
+    CAPTURE(newest_first);
+    int restarts = 0;
+    std::vector<std::string> seen;
+    auto n = f.repo->VisitAllVersions(
+        id, newest_first, [&] { ++restarts; },
+        [&](const ObjectData& o) {
+          seen.push_back(o.properties.dump());
+          return OkStatus();
+        });
+    REQUIRE_MESSAGE(n.ok(), n.status().ToString());
+    CHECK(*n == all->size());
+    CHECK(restarts == 1);
+    std::vector<std::string> expected;
+    for (const ObjectData& o : *all) expected.push_back(o.properties.dump());
+    if (newest_first) std::reverse(expected.begin(), expected.end());  // working copy first
+    CHECK(seen == expected);
+  }
+  int calls = 0;
+  auto stopped = f.repo->VisitAllVersions(
+      id, false, [] {}, [&](const ObjectData&) { return ++calls == 2 ? Constraint("enough") : OkStatus(); });
+  CHECK(stopped.status().kind() == ErrorKind::kConstraint);
+  CHECK(calls == 2);
+  CHECK(f.repo->VisitAllVersions(f.root, false, [] {}, [](const ObjectData&) { return OkStatus(); })
+            .status()
+            .kind() == ErrorKind::kInvalidArgument);
 }
 
 TEST_CASE("getAllVersions: a hand edit of the document's file is the latest version's content, as for getObject") {

@@ -85,16 +85,20 @@ Result<Response> GetAllVersions(Context& ctx) {
     const ObjectData& target = *target_ptr;
     id = target.id;
   }
-  FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> versions, ctx.repo->GetAllVersions(id));
   // Oldest first, working copy last (seed §4, CONTRACT §4); reversed, the CMIS order:
-  // newest first, working copy first (binding §8.6).
-  if (ctx.options.versions_newest_first) std::reverse(versions.begin(), versions.end());
+  // newest first, working copy first (binding §8.6). Each version is written as it is
+  // built and then dropped: a long series is never held whole.
   FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
   std::string body;
-  JsonWriter w(body);
-  w.BeginArray();
-  for (const ObjectData& v : versions) writer.Write(v, w);
-  w.EndArray();
+  const auto restart = [&body] { body.assign(1, '['); };
+  const auto write = [&](const ObjectData& v) {
+    if (body.size() > 1) body += ',';
+    JsonWriter w(body);
+    writer.Write(v, w);
+    return OkStatus();
+  };
+  FOLIO_RETURN_IF_ERROR(ctx.repo->VisitAllVersions(id, ctx.options.versions_newest_first, restart, write).status());
+  body += ']';
   return JsonTextResponse(200, std::move(body));
 }
 
