@@ -36,12 +36,9 @@ void JsonWriter::Separate() {
 
 void JsonWriter::Quoted(std::string_view s) {
   if (Plain(s)) {
-    const size_t at = out_.size();
-    out_.resize(at + s.size() + 2);
-    char* p = out_.data() + at;
-    *p = '"';
-    s.copy(p + 1, s.size());
-    p[s.size() + 1] = '"';
+    out_ += '"';
+    out_ += s;
+    out_ += '"';
     return;
   }
   out_ += Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);

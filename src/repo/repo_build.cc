@@ -96,6 +96,21 @@ Result<SeriesRecord> RepoImpl::ReadSeries(const std::string& folder, const std::
   return SeriesRecordFromJson(*j, path);
 }
 
+Result<std::shared_ptr<const SeriesRecord>> RepoImpl::DecodeSeries(const std::shared_ptr<const Json>& json,
+                                                                     const std::string& what) {
+  {
+    std::lock_guard<std::mutex> lock(series_memo_mu_);
+    auto it = series_memo_.find(json.get());
+    if (it != series_memo_.end()) return it->second.series;
+  }
+  FOLIO_ASSIGN_OR_RETURN(SeriesRecord decoded, SeriesRecordFromJson(*json, what));
+  auto series = std::make_shared<const SeriesRecord>(std::move(decoded));
+  std::lock_guard<std::mutex> lock(series_memo_mu_);
+  if (series_memo_.size() >= kMaxMemoDocuments) series_memo_.clear();
+  series_memo_[json.get()] = SeriesMemo{json, series};
+  return series;
+}
+
 Result<ObjectData> RepoImpl::Build(const Target& t) {
   switch (t.loc.base) {
     case BaseType::kFolder: return BuildFolder(t.loc);
@@ -114,12 +129,11 @@ Result<std::shared_ptr<const ObjectData>> RepoImpl::BuildShared(const Target& t)
     FOLIO_ASSIGN_OR_RETURN(ObjectData o, Build(t));
     return std::shared_ptr<const ObjectData>(std::make_shared<ObjectData>(std::move(o)));
   }
-  SeriesRecord series;
   if (t.loc.record) {
-    FOLIO_ASSIGN_OR_RETURN(series, SeriesRecordFromJson(*t.loc.record, t.loc.name));
-  } else {
-    FOLIO_ASSIGN_OR_RETURN(series, ReadSeries(t.loc.folder, t.loc.name));
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> series, DecodeSeries(t.loc.record, t.loc.name));
+    return BuildDocumentShared(t.loc, *series, t.label, t.pwc);
   }
+  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, ReadSeries(t.loc.folder, t.loc.name));
   return BuildDocumentShared(t.loc, series, t.label, t.pwc);
 }
 

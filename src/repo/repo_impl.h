@@ -148,6 +148,10 @@ class RepoImpl {
   Result<ObjectData> BuildItem(const Loc& loc);
   Result<ObjectData> BuildRelationship(const Loc& loc);
   Result<SeriesRecord> ReadSeries(const std::string& folder, const std::string& name);
+  // The series record `json` decodes to, decoded once per cached JSON object (a long
+  // series lists thousands of labels; every request by path needs the record).
+  Result<std::shared_ptr<const SeriesRecord>> DecodeSeries(const std::shared_ptr<const Json>& json,
+                                                           const std::string& what);
   Result<ObjectRecord> ReadRecord(const std::string& path);
   static std::string LatestMajorLabel(const SeriesRecord& s);
   std::string LatestLabel(const SeriesRecord& s) const { return s.versions.empty() ? "" : s.versions.back(); }
@@ -228,6 +232,14 @@ class RepoImpl {
     std::shared_ptr<const ObjectData> obj;
   };
   static constexpr size_t kMaxMemoDocuments = 2048;
+  // Decoded series records by the cached JSON they came from (kept alive here, so its
+  // address is not reused while the entry exists).
+  struct SeriesMemo {
+    std::shared_ptr<const Json> json;
+    std::shared_ptr<const SeriesRecord> series;
+  };
+  std::mutex series_memo_mu_;
+  std::unordered_map<const Json*, SeriesMemo> series_memo_;
   std::mutex memo_mu_;
   std::unordered_map<std::string, DocMemo> memo_;
   // Visible document paths a confined Stat found to be regular files, with their

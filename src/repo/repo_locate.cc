@@ -199,11 +199,11 @@ Result<Target> RepoImpl::DocumentTarget(const std::string& folder, const std::st
     json = cache_.Read(fs_, series_path);
   }
   if (!json.ok()) return json.status();
-  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, SeriesRecordFromJson(**json, series_path));
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> series, DecodeSeries(*json, series_path));
   Target t;
-  t.loc = Loc{BaseType::kDocument, series.series_id, folder, name};
+  t.loc = Loc{BaseType::kDocument, series->series_id, folder, name};
   t.loc.record = *json;  // lets Build reuse it (and its memo of built documents)
-  t.pwc = series.versions.empty();  // created checked out: only the working copy exists
+  t.pwc = series->versions.empty();  // created checked out: only the working copy exists
   return t;
 }
 
