@@ -27,27 +27,8 @@ void Put(Json& obj, const char* key, Json value) {
   list.emplace_back(key, std::move(value));
 }
 
-// Common properties in a fixed, readable order, then `extra`, then custom ones.
-Json CommonProperties(const std::string& id, BaseType base, const std::string& type_id, const std::string& name,
-                      const Json& mem) {
-  Json p = Json::object();
-  Put(p, "cmis:objectId", id);
-  Put(p, "cmis:baseTypeId", std::string(BaseTypeId(base)));
-  Put(p, "cmis:objectTypeId", type_id);
-  Put(p, "cmis:name", name);
-  Put(p, "cmis:description", StoredOr(mem, "cmis:description"));
-  Put(p, "cmis:createdBy", StoredOr(mem, "cmis:createdBy"));
-  Put(p, "cmis:creationDate", StoredOr(mem, "cmis:creationDate"));
-  Put(p, "cmis:lastModifiedBy", StoredOr(mem, "cmis:lastModifiedBy"));
-  Put(p, "cmis:lastModificationDate", StoredOr(mem, "cmis:lastModificationDate"));
-  const Json mod = StoredOr(mem, "cmis:lastModificationDate");
-  Put(p, "cmis:changeToken", mod.is_number() ? Json(std::to_string(mod.get<int64_t>())) : Json(nullptr));
-  Put(p, "cmis:secondaryObjectTypeIds", StoredOr(mem, "cmis:secondaryObjectTypeIds"));
-  return p;
-}
-
-// CommonProperties for a caller that reads no "cmis:" value of `mem` afterwards: the
-// values are moved out of `mem` instead of copied, and `reserve` (how many properties
+// The common properties for a caller that reads no "cmis:" value of `mem` afterwards:
+// the values are moved out of `mem` instead of copied, and `reserve` (how many properties
 // the caller adds in all) makes the list one allocation. For documents, which every
 // version of a series in getAllVersions goes through.
 Json CommonPropertiesTaking(const std::string& id, BaseType base, const std::string& type_id,
@@ -68,6 +49,14 @@ Json CommonPropertiesTaking(const std::string& id, BaseType base, const std::str
   Put(p, "cmis:changeToken", std::move(token));
   Put(p, "cmis:secondaryObjectTypeIds", TakeStored(mem, "cmis:secondaryObjectTypeIds"));
   return p;
+}
+
+// Common properties in a fixed, readable order (the caller adds the rest, then the
+// custom ones); `mem` stays as it is.
+Json CommonProperties(const std::string& id, BaseType base, const std::string& type_id, const std::string& name,
+                      const Json& mem) {
+  Json copy = mem;
+  return CommonPropertiesTaking(id, base, type_id, name, copy, 16);
 }
 
 void AppendCustom(Json& p, const Json& mem) {

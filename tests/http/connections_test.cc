@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "http/raw_socket.h"
 #include "http/server_fixture.h"
 
 namespace folio::testing {
@@ -20,40 +21,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-// A loopback client socket; reads give up after 5 s so a hang fails instead.
-int Connect(int port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  REQUIRE(fd >= 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0);
-  timeval timeout{5, 0};
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
-  return fd;
-}
-
-void SendAll(int fd, const std::string& bytes) {
-  size_t sent = 0;
-  while (sent < bytes.size()) {
-    ssize_t n = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-    REQUIRE(n > 0);
-    sent += static_cast<size_t>(n);
-  }
-}
-
-// Everything the server sends until it closes the connection (or 5 s pass).
-std::string ReadAll(int fd) {
-  std::string out;
-  char buf[4096];
-  while (true) {
-    ssize_t n = ::recv(fd, buf, sizeof(buf), 0);
-    if (n <= 0) break;
-    out.append(buf, static_cast<size_t>(n));
-  }
-  return out;
-}
 
 // One response (head and Content-Length body); empty when the connection ends first.
 std::string ReadResponse(int fd) {

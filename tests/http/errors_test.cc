@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "http/raw_socket.h"
 #include "http/server_fixture.h"
 
 namespace folio::testing {
@@ -14,28 +15,10 @@ namespace {
 // Sends `raw` as is and returns everything the server answers until it closes (send
 // "Connection: close").
 std::string RawRequest(int port, const std::string& raw) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0);
-  timeval timeout{3, 0};  // a server that waits for more is a failure, not a hang
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
-  size_t sent = 0;
-  while (sent < raw.size()) {
-    ssize_t n = ::send(fd, raw.data() + sent, raw.size() - sent, MSG_NOSIGNAL);
-    if (n <= 0) break;
-    sent += static_cast<size_t>(n);
-  }
+  const int fd = Connect(port, 3);
+  SendAll(fd, raw);
   // No half-close: cpp-httplib takes a peer that shut down its sending side for gone.
-  std::string out;
-  char buf[4096];
-  while (true) {
-    ssize_t n = ::recv(fd, buf, sizeof(buf), 0);
-    if (n <= 0) break;
-    out.append(buf, static_cast<size_t>(n));
-  }
+  std::string out = ReadAll(fd);
   ::close(fd);
   return out;
 }

@@ -16,6 +16,11 @@ struct VariantCase {
 const VariantCase kVariants[] = {{"alpha", "", true}, {"beta", "cmis:", false}};
 const Encoding kEncodings[] = {Encoding::kJson, Encoding::kMultipart, Encoding::kUrlencoded};
 
+// The object id of the object at URL path `path`, in `v`'s spelling.
+std::string IdOf(httplib::Client& c, const VariantCase& v, const std::string& path) {
+  return Prop(BodyJson(c.Get((path + "?cmisselector=object").c_str())), v.prefix + "objectId").get<std::string>();
+}
+
 TEST_CASE("Http objects: createFolder/createDocument/createItem in both variants and encodings") {
   ServerFixture f;
   auto c = f.Client();
@@ -146,10 +151,7 @@ TEST_CASE("Http objects: getObjectRelationships by direction, type and page") {
   for (const VariantCase& v : kVariants) {
     CAPTURE(v.repo);
     const std::string base = "/demo/" + v.repo;
-    auto id_of = [&](const std::string& path) {
-      return Prop(BodyJson(c.Get((base + path + "?cmisselector=object").c_str())), v.prefix + "objectId")
-          .get<std::string>();
-    };
+    auto id_of = [&](const std::string& path) { return IdOf(c, v, base + path); };
     const std::string readme = id_of("/docs/readme.txt"), docs = id_of("/docs");
     auto rel = PostAs(c, base, Encoding::kUrlencoded, {{"cmisaction", "createRelationship"}},
                       Json{{"cmis:objectTypeId", "cmis:relationship"}, {"cmis:sourceId", readme},
@@ -324,8 +326,7 @@ TEST_CASE("Http objects: createDocumentFromSource copies content and settable pr
       auto no_source = PostAs(c, base, enc, {{"cmisaction", "createDocumentFromSource"}}, Json{{"name", "x"}});
       CHECK(no_source->status == 400);
       CHECK(BodyJson(no_source)["message"].get<std::string>().find("sourceId") != std::string::npos);
-      const std::string folder_id = Prop(BodyJson(c.Get((base + "/docs?cmisselector=object").c_str())),
-                                         v.prefix + "objectId");
+      const std::string folder_id = IdOf(c, v, base + "/docs");
       auto from_folder = PostAs(c, base, enc, {{"cmisaction", "createDocumentFromSource"}, {"sourceId", folder_id}},
                                 Json{{"name", "y"}});
       CHECK(from_folder->status == 400);
@@ -371,10 +372,7 @@ TEST_CASE("Http objects: bulkUpdate sets properties on several objects, leaving 
       CAPTURE(v.repo);
       CAPTURE(std::string(EncodingName(enc)));
       const std::string base = "/demo/" + v.repo;
-      auto id_of = [&](const std::string& path) {
-        return Prop(BodyJson(c.Get((base + path + "?cmisselector=object").c_str())), v.prefix + "objectId")
-            .get<std::string>();
-      };
+      auto id_of = [&](const std::string& path) { return IdOf(c, v, base + path); };
       const std::string readme = id_of("/docs/readme.txt"), docs = id_of("/docs");
       const std::string value = std::string("bulk-") + EncodingName(enc);
       auto both = PostAs(c, base, enc,

@@ -1,4 +1,5 @@
 // Context methods and the helpers the operation families share.
+#include <algorithm>
 #include <utility>
 
 #include "api/cmis_names.h"
@@ -118,6 +119,21 @@ Result<std::string> CopyIntoUpload(Context& ctx, const std::vector<ReadableFile*
     return status;
   }
   return upload.path;
+}
+
+Result<Response> ObjectListResponse(Context& ctx, const std::vector<const ObjectData*>& objects) {
+  FOLIO_ASSIGN_OR_RETURN(int64_t max, ctx.params.GetInt("maxItems", 100, 0, 10000));
+  FOLIO_ASSIGN_OR_RETURN(int64_t skip, ctx.params.GetInt("skipCount", 0, 0, INT64_MAX));
+  FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
+  std::string body;
+  JsonWriter w(body);
+  w.BeginObject().Key("objects").BeginArray();
+  const size_t first = static_cast<size_t>(std::min<int64_t>(skip, static_cast<int64_t>(objects.size())));
+  const size_t end = first + std::min<size_t>(static_cast<size_t>(max), objects.size() - first);
+  for (size_t i = first; i < end; ++i) writer.Write(*objects[i], w);
+  w.EndArray().Key("hasMoreItems").Bool(end < objects.size());
+  w.Key("numItems").Int(static_cast<int64_t>(objects.size())).EndObject();
+  return JsonTextResponse(200, std::move(body));
 }
 
 Result<Response> ObjectResponse(Context& ctx, const ObjectData& object, int status) {

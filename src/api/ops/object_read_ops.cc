@@ -215,8 +215,6 @@ Result<Response> GetObjectRelationships(Context& ctx) {
   const std::string type_id(ToCanonicalTypeId(StripJsonQuotes(type_text)));
   FOLIO_ASSIGN_OR_RETURN(bool subtypes, ctx.params.GetBool("includeSubRelationshipTypes", false));
   if (!type_id.empty()) FOLIO_RETURN_IF_ERROR(ctx.repo->GetTypeDefinition(type_id).status());
-  FOLIO_ASSIGN_OR_RETURN(int64_t max, ctx.params.GetInt("maxItems", 100, 0, 10000));
-  FOLIO_ASSIGN_OR_RETURN(int64_t skip, ctx.params.GetInt("skipCount", 0, 0, INT64_MAX));
   FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> all, ctx.repo->GetRelationships(object->id, direction));
   std::vector<const ObjectData*> kept;
   for (const ObjectData& r : all) {
@@ -227,16 +225,7 @@ Result<Response> GetObjectRelationships(Context& ctx) {
     FOLIO_ASSIGN_OR_RETURN(bool match, TypeMatches(*ctx.repo, r.type_id, type_id, subtypes));
     if (match) kept.push_back(&r);
   }
-  FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
-  std::string body;
-  JsonWriter w(body);
-  w.BeginObject().Key("objects").BeginArray();
-  const size_t first = static_cast<size_t>(std::min<int64_t>(skip, static_cast<int64_t>(kept.size())));
-  const size_t end = first + std::min<size_t>(static_cast<size_t>(max), kept.size() - first);
-  for (size_t i = first; i < end; ++i) writer.Write(*kept[i], w);
-  w.EndArray().Key("hasMoreItems").Bool(end < kept.size()).Key("numItems").Int(static_cast<int64_t>(kept.size()));
-  w.EndObject();
-  return JsonTextResponse(200, std::move(body));
+  return ObjectListResponse(ctx, kept);
 }
 
 Result<Response> GetNoneOfThem(Context& ctx) {

@@ -65,6 +65,10 @@ Response EmptyResponse(int status);
 // Location header naming the object by id.
 Result<Response> ObjectResponse(Context& ctx, const ObjectData& object, int status);
 
+// A page of `objects` per the request's maxItems and skipCount, as the binding's object
+// list (§5): {"objects": [...], "hasMoreItems", "numItems"} (checkedout, relationships).
+Result<Response> ObjectListResponse(Context& ctx, const std::vector<const ObjectData*>& objects);
+
 // Writes objects as the request asks: succinct, filter, dateTimeFormat and
 // includeAllowableActions.
 class ObjectWriter {

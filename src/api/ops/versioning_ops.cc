@@ -112,19 +112,11 @@ Result<Response> CheckedOut(Context& ctx) {
     if (folder.base != BaseType::kFolder) return InvalidArgument("object '" + folder.id + "' is not a folder");
     folder_id = folder.id;
   }
-  FOLIO_ASSIGN_OR_RETURN(int64_t max, ctx.params.GetInt("maxItems", 100, 0, 10000));
-  FOLIO_ASSIGN_OR_RETURN(int64_t skip, ctx.params.GetInt("skipCount", 0, 0, INT64_MAX));
   FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> docs, ctx.repo->GetCheckedOut(folder_id));
-  FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
-  std::string body;
-  JsonWriter w(body);
-  w.BeginObject().Key("objects").BeginArray();
-  const size_t first = static_cast<size_t>(std::min<int64_t>(skip, static_cast<int64_t>(docs.size())));
-  const size_t end = first + std::min<size_t>(static_cast<size_t>(max), docs.size() - first);
-  for (size_t i = first; i < end; ++i) writer.Write(docs[i], w);
-  w.EndArray().Key("hasMoreItems").Bool(end < docs.size()).Key("numItems").Int(static_cast<int64_t>(docs.size()));
-  w.EndObject();
-  return JsonTextResponse(200, std::move(body));
+  std::vector<const ObjectData*> all;
+  all.reserve(docs.size());
+  for (const ObjectData& d : docs) all.push_back(&d);
+  return ObjectListResponse(ctx, all);
 }
 
 // The ACL of an object (binding §9.1): the entries stored with it, so that the ACEs a
