@@ -2,6 +2,7 @@
 // encoding: create*, getObject/getProperties (filter), getChildren (paging, orderBy),
 // getParent/getObjectParents, content (Range), setContent, deleteContent,
 // updateProperties, delete, deleteTree, move, types, checkOut/checkIn wiring.
+#include "folio/fsck.h"
 #include "http/server_fixture.h"
 
 namespace folio::testing {
@@ -292,6 +293,13 @@ TEST_CASE("Http objects: appendContent adds the part to the end of the content, 
     CHECK(BodyJson(stale)["exception"] == "updateConflict");
     CHECK(c.Get(doc.c_str())->body == "hello world");
   }
+  // No upload is left behind, refused requests' included.
+  auto report = RunFsck(f.dir(), FsckOptions{});
+  REQUIRE(report.ok());
+  std::string findings;
+  for (const Finding& finding : report->findings) findings += finding.id + " " + finding.path + "\n";
+  CAPTURE(findings);
+  CHECK(report->findings.empty());
 }
 
 TEST_CASE("Http objects: createDocumentFromSource copies content and settable properties") {
@@ -332,6 +340,11 @@ TEST_CASE("Http objects: createDocumentFromSource copies content and settable pr
       CHECK(from_folder->status == 400);
     }
   }
+  // The copies' content files are in place and no upload is left behind (the refused
+  // name-taken copy's included).
+  auto report = RunFsck(f.dir(), FsckOptions{});
+  REQUIRE(report.ok());
+  CHECK(report->findings.empty());
 }
 
 TEST_CASE("Http objects: updateProperties, read-only refused naming the property") {
