@@ -168,17 +168,17 @@ class PosixDirectory : public Directory {
     }
     int raw;
     do {
-      raw = ::openat(fd_.get(), name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+      raw = ::openat(fd_.get(), name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     } while (raw < 0 && errno == EINTR);
     // ELOOP: the file is a symlink (reported as Fs::Open reports it).
     if (raw < 0) return Errno("open", Shown(name), errno);
     Fd fd(raw);
     struct stat st;
     if (::fstat(fd.get(), &st) != 0) return Errno("stat", Shown(name), errno);
-    if (S_ISDIR(st.st_mode)) return Errno("open", Shown(name), EISDIR);
+    if (!S_ISREG(st.st_mode)) return Errno("open", Shown(name), S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
     // One read normally does: one byte more than the size asks for, so that a short
-    // read of a regular file is its end (a file that grew meanwhile is read on to its
-    // end); anything else reads until read returns 0.
+    // read of the (regular) file is its end; a file that grew meanwhile is read on to
+    // its end.
     out.resize(static_cast<size_t>(st.st_size) + 1);
     size_t have = 0;
     for (;;) {
@@ -190,7 +190,7 @@ class PosixDirectory : public Directory {
         return Errno("read", Shown(name), errno);
       }
       have += static_cast<size_t>(n);
-      if (n == 0 || (S_ISREG(st.st_mode) && static_cast<size_t>(n) < want)) break;
+      if (n == 0 || static_cast<size_t>(n) < want) break;
     }
     out.resize(have);
     return OkStatus();
@@ -218,10 +218,11 @@ class PosixFs : public Fs {
       : root_(std::move(root)), root_path_(std::move(root_path)), options_(options) {}
 
   Result<std::unique_ptr<ReadableFile>> Open(const std::string& path) override {
-    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(path, O_RDONLY, 0));
+    // O_NONBLOCK: opening a FIFO someone put in the data directory must not block.
+    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(path, O_RDONLY | O_NONBLOCK, 0));
     struct stat st;
     if (::fstat(fd.get(), &st) != 0) return Errno("stat", path, errno);
-    if (S_ISDIR(st.st_mode)) return Errno("open", path, EISDIR);
+    if (!S_ISREG(st.st_mode)) return Errno("open", path, S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
     return std::unique_ptr<ReadableFile>(
         new PosixReadableFile(std::move(fd), static_cast<uint64_t>(st.st_size), path));
   }

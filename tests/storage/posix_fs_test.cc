@@ -1,5 +1,6 @@
 // PosixFs: confinement to the root, no symlinks, and the error causes callers rely on.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 
@@ -49,6 +50,22 @@ TEST_CASE("PosixFs: never follows a symlink, inside or outside the root") {
   std::filesystem::create_symlink(outside.path(), dir / "real/evil");
   CHECK((*fs)->RemoveTree("real").ok());
   CHECK(std::filesystem::exists(outside / "secret"));
+}
+
+TEST_CASE("PosixFs: a FIFO or device in the data directory is refused, not waited on") {
+  TempDir dir;
+  REQUIRE(::mkfifo((dir.path() + "/pipe").c_str(), 0644) == 0);
+  REQUIRE(::mkdir((dir.path() + "/d").c_str(), 0755) == 0);
+  REQUIRE(::mkfifo((dir.path() + "/d/1.0.json").c_str(), 0644) == 0);
+  auto fs = OpenPosixFs(dir.path());
+  REQUIRE(fs.ok());
+  // Opening a FIFO for reading blocks until a writer comes: these would hang.
+  CHECK((*fs)->Open("pipe").status().Is(std::errc::invalid_argument));
+  CHECK((*fs)->Open("d").status().Is(std::errc::is_a_directory));
+  auto d = (*fs)->OpenDirectory("d");
+  REQUIRE(d.ok());
+  std::string bytes;
+  CHECK((*d)->ReadFile("1.0.json", bytes).Is(std::errc::invalid_argument));
 }
 
 TEST_CASE("PosixFs: error causes distinguish exists from missing") {
