@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -114,6 +115,9 @@ class Fs {
 // Convenience built on Fs.
 Result<std::string> ReadWholeFile(Fs& fs, const std::string& path);
 bool Exists(Fs& fs, const std::string& path);
+// True if the files at `a` and `b` hold the same bytes (read in chunks, never whole);
+// nullopt if either cannot be read.
+std::optional<bool> SameBytes(Fs& fs, const std::string& a, const std::string& b);
 
 struct PosixFsOptions {
   // false skips fsync (Sync and SyncDir do nothing): only for building throw-away

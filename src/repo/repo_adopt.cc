@@ -80,8 +80,18 @@ Result<SeriesRecord> RepoImpl::AbsorbHandEdit(const std::string& folder, const s
   if (series.versions.empty() || (st.size == series.file_size && st.mtime_ns == series.file_mtime_ns)) return series;
   const std::string latest = LatestLabel(series);
   FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ReadRecord(layout_.VersionProps(folder, name, latest)));
-  FOLIO_ASSIGN_OR_RETURN(auto src, fs_.Open(visible));
   storage::Transaction tx(fs_, layout_.JournalDir());
+  // The same bytes under a new time stamp (a copy without -p, a git checkout, touch):
+  // not an edit. Only the recorded identity is brought up to date.
+  const std::string content = layout_.VersionContent(folder, name, latest);
+  if (rec.content && rec.content->length == st.size && SameBytes(fs_, visible, content) == true) {
+    series.file_size = st.size;
+    series.file_mtime_ns = st.mtime_ns;
+    FOLIO_RETURN_IF_ERROR(tx.WriteJson(layout_.SeriesFile(folder, name), ToJson(series)).status());
+    FOLIO_RETURN_IF_ERROR(tx.Commit());
+    return series;
+  }
+  FOLIO_ASSIGN_OR_RETURN(auto src, fs_.Open(visible));
   FOLIO_ASSIGN_OR_RETURN(std::string staged, tx.Copy(layout_.VersionContent(folder, name, latest), *src));
   FOLIO_ASSIGN_OR_RETURN(FileStat copied, fs_.Stat(staged));
   ContentInfo info = rec.content.value_or(ContentInfo{0, MimeTypeForName(name), name});

@@ -56,4 +56,28 @@ Result<std::string> ReadWholeFile(Fs& fs, const std::string& path) {
 
 bool Exists(Fs& fs, const std::string& path) { return fs.Stat(path).ok(); }
 
+std::optional<bool> SameBytes(Fs& fs, const std::string& a, const std::string& b) {
+  auto fa = fs.Open(a);
+  auto fb = fs.Open(b);
+  if (!fa.ok() || !fb.ok()) return std::nullopt;
+  if ((*fa)->size() != (*fb)->size()) return false;
+  std::string ba(1 << 16, '\0'), bb(1 << 16, '\0');
+  for (;;) {
+    auto na = (*fa)->Read(ba.data(), ba.size());
+    if (!na.ok()) return std::nullopt;
+    size_t have = 0;
+    while (have < *na) {  // fill the same amount from b
+      auto nb = (*fb)->Read(bb.data() + have, *na - have);
+      if (!nb.ok()) return std::nullopt;
+      if (*nb == 0) return false;
+      have += *nb;
+    }
+    if (*na == 0) {
+      auto nb = (*fb)->Read(bb.data(), 1);
+      return nb.ok() && *nb == 0;
+    }
+    if (ba.compare(0, *na, bb, 0, *na) != 0) return false;
+  }
+}
+
 }  // namespace folio

@@ -1,6 +1,7 @@
 // Files and folders a person adds or edits by hand show up with default properties.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <filesystem>
 
 #include "support/repo_fixture.h"
@@ -57,6 +58,32 @@ TEST_CASE("Hand-edited: a changed file becomes the latest version's content, no 
   CHECK(o->properties["cmis:contentStreamLength"] == 13);
   CHECK(f.Content(o->id) == "after, longer");
   CHECK(ReadFile(f.RepoPath("e.txt")) == "after, longer");
+}
+
+TEST_CASE("Hand-touched: the same bytes under a new time stamp (cp, git checkout, touch) are not an edit") {
+  RepoFixture f;
+  ObjectData doc = f.Doc(f.root, "t.txt", "same bytes");
+  const Json before = doc.properties;
+  // A copy without -p: a new inode and a new mtime, the same bytes.
+  std::filesystem::remove(f.RepoPath("t.txt"));
+  WriteFile(f.RepoPath("t.txt"), "same bytes");
+  std::filesystem::last_write_time(f.RepoPath("t.txt"),
+                                   std::filesystem::file_time_type::clock::now() + std::chrono::hours(1));
+  auto o = f.repo->GetObject(doc.series_id);
+  REQUIRE_MESSAGE(o.ok(), o.status().ToString());
+  CHECK(o->properties["cmis:lastModifiedBy"] == before["cmis:lastModifiedBy"]);
+  CHECK(o->properties["cmis:lastModificationDate"] == before["cmis:lastModificationDate"]);
+  CHECK(o->properties["cmis:contentStreamLength"] == 10);
+  CHECK(f.Content(o->id) == "same bytes");
+  // The recorded identity was brought up to date: a later real edit is still seen.
+  std::filesystem::remove(f.RepoPath("t.txt"));
+  WriteFile(f.RepoPath("t.txt"), "different!");  // same size, other bytes
+  std::filesystem::last_write_time(f.RepoPath("t.txt"),
+                                   std::filesystem::file_time_type::clock::now() + std::chrono::hours(2));
+  auto edited = f.repo->GetObject(doc.series_id);
+  REQUIRE(edited.ok());
+  CHECK(f.Content(edited->id) == "different!");
+  CHECK(edited->properties["cmis:lastModifiedBy"] == "system");
 }
 
 TEST_CASE("Hand-removed: a deleted file is gone from listings and lookups") {
