@@ -72,6 +72,14 @@ Status RepoImpl::AdoptDocument(const std::string& folder, const std::string& nam
   return tx.Commit();
 }
 
+bool RepoImpl::KnownUnchanged(const std::string& visible, const FileStat& st) {
+  if (!read_only_) return false;
+  std::lock_guard<std::mutex> lock(unchanged_mu_);
+  const auto it = unchanged_.find(visible);
+  return it != unchanged_.end() && it->second.size == st.size && it->second.mtime_ns == st.mtime_ns &&
+         it->second.inode == st.inode && it->second.device == st.device;
+}
+
 Result<SeriesRecord> RepoImpl::AbsorbHandEdit(const std::string& folder, const std::string& name) {
   FOLIO_ASSIGN_OR_RETURN(WriteGuard guard, LockForWrite(/*internal=*/true));
   FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, ReadSeries(folder, name));
@@ -80,18 +88,26 @@ Result<SeriesRecord> RepoImpl::AbsorbHandEdit(const std::string& folder, const s
   if (series.versions.empty() || (st.size == series.file_size && st.mtime_ns == series.file_mtime_ns)) return series;
   const std::string latest = LatestLabel(series);
   FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ReadRecord(layout_.VersionProps(folder, name, latest)));
-  storage::Transaction tx(fs_, layout_.JournalDir());
   // The same bytes under a new time stamp (a copy without -p, a git checkout, touch):
   // not an edit. Only the recorded identity is brought up to date.
   const std::string content = layout_.VersionContent(folder, name, latest);
   if (rec.content && rec.content->length == st.size && SameBytes(fs_, visible, content) == true) {
     series.file_size = st.size;
     series.file_mtime_ns = st.mtime_ns;
+    if (read_only_) {
+      // Nothing may be written: remembered here instead, so the bytes are compared once.
+      std::lock_guard<std::mutex> lock(unchanged_mu_);
+      if (unchanged_.size() >= kMaxKnownPaths) unchanged_.clear();
+      unchanged_[visible] = st;
+      return series;
+    }
+    storage::Transaction tx(fs_, layout_.JournalDir());
     FOLIO_RETURN_IF_ERROR(tx.WriteJson(layout_.SeriesFile(folder, name), ToJson(series)).status());
     FOLIO_RETURN_IF_ERROR(tx.Commit());
     return series;
   }
   FOLIO_ASSIGN_OR_RETURN(auto src, fs_.Open(visible));
+  storage::Transaction tx(fs_, layout_.JournalDir());
   FOLIO_ASSIGN_OR_RETURN(std::string staged, tx.Copy(layout_.VersionContent(folder, name, latest), *src));
   FOLIO_ASSIGN_OR_RETURN(FileStat copied, fs_.Stat(staged));
   ContentInfo info = rec.content.value_or(ContentInfo{0, MimeTypeForName(name), name});

@@ -238,6 +238,12 @@ class RepoImpl {
     std::shared_ptr<const Json> json;
     std::shared_ptr<const SeriesRecord> series;
   };
+  // Read-only repositories, which may not write: visible document files found to hold
+  // their latest version's bytes under another time stamp, with the stat then seen
+  // (see AbsorbHandEdit). Bounded like the other caches.
+  std::mutex unchanged_mu_;
+  std::unordered_map<std::string, FileStat> unchanged_;
+  bool KnownUnchanged(const std::string& visible, const FileStat& st);
   std::mutex series_memo_mu_;
   std::unordered_map<const Json*, SeriesMemo> series_memo_;
   std::mutex memo_mu_;

@@ -86,6 +86,25 @@ TEST_CASE("Hand-touched: the same bytes under a new time stamp (cp, git checkout
   CHECK(edited->properties["cmis:lastModifiedBy"] == "system");
 }
 
+TEST_CASE("Hand-touched: a read-only repository writes nothing for a re-stamped file") {
+  RepoFixture f;
+  ObjectData doc = f.Doc(f.root, "r.txt", "read only");
+  const std::string series_json = ReadFile(f.RepoPath(".folio/docs/r.txt/series.json"));
+  std::filesystem::last_write_time(f.RepoPath("r.txt"),
+                                   std::filesystem::file_time_type::clock::now() + std::chrono::hours(1));
+  auto store = Store::Open(f.dir.path(), StoreOptions{.read_only = true});
+  REQUIRE(store.ok());
+  auto repo = (*store)->GetRepository("demo", "main");
+  REQUIRE(repo.ok());
+  for (int i = 0; i < 2; ++i) {  // the second time from memory
+    auto o = (*repo)->GetObjectByPath("r.txt");
+    REQUIRE_MESSAGE(o.ok(), o.status().ToString());
+    CHECK(o->properties["cmis:lastModifiedBy"] == doc.properties["cmis:lastModifiedBy"]);
+    CHECK(o->properties["cmis:lastModificationDate"] == doc.properties["cmis:lastModificationDate"]);
+  }
+  CHECK(ReadFile(f.RepoPath(".folio/docs/r.txt/series.json")) == series_json);
+}
+
 TEST_CASE("Hand-removed: a deleted file is gone from listings and lookups") {
   RepoFixture f;
   ObjectData doc = f.Doc(f.root, "gone.txt", "x");
