@@ -81,9 +81,10 @@ class Repository {
   // handed to `visit` as it is built and then dropped: a series of 10,000 versions is
   // never held whole. If a change in flight makes a read fail, the call starts again
   // from the first version, calling `restart` first (it is also called before the first
-  // attempt). Returns how many were visited. Errors: as GetAllVersions, and the first
-  // error `visit` returns.
-  Result<size_t> VisitAllVersions(const std::string& id, bool newest_first, const std::function<void()>& restart,
+  // attempt) with the number of objects to come. Returns how many were visited.
+  // Errors: as GetAllVersions, and the first error `visit` returns.
+  Result<size_t> VisitAllVersions(const std::string& id, bool newest_first,
+                                  const std::function<void(size_t count)>& restart,
                                   const std::function<Status(const ObjectData&)>& visit);
   // The relationships whose source (or target, or either) is `id`, by relationship id.
   // A document's relationships are those of its series: any of its versions (or its

@@ -194,8 +194,10 @@ class RepoImpl {
   Result<ObjectData> CheckIn(const std::string& pwc_id, const CheckInRequest& request, const std::string& user);
   Status CancelCheckOut(const std::string& pwc_id);
   Result<std::vector<ObjectData>> AllVersions(const std::string& id);
-  // As AllVersions, one object at a time (see BuildAllVersions); returns how many.
-  Result<size_t> VisitAllVersions(const std::string& id, bool newest_first, const VersionVisitor& visit);
+  // As AllVersions, one object at a time (see BuildAllVersions); `start` learns how many
+  // are coming before the first. Returns how many were visited.
+  Result<size_t> VisitAllVersions(const std::string& id, bool newest_first, const std::function<void(size_t)>& start,
+                                  const VersionVisitor& visit);
   Result<std::vector<ObjectData>> CheckedOut(const std::string& folder_id);
 
   // Shared write helpers.

@@ -168,19 +168,23 @@ Status RepoImpl::CancelCheckOut(const std::string& pwc_id) {
 
 Result<std::vector<ObjectData>> RepoImpl::AllVersions(const std::string& id) {
   std::vector<ObjectData> out;
-  FOLIO_RETURN_IF_ERROR(VisitAllVersions(id, false, [&out](ObjectData&& o) {
-                          out.push_back(std::move(o));
-                          return OkStatus();
-                        }).status());
+  const auto start = [&out](size_t count) { out.reserve(count); };
+  const auto collect = [&out](ObjectData&& o) {
+    out.push_back(std::move(o));
+    return OkStatus();
+  };
+  FOLIO_RETURN_IF_ERROR(VisitAllVersions(id, false, start, collect).status());
   return out;
 }
 
-Result<size_t> RepoImpl::VisitAllVersions(const std::string& id, bool newest_first, const VersionVisitor& visit) {
+Result<size_t> RepoImpl::VisitAllVersions(const std::string& id, bool newest_first,
+                                          const std::function<void(size_t)>& start, const VersionVisitor& visit) {
   FOLIO_ASSIGN_OR_RETURN(Target t, ResolveId(id));
   if (t.loc.base != BaseType::kDocument) {
     return InvalidArgument("object '" + id + "' is a " + std::string(BaseTypeId(t.loc.base)) + ": not versioned");
   }
   FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, ReadSeries(t.loc.folder, t.loc.name));
+  start(series.versions.size() + (series.checked_out ? 1 : 0));
   size_t count = 0;
   FOLIO_RETURN_IF_ERROR(BuildAllVersions(t.loc, series, newest_first, [&](ObjectData&& o) {
     ++count;

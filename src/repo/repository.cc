@@ -185,11 +185,10 @@ Result<std::vector<ObjectData>> Repository::GetRelationships(const std::string& 
   });
 }
 Result<size_t> Repository::VisitAllVersions(const std::string& id, bool newest_first,
-                                            const std::function<void()>& restart,
+                                            const std::function<void(size_t count)>& restart,
                                             const std::function<Status(const ObjectData&)>& visit) {
   return ReadConsistently(*impl_, [&]() -> Result<size_t> {
-    restart();
-    return impl_->VisitAllVersions(id, newest_first, [&visit](ObjectData&& o) { return visit(o); });
+    return impl_->VisitAllVersions(id, newest_first, restart, [&visit](ObjectData&& o) { return visit(o); });
   });
 }
 Result<std::vector<ObjectData>> Repository::GetCheckedOut(const std::string& folder_id) {

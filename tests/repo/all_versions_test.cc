@@ -152,7 +152,11 @@ TEST_CASE("VisitAllVersions: the same objects one at a time, in either order; an
     int restarts = 0;
     std::vector<std::string> seen;
     auto n = f.repo->VisitAllVersions(
-        id, newest_first, [&] { ++restarts; },
+        id, newest_first,
+        [&](size_t count) {
+          ++restarts;
+          CHECK(count == all->size());
+        },
         [&](const ObjectData& o) {
           seen.push_back(o.properties.dump());
           return OkStatus();
@@ -167,10 +171,10 @@ TEST_CASE("VisitAllVersions: the same objects one at a time, in either order; an
   }
   int calls = 0;
   auto stopped = f.repo->VisitAllVersions(
-      id, false, [] {}, [&](const ObjectData&) { return ++calls == 2 ? Constraint("enough") : OkStatus(); });
+      id, false, [](size_t) {}, [&](const ObjectData&) { return ++calls == 2 ? Constraint("enough") : OkStatus(); });
   CHECK(stopped.status().kind() == ErrorKind::kConstraint);
   CHECK(calls == 2);
-  CHECK(f.repo->VisitAllVersions(f.root, false, [] {}, [](const ObjectData&) { return OkStatus(); })
+  CHECK(f.repo->VisitAllVersions(f.root, false, [](size_t) {}, [](const ObjectData&) { return OkStatus(); })
             .status()
             .kind() == ErrorKind::kInvalidArgument);
 }
