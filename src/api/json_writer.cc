@@ -129,10 +129,4 @@ JsonWriter& JsonWriter::Raw(std::string_view json) {
   return *this;
 }
 
-std::string JsonQuoted(std::string_view value) {
-  std::string out;
-  JsonWriter(out).String(value);
-  return out;
-}
-
 }  // namespace folio::api

@@ -47,7 +47,4 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
-// `value` as the JSON text JsonWriter and Json::dump both print (a string in quotes).
-std::string JsonQuoted(std::string_view value);
-
 }  // namespace folio::api

@@ -208,11 +208,10 @@ Result<std::shared_ptr<const ObjectData>> RepoImpl::BuildDocumentShared(const Lo
     // An edit by hand of the document's file becomes the latest version's content.
     // Metadata only, compared with what Folio wrote: the cheap, unconfined stat is
     // enough (absorbing an edit reads the file through the confined Open).
-    const std::string visible = layout_.Child(loc.folder, loc.name);
-    auto st = loc.visible ? Result<FileStat>(*loc.visible) : fs_.IdentityStat(visible);
+    auto st = loc.visible ? Result<FileStat>(*loc.visible) : fs_.IdentityStat(layout_.Child(loc.folder, loc.name));
     if (st.ok() && st->type == FileType::kFile &&
         (st->size != series_in.file_size || st->mtime_ns != series_in.file_mtime_ns) &&
-        !KnownUnchanged(visible, *st)) {
+        !KnownUnchanged(layout_.Child(loc.folder, loc.name), *st)) {
       FOLIO_ASSIGN_OR_RETURN(absorbed_series, AbsorbHandEdit(loc.folder, loc.name));
       absorbed = true;
     } else if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) {
