@@ -53,7 +53,20 @@ class FaultyFs : public Fs {
     return inner_.RemoveTree(p);
   }
   Result<FileStat> Stat(const std::string& p) override { return inner_.Stat(p); }
-  Result<std::unique_ptr<FileLock>> Lock(const std::string& p) override { return inner_.Lock(p); }
+  Result<std::unique_ptr<FileLock>> Lock(const std::string& p, LockMode m) override { return inner_.Lock(p, m); }
+  Status Link(const std::string& a, const std::string& b) override {
+    FOLIO_RETURN_IF_ERROR(Step("link", a));
+    return inner_.Link(a, b);
+  }
+  Result<std::unique_ptr<RandomAccessFile>> OpenRandomAccess(const std::string& p) override {
+    FOLIO_RETURN_IF_ERROR(Step("open", p));
+    return inner_.OpenRandomAccess(p);
+  }
+  Status SyncAll() override {
+    FOLIO_RETURN_IF_ERROR(Step("syncall", ""));
+    return inner_.SyncAll();
+  }
+  std::string BootId() override { return inner_.BootId(); }
   std::string Describe(const std::string& p) const override { return inner_.Describe(p); }
 
  private:
