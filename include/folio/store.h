@@ -30,8 +30,11 @@ class Store {
   // Opens the data directory `dir` (creating it when options.create). Does not scan it.
   // Errors: kStorage (not a directory, unreadable); kObjectNotFound if missing and !create.
   static Result<std::unique_ptr<Store>> Open(const std::string& dir, StoreOptions options = {});
+  // The data directory behind `fs` (a MemFs in tests; `fs` must outlive the Store).
+  // options.durable is the Fs's own business here.
+  static Result<std::unique_ptr<Store>> Open(Fs& fs, StoreOptions options = {});
 
-  Fs& fs() { return *fs_; }
+  // The data directory as a host path, for messages.
   const std::string& dir() const { return dir_; }
 
   // Domains in id order. A directory without domain metadata is not a domain.
@@ -53,11 +56,13 @@ class Store {
   Result<std::shared_ptr<Repository>> GetRepository(const std::string& domain_id, const std::string& repository_id);
 
  private:
-  Store(std::string dir, std::unique_ptr<Fs> fs, StoreOptions options);
+  Store(Fs& fs, std::unique_ptr<Fs> owned, StoreOptions options);
   Status RequireWritable() const;
+  Status Init();  // the data directory's marker, when creating
 
+  std::unique_ptr<Fs> owned_fs_;
+  Fs* fs_;
   std::string dir_;
-  std::unique_ptr<Fs> fs_;
   StoreOptions options_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<Repository>> open_;  // "domain/repository"

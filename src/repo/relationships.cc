@@ -1,9 +1,12 @@
-// The relationships of an object. They are filed in no folder: each is a record in the
-// repository's relationships directory (docs/STORAGE.md §5), so listing them reads that
-// directory and keeps those with the object at the asked end.
+// Relationship lists; see relationships.h.
+#include "repo/relationships.h"
+
 #include <algorithm>
 
-#include "repo/repo_impl.h"
+#include "folio/cmis_ids.h"
+#include "repo/locator.h"
+#include "repo/object_builder.h"
+#include "storage/json_access.h"
 #include "storage/ids.h"
 #include "storage/layout.h"
 
@@ -14,16 +17,17 @@ constexpr std::string_view kSuffix = ".json";
 
 // The indexed id an end of a relationship stands for: a document version's or working
 // copy's series, or the object itself.
-std::string EndBase(const Json& end) {
-  if (!end.is_string()) return "";
-  auto parsed = storage::ParseObjectId(end.get_ref<const std::string&>());
+std::string EndBase(const storage::Json& properties, const char* end) {
+  auto id = storage::StringField(properties, end);
+  if (!id) return "";
+  auto parsed = storage::ParseObjectId(*id);
   return parsed ? parsed->base : "";
 }
 
 }  // namespace
 
-Result<std::vector<ObjectData>> RepoImpl::Relationships(const std::string& id, RelationshipDirection direction) {
-  FOLIO_ASSIGN_OR_RETURN(Target target, ResolveId(id));
+Result<std::vector<ObjectData>> Relationships::Of(const std::string& id, RelationshipDirection direction) {
+  FOLIO_ASSIGN_OR_RETURN(Target target, locator_.ResolveId(id));
   const std::string& base = target.loc.id;
   std::vector<ObjectData> out;
   auto entries = fs_.List(layout_.RelationshipsDir());
@@ -41,11 +45,11 @@ Result<std::vector<ObjectData>> RepoImpl::Relationships(const std::string& id, R
   }
   std::sort(ids.begin(), ids.end());
   for (const std::string& rid : ids) {
-    auto rel = ResolveId(rid);
+    auto rel = locator_.ResolveId(rid);
     if (!rel.ok() || rel->loc.base != BaseType::kRelationship) continue;  // not indexed: fsck reports it
-    FOLIO_ASSIGN_OR_RETURN(ObjectData o, Build(*rel));
-    const bool source = EndBase(o.properties.value("cmis:sourceId", Json())) == base;
-    const bool target_end = EndBase(o.properties.value("cmis:targetId", Json())) == base;
+    FOLIO_ASSIGN_OR_RETURN(ObjectData o, builder_.Build(*rel));
+    const bool source = EndBase(o.properties, cmis::kSourceId) == base;
+    const bool target_end = EndBase(o.properties, cmis::kTargetId) == base;
     const bool wanted = direction == RelationshipDirection::kSource   ? source
                         : direction == RelationshipDirection::kTarget ? target_end
                                                                       : source || target_end;
