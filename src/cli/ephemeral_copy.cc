@@ -121,12 +121,16 @@ std::string EphemeralParentDir() {
 }
 
 Result<std::unique_ptr<EphemeralCopy>> EphemeralCopy::Make(const std::string& source) {
-  auto src = OpenPosixFs(source, {.durable = false});
-  if (!src.ok()) {
-    if (src.status().Is(std::errc::no_such_file_or_directory)) {
-      return ObjectNotFound("data directory '" + source + "' does not exist");
+  std::unique_ptr<Fs> src;
+  if (!source.empty()) {
+    auto opened = OpenPosixFs(source, {.durable = false});
+    if (!opened.ok()) {
+      if (opened.status().Is(std::errc::no_such_file_or_directory)) {
+        return ObjectNotFound("data directory '" + source + "' does not exist");
+      }
+      return opened.status();
     }
-    return src.status();
+    src = std::move(*opened);
   }
   std::string pattern = EphemeralParentDir() + "/" + std::string(kPrefix) + std::string(kRandomChars, 'X');
   if (::mkdtemp(pattern.data()) == nullptr) {
@@ -138,7 +142,7 @@ Result<std::unique_ptr<EphemeralCopy>> EphemeralCopy::Make(const std::string& so
   // The mark first: from here on a sweep can tell whose copy this is.
   FOLIO_RETURN_IF_ERROR(storage::WriteJsonAtomically(*dst, kMarkFile, OwnMark()));
   FOLIO_RETURN_IF_ERROR(dst->MakeDir(kDataDir));
-  FOLIO_RETURN_IF_ERROR(CopyTree(**src, "", *dst, kDataDir));
+  if (src) FOLIO_RETURN_IF_ERROR(CopyTree(*src, "", *dst, kDataDir));
   return copy;
 }
 

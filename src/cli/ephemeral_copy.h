@@ -21,7 +21,8 @@ namespace folio::cli {
 class EphemeralCopy {
  public:
   // Copies directories and regular files of `source` (symbolic links and special files
-  // are skipped: Folio never follows them) without fsync.
+  // are skipped: Folio never follows them) without fsync. An empty `source` gives an
+  // empty data directory.
   // Errors: kObjectNotFound if `source` does not exist; kStorage if it is not a
   // directory, or making the copy fails (nothing is left behind then).
   static Result<std::unique_ptr<EphemeralCopy>> Make(const std::string& source);
