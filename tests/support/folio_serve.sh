@@ -39,7 +39,8 @@ folio_stop() {
   return $status
 }
 
-# Test bookkeeping: `check DESCRIPTION COMMAND...` runs COMMAND and prints one line;
+# Test bookkeeping: `check DESCRIPTION COMMAND...` runs COMMAND and prints one line
+# (returning COMMAND's success);
 # `summary` prints "N passed, N failed" and returns non-zero if any failed.
 CHECKS_PASSED=0
 CHECKS_FAILED=0
@@ -52,6 +53,7 @@ check() {
   else
     echo "FAIL $what"
     CHECKS_FAILED=$((CHECKS_FAILED + 1))
+    return 1
   fi
 }
 summary() {
