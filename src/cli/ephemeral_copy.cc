@@ -57,6 +57,14 @@ std::string ReadProcLine(const std::string& path) {
 
 std::string BootId() { return ReadProcLine("/proc/sys/kernel/random/boot_id"); }
 
+// "pid:[4026531836]": pids are only comparable within one pid namespace (containers
+// that share $TMPDIR see each other's copies, not each other's processes).
+std::string PidNamespace() {
+  char buf[128];
+  const ssize_t n = ::readlink("/proc/self/ns/pid", buf, sizeof buf);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+}
+
 // Field 22 of /proc/PID/stat: when the process started, in clock ticks after boot.
 // Together with the pid it names one process of one boot; nullopt if unreadable.
 std::optional<uint64_t> StartTimeOf(pid_t pid) {
@@ -83,11 +91,13 @@ storage::Json OwnMark() {
   return storage::Json{{"folioEphemeral", 1},
                        {"pid", pid},
                        {"startTime", StartTimeOf(pid).value_or(0)},
-                       {"bootId", BootId()}};
+                       {"bootId", BootId()},
+                       {"pidNamespace", PidNamespace()}};
 }
 
 // True when the process `mark` names is certainly gone: another boot, no such process,
-// or a process of that pid that started at another time (the pid was reused).
+// or a process of that pid that started at another time (the pid was reused). A mark
+// from another pid namespace cannot be judged: false.
 bool MakerIsGone(const storage::Json& mark) {
   if (!mark.is_object() || mark.value("folioEphemeral", 0) != 1) return false;
   const auto pid_value = mark.find("pid");
@@ -101,6 +111,7 @@ bool MakerIsGone(const storage::Json& mark) {
   const std::string boot = mark.value("bootId", "");
   const std::string now_boot = BootId();
   if (!boot.empty() && !now_boot.empty() && boot != now_boot) return true;
+  if (mark.value("pidNamespace", "") != PidNamespace()) return false;
   if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return true;
   const std::optional<uint64_t> started = StartTimeOf(static_cast<pid_t>(pid));
   const uint64_t marked = start_value->get<uint64_t>();

@@ -3,11 +3,13 @@
 // process left behind is found and removed by the next one.
 //
 // A copy is $TMPDIR/folio-ephemeral-XXXXXX/ (TMPDIR unset: /tmp) holding
-//   owner.json   the mark, written first: {"folioEphemeral": 1, "pid", "startTime", "bootId"}
-//                of the process that made it (startTime: /proc/PID/stat's field 22)
+//   owner.json   the mark, written first: {"folioEphemeral": 1, "pid", "startTime", "bootId",
+//                "pidNamespace"} of the process that made it (startTime: /proc/PID/stat's
+//                field 22; pidNamespace: /proc/self/ns/pid)
 //   data/        the copy
 // Only a directory of that name, owned by this user, not a symbolic link, whose mark
-// names a process that is no longer running (or a boot that is over) is ever removed.
+// names a process of this pid namespace that is no longer running (or a boot that is
+// over) is ever removed.
 #pragma once
 
 #include <memory>

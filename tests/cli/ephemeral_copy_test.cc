@@ -54,6 +54,7 @@ TEST_CASE("EphemeralCopy: a marked copy in $TMPDIR, removed with the object; the
     CHECK(mark["pid"] == ::getpid());
     CHECK(mark["startTime"].get<uint64_t>() > 0);
     CHECK(!mark["bootId"].get<std::string>().empty());
+    CHECK(mark["pidNamespace"].get<std::string>().rfind("pid:[", 0) == 0);
     // A write to the copy leaves the source as it was.
     std::ofstream((*copy)->data_dir() + "/demo/beta/docs/readme.txt") << "changed";
     // The sweep leaves a live process's copy alone.

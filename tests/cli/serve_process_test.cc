@@ -5,9 +5,11 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "cli/ephemeral_copy.h"
@@ -139,9 +141,15 @@ void PlantCopy(const std::string& dir, const std::string& mark) {
   if (!mark.empty()) std::ofstream(dir + "/owner.json") << mark;
 }
 
-std::string Mark(long pid, unsigned long long start, const std::string& boot) {
+std::string PidNamespace() {
+  std::error_code ec;
+  return fs::read_symlink("/proc/self/ns/pid", ec).string();
+}
+
+std::string Mark(long pid, unsigned long long start, const std::string& boot,
+                 const std::string& pid_namespace = PidNamespace()) {
   return R"({"folioEphemeral": 1, "pid": )" + std::to_string(pid) + R"(, "startTime": )" + std::to_string(start) +
-         R"(, "bootId": ")" + boot + R"("})";
+         R"(, "bootId": ")" + boot + R"(", "pidNamespace": ")" + pid_namespace + R"("})";
 }
 
 TEST_CASE("folio serve --ephemeral: a copy a SIGKILL left is removed by the next start; nothing else is") {
@@ -184,6 +192,7 @@ TEST_CASE("folio serve --ephemeral: a copy a SIGKILL left is removed by the next
   fs::create_directory_symlink(tmp / "elsewhere-dead", tmp / "folio-ephemeral-link01");
   std::ofstream(tmp / "folio-ephemeral-file01") << "not a directory";
   PlantCopy(tmp / "folio-ephemeral-badjsn", "{not json");
+  PlantCopy(tmp / "folio-ephemeral-pidns1", Mark(999999999, 1, boot, "pid:[1]"));  // another container's
   // Copies whose owner is gone in other ways: another boot, a reused pid.
   PlantCopy(tmp / "folio-ephemeral-reboot", Mark(::getpid(), std::stoull(self_start), "another-boot"));
   PlantCopy(tmp / "folio-ephemeral-reused", Mark(::getpid(), std::stoull(self_start) + 1, boot));
@@ -196,7 +205,7 @@ TEST_CASE("folio serve --ephemeral: a copy a SIGKILL left is removed by the next
   CHECK(!fs::exists(tmp / "folio-ephemeral-reused"));
   for (const char* kept : {"folio-ephemeral-nomark", "folio-ephemeral-alive1", "folio-ephemeral-toolong1",
                            "elsewhere-dead/owner.json", "folio-ephemeral-link01", "folio-ephemeral-file01",
-                           "folio-ephemeral-badjsn"}) {
+                           "folio-ephemeral-badjsn", "folio-ephemeral-pidns1"}) {
     CAPTURE(kept);
     CHECK(fs::exists(fs::symlink_status(tmp / kept)));
   }
@@ -206,7 +215,8 @@ TEST_CASE("folio serve --ephemeral: a copy a SIGKILL left is removed by the next
   // Its own copy went at exit; the decoys are still there.
   CHECK(CopiesIn(tmp.path()) == std::vector<std::string>{"folio-ephemeral-alive1", "folio-ephemeral-badjsn",
                                                          "folio-ephemeral-file01", "folio-ephemeral-link01",
-                                                         "folio-ephemeral-nomark", "folio-ephemeral-toolong1"});
+                                                         "folio-ephemeral-nomark", "folio-ephemeral-pidns1",
+                                                         "folio-ephemeral-toolong1"});
 }
 
 TEST_CASE("folio serve: a missing --ephemeral source, a domain or repository directory, or a foreign one is refused") {
