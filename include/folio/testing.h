@@ -34,8 +34,8 @@ struct ServerOptions {
   bool read_only = false;
   // Worker threads; a test rarely needs more.
   std::size_t threads = 2;
-  // Log one line per request to standard error (spdlog). Off: the server logs only
-  // warnings and errors. Note that the level is spdlog's, shared with the process.
+  // Log one line per request through spdlog's default logger (level info); off, the
+  // level is warn. The level is spdlog's own, shared with the rest of the process.
   bool log_requests = false;
 };
 

@@ -34,7 +34,7 @@ namespace {
 }  // namespace
 
 Server::Server(const std::string& fixture_dir, const ServerOptions& options) : impl_(std::make_unique<Impl>()) {
-  if (!options.log_requests) spdlog::set_level(spdlog::level::warn);
+  spdlog::set_level(options.log_requests ? spdlog::level::info : spdlog::level::warn);
   (void)cli::RemoveAbandonedEphemeralCopies();  // what killed test runs left
   if (!fixture_dir.empty()) {
     const cli::DirKind kind = cli::ClassifyDirectory(fixture_dir);
