@@ -28,6 +28,21 @@ std::string Apply(Json& stored, Json changes) {
   return name;
 }
 
+// True when applying `changes` (normalized) to `stored` would leave every value, and
+// the name `current_name`, as they are.
+bool ChangesNothing(const Json& stored, const Json& changes, const std::string& current_name) {
+  for (const auto& [k, v] : changes.items()) {
+    if (k == "cmis:objectTypeId") continue;  // never applied (Apply)
+    if (k == "cmis:name") {
+      if (v.is_string() && v.get_ref<const std::string&>() != current_name) return false;
+      continue;
+    }
+    const auto it = stored.find(k);
+    if (v.is_null() ? it != stored.end() : (it == stored.end() || *it != v)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Result<ObjectData> RepoImpl::UpdateProperties(const std::string& id, const Json& changes, const std::string& user) {
@@ -63,6 +78,12 @@ Result<ObjectData> RepoImpl::UpdateProperties(const std::string& id, const Json&
   FOLIO_ASSIGN_OR_RETURN(Json norm, NormalizeProperties(*type, changes, t.pwc ? PropertyMode::kUpdatePwc
                                                                               : PropertyMode::kUpdate,
                                                         rec.properties));
+  // An update that changes nothing writes nothing: no new modification date or token.
+  // (Folders and items are named by their directory; documents and relationships keep
+  // their name in the record.)
+  const bool named_in_record = loc.base == BaseType::kDocument || loc.base == BaseType::kRelationship;
+  const std::string current_name = named_in_record ? rec.properties.value("cmis:name", loc.name) : loc.name;
+  if (ChangesNothing(rec.properties, norm, current_name)) return Build(t);
   std::string new_name = Apply(rec.properties, norm);
   FOLIO_RETURN_IF_ERROR(CheckRequired(*type, rec.properties));
   Touch(rec.properties, user, now);

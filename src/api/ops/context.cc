@@ -1,5 +1,6 @@
 // Context methods and the helpers the operation families share.
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include "api/cmis_names.h"
@@ -170,8 +171,43 @@ Status NormalizeDatetimes(Repository& repo, const std::string& type_id, Json& pr
   return OkStatus();
 }
 
+namespace {
+
+// Plain fields that stand for a property, beside `properties` and the form pairs: what a
+// curl user types first (`-F name=q3.txt`, `-d name=new.txt`).
+constexpr std::array<std::string_view, 2> kPlainNameFields = {"name", "cmis:name"};
+
+// Adds the plain name field, if given, to `props` as cmis:name.
+// Errors: kInvalidArgument for a value that is not a string, or a name given twice
+// with two different values.
+Status AddPlainNameField(const Params& params, Json& props) {
+  for (const std::string_view field : kPlainNameFields) {
+    const Json* value = params.Find(field);
+    if (value == nullptr) continue;
+    if (!value->is_string()) {
+      return InvalidArgument("parameter '" + std::string(field) + "' must be a string, got " +
+                             std::string(JsonTypeForMessage(*value)));
+    }
+    const std::string key(kPropName);
+    if (auto it = props.find(key); it != props.end() && !it->is_null() && *it != *value) {
+      return InvalidArgument("the name is given twice: as the field '" + std::string(field) + "' (" + value->dump() +
+                             ") and as the property '" + key + "' (" + it->dump() + ")");
+    }
+    props[key] = *value;
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+std::string HowToPassProperties() {
+  return "send properties as a JSON object 'properties', as form fields propertyId[N] with propertyValue[N], "
+         "or the name alone as the field 'name' (or 'cmis:name')";
+}
+
 Result<Json> InputProperties(Context& ctx, const std::string& type_id) {
   FOLIO_ASSIGN_OR_RETURN(Json props, ReadProperties(ctx.params));
+  FOLIO_RETURN_IF_ERROR(AddPlainNameField(ctx.params, props));
   for (const std::string_view key : {kPropObjectTypeId, kPropBaseTypeId}) {
     auto it = props.find(std::string(key));
     if (it != props.end() && it->is_string()) {
@@ -182,8 +218,34 @@ Result<Json> InputProperties(Context& ctx, const std::string& type_id) {
   return props;
 }
 
-Result<std::optional<ContentSource>> InputContent(const Context& ctx) {
+Context::~Context() {
+  // A text upload that no operation moved into place is garbage (Service::ReleaseUpload
+  // does the same for a multipart file).
+  if (!text_upload_.empty()) (void)store.fs().Remove(text_upload_);
+}
+
+Result<std::optional<ContentSource>> InputContent(Context& ctx) {
   const auto& file = ctx.request.file;
+  if (const Json* text = ctx.params.Find("content")) {
+    if (file) return InvalidArgument("content is given twice: as a file part and as the parameter 'content'");
+    if (!text->is_string()) {
+      return InvalidArgument("parameter 'content' must be a string (UTF-8 text), got " +
+                             std::string(JsonTypeForMessage(*text)) +
+                             "; send other content as the file part 'content' of a multipart/form-data body");
+    }
+    if (!ctx.repo) return InvalidArgument("content sent to a URL outside a repository");
+    FOLIO_ASSIGN_OR_RETURN(std::string mime_type, ctx.params.GetString("mimeType"));
+    FOLIO_ASSIGN_OR_RETURN(Upload upload, ctx.repo->NewUpload());
+    ctx.text_upload_ = upload.path;
+    Status s = upload.file->Append(text->get_ref<const std::string&>());
+    if (s.ok()) s = upload.file->Sync();
+    if (s.ok()) s = upload.file->Close();
+    FOLIO_RETURN_IF_ERROR(s);
+    ContentSource c;
+    c.mime_type = std::move(mime_type);
+    c.upload_path = upload.path;
+    return std::optional<ContentSource>(std::move(c));
+  }
   if (!file) return std::optional<ContentSource>();
   if (file->spooled_path.empty()) {
     return InvalidArgument("content part sent to a URL outside a repository");

@@ -26,6 +26,9 @@ enum class Level { kServer, kDomain, kRepository };
 struct Context {
   Context(Store& s, const ServiceOptions& o, const Request& r, const Params& p)
       : store(s), options(o), request(r), params(p) {}
+  ~Context();  // removes text_upload_ unless an operation consumed it
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
 
   Store& store;
   const ServiceOptions& options;
@@ -54,6 +57,7 @@ struct Context {
   Result<RenderOptions> Rendering() const;
 
   std::shared_ptr<const ObjectData> target_;  // shared with the repository's memo
+  std::string text_upload_;  // the upload InputContent wrote a text `content` into
 };
 
 // Responses.
@@ -97,11 +101,18 @@ Status CheckChangeToken(const Context& ctx, const ObjectData& object);
 Result<std::string> CopyIntoUpload(Context& ctx, const std::vector<ReadableFile*>& sources);
 // The request's properties (canonical ids; type ids unquoted and canonical) with the
 // datetime values of `type_id` turned into milliseconds (ISO, ms and JavaScript dates).
+// A plain field `name` or `cmis:name` is the property cmis:name (kInvalidArgument when
+// it disagrees with a cmis:name given in the properties).
 Result<Json> InputProperties(Context& ctx, const std::string& type_id);
+// How properties are passed, for messages about missing ones.
+std::string HowToPassProperties();
 // Converts the datetime values in `properties` per the definitions of `type_id`.
 Status NormalizeDatetimes(Repository& repo, const std::string& type_id, Json& properties);
-// The uploaded content of the request, if any.
-Result<std::optional<ContentSource>> InputContent(const Context& ctx);
+// The content of the request, if any: the multipart file part `content`, or a string
+// parameter `content` (a JSON body's, or a form field's): UTF-8 text, stored with the
+// type of the parameter `mimeType` (default: derived from the document's name).
+// Errors: kInvalidArgument for a `content` that is not a string, or given both ways.
+Result<std::optional<ContentSource>> InputContent(Context& ctx);
 // The ACEs to add (or remove) in engine form.
 Result<std::vector<folio::Ace>> InputAces(const Context& ctx, bool add);
 
