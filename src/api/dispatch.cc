@@ -149,19 +149,6 @@ class FileSink : public UploadSink {
 
 }  // namespace
 
-Response Service::ErrorFor(const Status& status, bool suppress_response_codes) {
-  const ErrorResponse e = MakeErrorResponse(status, suppress_response_codes);
-  Response r;
-  r.status = e.http_status;
-  r.content_type = "application/json; charset=UTF-8";
-  r.body = e.body;
-  r.exception = e.exception;
-  if (status.kind() == ErrorKind::kUnauthorized) {
-    r.headers.emplace_back("WWW-Authenticate", "Basic realm=\"Folio\", charset=\"UTF-8\"");
-  }
-  return r;
-}
-
 std::unique_ptr<UploadSink> Service::OpenUpload(const std::vector<std::string>& path) {
   if (path.size() < 2) return std::make_unique<DiscardSink>();
   auto repo = store_.GetRepository(path[0], path[1]);
@@ -186,13 +173,13 @@ Response Service::Handle(const Request& request) {
 
 Response Service::Run(const Request& request) {
   auto params_or = Params::FromRequest(request);
-  if (!params_or.ok()) return ErrorFor(params_or.status(), SuppressFromQuery(request));
+  if (!params_or.ok()) return MakeErrorResponse(params_or.status(), SuppressFromQuery(request));
   const Params& params = *params_or;
   const auto suppress_or = params.GetBool(kParamSuppressResponseCodes, false);
   const bool suppress = suppress_or.ok() && *suppress_or;
   std::string op_name;
   auto fail = [&](const Status& s) {
-    Response r = ErrorFor(s, suppress);
+    Response r = MakeErrorResponse(s, suppress);
     r.operation = op_name;
     return r;
   };

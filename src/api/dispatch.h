@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "api/request.h"
+#include "api/response.h"
 #include "folio/fs.h"
 #include "folio/status.h"
 #include "folio/store.h"
@@ -23,19 +24,6 @@ struct ServiceOptions {
   bool read_only = false;             // refuse every write with permissionDenied
   bool strict = false;                // CONTRACT §4: refuse what the seed's variant does not accept
   bool versions_newest_first = false;  // getAllVersions in CMIS order
-};
-
-struct Response {
-  int status = 200;
-  std::string content_type;  // "" when there is no body
-  std::string body;
-  std::vector<std::pair<std::string, std::string>> headers;
-  // A content stream to send instead of `body`: `length` bytes from `offset`.
-  std::unique_ptr<ReadableFile> stream;
-  uint64_t offset = 0;
-  uint64_t length = 0;
-  std::string operation;  // the operation's canonical name, for the request log
-  std::string exception;  // the CMIS exception name when the request failed
 };
 
 // Where src/http streams the content part of a multipart body as it arrives.
@@ -67,9 +55,6 @@ class Service {
   // Removes the request's upload file, if any (Handle does this itself; src/http calls
   // it for a request that failed before it could be handled).
   void ReleaseUpload(const Request& request);
-
-  // A JSON error response for `status` (used by src/http for failures before dispatch).
-  static Response ErrorFor(const Status& status, bool suppress_response_codes);
 
  private:
   Response Run(const Request& request);
