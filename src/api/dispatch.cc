@@ -38,7 +38,7 @@ bool SuppressFromQuery(const Request& request) {
   return false;
 }
 
-// The operation a GET without one means (CONTRACT §2; binding §2.1).
+// The operation a GET without one means (docs/API.md §3.1, §3.2).
 Result<Operation> DefaultOperation(Context& ctx) {
   const bool get = ctx.request.method == "GET" || ctx.request.method == "HEAD";
   if (!get) return InvalidArgument("missing required parameter 'operation' (or cmisaction)");
@@ -153,7 +153,7 @@ Response Service::Run(const Request& request) {
     ctx.variant = variant.ok() ? *variant : Variant::kB;
     ctx.path = JoinPath(segments, 2, segments.size());
     ctx.path_given = segments.size() > 2;
-    // ".../{document}/versions" is getAllVersions of that document (CONTRACT §2); a
+    // ".../{document}/versions" is getAllVersions of that document (docs/API.md §3.1); a
     // folder may still hold a child named "versions", so only a document path counts.
     if (segments.size() > 2 && segments.back() == "versions" &&
         (!*explicit_op || **explicit_op == Operation::kVersions)) {

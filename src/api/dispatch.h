@@ -1,7 +1,7 @@
 // The service: one HTTP-free entry point that takes an api::Request, finds its level
 // (server, domain, repository, object), its operation and target, runs the operation
 // (ops/, one file per family) and returns an api::Response. src/http only moves bytes
-// between the socket and these two structs.
+// between the socket and these two structs. The rules it applies: docs/API.md §3.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +22,7 @@ namespace folio::api {
 struct ServiceOptions {
   std::string default_variant = "B";  // for repositories created without one
   bool read_only = false;             // refuse every write with permissionDenied
-  bool strict = false;                // CONTRACT §4: refuse what the seed's variant does not accept
+  bool strict = false;                // refuse what the published variant does not accept (docs/API.md §5)
   bool versions_newest_first = false;  // getAllVersions in CMIS order
 };
 
