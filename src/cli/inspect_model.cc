@@ -3,11 +3,11 @@
 #include "cli/inspect_model.h"
 
 #include <algorithm>
-#include <ctime>
 #include <map>
 #include <memory>
 
 #include "folio/repository.h"
+#include "storage/datetime.h"
 #include "storage/layout.h"
 
 namespace folio::cli {
@@ -192,7 +192,7 @@ class RepoReader {
     for (auto& [key, value] : out.items()) {
       if (!defs.contains(key) || defs[key].value("propertyType", "") != "datetime") continue;
       auto to_iso = [](Json& v) {
-        if (v.is_number_integer()) v = FormatIsoTime(v.get<int64_t>(), true);
+        if (v.is_number_integer()) v = storage::FormatIsoMs(v.get<int64_t>());
       };
       if (value.is_array()) {
         for (Json& v : value) to_iso(v);
@@ -293,27 +293,6 @@ std::string_view NodeKindName(NodeKind kind) {
     case NodeKind::kRelationship: return "relationship";
   }
   return "unknown";
-}
-
-std::string FormatIsoTime(int64_t ms, bool with_ms) {
-  int64_t secs = ms / 1000;
-  int64_t frac = ms % 1000;
-  if (frac < 0) {
-    frac += 1000;
-    --secs;
-  }
-  const std::time_t t = static_cast<std::time_t>(secs);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[40];
-  size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-  std::string out(buf, n);
-  if (with_ms) {
-    char f[8];
-    std::snprintf(f, sizeof f, ".%03d", static_cast<int>(frac));
-    out += f;
-  }
-  return out + "Z";
 }
 
 Result<InspectTree> BuildInspectTree(Store& store, const std::string& dir_label, const std::string& selection) {

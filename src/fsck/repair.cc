@@ -6,7 +6,7 @@
 #include "fsck/checks.h"
 #include "fsck/repair_actions.h"
 #include "storage/atomic_write.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/journal.h"
 
 namespace folio::fsck {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <type_traits>
 
-#include "storage/clock.h"
+#include "storage/datetime.h"
 
 namespace folio::repo {
 namespace {
@@ -182,7 +182,8 @@ Result<SeriesRecord> SeriesRecordFromJson(const Json& j, const std::string& what
     if (!c.is_object() || !c.contains("by") || !c["by"].is_string()) return Bad(what, "checkedOut.by");
     CheckOutRecord co;
     co.by = c["by"];
-    co.since_ms = storage::ParseIsoMs(StringOr(c, "since", "")).value_or(0);
+    const Result<int64_t> since = storage::ParseIsoMs(StringOr(c, "since", ""));
+    co.since_ms = since.ok() ? *since : 0;
     co.from = StringOr(c, "from", "");
     r.checked_out = co;
   }

@@ -2,7 +2,7 @@
 // flags, content stream properties), all under canonical CMIS ids.
 #include "repo/repo_impl.h"
 #include "repo/version_label.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/ids.h"
 #include "storage/json_file.h"
 

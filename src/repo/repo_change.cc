@@ -2,7 +2,7 @@
 // creates a version (seed §3, rule 5).
 #include "repo/repo_impl.h"
 #include "storage/atomic_write.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/ids.h"
 #include "storage/name_rules.h"
 

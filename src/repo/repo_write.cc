@@ -3,7 +3,7 @@
 #include "repo/mime.h"
 #include "repo/repo_impl.h"
 #include "storage/atomic_write.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/ids.h"
 
 namespace folio::repo {

@@ -3,7 +3,7 @@
 #include "folio/repository.h"
 
 #include "repo/repo_impl.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/ids.h"
 
 namespace folio {
@@ -72,7 +72,8 @@ Status RepoImpl::Load() {
   info_.name = r.value("repositoryName", info_.repository_id);
   info_.description = r.value("description", "");
   info_.variant = r["variant"];
-  info_.created_ms = storage::ParseIsoMs(r.value("created", "")).value_or(0);
+  const Result<int64_t> created = storage::ParseIsoMs(r.value("created", ""));
+  info_.created_ms = created.ok() ? *created : 0;
   info_.root_folder_id = r["rootFolderId"];
   if (!read_only_) {
     // Complete what an interrupted process committed; cheap: the journal is usually empty.

@@ -11,7 +11,7 @@
 
 #include "repo/records.h"
 #include "storage/atomic_write.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
 #include "storage/json_file.h"
@@ -102,7 +102,8 @@ Result<DomainInfo> Store::GetDomain(const std::string& domain_id) {
   DomainInfo d;
   d.domain_id = domain_id;
   d.description = j->value("description", "");
-  d.created_ms = storage::ParseIsoMs(j->value("created", "")).value_or(0);
+  const Result<int64_t> created = storage::ParseIsoMs(j->value("created", ""));
+  d.created_ms = created.ok() ? *created : 0;
   return d;
 }
 

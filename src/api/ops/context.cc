@@ -4,10 +4,10 @@
 #include <utility>
 
 #include "api/cmis_names.h"
-#include "api/datetime.h"
 #include "api/ops/ops.h"
 #include "api/properties_form.h"
 #include "api/request.h"
+#include "storage/datetime.h"
 
 namespace folio::api::ops {
 
@@ -157,7 +157,7 @@ Status NormalizeDatetimes(Repository& repo, const std::string& type_id, Json& pr
     if (def == defs.end() || def->value("propertyType", "") != "datetime" || it->is_null()) continue;
     auto convert = [&](Json& v) -> Status {
       if (v.is_null()) return OkStatus();
-      auto ms = ParseDateTimeValue(v);
+      auto ms = storage::ParseDateTimeValue(v);
       if (!ms.ok()) return InvalidArgument("property '" + it.key() + "': " + ms.status().message());
       v = *ms;
       return OkStatus();

@@ -290,14 +290,10 @@ Result<Response> GetContent(Context& ctx) {
   auto range = ParseRange(ctx.request.range, size);
   if (!range.ok()) {
     FOLIO_ASSIGN_OR_RETURN(bool suppress, ctx.params.GetBool("suppressResponseCodes", false));
-    const ErrorResponse e = MakeRangeNotSatisfiableResponse(
+    Response error = MakeTransportErrorResponse(
+        TransportError::kRangeNotSatisfiable,
         "range '" + ctx.request.range + "' is not satisfiable: the content has " + std::to_string(size) + " bytes",
         suppress);
-    Response error;
-    error.status = e.http_status;
-    error.content_type = "application/json; charset=UTF-8";
-    error.body = e.body;
-    error.exception = e.exception;
     error.headers.emplace_back("Content-Range", "bytes */" + std::to_string(size));
     return error;
   }
