@@ -52,6 +52,8 @@ class Upload {
   // Syncs and closes the file; no write after. Errors: kStorage.
   virtual Status Finish() = 0;
   virtual uint64_t size() const = 0;
+  // The finished upload, to read back (appendContent adds it to existing content).
+  virtual Result<std::unique_ptr<ReadableFile>> Read() const = 0;
   // The data-directory-relative path (ContentSource::upload_path).
   virtual const std::string& path() const = 0;
   // The content to create or check in with: this upload, with its MIME type and file name.
@@ -131,6 +133,8 @@ class Repository {
   // A document's relationships are those of its series: any of its versions (or its
   // series id) at the relationship's end counts. kObjectNotFound if `id` does not exist.
   Result<std::vector<ObjectData>> GetRelationships(const std::string& id, RelationshipDirection direction);
+  // Every relationship of the repository, by id (for tools: CMIS asks per object).
+  Result<std::vector<ObjectData>> GetAllRelationships();
   // Working copies in the repository (folder_id "") or directly in one folder.
   Result<std::vector<ObjectData>> GetCheckedOut(const std::string& folder_id);
 

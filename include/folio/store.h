@@ -25,6 +25,21 @@ struct DomainInfo {
   int64_t created_ms = 0;
 };
 
+// What kind of directory a path is, as far as Folio's format goes.
+enum class DirKind {
+  kMissing,        // nothing there
+  kNotADirectory,  // a file or something else
+  kEmpty,          // an empty directory: a new data directory may start there
+  kDataDirectory,  // .folio/folio.json, or (marker missing) at least one domain
+  kDomain,         // a domain directory (.folio/domain.json): its parent is the data directory
+  kRepository,     // a repository directory (.folio/repository.json)
+  kOther,          // a directory with other things in it
+  kUnreadable,     // cannot be opened or listed
+};
+
+// Looks at `dir` (never changes it). Symbolic links are followed only for `dir` itself.
+DirKind ClassifyDirectory(const std::string& dir);
+
 class Store {
  public:
   // Opens the data directory `dir` (creating it when options.create). Does not scan it.

@@ -68,6 +68,7 @@ class RepoWalker {
       f_.journal.push_back({layout_.JournalDir(), std::nullopt, "'" + layout_.JournalDir() + "' is not a directory"});
     }
     ReadJournal();  // first: temp files that a committed record names are not leftovers
+    ReadCommitLog();
     WalkFolder("", std::string());
     ReadRelationships();
     ReadIndex();
@@ -171,6 +172,32 @@ class RepoWalker {
     (void)List(layout_.JournalDir());
   }
 
+  // Records after the last one known applied (on this boot; after a restart, every
+  // record of the current epoch) are pending: recovery applies them again.
+  void ReadCommitLog() {
+    LogFact& l = f_.log;
+    l.path = layout_.LogFile();
+    auto log = storage::CommitLog::OpenExisting(fs_, l.path);
+    if (!log.ok()) {
+      if (!IsMissing(log.status())) l.error = log.status().message();
+      return;
+    }
+    l.exists = true;
+    auto header = (*log)->ReadHeader();
+    if (!header.ok()) {
+      l.error = header.status().message();
+      return;
+    }
+    const bool same_boot = !fs_.BootId().empty() && header->boot_id == fs_.BootId();
+    auto records = (*log)->Scan(header->epoch, same_boot ? header->applied_end : storage::kLogHeaderBytes,
+                                same_boot ? header->applied_lsn : 0);
+    if (!records.ok()) {
+      l.error = records.status().message();
+      return;
+    }
+    l.pending = records->size();
+  }
+
   void WalkFolder(const std::string& folder, const std::optional<std::string>& parent_id) {
     std::set<std::string> files;
     std::vector<std::string> subfolders;
@@ -272,7 +299,10 @@ class RepoWalker {
       lf.content_path = pwc ? layout_.PwcContent(folder, name) : layout_.VersionContent(folder, name, label);
       if (lf.content) {
         auto st = fs_.Stat(lf.content_path);
-        if (st.ok()) lf.content_size = st->size;
+        if (st.ok()) {
+          lf.content_size = st->size;
+          lf.content_inode = st->inode;
+        }
       }
       if (!lf.json) continue;
       auto j = storage::ReadJsonFile(fs_, lf.json_path);

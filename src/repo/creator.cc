@@ -8,7 +8,7 @@
 #include "repo/properties.h"
 #include "repo/staging.h"
 #include "repo/version_label.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/committer.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"

@@ -1,7 +1,7 @@
 // Wiring the parts of a repository; see engine.h.
 #include "repo/engine.h"
 
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/json_access.h"
 #include "storage/json_file.h"
 
@@ -16,7 +16,7 @@ Engine::Engine(Fs& raw, std::string base, EngineOptions options)
         c.read_only = options.read_only;
         return c;
       }()),
-      types(fs, layout, committer),
+      types(fs, layout, &committer),
       records(fs, layout),
       staging(fs, layout),
       locator(fs, layout, info, records, committer),
@@ -53,7 +53,7 @@ Status Engine::Load() {
   info.name = storage::StringOr(r, "repositoryName", info.repository_id);
   info.description = storage::StringOr(r, "description", "");
   info.variant = *variant;
-  info.created_ms = storage::ParseIsoMs(storage::StringOr(r, "created", "")).value_or(0);
+  info.created_ms = storage::StoredIsoMsOr(storage::StringOr(r, "created", ""), 0);
   info.root_folder_id = *root;
   // A writer completes what an interrupted process committed (cheap: the log is
   // usually empty).

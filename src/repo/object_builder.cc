@@ -9,7 +9,7 @@
 #include "repo/properties.h"
 #include "repo/staging.h"
 #include "repo/version_label.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/ids.h"
 #include "storage/json_access.h"
 #include "storage/json_file.h"

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <type_traits>
 
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/json_access.h"
 
 namespace folio::repo {
@@ -176,7 +176,7 @@ Result<SeriesRecord> SeriesRecordFromJson(const Json& j, const std::string& what
     if (!by) return Bad(what, "checkedOut.by");
     CheckOutRecord co;
     co.by = std::move(*by);
-    co.since_ms = storage::ParseIsoMs(StringOr(*c, "since", "")).value_or(0);
+    co.since_ms = storage::StoredIsoMsOr(StringOr(*c, "since", ""), 0);
     co.from = StringOr(*c, "from", "");
     r.checked_out = co;
   }

@@ -23,8 +23,12 @@ class Relationships {
   // A document's relationships are those of its series: any of its versions (or its
   // series id) at the relationship's end counts. Errors: kObjectNotFound.
   Result<std::vector<ObjectData>> Of(const std::string& id, RelationshipDirection direction);
+  // Every relationship, by id.
+  Result<std::vector<ObjectData>> All();
 
  private:
+  Result<std::vector<std::string>> Ids();
+
   Fs& fs_;
   const storage::RepoLayout& layout_;
   Locator& locator_;

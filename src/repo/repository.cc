@@ -162,6 +162,10 @@ Result<std::vector<ObjectData>> Repository::GetRelationships(const std::string& 
   return ReadConsistently(*engine_, [&] { return engine_->relationships.Of(id, direction); });
 }
 
+Result<std::vector<ObjectData>> Repository::GetAllRelationships() {
+  return ReadConsistently(*engine_, [&] { return engine_->relationships.All(); });
+}
+
 Result<std::vector<ObjectData>> Repository::GetCheckedOut(const std::string& folder_id) {
   return ReadConsistently(*engine_, [&] { return engine_->versioning.CheckedOut(folder_id); });
 }

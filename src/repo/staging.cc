@@ -3,7 +3,7 @@
 
 #include "folio/cmis_ids.h"
 #include "repo/mime.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
 #include "storage/json_access.h"

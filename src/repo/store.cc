@@ -13,7 +13,7 @@
 #include "repo/records.h"
 #include "repo/staging.h"
 #include "storage/atomic_write.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
 #include "storage/json_access.h"
@@ -117,7 +117,7 @@ Result<DomainInfo> Store::GetDomain(const std::string& domain_id) {
   DomainInfo d;
   d.domain_id = domain_id;
   d.description = storage::StringOr(*j, "description", "");
-  d.created_ms = storage::ParseIsoMs(storage::StringOr(*j, "created", "")).value_or(0);
+  d.created_ms = storage::StoredIsoMsOr(storage::StringOr(*j, "created", ""), 0);
   return d;
 }
 
@@ -273,6 +273,26 @@ Result<std::shared_ptr<Repository>> Store::GetRepository(const std::string& doma
   }
   open_[base] = *repo;
   return *repo;
+}
+
+DirKind ClassifyDirectory(const std::string& dir) {
+  auto fs = OpenPosixFs(dir, {.durable = false});
+  if (!fs.ok()) {
+    if (fs.status().Is(std::errc::no_such_file_or_directory)) return DirKind::kMissing;
+    if (fs.status().Is(std::errc::not_a_directory)) return DirKind::kNotADirectory;
+    return DirKind::kUnreadable;
+  }
+  Fs& f = **fs;
+  if (Exists(f, storage::DataMarkerFile())) return DirKind::kDataDirectory;
+  if (Exists(f, storage::RepoLayout("").RepositoryFile())) return DirKind::kRepository;
+  if (Exists(f, storage::DomainFile(""))) return DirKind::kDomain;
+  auto entries = f.List("");
+  if (!entries.ok()) return DirKind::kUnreadable;
+  if (entries->empty()) return DirKind::kEmpty;
+  for (const DirEntry& e : *entries) {
+    if (e.type == FileType::kDirectory && Exists(f, storage::DomainFile(e.name))) return DirKind::kDataDirectory;
+  }
+  return DirKind::kOther;
 }
 
 }  // namespace folio

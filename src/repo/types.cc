@@ -263,7 +263,9 @@ Result<std::shared_ptr<const TypeDef>> TypeRegistry::Load(const std::string& id,
   const Json* own = storage::Member(def, "propertyDefinitions");
   if (own != nullptr && own->is_object()) {
     for (auto& [pid, pdef] : own->items()) {
-      if (!pdef.is_object()) continue;  // fsck reports it (type-unparseable)
+      if (!pdef.is_object()) {
+        return StorageError("type file of '" + id + "' has a malformed definition of property '" + pid + "'");
+      }
       PropertyDef p;
       p.id = pid;
       p.type = ParsePropertyType(storage::StringOr(pdef, "propertyType", "string")).value_or(PropertyType::kString);
@@ -347,7 +349,8 @@ Result<Json> TypeRegistry::Create(const Json& definition) {
     pdef["inherited"] = false;
   }
   stored["propertyDefinitions"] = props;
-  FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
+  if (committer_ == nullptr) return PermissionDenied("types cannot be created here (read-only)");
+  FOLIO_RETURN_IF_ERROR(committer_->Run([&](storage::ChangeSet& change) -> Status {
     if (Exists(fs_, layout_.TypeFile(id))) return ContentAlreadyExists("type '" + id + "' exists");
     if (!Exists(fs_, layout_.TypesDir())) change.MakeDir(layout_.TypesDir());
     change.PutJson(layout_.TypeFile(id), stored);
@@ -359,7 +362,8 @@ Result<Json> TypeRegistry::Create(const Json& definition) {
 
 Status TypeRegistry::Delete(const std::string& id) {
   if (BuiltInType(id)) return Constraint("built-in type '" + id + "' cannot be deleted");
-  return committer_.Run([&](storage::ChangeSet& change) -> Status {
+  if (committer_ == nullptr) return PermissionDenied("types cannot be deleted here (read-only)");
+  return committer_->Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_RETURN_IF_ERROR(Get(id).status());
     FOLIO_ASSIGN_OR_RETURN(auto children, Children(id));
     if (!children.empty()) return Constraint("type '" + id + "' has subtypes");

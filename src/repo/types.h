@@ -52,7 +52,8 @@ const std::vector<std::string>& BuiltInTypeIds();
 
 class TypeRegistry {
  public:
-  TypeRegistry(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer)
+  // `committer` may be null for a reader (fsck): Create and Delete are then refused.
+  TypeRegistry(Fs& fs, const storage::RepoLayout& layout, storage::Committer* committer = nullptr)
       : fs_(fs), layout_(layout), committer_(committer) {}
   // kObjectNotFound naming the id if no such type; kStorage if its file is unreadable.
   // Shared and immutable: built-in types are made once; custom ones are rebuilt only
@@ -72,7 +73,7 @@ class TypeRegistry {
 
   Fs& fs_;
   const storage::RepoLayout& layout_;
-  storage::Committer& committer_;
+  storage::Committer* committer_;
   std::mutex mu_;
   // Custom types built from their file, keyed by id; valid while the file is unchanged.
   std::map<std::string, std::pair<FileStat, std::shared_ptr<const TypeDef>>> custom_;

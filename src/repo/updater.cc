@@ -10,7 +10,7 @@
 #include "repo/properties.h"
 #include "repo/record_reader.h"
 #include "repo/staging.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/committer.h"
 #include "storage/id_index.h"
 #include "storage/json_access.h"
@@ -108,24 +108,24 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
     }
     const std::string parent_folder = loc.ParentFolder();
     if (renames_file) FOLIO_RETURN_IF_ERROR(listings_.CheckNameFree(parent_folder, new_name));
-    change.PutJson(record_path, ToJson(rec));
-    if (loc.base == BaseType::kRelationship && renamed) {
-      storage::StageIndexEntry(change, layout_, loc.id, {"relationship", "", new_name, ""});
-    }
+    // Renames come first and the record is written at its new place: applying this
+    // change again after a crash (docs/STORAGE.md §8) never writes into a directory that
+    // was renamed away.
+    std::string final_record_path = record_path;
     if (renames_file) {
       const std::string new_path = storage::JoinPath(parent_folder, new_name);
       FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(parent_folder));
       if (loc.base == BaseType::kFolder) {
-        // The record written above lives in the directory renamed here: the rename comes
-        // after it in this change, so it moves the new record along.
         change.Rename(layout_.Dir(loc.folder), layout_.Dir(new_path),
                       storage::Guard::RecordId(".folio/folder.json", "id", loc.id));
         storage::StageIndexEntry(change, layout_, loc.id, {"folder", parent_id, new_name, new_path});
+        final_record_path = layout_.FolderFile(new_path);
         out.loc.folder = new_path;
       } else if (loc.base == BaseType::kItem) {
         change.Rename(layout_.ItemDir(loc.folder, loc.name), layout_.ItemDir(loc.folder, new_name),
                       storage::Guard::RecordId(std::string(storage::kItemFileName), "id", loc.id));
         storage::StageIndexEntry(change, layout_, loc.id, {"item", parent_id, new_name, new_path});
+        final_record_path = layout_.ItemFile(loc.folder, new_name);
       } else {
         FOLIO_ASSIGN_OR_RETURN(FileStat visible, staging_.fs().Stat(layout_.Child(loc.folder, loc.name)));
         change.Rename(layout_.Child(loc.folder, loc.name), layout_.Child(loc.folder, new_name),
@@ -133,8 +133,13 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
         change.Rename(layout_.SeriesDir(loc.folder, loc.name), layout_.SeriesDir(loc.folder, new_name),
                       storage::Guard::RecordId(std::string(storage::kSeriesFileName), "seriesId", loc.id));
         storage::StageIndexEntry(change, layout_, loc.id, {"document", parent_id, new_name, new_path});
+        final_record_path = layout_.VersionProps(loc.folder, new_name, label);
       }
       out.loc.name = new_name;
+    }
+    change.PutJson(final_record_path, ToJson(rec));
+    if (loc.base == BaseType::kRelationship && renamed) {
+      storage::StageIndexEntry(change, layout_, loc.id, {"relationship", "", new_name, ""});
     }
     const std::string event_id = loc.base != BaseType::kDocument ? loc.id
                                  : t.pwc                          ? storage::PwcId(loc.id)

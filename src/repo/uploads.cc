@@ -36,6 +36,10 @@ class UploadFile : public Upload {
     return s;
   }
   uint64_t size() const override { return size_; }
+  Result<std::unique_ptr<ReadableFile>> Read() const override {
+    if (file_) return RuntimeError("upload '" + path_ + "' is not finished");
+    return fs_.Open(path_);
+  }
   const std::string& path() const override { return path_; }
 
  private:

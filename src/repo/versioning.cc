@@ -12,7 +12,7 @@
 #include "repo/staging.h"
 #include "repo/types.h"
 #include "repo/version_label.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/committer.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
@@ -137,24 +137,8 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     const bool renames = new_name != loc.name;
     if (renames) FOLIO_RETURN_IF_ERROR(listings_.CheckNameFree(loc.folder, new_name));
 
-    // Written under the series directory's present name, which a rename moves last.
-    const std::string version_content = layout_.VersionContent(loc.folder, loc.name, label);
-    bool has_content = false;
-    if (req.content) {
-      FOLIO_ASSIGN_OR_RETURN(ContentInfo info, staging_.StageContent(change, version_content, *req.content, new_name));
-      rec.content = info;
-      has_content = true;
-    } else if (pwc.content) {
-      // The working copy's bytes become the version's.
-      FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.PwcContent(loc.folder, loc.name)));
-      change.Rename(layout_.PwcContent(loc.folder, loc.name), version_content, storage::Guard::Inode(st));
-      has_content = true;
-    }
-    change.PutJson(layout_.VersionProps(loc.folder, loc.name, label), ToJson(rec));
-    change.Remove(layout_.PwcProps(loc.folder, loc.name));
-    if (req.content) FOLIO_RETURN_IF_ERROR(staging_.StageRemoveFile(change, layout_.PwcContent(loc.folder, loc.name)));
-    series.versions.push_back(label);
-    series.checked_out.reset();
+    // A rename comes first, and everything is written under the new name: applying this
+    // change again after a crash never writes into a directory renamed away.
     Loc now_at = loc;
     if (renames) {
       FOLIO_ASSIGN_OR_RETURN(FileStat visible, fs_.Stat(layout_.Child(loc.folder, loc.name)));
@@ -166,9 +150,28 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
                                {"document", parent_id, new_name, storage::JoinPath(loc.folder, new_name)});
       now_at.name = new_name;
     }
-    staging_.StageVisibleAndSeries(
-        change, now_at, has_content ? layout_.VersionContent(now_at.folder, now_at.name, label) : "",
-        storage::Guard::None(), series);
+    const std::string version_content = layout_.VersionContent(now_at.folder, now_at.name, label);
+    const std::string pwc_content = layout_.PwcContent(now_at.folder, now_at.name);
+    bool has_content = false;
+    if (req.content) {
+      FOLIO_ASSIGN_OR_RETURN(ContentInfo info, staging_.StageContent(change, version_content, *req.content, new_name));
+      rec.content = info;
+      has_content = true;
+    } else if (pwc.content) {
+      // The working copy's bytes become the version's.
+      FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.PwcContent(loc.folder, loc.name)));
+      change.Rename(pwc_content, version_content, storage::Guard::Inode(st));
+      has_content = true;
+    }
+    change.PutJson(layout_.VersionProps(now_at.folder, now_at.name, label), ToJson(rec));
+    change.Remove(layout_.PwcProps(now_at.folder, now_at.name));
+    if (req.content && pwc.content) {
+      FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.PwcContent(loc.folder, loc.name)));
+      change.Remove(pwc_content, storage::Guard::Inode(st));
+    }
+    series.versions.push_back(label);
+    series.checked_out.reset();
+    staging_.StageVisibleAndSeries(change, now_at, has_content ? version_content : "", storage::Guard::None(), series);
     FOLIO_RETURN_IF_ERROR(staging_.StageCheckedOutMarker(change, series.series_id, false));
     change.Record(Event("deleted", storage::PwcId(series.series_id), BaseType::kDocument, type->id));
     change.Record(Event("created", storage::VersionId(series.series_id, label), BaseType::kDocument, type->id));

@@ -8,6 +8,7 @@
 #include "storage/json_access.h"
 #include "storage/layout.h"
 #include "storage/name_rules.h"
+#include "storage/utf8.h"
 
 namespace folio::storage {
 namespace {
@@ -91,12 +92,22 @@ Result<bool> GuardHolds(Fs& fs, const std::string& path, const Guard& guard) {
   return false;
 }
 
+// True when `s` failed because the directory that was to hold `path` is gone. When
+// a record is applied again after a crash, a later change (already applied) may have
+// removed or renamed that directory: what would go into it is gone with it, as it was
+// the first time. (When a record is first applied, its staging made sure it exists.)
+bool ParentGone(Fs& fs, const Status& s, const std::string& path) {
+  if (!Missing(s)) return false;
+  auto st = fs.Stat(ParentPath(path));
+  return !st.ok() && Missing(st.status());
+}
+
 // Replaces `path` with the bytes through a temp file and a rename, so that readers see
 // the old file or the new one. No sync: the commit log holds the bytes.
 Status PutFile(Fs& fs, const std::string& path, std::string_view bytes) {
   const std::string tmp = TempPathBeside(path);
   auto file = fs.CreateNew(tmp);
-  if (!file.ok()) return file.status();
+  if (!file.ok()) return ParentGone(fs, file.status(), path) ? OkStatus() : file.status();
   Status s = (*file)->Append(bytes);
   if (s.ok()) s = (*file)->Close();
   if (s.ok()) s = fs.Rename(tmp, path);
@@ -129,14 +140,14 @@ Status ApplyOne(Fs& fs, const Action& a, const ApplyOptions& options, std::vecto
     }
     case Action::Op::kMakeDir: {
       Status s = fs.MakeDir(a.path);
-      return s.Is(std::errc::file_exists) ? OkStatus() : s;
+      return s.Is(std::errc::file_exists) || ParentGone(fs, s, a.path) ? OkStatus() : s;
     }
     case Action::Op::kLink: {
       FOLIO_ASSIGN_OR_RETURN(bool holds, GuardHolds(fs, a.source, a.guard));
       if (!holds) return OkStatus();
       const std::string tmp = TempPathBeside(a.path);
       Status s = fs.Link(a.source, tmp);
-      if (!s.ok()) return Missing(s) ? OkStatus() : s;
+      if (!s.ok()) return Missing(s) ? OkStatus() : s;  // the source, or the target's directory, is gone
       s = fs.Rename(tmp, a.path);
       if (!s.ok()) (void)fs.Remove(tmp);
       return s;
@@ -145,7 +156,7 @@ Status ApplyOne(Fs& fs, const Action& a, const ApplyOptions& options, std::vecto
       FOLIO_ASSIGN_OR_RETURN(bool holds, GuardHolds(fs, a.source, a.guard));
       if (!holds) return OkStatus();
       Status s = fs.Rename(a.source, a.path);
-      return Missing(s) ? OkStatus() : s;
+      return Missing(s) ? OkStatus() : s;  // the source, or the target's directory, is gone
     }
     case Action::Op::kRemove: {
       FOLIO_ASSIGN_OR_RETURN(bool holds, GuardHolds(fs, a.path, a.guard));

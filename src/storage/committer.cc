@@ -7,7 +7,7 @@
 #include <set>
 
 #include "storage/atomic_write.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/ids.h"
 #include "storage/journal.h"
 
@@ -35,6 +35,15 @@ struct StagingContext {
   StagingContext* outer = nullptr;
 };
 thread_local StagingContext* t_staging = nullptr;
+
+// A link of `path` to a spilled upload (unique, never reused: no guard needed).
+Action LinkAction(const std::string& path, const std::string& upload) {
+  Action a;
+  a.op = Action::Op::kLink;
+  a.path = path;
+  a.source = upload;
+  return a;
+}
 
 bool IsUnder(const std::string& path, const std::string& dir) {
   return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/';
@@ -108,8 +117,10 @@ bool Committer::CheckConflict(const std::string& path, bool listing) {
 
 Status Committer::EnsureLogLocked() {
   if (log_) return OkStatus();
-  Status made = fs_.MakeDir(layout_.MetaDir());
-  if (!made.ok() && !made.Is(std::errc::file_exists)) return made;
+  if (!Exists(fs_, layout_.MetaDir())) {
+    Status made = fs_.MakeDir(layout_.MetaDir());
+    if (!made.ok() && !made.Is(std::errc::file_exists)) return made;
+  }
   FOLIO_ASSIGN_OR_RETURN(log_, CommitLog::Open(fs_, layout_.LogFile()));
   return OkStatus();
 }
@@ -221,15 +232,19 @@ Status Committer::PrepareLocked(ChangeSet& change) {
   for (Action& a : change.mutable_actions()) {
     if (a.op == Action::Op::kPut && a.stamp.empty() && a.bytes.size() > options_.inline_limit) {
       FOLIO_ASSIGN_OR_RETURN(std::string up, spill([&](WritableFile& f) { return f.Append(a.bytes); }));
-      a = Action{Action::Op::kLink, a.path, up, "", Guard::None()};
+      a = LinkAction(a.path, up);
     } else if (a.op == Action::Op::kCopy) {
       FOLIO_ASSIGN_OR_RETURN(auto src, fs_.Open(a.source));
       if (src->size() <= options_.inline_limit) {
         FOLIO_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(fs_, a.source));
-        a = Action{Action::Op::kPut, a.path, "", std::move(bytes), Guard::None()};
+        Action put;
+        put.op = Action::Op::kPut;
+        put.path = a.path;
+        put.bytes = std::move(bytes);
+        a = std::move(put);
       } else {
         FOLIO_ASSIGN_OR_RETURN(std::string up, spill([&](WritableFile& f) { return f.AppendFrom(*src); }));
-        a = Action{Action::Op::kLink, a.path, up, "", Guard::None()};
+        a = LinkAction(a.path, up);
       }
     } else if (a.op == Action::Op::kLink && IsUnder(a.source, uploads)) {
       uploads_written = true;  // written (and synced) by the caller: its name must be durable
@@ -389,6 +404,10 @@ void Committer::WaitApplied(uint64_t lsn) {
 }
 
 void Committer::WaitForWriters() {
+  // A staging on this thread holds the locks itself: what it reads is consistent.
+  for (StagingContext* c = t_staging; c != nullptr; c = c->outer) {
+    if (c->committer == this) return;
+  }
   {
     std::unique_lock<std::mutex> q(q_mu_);
     q_cv_.wait(q, [&] { return queue_.empty() && !leader_active_; });

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "storage/atomic_write.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/layout.h"
 
 namespace folio::storage {

@@ -194,24 +194,21 @@ TEST_CASE("Repository: content can be replaced, refused without overwrite, and d
   CHECK(ReadFile(f.RepoPath("c.txt")).empty());
 }
 
-TEST_CASE("Repository: uploads are moved into place") {
+TEST_CASE("Repository: uploads are linked into place") {
   RepoFixture f;
   auto up = f.repo->NewUpload();
   REQUIRE(up.ok());
-  REQUIRE(up->file->Append("streamed bytes").ok());
-  REQUIRE(up->file->Sync().ok());
-  REQUIRE(up->file->Close().ok());
-  ContentSource src;
-  src.upload_path = up->path;
-  src.file_name = "report.pdf";
-  src.mime_type = "application/octet-stream";
+  REQUIRE((*up)->Write("streamed bytes").ok());
+  REQUIRE((*up)->Finish().ok());
+  const ContentSource src = (*up)->AsContent("application/octet-stream", "report.pdf");
   NewObject o;
   o.name = "report.pdf";
   auto doc = f.repo->CreateDocument(f.root, o, src, VersioningState::kMajor, "alice");
   REQUIRE_MESSAGE(doc.ok(), doc.status().ToString());
   CHECK(doc->properties["cmis:contentStreamMimeType"] == "application/pdf");  // derived from the name
   CHECK(f.Content(doc->id) == "streamed bytes");
-  CHECK_FALSE(std::filesystem::exists(f.dir / up->path));
+  // Linked into place (no copy): the upload's own name is gone once the change is applied.
+  CHECK_FALSE(std::filesystem::exists(f.dir / (*up)->path()));
 }
 
 TEST_CASE("Repository: move keeps ids, checks the source and refuses cycles") {

@@ -58,8 +58,9 @@ class FaultyFs : public Fs {
     FOLIO_RETURN_IF_ERROR(Step("link", a));
     return inner_.Link(a, b);
   }
+  // Opening (the commit log, at every open of a repository) is not a step; its writes
+  // go through the file, which this Fs does not wrap.
   Result<std::unique_ptr<RandomAccessFile>> OpenRandomAccess(const std::string& p) override {
-    FOLIO_RETURN_IF_ERROR(Step("open", p));
     return inner_.OpenRandomAccess(p);
   }
   Status SyncAll() override {

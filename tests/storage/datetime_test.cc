@@ -1,13 +1,13 @@
-#include "api/datetime.h"
+#include "storage/datetime.h"
 
 #include <doctest/doctest.h>
 
-#include "api_test_util.h"
+#include <string>
 
-namespace folio::api {
+namespace folio::storage {
 namespace {
 
-using testing::Contains;
+bool Contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
 
 constexpr int64_t k20240301T10 = 1709287200000;  // 2024-03-01T10:00:00Z
 
@@ -131,7 +131,7 @@ TEST_CASE("ParseDateTime: JSON numbers are milliseconds, JSON strings are parsed
   }
 }
 
-TEST_CASE("FormatIso8601: UTC with milliseconds, and back again") {
+TEST_CASE("FormatIsoMs: UTC with milliseconds, and back again") {
   struct Case {
     int64_t ms;
     std::string_view text;
@@ -146,22 +146,99 @@ TEST_CASE("FormatIso8601: UTC with milliseconds, and back again") {
       {kMaxDateTimeMs, "9999-12-31T23:59:59.999Z"},
   };
   for (const Case& c : cases) {
-    CHECK(FormatIso8601(c.ms) == c.text);
-    Result<int64_t> back = ParseIso8601(c.text);
+    CHECK(FormatIsoMs(c.ms) == c.text);
+    Result<int64_t> back = ParseIsoMs(c.text);
     REQUIRE(back.ok());
     CHECK(*back == c.ms);
   }
   // Every day of a leap year and a non-leap year round-trips.
   for (int64_t ms = 946684800000; ms < 946684800000 + 800LL * 86400000; ms += 86400000 + 3601001) {
-    CHECK(*ParseIso8601(FormatIso8601(ms)) == ms);
+    CHECK(*ParseIsoMs(FormatIsoMs(ms)) == ms);
   }
 }
 
-TEST_CASE("ParseIso8601: does not take milliseconds or JavaScript text") {
-  CHECK(ParseIso8601("1709287200000").status().kind() == ErrorKind::kInvalidArgument);
-  CHECK(ParseIso8601("Fri Mar 01 2024 10:00:00 GMT").status().kind() ==
-        ErrorKind::kInvalidArgument);
+TEST_CASE("FormatIsoSeconds: the same text without milliseconds") {
+  CHECK(FormatIsoSeconds(k20240301T10) == "2024-03-01T10:00:00Z");
+  CHECK(FormatIsoSeconds(k20240301T10 + 999) == "2024-03-01T10:00:00Z");
+  CHECK(FormatIsoSeconds(-1) == "1969-12-31T23:59:59Z");
+  CHECK(*ParseIsoMs(FormatIsoSeconds(k20240301T10)) == k20240301T10);
+}
+
+TEST_CASE("ParseIsoMs: the strict form of stored dates and TIMESTAMP literals, with any offset") {
+  struct Case {
+    std::string_view text;
+    int64_t ms;
+  };
+  const Case cases[] = {
+      {"2024-03-01T10:00:00.000Z", k20240301T10},
+      {"2024-03-01T10:00:00Z", k20240301T10},
+      {"2024-03-01T10:00:00", k20240301T10},  // no zone: UTC
+      {"2024-03-01t10:00:00z", k20240301T10},
+      {"2024-03-01T11:00:00+01:00", k20240301T10},
+      {"2024-03-01T05:30:00.250-04:30", k20240301T10 + 250},
+      {"2024-03-01T10:00:00.5Z", k20240301T10 + 500},
+      {"2024-03-01T10:00:00.123456789+00:00", k20240301T10 + 123},
+      {"2024-03-01T23:59:59.999-23:59", 1709423939999},
+      {"0001-01-01T00:00:00Z", kMinDateTimeMs},
+      {"9999-12-31T23:59:59.999Z", kMaxDateTimeMs},
+  };
+  for (const Case& c : cases) {
+    Result<int64_t> ms = ParseIsoMs(c.text);
+    REQUIRE_MESSAGE(ms.ok(), c.text << ": " << ms.status().message());
+    CHECK_MESSAGE(*ms == c.ms, c.text);
+  }
+}
+
+TEST_CASE("ParseIsoMs: what only the lenient parser takes is invalidArgument, naming the fault") {
+  struct Case {
+    std::string_view text;
+    std::string_view fault;
+  };
+  const Case cases[] = {
+      {"1709287200000", "expected an ISO 8601 date YYYY-MM-DD"},
+      {"Fri Mar 01 2024 10:00:00 GMT", "expected an ISO 8601 date YYYY-MM-DD"},
+      {" 2024-03-01T10:00:00Z", "expected an ISO 8601 date YYYY-MM-DD"},
+      {"2024-03-01", "expected 'T' between the date and the time"},
+      {"2024-03-01 10:00:00Z", "expected 'T' between the date and the time"},
+      {"2024-03-01T10:00Z", "expected the time as hh:mm:ss[.fff]"},
+      {"2024-03-01T10:00:00,5Z", "unexpected text after the time"},
+      {"2024-03-01T11:00:00+0100", "malformed zone offset: expected Z, +hh:mm or -hh:mm"},
+      {"2024-03-01T11:00:00+01", "malformed zone offset: expected Z, +hh:mm or -hh:mm"},
+      {"2024-03-01T10:00:00Z ", "unexpected text after the time"},
+      {"2024-02-30T10:00:00Z", "day is not in the month"},
+      {"2024-03-01T10:00:60Z", "second must be 00 to 59"},
+      {"0001-01-01T00:00:00+00:01", "out of range"},
+      {"", "expected an ISO 8601 date YYYY-MM-DD"},
+  };
+  for (const Case& c : cases) {
+    Result<int64_t> ms = ParseIsoMs(c.text);
+    REQUIRE_MESSAGE(!ms.ok(), c.text);
+    CHECK(ms.status().kind() == ErrorKind::kInvalidArgument);
+    const std::string& message = ms.status().message();
+    CHECK_MESSAGE(Contains(message, std::string("invalid datetime '").append(c.text).append("'")), message);
+    CHECK_MESSAGE(Contains(message, c.fault), message);
+  }
+}
+
+TEST_CASE("ParseDateTime: a long or binary value is quoted safely in the message") {
+  const std::string long_text(500, '9');
+  Result<int64_t> ms = ParseDateTime(long_text + "x");
+  REQUIRE(!ms.ok());
+  CHECK(ms.status().message().size() < 250);
+  CHECK(Contains(ms.status().message(), "...'"));
+  Result<int64_t> binary = ParseDateTime("2024\x01\xFF");
+  REQUIRE(!binary.ok());
+  CHECK_MESSAGE(Contains(binary.status().message(), "'2024\\x01\\xFF'"), binary.status().message());
+}
+
+TEST_CASE("NowMs: the real clock, or the time SetClockForTest fixed") {
+  const int64_t before = NowMs();
+  CHECK(before > 1'700'000'000'000);  // after November 2023
+  SetClockForTest(k20240301T10);
+  CHECK(NowMs() == k20240301T10);
+  SetClockForTest(std::nullopt);
+  CHECK(NowMs() >= before);
 }
 
 }  // namespace
-}  // namespace folio::api
+}  // namespace folio::storage
