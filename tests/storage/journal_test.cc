@@ -92,6 +92,26 @@ TEST_CASE("Journal: recovery re-applies a committed record, twice if need be") {
   CHECK(ReadFile(dir / "a.txt") == "staged");
 }
 
+TEST_CASE("Journal: recovery of a move left under both names removes the source name") {
+  // A power loss between syncing a move's destination directory and its source's.
+  TempDir dir;
+  auto fs = OpenPosixFs(dir.path());
+  REQUIRE(fs.ok());
+  std::filesystem::create_directories(dir / "a");
+  std::filesystem::create_directories(dir / "b");
+  std::filesystem::create_directories(dir / "journal");
+  WriteFile(dir / "a/x", "X");
+  REQUIRE((*fs)->Link("a/x", "b/x").ok());
+  WriteFile(dir / "journal/000000000000001-1-000001.json",
+            R"({"format":1,"actions":[{"op":"rename","from":"a/x","to":"b/x"}]})");
+  auto n = RecoverJournal(**fs, "journal");
+  REQUIRE(n.ok());
+  CHECK(*n == 1);
+  CHECK_FALSE(std::filesystem::exists(dir / "a/x"));
+  CHECK(ReadFile(dir / "b/x") == "X");
+  CHECK(std::filesystem::is_empty(dir / "journal"));
+}
+
 TEST_CASE("Journal: a malformed record is a storage error, not a crash") {
   TempDir dir;
   auto fs = OpenPosixFs(dir.path());
