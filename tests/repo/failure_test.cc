@@ -1,12 +1,15 @@
 // A disk that fails at any step of a change: the call returns kStorage (or succeeds if
 // the failure came after its commit point), and after reopening (journal recovery) the
-// repository holds the old state or the new one, never a mix.
+// repository holds the old state or the new one, never a mix. Walked on PosixFs, then
+// on MemFs (EIO, ENOSPC) and through a power cut at every step under both of its
+// power loss models.
 #include <doctest/doctest.h>
 
 #include <filesystem>
 #include <functional>
 
 #include "folio/repository.h"
+#include "storage/mem_fs.h"
 #include "support/faulty_fs.h"
 #include "support/repo_fixture.h"
 
@@ -15,26 +18,35 @@ using folio::testing::ContentOf;
 using folio::testing::FaultyFs;
 using folio::testing::ReadFile;
 using folio::testing::RepoFixture;
+using folio::storage::MemFs;
+using folio::storage::PowerLoss;
 
 namespace {
+
+// One change to walk: `setup` prepares the fixture and returns the subject's id;
+// `change` makes the change; `took_effect` tells, after reopening, whether it did;
+// `check(repo, subject, effect)` verifies the whole state is the old or the new one.
+struct Scenario {
+  std::function<std::string(RepoFixture&)> setup;
+  std::function<Status(Repository&, const std::string&)> change;
+  std::function<bool(Repository&, const std::string&)> took_effect;
+  std::function<void(Repository&, const std::string&, bool)> check;
+};
 
 // Runs `change` with the disk failing from step N on, for every N, on a fresh fixture
 // built by `setup`; after each, reopens the repository over the real disk and calls
 // `check(repo, committed)` where committed says whether the change took effect.
-void WalkFailures(const std::function<std::string(RepoFixture&)>& setup,
-                  const std::function<Status(Repository&, const std::string&)>& change,
-                  const std::function<bool(Repository&, const std::string&)>& took_effect,
-                  const std::function<void(Repository&, const std::string&, bool)>& check) {
+void WalkFailures(const Scenario& sc) {
   for (int step = 0;; ++step) {
     CAPTURE(step);
     RepoFixture f;
-    const std::string subject = setup(f);
+    const std::string subject = sc.setup(f);
     auto real = OpenPosixFs(f.dir.path(), PosixFsOptions{.durable = false});
     REQUIRE(real.ok());
     FaultyFs faulty(**real, step);
     auto repo = Repository::Open(faulty, "demo/main");
     REQUIRE(repo.ok());
-    Status s = change(**repo, subject);
+    Status s = sc.change(**repo, subject);
     if (!faulty.fired()) {
       REQUIRE_MESSAGE(s.ok(), s.ToString());
       break;
@@ -42,17 +54,102 @@ void WalkFailures(const std::function<std::string(RepoFixture&)>& setup,
     if (!s.ok()) CHECK(s.kind() == ErrorKind::kStorage);
     auto reopened = Repository::Open(**real, "demo/main");  // recovers the journal
     REQUIRE_MESSAGE(reopened.ok(), reopened.status().ToString());
-    const bool effect = took_effect(**reopened, subject);
+    const bool effect = sc.took_effect(**reopened, subject);
     if (s.ok()) CHECK(effect);  // reported done means done
-    check(**reopened, subject, effect);
-    REQUIRE(step < 200);
+    sc.check(**reopened, subject, effect);
+    REQUIRE(step < 400);
   }
 }
 
-}  // namespace
+// The fixture of `sc`, built on disk once and imported into memory (all durable).
+MemFs InMemory(const Scenario& sc, std::string& subject) {
+  RepoFixture f;
+  subject = sc.setup(f);
+  MemFs disk;
+  REQUIRE(folio::storage::ImportTree(disk, f.dir.path()).ok());
+  return disk;
+}
 
-TEST_CASE("Failure: createDocument at every failing step creates all or nothing") {
-  WalkFailures(
+// Reopens the repository on `disk` (recovering its journal) and checks the state.
+// Returns whether the change took effect.
+bool Recheck(const Scenario& sc, MemFs& disk, const std::string& subject) {
+  auto reopened = Repository::Open(disk, "demo/main");
+  REQUIRE_MESSAGE(reopened.ok(), (reopened.status().ToString() + "\n" + folio::storage::DumpTree(disk)));
+  const bool effect = sc.took_effect(**reopened, subject);
+  sc.check(**reopened, subject, effect);
+  return effect;
+}
+
+// WalkFailures on MemFs, failing with `error` from step N on.
+void WalkFailuresInMemory(const Scenario& sc, std::errc error) {
+  std::string subject;
+  const MemFs fixture = InMemory(sc, subject);
+  for (int step = 0;; ++step) {
+    CAPTURE(step);
+    MemFs disk = fixture.Clone();
+    FaultyFs faulty(disk, FaultyFs::FailFrom(step, error));
+    Status s;
+    {
+      auto repo = Repository::Open(faulty, "demo/main");
+      REQUIRE(repo.ok());
+      s = sc.change(**repo, subject);
+    }
+    if (!faulty.fired()) {
+      REQUIRE_MESSAGE(s.ok(), s.ToString());
+      break;
+    }
+    if (!s.ok()) {
+      CHECK(s.kind() == ErrorKind::kStorage);
+      CHECK(s.Is(error));
+    }
+    const bool effect = Recheck(sc, disk, subject);
+    if (s.ok()) CHECK(effect);
+    REQUIRE(step < 400);
+  }
+}
+
+// Cuts the power at every step N of `change` (and, under kKeepPrefix, for every number
+// of changes the disk keeps after its last barrier), then restarts on what survived:
+// the repository holds the old state or the new one. A change reported done must
+// survive a power loss right after it.
+void WalkPowerCuts(const Scenario& sc, PowerLoss model) {
+  std::string subject;
+  const MemFs fixture = InMemory(sc, subject);
+  for (int step = 0;; ++step) {
+    for (size_t keep = 0;; ++keep) {
+      CAPTURE(step);
+      CAPTURE(keep);
+      MemFs disk = fixture.Clone();
+      FaultyFs faulty(disk, FaultyFs::CutPowerAt(step, model, keep));
+      Status s;
+      {
+        auto repo = Repository::Open(faulty, "demo/main");
+        REQUIRE(repo.ok());
+        s = sc.change(**repo, subject);
+      }
+      if (!faulty.fired()) {
+        REQUIRE_MESSAGE(s.ok(), s.ToString());
+        for (size_t k = 0; k <= disk.OpsSinceBarrier(); ++k) {
+          CAPTURE(k);
+          MemFs after = disk.Clone();
+          after.LosePower(model, k);
+          const std::string tree = folio::storage::DumpTree(after);
+          CHECK_MESSAGE(Recheck(sc, after, subject), ("a change reported done was lost:\n" + tree));
+          if (model == PowerLoss::kDropUnsynced) break;
+        }
+        return;
+      }
+      if (!s.ok()) CHECK(s.kind() == ErrorKind::kStorage);
+      const bool effect = Recheck(sc, disk, subject);
+      if (s.ok()) CHECK(effect);
+      if (model == PowerLoss::kDropUnsynced || keep >= faulty.ops_at_cut()) break;
+    }
+    REQUIRE(step < 400);
+  }
+}
+
+Scenario CreateDocumentScenario() {
+  return {
       [](RepoFixture& f) { return f.root; },
       [](Repository& r, const std::string& root) {
         NewObject o;
@@ -65,11 +162,11 @@ TEST_CASE("Failure: createDocument at every failing step creates all or nothing"
         REQUIRE(page.ok());
         CHECK(page->total == (effect ? 1u : 0u));
         if (effect) CHECK(ContentOf(r, page->objects[0].id) == "payload");
-      });
+      }};
 }
 
-TEST_CASE("Failure: checkIn at every failing step gives the old version or the new one") {
-  WalkFailures(
+Scenario CheckInScenario() {
+  return {
       [](RepoFixture& f) {
         ObjectData d = f.Doc(f.root, "v.txt", "one");
         auto pwc = f.repo->CheckOut(d.id, "a");
@@ -89,11 +186,11 @@ TEST_CASE("Failure: checkIn at every failing step gives the old version or the n
         CHECK(latest->properties["cmis:versionLabel"] == (effect ? "2.0" : "1.0"));
         CHECK(ContentOf(r, latest->id) == (effect ? "two" : "one"));
         CHECK(latest->properties["cmis:isVersionSeriesCheckedOut"] == !effect);
-      });
+      }};
 }
 
-TEST_CASE("Failure: move at every failing step leaves the document in one place") {
-  WalkFailures(
+Scenario MoveScenario() {
+  return {
       [](RepoFixture& f) {
         ObjectData a = f.Folder(f.root, "a");
         f.Folder(f.root, "b");
@@ -112,5 +209,40 @@ TEST_CASE("Failure: move at every failing step leaves the document in one place"
         REQUIRE(d.ok());
         CHECK(d->path == (effect ? "b/m.txt" : "a/m.txt"));
         CHECK(ContentOf(r, d->id) == "m");
-      });
+      }};
+}
+
+}  // namespace
+
+TEST_CASE("Failure: createDocument at every failing step creates all or nothing") {
+  WalkFailures(CreateDocumentScenario());
+}
+
+TEST_CASE("Failure: checkIn at every failing step gives the old version or the new one") {
+  WalkFailures(CheckInScenario());
+}
+
+TEST_CASE("Failure: move at every failing step leaves the document in one place") {
+  WalkFailures(MoveScenario());
+}
+
+TEST_CASE("Failure: on MemFs, EIO or ENOSPC at every step of a change leaves old or new") {
+  for (std::errc error : {std::errc::io_error, std::errc::no_space_on_device}) {
+    CAPTURE(static_cast<int>(error));
+    SUBCASE("createDocument") { WalkFailuresInMemory(CreateDocumentScenario(), error); }
+    SUBCASE("checkIn") { WalkFailuresInMemory(CheckInScenario(), error); }
+    SUBCASE("move") { WalkFailuresInMemory(MoveScenario(), error); }
+  }
+}
+
+TEST_CASE("Failure: a power loss at every step of a change leaves old or new (unsynced data dropped)") {
+  SUBCASE("createDocument") { WalkPowerCuts(CreateDocumentScenario(), PowerLoss::kDropUnsynced); }
+  SUBCASE("checkIn") { WalkPowerCuts(CheckInScenario(), PowerLoss::kDropUnsynced); }
+  SUBCASE("move") { WalkPowerCuts(MoveScenario(), PowerLoss::kDropUnsynced); }
+}
+
+TEST_CASE("Failure: a power loss at every step of a change leaves old or new (every ordered prefix kept)") {
+  SUBCASE("createDocument") { WalkPowerCuts(CreateDocumentScenario(), PowerLoss::kKeepPrefix); }
+  SUBCASE("checkIn") { WalkPowerCuts(CheckInScenario(), PowerLoss::kKeepPrefix); }
+  SUBCASE("move") { WalkPowerCuts(MoveScenario(), PowerLoss::kKeepPrefix); }
 }
