@@ -105,6 +105,22 @@ Result<uint64_t> ParentOf(const Core& core, const std::vector<std::string>& segs
   return DirAt(core, segs, segs.size() - 1);
 }
 
+// The two names of Rename and Link (neither the root): both parents opened as PosixFs
+// opens them (first `from`'s), and what each name refers to (0: nothing).
+struct TwoNames {
+  uint64_t from_dir = 0, to_dir = 0, src = 0, dst = 0;
+};
+
+Result<TwoNames> ResolveTwo(const Core& core, const std::vector<std::string>& from,
+                            const std::vector<std::string>& to) {
+  TwoNames n;
+  FOLIO_ASSIGN_OR_RETURN(n.from_dir, ParentOf(core, from));
+  FOLIO_ASSIGN_OR_RETURN(n.to_dir, ParentOf(core, to));
+  n.src = Child(core, n.from_dir, from.back());
+  n.dst = Child(core, n.to_dir, to.back());
+  return n;
+}
+
 Op MakeOp(Op::Kind kind, uint64_t dir, std::string name) {
   Op op;
   op.kind = kind;
@@ -175,27 +191,25 @@ Status MemFs::RenameImpl(const std::string& from, const std::string& to, bool no
   FOLIO_ASSIGN_OR_RETURN(auto b, Segments(to));
   if (a.empty() || b.empty()) return InvalidArgument("cannot rename the data directory itself");
   std::lock_guard<std::mutex> lock(core_->mu);
-  FOLIO_ASSIGN_OR_RETURN(uint64_t from_dir, ParentOf(*core_, a));
-  FOLIO_ASSIGN_OR_RETURN(uint64_t to_dir, ParentOf(*core_, b));
-  const uint64_t src = Child(*core_, from_dir, a.back());
-  if (src == 0) return Errno("rename", from + "' to '" + to, ENOENT);
-  const bool src_dir = core_->live.Find(src)->type == FileType::kDirectory;
+  FOLIO_ASSIGN_OR_RETURN(const TwoNames n, ResolveTwo(*core_, a, b));
+  const std::string shown = from + "' to '" + to;
+  if (n.src == 0) return Errno("rename", shown, ENOENT);
+  const bool src_dir = core_->live.Find(n.src)->type == FileType::kDirectory;
   // A directory cannot move below itself; `to` above `from` is a non-empty directory.
   if (src_dir && b.size() > a.size() && std::equal(a.begin(), a.end(), b.begin())) {
-    return Errno("rename", from + "' to '" + to, EINVAL);
+    return Errno("rename", shown, EINVAL);
   }
-  const uint64_t dst = Child(*core_, to_dir, b.back());
-  if (dst != 0) {
-    if (no_replace) return Errno("rename", from + "' to '" + to, EEXIST);
-    if (dst == src) return OkStatus();  // two names of one inode: nothing happens
-    const Inode& target = *core_->live.Find(dst);
+  if (n.dst != 0) {
+    if (no_replace) return Errno("rename", shown, EEXIST);
+    if (n.dst == n.src) return OkStatus();  // two names of one inode: nothing happens
+    const Inode& target = *core_->live.Find(n.dst);
     const bool dst_dir = target.type == FileType::kDirectory;
-    if (src_dir && !dst_dir) return Errno("rename", from + "' to '" + to, ENOTDIR);
-    if (!src_dir && dst_dir) return Errno("rename", from + "' to '" + to, EISDIR);
-    if (dst_dir && !target.entries.empty()) return Errno("rename", from + "' to '" + to, ENOTEMPTY);
+    if (src_dir && !dst_dir) return Errno("rename", shown, ENOTDIR);
+    if (!src_dir && dst_dir) return Errno("rename", shown, EISDIR);
+    if (dst_dir && !target.entries.empty()) return Errno("rename", shown, ENOTEMPTY);
   }
-  Op op = MakeOp(Op::Kind::kRename, from_dir, a.back());
-  op.dir2 = to_dir;
+  Op op = MakeOp(Op::Kind::kRename, n.from_dir, a.back());
+  op.dir2 = n.to_dir;
   op.name2 = b.back();
   core_->Do(std::move(op));
   return OkStatus();
@@ -336,15 +350,13 @@ Status MemFs::Link(const std::string& from, const std::string& to) {
   FOLIO_ASSIGN_OR_RETURN(auto b, Segments(to));
   if (a.empty() || b.empty()) return InvalidArgument("cannot link the data directory itself");
   std::lock_guard<std::mutex> lock(core_->mu);
-  FOLIO_ASSIGN_OR_RETURN(uint64_t from_dir, ParentOf(*core_, a));
-  FOLIO_ASSIGN_OR_RETURN(uint64_t to_dir, ParentOf(*core_, b));
+  FOLIO_ASSIGN_OR_RETURN(const TwoNames n, ResolveTwo(*core_, a, b));
   const std::string shown = from + "' to '" + to;
-  const uint64_t src = Child(*core_, from_dir, a.back());
-  if (src == 0) return Errno("link", shown, ENOENT);
-  if (Child(*core_, to_dir, b.back()) != 0) return Errno("link", shown, EEXIST);
-  if (core_->live.Find(src)->type == FileType::kDirectory) return Errno("link", shown, EPERM);
-  Op op = MakeOp(Op::Kind::kLink, to_dir, b.back());
-  op.ino = src;
+  if (n.src == 0) return Errno("link", shown, ENOENT);
+  if (n.dst != 0) return Errno("link", shown, EEXIST);
+  if (core_->live.Find(n.src)->type == FileType::kDirectory) return Errno("link", shown, EPERM);
+  Op op = MakeOp(Op::Kind::kLink, n.to_dir, b.back());
+  op.ino = n.src;
   core_->Do(std::move(op));
   return OkStatus();
 }

@@ -106,13 +106,15 @@ void Core::SetDurable(uint64_t ino, Inode record) {
   std::map<std::string, uint64_t> old;
   if (auto it = durable_.find(ino); it != durable_.end()) old = std::move(it->second.entries);
   durable_[ino] = std::move(record);
-  for (const auto& [name, child] : old) {
-    auto ref = durable_refs_.find(child);
-    if (ref == durable_refs_.end()) continue;
-    if (--ref->second == 0) {
-      durable_refs_.erase(ref);
-      if (live.Find(child) == nullptr) EraseDurable(child);
-    }
+  for (const auto& [name, child] : old) DropDurableRef(child);
+}
+
+void Core::DropDurableRef(uint64_t child) {
+  auto ref = durable_refs_.find(child);
+  if (ref == durable_refs_.end()) return;
+  if (--ref->second == 0) {
+    durable_refs_.erase(ref);
+    if (live.Find(child) == nullptr) EraseDurable(child);
   }
 }
 
@@ -121,14 +123,7 @@ void Core::EraseDurable(uint64_t ino) {
   if (it == durable_.end()) return;
   const std::map<std::string, uint64_t> entries = std::move(it->second.entries);
   durable_.erase(it);
-  for (const auto& [name, child] : entries) {
-    auto ref = durable_refs_.find(child);
-    if (ref == durable_refs_.end()) continue;
-    if (--ref->second == 0) {
-      durable_refs_.erase(ref);
-      if (live.Find(child) == nullptr) EraseDurable(child);
-    }
-  }
+  for (const auto& [name, child] : entries) DropDurableRef(child);
 }
 
 void Core::DurableFromLive() {

@@ -59,6 +59,9 @@ class Core {
   // durable record get one holding no data (a file never synced is empty).
   void SetDurable(uint64_t ino, Inode record);
   void EraseDurable(uint64_t ino);
+  // One durable name of `child` fewer; its record goes with the last one unless it is
+  // live (it may be synced into a directory again).
+  void DropDurableRef(uint64_t child);
   // Drops a live inode that no name and no handle refers to any more.
   void ReleaseIfDead(uint64_t ino);
   // Every surviving inode is durable; handles and locks die; the boot changes.

@@ -9,6 +9,14 @@ namespace {
 
 constexpr uint64_t kDevice = 0x6d656d;  // "mem"
 
+// Copies up to `n` bytes of `data` from `offset` into `buf`; 0 at or past the end.
+size_t CopyOut(const std::string& data, uint64_t offset, char* buf, size_t n) {
+  if (offset >= data.size()) return 0;
+  const size_t k = std::min<uint64_t>(n, data.size() - offset);
+  std::memcpy(buf, data.data() + offset, k);
+  return k;
+}
+
 class Handle {
  public:
   // Requires core->mu held.
@@ -37,6 +45,16 @@ class Handle {
     core_->CloseHandle(ino_);
   }
   Inode& inode() { return *core_->live.Find(ino_); }
+  // Requires core_->mu held. Writing nothing changes nothing (no mtime either).
+  void Write(uint64_t offset, std::string_view bytes) {
+    if (bytes.empty()) return;
+    Op op;
+    op.kind = Op::Kind::kWrite;
+    op.ino = ino_;
+    op.offset = offset;
+    op.bytes = std::string(bytes);
+    core_->Do(std::move(op));
+  }
 
   std::shared_ptr<Core> core_;
   uint64_t ino_;
@@ -52,10 +70,7 @@ class MemReadableFile : public ReadableFile, Handle {
   Result<size_t> Read(char* buf, size_t n) override {
     std::lock_guard<std::mutex> lock(core_->mu);
     FOLIO_RETURN_IF_ERROR(Alive("read"));
-    const std::string& data = inode().data;
-    if (pos_ >= data.size()) return size_t{0};
-    const size_t k = std::min<uint64_t>(n, data.size() - pos_);
-    std::memcpy(buf, data.data() + pos_, k);
+    const size_t k = CopyOut(inode().data, pos_, buf, n);
     pos_ += k;
     return k;
   }
@@ -85,13 +100,7 @@ class MemWritableFile : public WritableFile, Handle {
     std::lock_guard<std::mutex> lock(core_->mu);
     if (closed_) return StorageError("write to closed file '" + path_ + "'");
     FOLIO_RETURN_IF_ERROR(Alive("write"));
-    if (bytes.empty()) return OkStatus();
-    Op op;
-    op.kind = Op::Kind::kWrite;
-    op.ino = ino_;
-    op.offset = pos_;
-    op.bytes = std::string(bytes);
-    core_->Do(std::move(op));
+    Write(pos_, bytes);
     pos_ += bytes.size();
     return OkStatus();
   }
@@ -123,22 +132,12 @@ class MemRandomAccessFile : public RandomAccessFile, Handle {
   Result<size_t> ReadAt(uint64_t offset, char* buf, size_t n) override {
     std::lock_guard<std::mutex> lock(core_->mu);
     FOLIO_RETURN_IF_ERROR(Alive("read"));
-    const std::string& data = inode().data;
-    if (offset >= data.size()) return size_t{0};
-    const size_t k = std::min<uint64_t>(n, data.size() - offset);
-    std::memcpy(buf, data.data() + offset, k);
-    return k;
+    return CopyOut(inode().data, offset, buf, n);
   }
   Status WriteAt(uint64_t offset, std::string_view bytes) override {
     std::lock_guard<std::mutex> lock(core_->mu);
     FOLIO_RETURN_IF_ERROR(Alive("write"));
-    if (bytes.empty()) return OkStatus();
-    Op op;
-    op.kind = Op::Kind::kWrite;
-    op.ino = ino_;
-    op.offset = offset;
-    op.bytes = std::string(bytes);
-    core_->Do(std::move(op));
+    Write(offset, bytes);
     return OkStatus();
   }
   Status DataSync() override {

@@ -80,6 +80,14 @@ bool Recheck(const Scenario& sc, MemFs& disk, const std::string& subject) {
   return effect;
 }
 
+// Opens the repository on `fs` and makes the change of `sc`; the repository is
+// closed again when this returns.
+Status Change(const Scenario& sc, Fs& fs, const std::string& subject) {
+  auto repo = Repository::Open(fs, "demo/main");
+  REQUIRE_MESSAGE(repo.ok(), repo.status().ToString());
+  return sc.change(**repo, subject);
+}
+
 // WalkFailures on MemFs, failing with `error` from step N on.
 void WalkFailuresInMemory(const Scenario& sc, std::errc error) {
   std::string subject;
@@ -88,12 +96,7 @@ void WalkFailuresInMemory(const Scenario& sc, std::errc error) {
     CAPTURE(step);
     MemFs disk = fixture.Clone();
     FaultyFs faulty(disk, FaultyFs::FailFrom(step, error));
-    Status s;
-    {
-      auto repo = Repository::Open(faulty, "demo/main");
-      REQUIRE(repo.ok());
-      s = sc.change(**repo, subject);
-    }
+    const Status s = Change(sc, faulty, subject);
     if (!faulty.fired()) {
       REQUIRE_MESSAGE(s.ok(), s.ToString());
       break;
@@ -121,12 +124,7 @@ void WalkPowerCuts(const Scenario& sc, PowerLoss model) {
       CAPTURE(keep);
       MemFs disk = fixture.Clone();
       FaultyFs faulty(disk, FaultyFs::CutPowerAt(step, model, keep));
-      Status s;
-      {
-        auto repo = Repository::Open(faulty, "demo/main");
-        REQUIRE(repo.ok());
-        s = sc.change(**repo, subject);
-      }
+      const Status s = Change(sc, faulty, subject);
       if (!faulty.fired()) {
         REQUIRE_MESSAGE(s.ok(), s.ToString());
         for (size_t k = 0; k <= disk.OpsSinceBarrier(); ++k) {
