@@ -6,12 +6,14 @@
 // WritableFile::Append, AppendFrom, Sync, Close and RandomAccessFile::WriteAt,
 // DataSync. A failed call
 // changes nothing (a failed Close still releases the file, as close(2) does). Reads
-// keep working, except after a power cut.
+// keep working, except after a power cut. Thread-safe: a power cut waits for the calls
+// already counted to finish, and no call of the dead process reaches the disk after it.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 
 #include "folio/fs.h"
 #include "storage/mem_fs.h"
@@ -71,74 +73,96 @@ class FaultyFs : public Fs {
   }
 
   Result<std::unique_ptr<ReadableFile>> Open(const std::string& p) override {
+    auto gate = state_->Enter();
     FOLIO_RETURN_IF_ERROR(state_->Alive("open", p));
     return inner().Open(p);
   }
   Result<std::unique_ptr<Directory>> OpenDirectory(const std::string& p) override {
+    auto gate = state_->Enter();
     FOLIO_RETURN_IF_ERROR(state_->Alive("open", p));
     return inner().OpenDirectory(p);
   }
   Result<std::unique_ptr<WritableFile>> CreateNew(const std::string& p) override {
-    FOLIO_RETURN_IF_ERROR(state_->Step("create", p));
+    auto gate = state_->Enter();
+    FOLIO_RETURN_IF_ERROR(state_->Step("create", p, gate));
     FOLIO_ASSIGN_OR_RETURN(auto file, inner().CreateNew(p));
     return std::unique_ptr<WritableFile>(new Writable(state_, std::move(file), p));
   }
   Status Rename(const std::string& a, const std::string& b) override {
-    FOLIO_RETURN_IF_ERROR(state_->Step("rename", a));
+    auto gate = state_->Enter();
+    FOLIO_RETURN_IF_ERROR(state_->Step("rename", a, gate));
     return inner().Rename(a, b);
   }
   Status RenameNoReplace(const std::string& a, const std::string& b) override {
-    FOLIO_RETURN_IF_ERROR(state_->Step("rename", a));
+    auto gate = state_->Enter();
+    FOLIO_RETURN_IF_ERROR(state_->Step("rename", a, gate));
     return inner().RenameNoReplace(a, b);
   }
   Status SyncDir(const std::string& d) override {
-    FOLIO_RETURN_IF_ERROR(state_->Step("sync", d));
+    auto gate = state_->Enter();
+    FOLIO_RETURN_IF_ERROR(state_->Step("sync", d, gate));
     return inner().SyncDir(d);
   }
   Result<std::vector<DirEntry>> List(const std::string& d) override {
+    auto gate = state_->Enter();
     FOLIO_RETURN_IF_ERROR(state_->Alive("list", d));
     return inner().List(d);
   }
   Status MakeDir(const std::string& p) override {
-    FOLIO_RETURN_IF_ERROR(state_->Step("mkdir", p));
+    auto gate = state_->Enter();
+    FOLIO_RETURN_IF_ERROR(state_->Step("mkdir", p, gate));
     return inner().MakeDir(p);
   }
   Status Remove(const std::string& p) override {
-    FOLIO_RETURN_IF_ERROR(state_->Step("remove", p));
+    auto gate = state_->Enter();
+    FOLIO_RETURN_IF_ERROR(state_->Step("remove", p, gate));
     return inner().Remove(p);
   }
   Status RemoveTree(const std::string& p) override {
-    FOLIO_RETURN_IF_ERROR(state_->Step("remove", p));
+    auto gate = state_->Enter();
+    FOLIO_RETURN_IF_ERROR(state_->Step("remove", p, gate));
     return inner().RemoveTree(p);
   }
   Result<FileStat> Stat(const std::string& p) override {
+    auto gate = state_->Enter();
     FOLIO_RETURN_IF_ERROR(state_->Alive("stat", p));
     return inner().Stat(p);
   }
   Result<FileStat> IdentityStat(const std::string& p) override {
+    auto gate = state_->Enter();
     FOLIO_RETURN_IF_ERROR(state_->Alive("stat", p));
     return inner().IdentityStat(p);
   }
   Result<std::unique_ptr<FileLock>> Lock(const std::string& p, LockMode m = LockMode::kExclusive) override {
-    // Counts only when it creates the file: locking an existing file writes nothing.
-    if (Exists(inner(), p)) {
-      FOLIO_RETURN_IF_ERROR(state_->Alive("lock", p));
-    } else {
-      FOLIO_RETURN_IF_ERROR(state_->Step("lock", p));
+    {
+      auto gate = state_->Enter();
+      // Counts only when it creates the file: locking an existing file writes nothing.
+      if (Exists(inner(), p)) {
+        FOLIO_RETURN_IF_ERROR(state_->Alive("lock", p));
+      } else {
+        FOLIO_RETURN_IF_ERROR(state_->Step("lock", p, gate));
+      }
     }
-    return inner().Lock(p, m);
+    // Outside the gate: waiting for a holder must not hold up a power cut.
+    FOLIO_ASSIGN_OR_RETURN(auto lock, inner().Lock(p, m));
+    auto gate = state_->Enter();
+    FOLIO_RETURN_IF_ERROR(state_->Alive("lock", p));  // not for a process already dead
+    return lock;
   }
   Status Link(const std::string& a, const std::string& b) override {
-    FOLIO_RETURN_IF_ERROR(state_->Step("link", a));
+    auto gate = state_->Enter();
+    FOLIO_RETURN_IF_ERROR(state_->Step("link", a, gate));
     return inner().Link(a, b);
   }
   Result<std::unique_ptr<RandomAccessFile>> OpenRandomAccess(const std::string& p) override {
-    FOLIO_RETURN_IF_ERROR(state_->Step("open", p));
+    auto gate = state_->Enter();
+    FOLIO_RETURN_IF_ERROR(state_->Step("open", p, gate));
     FOLIO_ASSIGN_OR_RETURN(auto file, inner().OpenRandomAccess(p));
     return std::unique_ptr<RandomAccessFile>(new RandomAccess(state_, std::move(file), p));
   }
   Status SyncAll() override {
-    FOLIO_RETURN_IF_ERROR(state_->Step("sync", ""));
+    auto gate = state_->Enter();
+    FOLIO_RETURN_IF_ERROR(state_->Step("sync", "", gate));
     return inner().SyncAll();
   }
   std::string BootId() override { return inner().BootId(); }
@@ -149,16 +173,27 @@ class FaultyFs : public Fs {
   struct State {
     explicit State(Fs& fs) : inner(fs) {}
 
-    // Counts one changing call; its error if this call fails.
-    Status Step(const char* what, const std::string& path) {
-      std::lock_guard<std::mutex> lock(mu);
+    // Held (shared) by every call from before its count to after the call below is
+    // made, so that a power cut waits for calls already counted and no call of the
+    // dead process lands after it.
+    using Gate = std::shared_lock<std::shared_mutex>;
+    Gate Enter() { return Gate(gate_mu); }
+
+    // Counts one changing call; its error if this call fails. `gate` is the caller's.
+    Status Step(const char* what, const std::string& path, Gate& gate) {
+      std::unique_lock<std::mutex> lock(mu);
       if (dead) return Dead(what, path);
       const int n = calls++;
       if (mem != nullptr && cut.at >= 0 && n == cut.at) {
-        ops_at_cut = mem->OpsSinceBarrier();
-        mem->LosePower(cut.model, cut.keep);
-        dead = true;
+        dead = true;  // from now on every call fails
         fired = true;
+        lock.unlock();
+        gate.unlock();
+        std::unique_lock<std::shared_mutex> all(gate_mu);
+        const size_t ops = mem->OpsSinceBarrier();
+        mem->LosePower(cut.model, cut.keep);
+        lock.lock();
+        ops_at_cut = ops;
         return Dead(what, path);
       }
       if (failure.at >= 0 && (n == failure.at || (failure.mode == Mode::kFromNOn && n > failure.at))) {
@@ -180,6 +215,7 @@ class FaultyFs : public Fs {
 
     Fs& inner;
     storage::MemFs* mem = nullptr;
+    std::shared_mutex gate_mu;
     Failure failure;
     PowerCut cut;
     std::mutex mu;
@@ -194,19 +230,23 @@ class FaultyFs : public Fs {
     Writable(std::shared_ptr<State> state, std::unique_ptr<WritableFile> file, std::string path)
         : state_(std::move(state)), file_(std::move(file)), path_(std::move(path)) {}
     Status Append(std::string_view bytes) override {
-      FOLIO_RETURN_IF_ERROR(state_->Step("write", path_));
+      auto gate = state_->Enter();
+      FOLIO_RETURN_IF_ERROR(state_->Step("write", path_, gate));
       return file_->Append(bytes);
     }
     Status AppendFrom(ReadableFile& src) override {
-      FOLIO_RETURN_IF_ERROR(state_->Step("write", path_));
+      auto gate = state_->Enter();
+      FOLIO_RETURN_IF_ERROR(state_->Step("write", path_, gate));
       return file_->AppendFrom(src);
     }
     Status Sync() override {
-      FOLIO_RETURN_IF_ERROR(state_->Step("sync", path_));
+      auto gate = state_->Enter();
+      FOLIO_RETURN_IF_ERROR(state_->Step("sync", path_, gate));
       return file_->Sync();
     }
     Status Close() override {
-      Status s = state_->Step("close", path_);
+      auto gate = state_->Enter();
+      Status s = state_->Step("close", path_, gate);
       Status closed = file_->Close();
       return s.ok() ? closed : s;
     }
@@ -222,18 +262,22 @@ class FaultyFs : public Fs {
     RandomAccess(std::shared_ptr<State> state, std::unique_ptr<RandomAccessFile> file, std::string path)
         : state_(std::move(state)), file_(std::move(file)), path_(std::move(path)) {}
     Result<size_t> ReadAt(uint64_t offset, char* buf, size_t n) override {
+      auto gate = state_->Enter();
       FOLIO_RETURN_IF_ERROR(state_->Alive("read", path_));
       return file_->ReadAt(offset, buf, n);
     }
     Status WriteAt(uint64_t offset, std::string_view bytes) override {
-      FOLIO_RETURN_IF_ERROR(state_->Step("write", path_));
+      auto gate = state_->Enter();
+      FOLIO_RETURN_IF_ERROR(state_->Step("write", path_, gate));
       return file_->WriteAt(offset, bytes);
     }
     Status DataSync() override {
-      FOLIO_RETURN_IF_ERROR(state_->Step("sync", path_));
+      auto gate = state_->Enter();
+      FOLIO_RETURN_IF_ERROR(state_->Step("sync", path_, gate));
       return file_->DataSync();
     }
     Result<uint64_t> Size() override {
+      auto gate = state_->Enter();
       FOLIO_RETURN_IF_ERROR(state_->Alive("stat", path_));
       return file_->Size();
     }

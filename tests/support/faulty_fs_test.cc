@@ -2,6 +2,10 @@
 // a power cut at call N under both MemFs power loss models.
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <thread>
+#include <vector>
+
 #include "storage/mem_fs.h"
 #include "support/faulty_fs.h"
 #include "support/fs_worlds.h"
@@ -185,4 +189,24 @@ TEST_CASE("FaultyFs: a power cut under model (b) keeps the prefix asked for") {
     CHECK(fs.ops_at_cut() == 4);
     CHECK(DumpTree(mem) == expected[keep]);
   }
+}
+
+TEST_CASE("FaultyFs: no call of the dead process lands after a power cut, whatever the threads") {
+  MemFs mem;
+  FaultyFs fs(mem, FaultyFs::CutPowerAt(100, PowerLoss::kDropUnsynced));
+  std::vector<std::thread> threads;
+  std::atomic<int> made{0};
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (int k = 0;; ++k) {
+        if (!fs.MakeDir("t" + std::to_string(t) + "-" + std::to_string(k)).ok()) return;
+        ++made;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  CHECK(fs.fired());
+  CHECK(made.load() == 100);
+  // None of them was synced: a directory here would be a call made after the cut.
+  CHECK(DumpTree(mem).empty());
 }
