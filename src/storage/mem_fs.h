@@ -29,9 +29,11 @@ enum class PowerLoss {
 };
 
 // A filesystem in memory with the contract of PosixFs (include/folio/fs.h), errors and
-// cause() included: paths are validated the same way; a symlink is never followed
-// (ELOOP anywhere on a path, as PosixFs refuses them); a special file (a FIFO, a
-// device) is refused by Open/OpenRandomAccess/Directory::ReadFile with EINVAL.
+// cause() included, as tests/storage/fs_conformance_test.cc checks on both: paths are
+// validated the same way; a symlink is never followed (ELOOP on the way or at the end,
+// except SyncDir and List, which say ENOTDIR of a final one, as PosixFs does); a
+// special file (a FIFO, a device) is refused by Open, OpenRandomAccess and
+// Directory::ReadFile with EINVAL, and can be locked, linked, renamed and removed.
 //
 // Inodes: a directory maps names to inode numbers; a file holds bytes; a hard link is a
 // second name of one inode. Inode numbers are never reused; the device is fixed; every

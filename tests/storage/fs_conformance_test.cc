@@ -471,6 +471,8 @@ TEST_CASE_TEMPLATE("Fs: Lock creates the file and excludes as flock does", W, Po
   CHECK_FAILS(fs.Lock("d"), kIsDir, "d");
   CHECK_FAILS(fs.Lock("link"), kLoop, "link");
   CHECK_FAILS(fs.Lock("missing/lock"), kNoEnt, "missing/lock");
+  w.Special("fifo");
+  CHECK(fs.Lock("fifo").ok());  // opened read-write, which does not wait for a FIFO
 
   for (LockMode first : {LockMode::kExclusive, LockMode::kShared}) {
     CAPTURE(static_cast<int>(first));
