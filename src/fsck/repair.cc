@@ -211,7 +211,7 @@ void RepairData(Fs& fs, RepairLog& log) {
   }
 }
 
-void RepairRepository(Fs& fs, const std::string& dir, const std::string& base, LostFound& lost, RepairLog& log) {
+void RepairRepository(Fs& fs, const std::string& base, LostFound& lost, RepairLog& log) {
   const storage::RepoLayout layout(base);
   for (int round = 0; round < 4; ++round) {
     const RepoFacts facts = WalkRepository(fs, base);
@@ -239,7 +239,7 @@ void RepairRepository(Fs& fs, const std::string& dir, const std::string& base, L
     }
     bool progress = false;
     const bool engine = HasAction(problems, {Kind::kAdopt, Kind::kAbsorb});
-    if (engine) progress = RepairThroughEngine(fs, dir, base, problems, log);
+    if (engine) progress = RepairThroughEngine(fs, base, problems, log);
     progress = RepairUnderLock(fs, base, lost, log, /*compare_bytes=*/engine) || progress;
     if (!progress) return;
   }

@@ -17,22 +17,13 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-// The record decoders of repo/ throw on some wrongly typed optional fields; here a
-// throw is one more way for a record to be unusable.
+// The record decoders never throw: a mistyped field is a Status like a missing one.
 Result<repo::ObjectRecord> DecodeObject(const Json& j, const std::string& what) {
-  try {
-    return repo::ObjectRecordFromJson(j, what);
-  } catch (const std::exception& e) {
-    return StorageError("'" + what + "': " + e.what());
-  }
+  return repo::ObjectRecordFromJson(j, what);
 }
 
 Result<repo::SeriesRecord> DecodeSeries(const Json& j, const std::string& what) {
-  try {
-    return repo::SeriesRecordFromJson(j, what);
-  } catch (const std::exception& e) {
-    return StorageError("'" + what + "': " + e.what());
-  }
+  return repo::SeriesRecordFromJson(j, what);
 }
 
 // "invalid record 'p': field 'id' is missing ..." from a decoder's "'p': field ...".

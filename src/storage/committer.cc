@@ -162,6 +162,9 @@ Status Committer::RecoverLocked() {
   FOLIO_ASSIGN_OR_RETURN(std::vector<LogRecord> records, log_->Scan(header_.epoch, offset, after));
   for (LogRecord& r : records) {
     FOLIO_RETURN_IF_ERROR(ApplyRecord(r.change));
+    // An apply that was cut short may have left temp files beside its targets; only
+    // the holder of the lock writes there, so they are garbage now.
+    RemoveTempsBeside(r.change);
     header_.applied_lsn = r.lsn;
     header_.applied_end = r.end;
     for (const ChangeEvent& e : r.change.events()) header_.next_token = std::max(header_.next_token, e.token + 1);
@@ -171,12 +174,15 @@ Status Committer::RecoverLocked() {
     offset = records.back().end;
     after = records.back().lsn;
   }
+  if (!records.empty() || !trash_swept_) SweepTrashDir();
   header_.applied_lsn = after;
   header_.applied_end = offset;
   // The change log is the truth for tokens (a log emptied by a checkpoint says little).
   FOLIO_ASSIGN_OR_RETURN(uint64_t last_token, changes_.LastToken());
   header_.next_token = std::max(header_.next_token, last_token + 1);
-  const bool rewrite = header_.boot_id != boot || !records.empty();
+  // Nothing applied, nothing to write (opening writes nothing: a read of the log only);
+  // the next header written carries this boot's id.
+  const bool rewrite = !records.empty();
   header_.boot_id = boot;
   tail_ = offset;
   next_lsn_ = after + 1;
@@ -210,6 +216,18 @@ Status Committer::ApplyRecord(const ChangeSet& change) {
   return OkStatus();
 }
 
+void Committer::RemoveTempsBeside(const ChangeSet& change) {
+  std::set<std::string> dirs;
+  for (const Action& a : change.actions()) dirs.insert(ParentPath(a.path));
+  for (const std::string& dir : dirs) {
+    auto entries = fs_.List(dir);
+    if (!entries.ok()) continue;
+    for (const DirEntry& e : *entries) {
+      if (IsTempName(e.name)) (void)fs_.RemoveTree(JoinPath(dir, e.name));
+    }
+  }
+}
+
 Status Committer::PrepareLocked(ChangeSet& change) {
   bool uploads_written = false;
   const std::string uploads = layout_.UploadsDir();
@@ -227,6 +245,7 @@ Status Committer::PrepareLocked(ChangeSet& change) {
       return s;
     }
     uploads_written = true;
+    spilled_.push_back(path);
     return path;
   };
   for (Action& a : change.mutable_actions()) {
@@ -253,6 +272,11 @@ Status Committer::PrepareLocked(ChangeSet& change) {
   // The record names upload files: their names must survive a power loss with it.
   if (uploads_written) FOLIO_RETURN_IF_ERROR(fs_.SyncDir(uploads));
   return OkStatus();
+}
+
+void Committer::DropSpilledLocked() {
+  for (const std::string& path : spilled_) (void)fs_.Remove(path);
+  spilled_.clear();
 }
 
 Status Committer::Run(const std::function<Status(ChangeSet&)>& stage) {
@@ -287,7 +311,12 @@ Status Committer::Run(const std::function<Status(ChangeSet&)>& stage) {
 // waits until it is durable and applied. The staging mutex is let go while waiting
 // (outermost Run only), so the next change can be staged and share the sync.
 Status Committer::CommitLocked(ChangeSet& change, bool outermost, std::unique_lock<std::recursive_mutex>& lock) {
-  FOLIO_RETURN_IF_ERROR(PrepareLocked(change));
+  spilled_.clear();
+  if (Status prepared = PrepareLocked(change); !prepared.ok()) {
+    DropSpilledLocked();  // written for a record that will not be
+    return prepared;
+  }
+  spilled_.clear();  // the record owns them now: applying it consumes them
   const int64_t now = NowMs();
   {
     std::lock_guard<std::mutex> h(header_mu_);
@@ -463,6 +492,16 @@ void Committer::RemoveTrash() {
     trash.swap(trash_);
   }
   for (const std::string& t : trash) (void)fs_.RemoveTree(t);
+}
+
+void Committer::SweepTrashDir() {
+  // Everything in trash/ belongs to records already applied (only the lock's holder
+  // renames into it, and it holds the lock now): a process that stopped before its
+  // idle sweep left it behind.
+  trash_swept_ = true;
+  auto entries = fs_.List(layout_.TrashDir());
+  if (!entries.ok()) return;
+  for (const DirEntry& e : *entries) (void)fs_.RemoveTree(JoinPath(layout_.TrashDir(), e.name));
 }
 
 Result<uint64_t> Committer::NextToken() {

@@ -108,6 +108,8 @@ class Committer {
   void ReleaseIfIdleLocked();    // requires mu_
   Status RecoverLocked();        // requires mu_ and the file lock
   Status PrepareLocked(ChangeSet& change);
+  void DropSpilledLocked();  // requires mu_
+  void RemoveTempsBeside(const ChangeSet& change);
   Status CommitLocked(ChangeSet& change, bool outermost, std::unique_lock<std::recursive_mutex>& lock);
   Status WaitDone(const std::shared_ptr<Pending>& p);
   void LeadBatch(const std::vector<std::shared_ptr<Pending>>& batch);
@@ -116,6 +118,8 @@ class Committer {
   Status CheckpointLocked();     // requires mu_, the file lock, nothing in flight
   Status EnsureLogLocked();
   void RemoveTrash();
+  // Empties trash/ of what earlier processes left (lock held).
+  void SweepTrashDir();
   void IdleLoop();
 
   Fs& fs_;
@@ -130,6 +134,7 @@ class Committer {
   std::unique_ptr<CommitLog> log_;
   uint64_t tail_ = kLogHeaderBytes;  // where the next record goes; guarded by mu_
   uint64_t next_lsn_ = 1;            // guarded by mu_
+  std::vector<std::string> spilled_; // uploads PrepareLocked wrote for the record in hand
 
   std::mutex header_mu_;  // header_ and log_'s header slots
   LogHeader header_;
@@ -145,6 +150,7 @@ class Committer {
 
   std::mutex trash_mu_;
   std::vector<std::string> trash_;  // directories renamed into trash/, to remove
+  bool trash_swept_ = false;        // trash/ left by an earlier process was emptied
 
   struct AtomicStats {
     std::atomic<uint64_t> commits{0}, log_syncs{0}, checkpoints{0}, recovered{0}, restaged{0};
