@@ -57,51 +57,17 @@ Result<Operation> DefaultOperation(Context& ctx) {
   }
 }
 
-class DiscardSink : public UploadSink {
- public:
-  Status Write(std::string_view) override { return OkStatus(); }
-  Result<std::string> Finish() override { return std::string(); }
-};
-
-// An upload file; removed when destroyed unless Finish() handed it on.
-class FileSink : public UploadSink {
- public:
-  FileSink(Fs& fs, Upload upload) : fs_(fs), upload_(std::move(upload)) {}
-  ~FileSink() override {
-    if (finished_) return;
-    (void)upload_.file->Close();
-    (void)fs_.Remove(upload_.path);
-  }
-  Status Write(std::string_view bytes) override { return upload_.file->Append(bytes); }
-  Result<std::string> Finish() override {
-    FOLIO_RETURN_IF_ERROR(upload_.file->Sync());
-    FOLIO_RETURN_IF_ERROR(upload_.file->Close());
-    finished_ = true;
-    return upload_.path;
-  }
-
- private:
-  Fs& fs_;
-  Upload upload_;
-  bool finished_ = false;
-};
-
 }  // namespace
 
 std::unique_ptr<UploadSink> Service::OpenUpload(const std::vector<std::string>& path) {
-  if (path.size() < 2) return std::make_unique<DiscardSink>();
+  if (path.size() < 2) return uploads_.OpenSink(nullptr);
   auto repo = store_.GetRepository(path[0], path[1]);
-  if (!repo.ok()) return std::make_unique<DiscardSink>();
-  auto upload = (*repo)->NewUpload();
-  if (!upload.ok()) return std::make_unique<DiscardSink>();
-  return std::make_unique<FileSink>(store_.fs(), std::move(*upload));
+  if (!repo.ok()) return uploads_.OpenSink(nullptr);
+  return uploads_.OpenSink(std::move(*repo));
 }
 
 void Service::ReleaseUpload(const Request& request) {
-  if (request.file && !request.file->spooled_path.empty()) {
-    // Consumed uploads were moved into place; anything left is garbage.
-    (void)store_.fs().Remove(request.file->spooled_path);
-  }
+  if (request.file && !request.file->spooled_path.empty()) uploads_.Release(request.file->spooled_path);
 }
 
 Response Service::Handle(const Request& request) {
@@ -125,6 +91,7 @@ Response Service::Run(const Request& request) {
 
   const std::vector<std::string>& segments = request.path;
   Context ctx(store_, options_, request, params);
+  ctx.uploads = &uploads_;
   if (!request.user.empty()) ctx.user = request.user;
   if (segments.size() == 1) {
     ctx.level = Level::kDomain;

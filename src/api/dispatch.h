@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "api/request.h"
+#include "api/upload_registry.h"
 #include "api/response.h"
 #include "folio/fs.h"
 #include "folio/status.h"
@@ -26,16 +27,6 @@ struct ServiceOptions {
   bool versions_newest_first = false;  // getAllVersions in CMIS order
 };
 
-// Where src/http streams the content part of a multipart body as it arrives.
-class UploadSink {
- public:
-  virtual ~UploadSink() = default;
-  virtual Status Write(std::string_view bytes) = 0;
-  // Syncs and closes the file; returns its data-directory-relative path ("" for a sink
-  // that discards).
-  virtual Result<std::string> Finish() = 0;
-};
-
 class Service {
  public:
   Service(Store& store, ServiceOptions options) : store_(store), options_(std::move(options)) {}
@@ -46,14 +37,15 @@ class Service {
   // Removes the request's upload file afterwards unless an operation consumed it.
   Response Handle(const Request& request);
 
-  // A sink for the content part of a request whose URL path is `path`: a new upload
-  // file in the repository the path addresses, or a sink that discards the bytes when
-  // it addresses none (the operation then fails on its own terms). The caller must
-  // pass what Finish() returned as Request::file->spooled_path, so that Handle removes it.
+  // A sink for the content part of a request whose URL path is `path`, kept in memory
+  // or in an upload of the repository the path addresses (UploadRegistry), or
+  // discarded when it addresses none (the operation then fails on its own terms). The
+  // caller must pass what Finish() returned as Request::file->spooled_path, so that
+  // Handle finds it and releases it.
   std::unique_ptr<UploadSink> OpenUpload(const std::vector<std::string>& path);
 
-  // Removes the request's upload file, if any (Handle does this itself; src/http calls
-  // it for a request that failed before it could be handled).
+  // Releases the request's content part, if any (Handle does this itself; src/http
+  // calls it for a request that failed before it could be handled).
   void ReleaseUpload(const Request& request);
 
  private:
@@ -61,6 +53,7 @@ class Service {
 
   Store& store_;
   ServiceOptions options_;
+  UploadRegistry uploads_;
 };
 
 }  // namespace folio::api

@@ -1,18 +1,14 @@
-// ClassifyDirectory and its messages: the data directory marker and the metadata of
-// domains and repositories (storage/layout.h) tell a Folio directory's kind.
+// The messages about a directory that is not a Folio data directory (its kind comes
+// from folio::ClassifyDirectory).
 #include "cli/data_dir.h"
 
 #include <stdlib.h>
 
 #include <memory>
 
-#include "folio/fs.h"
-#include "storage/layout.h"
 
 namespace folio::cli {
 namespace {
-
-std::string Meta(std::string_view file) { return storage::JoinPath(storage::kMetaDir, file); }
 
 // `path` without its last component, and that component ("/a/b" -> "/a", "b").
 std::pair<std::string, std::string> SplitLast(const std::string& path) {
@@ -46,26 +42,6 @@ std::string Hint(HintFor hint, const std::string& data_dir, const std::string& p
 
 }  // namespace
 
-DirKind ClassifyDirectory(const std::string& dir) {
-  auto fs = OpenPosixFs(dir, {.durable = false});
-  if (!fs.ok()) {
-    if (fs.status().Is(std::errc::no_such_file_or_directory)) return DirKind::kMissing;
-    if (fs.status().Is(std::errc::not_a_directory)) return DirKind::kNotADirectory;
-    return DirKind::kUnreadable;
-  }
-  Fs& f = **fs;
-  if (Exists(f, Meta("folio.json"))) return DirKind::kDataDirectory;
-  if (Exists(f, Meta("repository.json"))) return DirKind::kRepository;
-  if (Exists(f, Meta("domain.json"))) return DirKind::kDomain;
-  auto entries = f.List("");
-  if (!entries.ok()) return DirKind::kUnreadable;
-  if (entries->empty()) return DirKind::kEmpty;
-  for (const DirEntry& e : *entries) {
-    if (e.type == FileType::kDirectory && Exists(f, storage::DomainFile(e.name))) return DirKind::kDataDirectory;
-  }
-  return DirKind::kOther;
-}
-
 std::string NotADataDirectory(const std::string& dir, DirKind kind, HintFor hint) {
   const std::string quoted = "'" + dir + "'";
   switch (kind) {
@@ -84,7 +60,7 @@ std::string NotADataDirectory(const std::string& dir, DirKind kind, HintFor hint
     }
     case DirKind::kEmpty:
     case DirKind::kOther:
-      return quoted + " is not a Folio data directory: it has no " + Meta("folio.json") +
+      return quoted + " is not a Folio data directory: it has no .folio/folio.json"
              " and no domains (folio serve --data DIR starts one in a new or empty directory)";
     case DirKind::kDataDirectory: break;
   }

@@ -5,21 +5,12 @@
 
 #include <string>
 
+#include "folio/store.h"
+
 namespace folio::cli {
 
-enum class DirKind {
-  kMissing,        // nothing there
-  kNotADirectory,  // a file or something else
-  kEmpty,          // an empty directory: a new data directory may start there
-  kDataDirectory,  // .folio/folio.json, or (marker missing) at least one domain
-  kDomain,         // a domain directory (.folio/domain.json): its parent is the data directory
-  kRepository,     // a repository directory (.folio/repository.json)
-  kOther,          // a directory with other things in it
-  kUnreadable,     // cannot be opened or listed
-};
-
-// Looks at `dir` (never changes it). Symbolic links are followed only for `dir` itself.
-DirKind ClassifyDirectory(const std::string& dir);
+using folio::ClassifyDirectory;
+using folio::DirKind;
 
 enum class HintFor { kInspect, kServe };
 

@@ -8,7 +8,6 @@
 
 #include "folio/repository.h"
 #include "storage/datetime.h"
-#include "storage/layout.h"
 
 namespace folio::cli {
 namespace {
@@ -213,44 +212,15 @@ class RepoReader {
   }
 
   Result<std::vector<InspectNode>> Relationships() {
-    FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> ids, ListRelationshipIds());
+    FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> all, repo_->GetAllRelationships());
     std::vector<InspectNode> out;
-    for (const std::string& id : ids) {
-      auto o = repo_->GetObject(id);
-      if (!o.ok()) {
-        if (o.status().kind() == ErrorKind::kObjectNotFound) continue;  // deleted meanwhile
-        return o.status();
-      }
-      FOLIO_ASSIGN_OR_RETURN(InspectNode n, Object(*o));
+    for (const ObjectData& o : all) {
+      FOLIO_ASSIGN_OR_RETURN(InspectNode n, Object(o));
       out.push_back(std::move(n));
     }
     std::stable_sort(out.begin(), out.end(),
                      [](const InspectNode& a, const InspectNode& b) { return a.name < b.name; });
     return out;
-  }
-
-  // Relationships are filed in no folder and the public API has no call that lists
-  // them (CMIS asks for them per object), so this reads the directory that
-  // storage/layout.h names for them. TODO(cli): use a Repository call once there is one.
-  Result<std::vector<std::string>> ListRelationshipIds() {
-    const RepositoryInfo& info = repo_->info();
-    storage::RepoLayout layout(storage::JoinPath(info.domain_id, info.repository_id));
-    auto entries = store_.fs().List(layout.RelationshipsDir());
-    std::vector<std::string> ids;
-    if (!entries.ok()) {
-      if (entries.status().Is(std::errc::no_such_file_or_directory)) return ids;
-      return entries.status();
-    }
-    constexpr std::string_view kSuffix = ".json";
-    for (const DirEntry& e : *entries) {
-      if (e.type != FileType::kFile || storage::IsReservedName(e.name) || e.name.size() <= kSuffix.size() ||
-          e.name.compare(e.name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0) {
-        continue;
-      }
-      ids.push_back(e.name.substr(0, e.name.size() - kSuffix.size()));
-    }
-    std::sort(ids.begin(), ids.end());
-    return ids;
   }
 
   Store& store_;

@@ -335,4 +335,9 @@ Result<int64_t> ParseDateTimeValue(const Json& value) {
   return Invalid(text, "expected a number of milliseconds or a string, got " + std::string(JsonTypeForMessage(value)));
 }
 
+int64_t StoredIsoMsOr(std::string_view text, int64_t fallback) {
+  const Result<int64_t> ms = ParseIsoMs(text);
+  return ms.ok() ? *ms : fallback;
+}
+
 }  // namespace folio::storage

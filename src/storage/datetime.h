@@ -43,6 +43,8 @@ std::string FormatIsoSeconds(int64_t ms);
 // day, hour, minute or second out of its range, or a result outside
 // kMinDateTimeMs..kMaxDateTimeMs).
 Result<int64_t> ParseIsoMs(std::string_view text);
+// ParseIsoMs for stored dates read leniently: `fallback` when `text` is not one.
+int64_t StoredIsoMsOr(std::string_view text, int64_t fallback);
 
 // Lenient, for datetime values clients send (docs/API.md §3.6); spaces and tabs around
 // the text are ignored. Accepts:

@@ -105,21 +105,14 @@ Status CheckChangeToken(const Context& ctx, const ObjectData& object) {
   return CheckToken(object, token);
 }
 
-Result<std::string> CopyIntoUpload(Context& ctx, const std::vector<ReadableFile*>& sources) {
-  FOLIO_ASSIGN_OR_RETURN(Upload upload, ctx.repo->NewUpload());
-  Status status = OkStatus();
+Result<std::unique_ptr<Upload>> CopyIntoUpload(Context& ctx, const std::vector<ReadableFile*>& sources) {
+  FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<Upload> upload, ctx.repo->NewUpload());
   for (ReadableFile* src : sources) {
-    status = src->Seek(0);
-    if (status.ok()) status = upload.file->AppendFrom(*src);
-    if (!status.ok()) break;
+    FOLIO_RETURN_IF_ERROR(src->Seek(0));
+    FOLIO_RETURN_IF_ERROR(upload->WriteFrom(*src));
   }
-  if (status.ok()) status = upload.file->Sync();
-  if (status.ok()) status = upload.file->Close();
-  if (!status.ok()) {
-    (void)ctx.store.fs().Remove(upload.path);
-    return status;
-  }
-  return upload.path;
+  FOLIO_RETURN_IF_ERROR(upload->Finish());
+  return upload;
 }
 
 Result<Response> ObjectListResponse(Context& ctx, const std::vector<const ObjectData*>& objects) {
@@ -218,12 +211,6 @@ Result<Json> InputProperties(Context& ctx, const std::string& type_id) {
   return props;
 }
 
-Context::~Context() {
-  // A text upload that no operation moved into place is garbage (Service::ReleaseUpload
-  // does the same for a multipart file).
-  if (!text_upload_.empty()) (void)store.fs().Remove(text_upload_);
-}
-
 Result<std::optional<ContentSource>> InputContent(Context& ctx) {
   const auto& file = ctx.request.file;
   if (const Json* text = ctx.params.Find("content")) {
@@ -235,27 +222,58 @@ Result<std::optional<ContentSource>> InputContent(Context& ctx) {
     }
     if (!ctx.repo) return InvalidArgument("content sent to a URL outside a repository");
     FOLIO_ASSIGN_OR_RETURN(std::string mime_type, ctx.params.GetString("mimeType"));
-    FOLIO_ASSIGN_OR_RETURN(Upload upload, ctx.repo->NewUpload());
-    ctx.text_upload_ = upload.path;
-    Status s = upload.file->Append(text->get_ref<const std::string&>());
-    if (s.ok()) s = upload.file->Sync();
-    if (s.ok()) s = upload.file->Close();
-    FOLIO_RETURN_IF_ERROR(s);
-    ContentSource c;
-    c.mime_type = std::move(mime_type);
-    c.upload_path = upload.path;
-    return std::optional<ContentSource>(std::move(c));
+    return std::optional<ContentSource>(ContentSource::FromBytes(text->get<std::string>(), std::move(mime_type)));
   }
   if (!file) return std::optional<ContentSource>();
-  if (file->spooled_path.empty()) {
-    return InvalidArgument("content part sent to a URL outside a repository");
-  }
-  ContentSource c;
+  UploadedContent* part =
+      file->spooled_path.empty() || ctx.uploads == nullptr ? nullptr : ctx.uploads->Find(file->spooled_path);
+  if (part == nullptr) return InvalidArgument("content part sent to a URL outside a repository");
+  std::string mime_type;
   const std::string media = MediaType(file->content_type);
-  if (!media.empty() && media != "application/octet-stream") c.mime_type = file->content_type;
-  c.file_name = file->file_name;
-  c.upload_path = file->spooled_path;
-  return std::optional<ContentSource>(std::move(c));
+  if (!media.empty() && media != "application/octet-stream") mime_type = file->content_type;
+  if (part->bytes) {
+    return std::optional<ContentSource>(ContentSource::FromBytes(*part->bytes, std::move(mime_type), file->file_name));
+  }
+  return std::optional<ContentSource>(part->file->AsContent(std::move(mime_type), file->file_name));
+}
+
+namespace {
+
+// A readable file over bytes in memory (content that never touched the disk).
+class MemoryFile : public ReadableFile {
+ public:
+  explicit MemoryFile(std::string bytes) : bytes_(std::move(bytes)) {}
+  Result<size_t> Read(char* buf, size_t n) override {
+    const size_t k = std::min(n, bytes_.size() - pos_);
+    std::copy_n(bytes_.data() + pos_, k, buf);
+    pos_ += k;
+    return k;
+  }
+  Status Seek(uint64_t offset) override {
+    pos_ = static_cast<size_t>(std::min<uint64_t>(offset, bytes_.size()));
+    return OkStatus();
+  }
+  uint64_t size() const override { return bytes_.size(); }
+  Result<FileStat> Stat() const override {
+    FileStat st;
+    st.type = FileType::kFile;
+    st.size = bytes_.size();
+    return st;
+  }
+
+ private:
+  std::string bytes_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<ReadableFile>> ReadInputContent(Context& ctx, const ContentSource& content) {
+  if (content.bytes) return std::unique_ptr<ReadableFile>(new MemoryFile(*content.bytes));
+  UploadedContent* part = ctx.request.file && ctx.uploads != nullptr ? ctx.uploads->Find(ctx.request.file->spooled_path)
+                                                                     : nullptr;
+  if (part == nullptr || !part->file) return RuntimeError("the request's content is gone");
+  return part->file->Read();
 }
 
 Result<std::vector<folio::Ace>> InputAces(const Context& ctx, bool add) {

@@ -279,7 +279,7 @@ Result<Response> GetContent(Context& ctx) {
   if (!EqualsIgnoreCase(download, "inline") && !EqualsIgnoreCase(download, "attachment")) {
     return InvalidArgument("parameter 'download' must be inline or attachment, got '" + download + "'");
   }
-  FOLIO_ASSIGN_OR_RETURN(ContentStream stream, ctx.repo->OpenContent(object.id));
+  FOLIO_ASSIGN_OR_RETURN(ContentStream stream, ctx.repo->OpenContent(object));
   const uint64_t size = stream.file->size();
   Response r;
   r.status = 200;

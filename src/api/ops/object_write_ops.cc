@@ -218,17 +218,14 @@ Result<Response> CreateDocumentFromSource(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(obj.acl, InputAces(ctx, true));
   FOLIO_ASSIGN_OR_RETURN(VersioningState state, ReadVersioningState(ctx));
   std::optional<ContentSource> content;
+  std::unique_ptr<Upload> copy;  // kept until the change returns
   if (source.content) {
-    FOLIO_ASSIGN_OR_RETURN(ContentStream stream, ctx.repo->OpenContent(source.id));
-    FOLIO_ASSIGN_OR_RETURN(std::string copy, CopyIntoUpload(ctx, {stream.file.get()}));
-    content = ContentSource{stream.info.mime_type, stream.info.file_name, std::nullopt, copy};
+    FOLIO_ASSIGN_OR_RETURN(ContentStream stream, ctx.repo->OpenContent(source));
+    FOLIO_ASSIGN_OR_RETURN(copy, CopyIntoUpload(ctx, {stream.file.get()}));
+    content = copy->AsContent(stream.info.mime_type, stream.info.file_name);
   }
-  Result<ObjectData> made = ctx.repo->CreateDocument(parent->id, obj, content, state, ctx.user);
-  if (!made.ok()) {
-    if (content) (void)ctx.store.fs().Remove(content->upload_path);
-    return made.status();
-  }
-  return ObjectResponse(ctx, *made, 201);
+  FOLIO_ASSIGN_OR_RETURN(ObjectData made, ctx.repo->CreateDocument(parent->id, obj, content, state, ctx.user));
+  return ObjectResponse(ctx, made, 201);
 }
 
 Result<Response> UpdateProperties(Context& ctx) {

@@ -26,7 +26,6 @@ enum class Level { kServer, kDomain, kRepository };
 struct Context {
   Context(Store& s, const ServiceOptions& o, const Request& r, const Params& p)
       : store(s), options(o), request(r), params(p) {}
-  ~Context();  // removes text_upload_ unless an operation consumed it
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
@@ -43,6 +42,7 @@ struct Context {
   std::string path;          // repository-relative object path, "" for the root folder
   bool path_given = false;   // the URL names an object below the repository
   std::string user = "anonymous";
+  UploadRegistry* uploads = nullptr;  // the content parts of requests in flight
 
   // The absolute URL of the repository (also its root folder URL).
   std::string RepositoryUrl() const;
@@ -57,7 +57,6 @@ struct Context {
   Result<RenderOptions> Rendering() const;
 
   std::shared_ptr<const ObjectData> target_;  // shared with the repository's memo
-  std::string text_upload_;  // the upload InputContent wrote a text `content` into
 };
 
 // Responses.
@@ -96,9 +95,9 @@ Status CheckToken(const ObjectData& object, std::string_view token);
 // CheckToken with the request's `changeToken`.
 Status CheckChangeToken(const Context& ctx, const ObjectData& object);
 // A new upload of the repository holding the bytes of `sources`, one after the other
-// (each read from its start), synced and closed: its path, for ContentSource. Removed
-// again on failure.
-Result<std::string> CopyIntoUpload(Context& ctx, const std::vector<ReadableFile*>& sources);
+// (each read from its start), finished: pass AsContent() to a change, keep the Upload
+// until it returns (it is removed when destroyed unless consumed).
+Result<std::unique_ptr<Upload>> CopyIntoUpload(Context& ctx, const std::vector<ReadableFile*>& sources);
 // The request's properties (canonical ids; type ids unquoted and canonical) with the
 // datetime values of `type_id` turned into milliseconds (ISO, ms and JavaScript dates).
 // A plain field `name` or `cmis:name` is the property cmis:name (kInvalidArgument when
@@ -113,6 +112,8 @@ Status NormalizeDatetimes(Repository& repo, const std::string& type_id, Json& pr
 // type of the parameter `mimeType` (default: derived from the document's name).
 // Errors: kInvalidArgument for a `content` that is not a string, or given both ways.
 Result<std::optional<ContentSource>> InputContent(Context& ctx);
+// The bytes of the request's content (InputContent), to read: for appendContent.
+Result<std::unique_ptr<ReadableFile>> ReadInputContent(Context& ctx, const ContentSource& content);
 // The ACEs to add (or remove) in engine form.
 Result<std::vector<folio::Ace>> InputAces(const Context& ctx, bool add);
 

@@ -1,12 +1,23 @@
-// Locations -> ObjectData: stored properties plus the derived ones (ids, versioning
-// flags, content stream properties), all under canonical CMIS ids.
-#include "repo/repo_impl.h"
+// Records -> ObjectData; see object_builder.h.
+#include "repo/object_builder.h"
+
+#include <algorithm>
+
+#include "folio/cmis_ids.h"
+#include "repo/adopter.h"
+#include "repo/locator.h"
+#include "repo/properties.h"
+#include "repo/staging.h"
 #include "repo/version_label.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
+#include "storage/json_access.h"
 #include "storage/json_file.h"
 
 namespace folio::repo {
+
+using storage::Json;
+
 namespace {
 
 Json StoredOr(const Json& stored, const char* id) {
@@ -35,19 +46,19 @@ Json CommonPropertiesTaking(const std::string& id, BaseType base, const std::str
                             const std::string& name, Json& mem, size_t reserve) {
   Json p = Json::object();
   static_cast<Json::object_t::Container&>(p.get_ref<Json::object_t&>()).reserve(reserve);
-  Put(p, "cmis:objectId", id);
-  Put(p, "cmis:baseTypeId", std::string(BaseTypeId(base)));
-  Put(p, "cmis:objectTypeId", type_id);
-  Put(p, "cmis:name", name);
-  Put(p, "cmis:description", TakeStored(mem, "cmis:description"));
-  Put(p, "cmis:createdBy", TakeStored(mem, "cmis:createdBy"));
-  Put(p, "cmis:creationDate", TakeStored(mem, "cmis:creationDate"));
-  Put(p, "cmis:lastModifiedBy", TakeStored(mem, "cmis:lastModifiedBy"));
-  Json mod = TakeStored(mem, "cmis:lastModificationDate");
+  Put(p, cmis::kObjectId, id);
+  Put(p, cmis::kBaseTypeId, std::string(BaseTypeId(base)));
+  Put(p, cmis::kObjectTypeId, type_id);
+  Put(p, cmis::kName, name);
+  Put(p, cmis::kDescription, TakeStored(mem, cmis::kDescription));
+  Put(p, cmis::kCreatedBy, TakeStored(mem, cmis::kCreatedBy));
+  Put(p, cmis::kCreationDate, TakeStored(mem, cmis::kCreationDate));
+  Put(p, cmis::kLastModifiedBy, TakeStored(mem, cmis::kLastModifiedBy));
+  Json mod = TakeStored(mem, cmis::kLastModificationDate);
   Json token = mod.is_number() ? Json(std::to_string(mod.get<int64_t>())) : Json(nullptr);
-  Put(p, "cmis:lastModificationDate", std::move(mod));
-  Put(p, "cmis:changeToken", std::move(token));
-  Put(p, "cmis:secondaryObjectTypeIds", TakeStored(mem, "cmis:secondaryObjectTypeIds"));
+  Put(p, cmis::kLastModificationDate, std::move(mod));
+  Put(p, cmis::kChangeToken, std::move(token));
+  Put(p, cmis::kSecondaryObjectTypeIds, TakeStored(mem, cmis::kSecondaryObjectTypeIds));
   return p;
 }
 
@@ -65,42 +76,10 @@ void AppendCustom(Json& p, const Json& mem) {
   }
 }
 
-std::string TypeIdOf(const Json& stored, BaseType base) {
-  if (stored.contains("cmis:objectTypeId") && stored["cmis:objectTypeId"].is_string()) {
-    return stored["cmis:objectTypeId"];
-  }
-  return std::string(BaseTypeId(base));
-}
 
 }  // namespace
 
-Result<ObjectRecord> RepoImpl::ReadRecord(const std::string& path) {
-  FOLIO_ASSIGN_OR_RETURN(auto j, cache_.Read(fs_, path));
-  return ObjectRecordFromJson(*j, path);
-}
-
-Result<SeriesRecord> RepoImpl::ReadSeries(const std::string& folder, const std::string& name) {
-  const std::string path = layout_.SeriesFile(folder, name);
-  FOLIO_ASSIGN_OR_RETURN(auto j, cache_.Read(fs_, path));
-  return SeriesRecordFromJson(*j, path);
-}
-
-Result<std::shared_ptr<const SeriesRecord>> RepoImpl::DecodeSeries(const std::shared_ptr<const Json>& json,
-                                                                     const std::string& what) {
-  {
-    std::lock_guard<std::mutex> lock(series_memo_mu_);
-    auto it = series_memo_.find(json.get());
-    if (it != series_memo_.end()) return it->second.series;
-  }
-  FOLIO_ASSIGN_OR_RETURN(SeriesRecord decoded, SeriesRecordFromJson(*json, what));
-  auto series = std::make_shared<const SeriesRecord>(std::move(decoded));
-  std::lock_guard<std::mutex> lock(series_memo_mu_);
-  if (series_memo_.size() >= kMaxMemoDocuments) series_memo_.clear();
-  series_memo_[json.get()] = SeriesMemo{json, series};
-  return series;
-}
-
-Result<ObjectData> RepoImpl::Build(const Target& t) {
+Result<ObjectData> ObjectBuilder::Build(const Target& t) {
   switch (t.loc.base) {
     case BaseType::kFolder: return BuildFolder(t.loc);
     case BaseType::kItem: return BuildItem(t.loc);
@@ -113,76 +92,76 @@ Result<ObjectData> RepoImpl::Build(const Target& t) {
   return RuntimeError("unknown base type");
 }
 
-Result<std::shared_ptr<const ObjectData>> RepoImpl::BuildShared(const Target& t) {
+Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildShared(const Target& t) {
   if (t.loc.base != BaseType::kDocument) {
     FOLIO_ASSIGN_OR_RETURN(ObjectData o, Build(t));
     return std::shared_ptr<const ObjectData>(std::make_shared<ObjectData>(std::move(o)));
   }
   if (t.loc.record) {
-    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> series, DecodeSeries(t.loc.record, t.loc.name));
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> series, records_.DecodeSeries(t.loc.record, t.loc.name));
     return BuildDocumentShared(t.loc, *series, t.label, t.pwc);
   }
-  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, ReadSeries(t.loc.folder, t.loc.name));
+  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(t.loc.folder, t.loc.name));
   return BuildDocumentShared(t.loc, series, t.label, t.pwc);
 }
 
 // The record at `path` read into an ObjectData of `base`: id, type, ACL, and the common
 // properties in memory form; the caller adds what is particular to the base type.
 // `mem` receives the in-memory stored properties.
-Result<ObjectData> RepoImpl::BuildFromRecord(const std::string& path, BaseType base, const std::string& name,
+Result<ObjectData> ObjectBuilder::BuildFromRecord(const std::string& path, BaseType base, const std::string& name,
                                              Json& mem) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ReadRecord(path));
-  const std::string type_id = TypeIdOf(rec.properties, base);
+  FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(path));
+  const std::string type_id = StoredTypeId(rec.properties, base);
   FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
   mem = StoredToMemory(*type, rec.properties);
   ObjectData o;
   o.id = rec.id;
   o.base = base;
   o.type_id = type_id;
-  o.name = base == BaseType::kRelationship ? mem.value("cmis:name", "") : name;
+  o.name = base == BaseType::kRelationship ? storage::StringOr(mem, cmis::kName, "") : name;
   o.properties = CommonProperties(o.id, o.base, type_id, o.name, mem);
   o.acl = rec.acl;
   return o;
 }
 
-Result<ObjectData> RepoImpl::BuildFolder(const Loc& loc) {
+Result<ObjectData> ObjectBuilder::BuildFolder(const Loc& loc) {
   Json mem;
   const std::string name = loc.folder.empty() ? "" : storage::BaseName(loc.folder);
   FOLIO_ASSIGN_OR_RETURN(ObjectData o, BuildFromRecord(layout_.FolderFile(loc.folder), BaseType::kFolder, name, mem));
   o.path = loc.folder;
   if (!loc.folder.empty()) {
-    FOLIO_ASSIGN_OR_RETURN(o.parent_id, FolderIdAt(storage::ParentPath(loc.folder)));
+    FOLIO_ASSIGN_OR_RETURN(o.parent_id, locator_.FolderIdAt(storage::ParentPath(loc.folder)));
   }
-  Put(o.properties, "cmis:parentId", o.parent_id.empty() ? Json(nullptr) : Json(o.parent_id));
-  Put(o.properties, "cmis:path", "/" + loc.folder);
-  Put(o.properties, "cmis:allowedChildObjectTypeIds", nullptr);
+  Put(o.properties, cmis::kParentId, o.parent_id.empty() ? Json(nullptr) : Json(o.parent_id));
+  Put(o.properties, cmis::kPath, "/" + loc.folder);
+  Put(o.properties, cmis::kAllowedChildObjectTypeIds, nullptr);
   AppendCustom(o.properties, mem);
   return o;
 }
 
-Result<ObjectData> RepoImpl::BuildItem(const Loc& loc) {
+Result<ObjectData> ObjectBuilder::BuildItem(const Loc& loc) {
   Json mem;
   FOLIO_ASSIGN_OR_RETURN(ObjectData o,
                          BuildFromRecord(layout_.ItemFile(loc.folder, loc.name), BaseType::kItem, loc.name, mem));
   o.path = storage::JoinPath(loc.folder, loc.name);
-  FOLIO_ASSIGN_OR_RETURN(o.parent_id, FolderIdAt(loc.folder));
+  FOLIO_ASSIGN_OR_RETURN(o.parent_id, locator_.FolderIdAt(loc.folder));
   AppendCustom(o.properties, mem);
   return o;
 }
 
-Result<ObjectData> RepoImpl::BuildRelationship(const Loc& loc) {
+Result<ObjectData> ObjectBuilder::BuildRelationship(const Loc& loc) {
   Json mem;
   FOLIO_ASSIGN_OR_RETURN(ObjectData o,
                          BuildFromRecord(layout_.RelationshipFile(loc.id), BaseType::kRelationship, "", mem));
   o.id = loc.id;
-  o.properties["cmis:objectId"] = loc.id;
-  Put(o.properties, "cmis:sourceId", StoredOr(mem, "cmis:sourceId"));
-  Put(o.properties, "cmis:targetId", StoredOr(mem, "cmis:targetId"));
+  o.properties[cmis::kObjectId] = loc.id;
+  Put(o.properties, cmis::kSourceId, StoredOr(mem, cmis::kSourceId));
+  Put(o.properties, cmis::kTargetId, StoredOr(mem, cmis::kTargetId));
   AppendCustom(o.properties, mem);
   return o;
 }
 
-std::string RepoImpl::LatestMajorLabel(const SeriesRecord& s) {
+std::string ObjectBuilder::LatestMajorLabel(const SeriesRecord& s) {
   for (auto it = s.versions.rbegin(); it != s.versions.rend(); ++it) {
     auto v = VersionLabel::Parse(*it);
     if (v && v->IsMajor()) return *it;
@@ -190,16 +169,24 @@ std::string RepoImpl::LatestMajorLabel(const SeriesRecord& s) {
   return "";
 }
 
-Result<ObjectData> RepoImpl::BuildDocument(const Loc& loc, const SeriesRecord& series,
-                                           std::optional<std::string> label, bool pwc, const SeriesHints* hints) {
+Result<ObjectData> ObjectBuilder::BuildDocument(const Loc& loc, const SeriesRecord& series,
+                                                std::optional<std::string> label, bool pwc) {
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> o,
-                         BuildDocumentShared(loc, series, std::move(label), pwc, hints));
+                         BuildDocumentImpl(loc, series, std::move(label), pwc, nullptr));
   return TakeOrCopy(std::move(o));
 }
 
-Result<std::shared_ptr<const ObjectData>> RepoImpl::BuildDocumentShared(const Loc& loc, const SeriesRecord& series_in,
-                                                                        std::optional<std::string> label, bool pwc,
-                                                                        const SeriesHints* hints) {
+Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentShared(const Loc& loc,
+                                                                             const SeriesRecord& series,
+                                                                             std::optional<std::string> label,
+                                                                             bool pwc) {
+  return BuildDocumentImpl(loc, series, std::move(label), pwc, nullptr);
+}
+
+Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const Loc& loc,
+                                                                           const SeriesRecord& series_in,
+                                                                           std::optional<std::string> label,
+                                                                           bool pwc, const SeriesHints* hints) {
   // A copy only when a hand edit was absorbed: for a series of 10,000 versions a copy
   // per version would make getAllVersions quadratic.
   SeriesRecord absorbed_series;
@@ -210,9 +197,10 @@ Result<std::shared_ptr<const ObjectData>> RepoImpl::BuildDocumentShared(const Lo
     // enough (absorbing an edit reads the file through the confined Open).
     auto st = loc.visible ? Result<FileStat>(*loc.visible) : fs_.IdentityStat(layout_.Child(loc.folder, loc.name));
     if (st.ok() && st->type == FileType::kFile &&
-        (st->size != series_in.file_size || st->mtime_ns != series_in.file_mtime_ns) &&
-        !KnownUnchanged(layout_.Child(loc.folder, loc.name), *st)) {
-      FOLIO_ASSIGN_OR_RETURN(absorbed_series, AbsorbHandEdit(loc.folder, loc.name));
+        (st->size != series_in.file_size || st->mtime_ns != series_in.file_mtime_ns ||
+         (series_in.file_inode != 0 && st->inode != series_in.file_inode)) &&
+        !adopter_.KnownUnchanged(layout_.Child(loc.folder, loc.name), *st)) {
+      FOLIO_ASSIGN_OR_RETURN(absorbed_series, adopter_.AbsorbHandEdit(loc.folder, loc.name));
       absorbed = true;
     } else if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) {
       // Removed by hand: the document is gone for a person running ls, so for us too.
@@ -243,9 +231,9 @@ Result<std::shared_ptr<const ObjectData>> RepoImpl::BuildDocumentShared(const Lo
     FOLIO_ASSIGN_OR_RETURN(Json j, storage::ReadJsonFile(fs_, rec_path));
     rec_json = std::make_shared<const Json>(std::move(j));
   } else {
-    FOLIO_ASSIGN_OR_RETURN(rec_json, cache_.Read(fs_, rec_path));
+    FOLIO_ASSIGN_OR_RETURN(rec_json, records_.Read(rec_path));
   }
-  FOLIO_ASSIGN_OR_RETURN(std::string parent_id, FolderIdAt(loc.folder));
+  FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(loc.folder));
   // A document built before from the very same cached records (the cache hands out a
   // new object whenever a file changes) is the same document: reuse it.
   // Not for bulk reads (hints: getAllVersions): thousands of versions would only churn
@@ -262,7 +250,7 @@ Result<std::shared_ptr<const ObjectData>> RepoImpl::BuildDocumentShared(const Lo
     }
   }
   FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ObjectRecordFromJson(*rec_json, rec_path));
-  const std::string type_id = TypeIdOf(rec.properties, BaseType::kDocument);
+  const std::string type_id = StoredTypeId(rec.properties, BaseType::kDocument);
   FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
   const DocContext context{&loc, &series, parent_id, LatestLabel(series),
                            hints != nullptr ? hints->latest_major : LatestMajorLabel(series)};
@@ -276,7 +264,7 @@ Result<std::shared_ptr<const ObjectData>> RepoImpl::BuildDocumentShared(const Lo
   return o;
 }
 
-Status RepoImpl::BuildAllVersions(const Loc& loc, const SeriesRecord& series, bool newest_first,
+Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& series, bool newest_first,
                                   const VersionVisitor& visit) {
   const SeriesHints hints{LatestMajorLabel(series), /*labels_listed=*/true};
   DocContext context{&loc, &series, "", LatestLabel(series), hints.latest_major};
@@ -292,8 +280,8 @@ Status RepoImpl::BuildAllVersions(const Loc& loc, const SeriesRecord& series, bo
   const auto version = [&](const std::string& label) -> Status {
     if (label == context.latest_label) {
       // The latest version takes in an edit by hand of the document's file first.
-      FOLIO_ASSIGN_OR_RETURN(ObjectData o, BuildDocument(loc, series, label, false, &hints));
-      return visit(std::move(o));
+      FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> o, BuildDocumentImpl(loc, series, label, false, &hints));
+      return visit(TakeOrCopy(std::move(o)));
     }
     if (dir == nullptr) {
       FOLIO_ASSIGN_OR_RETURN(dir, fs_.OpenDirectory(series_dir));
@@ -303,11 +291,11 @@ Status RepoImpl::BuildAllVersions(const Loc& loc, const SeriesRecord& series, bo
     FOLIO_RETURN_IF_ERROR(dir->ReadFile(file_name, bytes));
     FOLIO_ASSIGN_OR_RETURN(Json j, storage::ParseStoredJson(bytes, path));
     if (!have_parent) {
-      FOLIO_ASSIGN_OR_RETURN(context.parent_id, FolderIdAt(loc.folder));
+      FOLIO_ASSIGN_OR_RETURN(context.parent_id, locator_.FolderIdAt(loc.folder));
       have_parent = true;
     }
     FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ObjectRecordFromJson(std::move(j), path));
-    std::string rec_type_id = TypeIdOf(rec.properties, BaseType::kDocument);
+    std::string rec_type_id = StoredTypeId(rec.properties, BaseType::kDocument);
     if (type == nullptr || rec_type_id != type_id) {
       FOLIO_ASSIGN_OR_RETURN(type, types_.Get(rec_type_id));
       type_id = std::move(rec_type_id);
@@ -328,8 +316,8 @@ Status RepoImpl::BuildAllVersions(const Loc& loc, const SeriesRecord& series, bo
   return working_copy();
 }
 
-ObjectData RepoImpl::AssembleDocument(const DocContext& c, const std::string& the_label, bool pwc,
-                                      const std::string& type_id, const TypeDef& type, ObjectRecord rec) {
+ObjectData ObjectBuilder::AssembleDocument(const DocContext& c, const std::string& the_label, bool pwc,
+                                           const std::string& type_id, const TypeDef& type, ObjectRecord rec) {
   const Loc& loc = *c.loc;
   const SeriesRecord& series = *c.series;
   Json mem = StoredToMemory(type, std::move(rec.properties));
@@ -338,7 +326,7 @@ ObjectData RepoImpl::AssembleDocument(const DocContext& c, const std::string& th
   o.id = pwc ? storage::PwcId(series.series_id) : storage::VersionId(series.series_id, the_label);
   o.base = BaseType::kDocument;
   o.type_id = type_id;
-  o.name = mem.value("cmis:name", loc.name);
+  o.name = storage::StringOr(mem, cmis::kName, loc.name);
   o.path = storage::JoinPath(loc.folder, loc.name);
   o.parent_id = c.parent_id;
   o.series_id = series.series_id;
@@ -355,32 +343,33 @@ ObjectData RepoImpl::AssembleDocument(const DocContext& c, const std::string& th
   size_t custom = 0;
   for (const auto& kv : mem.get_ref<const Json::object_t&>()) custom += kv.first.rfind("cmis:", 0) != 0;
   Json& p = o.properties = CommonPropertiesTaking(o.id, o.base, type_id, o.name, mem, 27 + custom);
-  Put(p, "cmis:isImmutable", false);
-  Put(p, "cmis:isLatestVersion", o.is_latest);
-  Put(p, "cmis:isMajorVersion", versioned ? is_major : true);
-  Put(p, "cmis:isLatestMajorVersion", versioned ? (!pwc && the_label == c.latest_major) : true);
-  Put(p, "cmis:isPrivateWorkingCopy", pwc);
-  Put(p, "cmis:versionLabel", versioned ? Json(o.version_label) : Json(nullptr));
-  Put(p, "cmis:versionSeriesId", series.series_id);
+  Put(p, cmis::kIsImmutable, false);
+  Put(p, cmis::kIsLatestVersion, o.is_latest);
+  Put(p, cmis::kIsMajorVersion, versioned ? is_major : true);
+  Put(p, cmis::kIsLatestMajorVersion, versioned ? (!pwc && the_label == c.latest_major) : true);
+  Put(p, cmis::kIsPrivateWorkingCopy, pwc);
+  Put(p, cmis::kVersionLabel, versioned ? Json(o.version_label) : Json(nullptr));
+  Put(p, cmis::kVersionSeriesId, series.series_id);
   const bool out = series.checked_out.has_value();
-  Put(p, "cmis:isVersionSeriesCheckedOut", out);
-  Put(p, "cmis:versionSeriesCheckedOutBy", out ? Json(series.checked_out->by) : Json(nullptr));
-  Put(p, "cmis:versionSeriesCheckedOutId", out ? Json(storage::PwcId(series.series_id)) : Json(nullptr));
-  Put(p, "cmis:versionSeriesCheckedOutDate", out ? Json(series.checked_out->since_ms) : Json(nullptr));
-  Put(p, "cmis:checkinComment", TakeStored(mem, "cmis:checkinComment"));
+  Put(p, cmis::kIsVersionSeriesCheckedOut, out);
+  Put(p, cmis::kVersionSeriesCheckedOutBy, out ? Json(series.checked_out->by) : Json(nullptr));
+  Put(p, cmis::kVersionSeriesCheckedOutId, out ? Json(storage::PwcId(series.series_id)) : Json(nullptr));
+  Put(p, cmis::kVersionSeriesCheckedOutDate, out ? Json(series.checked_out->since_ms) : Json(nullptr));
+  Put(p, cmis::kCheckinComment, TakeStored(mem, cmis::kCheckinComment));
   if (o.content) {
-    Put(p, "cmis:contentStreamLength", o.content->length);
-    Put(p, "cmis:contentStreamMimeType", o.content->mime_type);
-    Put(p, "cmis:contentStreamFileName", o.content->file_name);
-    Put(p, "cmis:contentStreamId", o.id + "/content");
+    Put(p, cmis::kContentStreamLength, o.content->length);
+    Put(p, cmis::kContentStreamMimeType, o.content->mime_type);
+    Put(p, cmis::kContentStreamFileName, o.content->file_name);
+    Put(p, cmis::kContentStreamId, o.id + "/content");
   } else {
-    Put(p, "cmis:contentStreamLength", nullptr);
-    Put(p, "cmis:contentStreamMimeType", nullptr);
-    Put(p, "cmis:contentStreamFileName", nullptr);
-    Put(p, "cmis:contentStreamId", nullptr);
+    Put(p, cmis::kContentStreamLength, nullptr);
+    Put(p, cmis::kContentStreamMimeType, nullptr);
+    Put(p, cmis::kContentStreamFileName, nullptr);
+    Put(p, cmis::kContentStreamId, nullptr);
   }
   AppendCustom(p, mem);
   return o;
 }
 
 }  // namespace folio::repo
+

@@ -1,11 +1,14 @@
-// Resolving ids and paths to locations. An id is looked up in the on-disk index; the
+// Resolving ids and paths; see locator.h. An id is looked up in the on-disk index; the
 // recorded path is verified against the object's own record (which holds its id) and,
 // when stale (a parent folder was moved), re-derived through the parent's entry.
-#include <optional>
-#include <string>
+#include "repo/locator.h"
 
-#include "repo/repo_impl.h"
+#include "folio/repository.h"
+#include "repo/adopter.h"
+#include "storage/committer.h"
+#include "storage/id_index.h"
 #include "storage/ids.h"
+#include "storage/json_access.h"
 #include "storage/name_rules.h"
 
 namespace folio::repo {
@@ -21,25 +24,8 @@ std::optional<BaseType> KindFromName(const std::string& kind) {
 
 Status NotFoundId(const std::string& id) { return ObjectNotFound("no object with id '" + id + "'"); }
 
-}  // namespace
-
-// True if the record at `loc` carries `id`; keeps the record in `loc.record`.
-static bool Verify(RepoImpl& r, Loc& loc) {
-  std::string path, key = "id";
-  switch (loc.base) {
-    case BaseType::kFolder: path = r.layout_.FolderFile(loc.folder); break;
-    case BaseType::kDocument: path = r.layout_.SeriesFile(loc.folder, loc.name); key = "seriesId"; break;
-    case BaseType::kItem: path = r.layout_.ItemFile(loc.folder, loc.name); break;
-    case BaseType::kRelationship: path = r.layout_.RelationshipFile(loc.id); break;
-  }
-  auto j = r.cache_.Read(r.fs_, path);
-  if (!j.ok() || (*j)->value(key, "") != loc.id) return false;
-  loc.record = *j;
-  return true;
-}
-
 // The location an index entry names (not yet verified).
-static std::optional<Loc> LocFromEntry(const std::string& id, const storage::IndexEntry& entry) {
+std::optional<Loc> LocFromEntry(const std::string& id, const storage::IndexEntry& entry) {
   auto kind = KindFromName(entry.kind);
   if (!kind) return std::nullopt;
   Loc loc;
@@ -52,16 +38,39 @@ static std::optional<Loc> LocFromEntry(const std::string& id, const storage::Ind
   return loc;
 }
 
-Result<Loc> RepoImpl::Locate(const std::string& base_id, int depth) {
+}  // namespace
+
+// True if the record at `loc` carries its id; keeps the record in `loc.record`.
+bool Locator::Verify(Loc& loc) {
+  std::string path;
+  const char* key = "id";
+  switch (loc.base) {
+    case BaseType::kFolder: path = layout_.FolderFile(loc.folder); break;
+    case BaseType::kDocument:
+      path = layout_.SeriesFile(loc.folder, loc.name);
+      key = "seriesId";
+      break;
+    case BaseType::kItem: path = layout_.ItemFile(loc.folder, loc.name); break;
+    case BaseType::kRelationship: path = layout_.RelationshipFile(loc.id); break;
+  }
+  auto j = records_.Read(path);
+  if (!j.ok() || storage::StringField(**j, key) != loc.id) return false;
+  loc.record = *j;
+  return true;
+}
+
+Result<Loc> Locator::Locate(const std::string& base_id) { return LocateAt(base_id, 0); }
+
+Result<Loc> Locator::LocateAt(const std::string& base_id, int depth) {
   if (depth > 256) return StorageError("index entries of '" + base_id + "' form a cycle or are nested too deep");
   // The cached entry, unvalidated, is a fine hint: the record it leads to is verified.
-  if (auto hint = cache_.Peek(layout_.IndexEntry(base_id))) {
+  if (auto hint = records_.Peek(layout_.IndexEntry(base_id))) {
     auto entry = storage::IndexEntryFromJson(*hint, "");
     if (entry.ok()) {
-      if (auto loc = LocFromEntry(base_id, *entry); loc && Verify(*this, *loc)) return *loc;
+      if (auto loc = LocFromEntry(base_id, *entry); loc && Verify(*loc)) return *loc;
     }
   }
-  auto entry_json = cache_.Read(fs_, layout_.IndexEntry(base_id));
+  auto entry_json = records_.Read(layout_.IndexEntry(base_id));
   if (!entry_json.ok()) {
     if (entry_json.status().Is(std::errc::no_such_file_or_directory)) return NotFoundId(base_id);
     return entry_json.status();
@@ -71,38 +80,37 @@ Result<Loc> RepoImpl::Locate(const std::string& base_id, int depth) {
   auto found = LocFromEntry(base_id, entry);
   if (!found) return StorageError("index entry of '" + base_id + "' has unknown kind '" + entry.kind + "'");
   Loc loc = *found;
-  if (Verify(*this, loc)) return loc;
+  if (Verify(loc)) return loc;
   if (entry.parent.empty()) return NotFoundId(base_id);
   // The recorded path is stale: derive it from the parent's (verified) location.
-  auto parent = Locate(entry.parent, depth + 1);
-  if (!parent.ok()) return NotFoundId(base_id);
-  if (parent->base != BaseType::kFolder) return NotFoundId(base_id);
+  auto parent = LocateAt(entry.parent, depth + 1);
+  if (!parent.ok() || parent->base != BaseType::kFolder) return NotFoundId(base_id);
   loc.folder = loc.base == BaseType::kFolder ? storage::JoinPath(parent->folder, entry.name) : parent->folder;
-  if (Verify(*this, loc)) return loc;
+  if (Verify(loc)) return loc;
   return NotFoundId(base_id);
 }
 
-Result<Loc> RepoImpl::LocateFolder(const std::string& id) {
+Result<Loc> Locator::LocateFolder(const std::string& id) {
   FOLIO_ASSIGN_OR_RETURN(Target t, ResolveId(id));
   if (t.loc.base != BaseType::kFolder) return InvalidArgument("object '" + id + "' is not a folder");
   return t.loc;
 }
 
-Result<Target> RepoImpl::ResolveId(const std::string& id) {
+Result<Target> Locator::ResolveId(const std::string& id) {
   auto parsed = storage::ParseObjectId(id);
   if (!parsed) return NotFoundId(id);
   auto loc = Locate(parsed->base);
-  if (!loc.ok() && loc.status().kind() == ErrorKind::kObjectNotFound && !read_only_) {
-    // A change in flight (another thread or process) may have moved it: wait for the
-    // writer to finish, then look once more.
-    auto guard = LockForWrite();
-    if (guard.ok()) loc = Locate(parsed->base);
+  if (!loc.ok() && loc.status().kind() == ErrorKind::kObjectNotFound) {
+    // A change in flight (another thread or process) may be moving it: wait for the
+    // writers to finish, then look once more.
+    committer_.WaitForWriters();
+    loc = Locate(parsed->base);
   }
   if (!loc.ok()) return loc.status();
   Target t;
-  t.loc = *loc;
+  t.loc = std::move(*loc);
   if (parsed->label) {
-    if (loc->base != BaseType::kDocument) return NotFoundId(id);
+    if (t.loc.base != BaseType::kDocument) return NotFoundId(id);
     if (parsed->is_pwc()) {
       t.pwc = true;
     } else {
@@ -112,7 +120,29 @@ Result<Target> RepoImpl::ResolveId(const std::string& id) {
   return t;
 }
 
-Result<Target> RepoImpl::ResolvePath(const std::string& path) {
+Result<Target> Locator::Relocate(const ObjectData& object) {
+  Target t;
+  t.loc.base = object.base;
+  t.loc.id = object.base == BaseType::kDocument ? object.series_id : object.id;
+  if (object.base == BaseType::kFolder) {
+    t.loc.folder = object.path;
+    t.loc.name = storage::BaseName(object.path);
+  } else if (object.base != BaseType::kRelationship) {
+    t.loc.folder = storage::ParentPath(object.path);
+    t.loc.name = storage::BaseName(object.path);
+  }
+  if (object.base == BaseType::kDocument) {
+    if (object.is_pwc) {
+      t.pwc = true;
+    } else {
+      t.label = object.version_label;
+    }
+  }
+  if (!t.loc.id.empty() && Verify(t.loc)) return t;
+  return ResolveId(object.id);
+}
+
+Result<Target> Locator::ResolvePath(const std::string& path) {
   // Segments were percent-decoded by the caller; each must be a valid, non-reserved name.
   std::string clean;
   size_t start = 0;
@@ -155,9 +185,9 @@ Result<Target> RepoImpl::ResolvePath(const std::string& path) {
     }
     return st.status();
   }
-  auto item = cache_.Read(fs_, layout_.ItemFile(parent, name));
+  auto item = records_.Read(layout_.ItemFile(parent, name));
   if (item.ok()) {
-    t.loc = Loc{BaseType::kItem, (*item)->value("id", ""), parent, name};
+    t.loc = Loc{BaseType::kItem, storage::StringOr(**item, "id", ""), parent, name};
     return t;
   }
   return ObjectNotFound("no object at path '" + shown + "'");
@@ -171,11 +201,11 @@ Result<Target> RepoImpl::ResolvePath(const std::string& path) {
 // same folder goes unnoticed; nothing outside the data directory can match, and content
 // is only ever read through the confined Open. Anything else (not remembered, a
 // different file, a symlink, gone) takes the full path, which also adopts and reports.
-std::optional<Target> RepoImpl::KnownDocumentAt(const std::string& visible, const std::string& parent,
-                                                const std::string& name) {
+std::optional<Target> Locator::KnownDocumentAt(const std::string& visible, const std::string& parent,
+                                               const std::string& name) {
   FileStat known;
   {
-    std::lock_guard<std::mutex> lock(known_paths_mu_);
+    std::lock_guard<std::mutex> lock(known_mu_);
     auto it = known_paths_.find(visible);
     if (it == known_paths_.end()) return std::nullopt;
     known = it->second;
@@ -184,46 +214,41 @@ std::optional<Target> RepoImpl::KnownDocumentAt(const std::string& visible, cons
   if (!st.ok() || st->type != FileType::kFile || st->inode != known.inode || st->device != known.device) {
     return std::nullopt;
   }
-  // The series record: read through the confined Open, validated by its own identity.
   auto t = DocumentTarget(parent, name);
   if (!t.ok()) return std::nullopt;  // the full path reports what is wrong
   t->loc.visible = *st;
   return std::move(*t);
 }
 
-Result<Target> RepoImpl::DocumentTarget(const std::string& folder, const std::string& name) {
-  const std::string series_path = layout_.SeriesFile(folder, name);
-  auto json = cache_.Read(fs_, series_path);
-  if (!json.ok() && json.status().Is(std::errc::no_such_file_or_directory)) {
-    FOLIO_RETURN_IF_ERROR(AdoptDocument(folder, name));
-    json = cache_.Read(fs_, series_path);
-  }
-  if (!json.ok()) return json.status();
-  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> series, DecodeSeries(*json, series_path));
-  Target t;
-  t.loc = Loc{BaseType::kDocument, series->series_id, folder, name};
-  t.loc.record = *json;  // lets Build reuse it (and its memo of built documents)
-  t.pwc = series->versions.empty();  // created checked out: only the working copy exists
-  return t;
-}
-
-void RepoImpl::RememberDocumentAt(const std::string& visible, const FileStat& st) {
-  std::lock_guard<std::mutex> lock(known_paths_mu_);
+void Locator::RememberDocumentAt(const std::string& visible, const FileStat& st) {
+  std::lock_guard<std::mutex> lock(known_mu_);
   if (known_paths_.size() >= kMaxKnownPaths) known_paths_.clear();
   known_paths_[visible] = st;
 }
 
-Result<std::string> RepoImpl::FolderIdAt(const std::string& folder_path) {
-  auto j = cache_.Read(fs_, layout_.FolderFile(folder_path));
-  if (!j.ok() && j.status().Is(std::errc::no_such_file_or_directory)) {
-    FOLIO_RETURN_IF_ERROR(AdoptFolder(folder_path));
-    j = cache_.Read(fs_, layout_.FolderFile(folder_path));
+Result<Target> Locator::DocumentTarget(const std::string& folder, const std::string& name) {
+  const std::string series_path = layout_.SeriesFile(folder, name);
+  auto json = records_.Read(series_path);
+  if (!json.ok() && json.status().Is(std::errc::no_such_file_or_directory)) {
+    FOLIO_RETURN_IF_ERROR(adopter_->AdoptDocument(folder, name));
+    json = records_.Read(series_path);
   }
-  if (!j.ok()) return j.status();
-  if (!(*j)->contains("id") || !(**j)["id"].is_string()) {
-    return StorageError("'" + layout_.FolderFile(folder_path) + "' has no id");
+  if (!json.ok()) return json.status();
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> series, records_.DecodeSeries(*json, series_path));
+  Target t;
+  t.loc = Loc{BaseType::kDocument, series->series_id, folder, name};
+  t.loc.record = *json;  // lets the builder reuse it (and its memo of built documents)
+  t.pwc = series->versions.empty();  // created checked out: only the working copy exists
+  return t;
+}
+
+Result<std::string> Locator::FolderIdAt(const std::string& folder_path) {
+  auto id = records_.FolderId(folder_path);
+  if (!id.ok() && id.status().Is(std::errc::no_such_file_or_directory)) {
+    FOLIO_RETURN_IF_ERROR(adopter_->AdoptFolder(folder_path));
+    id = records_.FolderId(folder_path);
   }
-  return (**j)["id"].get<std::string>();
+  return id;
 }
 
 }  // namespace folio::repo

@@ -1,10 +1,13 @@
-// Children of a folder. The sorted list of names is cached per folder and validated on
-// every use by the directory's inode and mtime (and those of its items directory), so
-// a page from a folder of 100,000 documents costs about what one from 1,000 does.
+// A folder's children; see listings.h.
 #include <algorithm>
 #include <chrono>
 
-#include "repo/repo_impl.h"
+#include "repo/listings.h"
+
+#include "folio/cmis_ids.h"
+#include "repo/locator.h"
+#include "repo/object_builder.h"
+#include "storage/json_access.h"
 #include "storage/name_rules.h"
 
 namespace folio::repo {
@@ -20,15 +23,15 @@ int64_t RealNowNs() {
 
 }  // namespace
 
-Result<std::shared_ptr<const Listing>> RepoImpl::List(const std::string& folder) {
+Result<std::shared_ptr<const Listing>> Listings::List(const std::string& folder) {
   FOLIO_ASSIGN_OR_RETURN(FileStat dir_st, fs_.Stat(layout_.Dir(folder)));
   int64_t items_mtime = 0;
   auto items_st = fs_.Stat(layout_.ItemsDir(folder));
   if (items_st.ok()) items_mtime = items_st->mtime_ns;
   {
-    std::lock_guard<std::mutex> lock(listing_mu_);
-    auto it = listings_.find(folder);
-    if (it != listings_.end() && it->second->dir_mtime_ns == dir_st.mtime_ns &&
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = cache_.find(folder);
+    if (it != cache_.end() && it->second->dir_mtime_ns == dir_st.mtime_ns &&
         it->second->dir_inode == dir_st.inode && it->second->items_mtime_ns == items_mtime) {
       return it->second;
     }
@@ -60,14 +63,14 @@ Result<std::shared_ptr<const Listing>> RepoImpl::List(const std::string& folder)
   // A directory changed within the clock's granularity may change again unseen.
   const int64_t now = RealNowNs();
   if (now - dir_st.mtime_ns > kRacyNs && now - items_mtime > kRacyNs) {
-    std::lock_guard<std::mutex> lock(listing_mu_);
-    if (listings_.size() >= kMaxCachedListings) listings_.clear();
-    listings_[folder] = listing;
+    std::lock_guard<std::mutex> lock(mu_);
+    if (cache_.size() >= kMaxCachedListings) cache_.clear();
+    cache_[folder] = listing;
   }
   return std::shared_ptr<const Listing>(listing);
 }
 
-Status RepoImpl::CheckNameFree(const std::string& folder, const std::string& name) {
+Status Listings::CheckNameFree(const std::string& folder, const std::string& name) {
   FOLIO_RETURN_IF_ERROR(storage::ValidateName(name));
   for (const std::string& path : {layout_.Child(folder, name), layout_.SeriesDir(folder, name),
                                   layout_.ItemDir(folder, name)}) {
@@ -80,22 +83,22 @@ Status RepoImpl::CheckNameFree(const std::string& folder, const std::string& nam
   return OkStatus();
 }
 
-Result<ChildrenPage> RepoImpl::Children(const std::string& folder_id, uint64_t skip, uint64_t max,
+Result<ChildrenPage> Listings::Children(const std::string& folder_id, uint64_t skip, uint64_t max,
                                         ChildOrder order) {
-  FOLIO_ASSIGN_OR_RETURN(Loc folder, LocateFolder(folder_id));
+  FOLIO_ASSIGN_OR_RETURN(Loc folder, locator_.LocateFolder(folder_id));
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const Listing> listing, List(folder.folder));
   auto build = [&](const ListedChild& c) -> Result<ObjectData> {
     Target t;
     if (c.base == BaseType::kFolder) {
       const std::string path = storage::JoinPath(folder.folder, c.name);
-      FOLIO_ASSIGN_OR_RETURN(std::string id, FolderIdAt(path));
+      FOLIO_ASSIGN_OR_RETURN(std::string id, locator_.FolderIdAt(path));
       t.loc = Loc{BaseType::kFolder, id, path, c.name};
     } else if (c.base == BaseType::kItem) {
       t.loc = Loc{BaseType::kItem, "", folder.folder, c.name};
     } else {
-      FOLIO_ASSIGN_OR_RETURN(t, DocumentTarget(folder.folder, c.name));
+      FOLIO_ASSIGN_OR_RETURN(t, locator_.DocumentTarget(folder.folder, c.name));
     }
-    return Build(t);
+    return builder_.Build(t);
   };
   ChildrenPage page;
   const auto& all = listing->children;
@@ -129,10 +132,10 @@ Result<ChildrenPage> RepoImpl::Children(const std::string& folder_id, uint64_t s
     }
     objects.push_back(std::move(*o));
   }
-  const char* key = order.key == ChildOrderKey::kCreationDate ? "cmis:creationDate" : "cmis:lastModificationDate";
+  const char* key = order.key == ChildOrderKey::kCreationDate ? cmis::kCreationDate : cmis::kLastModificationDate;
   std::stable_sort(objects.begin(), objects.end(), [&](const ObjectData& a, const ObjectData& b) {
-    int64_t x = a.properties.value(key, int64_t{0});
-    int64_t y = b.properties.value(key, int64_t{0});
+    const int64_t x = storage::IntField(a.properties, key).value_or(0);
+    const int64_t y = storage::IntField(b.properties, key).value_or(0);
     if (x != y) return order.descending ? x > y : x < y;
     return a.name < b.name;
   });
