@@ -1,0 +1,44 @@
+#!/bin/sh
+# Syscalls per write operation (the figure that does not drift with the machine's load):
+# `folio serve` on a copy of the sample data under `strace -f -c`, then N checkOut +
+# checkIn cycles of one document over one keep-alive connection (curl --next). Prints
+# strace's table and the calls per operation of the ones that matter (fsync family,
+# renames, links, opens, stats).
+#
+# Usage: bench/engine_syscalls.sh [BUILD_DIR] [CYCLES]   (needs strace and curl)
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+folio="${1:-$root/build}/folio"
+cycles="${2:-50}"
+[ -x "$folio" ] || { echo "no $folio: build first" >&2; exit 2; }
+command -v strace >/dev/null && command -v curl >/dev/null || { echo "needs strace and curl" >&2; exit 2; }
+work=$(mktemp -d /tmp/folio-syscalls-XXXXXX)
+cp -a "$root/sample-data" "$work/data"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$folio" serve --data "$work/data" --port "$port" --log-level warn >"$work/serve.out" 2>"$work/serve.err" &
+pid=$!
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT INT TERM
+for _ in $(seq 100); do grep -q listening "$work/serve.out" 2>/dev/null && break; sleep 0.1; done
+url="http://127.0.0.1:$port/demo/plain/README.md"
+# The curl arguments of `n` cycles on one connection.
+cycle_args() {
+  i=0
+  while [ "$i" -lt "$1" ]; do
+    printf '%s\n' -s -o /dev/null -d operation=checkOut "$url" --next -s -o /dev/null -d "operation=checkIn&major=false" "$url" --next
+    i=$((i + 1))
+  done
+}
+cycle_args 5 | sed "$ d" | xargs curl >/dev/null            # warm up
+strace -f -c -o "$work/strace" -p "$pid" &
+spid=$!
+sleep 0.5
+cycle_args "$cycles" | sed "$ d" | xargs curl >/dev/null
+sleep 0.2
+kill -INT $spid
+wait $spid 2>/dev/null || true
+ops=$((cycles * 2))
+cat "$work/strace"
+echo
+echo "per operation ($ops operations: $cycles checkOut + $cycles checkIn):"
+awk -v ops="$ops" '$NF ~ /^(fsync|fdatasync|syncfs|sync_file_range|renameat|renameat2|rename|linkat|unlinkat|openat|openat2|newfstatat|statx|pwrite64|write|flock|getdents64|mkdirat)$/ {
+  calls = ($4 ~ /^[0-9]+$/) ? $4 : $3; printf "  %-12s %6.2f\n", $NF, calls / ops }' "$work/strace"
