@@ -54,8 +54,15 @@ void StopServer(Server& server) {
   server.pid = -1;
 }
 
-std::string FolioBesides(const char* argv0) {
-  return (std::filesystem::path(argv0).parent_path().parent_path() / "folio").string();
+ServerBenchArgs ParseServerBenchArgs(int argc, char** argv) {
+  ServerBenchArgs out;
+  out.folio = (std::filesystem::path(argv[0]).parent_path().parent_path() / "folio").string();
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--quick") out.quick = true;
+    if (a == "--folio" && i + 1 < argc) out.folio = argv[++i];
+  }
+  return out;
 }
 
 }  // namespace folio::bench

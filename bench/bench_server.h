@@ -23,7 +23,13 @@ Server StartServer(const std::string& folio, const std::string& data, const std:
 // SIGTERM, then waits for it to exit.
 void StopServer(Server& server);
 
-// The `folio` binary beside the benchmark's own directory (build/bench/x -> build/folio).
-std::string FolioBesides(const char* argv0);
+// The command line of a benchmark that runs `folio serve`: `--quick` (a smaller run)
+// and `--folio PATH` (default: the `folio` beside the benchmark's own directory,
+// build/bench/x -> build/folio).
+struct ServerBenchArgs {
+  bool quick = false;
+  std::string folio;
+};
+ServerBenchArgs ParseServerBenchArgs(int argc, char** argv);
 
 }  // namespace folio::bench

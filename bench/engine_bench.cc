@@ -256,13 +256,9 @@ std::vector<Row> AdoptionRows(const std::string& folio, int folders, int files_p
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
-  std::string folio = folio::bench::FolioBesides(argv[0]);
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--quick") quick = true;
-    if (a == "--folio" && i + 1 < argc) folio = argv[++i];
-  }
+  const folio::bench::ServerBenchArgs args = folio::bench::ParseServerBenchArgs(argc, argv);
+  const bool quick = args.quick;
+  const std::string& folio = args.folio;
   std::vector<Row> rows;
   for (Row& r : CycleRows(folio, quick ? 20 : 100)) rows.push_back(r);
   for (Row& r : AdoptionRows(folio, 10, quick ? 100 : 1000)) rows.push_back(r);

@@ -156,13 +156,9 @@ std::vector<Row> VersionsRows(const std::string& folio, const std::vector<int>& 
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
-  std::string folio = folio::bench::FolioBesides(argv[0]);
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--quick") quick = true;
-    if (a == "--folio" && i + 1 < argc) folio = argv[++i];
-  }
+  const folio::bench::ServerBenchArgs args = folio::bench::ParseServerBenchArgs(argc, argv);
+  const bool quick = args.quick;
+  const std::string& folio = args.folio;
   std::vector<Row> rows;
   for (Row& r : VersionsRows(folio, quick ? std::vector<int>{200, 1000} : std::vector<int>{1000, 5000, 10000})) {
     rows.push_back(r);

@@ -220,45 +220,31 @@ void ChangeSet::PutJsonStamped(std::string path, const Json& value, std::string 
   actions_.back().stamp = std::move(stamped);
 }
 
-void ChangeSet::MakeDir(std::string path) {
+void ChangeSet::Add(Action::Op op, std::string path, std::string source, Guard guard) {
   Action a;
-  a.op = Action::Op::kMakeDir;
-  a.path = std::move(path);
-  actions_.push_back(std::move(a));
-}
-
-void ChangeSet::Link(std::string path, std::string source, Guard guard) {
-  Action a;
-  a.op = Action::Op::kLink;
+  a.op = op;
   a.path = std::move(path);
   a.source = std::move(source);
   a.guard = std::move(guard);
   actions_.push_back(std::move(a));
+}
+
+void ChangeSet::MakeDir(std::string path) { Add(Action::Op::kMakeDir, std::move(path), "", Guard::None()); }
+
+void ChangeSet::Link(std::string path, std::string source, Guard guard) {
+  Add(Action::Op::kLink, std::move(path), std::move(source), std::move(guard));
 }
 
 void ChangeSet::Copy(std::string path, std::string source) {
-  Action a;
-  a.op = Action::Op::kCopy;
-  a.path = std::move(path);
-  a.source = std::move(source);
-  actions_.push_back(std::move(a));
+  Add(Action::Op::kCopy, std::move(path), std::move(source), Guard::None());
 }
 
 void ChangeSet::Rename(std::string from, std::string to, Guard guard) {
-  Action a;
-  a.op = Action::Op::kRename;
-  a.path = std::move(to);
-  a.source = std::move(from);
-  a.guard = std::move(guard);
-  actions_.push_back(std::move(a));
+  Add(Action::Op::kRename, std::move(to), std::move(from), std::move(guard));
 }
 
 void ChangeSet::Remove(std::string path, Guard guard) {
-  Action a;
-  a.op = Action::Op::kRemove;
-  a.path = std::move(path);
-  a.guard = std::move(guard);
-  actions_.push_back(std::move(a));
+  Add(Action::Op::kRemove, std::move(path), "", std::move(guard));
 }
 
 void ChangeSet::Record(ChangeEvent event) { events_.push_back(std::move(event)); }

@@ -113,6 +113,7 @@ class ChangeSet {
   size_t InlineBytes() const;
 
  private:
+  void Add(Action::Op op, std::string path, std::string source, Guard guard);
   std::vector<Action> actions_;
   std::vector<ChangeEvent> events_;
 };
