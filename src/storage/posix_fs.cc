@@ -524,8 +524,13 @@ class PosixFs : public Fs {
     auto [from_parent, from_name] = SplitParent(from);
     auto [to_parent, to_name] = SplitParent(to);
     FOLIO_ASSIGN_OR_RETURN(Fd a, OpenBeneath(from_parent, O_PATH | O_DIRECTORY, 0));
-    FOLIO_ASSIGN_OR_RETURN(Fd b, OpenBeneath(to_parent, O_PATH | O_DIRECTORY, 0));
-    if (::renameat2(a.get(), from_name.c_str(), b.get(), to_name.c_str(), flags) != 0) {
+    // A temp file renamed over its target (every write) stays in one directory: resolve it once.
+    Fd other;
+    if (to_parent != from_parent) {
+      FOLIO_ASSIGN_OR_RETURN(other, OpenBeneath(to_parent, O_PATH | O_DIRECTORY, 0));
+    }
+    const int b = other.get() >= 0 ? other.get() : a.get();
+    if (::renameat2(a.get(), from_name.c_str(), b, to_name.c_str(), flags) != 0) {
       return Errno("rename", from + "' to '" + to, errno);
     }
     return OkStatus();
