@@ -36,6 +36,19 @@ std::string ServerLockFile();                       // .folio/lock
 std::string DomainDir(std::string_view domain);     // demo
 std::string DomainFile(std::string_view domain);    // demo/.folio/domain.json
 
+// A domain's users and groups (docs/STORAGE.md, "Users and groups"). `domain` is the
+// domain's directory (a temp directory while the domain is being created).
+std::string DomainMetaDir(std::string_view domain);     // demo/.folio
+std::string DomainLockFile(std::string_view domain);    // demo/.folio/lock
+std::string DomainJournalDir(std::string_view domain);  // demo/.folio/journal
+std::string UsersDir(std::string_view domain);          // demo/.folio/users
+std::string UserFile(std::string_view domain, std::string_view user_id);     // .../users/<id>.json
+std::string GroupsDir(std::string_view domain);         // demo/.folio/groups
+std::string GroupFile(std::string_view domain, std::string_view group_id);  // .../groups/<id>.json
+// The user or group id a file name in UsersDir or GroupsDir stands for ("alice.json" ->
+// "alice"); nullopt for temp files and names not ending in ".json".
+std::optional<std::string> PrincipalIdOfFile(std::string_view file_name);
+
 // Paths inside one repository: `base` is "domain/repository".
 class RepoLayout {
  public:
