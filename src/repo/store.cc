@@ -9,6 +9,7 @@
 
 #include <cerrno>
 
+#include "repo/acl/ace_list.h"
 #include "repo/records.h"
 #include "storage/atomic_write.h"
 #include "storage/clock.h"
@@ -106,7 +107,8 @@ Result<DomainInfo> Store::GetDomain(const std::string& domain_id) {
   return d;
 }
 
-Result<DomainInfo> Store::CreateDomain(const std::string& domain_id, const std::string& description) {
+Result<DomainInfo> Store::CreateDomain(const std::string& domain_id, const std::string& description,
+                                       const DomainInit& init) {
   FOLIO_RETURN_IF_ERROR(RequireWritable());
   FOLIO_RETURN_IF_ERROR(CheckId(domain_id, DomainIdPattern(), "^\\w{3,}$", "domain id"));
   FOLIO_ASSIGN_OR_RETURN(auto lock, fs_->Lock(storage::ServerLockFile()));
@@ -122,6 +124,7 @@ Result<DomainInfo> Store::CreateDomain(const std::string& domain_id, const std::
                  Json{{"domainId", domain_id}, {"description", description},
                       {"created", storage::FormatIsoMs(d.created_ms)}});
   }
+  if (s.ok() && init) s = init(*fs_, tmp);
   if (s.ok()) s = fs_->SyncDir(storage::JoinPath(tmp, storage::kMetaDir));
   if (s.ok()) s = fs_->SyncDir(tmp);
   if (s.ok()) s = fs_->RenameNoReplace(tmp, domain_id);
@@ -201,6 +204,7 @@ Result<RepositoryInfo> Store::CreateRepository(const std::string& domain_id, con
                            {"cmis:creationDate", storage::FormatIsoMs(info.created_ms)},
                            {"cmis:lastModifiedBy", "system"},
                            {"cmis:lastModificationDate", storage::FormatIsoMs(info.created_ms)}};
+    root.acl = acl::RootFolderAcl(info.repository_id);
     s = WriteNew(*fs_, layout.FolderFile(""), repo::ToJson(root));
   }
   if (s.ok()) s = fs_->MakeDir(layout.IndexDir());

@@ -1,0 +1,460 @@
+// DomainAccounts and AccountRegistry; see accounts.h.
+#include "repo/acl/accounts.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <set>
+
+#include "storage/atomic_write.h"
+#include "storage/clock.h"
+#include "storage/journal.h"
+#include "storage/layout.h"
+
+namespace folio::acl {
+namespace {
+
+// A directory changed this recently may change again within the same tick of the
+// file system's clock without its time stamp moving (git's "racy" index problem):
+// such a snapshot is read again on its next use.
+constexpr int64_t kRacyMs = 100;
+// How often the files themselves are checked for edits made in place.
+constexpr int64_t kFileCheckMs = 1000;
+
+int64_t SteadyMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+int64_t WallNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+bool IsMissing(const Status& s) {
+  return s.Is(std::errc::no_such_file_or_directory) || s.Is(std::errc::not_a_directory);
+}
+
+bool SameFile(const FileStat& a, const FileStat& b) {
+  return a.type == b.type && a.device == b.device && a.inode == b.inode && a.size == b.size &&
+         a.mtime_ns == b.mtime_ns;
+}
+
+// A directory's identity; nullopt when it does not exist. Another failure: an error.
+Result<std::optional<FileStat>> StatDir(Fs& fs, const std::string& path) {
+  auto st = fs.IdentityStat(path);
+  if (st.ok()) return std::optional<FileStat>(*st);
+  if (IsMissing(st.status())) return std::optional<FileStat>();
+  return st.status();
+}
+
+bool SameDir(const std::optional<FileStat>& a, const std::optional<FileStat>& b) {
+  if (!a || !b) return !a && !b;
+  return SameFile(*a, *b);
+}
+
+Status WriteNewSynced(Fs& fs, const std::string& path, const Json& value) {
+  FOLIO_ASSIGN_OR_RETURN(auto f, fs.CreateNew(path));
+  FOLIO_RETURN_IF_ERROR(f->Append(storage::SerializeJson(value)));
+  FOLIO_RETURN_IF_ERROR(f->Sync());
+  return f->Close();
+}
+
+std::vector<std::string> Deduplicated(std::vector<std::string> ids) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (std::string& id : ids) {
+    if (seen.insert(id).second) out.push_back(std::move(id));
+  }
+  return out;
+}
+
+}  // namespace
+
+struct DomainAccounts::Snapshot {
+  std::shared_ptr<const Principals> principals;
+  std::optional<FileStat> users_dir, groups_dir;
+  bool racy = false;
+  std::vector<std::pair<std::string, FileStat>> files;
+  mutable std::atomic<int64_t> files_checked_ms{0};
+};
+
+// The records being changed, and which files must be written or removed.
+struct DomainAccounts::Draft {
+  std::string domain;
+  int64_t now_ms = 0;
+  std::map<std::string, UserRecord, std::less<>> users;
+  std::map<std::string, GroupRecord, std::less<>> groups;
+  std::set<std::string> users_touched, groups_touched;
+
+  bool Exists(std::string_view id) const {
+    return id == kUserGroup || users.count(id) > 0 || groups.count(id) > 0;
+  }
+  void PutUser(UserRecord u) {
+    users_touched.insert(u.id);
+    std::string id = u.id;
+    users[id] = std::move(u);
+  }
+  void PutGroup(GroupRecord g) {
+    groups_touched.insert(g.id);
+    std::string id = g.id;
+    groups[id] = std::move(g);
+  }
+  void DropUser(std::string_view id) {
+    users_touched.insert(std::string(id));
+    users.erase(users.find(id));
+    DropMembership(id);
+  }
+  void DropGroup(std::string_view id) {
+    auto it = groups.find(id);
+    if (it == groups.end()) return;
+    groups_touched.insert(std::string(id));
+    groups.erase(it);
+    DropMembership(id);
+  }
+  // Takes `id` out of every group that lists it.
+  void DropMembership(std::string_view id) {
+    for (auto& [gid, g] : groups) {
+      auto it = std::find(g.members.begin(), g.members.end(), id);
+      if (it == g.members.end()) continue;
+      g.members.erase(it);
+      g.modified_ms = now_ms;
+      groups_touched.insert(gid);
+    }
+  }
+  // Checks a new member list for group `group_id`. kInvalidArgument naming the member.
+  Status CheckMembers(std::string_view group_id, const std::vector<std::string>& members) const {
+    for (const std::string& m : members) {
+      FOLIO_RETURN_IF_ERROR(CheckPrincipalId(m, "member"));
+      if (m == group_id) return InvalidArgument("group '" + m + "' cannot be a member of itself");
+      if (!Exists(m)) {
+        return InvalidArgument("member '" + m + "' is no user or group of domain '" + domain + "'");
+      }
+    }
+    return OkStatus();
+  }
+  // Sets the members of `group_id`, making the group when it has no record yet.
+  void SetMembers(std::string_view group_id, std::vector<std::string> members) {
+    GroupRecord g;
+    if (auto it = groups.find(group_id); it != groups.end()) {
+      g = it->second;
+    } else {
+      g.id = std::string(group_id);
+      g.created_ms = now_ms;
+    }
+    g.members = std::move(members);
+    g.modified_ms = now_ms;
+    PutGroup(std::move(g));
+  }
+  Principals Build() const {
+    std::vector<UserRecord> u;
+    std::vector<GroupRecord> g;
+    for (const auto& [id, r] : users) u.push_back(r);
+    for (const auto& [id, r] : groups) g.push_back(r);
+    return Principals(std::move(u), std::move(g));
+  }
+};
+
+DomainAccounts::DomainAccounts(Fs& fs, std::string domain_dir, bool read_only)
+    : fs_(fs), domain_(std::move(domain_dir)), read_only_(read_only) {}
+
+Status DomainAccounts::Recover() {
+  FOLIO_ASSIGN_OR_RETURN(auto lock, fs_.Lock(storage::DomainLockFile(domain_)));
+  return storage::RecoverJournal(fs_, storage::DomainJournalDir(domain_)).status();
+}
+
+Result<std::shared_ptr<const DomainAccounts::Snapshot>> DomainAccounts::Load() {
+  // A change an interrupted process committed but did not finish is finished first,
+  // so no reader sees half of it (a writer only; the lock is taken only then).
+  if (!read_only_) {
+    auto journal = fs_.List(storage::DomainJournalDir(domain_));
+    if (journal.ok() && !journal->empty()) FOLIO_RETURN_IF_ERROR(Recover());
+  }
+  auto snap = std::make_shared<Snapshot>();
+  // Directories first: a change made while the files are read shows in them next time.
+  FOLIO_ASSIGN_OR_RETURN(snap->users_dir, StatDir(fs_, storage::UsersDir(domain_)));
+  FOLIO_ASSIGN_OR_RETURN(snap->groups_dir, StatDir(fs_, storage::GroupsDir(domain_)));
+  if (!snap->users_dir && !snap->groups_dir) {
+    auto domain = fs_.Stat(storage::DomainFile(domain_));
+    if (!domain.ok()) {
+      if (IsMissing(domain.status())) return ObjectNotFound("no domain '" + domain_ + "'");
+      return domain.status();
+    }
+  }
+  FOLIO_ASSIGN_OR_RETURN(AccountFiles files, ReadAccountFiles(fs_, domain_));
+  const int64_t now_ns = WallNs();
+  for (const auto& dir : {snap->users_dir, snap->groups_dir}) {
+    if (dir && now_ns - dir->mtime_ns < kRacyMs * 1000000) snap->racy = true;
+  }
+  snap->files = std::move(files.stats);
+  snap->files_checked_ms = SteadyMs();
+  snap->principals = std::make_shared<const Principals>(std::move(files.users), std::move(files.groups));
+  return std::shared_ptr<const Snapshot>(std::move(snap));
+}
+
+bool DomainAccounts::Fresh(const Snapshot& s) {
+  if (s.racy) return false;
+  auto users = StatDir(fs_, storage::UsersDir(domain_));
+  auto groups = StatDir(fs_, storage::GroupsDir(domain_));
+  if (!users.ok() || !groups.ok() || !SameDir(s.users_dir, *users) || !SameDir(s.groups_dir, *groups)) return false;
+  const int64_t now = SteadyMs();
+  if (now - s.files_checked_ms.load(std::memory_order_relaxed) < kFileCheckMs) return true;
+  for (const auto& [path, st] : s.files) {
+    auto current = fs_.IdentityStat(path);
+    if (!current.ok() || !SameFile(*current, st)) return false;
+  }
+  s.files_checked_ms.store(now, std::memory_order_relaxed);
+  return true;
+}
+
+Result<std::shared_ptr<const Principals>> DomainAccounts::Current() {
+  std::shared_ptr<const Snapshot> seen;
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    seen = current_;
+  }
+  if (seen && Fresh(*seen)) return seen->principals;
+  std::lock_guard<std::mutex> loading(load_mu_);
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    // Another thread may have loaded it while this one waited.
+    if (current_ && current_ != seen && Fresh(*current_)) return current_->principals;
+  }
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const Snapshot> loaded, Load());
+  std::lock_guard<std::mutex> g(mu_);
+  current_ = loaded;
+  return loaded->principals;
+}
+
+Status DomainAccounts::Change(const std::function<Status(Draft&)>& edit) {
+  if (read_only_) return PermissionDenied("the server is read-only");
+  std::lock_guard<std::mutex> loading(load_mu_);
+  if (!Exists(fs_, storage::DomainFile(domain_))) return ObjectNotFound("no domain '" + domain_ + "'");
+  FOLIO_ASSIGN_OR_RETURN(auto lock, fs_.Lock(storage::DomainLockFile(domain_)));
+  const std::string journal = storage::DomainJournalDir(domain_);
+  FOLIO_RETURN_IF_ERROR(storage::RecoverJournal(fs_, journal).status());
+
+  FOLIO_ASSIGN_OR_RETURN(AccountFiles files, ReadAccountFiles(fs_, domain_));
+  Draft d;
+  d.domain = domain_;
+  d.now_ms = storage::NowMs();
+  for (UserRecord& u : files.users) d.users.emplace(u.id, std::move(u));
+  for (GroupRecord& g : files.groups) d.groups.emplace(g.id, std::move(g));
+  const bool had_admin = !d.Build().UsersIn(kAdminGroup).empty();
+  FOLIO_RETURN_IF_ERROR(edit(d));
+  if (had_admin && d.Build().UsersIn(kAdminGroup).empty()) {
+    return Constraint("domain '" + domain_ + "' would be left without an administrator: group '" +
+                      std::string(kAdminGroup) + "' must keep at least one user");
+  }
+  if (d.users_touched.empty() && d.groups_touched.empty()) return OkStatus();
+
+  // One commit point: the journal record naming every file written or removed.
+  for (const std::string& dir : {storage::UsersDir(domain_), storage::GroupsDir(domain_), journal}) {
+    FOLIO_RETURN_IF_ERROR(storage::EnsureDir(fs_, dir));
+  }
+  storage::Transaction tx(fs_, journal);
+  for (const std::string& id : d.users_touched) {
+    auto it = d.users.find(id);
+    if (it != d.users.end()) {
+      FOLIO_RETURN_IF_ERROR(tx.WriteJson(storage::UserFile(domain_, id), UserToJson(it->second)).status());
+    } else {
+      tx.Remove(storage::UserFile(domain_, id));
+    }
+  }
+  for (const std::string& id : d.groups_touched) {
+    auto it = d.groups.find(id);
+    if (it != d.groups.end()) {
+      FOLIO_RETURN_IF_ERROR(tx.WriteJson(storage::GroupFile(domain_, id), GroupToJson(it->second)).status());
+    } else {
+      tx.Remove(storage::GroupFile(domain_, id));
+    }
+  }
+  FOLIO_RETURN_IF_ERROR(tx.Commit());
+  // The journal is empty again (no recovery, which would take the lock held here).
+  auto loaded = Load();
+  std::lock_guard<std::mutex> g(mu_);
+  if (loaded.ok()) {
+    current_ = *loaded;
+  } else {
+    current_.reset();  // the next Current() reads again
+  }
+  return OkStatus();
+}
+
+Status CheckNewUserId(std::string_view user_id) {
+  FOLIO_RETURN_IF_ERROR(CheckPrincipalId(user_id, "user id"));
+  if (IsBuiltInGroup(user_id)) {
+    return Constraint("user id '" + std::string(user_id) + "' is reserved: it names a built-in group ('admin', 'user', "
+                      "'repository_<id>')");
+  }
+  if (user_id == kAnonymousUser) {
+    return Constraint("user id 'anonymous' is reserved: it names the callers of a domain without users");
+  }
+  return OkStatus();
+}
+
+Result<UserRecord> DomainAccounts::CreateUser(UserRecord user) {
+  FOLIO_RETURN_IF_ERROR(CheckNewUserId(user.id));
+  UserRecord made;
+  FOLIO_RETURN_IF_ERROR(Change([&](Draft& d) -> Status {
+    if (d.users.count(user.id)) return ContentAlreadyExists("user '" + user.id + "' exists");
+    if (d.groups.count(user.id)) {
+      return ContentAlreadyExists("id '" + user.id + "' is taken by the group '" + user.id + "'");
+    }
+    const bool first = d.users.empty();
+    user.created_ms = user.modified_ms = d.now_ms;
+    made = user;
+    d.PutUser(std::move(user));
+    if (first) {
+      std::vector<std::string> admins = d.groups.count(kAdminGroup) ? d.groups.find(kAdminGroup)->second.members
+                                                                    : std::vector<std::string>();
+      admins.push_back(made.id);
+      d.SetMembers(kAdminGroup, Deduplicated(std::move(admins)));
+    }
+    return OkStatus();
+  }));
+  return made;
+}
+
+Result<UserRecord> DomainAccounts::UpdateUser(std::string_view user_id, const UserChanges& changes) {
+  UserRecord updated;
+  FOLIO_RETURN_IF_ERROR(Change([&](Draft& d) -> Status {
+    auto it = d.users.find(user_id);
+    if (it == d.users.end()) {
+      return ObjectNotFound("no user '" + std::string(user_id) + "' in domain '" + domain_ + "'");
+    }
+    UserRecord u = it->second;
+    if (changes.display_name) u.display_name = *changes.display_name;
+    if (changes.password_hash) u.password_hash = *changes.password_hash;
+    if (changes.api_key_hash) u.api_key_hash = *changes.api_key_hash;
+    u.modified_ms = d.now_ms;
+    updated = u;
+    d.PutUser(std::move(u));
+    return OkStatus();
+  }));
+  return updated;
+}
+
+Status DomainAccounts::DeleteUser(std::string_view user_id) {
+  return Change([&](Draft& d) -> Status {
+    if (!d.users.count(user_id)) {
+      return ObjectNotFound("no user '" + std::string(user_id) + "' in domain '" + domain_ + "'");
+    }
+    d.DropUser(user_id);
+    return OkStatus();
+  });
+}
+
+Result<GroupRecord> DomainAccounts::CreateGroup(std::string_view group_id, std::vector<std::string> members) {
+  FOLIO_RETURN_IF_ERROR(CheckPrincipalId(group_id, "group id"));
+  const std::string id(group_id);
+  if (group_id.starts_with(kRepositoryGroupPrefix)) {
+    return Constraint("group id '" + id + "' is reserved: ids starting with '" + std::string(kRepositoryGroupPrefix) +
+                      "' are repositories' groups, made with the repository");
+  }
+  members = Deduplicated(std::move(members));
+  GroupRecord made;
+  FOLIO_RETURN_IF_ERROR(Change([&](Draft& d) -> Status {
+    if (group_id == kAdminGroup || group_id == kUserGroup || d.groups.count(group_id)) {
+      return ContentAlreadyExists("group '" + id + "' exists");
+    }
+    if (d.users.count(group_id)) return ContentAlreadyExists("id '" + id + "' is taken by the user '" + id + "'");
+    FOLIO_RETURN_IF_ERROR(d.CheckMembers(group_id, members));
+    d.SetMembers(group_id, std::move(members));
+    made = d.groups.find(group_id)->second;
+    return OkStatus();
+  }));
+  return made;
+}
+
+Result<GroupRecord> DomainAccounts::UpdateGroup(std::string_view group_id, std::vector<std::string> members) {
+  FOLIO_RETURN_IF_ERROR(CheckPrincipalId(group_id, "group id"));
+  const std::string id(group_id);
+  if (group_id == kUserGroup) {
+    return Constraint("the members of the built-in group 'user' are every user of the domain; they cannot be set");
+  }
+  members = Deduplicated(std::move(members));
+  GroupRecord updated;
+  FOLIO_RETURN_IF_ERROR(Change([&](Draft& d) -> Status {
+    if (!d.groups.count(group_id) && !IsBuiltInGroup(group_id)) {
+      return ObjectNotFound("no group '" + id + "' in domain '" + domain_ + "'");
+    }
+    FOLIO_RETURN_IF_ERROR(d.CheckMembers(group_id, members));
+    d.SetMembers(group_id, std::move(members));
+    updated = d.groups.find(group_id)->second;
+    return OkStatus();
+  }));
+  return updated;
+}
+
+Status DomainAccounts::DeleteGroup(std::string_view group_id) {
+  const std::string id(group_id);
+  if (IsBuiltInGroup(group_id)) return Constraint("group '" + id + "' is built in and cannot be deleted");
+  return Change([&](Draft& d) -> Status {
+    if (!d.groups.count(group_id)) return ObjectNotFound("no group '" + id + "' in domain '" + domain_ + "'");
+    d.DropGroup(group_id);
+    return OkStatus();
+  });
+}
+
+Status DomainAccounts::ResetRepositoryGroup(std::string_view repository_id, std::vector<std::string> members) {
+  const std::string id = RepositoryGroup(repository_id);
+  members = Deduplicated(std::move(members));
+  return Change([&](Draft& d) -> Status {
+    FOLIO_RETURN_IF_ERROR(d.CheckMembers(id, members));
+    d.DropGroup(id);  // what a deleted repository of this id left, memberships included
+    if (!members.empty()) d.SetMembers(id, std::move(members));
+    return OkStatus();
+  });
+}
+
+Status DomainAccounts::RemoveRepositoryGroup(std::string_view repository_id) {
+  const std::string id = RepositoryGroup(repository_id);
+  return Change([&](Draft& d) -> Status {
+    d.DropGroup(id);
+    return OkStatus();
+  });
+}
+
+Result<std::shared_ptr<DomainAccounts>> AccountRegistry::For(std::string_view domain_id) {
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    auto it = domains_.find(domain_id);
+    if (it != domains_.end()) return it->second;
+  }
+  // Only existing domains are remembered: requests for made-up names cost no memory.
+  // A domain id is a single path segment of word characters (Store's pattern).
+  const bool plausible = domain_id.size() >= 3 && std::all_of(domain_id.begin(), domain_id.end(), [](char c) {
+                           return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                         });
+  if (!plausible || !Exists(fs_, storage::DomainFile(domain_id))) {
+    return ObjectNotFound("no domain '" + std::string(domain_id) + "'");
+  }
+  std::lock_guard<std::mutex> g(mu_);
+  auto& slot = domains_[std::string(domain_id)];
+  if (!slot) slot = std::make_shared<DomainAccounts>(fs_, std::string(domain_id), read_only_);
+  return slot;
+}
+
+void AccountRegistry::Forget(std::string_view domain_id) {
+  std::lock_guard<std::mutex> g(mu_);
+  auto it = domains_.find(domain_id);
+  if (it != domains_.end()) domains_.erase(it);
+}
+
+Status WriteFirstUser(Fs& fs, const std::string& domain_dir, UserRecord user) {
+  FOLIO_RETURN_IF_ERROR(CheckNewUserId(user.id));
+  user.created_ms = user.modified_ms = storage::NowMs();
+  GroupRecord admins{std::string(kAdminGroup), {user.id}, user.created_ms, user.created_ms};
+  const std::string users = storage::UsersDir(domain_dir);
+  const std::string groups = storage::GroupsDir(domain_dir);
+  FOLIO_RETURN_IF_ERROR(fs.MakeDir(users));
+  FOLIO_RETURN_IF_ERROR(fs.MakeDir(groups));
+  FOLIO_RETURN_IF_ERROR(WriteNewSynced(fs, storage::UserFile(domain_dir, user.id), UserToJson(user)));
+  FOLIO_RETURN_IF_ERROR(WriteNewSynced(fs, storage::GroupFile(domain_dir, kAdminGroup), GroupToJson(admins)));
+  FOLIO_RETURN_IF_ERROR(fs.SyncDir(users));
+  FOLIO_RETURN_IF_ERROR(fs.SyncDir(groups));
+  return fs.SyncDir(storage::DomainMetaDir(domain_dir));
+}
+
+}  // namespace folio::acl
