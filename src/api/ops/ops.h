@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "api/auth/authenticator.h"
 #include "api/dispatch.h"
 #include "api/json_input.h"
 #include "api/operation.h"
@@ -18,6 +19,8 @@
 #include "api/variant.h"
 #include "folio/repository.h"
 #include "folio/store.h"
+#include "repo/acl/accounts.h"
+#include "repo/acl/caller.h"
 
 namespace folio::api::ops {
 
@@ -39,7 +42,14 @@ struct Context {
   Variant variant = Variant::kB;
   std::string path;          // repository-relative object path, "" for the root folder
   bool path_given = false;   // the URL names an object below the repository
+  // Who is asking (dispatch.cc authenticates before anything is looked up), and the
+  // name it leaves in createdBy, lastModifiedBy, versionSeriesCheckedOutBy.
+  acl::Caller caller = acl::Caller::AnonymousDomain();
   std::string user = "anonymous";
+  // Authentication and accounts, for the domain and server operations.
+  auth::Authenticator* authenticator = nullptr;
+  acl::AccountRegistry* registry = nullptr;
+  std::shared_ptr<acl::DomainAccounts> accounts;  // at domain and repository level
 
   // The absolute URL of the repository (also its root folder URL).
   std::string RepositoryUrl() const;
@@ -105,14 +115,32 @@ Result<std::optional<ContentSource>> InputContent(const Context& ctx);
 // The ACEs to add (or remove) in engine form.
 Result<std::vector<folio::Ace>> InputAces(const Context& ctx, bool add);
 
-// server_ops.cc
+// server_ops.cc (all need the server administrator: dispatch.cc)
 Result<Response> GetDomains(Context& ctx);
 Result<Response> CreateDomain(Context& ctx);
 Result<Response> DeleteDomain(Context& ctx);
+// Errors: kPermissionDenied naming the caller and `operation` unless the caller is a
+// domain administrator (or anyone, in a domain without users).
+Status RequireDomainAdmin(const Context& ctx, std::string_view operation);
 // domain_ops.cc
 Result<Response> GetRepositories(Context& ctx);
 Result<Response> CreateRepository(Context& ctx);
 Result<Response> DeleteRepository(Context& ctx);
+// user_ops.cc: users and groups of the domain (docs/API.md, "Users and groups").
+Result<Response> GetUsers(Context& ctx);
+Result<Response> CreateUser(Context& ctx);
+Result<Response> UpdateUser(Context& ctx);
+Result<Response> DeleteUser(Context& ctx);
+Result<Response> GetGroups(Context& ctx);
+Result<Response> CreateGroup(Context& ctx);
+Result<Response> UpdateGroup(Context& ctx);
+Result<Response> DeleteGroup(Context& ctx);
+// The new password in parameter `name` ("password", "adminPassword"), checked
+// (acl::CheckPassword). Errors: kInvalidArgument naming `name`, never quoting it.
+Result<std::string> ReadPassword(const Context& ctx, std::string_view name);
+// A user as responses show it: {"userId", "displayName", "groups": [every group it is
+// in, nested ones resolved]}; never a password, hash or key.
+Json UserJson(const acl::Principals& principals, const acl::UserRecord& user);
 // repository_ops.cc
 Result<Response> RepositoryInfo(Context& ctx);
 Result<Response> TypeChildren(Context& ctx);

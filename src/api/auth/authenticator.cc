@@ -1,0 +1,193 @@
+// Authentication of requests; see authenticator.h.
+#include "api/auth/authenticator.h"
+
+#include <algorithm>
+#include <future>
+#include <thread>
+
+#include "repo/acl/secrets.h"
+
+namespace folio::api::auth {
+namespace {
+
+using Outcome = Throttle::Outcome;
+
+Status Unauthorized(std::string message) { return Status(ErrorKind::kUnauthorized, std::move(message)); }
+
+size_t DefaultHashThreads() {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  return std::clamp<size_t>(cores / 2, 1, 4);
+}
+
+// A hash to verify against when the user does not exist, so that an unknown user
+// takes as long to refuse as a wrong password (no user enumeration by timing).
+const std::string& DummyHash() {
+  static const std::string kHash = [] {
+    auto hash = acl::HashPassword("folio: no such user");
+    return hash.ok() ? *hash : std::string();  // out of memory: VerifyPassword is then quick
+  }();
+  return kHash;
+}
+
+// The throttle's key: per domain and user name (the server administrator apart).
+std::string ThrottleKey(std::string_view domain, std::string_view user) {
+  std::string key(domain);
+  key += '\0';
+  key += user;
+  return key;
+}
+
+Status WrongCredentials(std::string_view domain) {
+  return Unauthorized("wrong user name, password or API key for domain '" + std::string(domain) + "'");
+}
+
+template <typename T>
+Result<T> Wait(const std::function<void(std::function<void(Result<T>)>)>& start) {
+  std::promise<Result<T>> promise;
+  std::future<Result<T>> future = promise.get_future();
+  start([&promise](Result<T> r) { promise.set_value(std::move(r)); });
+  return future.get();
+}
+
+}  // namespace
+
+Authenticator::Authenticator(AuthenticatorOptions options)
+    : admin_digest_(options.admin_password ? std::optional<std::string>(acl::ProcessDigest({*options.admin_password}))
+                                           : std::nullopt),
+      cache_(options.cache_entries),
+      pool_(std::make_unique<HashPool>(options.hash_threads ? options.hash_threads : DefaultHashThreads(),
+                                       options.max_hash_jobs)),
+      throttle_(*pool_, options.throttle) {}
+
+Authenticator::~Authenticator() { pool_.reset(); }
+
+void Authenticator::Throttled(const std::string& who, std::function<Outcome(Done&)> check, Done done) {
+  auto shared = std::make_shared<Done>(std::move(done));
+  throttle_.Submit(
+      who, [check = std::move(check), shared] { return check(*shared); },
+      [shared] {
+        (*shared)(Unauthorized("too many failed logins for this user: try again later"));
+      });
+}
+
+void Authenticator::ServerAdminAsync(const AuthInput& input, Done done) {
+  if (!admin_digest_) {
+    if (input.loopback) return done(acl::Caller::ServerAdmin());
+    return done(PermissionDenied(
+        "server-level operations are allowed only from loopback clients while FOLIO_ADMIN_PASSWORD is not set"));
+  }
+  auto credentials = ParseCredentials(input.authorization, "");
+  if (!credentials.ok()) return done(credentials.status());
+  if (!credentials->basic) {
+    return done(Unauthorized("the server URL needs the server administrator: HTTP Basic credentials of user 'admin'"));
+  }
+  // The comparison is fast, but guessing must not be: failures go through the throttle.
+  const bool right = credentials->basic->user == acl::kAdminGroup &&
+                     acl::ConstantTimeEquals(acl::ProcessDigest({credentials->basic->password}), *admin_digest_);
+  const std::string who = ThrottleKey("", "admin");
+  if (right && !throttle_.Slowed(who)) return done(acl::Caller::ServerAdmin());
+  Throttled(
+      who,
+      [right](Done& answer) {
+        if (!right) {
+          answer(Unauthorized("wrong user name or password for the server administrator"));
+          return Outcome::kFailed;
+        }
+        answer(acl::Caller::ServerAdmin());
+        return Outcome::kVerified;
+      },
+      std::move(done));
+}
+
+Result<acl::Caller> Authenticator::ServerAdmin(const AuthInput& input) {
+  return Wait<acl::Caller>([&](Done done) { ServerAdminAsync(input, std::move(done)); });
+}
+
+void Authenticator::UserAsync(const AuthInput& input, const std::string& domain_id,
+                              std::shared_ptr<const acl::Principals> principals, Done done) {
+  if (!principals || !principals->has_users()) return done(acl::Caller::AnonymousDomain());
+  auto credentials = ParseCredentials(input.authorization, input.api_key);
+  if (!credentials.ok()) return done(credentials.status());
+  if (credentials->empty()) {
+    return done(Unauthorized("domain '" + domain_id +
+                             "' needs authentication: HTTP Basic credentials or an X-API-KEY header"));
+  }
+  std::string key_user;
+  if (!credentials->api_key.empty()) {
+    const acl::UserRecord* user = principals->FindByApiKeyHash(acl::HashApiKey(credentials->api_key));
+    if (user == nullptr) {
+      // No user to slow down: wrong keys of a domain share one bucket (a right key
+      // never waits: it is found at once).
+      Throttled(
+          ThrottleKey(domain_id, "\x01X-API-KEY"),
+          [domain_id](Done& answer) {
+            answer(WrongCredentials(domain_id));
+            return Outcome::kFailed;
+          },
+          std::move(done));
+      return;
+    }
+    key_user = user->id;
+    if (!credentials->basic) return done(acl::Caller::User(std::move(principals), key_user));
+    if (credentials->basic->user != key_user) {
+      return done(Unauthorized("the Basic credentials and the X-API-KEY name different users"));
+    }
+  }
+  CheckPassword(domain_id, *credentials->basic, std::move(principals), std::move(done));
+}
+
+void Authenticator::CheckPassword(const std::string& domain_id, const BasicCredentials& basic,
+                                  std::shared_ptr<const acl::Principals> principals, Done done) {
+  const acl::UserRecord* user = principals->FindUser(basic.user);
+  const std::string key = CredentialCache::Key(domain_id, basic.user, basic.password);
+  const std::string who = ThrottleKey(domain_id, basic.user);
+  if (user != nullptr && cache_.Verified(key, user->id, user->password_hash) && !throttle_.Slowed(who)) {
+    return done(acl::Caller::User(std::move(principals), user->id));
+  }
+  // The slow path, on the pool. The clear password lives only in this job.
+  Throttled(
+      who,
+      [this, key, domain_id, user_id = basic.user, password = basic.password, principals](Done& answer) mutable {
+        const acl::UserRecord* u = principals->FindUser(user_id);
+        Outcome outcome = Outcome::kFailed;
+        if (u != nullptr && cache_.Verified(key, u->id, u->password_hash)) {
+          outcome = Outcome::kRemembered;  // verified meanwhile (a burst of one user's first requests)
+        } else if (u != nullptr && acl::VerifyPassword(u->password_hash, password)) {
+          cache_.Remember(key, u->id, u->password_hash);
+          outcome = Outcome::kVerified;
+        } else if (u == nullptr) {
+          (void)acl::VerifyPassword(DummyHash(), password);
+        }
+        std::fill(password.begin(), password.end(), '\0');
+        if (outcome == Outcome::kFailed) {
+          answer(WrongCredentials(domain_id));
+        } else {
+          answer(acl::Caller::User(std::move(principals), user_id));
+        }
+        return outcome;
+      },
+      std::move(done));
+}
+
+Result<acl::Caller> Authenticator::User(const AuthInput& input, const std::string& domain_id,
+                                        std::shared_ptr<const acl::Principals> principals) {
+  return Wait<acl::Caller>(
+      [&](Done done) { UserAsync(input, domain_id, std::move(principals), std::move(done)); });
+}
+
+void Authenticator::HashPasswordAsync(std::string password, std::function<void(Result<std::string>)> done) {
+  auto shared = std::make_shared<std::function<void(Result<std::string>)>>(std::move(done));
+  const bool queued = pool_->Run([password = std::move(password), shared]() mutable {
+    Result<std::string> hash = acl::HashPassword(password);
+    std::fill(password.begin(), password.end(), '\0');
+    (*shared)(std::move(hash));
+  });
+  if (!queued) (*shared)(RuntimeError("the server is busy hashing passwords: try again later"));
+}
+
+Result<std::string> Authenticator::HashPassword(std::string password) {
+  return Wait<std::string>(
+      [&](std::function<void(Result<std::string>)> done) { HashPasswordAsync(std::move(password), std::move(done)); });
+}
+
+}  // namespace folio::api::auth
