@@ -12,3 +12,4 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/url_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/variant_test.cc
 )
+include(${CMAKE_CURRENT_LIST_DIR}/auth/tests.cmake)
