@@ -1,0 +1,91 @@
+// Checks of each domain's users and groups (docs/STORAGE.md, "Users and groups"):
+// every file decodes, ids do not clash, members exist, a domain with users has an
+// administrator, and no change is left half done in the domain's journal.
+#include "fsck/checks.h"
+#include "repo/acl/account_files.h"
+#include "repo/acl/accounts.h"
+#include "storage/layout.h"
+
+namespace folio::fsck {
+namespace {
+
+void CheckDomainJournal(Fs& fs, const std::string& domain, Problems& out) {
+  const std::string dir = storage::DomainJournalDir(domain);
+  auto entries = fs.List(dir);
+  if (!entries.ok()) return;
+  for (const DirEntry& e : *entries) {
+    const std::string path = storage::JoinPath(dir, e.name);
+    if (storage::IsTempName(e.name)) {
+      out.push_back(MakeProblem(kLeftoverTempFile, path, "temp file of an interrupted change '" + path + "'",
+                                Act(Action::Kind::kRemove, path)));
+    } else if (e.name.ends_with(".json")) {
+      out.push_back(MakeProblem(kDomainJournalPending, path,
+                                "uncompleted change of users or groups in journal record '" + path + "'",
+                                Act(Action::Kind::kCompleteJournal, path)));
+    }
+  }
+}
+
+void CheckDomainAccounts(Fs& fs, const DomainFact& dom, Problems& out) {
+  const std::string users_dir = storage::UsersDir(dom.dir);
+  auto read = acl::ReadAccountFiles(fs, dom.dir);
+  if (!read.ok()) {
+    out.push_back(MakeProblem(kUserRecordInvalid, users_dir, read.status().message()));
+    return;
+  }
+  const acl::AccountFiles& files = *read;
+  for (const std::string& temp : files.temps) {
+    out.push_back(MakeProblem(kLeftoverTempFile, temp, "temp file of an interrupted change '" + temp + "'",
+                              Act(Action::Kind::kRemove, temp)));
+  }
+  for (const acl::BadAccountFile& bad : files.bad) {
+    const bool user = bad.path.starts_with(users_dir + "/");
+    out.push_back(MakeProblem(user ? kUserRecordInvalid : kGroupRecordInvalid, bad.path, bad.message));
+  }
+  const acl::Principals principals(files.users, files.groups);
+  for (const acl::UserRecord& u : files.users) {
+    const std::string path = storage::UserFile(dom.dir, u.id);
+    if (principals.FindGroup(u.id) != nullptr) {
+      out.push_back(MakeProblem(kPrincipalIdClash, path,
+                                "user '" + u.id + "' has the id of group '" + u.id + "': ACL entries and members " +
+                                    "naming it are ambiguous"));
+    } else if (Status s = acl::CheckNewUserId(u.id); !s.ok()) {
+      out.push_back(MakeProblem(kPrincipalIdClash, path, "user '" + u.id + "': " + s.message()));
+    }
+  }
+  for (const acl::GroupRecord& g : files.groups) {
+    const std::string path = storage::GroupFile(dom.dir, g.id);
+    if (g.id == acl::kUserGroup) {
+      out.push_back(MakeProblem(kGroupRecordInvalid, path,
+                                "'" + path + "': the built-in group 'user' has no file (its members are every user); "
+                                "Folio ignores it"));
+      continue;
+    }
+    for (const std::string& m : g.members) {
+      if (m == g.id || !principals.Exists(m)) {
+        out.push_back(MakeProblem(kGroupMemberUnknown, path,
+                                  "group '" + g.id + "' lists '" + m + "', " +
+                                      (m == g.id ? "itself" : "no user or group of domain '" + dom.dir + "'") +
+                                      " (Folio ignores the member)"));
+      }
+    }
+  }
+  if (principals.has_users() && principals.UsersIn(acl::kAdminGroup).empty()) {
+    out.push_back(MakeProblem(kDomainAdminMissing, storage::GroupFile(dom.dir, acl::kAdminGroup),
+                              "domain '" + dom.dir + "' has users but no administrator: no user is in group 'admin'"));
+  }
+}
+
+}  // namespace
+
+Problems CheckAccounts(Fs& fs, const DataFacts& d) {
+  Problems out;
+  for (const DomainFact& dom : d.domains) {
+    if (!dom.meta) continue;  // not a domain Folio can use: domain-meta-invalid says so
+    CheckDomainJournal(fs, dom.dir, out);
+    CheckDomainAccounts(fs, dom, out);
+  }
+  return out;
+}
+
+}  // namespace folio::fsck
