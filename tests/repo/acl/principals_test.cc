@@ -82,7 +82,8 @@ TEST_CASE("Principals: finds a user by its API key hash") {
 }
 
 TEST_CASE("CheckPrincipalId: the pattern and the reserved names") {
-  for (std::string good : {"alice", "a", "john.doe@example.com", "x_y-z", std::string(64, 'a')}) {
+  for (std::string good : {std::string("alice"), std::string("a"), std::string("john.doe@example.com"),
+                           std::string("x_y-z"), std::string(64, 'a')}) {
     CAPTURE(good);
     CHECK(CheckPrincipalId(good, "user id").ok());
   }
