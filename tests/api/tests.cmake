@@ -1,5 +1,6 @@
 # The request layer's tests (src/api); included from tests/CMakeLists.txt.
 list(APPEND FOLIO_TEST_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/acl_input_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/datetime_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/error_response_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/json_input_test.cc

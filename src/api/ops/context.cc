@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "api/acl_input.h"
 #include "api/cmis_names.h"
 #include "api/datetime.h"
 #include "api/ops/ops.h"
@@ -198,9 +199,7 @@ Result<std::optional<ContentSource>> InputContent(const Context& ctx) {
 
 Result<std::vector<folio::Ace>> InputAces(const Context& ctx, bool add) {
   FOLIO_ASSIGN_OR_RETURN(std::vector<Ace> aces, ReadAces(ctx.params, add ? AceList::kAdd : AceList::kRemove));
-  std::vector<folio::Ace> out;
-  for (Ace& a : aces) out.push_back(folio::Ace{std::move(a.principal), std::move(a.permissions)});
-  return out;
+  return ToEngineAces(std::move(aces));
 }
 
 }  // namespace folio::api::ops
