@@ -2,8 +2,13 @@
 #include "api/auth/authenticator.h"
 
 #include <algorithm>
-#include <future>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
 #include <thread>
+
+#include "api/auth/blocking.h"
 
 #include "repo/acl/secrets.h"
 
@@ -41,15 +46,46 @@ Status WrongCredentials(std::string_view domain) {
   return Unauthorized("wrong user name, password or API key for domain '" + std::string(domain) + "'");
 }
 
+// Runs `start` and waits for the result it calls back with: no waiting at all when it
+// calls back at once (the common case: a remembered password); otherwise the server is
+// told (WaitHooks) while this thread waits.
 template <typename T>
 Result<T> Wait(const std::function<void(std::function<void(Result<T>)>)>& start) {
-  std::promise<Result<T>> promise;
-  std::future<Result<T>> future = promise.get_future();
-  start([&promise](Result<T> r) { promise.set_value(std::move(r)); });
-  return future.get();
+  std::mutex mu;
+  std::condition_variable cv;
+  std::optional<Result<T>> result;
+  start([&](Result<T> r) {
+    // Notified under the lock: once it is released the waiter may return and these
+    // locals are gone, and this callback touches nothing after.
+    std::lock_guard<std::mutex> g(mu);
+    result.emplace(std::move(r));
+    cv.notify_one();
+  });
+  std::unique_lock<std::mutex> lock(mu);
+  if (!result) {
+    const WaitHooks hooks = CurrentWaitHooks();
+    lock.unlock();
+    if (hooks.begin != nullptr) hooks.begin();
+    lock.lock();
+    cv.wait(lock, [&] { return result.has_value(); });
+    lock.unlock();
+    if (hooks.end != nullptr) hooks.end();
+    lock.lock();
+  }
+  return std::move(*result);
 }
 
+std::atomic<void (*)()> wait_begin{nullptr};
+std::atomic<void (*)()> wait_end{nullptr};
+
 }  // namespace
+
+void SetWaitHooks(WaitHooks hooks) {
+  wait_begin = hooks.begin;
+  wait_end = hooks.end;
+}
+
+WaitHooks CurrentWaitHooks() { return WaitHooks{wait_begin.load(), wait_end.load()}; }
 
 Authenticator::Authenticator(AuthenticatorOptions options)
     : admin_digest_(options.admin_password ? std::optional<std::string>(acl::ProcessDigest({*options.admin_password}))
