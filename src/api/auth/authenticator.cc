@@ -34,14 +34,6 @@ const std::string& DummyHash() {
   return kHash;
 }
 
-// The throttle's key: per domain and user name (the server administrator apart).
-std::string ThrottleKey(std::string_view domain, std::string_view user) {
-  std::string key(domain);
-  key += '\0';
-  key += user;
-  return key;
-}
-
 Status WrongCredentials(std::string_view domain) {
   return Unauthorized("wrong user name, password or API key for domain '" + std::string(domain) + "'");
 }
@@ -120,10 +112,9 @@ void Authenticator::ServerAdminAsync(const AuthInput& input, Done done) {
   // The comparison is fast, but guessing must not be: failures go through the throttle.
   const bool right = credentials->basic->user == acl::kAdminGroup &&
                      acl::ConstantTimeEquals(acl::ProcessDigest({credentials->basic->password}), *admin_digest_);
-  const std::string who = ThrottleKey("", "admin");
-  if (right && !throttle_.Slowed(who)) return done(acl::Caller::ServerAdmin());
+  if (right && !throttle_.Slowed("", "admin")) return done(acl::Caller::ServerAdmin());
   Throttled(
-      who,
+      ThrottleKey("", "admin"),
       [right](Done& answer) {
         if (!right) {
           answer(Unauthorized("wrong user name or password for the server administrator"));
@@ -139,51 +130,57 @@ Result<acl::Caller> Authenticator::ServerAdmin(const AuthInput& input) {
   return Wait<acl::Caller>([&](Done done) { ServerAdminAsync(input, std::move(done)); });
 }
 
-void Authenticator::UserAsync(const AuthInput& input, const std::string& domain_id,
-                              std::shared_ptr<const acl::Principals> principals, Done done) {
-  if (!principals || !principals->has_users()) return done(acl::Caller::AnonymousDomain());
+std::optional<Result<acl::Caller>> Authenticator::Decide(const AuthInput& input, std::string_view domain_id,
+                                                        const std::shared_ptr<const acl::Principals>& principals,
+                                                        SlowCheck& slow) {
+  if (!principals || !principals->has_users()) return Result<acl::Caller>(acl::Caller::AnonymousDomain());
   auto credentials = ParseCredentials(input.authorization, input.api_key);
-  if (!credentials.ok()) return done(credentials.status());
+  if (!credentials.ok()) return Result<acl::Caller>(credentials.status());
   if (credentials->empty()) {
-    return done(Unauthorized("domain '" + domain_id +
-                             "' needs authentication: HTTP Basic credentials or an X-API-KEY header"));
+    return Result<acl::Caller>(Unauthorized("domain '" + std::string(domain_id) +
+                                            "' needs authentication: HTTP Basic credentials or an X-API-KEY header"));
   }
-  std::string key_user;
   if (!credentials->api_key.empty()) {
     const acl::UserRecord* user = principals->FindByApiKeyHash(acl::HashApiKey(credentials->api_key));
     if (user == nullptr) {
-      // No user to slow down: wrong keys of a domain share one bucket (a right key
-      // never waits: it is found at once).
-      Throttled(
-          ThrottleKey(domain_id, "\x01X-API-KEY"),
-          [domain_id](Done& answer) {
-            answer(WrongCredentials(domain_id));
-            return Outcome::kFailed;
-          },
-          std::move(done));
-      return;
+      slow.wrong_key = true;
+      return std::nullopt;
     }
-    key_user = user->id;
-    if (!credentials->basic) return done(acl::Caller::User(std::move(principals), key_user));
-    if (credentials->basic->user != key_user) {
-      return done(Unauthorized("the Basic credentials and the X-API-KEY name different users"));
+    if (!credentials->basic) return Result<acl::Caller>(acl::Caller::User(principals, user->id));
+    if (credentials->basic->user != user->id) {
+      return Result<acl::Caller>(Unauthorized("the Basic credentials and the X-API-KEY name different users"));
     }
   }
-  CheckPassword(domain_id, *credentials->basic, std::move(principals), std::move(done));
+  BasicCredentials& basic = *credentials->basic;
+  slow.key = CredentialCache::Key(domain_id, basic.user, basic.password);
+  const acl::UserRecord* user = principals->FindUser(basic.user);
+  if (user != nullptr && cache_.Verified(slow.key, user->id, user->password_hash) &&
+      !throttle_.Slowed(domain_id, basic.user)) {
+    return Result<acl::Caller>(acl::Caller::User(principals, user->id));
+  }
+  slow.basic = std::move(basic);
+  return std::nullopt;
 }
 
-void Authenticator::CheckPassword(const std::string& domain_id, const BasicCredentials& basic,
-                                  std::shared_ptr<const acl::Principals> principals, Done done) {
-  const acl::UserRecord* user = principals->FindUser(basic.user);
-  const std::string key = CredentialCache::Key(domain_id, basic.user, basic.password);
-  const std::string who = ThrottleKey(domain_id, basic.user);
-  if (user != nullptr && cache_.Verified(key, user->id, user->password_hash) && !throttle_.Slowed(who)) {
-    return done(acl::Caller::User(std::move(principals), user->id));
+void Authenticator::Slow(std::string_view domain_id, SlowCheck slow, std::shared_ptr<const acl::Principals> principals,
+                         Done done) {
+  if (slow.wrong_key) {
+    // No user to slow down: wrong keys of a domain share one bucket (a right key never
+    // waits: it is found at once).
+    Throttled(
+        ThrottleKey(domain_id, "\x01X-API-KEY"),
+        [domain = std::string(domain_id)](Done& answer) {
+          answer(WrongCredentials(domain));
+          return Outcome::kFailed;
+        },
+        std::move(done));
+    return;
   }
-  // The slow path, on the pool. The clear password lives only in this job.
+  // The password is checked on the pool. The clear password lives only in this job.
   Throttled(
-      who,
-      [this, key, domain_id, user_id = basic.user, password = basic.password, principals](Done& answer) mutable {
+      ThrottleKey(domain_id, slow.basic.user),
+      [this, key = std::move(slow.key), domain = std::string(domain_id), user_id = slow.basic.user,
+       password = std::move(slow.basic.password), principals = std::move(principals)](Done& answer) mutable {
         const acl::UserRecord* u = principals->FindUser(user_id);
         Outcome outcome = Outcome::kFailed;
         if (u != nullptr && cache_.Verified(key, u->id, u->password_hash)) {
@@ -196,7 +193,7 @@ void Authenticator::CheckPassword(const std::string& domain_id, const BasicCrede
         }
         std::fill(password.begin(), password.end(), '\0');
         if (outcome == Outcome::kFailed) {
-          answer(WrongCredentials(domain_id));
+          answer(WrongCredentials(domain));
         } else {
           answer(acl::Caller::User(std::move(principals), user_id));
         }
@@ -205,10 +202,20 @@ void Authenticator::CheckPassword(const std::string& domain_id, const BasicCrede
       std::move(done));
 }
 
-Result<acl::Caller> Authenticator::User(const AuthInput& input, const std::string& domain_id,
+void Authenticator::UserAsync(const AuthInput& input, std::string_view domain_id,
+                              std::shared_ptr<const acl::Principals> principals, Done done) {
+  SlowCheck slow;
+  if (auto now = Decide(input, domain_id, principals, slow)) return done(std::move(*now));
+  Slow(domain_id, std::move(slow), std::move(principals), std::move(done));
+}
+
+Result<acl::Caller> Authenticator::User(const AuthInput& input, std::string_view domain_id,
                                         std::shared_ptr<const acl::Principals> principals) {
+  // Without a std::function or a wait when the answer is known at once (the common case).
+  SlowCheck slow;
+  if (auto now = Decide(input, domain_id, principals, slow)) return std::move(*now);
   return Wait<acl::Caller>(
-      [&](Done done) { UserAsync(input, domain_id, std::move(principals), std::move(done)); });
+      [&](Done done) { Slow(domain_id, std::move(slow), std::move(principals), std::move(done)); });
 }
 
 void Authenticator::HashPasswordAsync(std::string password, std::function<void(Result<std::string>)> done) {

@@ -26,11 +26,11 @@
 
 namespace folio::api::auth {
 
-// What a request offers: the header values as sent ("" when absent) and whether the
-// client connects from a loopback address.
+// What a request offers: the header values as sent ("" when absent; they must outlive
+// the call, not the callback) and whether the client connects from a loopback address.
 struct AuthInput {
-  std::string authorization;
-  std::string api_key;
+  std::string_view authorization;
+  std::string_view api_key;
   bool loopback = false;
 };
 
@@ -64,9 +64,9 @@ class Authenticator {
   // Errors: kUnauthorized for missing, malformed or wrong credentials, an unknown key,
   // or too many failures in a row for that user (the message never says which part
   // was wrong, nor quotes a secret).
-  void UserAsync(const AuthInput& input, const std::string& domain_id,
-                 std::shared_ptr<const acl::Principals> principals, Done done);
-  Result<acl::Caller> User(const AuthInput& input, const std::string& domain_id,
+  void UserAsync(const AuthInput& input, std::string_view domain_id, std::shared_ptr<const acl::Principals> principals,
+                 Done done);
+  Result<acl::Caller> User(const AuthInput& input, std::string_view domain_id,
                            std::shared_ptr<const acl::Principals> principals);
 
   // An argon2id hash of a new password, made on the pool (createUser, updateUser).
@@ -78,8 +78,19 @@ class Authenticator {
   Throttle& throttle() { return throttle_; }
 
  private:
-  void CheckPassword(const std::string& domain_id, const BasicCredentials& basic,
-                     std::shared_ptr<const acl::Principals> principals, Done done);
+  // What is left to check off the calling thread.
+  struct SlowCheck {
+    bool wrong_key = false;  // an X-API-KEY that is no user's
+    std::string key;         // CredentialCache::Key of `basic`
+    BasicCredentials basic;
+  };
+  // The answer, when it is known at once: a domain without users, missing or malformed
+  // credentials, a right API key, a remembered password of a user not being slowed
+  // down. Otherwise nullopt, with `slow` saying what remains.
+  std::optional<Result<acl::Caller>> Decide(const AuthInput& input, std::string_view domain_id,
+                                            const std::shared_ptr<const acl::Principals>& principals, SlowCheck& slow);
+  // Checks `slow` through the throttle, on the pool.
+  void Slow(std::string_view domain_id, SlowCheck slow, std::shared_ptr<const acl::Principals> principals, Done done);
 
   // Runs `check` for `who` through the throttle; a refused check answers `done` with
   // "too many failures".

@@ -1,19 +1,23 @@
 // Authorization and X-API-KEY parsing; see credentials.h.
 #include "api/auth/credentials.h"
 
+#include <array>
+#include <cstdint>
+
 #include "api/ascii.h"
 
 namespace folio::api::auth {
 namespace {
 
-int Base64Value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
+// Value of each byte in standard base64; -1 for bytes outside the alphabet.
+constexpr std::array<int8_t, 256> MakeBase64Table() {
+  std::array<int8_t, 256> t{};
+  for (size_t i = 0; i < t.size(); ++i) t[i] = -1;
+  const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (int i = 0; i < 64; ++i) t[static_cast<unsigned char>(alphabet[i])] = static_cast<int8_t>(i);
+  return t;
 }
+constexpr std::array<int8_t, 256> kBase64 = MakeBase64Table();
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -48,7 +52,7 @@ std::optional<std::string> DecodeBase64(std::string_view text) {
   uint32_t acc = 0;
   int bits = 0;
   for (char c : text) {
-    const int v = Base64Value(c);
+    const int v = kBase64[static_cast<unsigned char>(c)];
     if (v < 0) return std::nullopt;
     acc = (acc << 6) | static_cast<uint32_t>(v);
     bits += 6;

@@ -5,6 +5,18 @@
 
 namespace folio::api::auth {
 
+std::string ThrottleKey(std::string_view domain, std::string_view user) {
+  std::string key(domain);
+  key += '\0';
+  key += user;
+  return key;
+}
+
+bool Throttle::Slowed(std::string_view domain, std::string_view user) {
+  if (slowed_.load() == 0) return false;
+  return Slowed(ThrottleKey(domain, user));
+}
+
 std::chrono::milliseconds Throttle::DelayAfter(int failures) const {
   if (failures < options_.free_failures) return std::chrono::milliseconds(0);
   const int doublings = std::min(failures - options_.free_failures, 20);

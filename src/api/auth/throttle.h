@@ -18,6 +18,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "api/auth/hash_pool.h"
@@ -33,6 +34,9 @@ struct ThrottleOptions {
   std::chrono::milliseconds forget_after{15 * 60 * 1000};  // a quiet user's count is dropped
   size_t max_users = 10000;                            // users tracked at once
 };
+
+// The throttle's key of a user of a domain ("" for the server administrator).
+std::string ThrottleKey(std::string_view domain, std::string_view user);
 
 class Throttle {
  public:
@@ -56,6 +60,8 @@ class Throttle {
   // True when `who` is being slowed down (free_failures failures in a row or more).
   // Lock-free while nobody is. Thread-safe.
   bool Slowed(const std::string& who);
+  // Slowed(ThrottleKey(domain, user)), the key made only when someone is slowed down.
+  bool Slowed(std::string_view domain, std::string_view user);
   // Failures in a row of `who` (tests).
   int failures(const std::string& who);
   // The delay before the next check of someone with `failures` failures in a row.

@@ -18,8 +18,6 @@ namespace {
 // file system's clock without its time stamp moving (git's "racy" index problem):
 // such a snapshot is read again on its next use.
 constexpr int64_t kRacyMs = 100;
-// How often the files themselves are checked for edits made in place.
-constexpr int64_t kFileCheckMs = 1000;
 
 int64_t SteadyMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -48,11 +46,6 @@ Result<std::optional<FileStat>> StatDir(Fs& fs, const std::string& path) {
   return st.status();
 }
 
-bool SameDir(const std::optional<FileStat>& a, const std::optional<FileStat>& b) {
-  if (!a || !b) return !a && !b;
-  return SameFile(*a, *b);
-}
-
 Status WriteNewSynced(Fs& fs, const std::string& path, const Json& value) {
   FOLIO_ASSIGN_OR_RETURN(auto f, fs.CreateNew(path));
   FOLIO_RETURN_IF_ERROR(f->Append(storage::SerializeJson(value)));
@@ -73,10 +66,15 @@ std::vector<std::string> Deduplicated(std::vector<std::string> ids) {
 
 struct DomainAccounts::Snapshot {
   std::shared_ptr<const Principals> principals;
-  std::optional<FileStat> users_dir, groups_dir;
+  // Stat'ed on every use: the domain's journal/ (every change Folio makes, in any
+  // process, adds and removes a record there), or its .folio while there is no journal
+  // (making one changes it). One stat that succeeds, whatever the domain holds.
+  std::string sentinel_path;
+  FileStat sentinel;
+  // Stat'ed once a second, for edits by hand: .folio, users/, groups/ and every file read.
+  std::vector<std::pair<std::string, FileStat>> watched;
   bool racy = false;
-  std::vector<std::pair<std::string, FileStat>> files;
-  mutable std::atomic<int64_t> files_checked_ms{0};
+  mutable std::atomic<int64_t> watched_checked_ms{0};
 };
 
 // The records being changed, and which files must be written or removed.
@@ -172,38 +170,42 @@ Result<std::shared_ptr<const DomainAccounts::Snapshot>> DomainAccounts::Load() {
   }
   auto snap = std::make_shared<Snapshot>();
   // Directories first: a change made while the files are read shows in them next time.
-  FOLIO_ASSIGN_OR_RETURN(snap->users_dir, StatDir(fs_, storage::UsersDir(domain_)));
-  FOLIO_ASSIGN_OR_RETURN(snap->groups_dir, StatDir(fs_, storage::GroupsDir(domain_)));
-  if (!snap->users_dir && !snap->groups_dir) {
-    auto domain = fs_.Stat(storage::DomainFile(domain_));
-    if (!domain.ok()) {
-      if (IsMissing(domain.status())) return ObjectNotFound("no domain '" + domain_ + "'");
-      return domain.status();
-    }
+  const std::string meta_path = storage::DomainMetaDir(domain_);
+  const std::string journal_path = storage::DomainJournalDir(domain_);
+  FOLIO_ASSIGN_OR_RETURN(std::optional<FileStat> meta, StatDir(fs_, meta_path));
+  if (!meta) return ObjectNotFound("no domain '" + domain_ + "'");
+  FOLIO_ASSIGN_OR_RETURN(std::optional<FileStat> journal, StatDir(fs_, journal_path));
+  snap->sentinel_path = journal ? journal_path : meta_path;
+  snap->sentinel = journal ? *journal : *meta;
+  snap->watched.emplace_back(meta_path, *meta);
+  for (const std::string& dir : {storage::UsersDir(domain_), storage::GroupsDir(domain_)}) {
+    FOLIO_ASSIGN_OR_RETURN(std::optional<FileStat> st, StatDir(fs_, dir));
+    if (st) snap->watched.emplace_back(dir, *st);
   }
+  const bool has_domain_file = Exists(fs_, storage::DomainFile(domain_));
+  if (!has_domain_file) return ObjectNotFound("no domain '" + domain_ + "'");
   FOLIO_ASSIGN_OR_RETURN(AccountFiles files, ReadAccountFiles(fs_, domain_));
   const int64_t now_ns = WallNs();
-  for (const auto& dir : {snap->users_dir, snap->groups_dir}) {
-    if (dir && now_ns - dir->mtime_ns < kRacyMs * 1000000) snap->racy = true;
+  for (const FileStat& st : {snap->sentinel, *meta}) {
+    if (now_ns - st.mtime_ns < kRacyMs * 1000000) snap->racy = true;
   }
-  snap->files = std::move(files.stats);
-  snap->files_checked_ms = SteadyMs();
+  for (auto& f : files.stats) snap->watched.push_back(std::move(f));
+  snap->watched_checked_ms = SteadyMs();
   snap->principals = std::make_shared<const Principals>(std::move(files.users), std::move(files.groups));
   return std::shared_ptr<const Snapshot>(std::move(snap));
 }
 
 bool DomainAccounts::Fresh(const Snapshot& s) {
   if (s.racy) return false;
-  auto users = StatDir(fs_, storage::UsersDir(domain_));
-  auto groups = StatDir(fs_, storage::GroupsDir(domain_));
-  if (!users.ok() || !groups.ok() || !SameDir(s.users_dir, *users) || !SameDir(s.groups_dir, *groups)) return false;
+  auto sentinel = fs_.IdentityStat(s.sentinel_path);
+  if (!sentinel.ok() || !SameFile(*sentinel, s.sentinel)) return false;
   const int64_t now = SteadyMs();
-  if (now - s.files_checked_ms.load(std::memory_order_relaxed) < kFileCheckMs) return true;
-  for (const auto& [path, st] : s.files) {
+  if (now - s.watched_checked_ms.load(std::memory_order_relaxed) < check_interval_ms_.load()) return true;
+  for (const auto& [path, st] : s.watched) {
     auto current = fs_.IdentityStat(path);
     if (!current.ok() || !SameFile(*current, st)) return false;
   }
-  s.files_checked_ms.store(now, std::memory_order_relaxed);
+  s.watched_checked_ms.store(now, std::memory_order_relaxed);
   return true;
 }
 

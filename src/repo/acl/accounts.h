@@ -1,7 +1,7 @@
 // A domain's users and groups on disk (account_files.h) behind one object per domain:
-// the current snapshot for requests (kept in memory, revalidated with a stat of the
-// two directories, so an authenticated request reads no file), and the changes, each
-// checked against the rules of docs/API.md ("Users and groups") and committed once.
+// the current snapshot for requests (kept in memory, revalidated with one stat, so an
+// authenticated request reads no file), and the changes, each checked against the
+// rules of docs/API.md ("Users and groups") and committed once.
 #pragma once
 
 #include <atomic>
@@ -33,12 +33,15 @@ class DomainAccounts {
   // `domain_dir` is the domain's directory (its id). Reads nothing yet.
   DomainAccounts(Fs& fs, std::string domain_dir, bool read_only);
 
-  // The current users and groups. From memory while the users/ and groups/ directories
-  // are as they were when read (one stat each; every change Folio makes renames a file
-  // in or out of them); read again otherwise, and once a second when a file's own
-  // identity changed (an edit by hand in place). Thread-safe.
+  // The current users and groups. From memory while the domain's journal/ is as it was
+  // when they were read (one stat: every change Folio makes, in any process, goes
+  // through it); read again otherwise, and when the once-a-second check of .folio,
+  // users/, groups/ and each file finds an edit made by hand. Thread-safe.
   // Errors: kObjectNotFound if the domain does not exist (any more); kStorage.
   Result<std::shared_ptr<const Principals>> Current();
+
+  // How often Current() looks for edits by hand (1 s); tests set 0.
+  void SetCheckIntervalForTest(int64_t ms) { check_interval_ms_ = ms; }
 
   // --- Changes. Each takes the domain's lock (shared with other processes), completes
   // a change an interrupted process left, works on the records as they are on disk,
@@ -93,6 +96,7 @@ class DomainAccounts {
   std::mutex mu_;       // guards current_
   std::mutex load_mu_;  // one load (or change) at a time
   std::shared_ptr<const Snapshot> current_;
+  std::atomic<int64_t> check_interval_ms_{1000};
 };
 
 // The DomainAccounts of every domain of a data directory, made on first use.

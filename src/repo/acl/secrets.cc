@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 namespace folio::acl {
@@ -95,20 +96,32 @@ bool IsApiKeyHash(std::string_view text) {
 
 std::string ProcessDigest(std::initializer_list<std::string_view> parts) {
   EnsureInit();
-  static const std::array<unsigned char, crypto_generichash_KEYBYTES> kKey = [] {
-    std::array<unsigned char, crypto_generichash_KEYBYTES> k{};
+  static const std::array<unsigned char, crypto_shorthash_siphashx24_KEYBYTES> kKey = [] {
+    std::array<unsigned char, crypto_shorthash_siphashx24_KEYBYTES> k{};
     randombytes_buf(k.data(), k.size());
     return k;
   }();
-  crypto_generichash_state state;
-  crypto_generichash_init(&state, kKey.data(), kKey.size(), 32);
+  // The parts, each after its length, in one buffer (on the stack when small: this runs
+  // for every authenticated request).
+  size_t total = 0;
+  for (std::string_view part : parts) total += sizeof(uint64_t) + part.size();
+  std::array<unsigned char, 512> small;
+  std::string large;
+  unsigned char* buffer = small.data();
+  if (total > small.size()) {
+    large.resize(total);
+    buffer = reinterpret_cast<unsigned char*>(large.data());
+  }
+  size_t at = 0;
   for (std::string_view part : parts) {
     const uint64_t n = part.size();
-    crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(&n), sizeof n);
-    crypto_generichash_update(&state, reinterpret_cast<const unsigned char*>(part.data()), part.size());
+    std::memcpy(buffer + at, &n, sizeof n);
+    if (!part.empty()) std::memcpy(buffer + at + sizeof n, part.data(), part.size());
+    at += sizeof n + part.size();
   }
-  std::array<unsigned char, 32> digest{};
-  crypto_generichash_final(&state, digest.data(), digest.size());
+  std::array<unsigned char, crypto_shorthash_siphashx24_BYTES> digest{};
+  crypto_shorthash_siphashx24(digest.data(), buffer, total, kKey.data());
+  sodium_memzero(buffer, total);  // it held a password
   return std::string(reinterpret_cast<const char*>(digest.data()), digest.size());
 }
 

@@ -38,9 +38,10 @@ std::string HashApiKey(std::string_view key);
 // True when `text` has the form HashApiKey returns.
 bool IsApiKeyHash(std::string_view text);
 
-// A keyed BLAKE2b-256 digest of `parts` (each length-prefixed, so ("ab","c") and
-// ("a","bc") differ) under a random key made once per process: for in-memory cache
-// keys derived from secrets, useless outside this process.
+// A keyed 128-bit digest (SipHash-2-4, libsodium's siphashx24) of `parts`, each
+// length-prefixed so that ("ab","c") and ("a","bc") differ, under a random key made
+// once per process: for in-memory cache keys derived from secrets, fast (it runs on
+// every authenticated request) and useless outside this process.
 std::string ProcessDigest(std::initializer_list<std::string_view> parts);
 
 // Compares in time that depends only on the lengths.

@@ -2,6 +2,7 @@
 // server administrator, and answers that never name the part that was wrong.
 #include <doctest/doctest.h>
 
+#include <deque>
 #include <memory>
 
 #include "api/auth/authenticator.h"
@@ -43,8 +44,10 @@ struct World {
                                                      std::vector<acl::GroupRecord>{{"admin", {"alice"}}});
   }
   AuthInput Basic(const std::string& user, const std::string& password) {
-    return AuthInput{BasicHeader(user, password), "", true};
+    headers.push_back(BasicHeader(user, password));  // AuthInput holds views
+    return AuthInput{headers.back(), "", true};
   }
+  std::deque<std::string> headers;
   const std::string alice_key = acl::NewApiKey();
   std::shared_ptr<const acl::Principals> domain;
 };

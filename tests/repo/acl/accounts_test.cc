@@ -193,6 +193,24 @@ TEST_CASE("Accounts: a change by another process is seen at once; the snapshot i
   (void)a;
 }
 
+TEST_CASE("Accounts: an edit by hand is seen at the next check of the files") {
+  Domain d;
+  d.Add("alice");
+  d.accounts->SetCheckIntervalForTest(0);
+  CHECK(d.Now()->FindUser("alice")->display_name == "User alice");
+  // In place (same inode), as an editor that does not rename would.
+  const std::string path = d.Path("users/alice.json");
+  std::string text = ReadFile(path);
+  text.replace(text.find("User alice"), 10, "Alice L.");
+  WriteFile(path, text);
+  CHECK(d.Now()->FindUser("alice")->display_name == "Alice L.");
+  // A file added by hand.
+  std::string bob = text;
+  bob.replace(bob.find("\"alice\""), 7, "\"bob\"");
+  WriteFile(d.Path("users/bob.json"), bob);
+  CHECK(d.Now()->FindUser("bob") != nullptr);
+}
+
 TEST_CASE("Accounts: a malformed file is left out, and the others still count") {
   Domain d;
   d.Add("alice");
