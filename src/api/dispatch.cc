@@ -5,7 +5,7 @@
 #include "api/auth/authenticator.h"
 #include "api/cmis_names.h"
 #include "api/error_response.h"
-#include "api/ops/ops.h"
+#include "api/ops/operation_table.h"
 #include "api/url.h"
 #include "repo/acl/accounts.h"
 #include "repo/acl/checker.h"
@@ -15,75 +15,6 @@ namespace {
 
 using ops::Context;
 using ops::Level;
-using Handler = Result<Response> (*)(Context&);
-
-struct Route {
-  Operation op;
-  Level level;
-  Handler handler;
-};
-
-// Which operation runs where. Repository-level and object operations share the
-// repository URL and every path below it (repositoryUrl == rootFolderUrl, binding §0.1).
-constexpr Route kRoutes[] = {
-    {Operation::kGetDomains, Level::kServer, ops::GetDomains},
-    {Operation::kCreateDomain, Level::kServer, ops::CreateDomain},
-    {Operation::kDeleteDomain, Level::kServer, ops::DeleteDomain},
-    {Operation::kGetRepositories, Level::kDomain, ops::GetRepositories},
-    {Operation::kCreateRepository, Level::kDomain, ops::CreateRepository},
-    {Operation::kDeleteRepository, Level::kDomain, ops::DeleteRepository},
-    {Operation::kGetUsers, Level::kDomain, ops::GetUsers},
-    {Operation::kCreateUser, Level::kDomain, ops::CreateUser},
-    {Operation::kUpdateUser, Level::kDomain, ops::UpdateUser},
-    {Operation::kDeleteUser, Level::kDomain, ops::DeleteUser},
-    {Operation::kGetGroups, Level::kDomain, ops::GetGroups},
-    {Operation::kCreateGroup, Level::kDomain, ops::CreateGroup},
-    {Operation::kUpdateGroup, Level::kDomain, ops::UpdateGroup},
-    {Operation::kDeleteGroup, Level::kDomain, ops::DeleteGroup},
-    {Operation::kRepositoryInfo, Level::kRepository, ops::RepositoryInfo},
-    {Operation::kTypeChildren, Level::kRepository, ops::TypeChildren},
-    {Operation::kTypeDescendants, Level::kRepository, ops::TypeDescendants},
-    {Operation::kTypeDefinition, Level::kRepository, ops::TypeDefinition},
-    {Operation::kCreateType, Level::kRepository, ops::CreateType},
-    {Operation::kDeleteType, Level::kRepository, ops::DeleteType},
-    {Operation::kCheckedOut, Level::kRepository, ops::CheckedOut},
-    {Operation::kObject, Level::kRepository, ops::GetObject},
-    {Operation::kProperties, Level::kRepository, ops::GetProperties},
-    {Operation::kAllowableActions, Level::kRepository, ops::GetAllowableActions},
-    {Operation::kRenditions, Level::kRepository, ops::GetNoneOfThem},
-    {Operation::kRelationships, Level::kRepository, ops::GetObjectRelationships},
-    {Operation::kPolicies, Level::kRepository, ops::GetNoneOfThem},
-    {Operation::kContent, Level::kRepository, ops::GetContent},
-    {Operation::kChildren, Level::kRepository, ops::GetChildren},
-    {Operation::kParent, Level::kRepository, ops::GetParent},
-    {Operation::kParents, Level::kRepository, ops::GetParents},
-    {Operation::kVersions, Level::kRepository, ops::GetAllVersions},
-    {Operation::kAcl, Level::kRepository, ops::GetAcl},
-    {Operation::kCreateObject, Level::kRepository, ops::CreateObject},
-    {Operation::kCreateDocument, Level::kRepository, ops::CreateObject},
-    {Operation::kCreateFolder, Level::kRepository, ops::CreateObject},
-    {Operation::kCreateItem, Level::kRepository, ops::CreateObject},
-    {Operation::kCreateRelationship, Level::kRepository, ops::CreateObject},
-    {Operation::kUpdate, Level::kRepository, ops::UpdateProperties},
-    {Operation::kBulkUpdate, Level::kRepository, ops::BulkUpdate},
-    {Operation::kDelete, Level::kRepository, ops::DeleteObject},
-    {Operation::kDeleteTree, Level::kRepository, ops::DeleteTree},
-    {Operation::kSetContent, Level::kRepository, ops::SetContent},
-    {Operation::kDeleteContent, Level::kRepository, ops::DeleteContent},
-    {Operation::kAppendContent, Level::kRepository, ops::AppendContent},
-    {Operation::kCreateDocumentFromSource, Level::kRepository, ops::CreateDocumentFromSource},
-    {Operation::kMove, Level::kRepository, ops::Move},
-    {Operation::kCheckOut, Level::kRepository, ops::CheckOut},
-    {Operation::kCheckIn, Level::kRepository, ops::CheckIn},
-    {Operation::kCancelCheckOut, Level::kRepository, ops::CancelCheckOut},
-};
-
-const Route* FindRoute(Operation op) {
-  for (const Route& r : kRoutes) {
-    if (r.op == op) return &r;
-  }
-  return nullptr;
-}
 
 std::string_view LevelName(Level level) {
   switch (level) {
@@ -110,7 +41,7 @@ bool SuppressFromQuery(const Request& request) {
   return false;
 }
 
-// The operation a GET without one means (CONTRACT §2; binding §2.1).
+// The operation a GET without one means (docs/API.md §3.1, §3.2).
 Result<Operation> DefaultOperation(Context& ctx) {
   const bool get = ctx.request.method == "GET" || ctx.request.method == "HEAD";
   if (!get) return InvalidArgument("missing required parameter 'operation' (or cmisaction)");
@@ -129,47 +60,7 @@ Result<Operation> DefaultOperation(Context& ctx) {
   }
 }
 
-class DiscardSink : public UploadSink {
- public:
-  Status Write(std::string_view) override { return OkStatus(); }
-  Result<std::string> Finish() override { return std::string(); }
-};
-
-// An upload file; removed when destroyed unless Finish() handed it on.
-class FileSink : public UploadSink {
- public:
-  FileSink(Fs& fs, Upload upload) : fs_(fs), upload_(std::move(upload)) {}
-  ~FileSink() override {
-    if (finished_) return;
-    (void)upload_.file->Close();
-    (void)fs_.Remove(upload_.path);
-  }
-  Status Write(std::string_view bytes) override { return upload_.file->Append(bytes); }
-  Result<std::string> Finish() override {
-    FOLIO_RETURN_IF_ERROR(upload_.file->Sync());
-    FOLIO_RETURN_IF_ERROR(upload_.file->Close());
-    finished_ = true;
-    return upload_.path;
-  }
-
- private:
-  Fs& fs_;
-  Upload upload_;
-  bool finished_ = false;
-};
-
 }  // namespace
-
-Response Service::ErrorFor(const Status& status, bool suppress_response_codes) {
-  const ErrorResponse e = MakeErrorResponse(status, suppress_response_codes);
-  Response r;
-  r.status = e.http_status;
-  r.content_type = "application/json; charset=UTF-8";
-  r.body = e.body;
-  r.exception = e.exception;
-  if (status.kind() == ErrorKind::kUnauthorized) r.headers.emplace_back("WWW-Authenticate", "Basic realm=\"folio\"");
-  return r;
-}
 
 Service::Service(Store& store, ServiceOptions options)
     : store_(store),
@@ -196,27 +87,22 @@ Result<std::vector<std::string>> Service::AnonymousDomains() {
 
 std::unique_ptr<UploadSink> Service::OpenUpload(const Request& head) {
   const std::vector<std::string>& path = head.path;
-  if (path.size() < 2) return std::make_unique<DiscardSink>();
+  if (path.size() < 2) return uploads_.OpenSink(nullptr);
   // Nobody writes into a repository's uploads who may not use it.
   auto accounts = accounts_->For(path[0]);
-  if (!accounts.ok()) return std::make_unique<DiscardSink>();
+  if (!accounts.ok()) return uploads_.OpenSink(nullptr);
   auto principals = (*accounts)->Current();
-  if (!principals.ok()) return std::make_unique<DiscardSink>();
+  if (!principals.ok()) return uploads_.OpenSink(nullptr);
   auto caller = authenticator_->User({head.authorization, head.api_key, head.peer_loopback}, path[0],
                                      std::move(*principals));
-  if (!caller.ok() || !acl::MayUseRepository(*caller, path[1])) return std::make_unique<DiscardSink>();
+  if (!caller.ok() || !acl::MayUseRepository(*caller, path[1])) return uploads_.OpenSink(nullptr);
   auto repo = store_.GetRepository(path[0], path[1]);
-  if (!repo.ok()) return std::make_unique<DiscardSink>();
-  auto upload = (*repo)->NewUpload();
-  if (!upload.ok()) return std::make_unique<DiscardSink>();
-  return std::make_unique<FileSink>(store_.fs(), std::move(*upload));
+  if (!repo.ok()) return uploads_.OpenSink(nullptr);
+  return uploads_.OpenSink(std::move(*repo));
 }
 
 void Service::ReleaseUpload(const Request& request) {
-  if (request.file && !request.file->spooled_path.empty()) {
-    // Consumed uploads were moved into place; anything left is garbage.
-    (void)store_.fs().Remove(request.file->spooled_path);
-  }
+  if (request.file && !request.file->spooled_path.empty()) uploads_.Release(request.file->spooled_path);
 }
 
 Response Service::Handle(const Request& request) {
@@ -227,19 +113,20 @@ Response Service::Handle(const Request& request) {
 
 Response Service::Run(const Request& request) {
   auto params_or = Params::FromRequest(request);
-  if (!params_or.ok()) return ErrorFor(params_or.status(), SuppressFromQuery(request));
+  if (!params_or.ok()) return MakeErrorResponse(params_or.status(), SuppressFromQuery(request));
   const Params& params = *params_or;
   const auto suppress_or = params.GetBool(kParamSuppressResponseCodes, false);
   const bool suppress = suppress_or.ok() && *suppress_or;
   std::string op_name;
   auto fail = [&](const Status& s) {
-    Response r = ErrorFor(s, suppress);
+    Response r = MakeErrorResponse(s, suppress);
     r.operation = op_name;
     return r;
   };
 
   const std::vector<std::string>& segments = request.path;
   Context ctx(store_, options_, request, params);
+  ctx.uploads = &uploads_;
   ctx.authenticator = authenticator_.get();
   ctx.registry = accounts_.get();
   if (segments.size() == 1) {
@@ -289,7 +176,7 @@ Response Service::Run(const Request& request) {
   if (ctx.level == Level::kRepository) {
     auto repo = store_.GetRepository(ctx.domain_id, ctx.repository_id);
     if (!repo.ok()) return fail(repo.status());
-    // The repository gate, before any object is looked up (docs/API.md, "Access control").
+    // The repository gate, before any object is looked up (docs/API.md §11.3).
     if (!acl::MayUseRepository(ctx.caller, ctx.repository_id)) {
       return fail(acl::CheckRepositoryGate(ctx.caller, ctx.repository_id));
     }
@@ -298,7 +185,7 @@ Response Service::Run(const Request& request) {
     ctx.variant = variant.ok() ? *variant : Variant::kB;
     ctx.path = JoinPath(segments, 2, segments.size());
     ctx.path_given = segments.size() > 2;
-    // ".../{document}/versions" is getAllVersions of that document (CONTRACT §2); a
+    // ".../{document}/versions" is getAllVersions of that document (docs/API.md §3.1); a
     // folder may still hold a child named "versions", so only a document path counts.
     if (segments.size() > 2 && segments.back() == "versions" &&
         (!*explicit_op || **explicit_op == Operation::kVersions)) {
@@ -327,9 +214,9 @@ Response Service::Run(const Request& request) {
   op_name = std::string(OperationName(op));
   ctx.op = op;
 
-  const Route* route = FindRoute(op);
-  if (route == nullptr) return fail(NotSupported("operation '" + op_name + "' is not supported"));
-  if (route->level != ctx.level) {
+  const ops::OperationRow& row = ops::OperationRowFor(op);
+  if (!row.served()) return fail(NotSupported("operation '" + op_name + "' is not supported"));
+  if (!row.RunsAt(ctx.level)) {
     return fail(NotSupported("operation '" + op_name + "' is not available at " + std::string(LevelName(ctx.level))));
   }
   const bool is_get = request.method == "GET" || request.method == "HEAD";
@@ -344,7 +231,7 @@ Response Service::Run(const Request& request) {
         "application/x-www-form-urlencoded bodies are not accepted in variant B under --strict: use "
         "application/json or multipart/form-data"));
   }
-  auto result = route->handler(ctx);
+  auto result = row.handler(ctx);
   if (!result.ok()) return fail(result.status());
   Response response = std::move(*result);
   response.operation = op_name;

@@ -1,7 +1,9 @@
-// Checks of each domain's users and groups (docs/STORAGE.md, "Users and groups"):
+// Checks of each domain's users and groups (docs/STORAGE.md §11):
 // every file decodes, ids do not clash, members exist, a domain with users has an
-// administrator, and no change is left half done in the domain's journal.
+// administrator, and no change is left half done in the domain's commit log (or the
+// journal of an older Folio).
 #include "fsck/checks.h"
+#include "fsck/facts.h"
 #include "repo/acl/account_files.h"
 #include "repo/acl/accounts.h"
 #include "storage/layout.h"
@@ -9,7 +11,21 @@
 namespace folio::fsck {
 namespace {
 
-void CheckDomainJournal(Fs& fs, const std::string& domain, Problems& out) {
+// A domain's changes go through its commit log; a data directory written by an older
+// Folio may still hold records of the format-1 journal.
+void CheckDomainLog(Fs& fs, const std::string& domain, Problems& out) {
+  const LogFact log = ReadLogFact(fs, storage::DomainCommitLayout(domain).LogFile());
+  if (!log.error.empty()) {
+    // Folio refuses every change of the domain's users and groups until it goes.
+    out.push_back(MakeProblem(kLogUnreadable, log.path,
+                              "unreadable commit log of users and groups: " + log.error +
+                                  " (move it aside: Folio makes a new one; the changes it held are lost)"));
+  } else if (log.pending > 0) {
+    out.push_back(MakeProblem(kLogPending, log.path,
+                              std::to_string(log.pending) + " committed change" + (log.pending == 1 ? "" : "s") +
+                                  " of users or groups in the commit log '" + log.path + "' not known to be applied",
+                              Act(Action::Kind::kCompleteLog, log.path)));
+  }
   const std::string dir = storage::DomainJournalDir(domain);
   auto entries = fs.List(dir);
   if (!entries.ok()) return;
@@ -82,7 +98,7 @@ Problems CheckAccounts(Fs& fs, const DataFacts& d) {
   Problems out;
   for (const DomainFact& dom : d.domains) {
     if (!dom.meta) continue;  // not a domain Folio can use: domain-meta-invalid says so
-    CheckDomainJournal(fs, dom.dir, out);
+    CheckDomainLog(fs, dom.dir, out);
     CheckDomainAccounts(fs, dom, out);
   }
   return out;

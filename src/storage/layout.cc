@@ -69,12 +69,15 @@ std::string BaseName(std::string_view path) {
 
 std::string ServerMetaDir() { return std::string(kMetaDir); }
 std::string ServerLockFile() { return JoinPath(kMetaDir, "lock"); }
+std::string DataMarkerFile() { return JoinPath(kMetaDir, "folio.json"); }
+std::string ServerTrash(std::string_view id) { return JoinPath(kMetaDir, "trash-" + std::string(id)); }
 std::string DomainDir(std::string_view domain) { return std::string(domain); }
+std::string DomainMetaDir(std::string_view domain) { return JoinPath(domain, kMetaDir); }
 std::string DomainFile(std::string_view domain) { return JoinPath(domain, kMetaDir, "domain.json"); }
 
-std::string DomainMetaDir(std::string_view domain) { return JoinPath(domain, kMetaDir); }
 std::string DomainLockFile(std::string_view domain) { return JoinPath(DomainMetaDir(domain), "lock"); }
 std::string DomainJournalDir(std::string_view domain) { return JoinPath(DomainMetaDir(domain), "journal"); }
+RepoLayout DomainCommitLayout(std::string_view domain) { return RepoLayout(std::string(domain)); }
 std::string UsersDir(std::string_view domain) { return JoinPath(DomainMetaDir(domain), "users"); }
 std::string UserFile(std::string_view domain, std::string_view user_id) {
   return JoinPath(UsersDir(domain), std::string(user_id) + ".json");
@@ -113,6 +116,8 @@ std::string RepoLayout::RelationshipsDir() const { return JoinPath(MetaDir(), "r
 std::string RepoLayout::RelationshipFile(std::string_view id) const {
   return JoinPath(RelationshipsDir(), std::string(id) + ".json");
 }
+std::string RepoLayout::LogFile() const { return JoinPath(MetaDir(), "log"); }
+std::string RepoLayout::ChangesDir() const { return JoinPath(MetaDir(), "changes"); }
 std::string RepoLayout::UploadsDir() const { return JoinPath(MetaDir(), "uploads"); }
 std::string RepoLayout::TrashDir() const { return JoinPath(MetaDir(), "trash"); }
 std::string RepoLayout::LostFoundDir() const { return JoinPath(MetaDir(), "lost+found"); }

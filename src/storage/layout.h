@@ -33,14 +33,16 @@ std::string BaseName(std::string_view path);
 // Data-directory level.
 std::string ServerMetaDir();                        // .folio
 std::string ServerLockFile();                       // .folio/lock
+std::string DataMarkerFile();                       // .folio/folio.json (marks a data directory)
+std::string ServerTrash(std::string_view id);       // .folio/trash-<id> (a deleted domain or repository)
 std::string DomainDir(std::string_view domain);     // demo
+std::string DomainMetaDir(std::string_view domain); // demo/.folio
 std::string DomainFile(std::string_view domain);    // demo/.folio/domain.json
 
-// A domain's users and groups (docs/STORAGE.md, "Users and groups"). `domain` is the
+// A domain's users and groups (docs/STORAGE.md §11). `domain` is the
 // domain's directory (a temp directory while the domain is being created).
-std::string DomainMetaDir(std::string_view domain);     // demo/.folio
 std::string DomainLockFile(std::string_view domain);    // demo/.folio/lock
-std::string DomainJournalDir(std::string_view domain);  // demo/.folio/journal
+std::string DomainJournalDir(std::string_view domain);  // demo/.folio/journal (format 1's, read for recovery)
 std::string UsersDir(std::string_view domain);          // demo/.folio/users
 std::string UserFile(std::string_view domain, std::string_view user_id);     // .../users/<id>.json
 std::string GroupsDir(std::string_view domain);         // demo/.folio/groups
@@ -58,7 +60,9 @@ class RepoLayout {
   std::string MetaDir() const;                       // R/.folio
   std::string RepositoryFile() const;                // R/.folio/repository.json
   std::string LockFile() const;                      // R/.folio/lock
-  std::string JournalDir() const;                    // R/.folio/journal
+  std::string JournalDir() const;                    // R/.folio/journal (format 1's, read for recovery)
+  std::string LogFile() const;                       // R/.folio/log (the commit log)
+  std::string ChangesDir() const;                    // R/.folio/changes (the change log)
   std::string IndexDir() const;                      // R/.folio/index
   std::string IndexShardDir(std::string_view id) const;  // R/.folio/index/xy
   std::string IndexEntry(std::string_view id) const;     // R/.folio/index/xy/<id>.json
@@ -96,6 +100,12 @@ class RepoLayout {
  private:
   std::string base_;
 };
+
+// The files through which a domain's own changes (its users and groups) are committed
+// (storage/committer.h): lock, commit log, trash, uploads and the format-1 journal in
+// the domain's .folio, named as a repository names them in its own (the Committer uses
+// only those of RepoLayout's names, all below MetaDir()). `domain` as for UsersDir.
+RepoLayout DomainCommitLayout(std::string_view domain);
 
 // File names inside a series directory.
 inline constexpr std::string_view kSeriesFileName = "series.json";

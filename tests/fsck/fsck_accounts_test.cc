@@ -1,4 +1,4 @@
-// fsck: each domain's users and groups (docs/STORAGE.md, "Users and groups"). Each
+// fsck: each domain's users and groups (docs/STORAGE.md §11). Each
 // finding id is planted and reported; the repairable ones are repaired.
 #include <doctest/doctest.h>
 
@@ -116,8 +116,10 @@ TEST_CASE("Fsck: plants domain-journal-pending and repairs domain-journal-pendin
   acl::UserRecord carol = *f.accounts->Current().value()->FindUser("bob");
   carol.id = "carol";
   REQUIRE(f.accounts->CreateUser(carol).ok());
-  // A committed change that was not carried out: the record says to remove carol.
+  // A committed change of an older Folio (format-1 journal) that was not carried out:
+  // the record says to remove carol.
   const std::string record = "demo/.folio/journal/0001.json";
+  fs::create_directories(f.Abs("demo/.folio/journal"));
   WriteFile(f.Abs(record), R"({"actions": [{"op": "remove", "path": "demo/.folio/users/carol.json"}]})");
   ExpectRepaired(f.dir.path(), "domain-journal-pending", record);
   CHECK_FALSE(fs::exists(f.Abs(f.Users("carol.json"))));

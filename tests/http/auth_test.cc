@@ -1,5 +1,5 @@
-// Authentication and the repository gate over HTTP (docs/API.md, "Authentication",
-// "Users and groups", "Access control"): Basic, API keys, wrong and missing
+// Authentication and the repository gate over HTTP (docs/API.md §11.1,
+// §11.2, §11.3): Basic, API keys, wrong and missing
 // credentials, another domain's users, the server administrator, who may use a
 // repository, the user and group operations, and no secret in any answer or log line.
 #include <doctest/doctest.h>

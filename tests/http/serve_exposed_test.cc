@@ -1,4 +1,4 @@
-// `folio serve` on an address other than loopback (docs/API.md, "Authentication"): it
+// `folio serve` on an address other than loopback (docs/API.md §11.2): it
 // refuses to start (exit 2, naming them) while a domain allows anonymous access,
 // unless --insecure; clients there are no loopback clients, so server-level
 // operations need FOLIO_ADMIN_PASSWORD; createDomain then needs an administrator.
@@ -35,7 +35,7 @@ std::string ExternalAddress() {
 // A running `folio serve`; stopped with SIGTERM when destroyed.
 struct Served {
   Served(const std::vector<std::string>& args, const std::vector<std::string>& env, const std::string& err)
-      : child(Spawn(args, err, env)) {
+      : child(Spawn(args, env, err)) {
     char line[256] = {0};
     if (std::fgets(line, sizeof line, child.out) != nullptr) ready = line;
   }
@@ -81,7 +81,7 @@ TEST_CASE("Serve exposed: refuses anonymous domains beyond loopback; --insecure 
   MakeData(dir.path(), /*with_anonymous=*/true);
   const std::string err = dir / "stderr";
   {
-    Child refused = Spawn({FOLIO_BINARY, "serve", "--data", dir.path(), "--host", address, "--port", "0"}, err);
+    Child refused = Spawn({FOLIO_BINARY, "serve", "--data", dir.path(), "--host", address, "--port", "0"}, {}, err);
     CHECK(WaitExit(refused.pid) == 2);
     char line[256];
     CHECK(std::fgets(line, sizeof line, refused.out) == nullptr);  // no ready line

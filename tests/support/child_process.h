@@ -1,6 +1,7 @@
-// Runs the folio executable as a child process for tests that need a real process
-// (exit codes, the ready line, signals): its standard output is a pipe to read, its
-// standard error optionally goes to a file, its environment may have additions.
+// Running a program as a child process in tests (exit codes, the ready line, signals):
+// spawn it with its standard output on a pipe, read its lines, signal it and collect
+// its exit status. Its standard error optionally goes to a file, its environment may
+// have additions.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -9,7 +10,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 extern char** environ;
@@ -19,12 +22,22 @@ namespace folio::testing {
 struct Child {
   pid_t pid = -1;
   FILE* out = nullptr;  // the child's standard output
+
+  // The next line of output without its '\n'; "" at the end.
+  std::string ReadLine() const {
+    char line[1024] = {0};
+    if (std::fgets(line, sizeof line, out) == nullptr) return "";
+    std::string s(line);
+    if (!s.empty() && s.back() == '\n') s.pop_back();
+    return s;
+  }
 };
 
-// Starts `args[0]` with `args`; `stderr_file` ("" = inherited) receives its standard
-// error; `env` ("NAME=value") is added to the inherited environment.
-inline Child Spawn(const std::vector<std::string>& args, const std::string& stderr_file = "",
-                   const std::vector<std::string>& env = {}) {
+// Starts `args[0]` with `args` (no shell), standard output on a pipe; `env` entries
+// ("NAME=value") are added to the inherited environment of the child only;
+// `stderr_file` ("" = inherited) receives its standard error.
+inline Child Spawn(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
+                   const std::string& stderr_file = "") {
   // Everything the child needs is built before fork: between fork and exec only
   // async-signal-safe calls are allowed.
   std::vector<char*> argv;
@@ -58,6 +71,14 @@ inline int WaitExit(pid_t pid) {
   int status = 0;
   ::waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// The port of a `folio serve` ready line ("folio listening on http://127.0.0.1:PORT/"),
+// or 0 when `line` is not one.
+inline int PortOfReadyLine(const std::string& line) {
+  const std::string prefix = "folio listening on http://127.0.0.1:";
+  if (line.rfind(prefix, 0) != 0) return 0;
+  return std::atoi(line.c_str() + prefix.size());
 }
 
 }  // namespace folio::testing

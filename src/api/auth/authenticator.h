@@ -1,4 +1,4 @@
-// Who a request comes from (docs/API.md, "Authentication"): the server administrator
+// Who a request comes from (docs/API.md §11.2): the server administrator
 // at the server URL; at a domain URL and below, a user of that domain by HTTP Basic or
 // X-API-KEY, or anyone when the domain has no users. Passwords are verified on the
 // HashPool (argon2id is slow by design), remembered in the CredentialCache so that
@@ -7,7 +7,8 @@
 // The interface is asynchronous: `done` is called exactly once, on the calling thread
 // when nothing needs hashing (a cached password, an API key, a domain without users,
 // missing credentials), otherwise on a pool thread. The synchronous wrappers wait for
-// it; the HTTP layer calls those today (see docs/AUTH.md, "Workers and hashing").
+// it; the HTTP layer calls those today, telling the server through the hooks of
+// api/auth/blocking.h while it waits.
 #pragma once
 
 #include <functional>

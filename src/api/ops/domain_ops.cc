@@ -18,7 +18,7 @@ std::string UrlOf(const Context& ctx, const folio::RepositoryInfo& info) {
 
 // The service document: repositoryId -> repositoryInfo, in id order (CmisJS takes the
 // first key as its default repository, binding §0.1), of the repositories the caller
-// may use (the gate: docs/API.md, "Access control").
+// may use (the gate: docs/API.md §11.3).
 Result<Response> GetRepositories(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::vector<folio::RepositoryInfo> repos, ctx.store.ListRepositories(ctx.domain_id));
   Json out = Json::object();

@@ -20,7 +20,9 @@
 #include "folio/repository.h"
 #include "folio/store.h"
 #include "repo/acl/accounts.h"
+#include "repo/acl/actions.h"
 #include "repo/acl/caller.h"
+#include "repo/acl/checker.h"
 
 namespace folio::api::ops {
 
@@ -29,6 +31,8 @@ enum class Level { kServer, kDomain, kRepository };
 struct Context {
   Context(Store& s, const ServiceOptions& o, const Request& r, const Params& p)
       : store(s), options(o), request(r), params(p) {}
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
 
   Store& store;
   const ServiceOptions& options;
@@ -46,10 +50,13 @@ struct Context {
   // name it leaves in createdBy, lastModifiedBy, versionSeriesCheckedOutBy.
   acl::Caller caller = acl::Caller::AnonymousDomain();
   std::string user = "anonymous";
+  UploadRegistry* uploads = nullptr;  // the content parts of requests in flight
   // Authentication and accounts, for the domain and server operations.
   auth::Authenticator* authenticator = nullptr;
   acl::AccountRegistry* registry = nullptr;
   std::shared_ptr<acl::DomainAccounts> accounts;  // at domain and repository level
+  // The access decisions for `caller` (docs/API.md §11).
+  acl::Checker Checker() const { return acl::Checker(caller); }
 
   // The absolute URL of the repository (also its root folder URL).
   std::string RepositoryUrl() const;
@@ -59,11 +66,14 @@ struct Context {
   // creates also accept `folderId` for the parent (CONTRACT §3). Cached.
   // The target object, resolved once per request and kept here; the pointer stays valid
   // for the life of the Context (no copy per call: objects carry ~35 properties).
+  // Errors: kPermissionDenied when the caller lacks what the operation needs on it
+  // (CheckTarget), naming the object and the permission.
   Result<const ObjectData*> Target();
   // succinct (default per variant), filter and dateTimeFormat of the request.
   Result<RenderOptions> Rendering() const;
 
   std::shared_ptr<const ObjectData> target_;  // shared with the repository's memo
+  bool target_checked_ = false;               // CheckTarget passed for target_
 };
 
 // Responses.
@@ -90,9 +100,11 @@ class ObjectWriter {
   void Write(const ObjectData& object, JsonWriter& w);
 
  private:
-  ObjectWriter(Renderer renderer, bool actions) : renderer_(std::move(renderer)), actions_(actions) {}
+  ObjectWriter(Renderer renderer, bool actions, acl::Checker checker)
+      : renderer_(std::move(renderer)), actions_(actions), checker_(std::move(checker)) {}
   Renderer renderer_;
   bool actions_;
+  acl::Checker checker_;  // allowable actions are the caller's
 };
 
 // Input helpers shared by the write operations.
@@ -102,18 +114,25 @@ Status CheckToken(const ObjectData& object, std::string_view token);
 // CheckToken with the request's `changeToken`.
 Status CheckChangeToken(const Context& ctx, const ObjectData& object);
 // A new upload of the repository holding the bytes of `sources`, one after the other
-// (each read from its start), synced and closed: its path, for ContentSource. Removed
-// again on failure.
-Result<std::string> CopyIntoUpload(Context& ctx, const std::vector<ReadableFile*>& sources);
+// (each read from its start), finished: pass AsContent() to a change, keep the Upload
+// until it returns (it is removed when destroyed unless consumed).
+Result<std::unique_ptr<Upload>> CopyIntoUpload(Context& ctx, const std::vector<ReadableFile*>& sources);
 // The request's properties (canonical ids; type ids unquoted and canonical) with the
 // datetime values of `type_id` turned into milliseconds (ISO, ms and JavaScript dates).
+// A plain field `name` or `cmis:name` is the property cmis:name (kInvalidArgument when
+// it disagrees with a cmis:name given in the properties).
 Result<Json> InputProperties(Context& ctx, const std::string& type_id);
+// How properties are passed, for messages about missing ones.
+std::string HowToPassProperties();
 // Converts the datetime values in `properties` per the definitions of `type_id`.
 Status NormalizeDatetimes(Repository& repo, const std::string& type_id, Json& properties);
-// The uploaded content of the request, if any.
-Result<std::optional<ContentSource>> InputContent(const Context& ctx);
-// The ACEs to add (or remove) in engine form.
-Result<std::vector<folio::Ace>> InputAces(const Context& ctx, bool add);
+// The content of the request, if any: the multipart file part `content`, or a string
+// parameter `content` (a JSON body's, or a form field's): UTF-8 text, stored with the
+// type of the parameter `mimeType` (default: derived from the document's name).
+// Errors: kInvalidArgument for a `content` that is not a string, or given both ways.
+Result<std::optional<ContentSource>> InputContent(Context& ctx);
+// The bytes of the request's content (InputContent), to read: for appendContent.
+Result<std::unique_ptr<ReadableFile>> ReadInputContent(Context& ctx, const ContentSource& content);
 
 // server_ops.cc (all need the server administrator: dispatch.cc)
 Result<Response> GetDomains(Context& ctx);
@@ -126,7 +145,7 @@ Status RequireDomainAdmin(const Context& ctx, std::string_view operation);
 Result<Response> GetRepositories(Context& ctx);
 Result<Response> CreateRepository(Context& ctx);
 Result<Response> DeleteRepository(Context& ctx);
-// user_ops.cc: users and groups of the domain (docs/API.md, "Users and groups").
+// user_ops.cc: users and groups of the domain (docs/API.md §11.1).
 Result<Response> GetUsers(Context& ctx);
 Result<Response> CreateUser(Context& ctx);
 Result<Response> UpdateUser(Context& ctx);
@@ -163,7 +182,8 @@ Result<Response> GetContent(Context& ctx);
 Result<Response> GetChildren(Context& ctx);
 Result<Response> GetParent(Context& ctx);
 Result<Response> GetParents(Context& ctx);
-Json AllowableActions(const ObjectData& object);
+// What a caller holding `held` on `object` may do with it (binding §2.2.4).
+Json AllowableActions(const ObjectData& object, acl::Permission held);
 // object_write_ops.cc
 Result<Response> CreateObject(Context& ctx);
 Result<Response> UpdateProperties(Context& ctx);
@@ -192,6 +212,26 @@ Result<Response> CheckIn(Context& ctx);
 Result<Response> CancelCheckOut(Context& ctx);
 Result<Response> GetAllVersions(Context& ctx);
 Result<Response> CheckedOut(Context& ctx);
+// acl_ops.cc: access control (docs/API.md §11).
 Result<Response> GetAcl(Context& ctx);
+Result<Response> ApplyAcl(Context& ctx);
+// What `op` needs on the object it addresses (a create: on the parent folder); nullopt
+// for operations that check their objects themselves (bulkUpdate, createRelationship).
+std::optional<acl::Action> TargetActionOf(Operation op);
+// Errors: kPermissionDenied when the caller may not do ctx.op on `object`.
+Status CheckTarget(const Context& ctx, const ObjectData& object);
+// Errors: kPermissionDenied when the caller may not read `object`.
+Status RequireRead(const Context& ctx, const ObjectData& object);
+// Whether the caller may read `object` (listings leave out the others).
+bool MayRead(const Context& ctx, const ObjectData& object);
+// True when the caller may do everything in the domain (no object is left out).
+bool SeesEverything(const Context& ctx);
+// The ACL of an object created in a folder whose ACL is `parent_acl`: a copy of it,
+// cmis:all for the creator, then the request's addACEs/removeACEs (checked against
+// the domain's principals). Errors: those of ReadAclChanges.
+Result<std::vector<folio::Ace>> NewObjectAcl(const Context& ctx, const std::vector<folio::Ace>& parent_acl);
+// Errors: kPermissionDenied naming the first object below `folder` the caller may not
+// delete (deleteTree is all or nothing); errors of reading the tree.
+Status CheckTreeWritable(Context& ctx, const ObjectData& folder);
 
 }  // namespace folio::api::ops

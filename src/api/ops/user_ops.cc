@@ -1,4 +1,4 @@
-// Domain level (docs/API.md, "Users and groups"): createUser, updateUser, deleteUser,
+// Domain level (docs/API.md §11.1): createUser, updateUser, deleteUser,
 // getUsers, createGroup, updateGroup, deleteGroup, getGroups. Changes need a domain
 // administrator (a user may also update itself); listings any user of the domain.
 // Responses never hold a password, a hash or a stored key; an API key is shown once,

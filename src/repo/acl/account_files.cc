@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "repo/acl/secrets.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/layout.h"
 
 namespace folio::acl {
@@ -23,7 +23,7 @@ Result<std::string> StringField(const Json& j, const char* key, const std::strin
 int64_t TimeField(const Json& j, const char* key) {
   auto it = j.find(key);
   if (it == j.end() || !it->is_string()) return 0;
-  return storage::ParseIsoMs(it->get_ref<const std::string&>()).value_or(0);
+  return storage::StoredIsoMsOr(it->get_ref<const std::string&>(), 0);
 }
 
 Status CheckId(const std::string& id, std::string_view file_id, const char* field, const std::string& what) {

@@ -7,8 +7,7 @@
 #include <set>
 
 #include "storage/atomic_write.h"
-#include "storage/clock.h"
-#include "storage/journal.h"
+#include "storage/datetime.h"
 #include "storage/layout.h"
 
 namespace folio::acl {
@@ -66,9 +65,10 @@ std::vector<std::string> Deduplicated(std::vector<std::string> ids) {
 
 struct DomainAccounts::Snapshot {
   std::shared_ptr<const Principals> principals;
-  // Stat'ed on every use: the domain's journal/ (every change Folio makes, in any
-  // process, adds and removes a record there), or its .folio while there is no journal
-  // (making one changes it). One stat that succeeds, whatever the domain holds.
+  // Stat'ed on every use: the domain's commit log (every change Folio makes, in any
+  // process, writes a record into it, and a checkpoint its header: its mtime moves),
+  // or its .folio while there is no log (making one changes it). One stat that
+  // succeeds, whatever the domain holds.
   std::string sentinel_path;
   FileStat sentinel;
   // Stat'ed once a second, for edits by hand: .folio, users/, groups/ and every file read.
@@ -156,27 +156,39 @@ struct DomainAccounts::Draft {
 DomainAccounts::DomainAccounts(Fs& fs, std::string domain_dir, bool read_only)
     : fs_(fs), domain_(std::move(domain_dir)), read_only_(read_only) {}
 
-Status DomainAccounts::Recover() {
-  FOLIO_ASSIGN_OR_RETURN(auto lock, fs_.Lock(storage::DomainLockFile(domain_)));
-  return storage::RecoverJournal(fs_, storage::DomainJournalDir(domain_)).status();
+DomainAccounts::~DomainAccounts() = default;
+
+Result<storage::Committer*> DomainAccounts::Writer() {
+  if (!committer_) {
+    storage::CommitterOptions options;
+    options.read_only = read_only_;
+    auto made = std::make_unique<storage::Committer>(fs_, storage::DomainCommitLayout(domain_), options);
+    FOLIO_RETURN_IF_ERROR(made->Open());
+    committer_ = std::move(made);
+  }
+  return committer_.get();
 }
 
 Result<std::shared_ptr<const DomainAccounts::Snapshot>> DomainAccounts::Load() {
-  // A change an interrupted process committed but did not finish is finished first,
-  // so no reader sees half of it (a writer only; the lock is taken only then).
-  if (!read_only_) {
-    auto journal = fs_.List(storage::DomainJournalDir(domain_));
-    if (journal.ok() && !journal->empty()) FOLIO_RETURN_IF_ERROR(Recover());
-  }
-  auto snap = std::make_shared<Snapshot>();
-  // Directories first: a change made while the files are read shows in them next time.
   const std::string meta_path = storage::DomainMetaDir(domain_);
-  const std::string journal_path = storage::DomainJournalDir(domain_);
   FOLIO_ASSIGN_OR_RETURN(std::optional<FileStat> meta, StatDir(fs_, meta_path));
   if (!meta) return ObjectNotFound("no domain '" + domain_ + "'");
-  FOLIO_ASSIGN_OR_RETURN(std::optional<FileStat> journal, StatDir(fs_, journal_path));
-  snap->sentinel_path = journal ? journal_path : meta_path;
-  snap->sentinel = journal ? *journal : *meta;
+  std::unique_ptr<FileLock> shared;
+  if (!read_only_) {
+    // A change a process that died committed but did not apply is applied first (once
+    // per process: the committer's recovery), so no reader sees half of it; and the
+    // files are read under the shared lock, which no change of another process holds
+    // while it applies.
+    FOLIO_RETURN_IF_ERROR(Writer().status());
+    auto lock = fs_.Lock(storage::DomainLockFile(domain_), LockMode::kShared);
+    if (lock.ok()) shared = std::move(*lock);
+  }
+  auto snap = std::make_shared<Snapshot>();
+  // The sentinel first: a change made while the files are read shows in it next time.
+  const std::string log_path = storage::DomainCommitLayout(domain_).LogFile();
+  FOLIO_ASSIGN_OR_RETURN(std::optional<FileStat> log, StatDir(fs_, log_path));
+  snap->sentinel_path = log ? log_path : meta_path;
+  snap->sentinel = log ? *log : *meta;
   snap->watched.emplace_back(meta_path, *meta);
   for (const std::string& dir : {storage::UsersDir(domain_), storage::GroupsDir(domain_)}) {
     FOLIO_ASSIGN_OR_RETURN(std::optional<FileStat> st, StatDir(fs_, dir));
@@ -232,55 +244,52 @@ Status DomainAccounts::Change(const std::function<Status(Draft&)>& edit) {
   if (read_only_) return PermissionDenied("the server is read-only");
   std::lock_guard<std::mutex> loading(load_mu_);
   if (!Exists(fs_, storage::DomainFile(domain_))) return ObjectNotFound("no domain '" + domain_ + "'");
-  FOLIO_ASSIGN_OR_RETURN(auto lock, fs_.Lock(storage::DomainLockFile(domain_)));
-  const std::string journal = storage::DomainJournalDir(domain_);
-  FOLIO_RETURN_IF_ERROR(storage::RecoverJournal(fs_, journal).status());
-
-  FOLIO_ASSIGN_OR_RETURN(AccountFiles files, ReadAccountFiles(fs_, domain_));
-  Draft d;
-  d.domain = domain_;
-  d.now_ms = storage::NowMs();
-  for (UserRecord& u : files.users) d.users.emplace(u.id, std::move(u));
-  for (GroupRecord& g : files.groups) d.groups.emplace(g.id, std::move(g));
-  const bool had_admin = !d.Build().UsersIn(kAdminGroup).empty();
-  FOLIO_RETURN_IF_ERROR(edit(d));
-  if (had_admin && d.Build().UsersIn(kAdminGroup).empty()) {
-    return Constraint("domain '" + domain_ + "' would be left without an administrator: group '" +
-                      std::string(kAdminGroup) + "' must keep at least one user");
-  }
-  if (d.users_touched.empty() && d.groups_touched.empty()) return OkStatus();
-
-  // One commit point: the journal record naming every file written or removed.
-  for (const std::string& dir : {storage::UsersDir(domain_), storage::GroupsDir(domain_), journal}) {
-    FOLIO_RETURN_IF_ERROR(storage::EnsureDir(fs_, dir));
-  }
-  storage::Transaction tx(fs_, journal);
-  for (const std::string& id : d.users_touched) {
-    auto it = d.users.find(id);
-    if (it != d.users.end()) {
-      FOLIO_RETURN_IF_ERROR(tx.WriteJson(storage::UserFile(domain_, id), UserToJson(it->second)).status());
-    } else {
-      tx.Remove(storage::UserFile(domain_, id));
+  FOLIO_ASSIGN_OR_RETURN(storage::Committer * committer, Writer());
+  // Staged with the other writers excluded, from the records as they are on disk; the
+  // committer may stage again (so `edit` works on a fresh draft each time).
+  Status s = committer->Run([&](storage::ChangeSet& change) -> Status {
+    FOLIO_ASSIGN_OR_RETURN(AccountFiles files, ReadAccountFiles(fs_, domain_));
+    Draft d;
+    d.domain = domain_;
+    d.now_ms = storage::NowMs();
+    for (UserRecord& u : files.users) d.users.emplace(u.id, std::move(u));
+    for (GroupRecord& g : files.groups) d.groups.emplace(g.id, std::move(g));
+    const bool had_admin = !d.Build().UsersIn(kAdminGroup).empty();
+    FOLIO_RETURN_IF_ERROR(edit(d));
+    if (had_admin && d.Build().UsersIn(kAdminGroup).empty()) {
+      return Constraint("domain '" + domain_ + "' would be left without an administrator: group '" +
+                        std::string(kAdminGroup) + "' must keep at least one user");
     }
-  }
-  for (const std::string& id : d.groups_touched) {
-    auto it = d.groups.find(id);
-    if (it != d.groups.end()) {
-      FOLIO_RETURN_IF_ERROR(tx.WriteJson(storage::GroupFile(domain_, id), GroupToJson(it->second)).status());
-    } else {
-      tx.Remove(storage::GroupFile(domain_, id));
+    if (d.users_touched.empty() && d.groups_touched.empty()) return OkStatus();
+    change.MakeDir(storage::UsersDir(domain_));
+    change.MakeDir(storage::GroupsDir(domain_));
+    for (const std::string& id : d.users_touched) {
+      auto it = d.users.find(id);
+      if (it != d.users.end()) {
+        change.PutJson(storage::UserFile(domain_, id), UserToJson(it->second));
+      } else {
+        change.Remove(storage::UserFile(domain_, id));
+      }
     }
-  }
-  FOLIO_RETURN_IF_ERROR(tx.Commit());
-  // The journal is empty again (no recovery, which would take the lock held here).
-  auto loaded = Load();
+    for (const std::string& id : d.groups_touched) {
+      auto it = d.groups.find(id);
+      if (it != d.groups.end()) {
+        change.PutJson(storage::GroupFile(domain_, id), GroupToJson(it->second));
+      } else {
+        change.Remove(storage::GroupFile(domain_, id));
+      }
+    }
+    return OkStatus();
+  });
+  // Whatever happened, the next Current() reads what is on disk now.
+  auto loaded = s.ok() ? Load() : Result<std::shared_ptr<const Snapshot>>(s);
   std::lock_guard<std::mutex> g(mu_);
   if (loaded.ok()) {
     current_ = *loaded;
   } else {
-    current_.reset();  // the next Current() reads again
+    current_.reset();
   }
-  return OkStatus();
+  return s;
 }
 
 Status CheckNewUserId(std::string_view user_id) {
@@ -304,9 +313,9 @@ Result<UserRecord> DomainAccounts::CreateUser(UserRecord user) {
       return ContentAlreadyExists("id '" + user.id + "' is taken by the group '" + user.id + "'");
     }
     const bool first = d.users.empty();
-    user.created_ms = user.modified_ms = d.now_ms;
     made = user;
-    d.PutUser(std::move(user));
+    made.created_ms = made.modified_ms = d.now_ms;
+    d.PutUser(made);
     if (first) {
       std::vector<std::string> admins = d.groups.count(kAdminGroup) ? d.groups.find(kAdminGroup)->second.members
                                                                     : std::vector<std::string>();
@@ -362,7 +371,7 @@ Result<GroupRecord> DomainAccounts::CreateGroup(std::string_view group_id, std::
     }
     if (d.users.count(group_id)) return ContentAlreadyExists("id '" + id + "' is taken by the user '" + id + "'");
     FOLIO_RETURN_IF_ERROR(d.CheckMembers(group_id, members));
-    d.SetMembers(group_id, std::move(members));
+    d.SetMembers(group_id, members);
     made = d.groups.find(group_id)->second;
     return OkStatus();
   }));
@@ -382,7 +391,7 @@ Result<GroupRecord> DomainAccounts::UpdateGroup(std::string_view group_id, std::
       return ObjectNotFound("no group '" + id + "' in domain '" + domain_ + "'");
     }
     FOLIO_RETURN_IF_ERROR(d.CheckMembers(group_id, members));
-    d.SetMembers(group_id, std::move(members));
+    d.SetMembers(group_id, members);
     updated = d.groups.find(group_id)->second;
     return OkStatus();
   }));
@@ -405,7 +414,7 @@ Status DomainAccounts::ResetRepositoryGroup(std::string_view repository_id, std:
   return Change([&](Draft& d) -> Status {
     FOLIO_RETURN_IF_ERROR(d.CheckMembers(id, members));
     d.DropGroup(id);  // what a deleted repository of this id left, memberships included
-    if (!members.empty()) d.SetMembers(id, std::move(members));
+    if (!members.empty()) d.SetMembers(id, members);
     return OkStatus();
   });
 }

@@ -1,7 +1,7 @@
 // A domain's users and groups on disk (account_files.h) behind one object per domain:
 // the current snapshot for requests (kept in memory, revalidated with one stat, so an
 // authenticated request reads no file), and the changes, each checked against the
-// rules of docs/API.md ("Users and groups") and committed once.
+// rules of docs/API.md §11.1 and committed once.
 #pragma once
 
 #include <atomic>
@@ -18,6 +18,7 @@
 #include "folio/status.h"
 #include "repo/acl/account_files.h"
 #include "repo/acl/principals.h"
+#include "storage/committer.h"
 
 namespace folio::acl {
 
@@ -32,22 +33,27 @@ class DomainAccounts {
  public:
   // `domain_dir` is the domain's directory (its id). Reads nothing yet.
   DomainAccounts(Fs& fs, std::string domain_dir, bool read_only);
+  ~DomainAccounts();
 
-  // The current users and groups. From memory while the domain's journal/ is as it was
-  // when they were read (one stat: every change Folio makes, in any process, goes
-  // through it); read again otherwise, and when the once-a-second check of .folio,
-  // users/, groups/ and each file finds an edit made by hand. Thread-safe.
+  // The current users and groups. From memory while the domain's commit log is as it
+  // was when they were read (one stat: every change Folio makes, in any process, writes
+  // a record there; before the first change, .folio, which making the log changes);
+  // read again otherwise, and when the once-a-second check of .folio, users/, groups/
+  // and each file finds an edit made by hand. A writer completes, on first use, the
+  // changes a process that died left in the log. Thread-safe.
   // Errors: kObjectNotFound if the domain does not exist (any more); kStorage.
   Result<std::shared_ptr<const Principals>> Current();
 
   // How often Current() looks for edits by hand (1 s); tests set 0.
   void SetCheckIntervalForTest(int64_t ms) { check_interval_ms_ = ms; }
 
-  // --- Changes. Each takes the domain's lock (shared with other processes), completes
-  // a change an interrupted process left, works on the records as they are on disk,
-  // and commits with a single journal record (docs/STORAGE.md). The snapshot Current()
-  // returns afterwards has the change. Thread-safe. Errors besides those listed:
-  // kPermissionDenied on a read-only store; kStorage.
+  // --- Changes. Each goes through the domain's storage::Committer (the domain's lock,
+  // shared with other processes; a change an interrupted process left completed
+  // first), works on the records as they are on disk, and commits them as one CRC'd
+  // record of the domain's commit log (docs/STORAGE.md §11): after a crash a change is
+  // all there or not at all. The snapshot Current() returns afterwards has the change.
+  // Thread-safe. Errors besides those listed: kPermissionDenied on a read-only store;
+  // kStorage (the disk failed: nothing changed, or the next writer completes it).
 
   // A new user (id, display name and hashes from `user`; times set here). The
   // domain's first user also becomes a member of `admin`.
@@ -88,7 +94,8 @@ class DomainAccounts {
   Result<std::shared_ptr<const Snapshot>> Load();
   bool Fresh(const Snapshot& s);
   Status Change(const std::function<Status(Draft&)>& edit);
-  Status Recover();
+  // The domain's committer, made and opened (recovery) on first use; requires load_mu_.
+  Result<storage::Committer*> Writer();
 
   Fs& fs_;
   const std::string domain_;
@@ -96,6 +103,7 @@ class DomainAccounts {
   std::mutex mu_;       // guards current_
   std::mutex load_mu_;  // one load (or change) at a time
   std::shared_ptr<const Snapshot> current_;
+  std::unique_ptr<storage::Committer> committer_;  // guarded by load_mu_
   std::atomic<int64_t> check_interval_ms_{1000};
 };
 

@@ -1,4 +1,4 @@
-// What each kind of operation needs (docs/API.md, "Access control"): cmis:read for
+// What each kind of operation needs (docs/API.md §11.3): cmis:read for
 // every read, cmis:write for changes (properties, content, check-out/in, creating
 // children in a folder, deleting), write on the object and both folders for a move,
 // cmis:all for applyACL. Also the aclCapabilities that repositoryInfo announces

@@ -1,6 +1,6 @@
 // The access decisions: the permission a caller holds on an object, the repository
 // gate, and Checker, the one object the engine asks "may this caller do that" while it
-// runs an operation (docs/API.md, "Access control").
+// runs an operation (docs/API.md §11.3).
 #pragma once
 
 #include <string_view>

@@ -1,5 +1,5 @@
 // The CMIS basic permissions and how they nest: cmis:read ⊂ cmis:write ⊂ cmis:all
-// (each includes the ones before it; docs/API.md, "Access control").
+// (each includes the ones before it; docs/API.md §11.3).
 #pragma once
 
 #include <optional>

@@ -1,5 +1,5 @@
 // The users and groups of one domain as an immutable snapshot, with every user's
-// groups resolved through nested groups (docs/API.md, "Users and groups"). Built from
+// groups resolved through nested groups (docs/API.md §11.1). Built from
 // the records on disk (accounts.h) or by tests; answers membership questions in
 // memory, so a request's access checks cost no disk read.
 #pragma once

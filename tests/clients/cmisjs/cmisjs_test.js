@@ -678,6 +678,7 @@ async function runAuthenticated() {
 
   await step(V, 'createFolder and createDocument record the authenticated user', async () => {
     const f = props(await session.createFolder(s.rootId, 'private'));
+    s.privateId = f[P('objectId')];
     assert.equal(f[P('createdBy')], 'alice');
     assert.equal(f[P('lastModifiedBy')], 'alice');
     const d = props(await session.createDocument(f[P('objectId')], 'secret\n', 'plan.txt'));
@@ -701,6 +702,44 @@ async function runAuthenticated() {
     bob.defaultRepository = session.defaultRepository;
     const body = await expectHttpError(bob.getObjectByPath('/private/plan.txt'), 403, 'permissionDenied', 'gate');
     assert.match(body.message, /repository_vault/);
+  });
+
+  const bob = new cmis.CmisSession(domainUrl);
+  const names = (list) => list.objects.map((o) => o.object.succinctProperties[P('name')]);
+  await step(V, 'applyACL: alice takes repository_vault off /private; bob, now in the repository, may not read it', async () => {
+    const g = await post(domainUrl, { Authorization: basic('alice', alicePw) },
+      { operation: 'updateGroup', groupId: 'repository_vault', members: 'alice,bob' });
+    assert.equal(g.status, 200, 'updateGroup');
+    const acl = await session.applyACL(s.privateId, {}, { repository_vault: ['cmis:all'] }, 'objectonly');
+    assert.ok(Array.isArray(acl.aces), `aces in ${JSON.stringify(acl)}`);
+    assert.ok(!acl.aces.some((a) => a.principal.principalId === 'repository_vault'), JSON.stringify(acl.aces));
+    assert.ok(acl.aces.some((a) => a.principal.principalId === 'alice' && a.permissions.includes('cmis:all')),
+      `the creator keeps cmis:all: ${JSON.stringify(acl.aces)}`);
+    bob.setCredentials('bob', bobPw);
+    await bob.loadRepositories();
+    assert.deepEqual(Object.keys(bob.repositories), ['vault']);
+    const body = await expectHttpError(bob.getObject(s.privateId), 403, 'permissionDenied', 'no entry for bob');
+    assert.match(body.message, /bob/);
+    assert.deepEqual(names(await bob.getChildren(s.rootId)), [], 'the root\'s children leave /private out for bob');
+  });
+
+  await step(V, 'applyACL gives bob cmis:read: he reads, lists and sees his allowable actions, and may not write', async () => {
+    await session.applyACL(s.privateId, { bob: ['cmis:read'] }, {});
+    const got = props(await bob.getObject(s.privateId));
+    assert.equal(got[P('name')], 'private');
+    assert.deepEqual(names(await bob.getChildren(s.rootId)), ['private']);
+    const aa = await bob.getAllowableActions(s.privateId);
+    assert.equal(aa.canGetChildren, true);
+    assert.equal(aa.canCreateDocument, false);
+    assert.equal(aa.canApplyACL, false);
+    const mine = await session.getAllowableActions(s.privateId);
+    assert.equal(mine.canCreateDocument, true);
+    assert.equal(mine.canApplyACL, true);
+    await expectHttpError(bob.createFolder(s.privateId, 'bobs'), 403, 'permissionDenied', 'bob has cmis:read only');
+    await expectHttpError(bob.applyACL(s.privateId, { bob: ['cmis:all'] }, {}), 403, 'permissionDenied',
+      'applyACL needs cmis:all');
+    const acl = await bob.getACL(s.privateId);
+    assert.ok(acl.aces.some((a) => a.principal.principalId === 'bob' && a.permissions.includes('cmis:read')));
   });
 
   await step(V, 'an API key (X-API-KEY) works like a password; another domain\'s user does not', async () => {

@@ -6,4 +6,6 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ace_list_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/secrets_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/accounts_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/accounts_failure_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/set_acl_test.cc
 )
