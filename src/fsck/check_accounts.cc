@@ -4,6 +4,8 @@
 // journal of an older Folio).
 #include "fsck/checks.h"
 #include "fsck/facts.h"
+#include "repo/acl/permission.h"
+#include "storage/json_file.h"
 #include "repo/acl/account_files.h"
 #include "repo/acl/accounts.h"
 #include "storage/layout.h"
@@ -93,6 +95,52 @@ void CheckDomainAccounts(Fs& fs, const DomainFact& dom, Problems& out) {
 }
 
 }  // namespace
+
+Problems CheckObjectAcls(Fs& fs, const RepoFacts& f) {
+  Problems out;
+  const std::string domain = f.base.substr(0, f.base.find('/'));
+  auto files = acl::ReadAccountFiles(fs, domain);
+  if (!files.ok()) return out;  // user-record-invalid says why
+  const acl::Principals principals(files->users, files->groups);
+  const auto known = [&](const std::string& id) {
+    return id == acl::kAnyone || id == acl::kAnonymousPrincipal || acl::IsBuiltInGroup(id) ||
+           principals.Exists(id);
+  };
+  for (const TypedRecord& t : f.typed) {
+    auto record = storage::ReadJsonFile(fs, t.record);
+    if (!record.ok() || !record->is_object()) continue;  // the record checks report it
+    const auto entries = record->find("acl");
+    if (entries == record->end()) continue;
+    if (!entries->is_array()) {
+      out.push_back(MakeProblem(kAclEntryInvalid, t.record,
+                                "'" + t.record + "': \"acl\" is not an array (Folio reads no entry from it)"));
+      continue;
+    }
+    for (const storage::Json& e : *entries) {
+      const auto principal = e.is_object() ? e.find("principal") : e.end();
+      const auto permissions = e.is_object() ? e.find("permissions") : e.end();
+      bool valid = e.is_object() && principal != e.end() && principal->is_string() &&
+                   !principal->get_ref<const std::string&>().empty() &&
+                   permissions != e.end() && permissions->is_array() && !permissions->empty();
+      if (valid) {
+        for (const storage::Json& p : *permissions) valid = valid && p.is_string() && acl::ParsePermission(p.get<std::string>()).has_value();
+      }
+      if (!valid) {
+        out.push_back(MakeProblem(kAclEntryInvalid, t.record,
+                                  "'" + t.record + "': ACL entry " + e.dump() +
+                                      " is not {\"principal\": id, \"permissions\": [cmis:read|cmis:write|cmis:all]} "
+                                      "(Folio ignores what it cannot read of it)"));
+        continue;
+      }
+      const std::string id = principal->get<std::string>();
+      if (!principals.has_users() || known(id)) continue;
+      out.push_back(MakeProblem(kAclPrincipalUnknown, t.record,
+                                "'" + t.record + "': ACL entry for '" + id + "', no user or group of domain '" + domain +
+                                    "' (it grants nothing now, and would grant to a user or group made with that id)"));
+    }
+  }
+  return out;
+}
 
 Problems CheckAccounts(Fs& fs, const DataFacts& d) {
   Problems out;

@@ -57,6 +57,8 @@ Problems CheckLatestContent(Fs& fs, const RepoFacts& f, bool compare_bytes);
 // domain-admin-missing, domain-journal-pending, leftover-temp-file (in users/, groups/,
 // journal/). Reads the user and group files.
 Problems CheckAccounts(Fs& fs, const DataFacts& d);
+// acl-entry-invalid, acl-principal-unknown: the entries of every object's ACL.
+Problems CheckObjectAcls(Fs& fs, const RepoFacts& f);
 
 // Every check, in report order.
 Problems CheckData(const DataFacts& d);

@@ -49,6 +49,8 @@ inline constexpr FindingKind kGroupMemberUnknown{"group-member-unknown", Severit
 inline constexpr FindingKind kPrincipalIdClash{"principal-id-clash", Severity::kError};
 inline constexpr FindingKind kDomainAdminMissing{"domain-admin-missing", Severity::kError};
 inline constexpr FindingKind kDomainJournalPending{"domain-journal-pending", Severity::kWarning};
+inline constexpr FindingKind kAclEntryInvalid{"acl-entry-invalid", Severity::kWarning};
+inline constexpr FindingKind kAclPrincipalUnknown{"acl-principal-unknown", Severity::kWarning};
 
 // What --repair does about one problem. Paths are data-directory-relative.
 struct Action {

@@ -132,3 +132,23 @@ TEST_CASE("Fsck: plants leftover-temp-file in users/ and repairs it") {
   ExpectRepaired(f.dir.path(), "leftover-temp-file", temp);
   CHECK_FALSE(fs::exists(f.Abs(temp)));
 }
+
+TEST_CASE("Fsck: plants acl-principal-unknown and acl-entry-invalid and reports them") {
+  AccountsFixture f;
+  REQUIRE(f.repo->SetAcl(f.reports.id, {Ace{"alice", {"cmis:all"}}, Ace{"eng", {"cmis:read"}}, Ace{"cmis:anyone", {"cmis:read"}},
+                                        Ace{"ghost", {"cmis:read"}}, Ace{"bob", {"cmis:delete"}}})
+              .ok());
+  const std::string path = "demo/main/reports/.folio/folder.json";
+  const FsckReport r = RunCheck(f.dir.path());
+  const Finding* unknown = Find(r, "acl-principal-unknown", path);
+  REQUIRE_MESSAGE(unknown != nullptr, Dump(r));
+  CHECK(Contains(unknown->message, "'ghost'"));
+  CHECK(unknown->severity == Severity::kWarning);
+  const Finding* invalid = Find(r, "acl-entry-invalid", path);
+  REQUIRE_MESSAGE(invalid != nullptr, Dump(r));
+  CHECK(Contains(invalid->message, "cmis:delete"));
+  // alice, eng, cmis:anyone and the repository's root entry (repository_main) are known.
+  size_t findings = 0;
+  for (const Finding& fi : r.findings) findings += fi.id.starts_with("acl-") ? 1 : 0;
+  CHECK(findings == 2);
+}
