@@ -179,6 +179,11 @@ class Repository {
   Result<ObjectData> Move(const std::string& id, const std::string& target_folder_id,
                           const std::string& source_folder_id, const std::string& user);
 
+  // Sets the ACL of `id` (applyACL, docs/API.md §11): a document's is its whole version
+  // series' (every version and the working copy); the change log records a "security"
+  // event; no property changes. An unchanged ACL writes nothing. kObjectNotFound.
+  Result<ObjectData> SetAcl(const std::string& id, const std::vector<Ace>& acl);
+
   // --- Versioning primitives (seed §3, §9) --------------------------------------
   // Makes the private working copy of version `id` (a series id or a path-resolved
   // object means its latest version). kVersioning if the series is checked out

@@ -1,6 +1,7 @@
 // A data directory: the domains it holds and their repositories (CONTRACT §2, §9).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -51,13 +52,22 @@ class Store {
 
   // The data directory as a host path, for messages.
   const std::string& dir() const { return dir_; }
+  // The Fs the data directory is read and written through (domains' users and groups
+  // are kept through it: repo/acl/accounts.h).
+  Fs& fs() { return *fs_; }
 
   // Domains in id order. A directory without domain metadata is not a domain.
   Result<std::vector<DomainInfo>> ListDomains();
   Result<DomainInfo> GetDomain(const std::string& domain_id);
+  // Adds files to a domain being built, before it appears: called with the Fs and the
+  // (temporary) domain directory, whose .folio holds domain.json. Files it makes must be
+  // synced; the domain then appears with them in one step (createDomain's first user).
+  using DomainInit = std::function<Status(Fs& fs, const std::string& domain_dir)>;
   // kInvalidArgument if the id does not match ^\w{3,}$ (quoting the pattern);
-  // kContentAlreadyExists if it exists.
-  Result<DomainInfo> CreateDomain(const std::string& domain_id, const std::string& description);
+  // kContentAlreadyExists if it exists; the error of `init`, if it fails (no domain is
+  // left then).
+  Result<DomainInfo> CreateDomain(const std::string& domain_id, const std::string& description,
+                                  const DomainInit& init = {});
   // Deletes the domain and all its repositories. kObjectNotFound if missing.
   Status DeleteDomain(const std::string& domain_id);
 

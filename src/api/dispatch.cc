@@ -2,10 +2,13 @@
 #include "api/dispatch.h"
 
 #include "api/ascii.h"
+#include "api/auth/authenticator.h"
 #include "api/cmis_names.h"
 #include "api/error_response.h"
 #include "api/ops/operation_table.h"
 #include "api/url.h"
+#include "repo/acl/accounts.h"
+#include "repo/acl/checker.h"
 
 namespace folio::api {
 namespace {
@@ -59,8 +62,40 @@ Result<Operation> DefaultOperation(Context& ctx) {
 
 }  // namespace
 
-std::unique_ptr<UploadSink> Service::OpenUpload(const std::vector<std::string>& path) {
+Service::Service(Store& store, ServiceOptions options)
+    : store_(store),
+      options_(std::move(options)),
+      accounts_(std::make_unique<acl::AccountRegistry>(store.fs(), options_.read_only)) {
+  auth::AuthenticatorOptions auth;
+  auth.admin_password = options_.admin_password;
+  auth.hash_threads = options_.hash_threads;
+  authenticator_ = std::make_unique<auth::Authenticator>(std::move(auth));
+}
+
+Service::~Service() = default;
+
+Result<std::vector<std::string>> Service::AnonymousDomains() {
+  FOLIO_ASSIGN_OR_RETURN(std::vector<DomainInfo> domains, store_.ListDomains());
+  std::vector<std::string> out;
+  for (const DomainInfo& d : domains) {
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<acl::DomainAccounts> accounts, accounts_->For(d.domain_id));
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const acl::Principals> principals, accounts->Current());
+    if (!principals->has_users()) out.push_back(d.domain_id);
+  }
+  return out;
+}
+
+std::unique_ptr<UploadSink> Service::OpenUpload(const Request& head) {
+  const std::vector<std::string>& path = head.path;
   if (path.size() < 2) return uploads_.OpenSink(nullptr);
+  // Nobody writes into a repository's uploads who may not use it.
+  auto accounts = accounts_->For(path[0]);
+  if (!accounts.ok()) return uploads_.OpenSink(nullptr);
+  auto principals = (*accounts)->Current();
+  if (!principals.ok()) return uploads_.OpenSink(nullptr);
+  auto caller = authenticator_->User({head.authorization, head.api_key, head.peer_loopback}, path[0],
+                                     std::move(*principals));
+  if (!caller.ok() || !acl::MayUseRepository(*caller, path[1])) return uploads_.OpenSink(nullptr);
   auto repo = store_.GetRepository(path[0], path[1]);
   if (!repo.ok()) return uploads_.OpenSink(nullptr);
   return uploads_.OpenSink(std::move(*repo));
@@ -92,7 +127,8 @@ Response Service::Run(const Request& request) {
   const std::vector<std::string>& segments = request.path;
   Context ctx(store_, options_, request, params);
   ctx.uploads = &uploads_;
-  if (!request.user.empty()) ctx.user = request.user;
+  ctx.authenticator = authenticator_.get();
+  ctx.registry = accounts_.get();
   if (segments.size() == 1) {
     ctx.level = Level::kDomain;
     ctx.domain_id = segments[0];
@@ -106,6 +142,31 @@ Response Service::Run(const Request& request) {
   if (!explicit_op.ok()) return fail(explicit_op.status());
   if (*explicit_op) op_name = std::string(OperationName(**explicit_op));
 
+  // Who is asking, before anything of the domain is looked up: a client without the
+  // right credentials learns nothing but that the domain exists.
+  const auth::AuthInput auth_input{request.authorization, request.api_key, request.peer_loopback};
+  if (ctx.level == Level::kServer) {
+    auto caller = authenticator_->ServerAdmin(auth_input);
+    if (!caller.ok()) return fail(caller.status());
+    ctx.caller = std::move(*caller);
+  } else {
+    auto accounts = accounts_->For(ctx.domain_id);
+    if (!accounts.ok()) {
+      // Say what GetRepository would say about a repository URL of a missing domain.
+      if (ctx.level == Level::kRepository && accounts.status().kind() == ErrorKind::kObjectNotFound) {
+        return fail(store_.GetRepository(ctx.domain_id, ctx.repository_id).status());
+      }
+      return fail(accounts.status());
+    }
+    ctx.accounts = std::move(*accounts);
+    auto principals = ctx.accounts->Current();
+    if (!principals.ok()) return fail(principals.status());
+    auto caller = authenticator_->User(auth_input, ctx.domain_id, std::move(*principals));
+    if (!caller.ok()) return fail(caller.status());
+    ctx.caller = std::move(*caller);
+  }
+  ctx.user = ctx.caller.user();
+
   // Resolve the level's resource first: a missing domain or repository is objectNotFound
   // whatever the operation.
   if (ctx.level == Level::kDomain) {
@@ -115,6 +176,10 @@ Response Service::Run(const Request& request) {
   if (ctx.level == Level::kRepository) {
     auto repo = store_.GetRepository(ctx.domain_id, ctx.repository_id);
     if (!repo.ok()) return fail(repo.status());
+    // The repository gate, before any object is looked up (docs/API.md §11.3).
+    if (!acl::MayUseRepository(ctx.caller, ctx.repository_id)) {
+      return fail(acl::CheckRepositoryGate(ctx.caller, ctx.repository_id));
+    }
     ctx.repo = *repo;
     auto variant = ParseVariant(ctx.repo->info().variant);
     ctx.variant = variant.ok() ? *variant : Variant::kB;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -18,18 +19,35 @@
 #include "folio/status.h"
 #include "folio/store.h"
 
+namespace folio::acl {
+class AccountRegistry;
+}
+
 namespace folio::api {
+
+namespace auth {
+class Authenticator;
+}
 
 struct ServiceOptions {
   std::string default_variant = "B";  // for repositories created without one
   bool read_only = false;             // refuse every write with permissionDenied
   bool strict = false;                // refuse what the published variant does not accept (docs/API.md §5)
   bool versions_newest_first = false;  // getAllVersions in CMIS order
+  // Authentication (docs/API.md): the server administrator's password
+  // (FOLIO_ADMIN_PASSWORD); nullopt: server-level operations from loopback clients only.
+  std::optional<std::string> admin_password;
+  // The server listens on an address other than loopback: createDomain then needs
+  // adminUserId (a domain without users is open to anyone) unless `insecure`.
+  bool exposed = false;
+  bool insecure = false;  // --insecure
+  size_t hash_threads = 0;  // threads hashing passwords; 0: half the cores (1 to 4)
 };
 
 class Service {
  public:
-  Service(Store& store, ServiceOptions options) : store_(store), options_(std::move(options)) {}
+  Service(Store& store, ServiceOptions options);
+  ~Service();
 
   const ServiceOptions& options() const { return options_; }
 
@@ -37,16 +55,23 @@ class Service {
   // Removes the request's upload file afterwards unless an operation consumed it.
   Response Handle(const Request& request);
 
-  // A sink for the content part of a request whose URL path is `path`, kept in memory
-  // or in an upload of the repository the path addresses (UploadRegistry), or
-  // discarded when it addresses none (the operation then fails on its own terms). The
-  // caller must pass what Finish() returned as Request::file->spooled_path, so that
+  // A sink for the content part of the request whose head (path and credentials) is
+  // `head`, kept in memory or in an upload of the repository the path addresses
+  // (UploadRegistry), or discarded when it addresses none, or when the caller may not
+  // use that repository (the operation then fails on its own terms: 401, 403, 404).
+  // The caller must pass what Finish() returned as Request::file->spooled_path, so that
   // Handle finds it and releases it.
-  std::unique_ptr<UploadSink> OpenUpload(const std::vector<std::string>& path);
+  std::unique_ptr<UploadSink> OpenUpload(const Request& head);
 
   // Releases the request's content part, if any (Handle does this itself; src/http
   // calls it for a request that failed before it could be handled).
   void ReleaseUpload(const Request& request);
+
+  // The domains that allow anonymous access (no users), in id order: `serve` refuses
+  // to listen beyond loopback while there are any (unless --insecure).
+  Result<std::vector<std::string>> AnonymousDomains();
+
+  auth::Authenticator& authenticator() { return *authenticator_; }
 
  private:
   Response Run(const Request& request);
@@ -54,6 +79,8 @@ class Service {
   Store& store_;
   ServiceOptions options_;
   UploadRegistry uploads_;
+  std::unique_ptr<acl::AccountRegistry> accounts_;
+  std::unique_ptr<auth::Authenticator> authenticator_;
 };
 
 }  // namespace folio::api

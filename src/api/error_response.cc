@@ -56,7 +56,7 @@ Response Build(int http_status, ErrorKind kind, std::string_view message, bool s
   // A message may quote client bytes that are not UTF-8; never throw over them.
   response.body = body.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   if (kind == ErrorKind::kUnauthorized) {
-    response.headers.emplace_back("WWW-Authenticate", "Basic realm=\"Folio\", charset=\"UTF-8\"");
+    response.headers.emplace_back("WWW-Authenticate", "Basic realm=\"folio\"");
   }
   return response;
 }

@@ -2,6 +2,7 @@
 #include "api/render.h"
 
 #include "api/cmis_names.h"
+#include "repo/acl/actions.h"
 #include "storage/datetime.h"
 
 namespace folio::api {
@@ -200,7 +201,7 @@ Json RepositoryInfoJson(const RepositoryInfo& info, Variant variant, const std::
       {"capabilityOrderBy", "common"},
       {"capabilityQuery", "none"},
       {"capabilityJoin", "none"},
-      {"capabilityACL", "none"},
+      {"capabilityACL", acl::Capabilities().capability},
       {"capabilityCreatablePropertyTypes",
        {{"canCreate", {"string", "boolean", "id", "integer", "decimal", "datetime", "uri", "html"}}}},
       {"capabilityNewTypeSettableAttributes",
@@ -209,15 +210,18 @@ Json RepositoryInfoJson(const RepositoryInfo& info, Variant variant, const std::
         {"queryable", false}, {"fulltextIndexed", false}, {"includedInSupertypeQuery", false},
         {"controllablePolicy", false}, {"controllableACL", false}}},
   };
-  Json acl_caps = {
-      {"supportedPermissions", "basic"},
-      {"propagation", "objectonly"},
-      {"permissions",
-       Json::array({{{"permission", "cmis:read"}, {"description", "Read"}},
-                    {{"permission", "cmis:write"}, {"description", "Write"}},
-                    {{"permission", "cmis:all"}, {"description", "All"}}})},
-      {"permissionMapping", Json::array()},
-  };
+  const acl::AclCapabilities& acl = acl::Capabilities();
+  Json acl_caps = {{"supportedPermissions", acl.supported_permissions}, {"propagation", acl.propagation}};
+  Json permissions = Json::array();
+  for (const acl::PermissionDefinition& p : acl.permissions) {
+    permissions.push_back({{"permission", p.permission}, {"description", p.description}});
+  }
+  Json mapping = Json::array();
+  for (const acl::PermissionMapping& m : acl.mapping) {
+    mapping.push_back({{"key", m.key}, {"permission", Json::array({acl::PermissionName(m.permission)})}});
+  }
+  acl_caps["permissions"] = std::move(permissions);
+  acl_caps["permissionMapping"] = std::move(mapping);
   Json r = Json::object();
   r["repositoryId"] = info.repository_id;
   r["repositoryName"] = info.name.empty() ? info.repository_id : info.name;

@@ -7,7 +7,10 @@
 #include <memory>
 
 #include "folio/repository.h"
+#include "repo/acl/account_files.h"
+#include "repo/acl/principals.h"
 #include "storage/datetime.h"
+#include "storage/layout.h"
 
 namespace folio::cli {
 namespace {
@@ -242,6 +245,18 @@ Result<InspectNode> DomainNode(Store& store, const DomainInfo& d) {
   n.name = d.domain_id;
   n.description = d.description;
   n.created_ms = d.created_ms;
+  // Users and groups as Folio reads them (a file it cannot read is left out, as Folio
+  // does; fsck reports it).
+  FOLIO_ASSIGN_OR_RETURN(acl::AccountFiles files, acl::ReadAccountFiles(store.fs(), d.domain_id));
+  const acl::Principals principals(std::move(files.users), std::move(files.groups));
+  for (const auto& [id, user] : principals.users()) {
+    UserSummary u{id, user.display_name, {}};
+    for (const std::string& g : principals.GroupsOf(id)) {
+      if (g != acl::kUserGroup) u.groups.push_back(g);
+    }
+    n.users.push_back(std::move(u));
+  }
+  for (const auto& [id, group] : principals.groups()) n.groups.push_back(GroupSummary{id, group.members});
   FOLIO_ASSIGN_OR_RETURN(std::vector<RepositoryInfo> repos, store.ListRepositories(d.domain_id));
   for (const RepositoryInfo& r : repos) {
     FOLIO_ASSIGN_OR_RETURN(InspectNode child, RepositoryNode(store, d.domain_id, r.repository_id));

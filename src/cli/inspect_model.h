@@ -40,6 +40,20 @@ struct CheckOutSummary {
   std::optional<ContentInfo> content;
 };
 
+// A user of a domain: id, display name, the groups it is in (nested ones resolved;
+// "user", which every user is in, left out).
+struct UserSummary {
+  std::string id;
+  std::string display_name;
+  std::vector<std::string> groups;
+};
+
+// A stored group of a domain ("admin", "repository_<id>", custom ones) and its members.
+struct GroupSummary {
+  std::string id;
+  std::vector<std::string> members;
+};
+
 // One node of the tree. Which fields are set depends on `kind` (see each comment).
 struct InspectNode {
   NodeKind kind = NodeKind::kFolder;
@@ -68,6 +82,10 @@ struct InspectNode {
 
   // Relationships: the ends, by id and by path ("" when the end no longer exists).
   std::string source_id, source_path, target_id, target_path;
+
+  // Domains: users and groups by id; no users: anyone may use the domain.
+  std::vector<UserSummary> users;
+  std::vector<GroupSummary> groups;
 
   // Domains: repositories; repositories and folders: folders first, then the other
   // objects, each in name (byte) order; data directory: domains.

@@ -47,7 +47,14 @@ std::string ValueText(const Json& v) {
 std::vector<std::string> Annotations(const InspectNode& n) {
   switch (n.kind) {
     case NodeKind::kDataDir: return {};
-    case NodeKind::kDomain: return {"domain", n.description};
+    case NodeKind::kDomain: {
+      auto count = [](size_t k, const char* one, const char* many) {
+        return std::to_string(k) + " " + (k == 1 ? one : many);
+      };
+      if (n.users.empty()) return {"domain", n.description, "no users (anonymous access)"};
+      return {"domain", n.description, count(n.users.size(), "user", "users"),
+              count(n.groups.size(), "group", "groups")};
+    }
     case NodeKind::kRepository:
       return {"repository", "variant " + n.variant, n.title == n.name ? "" : n.title, n.description};
     case NodeKind::kFolder: return {TypePart(n), n.description};
@@ -73,9 +80,24 @@ std::vector<std::string> Annotations(const InspectNode& n) {
   return {};
 }
 
+std::string JoinIds(const std::vector<std::string>& ids) {
+  std::string out;
+  for (const std::string& id : ids) out += (out.empty() ? "" : ", ") + id;
+  return out;
+}
+
 // Lines shown under a node's own line, before its children.
 std::vector<std::string> Details(const InspectNode& n) {
   std::vector<std::string> lines;
+  for (const UserSummary& u : n.users) {
+    std::string line = "user " + u.id;
+    if (!u.display_name.empty() && u.display_name != u.id) line += " (" + u.display_name + ")";
+    if (!u.groups.empty()) line += std::string(kSep) + "in " + JoinIds(u.groups);
+    lines.push_back(std::move(line));
+  }
+  for (const GroupSummary& g : n.groups) {
+    lines.push_back("group " + g.id + ": " + (g.members.empty() ? "(no members)" : JoinIds(g.members)));
+  }
   if (n.checked_out) {
     const CheckOutSummary& c = *n.checked_out;
     std::string line = "checked out by " + c.by + " since " + storage::FormatIsoSeconds(c.since_ms);
@@ -144,11 +166,20 @@ Json NodeJson(const InspectNode& n) {
   };
   switch (n.kind) {
     case NodeKind::kDataDir: j["children"] = children(n.children); return j;
-    case NodeKind::kDomain:
+    case NodeKind::kDomain: {
       j["description"] = n.description;
       j["created"] = storage::FormatIsoMs(n.created_ms);
+      Json users = Json::array();
+      for (const UserSummary& u : n.users) {
+        users.push_back({{"userId", u.id}, {"displayName", u.display_name}, {"groups", u.groups}});
+      }
+      Json groups = Json::array();
+      for (const GroupSummary& g : n.groups) groups.push_back({{"groupId", g.id}, {"members", g.members}});
+      j["users"] = std::move(users);
+      j["groups"] = std::move(groups);
       j["children"] = children(n.children);
       return j;
+    }
     case NodeKind::kRepository:
       j["repositoryName"] = n.title;
       j["description"] = n.description;

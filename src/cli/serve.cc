@@ -11,6 +11,7 @@
 #include <iostream>
 #include <thread>
 
+#include "api/auth/credentials.h"
 #include "api/dispatch.h"
 #include "cli/commands.h"
 #include "cli/data_dir.h"
@@ -37,6 +38,7 @@ struct ServeOptions {
   bool versions_newest_first = false;
   std::string cors_origin = "*";
   std::string log_level = "info";
+  bool insecure = false;
 };
 
 // A data directory to serve: an existing one, or a new or empty directory (not for
@@ -107,7 +109,30 @@ int RunServe(const ServeOptions& o) {
   service_options.read_only = o.read_only;
   service_options.strict = o.strict;
   service_options.versions_newest_first = o.versions_newest_first;
+  // The server administrator's password comes from the environment only (never from
+  // the command line, where `ps` would show it).
+  if (const char* admin = std::getenv("FOLIO_ADMIN_PASSWORD"); admin != nullptr && *admin != '\0') {
+    service_options.admin_password = admin;
+  }
+  service_options.exposed = !api::auth::IsLoopbackAddress(o.host);
+  service_options.insecure = o.insecure;
   api::Service service(**store, service_options);
+  // Beyond loopback, a domain without users would be open to anyone who can connect.
+  if (service_options.exposed && !o.insecure) {
+    auto open = service.AnonymousDomains();
+    if (!open.ok()) {
+      std::cerr << "folio serve: cannot read the domains' users: " << open.status().ToString() << "\n";
+      return 1;
+    }
+    if (!open->empty()) {
+      std::string names;
+      for (const std::string& d : *open) names += (names.empty() ? "" : ", ") + d;
+      std::cerr << "folio serve: refusing to listen on " << o.host << ": these domains have no users and allow "
+                << "anonymous access: " << names << ". Create a user in each (createUser), or serve on 127.0.0.1, "
+                << "or pass --insecure.\n";
+      return 2;
+    }
+  }
   http::ServerOptions server_options;
   server_options.host = o.host;
   server_options.port = o.port;
@@ -168,6 +193,14 @@ void RegisterServe(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--log-level", opts->log_level, "trace, debug, info, warn, error, critical or off")
       ->capture_default_str();
+  cmd->add_flag("--insecure", opts->insecure,
+                "allow domains without users (anonymous access) on an address other than loopback");
+  cmd->footer(
+      "Environment:\n"
+      "  FOLIO_ADMIN_PASSWORD  password of the server administrator 'admin' (server-level operations: domains);\n"
+      "                        unset: those are allowed from loopback clients only.\n"
+      "Exit codes: 0 stopped cleanly; 1 cannot open the data directory or listen; 2 bad usage, or a domain\n"
+      "allows anonymous access while listening beyond loopback without --insecure.\n");
   cmd->callback([opts, &exit_code] { exit_code = RunServe(*opts); });
 }
 

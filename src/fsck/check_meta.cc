@@ -176,6 +176,7 @@ Problems CheckRepository(Fs& fs, const RepoFacts& f, bool compare_bytes) {
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   Problems out;
   Append(out, CheckRepositoryMeta(f));
+  Append(out, CheckObjectAcls(fs, f));
   Append(out, CheckJournal(f));
   Append(out, CheckCommitLog(f));
   Append(out, CheckTempFiles(f.temps));

@@ -52,6 +52,14 @@ Problems CheckMarkers(const RepoFacts& f);         // checkedout-marker-mismatch
 // latest-content-mismatch. Without `compare_bytes` only sizes are compared (cheap).
 Problems CheckLatestContent(Fs& fs, const RepoFacts& f, bool compare_bytes);
 
+// --- check_accounts.cc: each domain's users and groups ---
+// user-record-invalid, group-record-invalid, group-member-unknown, principal-id-clash,
+// domain-admin-missing, domain-journal-pending, leftover-temp-file (in users/, groups/,
+// journal/). Reads the user and group files.
+Problems CheckAccounts(Fs& fs, const DataFacts& d);
+// acl-entry-invalid, acl-principal-unknown: the entries of every object's ACL.
+Problems CheckObjectAcls(Fs& fs, const RepoFacts& f);
+
 // Every check, in report order.
 Problems CheckData(const DataFacts& d);
 Problems CheckRepository(Fs& fs, const RepoFacts& f, bool compare_bytes);

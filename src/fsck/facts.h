@@ -159,5 +159,7 @@ struct DataFacts {
 // Errors: kStorage if the data directory itself cannot be listed.
 Result<DataFacts> WalkData(Fs& fs);
 RepoFacts WalkRepository(Fs& fs, const std::string& base);
+// What the commit log at `path` (a repository's, or a domain's) holds.
+LogFact ReadLogFact(Fs& fs, const std::string& path);
 
 }  // namespace folio::fsck

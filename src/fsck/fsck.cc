@@ -15,6 +15,7 @@ using fsck::Problems;
 Result<Problems> CheckAll(Fs& fs) {
   FOLIO_ASSIGN_OR_RETURN(fsck::DataFacts data, fsck::WalkData(fs));
   Problems out = fsck::CheckData(data);
+  fsck::Append(out, fsck::CheckAccounts(fs, data));
   for (const std::string& base : data.repositories) {
     fsck::Append(out, fsck::CheckRepository(fs, fsck::WalkRepository(fs, base), /*compare_bytes=*/true));
   }

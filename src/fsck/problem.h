@@ -43,6 +43,14 @@ inline constexpr FindingKind kLatestContentMismatch{"latest-content-mismatch", S
 inline constexpr FindingKind kObjectTypeUnknown{"object-type-unknown", Severity::kError};
 inline constexpr FindingKind kTypeUnparseable{"type-unparseable", Severity::kError};
 inline constexpr FindingKind kSymlinkIgnored{"symlink-ignored", Severity::kNote};
+inline constexpr FindingKind kUserRecordInvalid{"user-record-invalid", Severity::kError};
+inline constexpr FindingKind kGroupRecordInvalid{"group-record-invalid", Severity::kError};
+inline constexpr FindingKind kGroupMemberUnknown{"group-member-unknown", Severity::kWarning};
+inline constexpr FindingKind kPrincipalIdClash{"principal-id-clash", Severity::kError};
+inline constexpr FindingKind kDomainAdminMissing{"domain-admin-missing", Severity::kError};
+inline constexpr FindingKind kDomainJournalPending{"domain-journal-pending", Severity::kWarning};
+inline constexpr FindingKind kAclEntryInvalid{"acl-entry-invalid", Severity::kWarning};
+inline constexpr FindingKind kAclPrincipalUnknown{"acl-principal-unknown", Severity::kWarning};
 
 // What --repair does about one problem. Paths are data-directory-relative.
 struct Action {
@@ -50,7 +58,7 @@ struct Action {
     kNone,              // nothing can be done without deleting or guessing
     kRemove,            // remove `path` and everything below it (not user content)
     kMoveToLostFound,   // move `path` to the repository's lost+found
-    kCompleteJournal,   // complete the committed journal records (RecoverJournal)
+    kCompleteJournal,   // complete the committed journal records (RecoverJournal); a domain's: `path`
     kCompleteLog,       // apply the commit log's pending records and checkpoint it
     kAdopt,             // let the engine adopt the folder or file at `object`
     kAbsorb,            // take the user-visible file `object` as its latest content

@@ -187,8 +187,9 @@ std::string RepairLog::failure(const Finding& f) const {
 void RepairData(Fs& fs, RepairLog& log) {
   auto facts = WalkData(fs);
   if (!facts.ok()) return;
-  const Problems problems = CheckData(*facts);
-  if (!HasAction(problems, {Kind::kRemove, Kind::kWriteDataMeta})) return;
+  Problems problems = CheckData(*facts);
+  Append(problems, CheckAccounts(fs, *facts));
+  if (!HasAction(problems, {Kind::kRemove, Kind::kWriteDataMeta, Kind::kCompleteJournal, Kind::kCompleteLog})) return;
   if (HasAction(problems, {Kind::kWriteDataMeta})) (void)storage::EnsureDir(fs, storage::ServerMetaDir());
   // The lock of domain and repository creation and deletion, whose leftovers these are.
   auto lock = fs.Lock(storage::ServerLockFile());
@@ -199,6 +200,31 @@ void RepairData(Fs& fs, RepairLog& log) {
       auto done = RemovePath(fs, p.action.path);
       if (!done.ok()) log.Failed(p, done.status());
       if (done.ok() && !done->empty()) log.Done(p, *done);
+    } else if (p.action.kind == Kind::kCompleteJournal) {
+      // A domain's users and groups: completed under the domain's lock, as Folio does.
+      const std::string journal = storage::ParentPath(p.action.path);
+      const std::string domain = storage::ParentPath(storage::ParentPath(journal));
+      auto domain_lock = fs.Lock(storage::DomainLockFile(domain));
+      Status s = domain_lock.ok() ? storage::RecoverJournal(fs, journal).status() : domain_lock.status();
+      if (s.ok()) {
+        log.Done(p, "completed the change");
+      } else {
+        log.Failed(p, s);
+      }
+    } else if (p.action.kind == Kind::kCompleteLog) {
+      // A domain's users and groups: applied and checkpointed as its next writer would.
+      const std::string domain = storage::ParentPath(storage::ParentPath(p.action.path));
+      Status s;
+      {
+        storage::Committer committer(fs, storage::DomainCommitLayout(domain));
+        s = committer.Open();
+        if (s.ok()) s = committer.Checkpoint();
+      }
+      if (s.ok()) {
+        log.Done(p, "applied the pending changes");
+      } else {
+        log.Failed(p, s);
+      }
     } else if (p.action.kind == Kind::kWriteDataMeta) {
       const storage::Json meta{{"format", 1}, {"created", storage::FormatIsoMs(storage::NowMs())}};
       Status s = storage::WriteJsonAtomically(fs, p.finding.path, meta);

@@ -163,31 +163,7 @@ class RepoWalker {
     (void)List(layout_.JournalDir());
   }
 
-  // Records after the last one known applied (on this boot; after a restart, every
-  // record of the current epoch) are pending: recovery applies them again.
-  void ReadCommitLog() {
-    LogFact& l = f_.log;
-    l.path = layout_.LogFile();
-    auto log = storage::CommitLog::OpenExisting(fs_, l.path);
-    if (!log.ok()) {
-      if (!IsMissing(log.status())) l.error = log.status().message();
-      return;
-    }
-    l.exists = true;
-    auto header = (*log)->ReadHeader();
-    if (!header.ok()) {
-      l.error = header.status().message();
-      return;
-    }
-    const bool same_boot = !fs_.BootId().empty() && header->boot_id == fs_.BootId();
-    auto records = (*log)->Scan(header->epoch, same_boot ? header->applied_end : storage::kLogHeaderBytes,
-                                same_boot ? header->applied_lsn : 0);
-    if (!records.ok()) {
-      l.error = records.status().message();
-      return;
-    }
-    l.pending = records->size();
-  }
+  void ReadCommitLog() { f_.log = ReadLogFact(fs_, layout_.LogFile()); }
 
   void WalkFolder(const std::string& folder, const std::optional<std::string>& parent_id) {
     std::set<std::string> files;
@@ -447,6 +423,33 @@ std::string RepoFacts::RootFolderId() const {
   if (!repository_json) return "";
   auto it = repository_json->find("rootFolderId");
   return it != repository_json->end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+LogFact ReadLogFact(Fs& fs, const std::string& path) {
+  LogFact l;
+  l.path = path;
+  auto log = storage::CommitLog::OpenExisting(fs, l.path);
+  if (!log.ok()) {
+    if (!IsMissing(log.status())) l.error = log.status().message();
+    return l;
+  }
+  l.exists = true;
+  auto header = (*log)->ReadHeader();
+  if (!header.ok()) {
+    l.error = header.status().message();
+    return l;
+  }
+  // Records after the last one known applied (on this boot; after a restart, every
+  // record of the current epoch) are pending: recovery applies them again.
+  const bool same_boot = !fs.BootId().empty() && header->boot_id == fs.BootId();
+  auto records = (*log)->Scan(header->epoch, same_boot ? header->applied_end : storage::kLogHeaderBytes,
+                              same_boot ? header->applied_lsn : 0);
+  if (!records.ok()) {
+    l.error = records.status().message();
+    return l;
+  }
+  l.pending = records->size();
+  return l;
 }
 
 RepoFacts WalkRepository(Fs& fs, const std::string& base) {

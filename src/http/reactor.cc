@@ -36,6 +36,9 @@ bool Readable(int fd) {
   return ::poll(&p, 1, 0) > 0;
 }
 
+// The reactor whose worker the current thread is (BlockingBegin).
+thread_local Reactor* tl_reactor = nullptr;
+
 }  // namespace
 
 struct Reactor::Connection {
@@ -112,7 +115,17 @@ void Reactor::Close(std::unique_ptr<Connection> connection) {
   ::close(connection->fd);
 }
 
+void Reactor::BlockingBegin() {
+  Reactor* r = tl_reactor;
+  if (r == nullptr) return;
+  std::lock_guard<std::mutex> lock(r->mu_);
+  if (!r->stopping_ && r->idle_workers_ == 0 && r->workers_.size() < r->options_.max_workers) r->SpawnLocked(false);
+}
+
+void Reactor::BlockingEnd() {}
+
 void Reactor::Work(Worker& self) {
+  tl_reactor = this;
   while (true) {
     ++idle_workers_;
     epoll_event ev{};

@@ -51,6 +51,13 @@ class Reactor {
   // first use. After Stop(), closes `fd` at once.
   void Add(int fd);
 
+  // For a handler about to wait on something other than its connection (a password
+  // check, a slowed-down login: api/auth/blocking.h): starts another worker at once if
+  // none is idle (up to max), so that other connections are served meanwhile. No-op on
+  // a thread that is not a worker of a reactor. BlockingEnd marks the end of the wait.
+  static void BlockingBegin();
+  static void BlockingEnd();
+
   // Closes idle connections, lets every request in flight finish (its response is
   // sent, then its connection closed), and joins all threads. Safe to call more than
   // once and from any thread but a worker.

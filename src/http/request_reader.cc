@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "api/ascii.h"
+#include "api/auth/credentials.h"
 #include "api/multipart.h"
 #include "api/url.h"
 
@@ -32,7 +33,7 @@ class FormCollector : public api::MultipartSink {
       if (out_.file || upload_) {
         return InvalidArgument("malformed multipart body: more than one content part ('" + header.name + "')");
       }
-      upload_ = service_.OpenUpload(out_.path);
+      upload_ = service_.OpenUpload(out_);
       file_.field_name = header.name;
       file_.file_name = header.file_name;
       file_.content_type = header.content_type;
@@ -93,6 +94,9 @@ Result<api::Request> ReadRequestHead(const httplib::Request& req) {
   }
   out.content_type = req.get_header_value("Content-Type");
   out.range = req.get_header_value("Range");
+  out.authorization = req.get_header_value("Authorization");
+  out.api_key = req.get_header_value("X-API-KEY");
+  out.peer_loopback = api::auth::IsLoopbackAddress(req.remote_addr);
   const std::string host = req.get_header_value("Host");
   if (IsValidHost(host)) {
     out.base_url = "http://" + host;

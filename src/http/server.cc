@@ -9,6 +9,7 @@
 #include <chrono>
 #include <memory>
 
+#include "api/auth/blocking.h"
 #include "api/error_response.h"
 #include "http/request_log.h"
 #include "http/request_reader.h"
@@ -95,6 +96,8 @@ Server::Server(api::Service& service, ServerOptions options)
   reactor.keep_alive_timeout = options_.keep_alive_timeout;
   reactor.keep_alive_max_count = 10000;
   server_ = std::make_unique<ReactorServer>(reactor);
+  // A worker waiting for authentication lets another serve the other connections.
+  api::auth::SetWaitHooks({&Reactor::BlockingBegin, &Reactor::BlockingEnd});
   Install();
 }
 

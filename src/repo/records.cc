@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "repo/acl/ace_list.h"
 #include "storage/datetime.h"
 #include "storage/json_access.h"
 
@@ -46,30 +47,7 @@ std::vector<Ace> AclFromJson(const Json& j) {
 }
 
 std::vector<Ace> ApplyAces(std::vector<Ace> acl, const std::vector<Ace>& add, const std::vector<Ace>& remove) {
-  auto find = [&](const std::string& principal) {
-    return std::find_if(acl.begin(), acl.end(), [&](const Ace& a) { return a.principal == principal; });
-  };
-  for (const Ace& a : add) {
-    auto it = find(a.principal);
-    if (it == acl.end()) {
-      acl.push_back(a);
-      continue;
-    }
-    for (const std::string& p : a.permissions) {
-      if (std::find(it->permissions.begin(), it->permissions.end(), p) == it->permissions.end()) {
-        it->permissions.push_back(p);
-      }
-    }
-  }
-  for (const Ace& r : remove) {
-    auto it = find(r.principal);
-    if (it == acl.end()) continue;
-    for (const std::string& p : r.permissions) {
-      it->permissions.erase(std::remove(it->permissions.begin(), it->permissions.end(), p), it->permissions.end());
-    }
-    if (it->permissions.empty()) acl.erase(it);
-  }
-  return acl;
+  return acl::ApplyAces(std::move(acl), add, remove);
 }
 
 Json ToJson(const ObjectRecord& r) {

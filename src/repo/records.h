@@ -50,7 +50,7 @@ Result<SeriesRecord> SeriesRecordFromJson(const Json& j, const std::string& what
 
 Json AclToJson(const std::vector<Ace>& acl);
 std::vector<Ace> AclFromJson(const Json& j);
-// Adds `add` then removes `remove` (CMIS applyACL semantics), merging principals.
+// acl::ApplyAces (repo/acl/ace_list.h): adds `add` then removes `remove`.
 std::vector<Ace> ApplyAces(std::vector<Ace> acl, const std::vector<Ace>& add, const std::vector<Ace>& remove);
 
 }  // namespace folio::repo

@@ -188,6 +188,10 @@ Result<ObjectData> Repository::CreateRelationship(const NewObject& obj, const st
 }
 Result<std::unique_ptr<Upload>> Repository::NewUpload() { return engine_->uploads.New(); }
 
+Result<ObjectData> Repository::SetAcl(const std::string& id, const std::vector<Ace>& acl) {
+  return engine_->updater.SetAcl(id, acl);
+}
+
 Result<ObjectData> Repository::UpdateProperties(const std::string& id, const Json& changes, const std::string& user) {
   return engine_->updater.UpdateProperties(id, changes, user);
 }

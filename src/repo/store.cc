@@ -10,6 +10,7 @@
 #include <cerrno>
 
 #include "folio/cmis_ids.h"
+#include "repo/acl/ace_list.h"
 #include "repo/records.h"
 #include "repo/staging.h"
 #include "storage/atomic_write.h"
@@ -121,7 +122,8 @@ Result<DomainInfo> Store::GetDomain(const std::string& domain_id) {
   return d;
 }
 
-Result<DomainInfo> Store::CreateDomain(const std::string& domain_id, const std::string& description) {
+Result<DomainInfo> Store::CreateDomain(const std::string& domain_id, const std::string& description,
+                                       const DomainInit& init) {
   FOLIO_RETURN_IF_ERROR(RequireWritable());
   FOLIO_RETURN_IF_ERROR(CheckId(domain_id, DomainIdPattern(), "^\\w{3,}$", "domain id"));
   FOLIO_ASSIGN_OR_RETURN(auto lock, fs_->Lock(storage::ServerLockFile()));
@@ -137,6 +139,7 @@ Result<DomainInfo> Store::CreateDomain(const std::string& domain_id, const std::
                  Json{{"domainId", domain_id}, {"description", description},
                       {"created", storage::FormatIsoMs(d.created_ms)}});
   }
+  if (s.ok() && init) s = init(*fs_, tmp);
   if (s.ok()) s = fs_->SyncDir(storage::DomainMetaDir(tmp));
   if (s.ok()) s = fs_->SyncDir(tmp);
   if (s.ok()) s = fs_->RenameNoReplace(tmp, domain_id);
@@ -213,6 +216,7 @@ Result<RepositoryInfo> Store::CreateRepository(const std::string& domain_id, con
     repo::ObjectRecord root;
     root.id = info.root_folder_id;
     root.properties = repo::NewObjectProperties(cmis::kFolder, "system", info.created_ms);
+    root.acl = acl::RootFolderAcl(info.repository_id);
     s = WriteNew(*fs_, layout.FolderFile(""), repo::ToJson(root));
   }
   if (s.ok()) s = fs_->MakeDir(layout.IndexDir());

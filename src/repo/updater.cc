@@ -158,6 +158,60 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
   return builder_.Build(out);
 }
 
+namespace {
+
+bool SameAcl(const std::vector<Ace>& a, const std::vector<Ace>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].principal != b[i].principal || a[i].permissions != b[i].permissions) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<ObjectData> Updater::SetAcl(const std::string& id, const std::vector<Ace>& acl) {
+  Target out;
+  FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
+    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveId(id));
+    out = t;
+    const Loc& loc = t.loc;
+    std::vector<std::string> records;
+    std::string type_id;
+    std::string event_id = loc.id;
+    switch (loc.base) {
+      case BaseType::kFolder: records.push_back(layout_.FolderFile(loc.folder)); break;
+      case BaseType::kItem: records.push_back(layout_.ItemFile(loc.folder, loc.name)); break;
+      case BaseType::kRelationship: records.push_back(layout_.RelationshipFile(loc.id)); break;
+      case BaseType::kDocument: {
+        FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(loc.folder, loc.name));
+        if (t.pwc && !series.checked_out) return ObjectNotFound("no private working copy '" + id + "'");
+        for (const std::string& label : series.versions) {
+          records.push_back(layout_.VersionProps(loc.folder, loc.name, label));
+        }
+        if (series.checked_out) records.push_back(layout_.PwcProps(loc.folder, loc.name));
+        event_id = t.pwc ? storage::PwcId(loc.id)
+                         : storage::VersionId(loc.id, t.label ? *t.label : ObjectBuilder::LatestLabel(series));
+        break;
+      }
+    }
+    bool changed = false;
+    for (const std::string& path : records) {
+      FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(path));
+      if (type_id.empty()) type_id = StoredTypeId(rec.properties, loc.base);
+      if (SameAcl(rec.acl, acl)) continue;
+      rec.acl = acl;
+      change.PutJson(path, ToJson(rec));
+      changed = true;
+    }
+    if (!changed) return OkStatus();
+    change.Record(Event("security", event_id, loc.base, type_id));
+    return OkStatus();
+  }));
+  out.loc.record.reset();
+  return builder_.Build(out);
+}
+
 Result<ObjectData> Updater::SetContent(const std::string& id, const std::optional<ContentSource>& content,
                                        bool overwrite, const std::string& user) {
   Target out;

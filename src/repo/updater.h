@@ -40,6 +40,11 @@ class Updater {
   // forbids.
   Result<ObjectData> SetContent(const std::string& id, const std::optional<ContentSource>& content, bool overwrite,
                                 const std::string& user);
+  // Sets the ACL of `id` to `acl` (docs/API.md §11): of a document, of every version of
+  // its series and its working copy (a version series shares one ACL). Nothing else
+  // changes (no property, no change token); the change log records a "security" event.
+  // An ACL equal to the current one writes nothing. Errors: kObjectNotFound.
+  Result<ObjectData> SetAcl(const std::string& id, const std::vector<Ace>& acl);
 
  private:
   // A document target without a label means the document; while it is checked out,

@@ -165,6 +165,15 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     }
     change.PutJson(layout_.VersionProps(now_at.folder, now_at.name, label), ToJson(rec));
     change.Remove(layout_.PwcProps(now_at.folder, now_at.name));
+    if (!req.add_aces.empty() || !req.remove_aces.empty()) {
+      // A version series shares one ACL (docs/API.md §11): the entries the check-in
+      // changes reach every version.
+      for (const std::string& older : series.versions) {
+        FOLIO_ASSIGN_OR_RETURN(ObjectRecord r, records_.ReadRecord(layout_.VersionProps(loc.folder, loc.name, older)));
+        r.acl = rec.acl;
+        change.PutJson(layout_.VersionProps(now_at.folder, now_at.name, older), ToJson(r));
+      }
+    }
     if (req.content && pwc.content) {
       FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.PwcContent(loc.folder, loc.name)));
       change.Remove(pwc_content, storage::Guard::Inode(st));

@@ -78,6 +78,26 @@ std::string DomainDir(std::string_view domain) { return std::string(domain); }
 std::string DomainMetaDir(std::string_view domain) { return JoinPath(domain, kMetaDir); }
 std::string DomainFile(std::string_view domain) { return JoinPath(domain, kMetaDir, "domain.json"); }
 
+std::string DomainLockFile(std::string_view domain) { return JoinPath(DomainMetaDir(domain), "lock"); }
+std::string DomainJournalDir(std::string_view domain) { return JoinPath(DomainMetaDir(domain), "journal"); }
+RepoLayout DomainCommitLayout(std::string_view domain) { return RepoLayout(std::string(domain)); }
+std::string UsersDir(std::string_view domain) { return JoinPath(DomainMetaDir(domain), "users"); }
+std::string UserFile(std::string_view domain, std::string_view user_id) {
+  return JoinPath(UsersDir(domain), std::string(user_id) + ".json");
+}
+std::string GroupsDir(std::string_view domain) { return JoinPath(DomainMetaDir(domain), "groups"); }
+std::string GroupFile(std::string_view domain, std::string_view group_id) {
+  return JoinPath(GroupsDir(domain), std::string(group_id) + ".json");
+}
+std::optional<std::string> PrincipalIdOfFile(std::string_view file_name) {
+  constexpr std::string_view kSuffix = ".json";
+  if (IsTempName(file_name) || file_name.size() <= kSuffix.size() ||
+      file_name.substr(file_name.size() - kSuffix.size()) != kSuffix) {
+    return std::nullopt;
+  }
+  return std::string(file_name.substr(0, file_name.size() - kSuffix.size()));
+}
+
 std::string RepoLayout::MetaDir() const { return JoinPath(base_, kMetaDir); }
 std::string RepoLayout::RepositoryFile() const { return JoinPath(MetaDir(), "repository.json"); }
 std::string RepoLayout::LockFile() const { return JoinPath(MetaDir(), "lock"); }

@@ -39,6 +39,18 @@ std::string DomainDir(std::string_view domain);     // demo
 std::string DomainMetaDir(std::string_view domain); // demo/.folio
 std::string DomainFile(std::string_view domain);    // demo/.folio/domain.json
 
+// A domain's users and groups (docs/STORAGE.md §11). `domain` is the
+// domain's directory (a temp directory while the domain is being created).
+std::string DomainLockFile(std::string_view domain);    // demo/.folio/lock
+std::string DomainJournalDir(std::string_view domain);  // demo/.folio/journal (format 1's, read for recovery)
+std::string UsersDir(std::string_view domain);          // demo/.folio/users
+std::string UserFile(std::string_view domain, std::string_view user_id);     // .../users/<id>.json
+std::string GroupsDir(std::string_view domain);         // demo/.folio/groups
+std::string GroupFile(std::string_view domain, std::string_view group_id);  // .../groups/<id>.json
+// The user or group id a file name in UsersDir or GroupsDir stands for ("alice.json" ->
+// "alice"); nullopt for temp files and names not ending in ".json".
+std::optional<std::string> PrincipalIdOfFile(std::string_view file_name);
+
 // Paths inside one repository: `base` is "domain/repository".
 class RepoLayout {
  public:
@@ -88,6 +100,12 @@ class RepoLayout {
  private:
   std::string base_;
 };
+
+// The files through which a domain's own changes (its users and groups) are committed
+// (storage/committer.h): lock, commit log, trash, uploads and the format-1 journal in
+// the domain's .folio, named as a repository names them in its own (the Committer uses
+// only those of RepoLayout's names, all below MetaDir()). `domain` as for UsersDir.
+RepoLayout DomainCommitLayout(std::string_view domain);
 
 // File names inside a series directory.
 inline constexpr std::string_view kSeriesFileName = "series.json";

@@ -1,5 +1,6 @@
 # The request layer's tests (src/api); included from tests/CMakeLists.txt.
 list(APPEND FOLIO_TEST_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/acl_input_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/error_response_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/json_input_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/multipart_test.cc
@@ -12,3 +13,4 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/url_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/variant_test.cc
 )
+include(${CMAKE_CURRENT_LIST_DIR}/auth/tests.cmake)

@@ -68,7 +68,7 @@ TEST_CASE("InspectRender: text of a small repository, line by line, without ids"
   const std::string text = RenderInspectText(Build(fx, ""));
   const std::string expected =
       "DATA\n"
-      "└── demo  domain · test domain\n"
+      "└── demo  domain · test domain · no users (anonymous access)\n"
       "    └── main  repository · variant B\n"
       "        ├── docs/\n"
       "        │   ├── a.txt  4 B · text/plain · 2.1 (latest) · 2.0 (latest major) · 1.1 · 1.0\n"
@@ -94,7 +94,8 @@ TEST_CASE("InspectRender: text of a selection starts with its path") {
   CHECK(RenderInspectText(Build(fx, "demo/main/readme.md")) ==
         "demo/main/readme.md  5 B · text/plain · 1.0 (latest)\n");
   const std::string domain = RenderInspectText(Build(fx, "demo"));
-  CHECK(domain.rfind("demo  domain · test domain\n└── main  repository · variant B\n", 0) == 0);
+  CHECK(domain.rfind("demo  domain · test domain · no users (anonymous access)\n└── main  repository · variant B\n",
+                     0) == 0);
 }
 
 TEST_CASE("InspectRender: text shows custom types and properties, items and folders of custom types") {

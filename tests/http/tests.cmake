@@ -8,5 +8,8 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/connections_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/versioning_states_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/versioning_failures_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/auth_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/acl_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/serve_exposed_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/newcomer_test.cc
 )

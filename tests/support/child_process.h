@@ -1,15 +1,21 @@
-// Running a program as a child process in tests: spawn it with its standard output on
-// a pipe, read its lines, signal it and collect its exit status.
+// Running a program as a child process in tests (exit codes, the ready line, signals):
+// spawn it with its standard output on a pipe, read its lines, signal it and collect
+// its exit status. Its standard error optionally goes to a file, its environment may
+// have additions.
 #pragma once
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
+
+extern char** environ;
 
 namespace folio::testing {
 
@@ -28,8 +34,19 @@ struct Child {
 };
 
 // Starts `args[0]` with `args` (no shell), standard output on a pipe; `env` entries
-// ("NAME=value") are set in the child only.
-inline Child Spawn(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
+// ("NAME=value") are added to the inherited environment of the child only;
+// `stderr_file` ("" = inherited) receives its standard error.
+inline Child Spawn(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
+                   const std::string& stderr_file = "") {
+  // Everything the child needs is built before fork: between fork and exec only
+  // async-signal-safe calls are allowed.
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::vector<char*> envp;
+  for (char** e = environ; *e != nullptr; ++e) envp.push_back(*e);
+  for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
   int fds[2];
   REQUIRE(::pipe(fds) == 0);
   pid_t pid = ::fork();
@@ -38,11 +55,11 @@ inline Child Spawn(const std::vector<std::string>& args, const std::vector<std::
     ::dup2(fds[1], 1);
     ::close(fds[0]);
     ::close(fds[1]);
-    for (const std::string& e : env) ::putenv(const_cast<char*>(e.c_str()));
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(argv[0], argv.data());
+    if (!stderr_file.empty()) {
+      const int err = ::open(stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (err >= 0) ::dup2(err, 2);
+    }
+    ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }
   ::close(fds[1]);

@@ -3,6 +3,7 @@
 #include <array>
 #include <utility>
 
+#include "api/acl_input.h"
 #include "api/cmis_names.h"
 #include "api/ops/ops.h"
 #include "api/properties_form.h"
@@ -20,7 +21,13 @@ bool Context::HasTarget() const {
 }
 
 Result<const ObjectData*> Context::Target() {
-  if (target_) return target_.get();
+  if (target_) {
+    if (!target_checked_) {
+      FOLIO_RETURN_IF_ERROR(CheckTarget(*this, *target_));
+      target_checked_ = true;
+    }
+    return target_.get();
+  }
   if (!repo) return RuntimeError("no repository for an object operation");
   Result<std::shared_ptr<const ObjectData>> object = ObjectNotFound("no target");
   const std::string_view id_param = params.Has("objectId") ? "objectId" : "folderId";
@@ -33,7 +40,9 @@ Result<const ObjectData*> Context::Target() {
     object = repo->GetObjectByPathShared(path);
   }
   if (!object.ok()) return object.status();
+  FOLIO_RETURN_IF_ERROR(CheckTarget(*this, **object));
   target_ = std::move(*object);
+  target_checked_ = true;
   return target_.get();
 }
 
@@ -77,7 +86,7 @@ Response EmptyResponse(int status) {
 Result<ObjectWriter> ObjectWriter::For(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
   FOLIO_ASSIGN_OR_RETURN(bool actions, ctx.params.GetBool("includeAllowableActions", false));
-  return ObjectWriter(Renderer(ctx.repo.get(), std::move(options)), actions);
+  return ObjectWriter(Renderer(ctx.repo.get(), std::move(options)), actions, ctx.Checker());
 }
 
 void ObjectWriter::Write(const ObjectData& object, JsonWriter& w) {
@@ -85,7 +94,7 @@ void ObjectWriter::Write(const ObjectData& object, JsonWriter& w) {
     renderer_.WriteObject(object, w);
     return;
   }
-  const Json actions = AllowableActions(object);
+  const Json actions = AllowableActions(object, checker_.On(object));
   renderer_.WriteObject(object, w, &actions);
 }
 
@@ -274,13 +283,6 @@ Result<std::unique_ptr<ReadableFile>> ReadInputContent(Context& ctx, const Conte
                                                                      : nullptr;
   if (part == nullptr || !part->file) return RuntimeError("the request's content is gone");
   return part->file->Read();
-}
-
-Result<std::vector<folio::Ace>> InputAces(const Context& ctx, bool add) {
-  FOLIO_ASSIGN_OR_RETURN(std::vector<Ace> aces, ReadAces(ctx.params, add ? AceList::kAdd : AceList::kRemove));
-  std::vector<folio::Ace> out;
-  for (Ace& a : aces) out.push_back(folio::Ace{std::move(a.principal), std::move(a.permissions)});
-  return out;
 }
 
 }  // namespace folio::api::ops

@@ -1,5 +1,6 @@
 // Domain level (CONTRACT §2): the CMIS service document and the repositories.
 #include "api/ops/ops.h"
+#include "repo/acl/checker.h"
 
 namespace folio::api::ops {
 namespace {
@@ -16,17 +17,22 @@ std::string UrlOf(const Context& ctx, const folio::RepositoryInfo& info) {
 }  // namespace
 
 // The service document: repositoryId -> repositoryInfo, in id order (CmisJS takes the
-// first key as its default repository, binding §0.1).
+// first key as its default repository, binding §0.1), of the repositories the caller
+// may use (the gate: docs/API.md §11.3).
 Result<Response> GetRepositories(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::vector<folio::RepositoryInfo> repos, ctx.store.ListRepositories(ctx.domain_id));
   Json out = Json::object();
   for (const folio::RepositoryInfo& info : repos) {
+    if (!acl::MayUseRepository(ctx.caller, info.repository_id)) continue;
     out[info.repository_id] = RepositoryInfoJson(info, VariantOf(info), UrlOf(ctx, info));
   }
   return JsonResponse(200, out);
 }
 
+// Needs a domain administrator. The creator becomes the one member of
+// repository_<id> (whose root folder grants that group cmis:all).
 Result<Response> CreateRepository(Context& ctx) {
+  FOLIO_RETURN_IF_ERROR(RequireDomainAdmin(ctx, "createRepository"));
   folio::RepositoryInfo info;
   FOLIO_ASSIGN_OR_RETURN(info.repository_id, ctx.params.RequireString("repositoryId"));
   FOLIO_ASSIGN_OR_RETURN(info.name, ctx.params.GetString("repositoryName"));
@@ -38,6 +44,12 @@ Result<Response> CreateRepository(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(Variant variant, ParseVariant(variant_text));
   info.variant = std::string(VariantName(variant));
   FOLIO_ASSIGN_OR_RETURN(folio::RepositoryInfo made, ctx.store.CreateRepository(ctx.domain_id, info));
+  // After the repository exists: a crash in between leaves it to domain administrators
+  // only, never to members of an older repository of that id (deleteRepository removes
+  // the group first).
+  std::vector<std::string> members;
+  if (ctx.caller.authenticated()) members.push_back(ctx.caller.user());
+  FOLIO_RETURN_IF_ERROR(ctx.accounts->ResetRepositoryGroup(made.repository_id, std::move(members)));
   Json out = Json::object();
   out[made.repository_id] = RepositoryInfoJson(made, VariantOf(made), UrlOf(ctx, made));
   Response r = JsonResponse(201, out);
@@ -46,7 +58,11 @@ Result<Response> CreateRepository(Context& ctx) {
 }
 
 Result<Response> DeleteRepository(Context& ctx) {
+  FOLIO_RETURN_IF_ERROR(RequireDomainAdmin(ctx, "deleteRepository"));
   FOLIO_ASSIGN_OR_RETURN(std::string id, ctx.params.RequireString("repositoryId"));
+  FOLIO_RETURN_IF_ERROR(ctx.store.GetRepository(ctx.domain_id, id).status());
+  // The group goes first, so that no repository of this id created later inherits it.
+  FOLIO_RETURN_IF_ERROR(ctx.accounts->RemoveRepositoryGroup(id));
   FOLIO_RETURN_IF_ERROR(ctx.store.DeleteRepository(ctx.domain_id, id));
   return EmptyResponse(200);
 }

@@ -154,53 +154,60 @@ Result<std::optional<ByteRange>> ParseRange(std::string_view header, uint64_t si
 
 }  // namespace
 
-Json AllowableActions(const ObjectData& o) {
+Json AllowableActions(const ObjectData& o, acl::Permission held) {
+  // What the caller's permission on the object allows (docs/API.md §11); the folders of
+  // a move and the ends of a relationship are checked when the action is asked for.
+  const bool read = acl::Grants(held, acl::Permission::kRead);
+  const bool write = acl::Grants(held, acl::Permission::kWrite);
+  const bool all = acl::Grants(held, acl::Permission::kAll);
   const bool doc = o.base == BaseType::kDocument;
   const bool folder = o.base == BaseType::kFolder;
   const bool root = folder && o.parent_id.empty();
   const bool checked_out = doc && o.properties.value(std::string(kPropIsVersionSeriesCheckedOut), false);
   const bool versionable = doc && !o.properties.value(std::string(kPropVersionLabel), Json()).is_null();
-  return Json{{"canDeleteObject", !root},
-              {"canUpdateProperties", true},
+  return Json{{"canDeleteObject", write && !root},
+              {"canUpdateProperties", write},
               {"canGetFolderTree", false},
-              {"canGetProperties", true},
-              {"canGetObjectRelationships", false},
-              {"canGetObjectParents", !root && o.base != BaseType::kRelationship},
-              {"canGetFolderParent", folder && !root},
+              {"canGetProperties", read},
+              {"canGetObjectRelationships", read && o.base != BaseType::kRelationship},
+              {"canGetObjectParents", read && !root && o.base != BaseType::kRelationship},
+              {"canGetFolderParent", read && folder && !root},
               {"canGetDescendants", false},
-              {"canMoveObject", !root && o.base != BaseType::kRelationship},
-              {"canDeleteContentStream", doc && o.content.has_value()},
-              {"canCheckOut", versionable && !checked_out && !o.is_pwc},
-              {"canCancelCheckOut", o.is_pwc},
-              {"canCheckIn", o.is_pwc},
-              {"canSetContentStream", doc},
-              {"canGetAllVersions", doc},
+              {"canMoveObject", write && !root && o.base != BaseType::kRelationship},
+              {"canDeleteContentStream", write && doc && o.content.has_value()},
+              {"canCheckOut", write && versionable && !checked_out && !o.is_pwc},
+              {"canCancelCheckOut", write && o.is_pwc},
+              {"canCheckIn", write && o.is_pwc},
+              {"canSetContentStream", write && doc},
+              {"canGetAllVersions", read && doc},
               {"canAddObjectToFolder", false},
               {"canRemoveObjectFromFolder", false},
-              {"canGetContentStream", doc && o.content.has_value()},
+              {"canGetContentStream", read && doc && o.content.has_value()},
               {"canApplyPolicy", false},
               {"canGetAppliedPolicies", false},
               {"canRemovePolicy", false},
-              {"canGetChildren", folder},
-              {"canCreateDocument", folder},
-              {"canCreateFolder", folder},
-              {"canCreateRelationship", false},
-              {"canCreateItem", folder},
-              {"canDeleteTree", folder && !root},
+              {"canGetChildren", read && folder},
+              {"canCreateDocument", write && folder},
+              {"canCreateFolder", write && folder},
+              {"canCreateRelationship", read && (doc || folder || o.base == BaseType::kItem)},
+              {"canCreateItem", write && folder},
+              {"canDeleteTree", write && folder && !root},
               {"canGetRenditions", false},
-              {"canGetACL", false},
-              {"canApplyACL", false}};
+              {"canGetACL", read},
+              {"canApplyACL", all}};
 }
 
 Result<Response> GetObject(Context& ctx) {
   std::optional<ObjectData> other;
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object, TargetVersion(ctx, other));
+  FOLIO_RETURN_IF_ERROR(RequireRead(ctx, *object));
   return ObjectResponse(ctx, *object, 200);
 }
 
 Result<Response> GetProperties(Context& ctx) {
   std::optional<ObjectData> other;
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object, TargetVersion(ctx, other));
+  FOLIO_RETURN_IF_ERROR(RequireRead(ctx, *object));
   FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
   std::string body;
   JsonWriter w(body);
@@ -211,7 +218,7 @@ Result<Response> GetProperties(Context& ctx) {
 Result<Response> GetAllowableActions(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
   const ObjectData& object = *object_ptr;
-  return JsonResponse(200, AllowableActions(object));
+  return JsonResponse(200, AllowableActions(object, ctx.Checker().On(object)));
 }
 
 namespace {
@@ -226,6 +233,20 @@ Result<bool> TypeMatches(Repository& repo, std::string type_id, const std::strin
     type_id = parent != type.end() && parent->is_string() ? parent->get<std::string>() : "";
   }
   return false;
+}
+
+}  // namespace
+
+namespace {
+
+bool EndsReadable(Context& ctx, const ObjectData& relationship) {
+  for (std::string_view end : {kPropSourceId, kPropTargetId}) {
+    const auto it = relationship.properties.find(std::string(end));
+    if (it == relationship.properties.end() || !it->is_string()) return false;
+    auto object = ctx.repo->GetObjectShared(it->get<std::string>());
+    if (!object.ok() || !MayRead(ctx, **object)) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -251,7 +272,10 @@ Result<Response> GetObjectRelationships(Context& ctx) {
   if (!type_id.empty()) FOLIO_RETURN_IF_ERROR(ctx.repo->GetTypeDefinition(type_id).status());
   FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> all, ctx.repo->GetRelationships(object->id, direction));
   std::vector<const ObjectData*> kept;
+  const bool everything = SeesEverything(ctx);
   for (const ObjectData& r : all) {
+    // A relationship shows only when the caller may read it and both its ends.
+    if (!everything && !(MayRead(ctx, r) && EndsReadable(ctx, r))) continue;
     if (type_id.empty()) {
       kept.push_back(&r);
       continue;
@@ -271,6 +295,7 @@ Result<Response> GetContent(Context& ctx) {
   std::optional<ObjectData> other;
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, TargetVersion(ctx, other));
   const ObjectData& object = *object_ptr;
+  FOLIO_RETURN_IF_ERROR(RequireRead(ctx, object));
   if (object.base != BaseType::kDocument) {
     return Constraint("object '" + object.id + "' is a " + std::string(BaseTypeId(object.base)) +
                       ", not a document: it has no content stream");
@@ -346,7 +371,23 @@ Result<Response> GetChildren(Context& ctx) {
                              "'");
     }
   }
-  FOLIO_ASSIGN_OR_RETURN(ChildrenPage page, ctx.repo->GetChildren(folder.id, skip, max, order));
+  ChildrenPage page;
+  if (SeesEverything(ctx)) {
+    FOLIO_ASSIGN_OR_RETURN(page, ctx.repo->GetChildren(folder.id, skip, max, order));
+  } else {
+    // Unreadable children are left out before paging: numItems, hasMoreItems and the
+    // pages never count them.
+    FOLIO_ASSIGN_OR_RETURN(ChildrenPage whole, ctx.repo->GetChildren(folder.id, 0, UINT64_MAX, order));
+    std::vector<ObjectData> readable;
+    for (ObjectData& child : whole.objects) {
+      if (MayRead(ctx, child)) readable.push_back(std::move(child));
+    }
+    page.total = readable.size();
+    const size_t first = std::min<size_t>(static_cast<size_t>(skip), readable.size());
+    const size_t end = first + std::min<size_t>(static_cast<size_t>(max), readable.size() - first);
+    page.has_more = end < readable.size();
+    for (size_t i = first; i < end; ++i) page.objects.push_back(std::move(readable[i]));
+  }
   FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
   std::string body;
   JsonWriter w(body);
@@ -369,6 +410,7 @@ Result<Response> GetParent(Context& ctx) {
   }
   FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> parents, ctx.repo->GetParents(object.id));
   if (parents.empty()) return InvalidArgument("the root folder has no parent");
+  FOLIO_RETURN_IF_ERROR(RequireRead(ctx, parents.front()));
   return ObjectResponse(ctx, parents.front(), 200);
 }
 
@@ -381,6 +423,7 @@ Result<Response> GetParents(Context& ctx) {
   JsonWriter w(body);
   w.BeginArray();
   for (const ObjectData& p : parents) {
+    if (!MayRead(ctx, p)) continue;
     w.BeginObject().Key("object");
     writer.Write(p, w);
     w.Key("relativePathSegment").String(object.name).EndObject();

@@ -150,12 +150,25 @@ Result<Response> CreateObject(Context& ctx) {
     props[std::string(kPropName)] = obj.name;
   }
   obj.properties = props;
-  FOLIO_ASSIGN_OR_RETURN(obj.acl, InputAces(ctx, true));
   if (content && *base != BaseType::kDocument) {
     return StreamNotSupported("a " + Shown(ctx, BaseTypeId(*base)) + " cannot have content");
   }
   Result<ObjectData> made = RuntimeError("unreachable");
   if (*base == BaseType::kRelationship) {
+    // Both ends must be readable; the relationship starts with its creator's entry.
+    std::shared_ptr<const ObjectData> ends[2];
+    const char* names[2] = {cmis::kSourceId, cmis::kTargetId};
+    for (int i = 0; i < 2; ++i) {
+      auto it = props.find(names[i]);
+      if (it == props.end() || !it->is_string()) continue;  // the engine names what is missing
+      auto end = ctx.repo->GetObjectShared(it->get<std::string>());
+      if (end.ok()) ends[i] = std::move(*end);
+    }
+    if (ends[0] && ends[1]) {
+      FOLIO_RETURN_IF_ERROR(ctx.Checker().Require(acl::Action::kCreateRelationship, *ends[0], ends[0].get(),
+                                                  ends[1].get()));
+    }
+    FOLIO_ASSIGN_OR_RETURN(obj.acl, NewObjectAcl(ctx, {}));
     made = ctx.repo->CreateRelationship(obj, ctx.user);
   } else {
     FOLIO_ASSIGN_OR_RETURN(const ObjectData* parent_ptr, ctx.Target());
@@ -164,6 +177,7 @@ Result<Response> CreateObject(Context& ctx) {
       return InvalidArgument("the parent '" + (parent.path.empty() ? parent.id : "/" + parent.path) +
                              "' is not a folder");
     }
+    FOLIO_ASSIGN_OR_RETURN(obj.acl, NewObjectAcl(ctx, parent.acl));
     switch (*base) {
       case BaseType::kFolder: made = ctx.repo->CreateFolder(parent.id, obj, ctx.user); break;
       case BaseType::kItem: made = ctx.repo->CreateItem(parent.id, obj, ctx.user); break;
@@ -182,6 +196,7 @@ Result<Response> CreateObject(Context& ctx) {
 Result<Response> CreateDocumentFromSource(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::string source_id, ctx.params.RequireString("sourceId"));
   FOLIO_ASSIGN_OR_RETURN(ObjectData source, ctx.repo->GetObject(source_id));
+  FOLIO_RETURN_IF_ERROR(RequireRead(ctx, source));
   if (source.base != BaseType::kDocument) {
     return InvalidArgument("source '" + source_id + "' is a " + Shown(ctx, BaseTypeId(source.base)) +
                            ", not a document");
@@ -215,7 +230,7 @@ Result<Response> CreateDocumentFromSource(Context& ctx) {
   } else {
     return InvalidArgument("property '" + Shown(ctx, kPropName) + "' must be a string");
   }
-  FOLIO_ASSIGN_OR_RETURN(obj.acl, InputAces(ctx, true));
+  FOLIO_ASSIGN_OR_RETURN(obj.acl, NewObjectAcl(ctx, parent->acl));
   FOLIO_ASSIGN_OR_RETURN(VersioningState state, ReadVersioningState(ctx));
   std::optional<ContentSource> content;
   std::unique_ptr<Upload> copy;  // kept until the change returns
@@ -261,6 +276,7 @@ Result<Response> BulkUpdate(Context& ctx) {
     // reason is the answer (an empty list would explain nothing).
     Result<ObjectData> updated = [&]() -> Result<ObjectData> {
       FOLIO_ASSIGN_OR_RETURN(ObjectData object, ctx.repo->GetObject(ids[i]));
+      FOLIO_RETURN_IF_ERROR(ctx.Checker().Require(acl::Action::kUpdateProperties, object));
       FOLIO_RETURN_IF_ERROR(CheckToken(object, i < tokens.size() ? tokens[i] : ""));
       Json typed = props;
       FOLIO_RETURN_IF_ERROR(NormalizeDatetimes(*ctx.repo, object.type_id, typed));
@@ -295,6 +311,7 @@ Result<Response> DeleteTree(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(bool continue_on_failure, ctx.params.GetBool("continueOnFailure", false));
   (void)all_versions;
   (void)continue_on_failure;
+  FOLIO_RETURN_IF_ERROR(CheckTreeWritable(ctx, folder));
   FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> failed, ctx.repo->DeleteTree(folder.id));
   if (failed.empty()) return EmptyResponse(200);
   return JsonResponse(200, Json{{"ids", failed}});
@@ -305,6 +322,14 @@ Result<Response> Move(Context& ctx) {
   const ObjectData& object = *object_ptr;
   FOLIO_ASSIGN_OR_RETURN(std::string target_folder, FolderIdParam(ctx, "targetFolderId", true));
   FOLIO_ASSIGN_OR_RETURN(std::string source_folder, FolderIdParam(ctx, "sourceFolderId", false));
+  // Write on the object (checked with the target), its folder and the folder it goes to.
+  if (!SeesEverything(ctx)) {
+    FOLIO_ASSIGN_OR_RETURN(ObjectData to, ctx.repo->GetObject(target_folder));
+    FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> from, ctx.repo->GetParents(object.id));
+    if (!from.empty()) {
+      FOLIO_RETURN_IF_ERROR(ctx.Checker().Require(acl::Action::kMove, object, &from.front(), &to));
+    }
+  }
   FOLIO_ASSIGN_OR_RETURN(ObjectData moved, ctx.repo->Move(object.id, target_folder, source_folder, ctx.user));
   return ObjectResponse(ctx, moved, 201);
 }

@@ -30,14 +30,14 @@ constexpr OperationRow kRows[] = {
     {Operation::kGetRepositories, kRead, kAtDomain, GetRepositories, {"getRepositories", "repositories"}},
     {Operation::kCreateRepository, kWrite, kAtDomain, CreateRepository, {"createRepository"}},
     {Operation::kDeleteRepository, kWrite, kAtDomain, DeleteRepository, {"deleteRepository"}},
-    {Operation::kGetUsers, kRead, kAtDomain, kNotServed, {"getUsers", "users"}},
-    {Operation::kCreateUser, kWrite, kAtDomain, kNotServed, {"createUser"}},
-    {Operation::kUpdateUser, kWrite, kAtDomain, kNotServed, {"updateUser"}},
-    {Operation::kDeleteUser, kWrite, kAtDomain, kNotServed, {"deleteUser"}},
-    {Operation::kGetGroups, kRead, kAtDomain, kNotServed, {"getGroups", "groups"}},
-    {Operation::kCreateGroup, kWrite, kAtDomain, kNotServed, {"createGroup"}},
-    {Operation::kUpdateGroup, kWrite, kAtDomain, kNotServed, {"updateGroup"}},
-    {Operation::kDeleteGroup, kWrite, kAtDomain, kNotServed, {"deleteGroup"}},
+    {Operation::kGetUsers, kRead, kAtDomain, GetUsers, {"getUsers", "users"}},
+    {Operation::kCreateUser, kWrite, kAtDomain, CreateUser, {"createUser"}},
+    {Operation::kUpdateUser, kWrite, kAtDomain, UpdateUser, {"updateUser"}},
+    {Operation::kDeleteUser, kWrite, kAtDomain, DeleteUser, {"deleteUser"}},
+    {Operation::kGetGroups, kRead, kAtDomain, GetGroups, {"getGroups", "groups"}},
+    {Operation::kCreateGroup, kWrite, kAtDomain, CreateGroup, {"createGroup"}},
+    {Operation::kUpdateGroup, kWrite, kAtDomain, UpdateGroup, {"updateGroup"}},
+    {Operation::kDeleteGroup, kWrite, kAtDomain, DeleteGroup, {"deleteGroup"}},
     // Repository level: reads.
     {Operation::kRepositoryInfo, kRead, kAtRepository, RepositoryInfo, {"repositoryInfo", "getRepositoryInfo"}},
     {Operation::kTypeChildren, kRead, kAtRepository, TypeChildren, {"typeChildren", "getTypeChildren"}},
@@ -97,7 +97,7 @@ constexpr OperationRow kRows[] = {
     // Policies and access control.
     {Operation::kApplyPolicy, kWrite, kAtRepository, kNotServed, {"applyPolicy"}},
     {Operation::kRemovePolicy, kWrite, kAtRepository, kNotServed, {"removePolicy"}},
-    {Operation::kApplyAcl, kWrite, kAtRepository, kNotServed, {"applyACL"}},
+    {Operation::kApplyAcl, kWrite, kAtRepository, ApplyAcl, {"applyACL"}},
 };
 
 constexpr bool RowsMatchEnum() {

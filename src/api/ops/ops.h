@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "api/auth/authenticator.h"
 #include "api/dispatch.h"
 #include "api/json_input.h"
 #include "api/operation.h"
@@ -18,6 +19,10 @@
 #include "api/variant.h"
 #include "folio/repository.h"
 #include "folio/store.h"
+#include "repo/acl/accounts.h"
+#include "repo/acl/actions.h"
+#include "repo/acl/caller.h"
+#include "repo/acl/checker.h"
 
 namespace folio::api::ops {
 
@@ -41,8 +46,17 @@ struct Context {
   Variant variant = Variant::kB;
   std::string path;          // repository-relative object path, "" for the root folder
   bool path_given = false;   // the URL names an object below the repository
+  // Who is asking (dispatch.cc authenticates before anything is looked up), and the
+  // name it leaves in createdBy, lastModifiedBy, versionSeriesCheckedOutBy.
+  acl::Caller caller = acl::Caller::AnonymousDomain();
   std::string user = "anonymous";
   UploadRegistry* uploads = nullptr;  // the content parts of requests in flight
+  // Authentication and accounts, for the domain and server operations.
+  auth::Authenticator* authenticator = nullptr;
+  acl::AccountRegistry* registry = nullptr;
+  std::shared_ptr<acl::DomainAccounts> accounts;  // at domain and repository level
+  // The access decisions for `caller` (docs/API.md §11).
+  acl::Checker Checker() const { return acl::Checker(caller); }
 
   // The absolute URL of the repository (also its root folder URL).
   std::string RepositoryUrl() const;
@@ -52,11 +66,14 @@ struct Context {
   // creates also accept `folderId` for the parent (CONTRACT §3). Cached.
   // The target object, resolved once per request and kept here; the pointer stays valid
   // for the life of the Context (no copy per call: objects carry ~35 properties).
+  // Errors: kPermissionDenied when the caller lacks what the operation needs on it
+  // (CheckTarget), naming the object and the permission.
   Result<const ObjectData*> Target();
   // succinct (default per variant), filter and dateTimeFormat of the request.
   Result<RenderOptions> Rendering() const;
 
   std::shared_ptr<const ObjectData> target_;  // shared with the repository's memo
+  bool target_checked_ = false;               // CheckTarget passed for target_
 };
 
 // Responses.
@@ -83,9 +100,11 @@ class ObjectWriter {
   void Write(const ObjectData& object, JsonWriter& w);
 
  private:
-  ObjectWriter(Renderer renderer, bool actions) : renderer_(std::move(renderer)), actions_(actions) {}
+  ObjectWriter(Renderer renderer, bool actions, acl::Checker checker)
+      : renderer_(std::move(renderer)), actions_(actions), checker_(std::move(checker)) {}
   Renderer renderer_;
   bool actions_;
+  acl::Checker checker_;  // allowable actions are the caller's
 };
 
 // Input helpers shared by the write operations.
@@ -114,17 +133,33 @@ Status NormalizeDatetimes(Repository& repo, const std::string& type_id, Json& pr
 Result<std::optional<ContentSource>> InputContent(Context& ctx);
 // The bytes of the request's content (InputContent), to read: for appendContent.
 Result<std::unique_ptr<ReadableFile>> ReadInputContent(Context& ctx, const ContentSource& content);
-// The ACEs to add (or remove) in engine form.
-Result<std::vector<folio::Ace>> InputAces(const Context& ctx, bool add);
 
-// server_ops.cc
+// server_ops.cc (all need the server administrator: dispatch.cc)
 Result<Response> GetDomains(Context& ctx);
 Result<Response> CreateDomain(Context& ctx);
 Result<Response> DeleteDomain(Context& ctx);
+// Errors: kPermissionDenied naming the caller and `operation` unless the caller is a
+// domain administrator (or anyone, in a domain without users).
+Status RequireDomainAdmin(const Context& ctx, std::string_view operation);
 // domain_ops.cc
 Result<Response> GetRepositories(Context& ctx);
 Result<Response> CreateRepository(Context& ctx);
 Result<Response> DeleteRepository(Context& ctx);
+// user_ops.cc: users and groups of the domain (docs/API.md §11.1).
+Result<Response> GetUsers(Context& ctx);
+Result<Response> CreateUser(Context& ctx);
+Result<Response> UpdateUser(Context& ctx);
+Result<Response> DeleteUser(Context& ctx);
+Result<Response> GetGroups(Context& ctx);
+Result<Response> CreateGroup(Context& ctx);
+Result<Response> UpdateGroup(Context& ctx);
+Result<Response> DeleteGroup(Context& ctx);
+// The new password in parameter `name` ("password", "adminPassword"), checked
+// (acl::CheckPassword). Errors: kInvalidArgument naming `name`, never quoting it.
+Result<std::string> ReadPassword(const Context& ctx, std::string_view name);
+// A user as responses show it: {"userId", "displayName", "groups": [every group it is
+// in, nested ones resolved]}; never a password, hash or key.
+Json UserJson(const acl::Principals& principals, const acl::UserRecord& user);
 // repository_ops.cc
 Result<Response> RepositoryInfo(Context& ctx);
 Result<Response> TypeChildren(Context& ctx);
@@ -147,7 +182,8 @@ Result<Response> GetContent(Context& ctx);
 Result<Response> GetChildren(Context& ctx);
 Result<Response> GetParent(Context& ctx);
 Result<Response> GetParents(Context& ctx);
-Json AllowableActions(const ObjectData& object);
+// What a caller holding `held` on `object` may do with it (binding §2.2.4).
+Json AllowableActions(const ObjectData& object, acl::Permission held);
 // object_write_ops.cc
 Result<Response> CreateObject(Context& ctx);
 Result<Response> UpdateProperties(Context& ctx);
@@ -176,6 +212,26 @@ Result<Response> CheckIn(Context& ctx);
 Result<Response> CancelCheckOut(Context& ctx);
 Result<Response> GetAllVersions(Context& ctx);
 Result<Response> CheckedOut(Context& ctx);
+// acl_ops.cc: access control (docs/API.md §11).
 Result<Response> GetAcl(Context& ctx);
+Result<Response> ApplyAcl(Context& ctx);
+// What `op` needs on the object it addresses (a create: on the parent folder); nullopt
+// for operations that check their objects themselves (bulkUpdate, createRelationship).
+std::optional<acl::Action> TargetActionOf(Operation op);
+// Errors: kPermissionDenied when the caller may not do ctx.op on `object`.
+Status CheckTarget(const Context& ctx, const ObjectData& object);
+// Errors: kPermissionDenied when the caller may not read `object`.
+Status RequireRead(const Context& ctx, const ObjectData& object);
+// Whether the caller may read `object` (listings leave out the others).
+bool MayRead(const Context& ctx, const ObjectData& object);
+// True when the caller may do everything in the domain (no object is left out).
+bool SeesEverything(const Context& ctx);
+// The ACL of an object created in a folder whose ACL is `parent_acl`: a copy of it,
+// cmis:all for the creator, then the request's addACEs/removeACEs (checked against
+// the domain's principals). Errors: those of ReadAclChanges.
+Result<std::vector<folio::Ace>> NewObjectAcl(const Context& ctx, const std::vector<folio::Ace>& parent_acl);
+// Errors: kPermissionDenied naming the first object below `folder` the caller may not
+// delete (deleteTree is all or nothing); errors of reading the tree.
+Status CheckTreeWritable(Context& ctx, const ObjectData& folder);
 
 }  // namespace folio::api::ops

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "api/cmis_names.h"
+#include "api/acl_input.h"
 #include "api/ops/ops.h"
 
 namespace folio::api::ops {
@@ -63,8 +64,13 @@ Result<Response> CheckIn(Context& ctx) {
     request.properties.erase(it);
   }
   FOLIO_ASSIGN_OR_RETURN(request.content, InputContent(ctx));
-  FOLIO_ASSIGN_OR_RETURN(request.add_aces, InputAces(ctx, true));
-  FOLIO_ASSIGN_OR_RETURN(request.remove_aces, InputAces(ctx, false));
+  FOLIO_ASSIGN_OR_RETURN(AclChanges aces, ReadAclChanges(ctx.params, ctx.caller.principals().get()));
+  if (!aces.add.empty() || !aces.remove.empty()) {
+    // Entries changed with the check-in are an ACL change: they need what applyACL needs.
+    FOLIO_RETURN_IF_ERROR(ctx.Checker().Require(acl::Action::kApplyAcl, target));
+  }
+  request.add_aces = std::move(aces.add);
+  request.remove_aces = std::move(aces.remove);
   FOLIO_ASSIGN_OR_RETURN(ObjectData version, ctx.repo->CheckIn(pwc_id, request, ctx.user));
   return ObjectResponse(ctx, version, 201);
 }
@@ -96,6 +102,9 @@ Result<Response> GetAllVersions(Context& ctx) {
     expected = count;
   };
   const auto write = [&](const ObjectData& v) {
+    // A version series shares its ACL: the first version tells for all (a series
+    // named by id alone is checked here, before anything of it is written).
+    if (body.size() == 1) FOLIO_RETURN_IF_ERROR(RequireRead(ctx, v));
     const bool first = body.size() == 1;
     if (!first) body += ',';
     JsonWriter w(body);
@@ -123,21 +132,10 @@ Result<Response> CheckedOut(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> docs, ctx.repo->GetCheckedOut(folder_id));
   std::vector<const ObjectData*> all;
   all.reserve(docs.size());
-  for (const ObjectData& d : docs) all.push_back(&d);
-  return ObjectListResponse(ctx, all);
-}
-
-// The ACL of an object (binding §9.1): the entries stored with it, so that the ACEs a
-// checkIn adds or removes can be seen. Enforcement comes with access control.
-Result<Response> GetAcl(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
-  const ObjectData& object = *object_ptr;
-  Json aces = Json::array();
-  for (const folio::Ace& ace : object.acl) {
-    aces.push_back(
-        Json{{"principal", {{"principalId", ace.principal}}}, {"permissions", ace.permissions}, {"isDirect", true}});
+  for (const ObjectData& d : docs) {
+    if (MayRead(ctx, d)) all.push_back(&d);  // the others are left out, and not counted
   }
-  return JsonResponse(200, Json{{"aces", std::move(aces)}, {"isExact", true}});
+  return ObjectListResponse(ctx, all);
 }
 
 }  // namespace folio::api::ops

@@ -7,6 +7,7 @@
 //
 // Each variant of the sample data is exercised the way a CmisJS user would: variant A is
 // repository demo/plain (unprefixed property ids), variant B is demo/cmis (cmis: ids).
+// Then a domain with users, made for the run, through setCredentials (HTTP Basic).
 // One line per step; the first failure stops the run (exit 1) and prints the request
 // CmisJS made and the response it got. --keep-going runs every step and reports all
 // failures at the end (for diagnosis). --gaps adds steps for CmisJS calls that Folio does not
@@ -603,10 +604,160 @@ async function runVariant(letter) {
   });
 }
 
+// --- a domain with users: CmisJS with setCredentials (HTTP Basic) -------------------------
+// The server runs without FOLIO_ADMIN_PASSWORD, so this loopback client may create a domain
+// (with its first user, alice) at the server URL.
+async function runAuthenticated() {
+  const serverUrl = base.replace(/\/+$/, '');
+  const domain = `secure${Date.now().toString(36)}`;
+  const V = { letter: 'auth', repoId: `${domain}/vault` };
+  const P = (name) => 'cmis:' + name;
+  const alicePw = `alice-${Math.random().toString(36).slice(2)}`;
+  const bobPw = `bob-${Math.random().toString(36).slice(2)}`;
+  const basic = (user, pw) => 'Basic ' + Buffer.from(`${user}:${pw}`).toString('base64');
+  const form = (fields) => new URLSearchParams(fields).toString();
+  const post = (url, headers, fields) => fetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: form(fields),
+  });
+  const domainUrl = `${serverUrl}/${domain}`;
+  const s = {};
+
+  await step(V, 'createDomain with its administrator, createRepository and createUser over HTTP', async () => {
+    const d = await post(`${serverUrl}/`, {}, { operation: 'createDomain', domainId: domain, adminUserId: 'alice', adminPassword: alicePw });
+    assert.equal(d.status, 201, 'createDomain');
+    const made = await d.json();
+    assert.equal(made.adminUser.userId, 'alice');
+    assert.match(made.adminUser.apiKey, /^folio_/, 'the API key is shown once');
+    s.aliceKey = made.adminUser.apiKey;
+    const r = await post(domainUrl, { Authorization: basic('alice', alicePw) }, { operation: 'createRepository', repositoryId: 'vault' });
+    assert.equal(r.status, 201, 'createRepository');
+    const u = await post(domainUrl, { Authorization: basic('alice', alicePw) }, { operation: 'createUser', userId: 'bob', password: bobPw });
+    assert.equal(u.status, 201, 'createUser');
+  });
+
+  const session = new cmis.CmisSession(domainUrl);
+  await step(V, 'without credentials: 401 unauthorized with WWW-Authenticate', async () => {
+    let err;
+    try {
+      await session.loadRepositories();
+    } catch (e) {
+      err = e;
+    }
+    assert.ok(err && err.response, 'loadRepositories rejects');
+    assert.equal(err.response.status, 401);
+    assert.equal(err.response.headers.get('www-authenticate'), 'Basic realm="folio"');
+    assert.equal((await err.response.json()).exception, 'unauthorized');
+  });
+
+  await step(V, 'setCredentials with a wrong password: 401 unauthorized', async () => {
+    session.setCredentials('alice', 'not-the-password');
+    await expectHttpError(session.loadRepositories(), 401, 'unauthorized', 'wrong password');
+  });
+
+  await step(V, 'setCredentials: loadRepositories, getRepositoryInfo with aclCapabilities', async () => {
+    session.setCredentials('alice', alicePw);
+    await session.loadRepositories();
+    assert.deepEqual(Object.keys(session.repositories), ['vault']);
+    const info = (await session.getRepositoryInfo()).vault;
+    assert.equal(info.capabilities.capabilityACL, 'manage');
+    assert.equal(info.aclCapabilities.supportedPermissions, 'basic');
+    assert.equal(info.aclCapabilities.propagation, 'objectonly');
+    const applyAcl = info.aclCapabilities.permissionMapping.find((m) => m.key === 'canApplyACL.Object');
+    assert.deepEqual(applyAcl && applyAcl.permission, ['cmis:all']);
+    s.rootId = info.rootFolderId;
+  });
+
+  await step(V, 'the root folder grants repository_vault cmis:all (getACL)', async () => {
+    const acl = await session.getACL(s.rootId);
+    assert.ok(Array.isArray(acl.aces), `aces in ${JSON.stringify(acl)}`);
+    assert.ok(acl.aces.some((a) => a.principal.principalId === 'repository_vault' && a.permissions.includes('cmis:all')),
+      `repository_vault has cmis:all in ${JSON.stringify(acl.aces)}`);
+  });
+
+  await step(V, 'createFolder and createDocument record the authenticated user', async () => {
+    const f = props(await session.createFolder(s.rootId, 'private'));
+    s.privateId = f[P('objectId')];
+    assert.equal(f[P('createdBy')], 'alice');
+    assert.equal(f[P('lastModifiedBy')], 'alice');
+    const d = props(await session.createDocument(f[P('objectId')], 'secret\n', 'plan.txt'));
+    assert.equal(d[P('createdBy')], 'alice');
+    s.docId = d[P('objectId')];
+  });
+
+  await step(V, 'checkOut and checkIn as alice', async () => {
+    const pwc = props(await session.checkOut(s.docId));
+    assert.equal(pwc[P('versionSeriesCheckedOutBy')], 'alice');
+    const v = props(await session.checkIn(pwc[P('objectId')], true, 'plan.txt', 'revised\n', undefined, 'by alice'));
+    assert.equal(v[P('versionLabel')], '2.0');
+    assert.equal(v[P('lastModifiedBy')], 'alice');
+  });
+
+  await step(V, 'bob, a user of the domain but not of the repository: 403 permissionDenied', async () => {
+    const bob = new cmis.CmisSession(domainUrl);
+    bob.setCredentials('bob', bobPw);
+    await bob.loadRepositories();
+    assert.deepEqual(Object.keys(bob.repositories), [], 'the service document lists only what bob may use');
+    bob.defaultRepository = session.defaultRepository;
+    const body = await expectHttpError(bob.getObjectByPath('/private/plan.txt'), 403, 'permissionDenied', 'gate');
+    assert.match(body.message, /repository_vault/);
+  });
+
+  const bob = new cmis.CmisSession(domainUrl);
+  const names = (list) => list.objects.map((o) => o.object.succinctProperties[P('name')]);
+  await step(V, 'applyACL: alice takes repository_vault off /private; bob, now in the repository, may not read it', async () => {
+    const g = await post(domainUrl, { Authorization: basic('alice', alicePw) },
+      { operation: 'updateGroup', groupId: 'repository_vault', members: 'alice,bob' });
+    assert.equal(g.status, 200, 'updateGroup');
+    const acl = await session.applyACL(s.privateId, {}, { repository_vault: ['cmis:all'] }, 'objectonly');
+    assert.ok(Array.isArray(acl.aces), `aces in ${JSON.stringify(acl)}`);
+    assert.ok(!acl.aces.some((a) => a.principal.principalId === 'repository_vault'), JSON.stringify(acl.aces));
+    assert.ok(acl.aces.some((a) => a.principal.principalId === 'alice' && a.permissions.includes('cmis:all')),
+      `the creator keeps cmis:all: ${JSON.stringify(acl.aces)}`);
+    bob.setCredentials('bob', bobPw);
+    await bob.loadRepositories();
+    assert.deepEqual(Object.keys(bob.repositories), ['vault']);
+    const body = await expectHttpError(bob.getObject(s.privateId), 403, 'permissionDenied', 'no entry for bob');
+    assert.match(body.message, /bob/);
+    assert.deepEqual(names(await bob.getChildren(s.rootId)), [], 'the root\'s children leave /private out for bob');
+  });
+
+  await step(V, 'applyACL gives bob cmis:read: he reads, lists and sees his allowable actions, and may not write', async () => {
+    await session.applyACL(s.privateId, { bob: ['cmis:read'] }, {});
+    const got = props(await bob.getObject(s.privateId));
+    assert.equal(got[P('name')], 'private');
+    assert.deepEqual(names(await bob.getChildren(s.rootId)), ['private']);
+    const aa = await bob.getAllowableActions(s.privateId);
+    assert.equal(aa.canGetChildren, true);
+    assert.equal(aa.canCreateDocument, false);
+    assert.equal(aa.canApplyACL, false);
+    const mine = await session.getAllowableActions(s.privateId);
+    assert.equal(mine.canCreateDocument, true);
+    assert.equal(mine.canApplyACL, true);
+    await expectHttpError(bob.createFolder(s.privateId, 'bobs'), 403, 'permissionDenied', 'bob has cmis:read only');
+    await expectHttpError(bob.applyACL(s.privateId, { bob: ['cmis:all'] }, {}), 403, 'permissionDenied',
+      'applyACL needs cmis:all');
+    const acl = await bob.getACL(s.privateId);
+    assert.ok(acl.aces.some((a) => a.principal.principalId === 'bob' && a.permissions.includes('cmis:read')));
+  });
+
+  await step(V, 'an API key (X-API-KEY) works like a password; another domain\'s user does not', async () => {
+    const repoUrl = session.defaultRepository.repositoryUrl;
+    const ok = await fetch(`${repoUrl}?cmisselector=object&succinct=true`, { headers: { 'X-API-KEY': s.aliceKey } });
+    assert.equal(ok.status, 200);
+    const other = await fetch(`${serverUrl}/demo`, { headers: { Authorization: basic('alice', alicePw) } });
+    assert.equal(other.status, 200, 'demo has no users: anyone may use it, credentials or not');
+    const foreign = await fetch(`${repoUrl}?cmisselector=object`, { headers: { Authorization: basic('admin', alicePw) } });
+    assert.equal(foreign.status, 401);
+  });
+}
+
 (async () => {
   console.log(`CmisJS ${require('cmis/package.json').version} against ${serviceUrl} (node ${process.version})`);
   const variants = variantArg ? [variantArg] : ['A', 'B'];
   for (const v of variants) await runVariant(v);
+  await runAuthenticated();
   if (failures.length) {
     console.log(`\nFAILED: ${failures.length} of ${stepCount} steps:`);
     for (const f of failures) console.log(`  ${f}`);

@@ -1,0 +1,122 @@
+// Access control in the operations (docs/API.md §11): what each operation needs on the
+// object it addresses, the objects a listing leaves out, the ACL of a new object, and
+// the ACL operations (getACL, applyACL).
+#include <string>
+#include <utility>
+
+#include "api/acl_input.h"
+#include "api/ops/ops.h"
+#include "repo/acl/ace_list.h"
+#include "repo/acl/permission.h"
+
+namespace folio::api::ops {
+
+std::optional<acl::Action> TargetActionOf(Operation op) {
+  switch (op) {
+    case Operation::kUpdate: return acl::Action::kUpdateProperties;
+    case Operation::kSetContent:
+    case Operation::kAppendContent: return acl::Action::kSetContent;
+    case Operation::kDeleteContent: return acl::Action::kDeleteContent;
+    case Operation::kDelete: return acl::Action::kDelete;
+    case Operation::kDeleteTree: return acl::Action::kDeleteTree;
+    case Operation::kCheckOut: return acl::Action::kCheckOut;
+    case Operation::kCheckIn: return acl::Action::kCheckIn;
+    case Operation::kCancelCheckOut: return acl::Action::kCancelCheckOut;
+    case Operation::kCreateObject:
+    case Operation::kCreateDocument:
+    case Operation::kCreateFolder:
+    case Operation::kCreateItem:
+    case Operation::kCreateDocumentFromSource: return acl::Action::kCreateChild;
+    case Operation::kMove: return acl::Action::kMove;  // the folders: Move checks them
+    case Operation::kApplyAcl: return acl::Action::kApplyAcl;
+    // A relationship's ends are checked by CreateObject; bulkUpdate checks each object.
+    case Operation::kCreateRelationship:
+    case Operation::kBulkUpdate: return std::nullopt;
+    default: return acl::Action::kRead;
+  }
+}
+
+Status CheckTarget(const Context& ctx, const ObjectData& object) {
+  const std::optional<acl::Action> action = TargetActionOf(ctx.op);
+  if (!action) return OkStatus();
+  return ctx.Checker().Require(*action, object);
+}
+
+Status RequireRead(const Context& ctx, const ObjectData& object) {
+  return ctx.Checker().Require(acl::Action::kRead, object);
+}
+
+bool MayRead(const Context& ctx, const ObjectData& object) { return ctx.Checker().MayRead(object); }
+
+bool SeesEverything(const Context& ctx) { return ctx.caller.domain_admin(); }
+
+Result<std::vector<folio::Ace>> NewObjectAcl(const Context& ctx, const std::vector<folio::Ace>& parent_acl) {
+  const acl::Principals* principals = ctx.caller.principals().get();
+  FOLIO_ASSIGN_OR_RETURN(AclChanges changes, ReadAclChanges(ctx.params, principals));
+  return acl::InitialAcl(parent_acl, ctx.caller.user(), changes.add, changes.remove);
+}
+
+Status CheckTreeWritable(Context& ctx, const ObjectData& folder) {
+  const acl::Checker checker = ctx.Checker();
+  if (SeesEverything(ctx)) return OkStatus();
+  // Depth first, one page of children at a time: every object below must be writable
+  // before anything is deleted (deleteTree is all or nothing).
+  std::vector<std::string> pending{folder.id};
+  while (!pending.empty()) {
+    const std::string id = std::move(pending.back());
+    pending.pop_back();
+    for (uint64_t skip = 0;;) {
+      FOLIO_ASSIGN_OR_RETURN(ChildrenPage page, ctx.repo->GetChildren(id, skip, 1000));
+      for (const ObjectData& child : page.objects) {
+        FOLIO_RETURN_IF_ERROR(checker.Require(acl::Action::kDelete, child));
+        if (child.base == BaseType::kFolder) pending.push_back(child.id);
+      }
+      skip += page.objects.size();
+      if (!page.has_more || page.objects.empty()) break;
+    }
+  }
+  return OkStatus();
+}
+
+namespace {
+
+Json AclJson(const std::vector<folio::Ace>& acl, bool only_basic) {
+  Json aces = Json::array();
+  for (const folio::Ace& ace : acl) {
+    Json permissions = Json::array();
+    for (const std::string& p : ace.permissions) {
+      if (!only_basic || acl::ParsePermission(p).has_value()) permissions.push_back(p);
+    }
+    if (permissions.empty()) continue;
+    aces.push_back(Json{{"principal", {{"principalId", ace.principal}}},
+                        {"permissions", std::move(permissions)},
+                        {"isDirect", acl::kEntriesAreDirect}});
+  }
+  return Json{{"aces", std::move(aces)}, {"isExact", acl::kAclIsExact}};
+}
+
+}  // namespace
+
+// The ACL of an object (binding §9.1): every entry is the object's own (propagation is
+// objectonly: isDirect true, and the list is exact).
+Result<Response> GetAcl(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(bool only_basic, ctx.params.GetBool("onlyBasicPermissions", true));
+  return JsonResponse(200, AclJson(object->acl, only_basic));
+}
+
+// applyACL (binding §9.2): the entries to add, then those to remove, on the object
+// named (never on objects below it); needs cmis:all. Answers the new ACL.
+Result<Response> ApplyAcl(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object, ctx.Target());
+  FOLIO_ASSIGN_OR_RETURN(AclChanges changes, ReadAclChanges(ctx.params, ctx.caller.principals().get()));
+  if (changes.add.empty() && changes.remove.empty()) {
+    return InvalidArgument("applyACL needs entries to add or remove: addACEs/removeACEs (JSON) or "
+                           "addACEPrincipal[N]/addACEPermission[N][M] (form)");
+  }
+  const std::vector<folio::Ace> acl = acl::ApplyAces(object->acl, changes.add, changes.remove);
+  FOLIO_ASSIGN_OR_RETURN(ObjectData changed, ctx.repo->SetAcl(object->id, acl));
+  return JsonResponse(201, AclJson(changed.acl, true));  // 201 as OpenCMIS answers (binding §2)
+}
+
+}  // namespace folio::api::ops

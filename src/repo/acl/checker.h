@@ -1,0 +1,53 @@
+// The access decisions: the permission a caller holds on an object, the repository
+// gate, and Checker, the one object the engine asks "may this caller do that" while it
+// runs an operation (docs/API.md §11.3).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "folio/object.h"
+#include "folio/status.h"
+#include "repo/acl/actions.h"
+#include "repo/acl/caller.h"
+#include "repo/acl/permission.h"
+
+namespace folio::acl {
+
+// The permission `caller` holds on an object whose ACL is `acl`: kAll for domain
+// administrators (and anyone in a domain without users); otherwise the greatest
+// permission among the entries whose principal matches the caller (Caller::Matches);
+// kNone when none does. Permission names other than the CMIS basic ones are ignored.
+Permission EffectivePermission(const Caller& caller, const std::vector<Ace>& acl);
+
+// The repository gate, checked before any ACL: only members of repository_<id>
+// (directly or through nested groups) and domain administrators may use a repository;
+// in a domain without users anyone may.
+bool MayUseRepository(const Caller& caller, std::string_view repository_id);
+// Errors: kPermissionDenied naming the user, the repository and its group.
+Status CheckRepositoryGate(const Caller& caller, std::string_view repository_id);
+
+// Per-object decisions for one caller. Cheap to copy; thread-compatible (const).
+class Checker {
+ public:
+  explicit Checker(Caller caller) : caller_(std::move(caller)) {}
+
+  const Caller& caller() const { return caller_; }
+  // The user name to record as createdBy / lastModifiedBy / checked out by.
+  const std::string& user() const { return caller_.user(); }
+  Permission On(const ObjectData& object) const { return EffectivePermission(caller_, object.acl); }
+  // False for objects a listing, query or change log must leave out.
+  bool MayRead(const ObjectData& object) const { return Grants(On(object), Permission::kRead); }
+  // Whether `action` is allowed on `object` and, for actions that have them, on
+  // `source` and `target` (a move's folders, a relationship's ends; RequirementOf).
+  // Errors: kPermissionDenied naming the user, the object and the permission it lacks.
+  Status Require(Action action, const ObjectData& object, const ObjectData* source = nullptr,
+                 const ObjectData* target = nullptr) const;
+  // The same for a bare permission on one object.
+  Status Require(Permission permission, const ObjectData& object) const;
+
+ private:
+  Caller caller_;
+};
+
+}  // namespace folio::acl
