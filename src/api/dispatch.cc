@@ -6,6 +6,7 @@
 #include "api/error_response.h"
 #include "api/ops/ops.h"
 #include "api/url.h"
+#include "repo/query/query_indexes.h"
 
 namespace folio::api {
 namespace {
@@ -36,6 +37,7 @@ constexpr Route kRoutes[] = {
     {Operation::kCreateType, Level::kRepository, ops::CreateType},
     {Operation::kDeleteType, Level::kRepository, ops::DeleteType},
     {Operation::kCheckedOut, Level::kRepository, ops::CheckedOut},
+    {Operation::kQuery, Level::kRepository, ops::Query},
     {Operation::kObject, Level::kRepository, ops::GetObject},
     {Operation::kProperties, Level::kRepository, ops::GetProperties},
     {Operation::kAllowableActions, Level::kRepository, ops::GetAllowableActions},
@@ -149,6 +151,15 @@ class FileSink : public UploadSink {
 
 }  // namespace
 
+Service::Service(Store& store, ServiceOptions options)
+    : store_(store),
+      options_(std::move(options)),
+      query_indexes_(std::make_unique<query::QueryIndexes>(store, options_.log)) {}
+
+Service::~Service() = default;
+
+void Service::StartQueryIndexing() { query_indexes_->StartBackground(); }
+
 Response Service::ErrorFor(const Status& status, bool suppress_response_codes) {
   const ErrorResponse e = MakeErrorResponse(status, suppress_response_codes);
   Response r;
@@ -199,6 +210,7 @@ Response Service::Run(const Request& request) {
 
   const std::vector<std::string>& segments = request.path;
   Context ctx(store_, options_, request, params);
+  ctx.query_indexes = query_indexes_.get();
   if (!request.user.empty()) ctx.user = request.user;
   if (segments.size() == 1) {
     ctx.level = Level::kDomain;
@@ -276,6 +288,7 @@ Response Service::Run(const Request& request) {
   auto result = route->handler(ctx);
   if (!result.ok()) return fail(result.status());
   Response response = std::move(*result);
+  if (IsWrite(op)) ops::NoteQueryChanges(ctx, response);  // TEMPORARY: see query_ops.cc
   response.operation = op_name;
   return response;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -16,6 +17,10 @@
 #include "folio/status.h"
 #include "folio/store.h"
 
+namespace folio::query {
+class QueryIndexes;
+}
+
 namespace folio::api {
 
 struct ServiceOptions {
@@ -23,6 +28,8 @@ struct ServiceOptions {
   bool read_only = false;             // refuse every write with permissionDenied
   bool strict = false;                // CONTRACT §4: refuse what the seed's variant does not accept
   bool versions_newest_first = false;  // getAllVersions in CMIS order
+  // Where the query indexes' progress and failures go (one line each, any thread).
+  std::function<void(const std::string&)> log;
 };
 
 struct Response {
@@ -50,7 +57,8 @@ class UploadSink {
 
 class Service {
  public:
-  Service(Store& store, ServiceOptions options) : store_(store), options_(std::move(options)) {}
+  Service(Store& store, ServiceOptions options);
+  ~Service();
 
   const ServiceOptions& options() const { return options_; }
 
@@ -71,11 +79,17 @@ class Service {
   // A JSON error response for `status` (used by src/http for failures before dispatch).
   static Response ErrorFor(const Status& status, bool suppress_response_codes);
 
+  // Builds (or brings in step) the query index of every repository in the background;
+  // returns at once. `folio serve` calls it after the ready line; without it an index is
+  // made by the first query of its repository.
+  void StartQueryIndexing();
+
  private:
   Response Run(const Request& request);
 
   Store& store_;
   ServiceOptions options_;
+  std::unique_ptr<query::QueryIndexes> query_indexes_;
 };
 
 }  // namespace folio::api

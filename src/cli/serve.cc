@@ -121,6 +121,7 @@ int RunServe(const ServeOptions& o) {
   service_options.read_only = o.read_only;
   service_options.strict = o.strict;
   service_options.versions_newest_first = o.versions_newest_first;
+  service_options.log = [](const std::string& line) { spdlog::info("{}", line); };
   api::Service service(**store, service_options);
   http::ServerOptions server_options;
   server_options.host = o.host;
@@ -136,6 +137,7 @@ int RunServe(const ServeOptions& o) {
   std::cout << "folio listening on " << server.Url() << std::endl;  // the ready line, flushed
   spdlog::info("serving {}{} (default variant {}{}{})", o.data, o.ephemeral ? " (ephemeral copy)" : "", o.variant,
                o.read_only ? ", read-only" : "", o.strict ? ", strict" : "");
+  service.StartQueryIndexing();  // after the ready line: it never waits for an index
 
   std::thread waiter([&server, &signals] {
     int sig = 0;

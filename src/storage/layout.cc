@@ -98,6 +98,9 @@ std::string RepoLayout::TrashDir() const { return JoinPath(MetaDir(), "trash"); 
 std::string RepoLayout::LostFoundDir() const { return JoinPath(MetaDir(), "lost+found"); }
 
 std::string RepoLayout::CheckedOutDir() const { return JoinPath(MetaDir(), "checkedout"); }
+std::string RepoLayout::QueryIndexFile() const { return JoinPath(MetaDir(), "query.sqlite"); }
+std::string RepoLayout::QueryIndexLockFile() const { return JoinPath(MetaDir(), "query.lock"); }
+
 std::string RepoLayout::CheckedOutMarker(std::string_view series_id) const {
   return JoinPath(CheckedOutDir(), series_id);
 }

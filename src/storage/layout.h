@@ -58,6 +58,10 @@ class RepoLayout {
   std::string LostFoundDir() const;                  // R/.folio/lost+found
   std::string CheckedOutDir() const;                 // R/.folio/checkedout
   std::string CheckedOutMarker(std::string_view series_id) const;  // .../checkedout/<series id>
+  // The query index (src/repo/query): a SQLite database derived from the files, which
+  // SQLite accompanies with "-wal" and "-shm" files; and the lock held while building it.
+  std::string QueryIndexFile() const;      // R/.folio/query.sqlite
+  std::string QueryIndexLockFile() const;  // R/.folio/query.lock
 
   // A folder (by repository-relative path) and what its .folio holds.
   std::string Dir(std::string_view folder) const;            // R/<folder>

@@ -19,6 +19,10 @@
 #include "folio/repository.h"
 #include "folio/store.h"
 
+namespace folio::query {
+class QueryIndexes;
+}
+
 namespace folio::api::ops {
 
 enum class Level { kServer, kDomain, kRepository };
@@ -40,6 +44,7 @@ struct Context {
   std::string path;          // repository-relative object path, "" for the root folder
   bool path_given = false;   // the URL names an object below the repository
   std::string user = "anonymous";
+  query::QueryIndexes* query_indexes = nullptr;  // the server's query indexes (query_ops.cc)
 
   // The absolute URL of the repository (also its root folder URL).
   std::string RepositoryUrl() const;
@@ -165,5 +170,14 @@ Result<Response> CancelCheckOut(Context& ctx);
 Result<Response> GetAllVersions(Context& ctx);
 Result<Response> CheckedOut(Context& ctx);
 Result<Response> GetAcl(Context& ctx);
+// query_ops.cc
+// query (binding §2.2, §11; CONTRACT §10): the statement in `statement` or `q`, with
+// searchAllVersions, maxItems, skipCount, succinct, includeAllowableActions and
+// dateTimeFormat; answers {"results": [...], "hasMoreItems", "numItems"}.
+Result<Response> Query(Context& ctx);
+// TEMPORARY, until the repository's change log exists: after a successful write, tells
+// the repository's query index which objects the request touched (its target and the
+// objects in its response), so that the next query sees the change.
+void NoteQueryChanges(Context& ctx, const Response& response);
 
 }  // namespace folio::api::ops

@@ -1,0 +1,132 @@
+// query (binding §2.2, §11; CONTRACT §10): CMIS QL over the repository's query index
+// (src/repo/query). The statement is parsed and bound to the repository's types there;
+// this file reads the parameters, passes the variant's id spellings, and renders the
+// matching objects (read again through the repository, so that what is shown is what
+// the files hold now) with the selected columns only.
+#include <algorithm>
+
+#include "api/cmis_names.h"
+#include "api/ops/ops.h"
+#include "repo/query/binder.h"
+#include "repo/query/parser.h"
+#include "repo/query/query_indexes.h"
+
+namespace folio::api::ops {
+namespace {
+
+Result<std::string> Statement(const Context& ctx) {
+  // `statement` is the action's parameter, `q` the selector's; either is accepted with
+  // either method (CONTRACT §3).
+  for (const std::string_view name : {"statement", "q"}) {
+    if (ctx.params.Has(name)) return ctx.params.GetString(name);
+  }
+  return InvalidArgument("missing required parameter 'statement' (or 'q'): the query to run");
+}
+
+}  // namespace
+
+Result<Response> Query(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(std::string statement, Statement(ctx));
+  FOLIO_ASSIGN_OR_RETURN(bool all_versions, ctx.params.GetBool("searchAllVersions", false));
+  FOLIO_ASSIGN_OR_RETURN(int64_t max, ctx.params.GetInt("maxItems", 100, 0, 10000));
+  FOLIO_ASSIGN_OR_RETURN(int64_t skip, ctx.params.GetInt("skipCount", 0, 0, INT64_MAX));
+  FOLIO_ASSIGN_OR_RETURN(bool actions, ctx.params.GetBool("includeAllowableActions", false));
+  FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
+  options.filter.reset();  // the select list says which properties a result has
+
+  FOLIO_ASSIGN_OR_RETURN(query::ParsedQuery parsed, query::Parse(statement));
+  query::IdSpelling spelling;
+  spelling.property = [](std::string_view id) { return std::string(ToCanonicalPropertyId(id)); };
+  spelling.type = [](std::string_view id) { return std::string(ToCanonicalTypeId(id)); };
+  FOLIO_ASSIGN_OR_RETURN(query::BoundQuery bound, query::Bind(parsed, *ctx.repo, spelling));
+
+  if (ctx.query_indexes == nullptr) return RuntimeError("no query indexes for this request");
+  std::shared_ptr<query::QueryIndex> index = ctx.query_indexes->Get(ctx.domain_id, ctx.repository_id);
+  query::QueryPage page;
+  page.skip = static_cast<uint64_t>(skip);
+  page.max = static_cast<uint64_t>(max);
+  page.all_versions = all_versions;
+  FOLIO_ASSIGN_OR_RETURN(query::QueryHits hits, index->Run(*ctx.repo, bound, page));
+
+  std::vector<ResultColumn> columns;
+  if (bound.select_all) {
+    for (const std::string& id : bound.all_properties) columns.push_back(ResultColumn{id, "", std::nullopt});
+  }
+  size_t score_column = SIZE_MAX;  // none
+  for (const query::OutputColumn& c : bound.columns) {
+    if (c.score) score_column = columns.size();
+    columns.push_back(
+        ResultColumn{c.score ? "" : c.property.id, c.alias, c.score ? std::optional<Json>(1.0) : std::nullopt});
+  }
+
+  Renderer renderer(ctx.repo.get(), std::move(options));
+  std::string body;
+  JsonWriter w(body);
+  w.BeginObject().Key("results").BeginArray();
+  for (const query::QueryHit& hit : hits.hits) {
+    auto object = ctx.repo->GetObjectShared(hit.object_id);
+    if (!object.ok()) {
+      // Deleted since the index answered (by another process): never shown.
+      if (object.status().kind() == ErrorKind::kObjectNotFound) continue;
+      return object.status();
+    }
+    if (score_column < columns.size()) columns[score_column].computed = hit.score;
+    if (actions) {
+      const Json allowable = AllowableActions(**object);
+      renderer.WriteQueryResult(**object, columns, w, &allowable);
+    } else {
+      renderer.WriteQueryResult(**object, columns, w);
+    }
+  }
+  w.EndArray();
+  w.Key("hasMoreItems").Bool(page.skip + hits.hits.size() < hits.total);
+  w.Key("numItems").Int(static_cast<int64_t>(hits.total));
+  w.EndObject();
+  return JsonTextResponse(200, std::move(body));
+}
+
+void NoteQueryChanges(Context& ctx, const Response& response) {
+  if (!ctx.repo || ctx.query_indexes == nullptr) return;
+  std::vector<std::pair<std::string, BaseType>> changed;
+  auto add = [&](const std::string& id, BaseType base) {
+    if (id.empty()) return;
+    for (const auto& c : changed) {
+      if (c.first == id) return;
+    }
+    changed.emplace_back(id, base);
+  };
+  if (ctx.target_) {
+    add(ctx.target_->id, ctx.target_->base);
+    if (!ctx.target_->series_id.empty()) add(ctx.target_->series_id, BaseType::kDocument);
+  }
+  // The objects the response shows: the one created, updated, checked out or in, or the
+  // list bulkUpdate answers. Ids only; the index reads each object again.
+  if (!response.body.empty() && response.content_type.starts_with("application/json")) {
+    const Json body = Json::parse(response.body, nullptr, /*allow_exceptions=*/false);
+    auto object_id = [&](const Json& o) {
+      for (const char* form : {"succinctProperties", "properties"}) {
+        auto props = o.find(form);
+        if (props == o.end() || !props->is_object()) continue;
+        for (const std::string_view key : {kPropObjectId, ToResponseId(Variant::kA, kPropObjectId)}) {
+          auto v = props->find(std::string(key));
+          if (v == props->end()) continue;
+          const Json& id = v->is_object() ? v->value("value", Json()) : *v;
+          if (id.is_string()) add(id.get<std::string>(), BaseType::kDocument);
+        }
+      }
+    };
+    if (body.is_object()) object_id(body);
+    if (body.is_array()) {
+      for (const Json& e : body) {
+        if (!e.is_object()) continue;
+        for (const char* key : {"id", "newId"}) {
+          if (e.contains(key) && e[key].is_string()) add(e[key].get<std::string>(), BaseType::kDocument);
+        }
+        object_id(e);
+      }
+    }
+  }
+  ctx.query_indexes->NoteChanged(*ctx.repo, changed);
+}
+
+}  // namespace folio::api::ops

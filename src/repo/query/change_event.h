@@ -1,0 +1,50 @@
+// The change events the query index consumes to stay in step with the repository: one
+// per created, updated, deleted or re-secured object, in commit order, each with an
+// increasing token. The index re-reads the object an event names through the public
+// Repository API, so an event needs to say only *which* object changed, not how.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "folio/object.h"
+#include "folio/status.h"
+
+namespace folio::query {
+
+enum class ChangeType { kCreated, kUpdated, kDeleted, kSecurity };
+
+struct ChangeEvent {
+  uint64_t token = 0;   // increasing within one feed (see ChangeFeed::id)
+  int64_t time_ms = 0;  // when the change was committed
+  ChangeType type = ChangeType::kUpdated;
+  std::string object_id;  // a folder, item, relationship, series, version or working copy id
+  BaseType base = BaseType::kDocument;
+};
+
+// What ReadChanges answers.
+struct ChangeBatch {
+  std::vector<ChangeEvent> events;  // in token order, all > the token asked after
+  // True when events after the token asked for are no longer kept (retention, or a
+  // feed that lost its memory): the reader must rebuild from a scan instead.
+  bool gap = false;
+};
+
+// A source of change events: the repository's change log. Implementations must be
+// thread-safe.
+class ChangeFeed {
+ public:
+  virtual ~ChangeFeed() = default;
+  // Names this log. A token stored by a reader is meaningful only with the same id: a
+  // reader that finds another id rebuilds from a scan.
+  virtual std::string id() const = 0;
+  // The newest token (0 while the log is empty). Errors: kStorage.
+  virtual Result<uint64_t> LatestToken() = 0;
+  // Up to `max` events with a token greater than `after_token`, oldest first.
+  // Errors: kStorage.
+  virtual Result<ChangeBatch> ReadChanges(uint64_t after_token, size_t max) = 0;
+};
+
+}  // namespace folio::query

@@ -1,0 +1,386 @@
+// The query index of one repository; see query_index.h.
+#include "repo/query/query_index.h"
+
+#include <cmath>
+
+#include "repo/query/index_writer.h"
+#include "repo/query/scan.h"
+#include "repo/query/schema.h"
+#include "repo/query/sql_plan.h"
+
+namespace folio::query {
+namespace {
+
+constexpr size_t kEventsPerBatch = 1000;
+constexpr size_t kObjectsPerTransaction = 2000;
+constexpr auto kProgressEvery = std::chrono::seconds(5);
+constexpr size_t kMaxIdleReaders = 8;
+
+std::string TokenKey(const ChangeFeed& feed) { return "token:" + feed.id(); }
+
+Status Stopped() { return RuntimeError("the query index is stopping"); }
+
+}  // namespace
+
+QueryIndex::QueryIndex(Fs& fs, IndexPaths paths, std::shared_ptr<ChangeFeed> feed, Logger log)
+    : fs_(fs), paths_(std::move(paths)), log_(std::move(log)), feed_(std::move(feed)) {}
+
+QueryIndex::~QueryIndex() { Stop(); }
+
+void QueryIndex::Log(const std::string& message) const {
+  if (log_) log_("query index of " + paths_.label + ": " + message);
+}
+
+void QueryIndex::Stop() {
+  stop_ = true;
+  std::lock_guard<std::mutex> lock(mu_);
+  cv_.notify_all();
+}
+
+void QueryIndex::SetChangeFeed(std::shared_ptr<ChangeFeed> feed) {
+  std::lock_guard<std::mutex> w(write_mu_);
+  std::lock_guard<std::mutex> lock(mu_);
+  feed_ = std::move(feed);
+  verified_ = false;
+}
+
+std::shared_ptr<ChangeFeed> QueryIndex::change_feed() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return feed_;
+}
+
+Status QueryIndex::ReopenLocked() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    readers_.clear();
+    ++generation_;
+  }
+  writer_.reset();
+  verified_ = false;
+  identity_.reset();
+  FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<Db> db, Db::Open(paths_.db_path));
+  // An index of another schema version is dropped before the current tables are made.
+  {
+    FOLIO_ASSIGN_OR_RETURN(Stmt s, db->Prepare("SELECT count(*) FROM sqlite_master WHERE name = 'meta'"));
+    FOLIO_ASSIGN_OR_RETURN(bool row, s.Step());
+    if (row && s.Int(0) == 1) {
+      FOLIO_ASSIGN_OR_RETURN(Stmt v, db->Prepare("SELECT value FROM meta WHERE key = 'schema'"));
+      FOLIO_ASSIGN_OR_RETURN(bool has, v.Step());
+      if (!has || v.Int(0) != kSchemaVersion) {
+        Log("schema version differs: the index is rebuilt");
+        FOLIO_RETURN_IF_ERROR(db->Transaction(DropSchemaSql()));
+      }
+    }
+  }
+  FOLIO_RETURN_IF_ERROR(db->Transaction(CreateSchemaSql() + "INSERT OR IGNORE INTO meta(key, value) VALUES('schema', " +
+                                        std::to_string(kSchemaVersion) + ");"));
+  auto st = fs_.Stat(paths_.db_fs_path);
+  if (st.ok()) identity_ = *st;
+  writer_ = std::move(db);
+  return OkStatus();
+}
+
+void QueryIndex::RemoveFilesLocked() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    readers_.clear();
+    ++generation_;
+  }
+  writer_.reset();
+  identity_.reset();
+  verified_ = false;
+  for (const char* suffix : {"", "-wal", "-shm"}) (void)fs_.Remove(paths_.db_fs_path + suffix);
+}
+
+Result<QueryIndex::State> QueryIndex::CheckLocked(std::shared_ptr<ChangeFeed>& feed) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    feed = feed_;
+  }
+  auto st = fs_.Stat(paths_.db_fs_path);
+  const bool same = writer_ && st.ok() && identity_ && st->inode == identity_->inode && st->device == identity_->device;
+  if (!same) {
+    if (writer_) Log("the index file was removed or replaced: it is opened again");
+    FOLIO_RETURN_IF_ERROR(ReopenLocked());
+  }
+  FOLIO_ASSIGN_OR_RETURN(auto schema, ReadMeta(*writer_, "schema"));
+  FOLIO_ASSIGN_OR_RETURN(auto complete, ReadMeta(*writer_, "complete"));
+  if (!schema || *schema != kSchemaVersion || !complete || *complete != 1) return State::kNeedsBuild;
+  if (!verified_) {
+    FOLIO_ASSIGN_OR_RETURN(auto token, ReadMeta(*writer_, TokenKey(*feed)));
+    if (!token) return State::kNeedsBuild;
+    verified_ = true;
+  }
+  return State::kReady;
+}
+
+Result<bool> QueryIndex::CatchUpLocked(Repository& repo, ChangeFeed& feed) {
+  IndexWriter w(*writer_, repo);
+  const std::string key = TokenKey(feed);
+  FOLIO_ASSIGN_OR_RETURN(auto stored, w.GetMeta(key));
+  uint64_t token = stored ? static_cast<uint64_t>(*stored) : 0;
+  for (;;) {
+    if (stop_) return Stopped();
+    FOLIO_ASSIGN_OR_RETURN(ChangeBatch batch, feed.ReadChanges(token, kEventsPerBatch));
+    if (batch.gap) return false;
+    if (batch.events.empty()) return true;
+    FOLIO_RETURN_IF_ERROR(w.Begin());
+    Status s = OkStatus();
+    for (const ChangeEvent& e : batch.events) {
+      s = w.Apply(e);
+      if (!s.ok()) break;
+      token = e.token;
+    }
+    if (s.ok()) s = w.SetMeta(key, static_cast<int64_t>(token));
+    if (s.ok()) s = w.Commit();
+    if (!s.ok()) {
+      w.Rollback();
+      return s;
+    }
+  }
+}
+
+Status QueryIndex::Prepare(Repository& repo) {
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [&] { return !building_ || stop_; });
+    }
+    if (stop_) return Stopped();
+    {
+      std::lock_guard<std::mutex> w(write_mu_);
+      std::shared_ptr<ChangeFeed> feed;
+      auto state = CheckLocked(feed);
+      if (!state.ok()) {
+        if (!IsCorruption(state.status())) return state.status();
+        Log("the index file is damaged (" + state.status().message() + "): it is rebuilt");
+        RemoveFilesLocked();
+        continue;
+      }
+      if (*state == State::kReady) {
+        auto in_step = CatchUpLocked(repo, *feed);
+        if (in_step.ok() && *in_step) return OkStatus();
+        if (!in_step.ok()) {
+          if (!IsCorruption(in_step.status())) return in_step.status();
+          RemoveFilesLocked();
+          continue;
+        }
+        Log("the change feed no longer holds the events after the index's token: it is rebuilt");
+      }
+    }
+    FOLIO_RETURN_IF_ERROR(Build(repo, /*force=*/false));
+  }
+  return StorageError("query index of " + paths_.label + " could not be made ready");
+}
+
+Status QueryIndex::CatchUp(Repository& repo) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (building_) return OkStatus();
+  }
+  std::lock_guard<std::mutex> w(write_mu_);
+  if (!writer_) return OkStatus();
+  std::shared_ptr<ChangeFeed> feed;
+  auto state = CheckLocked(feed);
+  if (!state.ok()) {
+    if (IsCorruption(state.status())) RemoveFilesLocked();
+    return OkStatus();  // the next query rebuilds it
+  }
+  if (*state != State::kReady) return OkStatus();
+  auto in_step = CatchUpLocked(repo, *feed);
+  if (!in_step.ok()) {
+    if (IsCorruption(in_step.status())) {
+      RemoveFilesLocked();
+      return OkStatus();
+    }
+    return in_step.status();
+  }
+  return OkStatus();
+}
+
+Status QueryIndex::Rebuild(Repository& repo) { return Build(repo, /*force=*/true); }
+
+Status QueryIndex::Build(Repository& repo, bool force) {
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (building_) {  // another thread builds: wait for it
+      cv_.wait(lock, [&] { return !building_ || stop_; });
+      return stop_ ? Stopped() : OkStatus();
+    }
+    building_ = true;
+  }
+  Status result = OkStatus();
+  {
+    std::lock_guard<std::mutex> w(write_mu_);
+    // Another process may be building: wait for it, then look again.
+    auto file_lock = fs_.Lock(paths_.lock_fs_path);
+    if (!file_lock.ok()) {
+      result = file_lock.status();
+    } else {
+      std::shared_ptr<ChangeFeed> feed;
+      auto state = CheckLocked(feed);
+      if (!state.ok() && IsCorruption(state.status())) {
+        RemoveFilesLocked();
+        state = CheckLocked(feed);
+      }
+      if (!state.ok()) {
+        result = state.status();
+      } else if (force || *state == State::kNeedsBuild) {
+        result = BuildLocked(repo, *feed);
+        if (!result.ok() && IsCorruption(result)) {
+          RemoveFilesLocked();
+          result = ReopenLocked();
+          if (result.ok()) result = BuildLocked(repo, *feed);
+        }
+      }
+    }
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  building_ = false;
+  cv_.notify_all();
+  return result;
+}
+
+Status QueryIndex::BuildLocked(Repository& repo, ChangeFeed& feed) {
+  const auto started = std::chrono::steady_clock::now();
+  Log("building");
+  FOLIO_ASSIGN_OR_RETURN(uint64_t from_token, feed.LatestToken());
+  Db& db = *writer_;
+  IndexWriter w(db, repo);
+  FOLIO_RETURN_IF_ERROR(db.Transaction(DropSchemaSql() + CreateSchemaSql()));
+  FOLIO_RETURN_IF_ERROR(w.Begin());
+  FOLIO_RETURN_IF_ERROR(w.SetMeta("schema", kSchemaVersion));
+  FOLIO_RETURN_IF_ERROR(w.SetMeta("complete", 0));
+  FOLIO_RETURN_IF_ERROR(w.Commit());
+  // A bigger page cache while building (fewer writes of the indexes' pages), given back
+  // after.
+  (void)db.Exec("PRAGMA cache_size = -16000");
+  uint64_t count = 0;
+  auto last_log = started;
+  FOLIO_RETURN_IF_ERROR(w.Begin());
+  Status s = ScanRepository(
+      repo, fs_,
+      [&](const ObjectData& o) -> Status {
+        FOLIO_RETURN_IF_ERROR(w.Put(o));
+        if (++count % kObjectsPerTransaction == 0) {
+          FOLIO_RETURN_IF_ERROR(w.Commit());
+          FOLIO_RETURN_IF_ERROR(w.Begin());
+          const auto now = std::chrono::steady_clock::now();
+          if (now - last_log >= kProgressEvery) {
+            last_log = now;
+            Log("building: " + std::to_string(count) + " objects so far");
+          }
+        }
+        return OkStatus();
+      },
+      stop_);
+  if (s.ok()) s = w.Commit();
+  if (!s.ok()) {
+    w.Rollback();
+    (void)db.Exec("PRAGMA cache_size = -2000; PRAGMA shrink_memory");
+    Log("build failed after " + std::to_string(count) + " objects: " + s.message());
+    return s;
+  }
+  // The changes made while the scan ran.
+  FOLIO_RETURN_IF_ERROR(w.Begin());
+  FOLIO_RETURN_IF_ERROR(w.SetMeta(TokenKey(feed), static_cast<int64_t>(from_token)));
+  FOLIO_RETURN_IF_ERROR(w.Commit());
+  FOLIO_ASSIGN_OR_RETURN(bool in_step, CatchUpLocked(repo, feed));
+  if (!in_step) return StorageError("the change feed lost events while the index was built; try again");
+  FOLIO_RETURN_IF_ERROR(w.Begin());
+  FOLIO_RETURN_IF_ERROR(w.SetMeta("complete", 1));
+  FOLIO_RETURN_IF_ERROR(w.Commit());
+  // Statistics let SQLite pick the most selective index (a name over the type).
+  (void)db.Exec("PRAGMA analysis_limit = 1000; ANALYZE; PRAGMA cache_size = -2000; PRAGMA shrink_memory");
+  verified_ = true;
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+  Log("built: " + std::to_string(count) + " objects in " + std::to_string(ms) + " ms");
+  return OkStatus();
+}
+
+Result<std::unique_ptr<Db>> QueryIndex::AcquireReader(uint64_t& generation) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    generation = generation_;
+    if (!readers_.empty()) {
+      auto db = std::move(readers_.back());
+      readers_.pop_back();
+      return db;
+    }
+  }
+  return Db::Open(paths_.db_path);
+}
+
+void QueryIndex::ReleaseReader(std::unique_ptr<Db> db, uint64_t generation) {
+  db->ClearDeadline();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (generation == generation_ && readers_.size() < kMaxIdleReaders) readers_.push_back(std::move(db));
+}
+
+Result<QueryHits> QueryIndex::RunOnce(const BoundQuery& query, const QueryPage& page) {
+  const SqlPlan plan = PlanQuery(query, page.all_versions, page.skip, page.max);
+  uint64_t generation = 0;
+  FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<Db> db, AcquireReader(generation));
+  db->SetDeadline(std::chrono::steady_clock::now() + kQueryTimeLimit);
+  auto run = [&]() -> Result<QueryHits> {
+    QueryHits out;
+    // One read transaction: the count and the page see the same state.
+    FOLIO_RETURN_IF_ERROR(db->Exec("BEGIN"));
+    FOLIO_ASSIGN_OR_RETURN(Stmt count, db->Prepare(plan.count_sql));
+    for (size_t i = 0; i < plan.count_params.size(); ++i) count.Bind(static_cast<int>(i + 1), plan.count_params[i]);
+    FOLIO_ASSIGN_OR_RETURN(bool row, count.Step());
+    out.total = row ? static_cast<uint64_t>(count.Int(0)) : 0;
+    FOLIO_ASSIGN_OR_RETURN(Stmt rows, db->Prepare(plan.page_sql));
+    for (size_t i = 0; i < plan.page_params.size(); ++i) rows.Bind(static_cast<int>(i + 1), plan.page_params[i]);
+    for (;;) {
+      FOLIO_ASSIGN_OR_RETURN(bool more, rows.Step());
+      if (!more) break;
+      // bm25 negated: 0 for no relevance, growing with it; mapped into [0, 1).
+      const double x = std::max(0.0, rows.Real(1));
+      const bool constant = plan.page_sql.find("bm25") == std::string::npos;
+      out.hits.push_back(QueryHit{rows.Text(0), constant ? 1.0 : x / (1.0 + x)});
+    }
+    FOLIO_RETURN_IF_ERROR(db->Exec("COMMIT"));
+    return out;
+  };
+  auto result = run();
+  if (!result.ok()) {
+    (void)db->Exec("ROLLBACK");
+    if (result.status().Is(kIndexTimedOut)) {
+      ReleaseReader(std::move(db), generation);
+      return Constraint("the query ran longer than " + std::to_string(kQueryTimeLimit.count()) +
+                        " s and was stopped: narrow it down");
+    }
+    return result.status();  // the connection is dropped
+  }
+  ReleaseReader(std::move(db), generation);
+  return result;
+}
+
+Result<QueryHits> QueryIndex::Run(Repository& repo, const BoundQuery& query, const QueryPage& page) {
+  FOLIO_RETURN_IF_ERROR(Prepare(repo));
+  auto hits = RunOnce(query, page);
+  if (hits.ok() || !IsCorruption(hits.status())) return hits;
+  {
+    std::lock_guard<std::mutex> w(write_mu_);
+    Log("the index file is damaged (" + hits.status().message() + "): it is rebuilt");
+    RemoveFilesLocked();
+  }
+  FOLIO_RETURN_IF_ERROR(Prepare(repo));
+  return RunOnce(query, page);
+}
+
+Result<QueryIndex::Summary> QueryIndex::Summarize(Repository& repo) {
+  FOLIO_RETURN_IF_ERROR(Prepare(repo));
+  std::lock_guard<std::mutex> w(write_mu_);
+  Summary out;
+  FOLIO_ASSIGN_OR_RETURN(Stmt s, writer_->Prepare("SELECT count(*) FROM objects"));
+  FOLIO_ASSIGN_OR_RETURN(bool row, s.Step());
+  out.objects = row ? static_cast<uint64_t>(s.Int(0)) : 0;
+  FOLIO_ASSIGN_OR_RETURN(auto complete, ReadMeta(*writer_, "complete"));
+  out.complete = complete && *complete == 1;
+  return out;
+}
+
+}  // namespace folio::query

@@ -1,0 +1,59 @@
+// The query indexes of every repository a server serves: made on first use, kept for
+// the life of the server, built in the background at start so that the first query of
+// a large repository does not wait for it (the ready line never waits for it either).
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "folio/store.h"
+#include "repo/query/in_process_feed.h"
+#include "repo/query/query_index.h"
+
+namespace folio::query {
+
+class QueryIndexes {
+ public:
+  // `store` must outlive this object; `log` receives progress and failures (one line
+  // each, from any thread).
+  explicit QueryIndexes(Store& store, QueryIndex::Logger log = {});
+  // Stops the background builds (they resume at the next start) and waits for them.
+  ~QueryIndexes();
+  QueryIndexes(const QueryIndexes&) = delete;
+  QueryIndexes& operator=(const QueryIndexes&) = delete;
+
+  // The index of repository `domain_id`/`repository_id` (the same object for the life of
+  // this one). It lives in the repository's metadata (layout.h QueryIndexFile).
+  std::shared_ptr<QueryIndex> Get(const std::string& domain_id, const std::string& repository_id);
+
+  // Starts one thread that makes every repository's index ready, one repository after
+  // the other (logging progress), and returns at once.
+  void StartBackground();
+
+  // TEMPORARY, until the repository's change log exists (see in_process_feed.h): records
+  // in the in-process feed that the objects `object_ids` of `repo` changed, and brings
+  // its index in step if this process uses it.
+  void NoteChanged(Repository& repo, const std::vector<std::pair<std::string, BaseType>>& objects);
+
+ private:
+  void PrepareAll();
+
+  Store& store_;
+  const QueryIndex::Logger log_;
+  std::mutex mu_;
+  struct Entry {
+    std::shared_ptr<InProcessFeed> feed;
+    std::shared_ptr<QueryIndex> index;
+  };
+  std::map<std::string, Entry> entries_;  // by "domain/repository"
+  std::atomic<bool> stop_{false};
+  std::thread background_;
+};
+
+}  // namespace folio::query

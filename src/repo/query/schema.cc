@@ -1,0 +1,45 @@
+// The query index's tables; see schema.h.
+#include "repo/query/schema.h"
+
+namespace folio::query {
+
+const ColumnProperty* FindColumn(std::string_view property_id) {
+  for (const ColumnProperty& c : kColumnProperties) {
+    if (c.property == property_id) return &c;
+  }
+  return nullptr;
+}
+
+std::string CreateSchemaSql() {
+  std::string sql =
+      "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;\n"
+      "CREATE TABLE IF NOT EXISTS objects(\n"
+      "  rid INTEGER PRIMARY KEY,\n"
+      "  folder TEXT,\n"
+      "  current INTEGER NOT NULL,\n"
+      "  text_key TEXT";
+  for (const ColumnProperty& c : kColumnProperties) {
+    sql += ",\n  " + std::string(c.column) + " " + std::string(c.sql_type);
+    if (c.property == "cmis:objectId") sql += " NOT NULL UNIQUE";
+  }
+  sql += ");\n";
+  sql += "CREATE INDEX IF NOT EXISTS objects_folder ON objects(folder);\n";
+  for (const ColumnProperty& c : kColumnProperties) {
+    if (!c.indexed) continue;
+    sql +=
+        "CREATE INDEX IF NOT EXISTS objects_" + std::string(c.column) + " ON objects(" + std::string(c.column) + ");\n";
+  }
+  sql +=
+      "CREATE TABLE IF NOT EXISTS props(obj INTEGER NOT NULL, prop TEXT NOT NULL, ord INTEGER NOT NULL, v,\n"
+      "  PRIMARY KEY(obj, prop, ord)) WITHOUT ROWID;\n"
+      "CREATE INDEX IF NOT EXISTS props_value ON props(prop, v);\n"
+      "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(name, body, tokenize='unicode61 remove_diacritics 2');\n";
+  return sql;
+}
+
+std::string DropSchemaSql() {
+  return "DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS props; DROP TABLE IF EXISTS objects; "
+         "DROP TABLE IF EXISTS meta;";
+}
+
+}  // namespace folio::query
