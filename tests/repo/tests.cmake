@@ -8,3 +8,4 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/concurrency_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/robustness_test.cc
 )
+include(${CMAKE_CURRENT_LIST_DIR}/query/tests.cmake)

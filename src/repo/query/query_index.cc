@@ -141,6 +141,7 @@ Result<bool> QueryIndex::CatchUpLocked(Repository& repo, ChangeFeed& feed) {
 }
 
 Status QueryIndex::Prepare(Repository& repo) {
+  bool force = false;  // the feed lost events the index needs: its state cannot be trusted
   for (int attempt = 0; attempt < 3; ++attempt) {
     {
       std::unique_lock<std::mutex> lock(mu_);
@@ -166,9 +167,11 @@ Status QueryIndex::Prepare(Repository& repo) {
           continue;
         }
         Log("the change feed no longer holds the events after the index's token: it is rebuilt");
+        force = true;
       }
     }
-    FOLIO_RETURN_IF_ERROR(Build(repo, /*force=*/false));
+    FOLIO_RETURN_IF_ERROR(Build(repo, force));
+    force = false;
   }
   return StorageError("query index of " + paths_.label + " could not be made ready");
 }
@@ -372,8 +375,19 @@ Result<QueryHits> QueryIndex::Run(Repository& repo, const BoundQuery& query, con
 }
 
 Result<QueryIndex::Summary> QueryIndex::Summarize(Repository& repo) {
+  auto summary = SummarizeOnce(repo);
+  if (summary.ok() || !IsCorruption(summary.status())) return summary;
+  {
+    std::lock_guard<std::mutex> w(write_mu_);
+    RemoveFilesLocked();
+  }
+  return SummarizeOnce(repo);
+}
+
+Result<QueryIndex::Summary> QueryIndex::SummarizeOnce(Repository& repo) {
   FOLIO_RETURN_IF_ERROR(Prepare(repo));
   std::lock_guard<std::mutex> w(write_mu_);
+  if (!writer_) return StorageError("query index of " + paths_.label + " is not open");
   Summary out;
   FOLIO_ASSIGN_OR_RETURN(Stmt s, writer_->Prepare("SELECT count(*) FROM objects"));
   FOLIO_ASSIGN_OR_RETURN(bool row, s.Step());

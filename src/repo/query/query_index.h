@@ -120,6 +120,7 @@ class QueryIndex {
   Result<std::unique_ptr<Db>> AcquireReader(uint64_t& generation);
   void ReleaseReader(std::unique_ptr<Db> db, uint64_t generation);
   Result<QueryHits> RunOnce(const BoundQuery& query, const QueryPage& page);
+  Result<Summary> SummarizeOnce(Repository& repo);
   void Log(const std::string& message) const;
 
   Fs& fs_;
