@@ -51,6 +51,10 @@ Problems CheckMarkers(const RepoFacts& f);         // checkedout-marker-mismatch
 // latest-content-mismatch. Without `compare_bytes` only sizes are compared (cheap).
 Problems CheckLatestContent(Fs& fs, const RepoFacts& f, bool compare_bytes);
 
+// --- check_query_index.cc: the derived query index (src/repo/query) ---
+// query-index-unreadable, query-index-incomplete, query-index-stale (reads it only).
+Problems CheckQueryIndex(Fs& fs, const RepoFacts& f);
+
 // Every check, in report order.
 Problems CheckData(const DataFacts& d);
 Problems CheckRepository(Fs& fs, const RepoFacts& f, bool compare_bytes);

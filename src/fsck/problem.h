@@ -41,6 +41,9 @@ inline constexpr FindingKind kLatestContentMismatch{"latest-content-mismatch", S
 inline constexpr FindingKind kObjectTypeUnknown{"object-type-unknown", Severity::kError};
 inline constexpr FindingKind kTypeUnparseable{"type-unparseable", Severity::kError};
 inline constexpr FindingKind kSymlinkIgnored{"symlink-ignored", Severity::kNote};
+inline constexpr FindingKind kQueryIndexUnreadable{"query-index-unreadable", Severity::kWarning};
+inline constexpr FindingKind kQueryIndexIncomplete{"query-index-incomplete", Severity::kNote};
+inline constexpr FindingKind kQueryIndexStale{"query-index-stale", Severity::kWarning};
 
 // What --repair does about one problem. Paths are data-directory-relative.
 struct Action {
@@ -57,6 +60,7 @@ struct Action {
     kWriteMarker,       // create the check-out marker `path`
     kRemoveMarker,      // remove the check-out marker `path`
     kRebuildIndex,      // rewrite the repository's id index from the tree
+    kRebuildQueryIndex,  // rebuild the repository's query index through the engine
     kWriteDataMeta,     // write .folio/folio.json
   };
   Kind kind = Kind::kNone;

@@ -187,11 +187,15 @@ void RepairRepository(Fs& fs, const std::string& dir, const std::string& base, L
     const Problems problems = CheckRepository(fs, facts, /*compare_bytes=*/true);
     bool any = false, journal = false;
     for (const Problem& p : problems) {
-      if (p.action.kind == Kind::kNone) continue;
+      if (p.action.kind == Kind::kNone || p.action.kind == Kind::kRebuildQueryIndex) continue;
       any = true;
       if (p.finding.id == kJournalPending.id) journal = true;
     }
-    if (!any) return;
+    // The query index is derived from everything else: rebuilt last, from repaired files.
+    if (!any) {
+      RebuildQueryIndex(dir, base, problems, log);
+      return;
+    }
     if (journal) {
       // The engine (adoption) opens the repository only with a completed journal, and
       // every later repair assumes one. A journal that cannot be completed stops here.

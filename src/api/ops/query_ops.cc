@@ -87,17 +87,13 @@ Result<Response> Query(Context& ctx) {
 
 void NoteQueryChanges(Context& ctx, const Response& response) {
   if (!ctx.repo || ctx.query_indexes == nullptr) return;
-  std::vector<std::pair<std::string, BaseType>> changed;
-  auto add = [&](const std::string& id, BaseType base) {
-    if (id.empty()) return;
-    for (const auto& c : changed) {
-      if (c.first == id) return;
-    }
-    changed.emplace_back(id, base);
+  std::vector<std::string> changed;
+  auto add = [&](const std::string& id) {
+    if (!id.empty() && std::find(changed.begin(), changed.end(), id) == changed.end()) changed.push_back(id);
   };
   if (ctx.target_) {
-    add(ctx.target_->id, ctx.target_->base);
-    if (!ctx.target_->series_id.empty()) add(ctx.target_->series_id, BaseType::kDocument);
+    add(ctx.target_->id);
+    add(ctx.target_->series_id);
   }
   // The objects the response shows: the one created, updated, checked out or in, or the
   // list bulkUpdate answers. Ids only; the index reads each object again.
@@ -111,7 +107,7 @@ void NoteQueryChanges(Context& ctx, const Response& response) {
           auto v = props->find(std::string(key));
           if (v == props->end()) continue;
           const Json& id = v->is_object() ? v->value("value", Json()) : *v;
-          if (id.is_string()) add(id.get<std::string>(), BaseType::kDocument);
+          if (id.is_string()) add(id.get<std::string>());
         }
       }
     };
@@ -120,7 +116,7 @@ void NoteQueryChanges(Context& ctx, const Response& response) {
       for (const Json& e : body) {
         if (!e.is_object()) continue;
         for (const char* key : {"id", "newId"}) {
-          if (e.contains(key) && e[key].is_string()) add(e[key].get<std::string>(), BaseType::kDocument);
+          if (e.contains(key) && e[key].is_string()) add(e[key].get<std::string>());
         }
         object_id(e);
       }

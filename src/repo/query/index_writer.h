@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "folio/repository.h"
 #include "repo/query/change_event.h"
@@ -17,6 +18,9 @@ namespace folio::query {
 
 // A value of the meta table (schema.h), or nullopt when the key is absent.
 Result<std::optional<int64_t>> ReadMeta(Db& db, const std::string& key);
+
+// TEMPORARY: records in the pending table that `object_ids` changed (schema.h).
+Status AddPending(Db& db, const std::vector<std::string>& object_ids);
 
 class IndexWriter {
  public:
@@ -39,6 +43,8 @@ class IndexWriter {
   Status RemoveSubtree(const std::string& folder_id);
   // Brings the rows of the object `event` names in step with the repository.
   Status Apply(const ChangeEvent& event);
+  // Applies and removes the ids of the pending table (schema.h).
+  Status ApplyPending();
 
   // meta: a value, or nullopt when the key is absent.
   Result<std::optional<int64_t>> GetMeta(const std::string& key);

@@ -123,7 +123,7 @@ Result<bool> QueryIndex::CatchUpLocked(Repository& repo, ChangeFeed& feed) {
     if (stop_) return Stopped();
     FOLIO_ASSIGN_OR_RETURN(ChangeBatch batch, feed.ReadChanges(token, kEventsPerBatch));
     if (batch.gap) return false;
-    if (batch.events.empty()) return true;
+    if (batch.events.empty()) break;
     FOLIO_RETURN_IF_ERROR(w.Begin());
     Status s = OkStatus();
     for (const ChangeEvent& e : batch.events) {
@@ -138,6 +138,66 @@ Result<bool> QueryIndex::CatchUpLocked(Repository& repo, ChangeFeed& feed) {
       return s;
     }
   }
+  FOLIO_RETURN_IF_ERROR(w.Begin());
+  Status s = w.ApplyPending();
+  if (s.ok()) s = w.Commit();
+  if (!s.ok()) {
+    w.Rollback();
+    return s;
+  }
+  return true;
+}
+
+Status QueryIndex::NoteWritten(Repository& repo, const std::vector<std::string>& object_ids) {
+  if (object_ids.empty()) return OkStatus();
+  {
+    std::unique_lock<std::mutex> w(write_mu_, std::try_to_lock);
+    bool building = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      building = building_;
+    }
+    if (w.owns_lock() && !building && !stop_) {
+      auto applied = NoteWrittenLocked(repo, object_ids);
+      if (applied.ok() && *applied) return OkStatus();
+      if (!applied.ok()) {
+        if (!IsCorruption(applied.status())) return applied.status();
+        RemoveFilesLocked();
+        return OkStatus();  // the next query rebuilds it from the files
+      }
+    }
+  }
+  // Someone builds: leave the ids for whoever uses the index next.
+  auto st = fs_.Stat(paths_.db_fs_path);
+  if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) return OkStatus();
+  FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<Db> side, Db::Open(paths_.db_path));
+  return AddPending(*side, object_ids);
+}
+
+Result<bool> QueryIndex::NoteWrittenLocked(Repository& repo, const std::vector<std::string>& object_ids) {
+  auto st = fs_.Stat(paths_.db_fs_path);
+  // No index: the first query builds it from the files, this change included.
+  if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) return true;
+  const bool same = writer_ && st.ok() && identity_ && st->inode == identity_->inode && st->device == identity_->device;
+  if (!same) FOLIO_RETURN_IF_ERROR(ReopenLocked());
+  FOLIO_ASSIGN_OR_RETURN(auto schema, ReadMeta(*writer_, "schema"));
+  FOLIO_ASSIGN_OR_RETURN(auto complete, ReadMeta(*writer_, "complete"));
+  if (!schema || *schema != kSchemaVersion || !complete || *complete != 1) return false;
+  IndexWriter w(*writer_, repo);
+  FOLIO_RETURN_IF_ERROR(w.Begin());
+  Status s = OkStatus();
+  for (const std::string& id : object_ids) {
+    ChangeEvent e;
+    e.object_id = id;
+    s = w.Apply(e);
+    if (!s.ok()) break;
+  }
+  if (s.ok()) s = w.Commit();
+  if (!s.ok()) {
+    w.Rollback();
+    return s;
+  }
+  return true;
 }
 
 Status QueryIndex::Prepare(Repository& repo) {

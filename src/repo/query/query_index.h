@@ -80,6 +80,14 @@ class QueryIndex {
   // kRuntime "stopped" after Stop().
   Status Prepare(Repository& repo);
 
+  // TEMPORARY, until the change log exists: the objects `object_ids` of `repo` were just
+  // changed by this process. Brings their rows in step at once when the index is free
+  // and complete (so that the files and the index agree when the write is acknowledged);
+  // otherwise (a build holds it, in this process or another) records them in the
+  // pending table, which the next user of the index (whatever the process) applies.
+  // Errors: kStorage.
+  Status NoteWritten(Repository& repo, const std::vector<std::string>& object_ids);
+
   // Applies the feed's new events, for a writer that has just added some. Does nothing
   // while a build runs in this process (the build applies them when it is done) or
   // before this process has used the index (the first Prepare does). Errors: kStorage.
@@ -115,6 +123,8 @@ class QueryIndex {
   void RemoveFilesLocked();
   // Applies new events; false when the feed has a gap (a rebuild is needed).
   Result<bool> CatchUpLocked(Repository& repo, ChangeFeed& feed);
+  // Applies the changes of `object_ids` when the open index is complete; false if not.
+  Result<bool> NoteWrittenLocked(Repository& repo, const std::vector<std::string>& object_ids);
   Status Build(Repository& repo, bool force);
   Status BuildLocked(Repository& repo, ChangeFeed& feed);
   Result<std::unique_ptr<Db>> AcquireReader(uint64_t& generation);

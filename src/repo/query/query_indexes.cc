@@ -11,7 +11,7 @@ QueryIndexes::~QueryIndexes() {
   stop_ = true;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    for (auto& [key, entry] : entries_) entry.index->Stop();
+    for (auto& [key, index] : indexes_) index->Stop();
   }
   if (background_.joinable()) background_.join();
 }
@@ -19,8 +19,8 @@ QueryIndexes::~QueryIndexes() {
 std::shared_ptr<QueryIndex> QueryIndexes::Get(const std::string& domain_id, const std::string& repository_id) {
   const std::string base = domain_id + "/" + repository_id;
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = entries_.find(base);
-  if (it != entries_.end()) return it->second.index;
+  auto it = indexes_.find(base);
+  if (it != indexes_.end()) return it->second;
   const storage::RepoLayout layout(base);
   IndexPaths paths;
   paths.label = base;
@@ -28,12 +28,9 @@ std::shared_ptr<QueryIndex> QueryIndexes::Get(const std::string& domain_id, cons
   paths.lock_fs_path = layout.QueryIndexLockFile();
   // SQLite opens files by host path; the data directory's Fs knows it.
   paths.db_path = store_.fs().Describe(paths.db_fs_path);
-  Entry e;
-  e.feed = std::make_shared<InProcessFeed>();
-  e.index = std::make_shared<QueryIndex>(store_.fs(), std::move(paths), e.feed, log_);
-  if (stop_) e.index->Stop();
-  auto index = e.index;
-  entries_.emplace(base, std::move(e));
+  auto index = std::make_shared<QueryIndex>(store_.fs(), std::move(paths), std::make_shared<InProcessFeed>(), log_);
+  if (stop_) index->Stop();
+  indexes_.emplace(base, index);
   return index;
 }
 
@@ -64,17 +61,10 @@ void QueryIndexes::PrepareAll() {
   }
 }
 
-void QueryIndexes::NoteChanged(Repository& repo, const std::vector<std::pair<std::string, BaseType>>& objects) {
-  if (objects.empty()) return;
+void QueryIndexes::NoteChanged(Repository& repo, const std::vector<std::string>& object_ids) {
+  if (object_ids.empty()) return;
   const RepositoryInfo& info = repo.info();
-  std::shared_ptr<QueryIndex> index = Get(info.domain_id, info.repository_id);
-  std::shared_ptr<InProcessFeed> feed;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    feed = entries_[info.domain_id + "/" + info.repository_id].feed;
-  }
-  for (const auto& [id, base] : objects) feed->Append(ChangeType::kUpdated, id, base);
-  Status s = index->CatchUp(repo);
+  Status s = Get(info.domain_id, info.repository_id)->NoteWritten(repo, object_ids);
   if (!s.ok() && log_) log_("query index of " + info.domain_id + "/" + info.repository_id + ": " + s.message());
 }
 

@@ -36,10 +36,9 @@ class QueryIndexes {
   // the other (logging progress), and returns at once.
   void StartBackground();
 
-  // TEMPORARY, until the repository's change log exists (see in_process_feed.h): records
-  // in the in-process feed that the objects `object_ids` of `repo` changed, and brings
-  // its index in step if this process uses it.
-  void NoteChanged(Repository& repo, const std::vector<std::pair<std::string, BaseType>>& objects);
+  // TEMPORARY, until the repository's change log exists: the objects `object_ids` of
+  // `repo` were just changed by this process (QueryIndex::NoteWritten).
+  void NoteChanged(Repository& repo, const std::vector<std::string>& object_ids);
 
  private:
   void PrepareAll();
@@ -47,11 +46,7 @@ class QueryIndexes {
   Store& store_;
   const QueryIndex::Logger log_;
   std::mutex mu_;
-  struct Entry {
-    std::shared_ptr<InProcessFeed> feed;
-    std::shared_ptr<QueryIndex> index;
-  };
-  std::map<std::string, Entry> entries_;  // by "domain/repository"
+  std::map<std::string, std::shared_ptr<QueryIndex>> indexes_;  // by "domain/repository"
   std::atomic<bool> stop_{false};
   std::thread background_;
 };

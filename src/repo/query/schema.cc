@@ -33,8 +33,13 @@ std::string CreateSchemaSql() {
       "CREATE TABLE IF NOT EXISTS props(obj INTEGER NOT NULL, prop TEXT NOT NULL, ord INTEGER NOT NULL, v,\n"
       "  PRIMARY KEY(obj, prop, ord)) WITHOUT ROWID;\n"
       "CREATE INDEX IF NOT EXISTS props_value ON props(prop, v);\n"
-      "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(name, body, tokenize='unicode61 remove_diacritics 2');\n";
+      "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(name, body, tokenize='unicode61 remove_diacritics 2');\n" +
+      CreatePendingSql() + "\n";
   return sql;
+}
+
+std::string CreatePendingSql() {
+  return "CREATE TABLE IF NOT EXISTS pending(seq INTEGER PRIMARY KEY, object_id TEXT NOT NULL);";
 }
 
 std::string DropSchemaSql() {

@@ -10,6 +10,10 @@
 //            one row per value; an unset property has no row.
 //   fts      FTS5 (unicode61, accents removed) over each document's name and text.
 //   meta     schema version, whether the index is complete, the change token applied.
+//   pending  TEMPORARY (until the change log exists): ids of objects a process changed
+//            while it could not update the index itself (another build held it); any
+//            process that next brings the index in step applies and removes them. It
+//            survives a rebuild (a build applies it at its end).
 #pragma once
 
 #include <string>
@@ -67,7 +71,9 @@ const ColumnProperty* FindColumn(std::string_view property_id);
 
 // Creates every table and index (IF NOT EXISTS).
 std::string CreateSchemaSql();
-// Drops every table the index has (a rebuild starts from nothing).
+// Creates the pending table alone (IF NOT EXISTS).
+std::string CreatePendingSql();
+// Drops every table the index has but `pending` (a rebuild starts from nothing).
 std::string DropSchemaSql();
 
 }  // namespace folio::query

@@ -51,6 +51,21 @@ Result<std::unique_ptr<Db>> Db::Open(const std::string& path) {
   return db;
 }
 
+Result<std::unique_ptr<Db>> Db::OpenExisting(const std::string& path) {
+  sqlite3* raw = nullptr;
+  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW;
+  const int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
+  std::unique_ptr<Db> db(new Db(raw));
+  if ((rc & 0xff) == SQLITE_CANTOPEN) {
+    return StorageError("no query index at '" + path + "'", std::errc::no_such_file_or_directory);
+  }
+  if (rc != SQLITE_OK) return db->Error(rc, "cannot open the query index '" + path + "'");
+  sqlite3_extended_result_codes(raw, 1);
+  sqlite3_busy_timeout(raw, 10000);
+  FOLIO_RETURN_IF_ERROR(db->Exec("PRAGMA query_only = 1"));
+  return db;
+}
+
 Db::~Db() {
   if (db_ != nullptr) sqlite3_close_v2(db_);
 }

@@ -36,6 +36,10 @@ class Db {
   // replaces), a busy timeout for other processes, and the function folio_like
   // (like.h). Errors: kStorage (cause kIndexCorrupt for a file that is not a database).
   static Result<std::unique_ptr<Db>> Open(const std::string& path);
+  // Opens an existing database file to read it only (PRAGMA query_only): for checks.
+  // Errors: kStorage, cause no_such_file_or_directory when there is no file, kIndexCorrupt
+  // for one that is not a database.
+  static Result<std::unique_ptr<Db>> OpenExisting(const std::string& path);
   ~Db();
   Db(const Db&) = delete;
   Db& operator=(const Db&) = delete;

@@ -338,8 +338,8 @@ TEST_CASE("QueryIndex: two processes' indexes share the file; a restart rebuilds
   CHECK(run(*f.indexes, q) == 0);
   CHECK(run(second, q) == 0);
   ObjectData s = f.Doc(f.root, "shared.txt", "x");
-  second.NoteChanged(*f.repo, {{s.id, BaseType::kDocument}});  // written through the second server
-  CHECK(run(*f.indexes, q) == 1);                              // seen by the first
+  second.NoteChanged(*f.repo, {s.id});  // written through the second server
+  CHECK(run(*f.indexes, q) == 1);       // seen by the first
   // A change nobody reported (a crash between the commit and the index, or a hand edit
   // while no server ran) is found by the rebuild of the next start.
   ObjectData lost = f.Doc(f.root, "shared-lost.txt", "x");
@@ -361,7 +361,7 @@ TEST_CASE("QueryIndex: queries and reported writes from many threads") {
           auto d =
               f.repo->CreateDocument(f.root, o, ContentSource::FromBytes("threaded"), VersioningState::kMajor, "x");
           if (!d.ok()) failed = true;
-          if (d.ok()) f.indexes->NoteChanged(*f.repo, {{d->id, BaseType::kDocument}});
+          if (d.ok()) f.indexes->NoteChanged(*f.repo, {d->id});
         } else {
           auto parsed = query::Parse("SELECT * FROM cmis:document WHERE CONTAINS('threaded')");
           auto bound = query::Bind(*parsed, *f.repo, TestSpelling());
@@ -374,4 +374,27 @@ TEST_CASE("QueryIndex: queries and reported writes from many threads") {
   for (auto& th : threads) th.join();
   CHECK_FALSE(failed);
   CHECK(f.Set("SELECT * FROM cmis:document WHERE CONTAINS('threaded')").size() == 30);
+}
+
+TEST_CASE("CatchUp: a change written while another process builds waits in the pending table") {
+  QueryFixture f;
+  const std::string q = "SELECT * FROM cmis:document WHERE cmis:name = 'late.txt'";
+  CHECK(f.Set(q) == Names{});
+  auto side = query::Db::Open(IndexFile(f));
+  REQUIRE(side.ok());
+  auto count_pending = [&] {
+    auto s = (*side)->Prepare("SELECT count(*) FROM pending");
+    REQUIRE(s.ok());
+    REQUIRE(*s->Step());
+    return s->Int(0);
+  };
+  // Another process has started a build: the index is not complete.
+  REQUIRE((*side)->Exec("UPDATE meta SET value = 0 WHERE key = 'complete'").ok());
+  ObjectData late = f.Doc(f.root, "late.txt", "late");
+  f.Changed({late.id});
+  CHECK(count_pending() == 1);
+  // Its build ends (it had scanned before the change); the next query applies the rest.
+  REQUIRE((*side)->Exec("UPDATE meta SET value = 1 WHERE key = 'complete'").ok());
+  CHECK(f.Set(q) == Names{"late.txt"});
+  CHECK(count_pending() == 0);
 }

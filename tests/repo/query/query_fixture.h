@@ -262,11 +262,7 @@ struct QueryFixture : RepoFixture {
 
   // TEMPORARY as the api layer does it until the change log exists: tells the index
   // which objects a change touched.
-  void Changed(std::initializer_list<std::string> ids) {
-    std::vector<std::pair<std::string, BaseType>> objects;
-    for (const std::string& id : ids) objects.emplace_back(id, BaseType::kDocument);
-    indexes->NoteChanged(*repo, objects);
-  }
+  void Changed(std::initializer_list<std::string> ids) { indexes->NoteChanged(*repo, std::vector<std::string>(ids)); }
 };
 
 using Names = std::set<std::string>;
