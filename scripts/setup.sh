@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ cmake make pkg-config libcpp-httplib-dev nlohmann-json3-dev libboost-filesystem-dev
-          libspdlog-dev doctest-dev libcli11-dev)
+          libspdlog-dev doctest-dev libcli11-dev libsqlite3-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -128,7 +128,7 @@ Status IndexWriter::RemoveRow(int64_t rid) {
   return OkStatus();
 }
 
-Status IndexWriter::Put(const ObjectData& o) {
+Status IndexWriter::Put(const ObjectData& o, const std::string* text) {
   if (o.is_pwc) return OkStatus();
   FOLIO_ASSIGN_OR_RETURN(std::optional<Existing> old, Find(o.id));
   FOLIO_ASSIGN_OR_RETURN(Stmt * s, Cached(old ? UpdateSql() : InsertSql()));
@@ -146,7 +146,7 @@ Status IndexWriter::Put(const ObjectData& o) {
   FOLIO_RETURN_IF_ERROR(PutProps(rid, o));
   if (o.base == BaseType::kDocument) {
     const std::string key = TextKey(o);
-    if (!old || old->text_key != key) FOLIO_RETURN_IF_ERROR(PutText(rid, o, key));
+    if (!old || old->text_key != key) FOLIO_RETURN_IF_ERROR(PutText(rid, o, key, text));
   }
   if (o.base == BaseType::kFolder && old && !old->path.empty()) {
     const std::string path = TextOf(o, "cmis:path");
@@ -185,11 +185,11 @@ Status IndexWriter::PutProps(int64_t rid, const ObjectData& o) {
   return OkStatus();
 }
 
-Status IndexWriter::PutText(int64_t rid, const ObjectData& o, const std::string& text_key) {
+Status IndexWriter::PutText(int64_t rid, const ObjectData& o, const std::string& text_key, const std::string* text) {
   FOLIO_ASSIGN_OR_RETURN(Stmt * del, Cached("DELETE FROM fts WHERE rowid = ?"));
   del->BindInt(1, rid);
   FOLIO_RETURN_IF_ERROR(del->Run());
-  const std::string body = ExtractText(repo_, o);
+  const std::string body = text != nullptr ? *text : ExtractText(repo_, o);
   FOLIO_ASSIGN_OR_RETURN(Stmt * ins, Cached("INSERT INTO fts(rowid, name, body) VALUES(?, ?, ?)"));
   ins->BindInt(1, rid).BindText(2, ValidUtf8(o.name)).BindText(3, body);
   FOLIO_RETURN_IF_ERROR(ins->Run());

@@ -35,7 +35,8 @@ class IndexWriter {
   // version; a working copy is ignored), keeping its row id. Re-reads the content for
   // the full-text index only when the name, content or modification time changed.
   // A folder whose path changed takes the paths of the folders below it along.
-  Status Put(const ObjectData& object);
+  // `text`: the document's text when the caller has read it already (a build).
+  Status Put(const ObjectData& object, const std::string* text = nullptr);
   // Replaces the rows of document series `series_id` with its versions as the
   // repository has them now (none if the series is gone).
   Status ReindexSeries(const std::string& series_id);
@@ -62,7 +63,7 @@ class IndexWriter {
   Result<std::optional<Existing>> Find(const std::string& object_id);
   Status RemoveRow(int64_t rid);
   Status PutProps(int64_t rid, const ObjectData& object);
-  Status PutText(int64_t rid, const ObjectData& object, const std::string& text_key);
+  Status PutText(int64_t rid, const ObjectData& object, const std::string& text_key, const std::string* text);
   // The prepared statement for `sql`, reset; prepared once per writer (a rebuild runs
   // each of them for every object).
   Result<Stmt*> Cached(const std::string& sql);

@@ -323,8 +323,8 @@ Status QueryIndex::BuildLocked(Repository& repo, ChangeFeed& feed) {
   FOLIO_RETURN_IF_ERROR(w.Begin());
   Status s = ScanRepository(
       repo, fs_,
-      [&](const ObjectData& o) -> Status {
-        FOLIO_RETURN_IF_ERROR(w.Put(o));
+      [&](ScannedObject&& o) -> Status {
+        FOLIO_RETURN_IF_ERROR(w.Put(o.object, &o.text));
         if (++count % kObjectsPerTransaction == 0) {
           FOLIO_RETURN_IF_ERROR(w.Commit());
           FOLIO_RETURN_IF_ERROR(w.Begin());
