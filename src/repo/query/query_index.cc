@@ -1,6 +1,8 @@
 // The query index of one repository; see query_index.h.
 #include "repo/query/query_index.h"
 
+#include <malloc.h>
+
 #include <cmath>
 
 #include "repo/query/index_writer.h"
@@ -14,7 +16,10 @@ namespace {
 constexpr size_t kEventsPerBatch = 1000;
 constexpr size_t kObjectsPerTransaction = 2000;
 constexpr auto kProgressEvery = std::chrono::seconds(5);
-constexpr size_t kMaxIdleReaders = 8;
+constexpr size_t kMaxIdleReaders = 4;
+// Threads reading the repository during a build: reading costs about six times what
+// writing the index does (bench/RESULTS.md), and the writer is a thread of its own.
+constexpr int kScanWorkers = 3;
 
 std::string TokenKey(const ChangeFeed& feed) { return "token:" + feed.id(); }
 
@@ -336,7 +341,7 @@ Status QueryIndex::BuildLocked(Repository& repo, ChangeFeed& feed) {
         }
         return OkStatus();
       },
-      stop_);
+      stop_, kScanWorkers);
   if (s.ok()) s = w.Commit();
   if (!s.ok()) {
     w.Rollback();
@@ -355,6 +360,9 @@ Status QueryIndex::BuildLocked(Repository& repo, ChangeFeed& feed) {
   FOLIO_RETURN_IF_ERROR(w.Commit());
   // Statistics let SQLite pick the most selective index (a name over the type).
   (void)db.Exec("PRAGMA analysis_limit = 1000; ANALYZE; PRAGMA cache_size = -2000; PRAGMA shrink_memory");
+  // The scan read every object once: give what it freed back to the system rather than
+  // keep it in the heap of a server that may not read that much again (glibc).
+  ::malloc_trim(0);
   verified_ = true;
   const auto ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
@@ -372,7 +380,11 @@ Result<std::unique_ptr<Db>> QueryIndex::AcquireReader(uint64_t& generation) {
       return db;
     }
   }
-  return Db::Open(paths_.db_path);
+  FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<Db> db, Db::Open(paths_.db_path));
+  // Readers' pages are mostly the indexes' upper levels: a small cache each keeps the
+  // server's memory bounded whatever the number of threads.
+  (void)db->Exec("PRAGMA cache_size = -1000");
+  return db;
 }
 
 void QueryIndex::ReleaseReader(std::unique_ptr<Db> db, uint64_t generation) {

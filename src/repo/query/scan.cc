@@ -27,9 +27,11 @@ class Scan {
     if (!root.ok()) return root.status();
     folders_.push_back(root->id);
     FOLIO_RETURN_IF_ERROR(visit(ScannedObject{std::move(*root), ""}));
-    running_ = std::max(1, workers);
+    // Counted before any starts: a worker may finish before the last one is made.
+    const int n = std::max(1, workers);
+    running_ = n;
     std::vector<std::thread> threads;
-    for (int i = 0; i < running_; ++i) threads.emplace_back([this] { Worker(); });
+    for (int i = 0; i < n; ++i) threads.emplace_back([this] { Worker(); });
     Status result = OkStatus();
     for (;;) {
       ScannedObject next;
