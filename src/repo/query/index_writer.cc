@@ -59,6 +59,19 @@ std::string InsertSql() {
   return "INSERT INTO objects(" + cols + ") VALUES(" + qs + ")";
 }
 
+// Binds folder, current and every column of `o`, from parameter 1; returns the next.
+int BindRow(Stmt& s, const ObjectData& o) {
+  int i = 1;
+  if (o.parent_id.empty()) {
+    s.BindNull(i++);
+  } else {
+    s.BindText(i++, o.parent_id);
+  }
+  s.BindInt(i++, o.base != BaseType::kDocument || o.is_latest ? 1 : 0);
+  for (const ColumnProperty& c : kColumnProperties) BindJson(s, i++, Property(o, c.property));
+  return i;
+}
+
 std::string UpdateSql() {
   std::string sets = "folder = ?, current = ?";
   for (const ColumnProperty& c : kColumnProperties) sets += ", " + std::string(c.column) + " = ?";
@@ -128,25 +141,33 @@ Status IndexWriter::RemoveRow(int64_t rid) {
   return OkStatus();
 }
 
+Result<bool> IndexWriter::InsertNew(const ObjectData& o, const std::string* text) {
+  FOLIO_ASSIGN_OR_RETURN(Stmt * s, Cached(InsertSql() + " ON CONFLICT(p_objectId) DO NOTHING"));
+  BindRow(*s, o);
+  FOLIO_RETURN_IF_ERROR(s->Run());
+  if (db_.Changes() == 0) return false;
+  const int64_t rid = db_.LastInsertRowId();
+  FOLIO_RETURN_IF_ERROR(PutProps(rid, o, /*fresh=*/true));
+  if (o.base == BaseType::kDocument) FOLIO_RETURN_IF_ERROR(PutText(rid, o, TextKey(o), text, /*fresh=*/true));
+  return true;
+}
+
 Status IndexWriter::Put(const ObjectData& o, const std::string* text) {
   if (o.is_pwc) return OkStatus();
+  if (bulk_) {
+    FOLIO_ASSIGN_OR_RETURN(bool inserted, InsertNew(o, text));
+    if (inserted) return OkStatus();
+  }
   FOLIO_ASSIGN_OR_RETURN(std::optional<Existing> old, Find(o.id));
   FOLIO_ASSIGN_OR_RETURN(Stmt * s, Cached(old ? UpdateSql() : InsertSql()));
-  int i = 1;
-  if (o.parent_id.empty()) {
-    s->BindNull(i++);
-  } else {
-    s->BindText(i++, o.parent_id);
-  }
-  s->BindInt(i++, o.base != BaseType::kDocument || o.is_latest ? 1 : 0);
-  for (const ColumnProperty& c : kColumnProperties) BindJson(*s, i++, Property(o, c.property));
-  if (old) s->BindInt(i++, old->rid);
+  int i = BindRow(*s, o);
+  if (old) s->BindInt(i, old->rid);
   FOLIO_RETURN_IF_ERROR(s->Run());
   const int64_t rid = old ? old->rid : db_.LastInsertRowId();
-  FOLIO_RETURN_IF_ERROR(PutProps(rid, o));
+  FOLIO_RETURN_IF_ERROR(PutProps(rid, o, /*fresh=*/false));
   if (o.base == BaseType::kDocument) {
     const std::string key = TextKey(o);
-    if (!old || old->text_key != key) FOLIO_RETURN_IF_ERROR(PutText(rid, o, key, text));
+    if (!old || old->text_key != key) FOLIO_RETURN_IF_ERROR(PutText(rid, o, key, text, /*fresh=*/!old));
   }
   if (o.base == BaseType::kFolder && old && !old->path.empty()) {
     const std::string path = TextOf(o, "cmis:path");
@@ -162,10 +183,12 @@ Status IndexWriter::Put(const ObjectData& o, const std::string* text) {
   return OkStatus();
 }
 
-Status IndexWriter::PutProps(int64_t rid, const ObjectData& o) {
-  FOLIO_ASSIGN_OR_RETURN(Stmt * del, Cached("DELETE FROM props WHERE obj = ?"));
-  del->BindInt(1, rid);
-  FOLIO_RETURN_IF_ERROR(del->Run());
+Status IndexWriter::PutProps(int64_t rid, const ObjectData& o, bool fresh) {
+  if (!fresh) {
+    FOLIO_ASSIGN_OR_RETURN(Stmt * del, Cached("DELETE FROM props WHERE obj = ?"));
+    del->BindInt(1, rid);
+    FOLIO_RETURN_IF_ERROR(del->Run());
+  }
   for (auto it = o.properties.begin(); it != o.properties.end(); ++it) {
     if (it->is_null() || FindColumn(it.key()) != nullptr) continue;
     auto put = [&](int64_t ord, const Json& v) -> Status {
@@ -185,10 +208,13 @@ Status IndexWriter::PutProps(int64_t rid, const ObjectData& o) {
   return OkStatus();
 }
 
-Status IndexWriter::PutText(int64_t rid, const ObjectData& o, const std::string& text_key, const std::string* text) {
-  FOLIO_ASSIGN_OR_RETURN(Stmt * del, Cached("DELETE FROM fts WHERE rowid = ?"));
-  del->BindInt(1, rid);
-  FOLIO_RETURN_IF_ERROR(del->Run());
+Status IndexWriter::PutText(int64_t rid, const ObjectData& o, const std::string& text_key, const std::string* text,
+                            bool fresh) {
+  if (!fresh) {
+    FOLIO_ASSIGN_OR_RETURN(Stmt * del, Cached("DELETE FROM fts WHERE rowid = ?"));
+    del->BindInt(1, rid);
+    FOLIO_RETURN_IF_ERROR(del->Run());
+  }
   const std::string body = text != nullptr ? *text : ExtractText(repo_, o);
   FOLIO_ASSIGN_OR_RETURN(Stmt * ins, Cached("INSERT INTO fts(rowid, name, body) VALUES(?, ?, ?)"));
   ins->BindInt(1, rid).BindText(2, ValidUtf8(o.name)).BindText(3, body);

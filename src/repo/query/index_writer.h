@@ -27,6 +27,10 @@ class IndexWriter {
   // `db` must hold the schema (schema.h). Not thread-safe: one writer per connection.
   IndexWriter(Db& db, Repository& repo) : db_(db), repo_(repo) {}
 
+  // Bulk loading into empty tables (a build): Put inserts without looking for an existing
+  // row first (falling back to the usual path if one exists after all).
+  void SetBulk(bool bulk) { bulk_ = bulk; }
+
   Status Begin();  // BEGIN IMMEDIATE: other processes' writers wait
   Status Commit();
   void Rollback();
@@ -62,14 +66,20 @@ class IndexWriter {
   };
   Result<std::optional<Existing>> Find(const std::string& object_id);
   Status RemoveRow(int64_t rid);
-  Status PutProps(int64_t rid, const ObjectData& object);
-  Status PutText(int64_t rid, const ObjectData& object, const std::string& text_key, const std::string* text);
+  // `fresh`: the row was just inserted, so it has no props or full-text row to replace.
+  Status PutProps(int64_t rid, const ObjectData& object, bool fresh);
+  Status PutText(int64_t rid, const ObjectData& object, const std::string& text_key, const std::string* text,
+                 bool fresh);
   // The prepared statement for `sql`, reset; prepared once per writer (a rebuild runs
   // each of them for every object).
   Result<Stmt*> Cached(const std::string& sql);
 
+  // Bulk: inserts the new row of `o`; false if a row of that id exists already.
+  Result<bool> InsertNew(const ObjectData& o, const std::string* text);
+
   Db& db_;
   Repository& repo_;
+  bool bulk_ = false;
   std::map<std::string, Stmt> cache_;
 };
 

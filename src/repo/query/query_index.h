@@ -125,6 +125,9 @@ class QueryIndex {
   Result<bool> CatchUpLocked(Repository& repo, ChangeFeed& feed);
   // Applies the changes of `object_ids` when the open index is complete; false if not.
   Result<bool> NoteWrittenLocked(Repository& repo, const std::vector<std::string>& object_ids);
+  // Counts `n` changes applied; after many, lets SQLite refresh its statistics (the
+  // repository may have grown tenfold since the build measured it).
+  void CountChangesLocked(size_t n);
   Status Build(Repository& repo, bool force);
   Status BuildLocked(Repository& repo, ChangeFeed& feed);
   Result<std::unique_ptr<Db>> AcquireReader(uint64_t& generation);
@@ -142,6 +145,7 @@ class QueryIndex {
   std::unique_ptr<Db> writer_;
   std::optional<FileStat> identity_;
   bool verified_ = false;  // the open file was checked against the feed's token
+  size_t changes_since_optimize_ = 0;
 
   mutable std::mutex mu_;
   std::condition_variable cv_;

@@ -10,7 +10,7 @@ const ColumnProperty* FindColumn(std::string_view property_id) {
   return nullptr;
 }
 
-std::string CreateSchemaSql() {
+std::string CreateSchemaSql(bool with_indexes) {
   std::string sql =
       "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;\n"
       "CREATE TABLE IF NOT EXISTS objects(\n"
@@ -23,19 +23,23 @@ std::string CreateSchemaSql() {
     if (c.property == "cmis:objectId") sql += " NOT NULL UNIQUE";
   }
   sql += ");\n";
-  sql += "CREATE INDEX IF NOT EXISTS objects_folder ON objects(folder);\n";
+  sql +=
+      "CREATE TABLE IF NOT EXISTS props(obj INTEGER NOT NULL, prop TEXT NOT NULL, ord INTEGER NOT NULL, v,\n"
+      "  PRIMARY KEY(obj, prop, ord)) WITHOUT ROWID;\n"
+      "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(name, body, tokenize='unicode61 remove_diacritics 2');\n" +
+      CreatePendingSql() + "\n";
+  if (with_indexes) sql += CreateIndexesSql();
+  return sql;
+}
+
+std::string CreateIndexesSql() {
+  std::string sql = "CREATE INDEX IF NOT EXISTS objects_folder ON objects(folder);\n";
   for (const ColumnProperty& c : kColumnProperties) {
     if (!c.indexed) continue;
     sql +=
         "CREATE INDEX IF NOT EXISTS objects_" + std::string(c.column) + " ON objects(" + std::string(c.column) + ");\n";
   }
-  sql +=
-      "CREATE TABLE IF NOT EXISTS props(obj INTEGER NOT NULL, prop TEXT NOT NULL, ord INTEGER NOT NULL, v,\n"
-      "  PRIMARY KEY(obj, prop, ord)) WITHOUT ROWID;\n"
-      "CREATE INDEX IF NOT EXISTS props_value ON props(prop, v);\n"
-      "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(name, body, tokenize='unicode61 remove_diacritics 2');\n" +
-      CreatePendingSql() + "\n";
-  return sql;
+  return sql + "CREATE INDEX IF NOT EXISTS props_value ON props(prop, v);\n";
 }
 
 std::string CreatePendingSql() {

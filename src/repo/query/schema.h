@@ -69,8 +69,11 @@ inline constexpr ColumnProperty kColumnProperties[] = {
 // The column of a built-in single-valued property; null for the others (props table).
 const ColumnProperty* FindColumn(std::string_view property_id);
 
-// Creates every table and index (IF NOT EXISTS).
-std::string CreateSchemaSql();
+// Creates every table (IF NOT EXISTS), and their indexes unless a build is to make them
+// once its rows are in (CreateIndexesSql): one sort per index instead of an insert into
+// each for every row.
+std::string CreateSchemaSql(bool with_indexes = true);
+std::string CreateIndexesSql();
 // Creates the pending table alone (IF NOT EXISTS).
 std::string CreatePendingSql();
 // Drops every table the index has but `pending` (a rebuild starts from nothing).
