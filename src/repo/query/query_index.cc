@@ -44,7 +44,7 @@ void QueryIndex::Stop() {
 }
 
 void QueryIndex::SetChangeFeed(std::shared_ptr<ChangeFeed> feed) {
-  std::lock_guard<std::mutex> w(write_mu_);
+  std::lock_guard<std::timed_mutex> w(write_mu_);
   std::lock_guard<std::mutex> lock(mu_);
   feed_ = std::move(feed);
   verified_ = false;
@@ -156,25 +156,31 @@ Result<bool> QueryIndex::CatchUpLocked(Repository& repo, ChangeFeed& feed) {
 }
 
 Status QueryIndex::NoteWritten(Repository& repo, const std::vector<std::string>& object_ids) {
-  if (object_ids.empty()) return OkStatus();
+  if (object_ids.empty() || stop_) return OkStatus();
   {
-    std::unique_lock<std::mutex> w(write_mu_, std::try_to_lock);
-    bool building = false;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      building = building_;
-    }
-    if (w.owns_lock() && !building && !stop_) {
-      auto applied = NoteWrittenLocked(repo, object_ids);
-      if (applied.ok() && *applied) return OkStatus();
-      if (!applied.ok()) {
-        if (!IsCorruption(applied.status())) return applied.status();
-        RemoveFilesLocked();
-        return OkStatus();  // the next query rebuilds it from the files
+    std::unique_lock<std::timed_mutex> w(write_mu_, std::defer_lock);
+    for (;;) {
+      {
+        // A build in this process holds the index for a while: it applies these when its
+        // scan is done (Build), so that a write never waits for a build.
+        std::lock_guard<std::mutex> lock(mu_);
+        if (building_) {
+          deferred_.insert(deferred_.end(), object_ids.begin(), object_ids.end());
+          return OkStatus();
+        }
       }
+      if (w.try_lock_for(std::chrono::milliseconds(5))) break;
+    }
+    auto applied = NoteWrittenLocked(repo, object_ids);
+    if (applied.ok() && *applied) return OkStatus();
+    if (!applied.ok()) {
+      if (!IsCorruption(applied.status())) return applied.status();
+      RemoveFilesLocked();
+      return OkStatus();  // the next query rebuilds it from the files
     }
   }
-  // Someone builds: leave the ids for whoever uses the index next.
+  // The index is incomplete: another process builds it. Leave the ids for whoever uses
+  // it next.
   auto st = fs_.Stat(paths_.db_fs_path);
   if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) return OkStatus();
   FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<Db> side, Db::Open(paths_.db_path));
@@ -224,7 +230,7 @@ Status QueryIndex::Prepare(Repository& repo) {
     }
     if (stop_) return Stopped();
     {
-      std::lock_guard<std::mutex> w(write_mu_);
+      std::lock_guard<std::timed_mutex> w(write_mu_);
       std::shared_ptr<ChangeFeed> feed;
       auto state = CheckLocked(feed);
       if (!state.ok()) {
@@ -256,7 +262,7 @@ Status QueryIndex::CatchUp(Repository& repo) {
     std::lock_guard<std::mutex> lock(mu_);
     if (building_) return OkStatus();
   }
-  std::lock_guard<std::mutex> w(write_mu_);
+  std::lock_guard<std::timed_mutex> w(write_mu_);
   if (!writer_) return OkStatus();
   std::shared_ptr<ChangeFeed> feed;
   auto state = CheckLocked(feed);
@@ -289,7 +295,7 @@ Status QueryIndex::Build(Repository& repo, bool force) {
   }
   Status result = OkStatus();
   {
-    std::lock_guard<std::mutex> w(write_mu_);
+    std::lock_guard<std::timed_mutex> w(write_mu_);
     // Another process may be building: wait for it, then look again.
     auto file_lock = fs_.Lock(paths_.lock_fs_path);
     if (!file_lock.ok()) {
@@ -312,10 +318,26 @@ Status QueryIndex::Build(Repository& repo, bool force) {
         }
       }
     }
+    // The writes made in this process while it built (NoteWritten), until none is left;
+    // building_ is cleared in the same step as the last check, so none slips between.
+    for (std::vector<std::string> ids;;) {
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        ids.swap(deferred_);
+        if (ids.empty()) {
+          building_ = false;
+          cv_.notify_all();
+          break;
+        }
+      }
+      // A failed build leaves the index incomplete: the next query builds it again.
+      if (result.ok() && writer_) {
+        auto applied = NoteWrittenLocked(repo, ids);
+        if (!applied.ok()) Log("applying the changes made during the build failed: " + applied.status().message());
+      }
+      ids.clear();
+    }
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  building_ = false;
-  cv_.notify_all();
   return result;
 }
 
@@ -453,7 +475,7 @@ Result<QueryHits> QueryIndex::Run(Repository& repo, const BoundQuery& query, con
   auto hits = RunOnce(query, page);
   if (hits.ok() || !IsCorruption(hits.status())) return hits;
   {
-    std::lock_guard<std::mutex> w(write_mu_);
+    std::lock_guard<std::timed_mutex> w(write_mu_);
     Log("the index file is damaged (" + hits.status().message() + "): it is rebuilt");
     RemoveFilesLocked();
   }
@@ -465,7 +487,7 @@ Result<QueryIndex::Summary> QueryIndex::Summarize(Repository& repo) {
   auto summary = SummarizeOnce(repo);
   if (summary.ok() || !IsCorruption(summary.status())) return summary;
   {
-    std::lock_guard<std::mutex> w(write_mu_);
+    std::lock_guard<std::timed_mutex> w(write_mu_);
     RemoveFilesLocked();
   }
   return SummarizeOnce(repo);
@@ -473,7 +495,7 @@ Result<QueryIndex::Summary> QueryIndex::Summarize(Repository& repo) {
 
 Result<QueryIndex::Summary> QueryIndex::SummarizeOnce(Repository& repo) {
   FOLIO_RETURN_IF_ERROR(Prepare(repo));
-  std::lock_guard<std::mutex> w(write_mu_);
+  std::lock_guard<std::timed_mutex> w(write_mu_);
   if (!writer_) return StorageError("query index of " + paths_.label + " is not open");
   Summary out;
   FOLIO_ASSIGN_OR_RETURN(Stmt s, writer_->Prepare("SELECT count(*) FROM objects"));

@@ -81,10 +81,11 @@ class QueryIndex {
   Status Prepare(Repository& repo);
 
   // TEMPORARY, until the change log exists: the objects `object_ids` of `repo` were just
-  // changed by this process. Brings their rows in step at once when the index is free
-  // and complete (so that the files and the index agree when the write is acknowledged);
-  // otherwise (a build holds it, in this process or another) records them in the
-  // pending table, which the next user of the index (whatever the process) applies.
+  // changed by this process. Brings their rows in step at once when the index is
+  // complete (so that the files and the index agree when the write is acknowledged);
+  // while this process builds, leaves them to the build (never waiting for it); while
+  // another process builds, records them in the pending table, which the next user of
+  // the index (whatever the process) applies.
   // Errors: kStorage.
   Status NoteWritten(Repository& repo, const std::vector<std::string>& object_ids);
 
@@ -141,7 +142,7 @@ class QueryIndex {
   const Logger log_;
   std::atomic<bool> stop_{false};
 
-  std::mutex write_mu_;  // the writer connection and the file's identity; taken before mu_
+  std::timed_mutex write_mu_;  // the writer connection and the file's identity; taken before mu_
   std::unique_ptr<Db> writer_;
   std::optional<FileStat> identity_;
   bool verified_ = false;  // the open file was checked against the feed's token
@@ -151,6 +152,7 @@ class QueryIndex {
   std::condition_variable cv_;
   std::shared_ptr<ChangeFeed> feed_;
   bool building_ = false;
+  std::vector<std::string> deferred_;         // ids written while this process builds (NoteWritten)
   uint64_t generation_ = 0;                   // bumped whenever the file is reopened
   std::vector<std::unique_ptr<Db>> readers_;  // idle readers of generation_
 };

@@ -398,3 +398,19 @@ TEST_CASE("CatchUp: a change written while another process builds waits in the p
   CHECK(f.Set(q) == Names{"late.txt"});
   CHECK(count_pending() == 0);
 }
+
+TEST_CASE("CatchUp: a write reported while this process builds is applied by the build, without waiting") {
+  QueryFixture f;
+  auto feed = std::make_shared<TestFeed>();
+  Indexed ix(f, feed);
+  std::string id;
+  // Runs inside the build, after its scan: the write is deferred to the build's end.
+  feed->on_read = [&] {
+    ObjectData d = f.Doc(f.root, "mid-build.txt", "written while building");
+    id = d.id;
+    CHECK(ix.index->NoteWritten(*f.repo, {d.id}).ok());
+  };
+  CHECK(ix.Set(f, "SELECT * FROM cmis:document WHERE CONTAINS('building')") == Names{"mid-build.txt"});
+  CHECK_FALSE(id.empty());
+  CHECK(ix.builds == 1);
+}
