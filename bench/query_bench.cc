@@ -202,20 +202,20 @@ int main(int argc, char** argv) {
   const std::string empty = fixture + "/empty";
   fs::create_directories(empty);
   std::vector<double> ready_empty, ready_full;
+  // The time to the ready line of a server started on `dir` and stopped at once.
+  auto ready = [&](const std::string& dir) {
+    Server server = Start(folio, dir);
+    std::thread drain = Drain(server.err);
+    ::kill(server.pid, SIGTERM);
+    ::waitpid(server.pid, nullptr, 0);
+    drain.join();
+    std::fclose(server.err);
+    return server.ready_ns;
+  };
   for (int i = 0; i < 5; ++i) {
-    Server e = Start(folio, empty);
-    ready_empty.push_back(e.ready_ns);
-    std::thread de = Drain(e.err);
-    ::kill(e.pid, SIGTERM);
-    ::waitpid(e.pid, nullptr, 0);
-    de.join();
+    ready_empty.push_back(ready(empty));
     for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(repo_dir + "/.folio/query.sqlite" + suffix);
-    Server f = Start(folio, data);
-    ready_full.push_back(f.ready_ns);
-    std::thread df = Drain(f.err);
-    ::kill(f.pid, SIGTERM);
-    ::waitpid(f.pid, nullptr, 0);
-    df.join();
+    ready_full.push_back(ready(data));
   }
   const double re = Median(ready_empty), rf = Median(ready_full);
   rows.push_back({"1. ready line, " + std::to_string(spec.docs()) + " docs to index vs empty data dir", FormatNs(rf),

@@ -16,6 +16,7 @@
 #include "repo/query/binder.h"
 #include "repo/query/parser.h"
 #include "repo/query/query_indexes.h"
+#include "support/child_process.h"
 #include "support/repo_fixture.h"
 
 using namespace folio;
@@ -81,25 +82,13 @@ TEST_CASE("Crash: SIGKILL while writing and indexing; after a restart the index 
       REQUIRE((*store)->CreateRepository("demo", info).ok());
     }
     for (int k = 0; k < 10; ++k, ++kills) {
-      int fds[2];
-      REQUIRE(::pipe(fds) == 0);
-      const pid_t pid = ::fork();
-      REQUIRE(pid >= 0);
-      if (pid == 0) {
-        ::close(fds[0]);
-        Workload(dir.path(), kills, fds[1]);
-      }
-      ::close(fds[1]);
-      FILE* in = ::fdopen(fds[0], "r");
+      folio::testing::Child child = folio::testing::ForkWithPipe([&](int fd) { Workload(dir.path(), kills, fd); });
       char line[64];
-      REQUIRE(std::fgets(line, sizeof line, in) != nullptr);
+      REQUIRE(std::fgets(line, sizeof line, child.out) != nullptr);
       ::usleep(std::uniform_int_distribution<int>(0, 30000)(rng));
-      ::kill(pid, SIGKILL);
-      int status = 0;
-      ::waitpid(pid, &status, 0);
-      REQUIRE_MESSAGE((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL),
-                      "the child failed on its own: exit " << WEXITSTATUS(status));
-      ::fclose(in);
+      const int exit_code = folio::testing::KillAndReap(child.pid);
+      REQUIRE_MESSAGE(exit_code == 0, "the child failed on its own: exit " << exit_code);
+      ::fclose(child.out);
 
       CAPTURE(kills);
       auto repaired = RunFsck(dir.path(), FsckOptions{.repair = true});

@@ -7,23 +7,7 @@
 namespace folio::query {
 namespace {
 
-std::string OpSql(CompareOp op) {
-  switch (op) {
-    case CompareOp::kEq:
-      return "=";
-    case CompareOp::kNe:
-      return "<>";
-    case CompareOp::kLt:
-      return "<";
-    case CompareOp::kGt:
-      return ">";
-    case CompareOp::kLe:
-      return "<=";
-    case CompareOp::kGe:
-      return ">=";
-  }
-  return "=";
-}
+std::string OpSql(CompareOp op) { return std::string(CompareOpText(op)); }
 
 // The folders at and below a folder id (the parameter), by the folder column.
 constexpr const char* kTreeSql =

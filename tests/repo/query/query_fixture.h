@@ -222,28 +222,8 @@ struct QueryFixture : RepoFixture {
     return indexes->Get("demo", "main")->Run(*repo, bound, page);
   }
 
-  // The names of the results, in order; a result that cannot be read shows as "<gone>".
-  std::vector<std::string> Names(const std::string& statement, bool all_versions = false) {
-    query::QueryPage page;
-    page.max = 10000;
-    page.all_versions = all_versions;
-    auto hits = Run(statement, page);
-    REQUIRE_MESSAGE(hits.ok(), statement << " -> " << hits.status().ToString());
-    std::vector<std::string> out;
-    for (const query::QueryHit& h : hits->hits) {
-      auto o = repo->GetObject(h.object_id);
-      out.push_back(o.ok() ? o->name : "<gone>");
-    }
-    CHECK(hits->total == out.size());
-    return out;
-  }
-
-  std::set<std::string> Set(const std::string& statement, bool all_versions = false) {
-    auto names = Names(statement, all_versions);
-    return std::set<std::string>(names.begin(), names.end());
-  }
-
-  // The ids of the results (searchAllVersions as asked).
+  // The ids of the results, in order (searchAllVersions as asked); every match is on
+  // the page.
   std::vector<std::string> Ids(const std::string& statement, bool all_versions = false) {
     query::QueryPage page;
     page.max = 10000;
@@ -252,7 +232,23 @@ struct QueryFixture : RepoFixture {
     REQUIRE_MESSAGE(hits.ok(), statement << " -> " << hits.status().ToString());
     std::vector<std::string> out;
     for (const query::QueryHit& h : hits->hits) out.push_back(h.object_id);
+    CHECK(hits->total == out.size());
     return out;
+  }
+
+  // The names of the results, in order; a result that cannot be read shows as "<gone>".
+  std::vector<std::string> Names(const std::string& statement, bool all_versions = false) {
+    std::vector<std::string> out;
+    for (const std::string& id : Ids(statement, all_versions)) {
+      auto o = repo->GetObject(id);
+      out.push_back(o.ok() ? o->name : "<gone>");
+    }
+    return out;
+  }
+
+  std::set<std::string> Set(const std::string& statement, bool all_versions = false) {
+    auto names = Names(statement, all_versions);
+    return std::set<std::string>(names.begin(), names.end());
   }
 
   Status Error(const std::string& statement) {
