@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "folio/status.h"
+#include "storage/json_file.h"
 
 namespace folio::api {
 
@@ -22,8 +23,7 @@ inline constexpr int kMaxJsonDepth = 64;  // CONTRACT §8; `[]` and `{}` are dep
 // (invalid UTF-8 in a string is such a reason).
 Result<Json> ParseJsonText(std::string_view text, std::string_view what);
 
-// A short name of a JSON value's type for messages: "an object", "an array", "a string",
-// "a number", "a boolean", "null".
-std::string_view JsonTypeForMessage(const Json& value);
+// "an object", "a string", ... for messages (storage/json_file.h).
+using storage::JsonTypeForMessage;
 
 }  // namespace folio::api

@@ -4,10 +4,10 @@
 #include "folio/store.h"
 #include "fsck/checks.h"
 #include "fsck/repair.h"
-#include "repo/query/in_process_feed.h"
 #include "repo/query/index_check.h"
-#include "repo/query/query_index.h"
-#include "storage/clock.h"
+#include "repo/query/query_indexes.h"
+#include "storage/change_log_store.h"
+#include "storage/datetime.h"
 
 namespace folio::fsck {
 namespace {
@@ -38,7 +38,8 @@ std::vector<query::ExpectedRow> ExpectedRows(const RepoFacts& f) {
         const Json& p = files->second.record->properties;
         e.name = p.contains("cmis:name") && p["cmis:name"].is_string() ? p["cmis:name"].get<std::string>() : s.name;
         if (p.contains("cmis:lastModificationDate") && p["cmis:lastModificationDate"].is_string()) {
-          e.modified_ms = storage::ParseIsoMs(p["cmis:lastModificationDate"].get<std::string>());
+          auto ms = storage::ParseIsoMs(p["cmis:lastModificationDate"].get<std::string>());
+          if (ms.ok()) e.modified_ms = *ms;
         }
       }
       out.push_back(std::move(e));
@@ -50,9 +51,18 @@ std::vector<query::ExpectedRow> ExpectedRows(const RepoFacts& f) {
 }  // namespace
 
 Problems CheckQueryIndex(Fs& fs, const RepoFacts& f) {
-  const std::string file = f.layout.QueryIndexFile();
-  const query::IndexCheck check = query::CheckIndexFile(fs.Describe(file), ExpectedRows(f));
+  const std::string file = query::IndexFileOf(f.layout.base());
   const Action rebuild = Act(Action::Kind::kRebuildQueryIndex, file);
+  // The index is in step when it has applied the change log's last event.
+  storage::ChangeLogStore changes(fs, f.layout.ChangesDir());
+  auto log_token = changes.LastToken();
+  if (!log_token.ok()) {
+    return {MakeProblem(kQueryIndexUnreadable, file,
+                        "query index '" + file + "' cannot be checked: the change log cannot be read (" +
+                            log_token.status().message() + ")",
+                        rebuild)};
+  }
+  const query::IndexCheck check = query::CheckIndexFile(fs.Describe(file), ExpectedRows(f), *log_token);
   switch (check.state) {
     case query::IndexCheck::State::kAbsent:
       return {};
@@ -75,7 +85,7 @@ Problems CheckQueryIndex(Fs& fs, const RepoFacts& f) {
   return {MakeProblem(kQueryIndexStale, file, message, rebuild)};
 }
 
-bool RebuildQueryIndex(const std::string& dir, const std::string& base, const Problems& problems, RepairLog& log) {
+bool RebuildQueryIndex(Fs& fs, const std::string& base, const Problems& problems, RepairLog& log) {
   std::vector<const Problem*> mine;
   for (const Problem& p : problems) {
     if (p.action.kind == Action::Kind::kRebuildQueryIndex) mine.push_back(&p);
@@ -87,19 +97,13 @@ bool RebuildQueryIndex(const std::string& dir, const std::string& base, const Pr
   };
   StoreOptions options;
   options.create = false;
-  auto store = Store::Open(dir, options);
+  auto store = Store::Open(fs, options);
   if (!store.ok()) return fail(store.status());
   auto repo = (*store)->GetRepository(storage::ParentPath(base), storage::BaseName(base));
   if (!repo.ok()) return fail(repo.status());
-  const storage::RepoLayout layout(base);
-  query::IndexPaths paths;
-  paths.label = base;
-  paths.db_fs_path = layout.QueryIndexFile();
-  paths.lock_fs_path = layout.QueryIndexLockFile();
-  paths.db_path = (*store)->fs().Describe(paths.db_fs_path);
-  query::QueryIndex index((*store)->fs(), paths, std::make_shared<query::InProcessFeed>());
+  const std::shared_ptr<query::QueryIndex> index = query::MakeQueryIndex(fs, base);
   // A file SQLite cannot use at all is removed and made anew by the rebuild.
-  const Status s = index.Rebuild(**repo);
+  const Status s = index->Rebuild(**repo);
   if (!s.ok()) return fail(s);
   for (const Problem* p : mine) log.Done(*p, "rebuilt it from the files");
   return true;

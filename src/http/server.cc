@@ -133,9 +133,7 @@ void Server::Install() {
     // (a repeated Access-Control-Allow-Origin makes browsers refuse the response).
     if (!res.has_header("Access-Control-Expose-Headers")) AddCors(options_.cors_origin, req, res);
     if (!res.body.empty()) return;
-    const api::ErrorResponse e = api::MakeTransportErrorResponse(
-        res.status, "the request was refused by the HTTP layer (status " + std::to_string(res.status) + ")");
-    res.set_content(e.body, "application/json; charset=UTF-8");
+    SetError(api::MakeTransportErrorResponse(res.status), res);
   });
   s.set_exception_handler([this](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
     std::string what = "unknown exception";
@@ -146,7 +144,7 @@ void Server::Install() {
     } catch (...) {
     }
     spdlog::error("internal error on {} {}: {}", req.method, req.path, what);
-    SetError(api::Service::ErrorFor(RuntimeError("internal error: " + what), Suppressed(req)), res);
+    SetError(api::MakeErrorResponse(RuntimeError("internal error: " + what), Suppressed(req)), res);
     if (!res.has_header("Access-Control-Expose-Headers")) AddCors(options_.cors_origin, req, res);
   });
 
@@ -158,7 +156,7 @@ void Server::Install() {
     auto head = ReadRequestHead(req);
     if (!head.ok()) {
       if (reader != nullptr) res.set_header("Connection", "close");  // the body stays unread
-      SetError(api::Service::ErrorFor(head.status(), Suppressed(req)), res);
+      SetError(api::MakeErrorResponse(head.status(), Suppressed(req)), res);
       return;
     }
     api::Request request = std::move(*head);
@@ -168,13 +166,10 @@ void Server::Install() {
       if (!body.status.ok()) {
         service_.ReleaseUpload(request);
         res.set_header("Connection", "close");
-        if (body.too_large) {
-          const api::ErrorResponse e = api::MakeBodyTooLargeResponse(body.status.message(), Suppressed(req));
-          res.status = e.http_status;
-          res.set_content(e.body, "application/json; charset=UTF-8");
-        } else {
-          SetError(api::Service::ErrorFor(body.status, Suppressed(req)), res);
-        }
+        SetError(body.too_large ? api::MakeTransportErrorResponse(api::TransportError::kBodyTooLarge,
+                                                                  body.status.message(), Suppressed(req))
+                                : api::MakeErrorResponse(body.status, Suppressed(req)),
+                 res);
         return;
       }
     }
@@ -204,7 +199,7 @@ void Server::Install() {
     AddCors(options_.cors_origin, req, res);
     res.set_header("Allow", "GET, POST, OPTIONS");
     res.set_header("Connection", "close");
-    SetError(api::Service::ErrorFor(NotSupported("method " + req.method + " is not supported: use GET or POST"),
+    SetError(api::MakeErrorResponse(NotSupported("method " + req.method + " is not supported: use GET or POST"),
                                     Suppressed(req)),
              res);
   };

@@ -8,5 +8,6 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/connections_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/versioning_states_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/versioning_failures_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/newcomer_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/query_test.cc
 )

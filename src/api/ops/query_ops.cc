@@ -1,10 +1,8 @@
-// query (binding §2.2, §11; CONTRACT §10): CMIS QL over the repository's query index
+// query (docs/API.md §11; CMIS Browser Binding, query): CMIS QL over the repository's query index
 // (src/repo/query). The statement is parsed and bound to the repository's types there;
 // this file reads the parameters, passes the variant's id spellings, and renders the
 // matching objects (read again through the repository, so that what is shown is what
 // the files hold now) with the selected columns only.
-#include <algorithm>
-
 #include "api/cmis_names.h"
 #include "api/ops/ops.h"
 #include "repo/query/binder.h"
@@ -16,7 +14,7 @@ namespace {
 
 Result<std::string> Statement(const Context& ctx) {
   // `statement` is the action's parameter, `q` the selector's; either is accepted with
-  // either method (CONTRACT §3).
+  // either method (docs/API.md §11.1).
   for (const std::string_view name : {"statement", "q"}) {
     if (ctx.params.Has(name)) return ctx.params.GetString(name);
   }
@@ -83,46 +81,6 @@ Result<Response> Query(Context& ctx) {
   w.Key("numItems").Int(static_cast<int64_t>(hits.total));
   w.EndObject();
   return JsonTextResponse(200, std::move(body));
-}
-
-void NoteQueryChanges(Context& ctx, const Response& response) {
-  if (!ctx.repo || ctx.query_indexes == nullptr) return;
-  std::vector<std::string> changed;
-  auto add = [&](const std::string& id) {
-    if (!id.empty() && std::find(changed.begin(), changed.end(), id) == changed.end()) changed.push_back(id);
-  };
-  if (ctx.target_) {
-    add(ctx.target_->id);
-    add(ctx.target_->series_id);
-  }
-  // The objects the response shows: the one created, updated, checked out or in, or the
-  // list bulkUpdate answers. Ids only; the index reads each object again.
-  if (!response.body.empty() && response.content_type.starts_with("application/json")) {
-    const Json body = Json::parse(response.body, nullptr, /*allow_exceptions=*/false);
-    auto object_id = [&](const Json& o) {
-      for (const char* form : {"succinctProperties", "properties"}) {
-        auto props = o.find(form);
-        if (props == o.end() || !props->is_object()) continue;
-        for (const std::string_view key : {kPropObjectId, ToResponseId(Variant::kA, kPropObjectId)}) {
-          auto v = props->find(std::string(key));
-          if (v == props->end()) continue;
-          const Json& id = v->is_object() ? v->value("value", Json()) : *v;
-          if (id.is_string()) add(id.get<std::string>());
-        }
-      }
-    };
-    if (body.is_object()) object_id(body);
-    if (body.is_array()) {
-      for (const Json& e : body) {
-        if (!e.is_object()) continue;
-        for (const char* key : {"id", "newId"}) {
-          if (e.contains(key) && e[key].is_string()) add(e[key].get<std::string>());
-        }
-        object_id(e);
-      }
-    }
-  }
-  ctx.query_indexes->NoteChanged(*ctx.repo, changed);
 }
 
 }  // namespace folio::api::ops

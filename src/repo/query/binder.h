@@ -16,7 +16,7 @@ namespace folio::query {
 
 // How the client may spell built-in ids: the api layer passes its variant rules
 // ("name" -> "cmis:name", "document" -> "cmis:document"), so that both spellings are
-// accepted in both variants (CONTRACT §4). Identity when unset.
+// accepted in both variants (docs/API.md §5). Identity when unset.
 struct IdSpelling {
   std::function<std::string(std::string_view)> property;
   std::function<std::string(std::string_view)> type;

@@ -34,7 +34,7 @@ Result<std::map<std::string, Row>> ReadRows(Db& db) {
 
 }  // namespace
 
-IndexCheck CheckIndexFile(const std::string& db_path, const std::vector<ExpectedRow>& expected) {
+IndexCheck CheckIndexFile(const std::string& db_path, const std::vector<ExpectedRow>& expected, uint64_t log_token) {
   IndexCheck out;
   auto opened = Db::OpenExisting(db_path);
   if (!opened.ok()) {
@@ -64,13 +64,21 @@ IndexCheck CheckIndexFile(const std::string& db_path, const std::vector<Expected
     out.detail = "a build is running or was interrupted";
     return out;
   }
-  auto pending = db.Prepare("SELECT count(*) FROM pending");
-  if (!pending.ok()) return unreadable(pending.status());
-  auto stepped = pending->Step();
-  if (!stepped.ok()) return unreadable(stepped.status());
-  if (*stepped && pending->Int(0) > 0) {
+  auto token = ReadMeta(db, kChangeLogTokenKey);
+  if (!token.ok()) return unreadable(token.status());
+  const uint64_t applied = *token ? static_cast<uint64_t>(**token) : 0;
+  if (!*token || applied > log_token) {
+    out.state = IndexCheck::State::kUnreadable;
+    out.detail = !*token ? "it follows no change log"
+                         : "it has applied change log token " + std::to_string(applied) + " but the log ends at " +
+                               std::to_string(log_token) + " (another log)";
+    return out;
+  }
+  if (applied < log_token) {
     out.state = IndexCheck::State::kIncomplete;
-    out.detail = std::to_string(pending->Int(0)) + " changes wait to be applied by the next query";
+    const uint64_t behind = log_token - applied;
+    out.detail = std::to_string(behind) + " change log event" + (behind == 1 ? "" : "s") +
+                 " not applied yet (the next query applies them)";
     return out;
   }
   auto rows = ReadRows(db);

@@ -25,7 +25,7 @@ struct IndexCheck {
   enum class State {
     kAbsent,      // no index file: a server builds one when it needs it
     kUnreadable,  // not a database, damaged, or of an unknown schema version
-    kIncomplete,  // a build is running or was interrupted, or changes wait in `pending`
+    kIncomplete,  // a build is running or was interrupted, or change log events wait
     kChecked,     // compared: see differences
   };
   State state = State::kAbsent;
@@ -34,8 +34,11 @@ struct IndexCheck {
   std::vector<std::string> examples;  // the first few differences, in words
 };
 
-// Compares the index at host path `db_path` with `expected`.
+// Compares the index at host path `db_path` with `expected`, the rows of the files whose
+// change log ends at token `log_token`. An index that has not applied the log's last
+// events yet is kIncomplete (the next query applies them; the rows are not compared);
+// one that has applied more than the log holds follows another log: kUnreadable.
 // Errors: none; an index that cannot be read is a State, not an error.
-IndexCheck CheckIndexFile(const std::string& db_path, const std::vector<ExpectedRow>& expected);
+IndexCheck CheckIndexFile(const std::string& db_path, const std::vector<ExpectedRow>& expected, uint64_t log_token);
 
 }  // namespace folio::query

@@ -88,24 +88,6 @@ Result<std::optional<int64_t>> ReadMeta(Db& db, const std::string& key) {
   return std::optional<int64_t>(s.Int(0));
 }
 
-Status AddPending(Db& db, const std::vector<std::string>& object_ids) {
-  FOLIO_RETURN_IF_ERROR(db.Exec(CreatePendingSql()));
-  FOLIO_RETURN_IF_ERROR(db.Exec("BEGIN IMMEDIATE"));
-  Status s = OkStatus();
-  {
-    auto ins = db.Prepare("INSERT INTO pending(object_id) VALUES(?)");
-    s = ins.status();
-    for (size_t i = 0; s.ok() && i < object_ids.size(); ++i) {
-      ins->Reset();
-      ins->BindText(1, object_ids[i]);
-      s = ins->Run();
-    }
-  }
-  if (s.ok()) s = db.Exec("COMMIT");
-  if (!s.ok()) (void)db.Exec("ROLLBACK");
-  return s;
-}
-
 Status IndexWriter::Begin() { return db_.Exec("BEGIN IMMEDIATE"); }
 Status IndexWriter::Commit() { return db_.Exec("COMMIT"); }
 void IndexWriter::Rollback() { (void)db_.Exec("ROLLBACK"); }
@@ -271,6 +253,18 @@ Status IndexWriter::RemoveSubtree(const std::string& folder_id) {
   return OkStatus();
 }
 
+Result<std::vector<std::string>> IndexWriter::IdsFiledAs(const std::string& folder_id, const std::string& name) {
+  FOLIO_ASSIGN_OR_RETURN(Stmt * s, Cached("SELECT p_objectId FROM objects WHERE folder = ? AND p_name = ?"));
+  s->BindText(1, folder_id).BindText(2, name);
+  std::vector<std::string> out;
+  for (;;) {
+    FOLIO_ASSIGN_OR_RETURN(bool row, s->Step());
+    if (!row) break;
+    out.push_back(s->Text(0));
+  }
+  return out;
+}
+
 Status IndexWriter::Apply(const ChangeEvent& event) {
   auto object = repo_.GetObject(event.object_id);
   if (object.ok()) {
@@ -291,27 +285,6 @@ Status IndexWriter::Apply(const ChangeEvent& event) {
   if (!old) return OkStatus();
   if (old->is_folder) return RemoveSubtree(event.object_id);
   return RemoveRow(old->rid);
-}
-
-Status IndexWriter::ApplyPending() {
-  std::vector<std::pair<int64_t, std::string>> rows;
-  {
-    FOLIO_ASSIGN_OR_RETURN(Stmt * s, Cached("SELECT seq, object_id FROM pending ORDER BY seq"));
-    for (;;) {
-      FOLIO_ASSIGN_OR_RETURN(bool row, s->Step());
-      if (!row) break;
-      rows.emplace_back(s->Int(0), s->Text(1));
-    }
-  }
-  if (rows.empty()) return OkStatus();
-  for (const auto& [seq, id] : rows) {
-    ChangeEvent e;
-    e.object_id = id;
-    FOLIO_RETURN_IF_ERROR(Apply(e));
-  }
-  FOLIO_ASSIGN_OR_RETURN(Stmt * del, Cached("DELETE FROM pending WHERE seq <= ?"));
-  del->BindInt(1, rows.back().first);
-  return del->Run();
 }
 
 Result<std::optional<int64_t>> IndexWriter::GetMeta(const std::string& key) {

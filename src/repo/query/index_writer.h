@@ -19,9 +19,6 @@ namespace folio::query {
 // A value of the meta table (schema.h), or nullopt when the key is absent.
 Result<std::optional<int64_t>> ReadMeta(Db& db, const std::string& key);
 
-// TEMPORARY: records in the pending table that `object_ids` changed (schema.h).
-Status AddPending(Db& db, const std::vector<std::string>& object_ids);
-
 class IndexWriter {
  public:
   // `db` must hold the schema (schema.h). Not thread-safe: one writer per connection.
@@ -46,10 +43,10 @@ class IndexWriter {
   Status ReindexSeries(const std::string& series_id);
   // Removes folder `folder_id` and everything filed below it.
   Status RemoveSubtree(const std::string& folder_id);
+  // The ids of the rows filed in folder `folder_id` under `name`.
+  Result<std::vector<std::string>> IdsFiledAs(const std::string& folder_id, const std::string& name);
   // Brings the rows of the object `event` names in step with the repository.
   Status Apply(const ChangeEvent& event);
-  // Applies and removes the ids of the pending table (schema.h).
-  Status ApplyPending();
 
   // meta: a value, or nullopt when the key is absent.
   Result<std::optional<int64_t>> GetMeta(const std::string& key);

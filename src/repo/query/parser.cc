@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "repo/query/lexer.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 
 namespace folio::query {
 namespace {
@@ -405,7 +405,7 @@ class Parser {
       lit.kind = LiteralKind::kTimestamp;
       lit.text = UnescapeStringLiteral(s.text);
       auto ms = storage::ParseIsoMs(lit.text);
-      if (!ms) {
+      if (!ms.ok()) {
         return InvalidArgument("invalid TIMESTAMP '" + lit.text + "' at " + DescribePos(s.pos) +
                                ": expected YYYY-MM-DDThh:mm:ss[.sss] followed by Z or +hh:mm or -hh:mm");
       }

@@ -48,6 +48,13 @@ void QueryIndex::SetChangeFeed(std::shared_ptr<ChangeFeed> feed) {
   std::lock_guard<std::mutex> lock(mu_);
   feed_ = std::move(feed);
   verified_ = false;
+  in_step_at_.clear();
+}
+
+void QueryIndex::SetHandWatcher(std::unique_ptr<HandWatcher> watcher) {
+  std::lock_guard<std::timed_mutex> w(write_mu_);
+  watcher_ = std::move(watcher);
+  watcher_started_ = false;
 }
 
 std::shared_ptr<ChangeFeed> QueryIndex::change_feed() const {
@@ -63,6 +70,7 @@ Status QueryIndex::ReopenLocked() {
   }
   writer_.reset();
   verified_ = false;
+  in_step_at_.clear();
   identity_.reset();
   FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<Db> db, Db::Open(paths_.db_path));
   // An index of another schema version is dropped before the current tables are made.
@@ -95,6 +103,7 @@ void QueryIndex::RemoveFilesLocked() {
   writer_.reset();
   identity_.reset();
   verified_ = false;
+  in_step_at_.clear();
   for (const char* suffix : {"", "-wal", "-shm"}) (void)fs_.Remove(paths_.db_fs_path + suffix);
 }
 
@@ -121,88 +130,77 @@ Result<QueryIndex::State> QueryIndex::CheckLocked(std::shared_ptr<ChangeFeed>& f
 }
 
 Result<bool> QueryIndex::CatchUpLocked(Repository& repo, ChangeFeed& feed) {
+  // Taken before reading: an event appended meanwhile changes it, so it is never
+  // skipped by the next call.
+  FOLIO_ASSIGN_OR_RETURN(std::string fingerprint, feed.Fingerprint(repo));
+  if (!fingerprint.empty() && fingerprint == in_step_at_) return true;
   IndexWriter w(*writer_, repo);
   const std::string key = TokenKey(feed);
-  FOLIO_ASSIGN_OR_RETURN(auto stored, w.GetMeta(key));
-  uint64_t token = stored ? static_cast<uint64_t>(*stored) : 0;
   for (;;) {
     if (stop_) return Stopped();
-    FOLIO_ASSIGN_OR_RETURN(ChangeBatch batch, feed.ReadChanges(token, kEventsPerBatch));
-    if (batch.gap) return false;
-    if (batch.events.empty()) break;
+    // The token is read in the transaction that advances it: another process catching
+    // up on the same file waits, then starts where this one ended.
     FOLIO_RETURN_IF_ERROR(w.Begin());
-    Status s = OkStatus();
-    for (const ChangeEvent& e : batch.events) {
-      s = w.Apply(e);
-      if (!s.ok()) break;
-      token = e.token;
-    }
-    if (s.ok()) s = w.SetMeta(key, static_cast<int64_t>(token));
-    if (s.ok()) s = w.Commit();
-    if (!s.ok()) {
+    bool gap = false;
+    auto step = [&]() -> Result<size_t> {
+      FOLIO_ASSIGN_OR_RETURN(auto stored, w.GetMeta(key));
+      uint64_t token = stored ? static_cast<uint64_t>(*stored) : 0;
+      FOLIO_ASSIGN_OR_RETURN(ChangeBatch batch, feed.ReadChanges(repo, token, kEventsPerBatch));
+      gap = batch.gap;
+      for (const ChangeEvent& e : batch.events) {
+        FOLIO_RETURN_IF_ERROR(w.Apply(e));
+        token = e.token;
+      }
+      if (!batch.events.empty()) FOLIO_RETURN_IF_ERROR(w.SetMeta(key, static_cast<int64_t>(token)));
+      return batch.events.size();
+    };
+    auto applied = step();
+    if (!applied.ok() || gap) {
       w.Rollback();
-      return s;
+      if (!applied.ok()) return applied.status();
+      return false;
     }
-    CountChangesLocked(batch.events.size());
+    FOLIO_RETURN_IF_ERROR(w.Commit());
+    if (*applied == 0) break;
+    CountChangesLocked(*applied);
   }
-  FOLIO_RETURN_IF_ERROR(w.Begin());
-  Status s = w.ApplyPending();
-  if (s.ok()) s = w.Commit();
-  if (!s.ok()) {
-    w.Rollback();
-    return s;
-  }
+  in_step_at_ = fingerprint;
   return true;
 }
 
-Status QueryIndex::NoteWritten(Repository& repo, const std::vector<std::string>& object_ids) {
-  if (object_ids.empty() || stop_) return OkStatus();
-  {
-    std::unique_lock<std::timed_mutex> w(write_mu_, std::defer_lock);
-    for (;;) {
-      {
-        // A build in this process holds the index for a while: it applies these when its
-        // scan is done (Build), so that a write never waits for a build.
-        std::lock_guard<std::mutex> lock(mu_);
-        if (building_) {
-          deferred_.insert(deferred_.end(), object_ids.begin(), object_ids.end());
-          return OkStatus();
-        }
-      }
-      if (w.try_lock_for(std::chrono::milliseconds(5))) break;
-    }
-    auto applied = NoteWrittenLocked(repo, object_ids);
-    if (applied.ok() && *applied) return OkStatus();
-    if (!applied.ok()) {
-      if (!IsCorruption(applied.status())) return applied.status();
-      RemoveFilesLocked();
-      return OkStatus();  // the next query rebuilds it from the files
-    }
+Result<bool> QueryIndex::DrainHandChangesLocked(Repository& repo) {
+  if (!watcher_) return true;
+  if (!watcher_started_) {
+    watcher_started_ = true;
+    watcher_->Start();
   }
-  // The index is incomplete: another process builds it. Leave the ids for whoever uses
-  // it next.
-  auto st = fs_.Stat(paths_.db_fs_path);
-  if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) return OkStatus();
-  FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<Db> side, Db::Open(paths_.db_path));
-  return AddPending(*side, object_ids);
-}
-
-Result<bool> QueryIndex::NoteWrittenLocked(Repository& repo, const std::vector<std::string>& object_ids) {
-  auto st = fs_.Stat(paths_.db_fs_path);
-  // No index: the first query builds it from the files, this change included.
-  if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) return true;
-  const bool same = writer_ && st.ok() && identity_ && st->inode == identity_->inode && st->device == identity_->device;
-  if (!same) FOLIO_RETURN_IF_ERROR(ReopenLocked());
-  FOLIO_ASSIGN_OR_RETURN(auto schema, ReadMeta(*writer_, "schema"));
-  FOLIO_ASSIGN_OR_RETURN(auto complete, ReadMeta(*writer_, "complete"));
-  if (!schema || *schema != kSchemaVersion || !complete || *complete != 1) return false;
+  // New and edited files are adopted here: their events reach the log, then the index.
+  HandWatcher::Found found = watcher_->Drain(repo);
+  if (found.overflow) return false;
+  if (found.removed.empty() || !writer_) return true;  // no index yet: its build scans
+  // A name gone from a folder: what the index files there is looked at again (gone, or
+  // moved by hand: the object the files no longer show is dropped).
   IndexWriter w(*writer_, repo);
   FOLIO_RETURN_IF_ERROR(w.Begin());
   Status s = OkStatus();
-  for (const std::string& id : object_ids) {
-    ChangeEvent e;
-    e.object_id = id;
-    s = w.Apply(e);
+  for (const auto& [folder_path, name] : found.removed) {
+    std::string folder_id = repo.info().root_folder_id;
+    if (!folder_path.empty()) {
+      auto folder = repo.GetObjectByPathShared(folder_path);
+      if (!folder.ok()) continue;  // gone too: its own removal is seen in its parent
+      folder_id = (*folder)->id;
+    }
+    auto ids = w.IdsFiledAs(folder_id, name);
+    if (!ids.ok()) {
+      s = ids.status();
+      break;
+    }
+    for (const std::string& id : *ids) {
+      ChangeEvent e;
+      e.object_id = id;
+      s = w.Apply(e);
+      if (!s.ok()) break;
+    }
     if (!s.ok()) break;
   }
   if (s.ok()) s = w.Commit();
@@ -210,7 +208,6 @@ Result<bool> QueryIndex::NoteWrittenLocked(Repository& repo, const std::vector<s
     w.Rollback();
     return s;
   }
-  CountChangesLocked(object_ids.size());
   return true;
 }
 
@@ -239,7 +236,17 @@ Status QueryIndex::Prepare(Repository& repo) {
         RemoveFilesLocked();
         continue;
       }
-      if (*state == State::kReady) {
+      auto watched = DrainHandChangesLocked(repo);
+      if (!watched.ok()) {
+        if (!IsCorruption(watched.status())) return watched.status();
+        RemoveFilesLocked();
+        continue;
+      }
+      if (!*watched) {
+        Log("the watcher of files changed by hand lost events: the index is rebuilt");
+        force = true;
+      }
+      if (*state == State::kReady && !force) {
         auto in_step = CatchUpLocked(repo, *feed);
         if (in_step.ok() && *in_step) return OkStatus();
         if (!in_step.ok()) {
@@ -255,31 +262,6 @@ Status QueryIndex::Prepare(Repository& repo) {
     force = false;
   }
   return StorageError("query index of " + paths_.label + " could not be made ready");
-}
-
-Status QueryIndex::CatchUp(Repository& repo) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (building_) return OkStatus();
-  }
-  std::lock_guard<std::timed_mutex> w(write_mu_);
-  if (!writer_) return OkStatus();
-  std::shared_ptr<ChangeFeed> feed;
-  auto state = CheckLocked(feed);
-  if (!state.ok()) {
-    if (IsCorruption(state.status())) RemoveFilesLocked();
-    return OkStatus();  // the next query rebuilds it
-  }
-  if (*state != State::kReady) return OkStatus();
-  auto in_step = CatchUpLocked(repo, *feed);
-  if (!in_step.ok()) {
-    if (IsCorruption(in_step.status())) {
-      RemoveFilesLocked();
-      return OkStatus();
-    }
-    return in_step.status();
-  }
-  return OkStatus();
 }
 
 Status QueryIndex::Rebuild(Repository& repo) { return Build(repo, /*force=*/true); }
@@ -318,25 +300,9 @@ Status QueryIndex::Build(Repository& repo, bool force) {
         }
       }
     }
-    // The writes made in this process while it built (NoteWritten), until none is left;
-    // building_ is cleared in the same step as the last check, so none slips between.
-    for (std::vector<std::string> ids;;) {
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        ids.swap(deferred_);
-        if (ids.empty()) {
-          building_ = false;
-          cv_.notify_all();
-          break;
-        }
-      }
-      // A failed build leaves the index incomplete: the next query builds it again.
-      if (result.ok() && writer_) {
-        auto applied = NoteWrittenLocked(repo, ids);
-        if (!applied.ok()) Log("applying the changes made during the build failed: " + applied.status().message());
-      }
-      ids.clear();
-    }
+    std::lock_guard<std::mutex> lock(mu_);
+    building_ = false;
+    cv_.notify_all();
   }
   return result;
 }
@@ -344,7 +310,8 @@ Status QueryIndex::Build(Repository& repo, bool force) {
 Status QueryIndex::BuildLocked(Repository& repo, ChangeFeed& feed) {
   const auto started = std::chrono::steady_clock::now();
   Log("building");
-  FOLIO_ASSIGN_OR_RETURN(uint64_t from_token, feed.LatestToken());
+  in_step_at_.clear();
+  FOLIO_ASSIGN_OR_RETURN(uint64_t from_token, feed.LatestToken(repo));
   Db& db = *writer_;
   IndexWriter w(db, repo);
   FOLIO_RETURN_IF_ERROR(db.Transaction(DropSchemaSql() + CreateSchemaSql(/*with_indexes=*/false)));

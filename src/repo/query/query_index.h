@@ -1,23 +1,26 @@
 // The query index of one repository: a SQLite database derived from the repository's
-// files (schema.h), built from a scan (scan.h) and kept in step by a change feed
-// (change_event.h). It can be deleted at any time: the next query notices (the file is
-// gone or another one) and rebuilds it; a damaged file is removed and rebuilt too.
+// files (schema.h), built from a scan (scan.h) and kept in step by the repository's
+// change log (change_log_feed.h). It can be deleted at any time: the next query notices
+// (the file is gone or another one) and rebuilds it; a damaged file is removed and
+// rebuilt too.
 //
-// Keeping in step: before answering, a query applies the feed's events after the token
-// the index stored (CatchUp; each event's object is read again through the Repository
-// API). A build records the feed's newest token before it scans and applies the events
-// after it once the scan is done, so changes made during the scan are not lost. An
-// index whose stored token belongs to another feed (another process's, with the
-// temporary in-process feed) is rebuilt when this object first opens it; one whose
-// feed has dropped the events it needs (a gap) is rebuilt too.
+// Keeping in step: before answering, a query applies the log's events after the token
+// the index stored (each event's object is read again through the Repository API), in
+// the same SQLite transaction that stores the new token; when the log's fingerprint has
+// not changed since this object was last in step, it reads nothing. A build records the
+// log's newest token before it scans and applies the events after it once the scan is
+// done, so changes made during the scan are not lost. An index whose stored token the
+// log no longer holds (retention dropped it, or the log is another one) is rebuilt.
+// Since every write records its event in the same atomic change as its files, a query
+// sees every change acknowledged before it started, by any process, and a crash at any
+// instant leaves a token that is at most behind the files, never ahead of them.
 //
 // Several processes may share the file: SQLite serialises their writes, and a build
-// holds a lock file (layout.h QueryIndexLockFile) so that one process builds while the
+// holds a lock file (query_indexes.h IndexLockFileOf) so that one process builds while the
 // others wait for it.
 //
 // Thread-safety: every method may be called from any thread. Queries wait while a build
-// runs (the first build of a large repository: see docs/API.md); writers' CatchUp never
-// waits for a build (the build applies their events when it is done).
+// runs (the first build of a large repository: see docs/API.md §11).
 #pragma once
 
 #include <atomic>
@@ -34,6 +37,7 @@
 #include "folio/repository.h"
 #include "repo/query/bound_query.h"
 #include "repo/query/change_event.h"
+#include "repo/query/hand_watcher.h"
 #include "repo/query/sqlite.h"
 
 namespace folio::query {
@@ -74,25 +78,12 @@ class QueryIndex {
   QueryIndex& operator=(const QueryIndex&) = delete;
 
   // Makes the index ready to answer for `repo`: opens it, builds it when it is missing,
-  // incomplete, damaged, of another schema version or not in step with the feed (waiting
-  // for a build another thread or process is doing), and applies the feed's new events.
+  // incomplete, damaged, of another schema version or behind what the feed still holds
+  // (waiting for a build another thread or process is doing), and applies the feed's
+  // new events.
   // Errors: kStorage when the database cannot be written or the repository read;
   // kRuntime "stopped" after Stop().
   Status Prepare(Repository& repo);
-
-  // TEMPORARY, until the change log exists: the objects `object_ids` of `repo` were just
-  // changed by this process. Brings their rows in step at once when the index is
-  // complete (so that the files and the index agree when the write is acknowledged);
-  // while this process builds, leaves them to the build (never waiting for it); while
-  // another process builds, records them in the pending table, which the next user of
-  // the index (whatever the process) applies.
-  // Errors: kStorage.
-  Status NoteWritten(Repository& repo, const std::vector<std::string>& object_ids);
-
-  // Applies the feed's new events, for a writer that has just added some. Does nothing
-  // while a build runs in this process (the build applies them when it is done) or
-  // before this process has used the index (the first Prepare does). Errors: kStorage.
-  Status CatchUp(Repository& repo);
 
   // Prepare, then the matches of `query`: the total and the page asked for.
   // Errors: as Prepare; kConstraint when the query runs longer than kQueryTimeLimit.
@@ -101,8 +92,12 @@ class QueryIndex {
   // Rebuilds the index from a scan whatever its state (fsck --repair).
   Status Rebuild(Repository& repo);
 
-  // The feed the index follows (the lead's hook: Repository::ReadChanges once it exists).
-  // Setting another feed makes the next Prepare check the stored token against it.
+  // Files changed by hand (hand_watcher.h): watched from the next Prepare on (before
+  // any build), drained before each query. A server sets one; fsck does not.
+  void SetHandWatcher(std::unique_ptr<HandWatcher> watcher);
+
+  // The feed the index follows (tests give their own). Setting another feed makes the
+  // next Prepare check the stored token against it.
   void SetChangeFeed(std::shared_ptr<ChangeFeed> feed);
   std::shared_ptr<ChangeFeed> change_feed() const;
 
@@ -124,8 +119,8 @@ class QueryIndex {
   void RemoveFilesLocked();
   // Applies new events; false when the feed has a gap (a rebuild is needed).
   Result<bool> CatchUpLocked(Repository& repo, ChangeFeed& feed);
-  // Applies the changes of `object_ids` when the open index is complete; false if not.
-  Result<bool> NoteWrittenLocked(Repository& repo, const std::vector<std::string>& object_ids);
+  // Reads what the hand watcher saw; false when it lost events (a rebuild is needed).
+  Result<bool> DrainHandChangesLocked(Repository& repo);
   // Counts `n` changes applied; after many, lets SQLite refresh its statistics (the
   // repository may have grown tenfold since the build measured it).
   void CountChangesLocked(size_t n);
@@ -146,13 +141,16 @@ class QueryIndex {
   std::unique_ptr<Db> writer_;
   std::optional<FileStat> identity_;
   bool verified_ = false;  // the open file was checked against the feed's token
+  // The feed's fingerprint when this object was last in step with it ("": unknown).
+  std::string in_step_at_;
+  std::unique_ptr<HandWatcher> watcher_;
+  bool watcher_started_ = false;
   size_t changes_since_optimize_ = 0;
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::shared_ptr<ChangeFeed> feed_;
   bool building_ = false;
-  std::vector<std::string> deferred_;         // ids written while this process builds (NoteWritten)
   uint64_t generation_ = 0;                   // bumped whenever the file is reopened
   std::vector<std::unique_ptr<Db>> readers_;  // idle readers of generation_
 };

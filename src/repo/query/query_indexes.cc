@@ -1,9 +1,30 @@
 // The query indexes of a server; see query_indexes.h.
 #include "repo/query/query_indexes.h"
 
+#include "repo/query/change_log_feed.h"
 #include "storage/layout.h"
 
 namespace folio::query {
+
+std::string IndexFileOf(const std::string& base) {
+  return storage::JoinPath(storage::RepoLayout(base).MetaDir(), "query.sqlite");
+}
+
+std::string IndexLockFileOf(const std::string& base) {
+  return storage::JoinPath(storage::RepoLayout(base).MetaDir(), "query.lock");
+}
+
+std::shared_ptr<QueryIndex> MakeQueryIndex(Fs& fs, const std::string& base, QueryIndex::Logger log) {
+  const storage::RepoLayout layout(base);
+  IndexPaths paths;
+  paths.label = base;
+  paths.db_fs_path = IndexFileOf(base);
+  paths.lock_fs_path = IndexLockFileOf(base);
+  // SQLite opens files by host path; the data directory's Fs knows it.
+  paths.db_path = fs.Describe(paths.db_fs_path);
+  return std::make_shared<QueryIndex>(fs, std::move(paths), std::make_shared<ChangeLogFeed>(fs, layout.ChangesDir()),
+                                      std::move(log));
+}
 
 QueryIndexes::QueryIndexes(Store& store, QueryIndex::Logger log) : store_(store), log_(std::move(log)) {}
 
@@ -21,14 +42,12 @@ std::shared_ptr<QueryIndex> QueryIndexes::Get(const std::string& domain_id, cons
   std::lock_guard<std::mutex> lock(mu_);
   auto it = indexes_.find(base);
   if (it != indexes_.end()) return it->second;
-  const storage::RepoLayout layout(base);
-  IndexPaths paths;
-  paths.label = base;
-  paths.db_fs_path = layout.QueryIndexFile();
-  paths.lock_fs_path = layout.QueryIndexLockFile();
-  // SQLite opens files by host path; the data directory's Fs knows it.
-  paths.db_path = store_.fs().Describe(paths.db_fs_path);
-  auto index = std::make_shared<QueryIndex>(store_.fs(), std::move(paths), std::make_shared<InProcessFeed>(), log_);
+  auto index = MakeQueryIndex(store_.fs(), base, log_);
+  if (!inotify_) inotify_ = std::make_shared<Inotify>();
+  index->SetHandWatcher(
+      std::make_unique<HandWatcher>(store_.fs(), base, inotify_, [log = log_, base](const std::string& line) {
+        if (log) log("query index of " + base + ": " + line);
+      }));
   if (stop_) index->Stop();
   indexes_.emplace(base, index);
   return index;
@@ -59,13 +78,6 @@ void QueryIndexes::PrepareAll() {
       }
     }
   }
-}
-
-void QueryIndexes::NoteChanged(Repository& repo, const std::vector<std::string>& object_ids) {
-  if (object_ids.empty()) return;
-  const RepositoryInfo& info = repo.info();
-  Status s = Get(info.domain_id, info.repository_id)->NoteWritten(repo, object_ids);
-  if (!s.ok() && log_) log_("query index of " + info.domain_id + "/" + info.repository_id + ": " + s.message());
 }
 
 }  // namespace folio::query

@@ -13,10 +13,21 @@
 #include <vector>
 
 #include "folio/store.h"
-#include "repo/query/in_process_feed.h"
 #include "repo/query/query_index.h"
 
 namespace folio::query {
+
+// Where the index of the repository at data-directory-relative `base` lives, in the
+// repository's metadata directory (docs/STORAGE.md §1, §11): R/.folio/query.sqlite
+// (with SQLite's "-wal" and "-shm" files beside it), and the lock held while building
+// it, R/.folio/query.lock.
+std::string IndexFileOf(const std::string& base);
+std::string IndexLockFileOf(const std::string& base);
+
+// The index of the repository at data-directory-relative `base` ("domain/repository")
+// on `fs`, following the repository's change log (change_log_feed.h); for a server
+// (QueryIndexes) and for fsck alike.
+std::shared_ptr<QueryIndex> MakeQueryIndex(Fs& fs, const std::string& base, QueryIndex::Logger log = {});
 
 class QueryIndexes {
  public:
@@ -29,16 +40,12 @@ class QueryIndexes {
   QueryIndexes& operator=(const QueryIndexes&) = delete;
 
   // The index of repository `domain_id`/`repository_id` (the same object for the life of
-  // this one). It lives in the repository's metadata (layout.h QueryIndexFile).
+  // this one). It lives in the repository's metadata (IndexFileOf).
   std::shared_ptr<QueryIndex> Get(const std::string& domain_id, const std::string& repository_id);
 
   // Starts one thread that makes every repository's index ready, one repository after
   // the other (logging progress), and returns at once.
   void StartBackground();
-
-  // TEMPORARY, until the repository's change log exists: the objects `object_ids` of
-  // `repo` were just changed by this process (QueryIndex::NoteWritten).
-  void NoteChanged(Repository& repo, const std::vector<std::string>& object_ids);
 
  private:
   void PrepareAll();
@@ -46,6 +53,7 @@ class QueryIndexes {
   Store& store_;
   const QueryIndex::Logger log_;
   std::mutex mu_;
+  std::shared_ptr<Inotify> inotify_;  // shared by the repositories' hand watchers, made on first use
   std::map<std::string, std::shared_ptr<QueryIndex>> indexes_;  // by "domain/repository"
   std::atomic<bool> stop_{false};
   std::thread background_;

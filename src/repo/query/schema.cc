@@ -26,8 +26,7 @@ std::string CreateSchemaSql(bool with_indexes) {
   sql +=
       "CREATE TABLE IF NOT EXISTS props(obj INTEGER NOT NULL, prop TEXT NOT NULL, ord INTEGER NOT NULL, v,\n"
       "  PRIMARY KEY(obj, prop, ord)) WITHOUT ROWID;\n"
-      "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(name, body, tokenize='unicode61 remove_diacritics 2');\n" +
-      CreatePendingSql() + "\n";
+      "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(name, body, tokenize='unicode61 remove_diacritics 2');\n";
   if (with_indexes) sql += CreateIndexesSql();
   return sql;
 }
@@ -42,13 +41,9 @@ std::string CreateIndexesSql() {
   return sql + "CREATE INDEX IF NOT EXISTS props_value ON props(prop, v);\n";
 }
 
-std::string CreatePendingSql() {
-  return "CREATE TABLE IF NOT EXISTS pending(seq INTEGER PRIMARY KEY, object_id TEXT NOT NULL);";
-}
-
 std::string DropSchemaSql() {
   return "DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS props; DROP TABLE IF EXISTS objects; "
-         "DROP TABLE IF EXISTS meta;";
+         "DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS pending;";
 }
 
 }  // namespace folio::query

@@ -9,11 +9,8 @@
 //   props    (object, property, ordinal, value) for multi-valued and custom properties,
 //            one row per value; an unset property has no row.
 //   fts      FTS5 (unicode61, accents removed) over each document's name and text.
-//   meta     schema version, whether the index is complete, the change token applied.
-//   pending  TEMPORARY (until the change log exists): ids of objects a process changed
-//            while it could not update the index itself (another build held it); any
-//            process that next brings the index in step applies and removes them. It
-//            survives a rebuild (a build applies it at its end).
+//   meta     schema version, whether the index is complete, the change log token
+//            applied (key "token:change-log").
 #pragma once
 
 #include <string>
@@ -22,7 +19,10 @@
 namespace folio::query {
 
 // Bumped whenever the tables change: an index of another version is rebuilt.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
+
+// The meta key of the change log token the index has applied.
+inline constexpr const char* kChangeLogTokenKey = "token:change-log";
 
 struct ColumnProperty {
   std::string_view property;  // canonical id
@@ -74,9 +74,7 @@ const ColumnProperty* FindColumn(std::string_view property_id);
 // each for every row.
 std::string CreateSchemaSql(bool with_indexes = true);
 std::string CreateIndexesSql();
-// Creates the pending table alone (IF NOT EXISTS).
-std::string CreatePendingSql();
-// Drops every table the index has but `pending` (a rebuild starts from nothing).
+// Drops every table the index has (a rebuild starts from nothing).
 std::string DropSchemaSql();
 
 }  // namespace folio::query

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 
+#include "storage/utf8.h"
+
 namespace folio::query {
 namespace {
 
@@ -46,46 +48,13 @@ bool IsTextual(std::string_view mime_type, std::string_view file_name) {
 std::string ValidUtf8(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      if (c != 0) out += static_cast<char>(c);
-      ++i;
+  for (size_t i = 0; i < s.size();) {
+    const size_t n = storage::Utf8SequenceLength(s, i);
+    if (n == 0) {
+      ++i;  // not a well-formed sequence: skip its first byte; what follows is looked at again
       continue;
     }
-    size_t n = 0;
-    uint32_t cp = 0;
-    if (c >= 0xC2 && c <= 0xDF) {
-      n = 2;
-      cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      n = 3;
-      cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      n = 4;
-      cp = c & 0x07;
-    } else {
-      ++i;  // a continuation byte without a lead, or a lead that is never valid
-      continue;
-    }
-    if (i + n > s.size()) break;  // cut off at the end
-    bool ok = true;
-    for (size_t k = 1; k < n; ++k) {
-      const auto b = static_cast<unsigned char>(s[i + k]);
-      if ((b & 0xC0) != 0x80) {
-        ok = false;
-        break;
-      }
-      cp = (cp << 6) | (b & 0x3F);
-    }
-    const bool overlong = (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
-    const bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
-    if (!ok || overlong || surrogate || cp > 0x10FFFF) {
-      ++i;  // skip the lead byte; what follows is looked at again
-      continue;
-    }
-    out.append(s.substr(i, n));
+    if (n > 1 || s[i] != '\0') out.append(s.substr(i, n));  // NUL would end FTS5's text
     i += n;
   }
   return out;

@@ -545,7 +545,7 @@ async function runVariant(letter) {
     await session.deleteObject(rel[P('objectId')], true);
   });
 
-  // query (binding §2.3, §11.4; CONTRACT §10): CmisJS POSTs cmisaction=query with `statement`.
+  // query (binding §2.3, §11.4; docs/API.md §11): CmisJS POSTs cmisaction=query with `statement`.
   await step(V, 'query: by name, both spellings, an alias', async () => {
     const r = await session.query(`SELECT ${P('name')} AS n, cmis:objectId FROM ${P('document')} WHERE cmis:name = 'README.md'`);
     assert.ok(Array.isArray(r.results), 'results array');

@@ -35,7 +35,7 @@
 #include "repo/query/parser.h"
 #include "repo/query/query_indexes.h"
 #include "repo/types.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "support/repo_fixture.h"
 
 namespace folio::testing {
@@ -255,10 +255,6 @@ struct QueryFixture : RepoFixture {
     auto hits = Run(statement);
     return hits.ok() ? OkStatus() : hits.status();
   }
-
-  // TEMPORARY as the api layer does it until the change log exists: tells the index
-  // which objects a change touched.
-  void Changed(std::initializer_list<std::string> ids) { indexes->NoteChanged(*repo, std::vector<std::string>(ids)); }
 };
 
 using Names = std::set<std::string>;
