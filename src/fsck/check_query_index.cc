@@ -1,4 +1,4 @@
-// The repository's query index (docs/STORAGE.md, "The query index") against the
+// The repository's query index (docs/STORAGE.md §11) against the
 // records: query-index-unreadable, query-index-incomplete, query-index-stale; and its
 // repair, a rebuild from the files through the engine (src/repo/query).
 #include "folio/store.h"

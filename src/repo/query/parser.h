@@ -8,7 +8,7 @@
 // error and control classes with a grammar library. The parser has its own tests
 // (tests/repo/query/parser_test.cc).
 //
-// Limits (docs/API.md, query): a statement of at most kMaxStatementBytes; parentheses and
+// Limits (docs/API.md §11.4): a statement of at most kMaxStatementBytes; parentheses and
 // NOT nested at most kMaxNesting deep; at most kMaxPredicates predicates and
 // kMaxListValues values in all IN lists together; at most kMaxOrderKeys ORDER BY keys and
 // kMaxSelectItems select items. They bound the time and memory of every later step.

@@ -1,4 +1,4 @@
-// The query index's tables (docs/STORAGE.md, "The query index"):
+// The query index's tables (docs/STORAGE.md §11):
 //
 //   objects  one row per folder, item, relationship and document version (never a
 //            private working copy: capabilityPWCSearchable is false). The built-in

@@ -1,7 +1,7 @@
 // The text of a document that CONTAINS searches: its content when that is text (text/*,
 // JSON, XML, YAML and the like by MIME type, source and text files by extension),
 // decoded as UTF-8 with invalid bytes skipped, at most kMaxIndexedTextBytes of it
-// (docs/API.md, query). The name is indexed separately.
+// (docs/API.md §11.3). The name is indexed separately.
 #pragma once
 
 #include <string>
