@@ -1,6 +1,6 @@
 // The change events the query index consumes to stay in step with the repository: one
 // per created, updated, deleted or re-secured object, in commit order, each with an
-// increasing token (the repository's change log, docs/STORAGE.md §8). The index re-reads
+// increasing token (the repository's change log, docs/STORAGE.md §8.6). The index re-reads
 // the object an event names through the public Repository API, so an event needs to say
 // only *which* object changed, not how.
 #pragma once

@@ -1,5 +1,5 @@
 // The change feed the query index follows: the repository's own change log
-// (Repository::ReadChanges, docs/STORAGE.md §8). The engine records one event per
+// (Repository::ReadChanges, docs/STORAGE.md §8.6). The engine records one event per
 // created, updated or deleted object inside the same atomic change as the files (files
 // added or edited by hand too, when the engine adopts them), with consecutive tokens
 // shared by every process on the data directory. So an index that has applied the
