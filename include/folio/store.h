@@ -52,8 +52,9 @@ class Store {
 
   // The data directory as a host path, for messages.
   const std::string& dir() const { return dir_; }
-  // The Fs the data directory is read and written through (domains' users and groups
-  // are kept through it: repo/acl/accounts.h).
+  // The Fs the data directory is read and written through: for what keeps files of its
+  // own beside the repositories (a domain's users and groups, repo/acl/accounts.h; the
+  // query index, src/repo/query: a SQLite file and an inotify watch per folder).
   Fs& fs() { return *fs_; }
 
   // Domains in id order. A directory without domain metadata is not a domain.

@@ -9,6 +9,7 @@
 #include "api/url.h"
 #include "repo/acl/accounts.h"
 #include "repo/acl/checker.h"
+#include "repo/query/query_indexes.h"
 
 namespace folio::api {
 namespace {
@@ -65,7 +66,8 @@ Result<Operation> DefaultOperation(Context& ctx) {
 Service::Service(Store& store, ServiceOptions options)
     : store_(store),
       options_(std::move(options)),
-      accounts_(std::make_unique<acl::AccountRegistry>(store.fs(), options_.read_only)) {
+      accounts_(std::make_unique<acl::AccountRegistry>(store.fs(), options_.read_only)),
+      query_indexes_(std::make_unique<query::QueryIndexes>(store, options_.log)) {
   auth::AuthenticatorOptions auth;
   auth.admin_password = options_.admin_password;
   auth.hash_threads = options_.hash_threads;
@@ -73,6 +75,8 @@ Service::Service(Store& store, ServiceOptions options)
 }
 
 Service::~Service() = default;
+
+void Service::StartQueryIndexing() { query_indexes_->StartBackground(); }
 
 Result<std::vector<std::string>> Service::AnonymousDomains() {
   FOLIO_ASSIGN_OR_RETURN(std::vector<DomainInfo> domains, store_.ListDomains());
@@ -129,6 +133,7 @@ Response Service::Run(const Request& request) {
   ctx.uploads = &uploads_;
   ctx.authenticator = authenticator_.get();
   ctx.registry = accounts_.get();
+  ctx.query_indexes = query_indexes_.get();
   if (segments.size() == 1) {
     ctx.level = Level::kDomain;
     ctx.domain_id = segments[0];

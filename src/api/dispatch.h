@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,6 +22,9 @@
 
 namespace folio::acl {
 class AccountRegistry;
+}  // namespace folio::acl
+namespace folio::query {
+class QueryIndexes;
 }
 
 namespace folio::api {
@@ -42,6 +46,8 @@ struct ServiceOptions {
   bool exposed = false;
   bool insecure = false;  // --insecure
   size_t hash_threads = 0;  // threads hashing passwords; 0: half the cores (1 to 4)
+  // Where the query indexes' progress and failures go (one line each, any thread).
+  std::function<void(const std::string&)> log;
 };
 
 class Service {
@@ -72,6 +78,10 @@ class Service {
   Result<std::vector<std::string>> AnonymousDomains();
 
   auth::Authenticator& authenticator() { return *authenticator_; }
+  // Builds (or brings in step) the query index of every repository in the background;
+  // returns at once. `folio serve` calls it after the ready line; without it an index is
+  // made by the first query of its repository.
+  void StartQueryIndexing();
 
  private:
   Response Run(const Request& request);
@@ -81,6 +91,7 @@ class Service {
   UploadRegistry uploads_;
   std::unique_ptr<acl::AccountRegistry> accounts_;
   std::unique_ptr<auth::Authenticator> authenticator_;
+  std::unique_ptr<query::QueryIndexes> query_indexes_;
 };
 
 }  // namespace folio::api

@@ -107,15 +107,15 @@ void Renderer::WriteValue(std::string_view id, const Json& value, const Json* de
   w.EndArray();
 }
 
-void Renderer::WriteDetailed(std::string_view id, std::string_view response_id, const Json& value,
-                             const Json* definition, JsonWriter& w) const {
+void Renderer::WriteDetailed(std::string_view id, std::string_view response_id, std::string_view query_name,
+                             const Json& value, const Json* definition, JsonWriter& w) const {
   const size_t colon = id.find(':');
   const std::string_view local = colon == std::string_view::npos ? id : id.substr(colon + 1);
   w.BeginObject();
   w.Key("id").String(response_id);
   w.Key("localName").String(DefinitionString(definition, "localName", local));
   w.Key("displayName").String(DefinitionString(definition, "displayName", local));
-  w.Key("queryName").String(response_id);
+  w.Key("queryName").String(query_name);
   w.Key("type").String(definition != nullptr ? DefinitionString(definition, "propertyType", "string")
                                              : InferredType(value));
   w.Key("cardinality").String(definition != nullptr ? DefinitionString(definition, "cardinality", "single")
@@ -144,7 +144,7 @@ void Renderer::WriteProperties(const ObjectData& object, JsonWriter& w) {
     if (options_.succinct) {
       WriteValue(id, *it, def, w);
     } else {
-      WriteDetailed(id, response_id, *it, def, w);
+      WriteDetailed(id, response_id, response_id, *it, def, w);
     }
   }
   w.EndObject();
@@ -154,6 +154,45 @@ void Renderer::WriteObject(const ObjectData& object, JsonWriter& w, const Json* 
   w.BeginObject();
   w.Key(options_.succinct ? "succinctProperties" : "properties");
   WriteProperties(object, w);
+  if (allowable_actions != nullptr) w.Key("allowableActions").Value(*allowable_actions);
+  w.EndObject();
+}
+
+void Renderer::WriteQueryResult(const ObjectData& object, const std::vector<ResultColumn>& columns, JsonWriter& w,
+                                const Json* allowable_actions) {
+  const bool need_defs = !options_.succinct || options_.extended_dates;
+  const Definitions* defs = need_defs ? PropertyDefinitions(object.type_id) : nullptr;
+  static const Json kNull;
+  w.BeginObject();
+  w.Key(options_.succinct ? "succinctProperties" : "properties");
+  w.BeginObject();
+  for (const ResultColumn& c : columns) {
+    if (c.computed) {
+      w.Key(c.alias);
+      if (options_.succinct) {
+        w.Value(*c.computed);
+      } else {
+        WriteDetailed(c.alias, c.alias, c.alias, *c.computed, nullptr, w);
+      }
+      continue;
+    }
+    const Json* def = nullptr;
+    if (defs != nullptr) {
+      const auto d = defs->by_id.find(c.property_id);
+      if (d != defs->by_id.end()) def = d->second;
+    }
+    const auto it = object.properties.find(c.property_id);
+    const Json& value = it == object.properties.end() ? kNull : *it;
+    const std::string_view response_id = ToResponseId(options_.variant, c.property_id);
+    const std::string_view key = c.alias.empty() ? response_id : std::string_view(c.alias);
+    w.Key(key);
+    if (options_.succinct) {
+      WriteValue(c.property_id, value, def, w);
+    } else {
+      WriteDetailed(c.property_id, response_id, key, value, def, w);
+    }
+  }
+  w.EndObject();
   if (allowable_actions != nullptr) w.Key("allowableActions").Value(*allowable_actions);
   w.EndObject();
 }
@@ -197,9 +236,9 @@ Json RepositoryInfoJson(const RepositoryInfo& info, Variant variant, const std::
       {"capabilityVersionSpecificFiling", false},
       {"capabilityPWCUpdatable", true},
       {"capabilityPWCSearchable", false},
-      {"capabilityAllVersionsSearchable", false},
+      {"capabilityAllVersionsSearchable", true},
       {"capabilityOrderBy", "common"},
-      {"capabilityQuery", "none"},
+      {"capabilityQuery", "bothcombined"},
       {"capabilityJoin", "none"},
       {"capabilityACL", acl::Capabilities().capability},
       {"capabilityCreatablePropertyTypes",

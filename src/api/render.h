@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "api/json_input.h"
 #include "api/json_writer.h"
@@ -33,6 +34,15 @@ struct RenderOptions {
   PropertyFilter filter;
 };
 
+// One column of a query result (binding §11.4): a property of the object, or a value the
+// query computed (SCORE()). Keyed by `alias` when given, else by the property id in the
+// variant's spelling; in the detailed form `queryName` is that key.
+struct ResultColumn {
+  std::string property_id;      // canonical; "" for a computed value
+  std::string alias;            // "" when not aliased (computed values always have one)
+  std::optional<Json> computed;  // the value of a computed column
+};
+
 class Renderer {
  public:
   // `repo` supplies type definitions for the detailed form; may be null (then property
@@ -48,6 +58,11 @@ class Renderer {
   // property whose id is a built-in id without its prefix ("name") is left out: it
   // would print as the built-in one, and no request could address it.
   void WriteProperties(const ObjectData& object, JsonWriter& w);
+  // Writes a query result: {"succinctProperties": {...}} or {"properties": {...}} with the
+  // given columns only, in order (a property the object lacks is null), and an
+  // "allowableActions" member when `allowable_actions` is given.
+  void WriteQueryResult(const ObjectData& object, const std::vector<ResultColumn>& columns, JsonWriter& w,
+                        const Json* allowable_actions = nullptr);
   // A type definition in the variant's spelling; without its property definitions
   // unless `with_property_definitions`.
   Json Type(const Json& type, bool with_property_definitions) const;
@@ -60,8 +75,8 @@ class Renderer {
   };
   const Definitions* PropertyDefinitions(const std::string& type_id);
   void WriteValue(std::string_view id, const Json& value, const Json* definition, JsonWriter& w) const;
-  void WriteDetailed(std::string_view id, std::string_view response_id, const Json& value, const Json* definition,
-                     JsonWriter& w) const;
+  void WriteDetailed(std::string_view id, std::string_view response_id, std::string_view query_name,
+                     const Json& value, const Json* definition, JsonWriter& w) const;
 
   Repository* repo_;
   RenderOptions options_;

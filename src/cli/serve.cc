@@ -116,6 +116,7 @@ int RunServe(const ServeOptions& o) {
   }
   service_options.exposed = !api::auth::IsLoopbackAddress(o.host);
   service_options.insecure = o.insecure;
+  service_options.log = [](const std::string& line) { spdlog::info("{}", line); };
   api::Service service(**store, service_options);
   // Beyond loopback, a domain without users would be open to anyone who can connect.
   if (service_options.exposed && !o.insecure) {
@@ -151,6 +152,7 @@ int RunServe(const ServeOptions& o) {
   std::cout << "folio listening on " << server.Url() << std::endl;  // the ready line, flushed
   spdlog::info("serving {}{} (default variant {}{}{})", o.data, o.ephemeral ? " (ephemeral copy)" : "", o.variant,
                o.read_only ? ", read-only" : "", o.strict ? ", strict" : "");
+  service.StartQueryIndexing();  // after the ready line: it never waits for an index
 
   std::thread waiter([&server, &signals] {
     int sig = 0;

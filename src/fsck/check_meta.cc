@@ -196,6 +196,7 @@ Problems CheckRepository(Fs& fs, const RepoFacts& f, bool compare_bytes) {
   Append(out, CheckTypes(fs, f));
   Append(out, CheckObjectTypes(fs, f));
   Append(out, CheckSpecialFiles(f.specials));
+  Append(out, CheckQueryIndex(fs, f));
   return out;
 }
 

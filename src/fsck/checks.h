@@ -59,6 +59,9 @@ Problems CheckLatestContent(Fs& fs, const RepoFacts& f, bool compare_bytes);
 Problems CheckAccounts(Fs& fs, const DataFacts& d);
 // acl-entry-invalid, acl-principal-unknown: the entries of every object's ACL.
 Problems CheckObjectAcls(Fs& fs, const RepoFacts& f);
+// --- check_query_index.cc: the derived query index (src/repo/query) ---
+// query-index-unreadable, query-index-incomplete, query-index-stale (reads it only).
+Problems CheckQueryIndex(Fs& fs, const RepoFacts& f);
 
 // Every check, in report order.
 Problems CheckData(const DataFacts& d);

@@ -51,6 +51,9 @@ inline constexpr FindingKind kDomainAdminMissing{"domain-admin-missing", Severit
 inline constexpr FindingKind kDomainJournalPending{"domain-journal-pending", Severity::kWarning};
 inline constexpr FindingKind kAclEntryInvalid{"acl-entry-invalid", Severity::kWarning};
 inline constexpr FindingKind kAclPrincipalUnknown{"acl-principal-unknown", Severity::kWarning};
+inline constexpr FindingKind kQueryIndexUnreadable{"query-index-unreadable", Severity::kWarning};
+inline constexpr FindingKind kQueryIndexIncomplete{"query-index-incomplete", Severity::kNote};
+inline constexpr FindingKind kQueryIndexStale{"query-index-stale", Severity::kWarning};
 
 // What --repair does about one problem. Paths are data-directory-relative.
 struct Action {
@@ -68,6 +71,7 @@ struct Action {
     kWriteMarker,       // create the check-out marker `path`
     kRemoveMarker,      // remove the check-out marker `path`
     kRebuildIndex,      // rewrite the repository's id index from the tree
+    kRebuildQueryIndex,  // rebuild the repository's query index through the engine
     kWriteDataMeta,     // write .folio/folio.json
   };
   Kind kind = Kind::kNone;

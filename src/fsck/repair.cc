@@ -246,12 +246,16 @@ void RepairRepository(Fs& fs, const std::string& base, LostFound& lost, RepairLo
     const Problems problems = CheckRepository(fs, facts, /*compare_bytes=*/true);
     bool any = false, journal = false, commit_log = false;
     for (const Problem& p : problems) {
-      if (p.action.kind == Kind::kNone) continue;
+      if (p.action.kind == Kind::kNone || p.action.kind == Kind::kRebuildQueryIndex) continue;
       any = true;
       if (p.finding.id == kJournalPending.id) journal = true;
       if (p.finding.id == kLogPending.id || p.finding.id == kLogUnreadable.id) commit_log = true;
     }
-    if (!any) return;
+    // The query index is derived from everything else: rebuilt last, from repaired files.
+    if (!any) {
+      RebuildQueryIndex(fs, base, problems, log);
+      return;
+    }
     if (commit_log) {
       // Every other repair assumes the files hold every committed change.
       if (!RepairCommitLog(fs, layout, problems, lost, log)) return;

@@ -50,4 +50,9 @@ void RepairRepository(Fs& fs, const std::string& base, LostFound& lost, RepairLo
 bool RepairThroughEngine(Fs& fs, const std::string& base, const Problems& problems,
                          RepairLog& log);
 
+// check_query_index.cc: rebuilds the repository's query index (kRebuildQueryIndex)
+// through the engine, once every other problem is repaired. Requires: the caller does
+// not hold the repository's lock. Returns true if it was rebuilt.
+bool RebuildQueryIndex(Fs& fs, const std::string& base, const Problems& problems, RepairLog& log);
+
 }  // namespace folio::fsck

@@ -141,7 +141,7 @@ TypeDef MakeBase(const char* id, const char* display, BaseType base, std::initia
                 {"creatable", t.creatable},
                 {"fileable", fileable},
                 {"queryable", std::string_view(id) != "cmis:secondary"},
-                {"fulltextIndexed", false},
+                {"fulltextIndexed", base == BaseType::kDocument && std::string_view(id) == "cmis:document"},
                 {"includedInSupertypeQuery", true},
                 {"controllablePolicy", false},
                 {"controllableACL", std::string_view(id) != "cmis:secondary"},
@@ -254,6 +254,11 @@ Result<std::shared_ptr<const TypeDef>> TypeRegistry::Load(const std::string& id,
   t.id = id;
   t.parent_id = parent_id;
   t.json = def;
+  // What the query index does with the type's objects, whatever the definition said
+  // (these attributes are not settable: capabilityNewTypeSettableAttributes).
+  t.json["queryable"] = storage::BoolOr(parent.json, "queryable", true);
+  t.json["fulltextIndexed"] = storage::BoolOr(parent.json, "fulltextIndexed", false);
+  t.json["includedInSupertypeQuery"] = true;
   const Json* inherited = storage::Member(parent.json, "propertyDefinitions");
   Json all = inherited != nullptr && inherited->is_object() ? *inherited : Json::object();
   for (auto& [pid, pdef] : all.items()) pdef["inherited"] = true;
@@ -275,6 +280,8 @@ Result<std::shared_ptr<const TypeDef>> TypeRegistry::Load(const std::string& id,
       p.required = storage::BoolOr(pdef, "required", false);
       t.properties[pid] = p;
       all[pid] = pdef;
+      all[pid]["queryable"] = true;
+      all[pid]["orderable"] = !p.multi;
     }
   }
   t.json["baseId"] = std::string(BaseTypeId(t.base));

@@ -17,6 +17,7 @@
 
 #include "folio/fsck.h"
 #include "folio/store.h"
+#include "support/child_process.h"
 #include "support/repo_fixture.h"
 
 using namespace folio;
@@ -131,25 +132,15 @@ TEST_CASE("Crash: SIGKILL at 200 random moments; fsck --repair keeps every repor
     }
     std::map<std::string, Expect> model;
     for (int k = 0; k < kKillsPerDir; ++k, ++kills) {
-      int fds[2];
-      REQUIRE(::pipe(fds) == 0);
-      pid_t pid = ::fork();
-      REQUIRE(pid >= 0);
-      if (pid == 0) {
-        ::close(fds[0]);
-        ChildWorkload(dir.path(), kills, fds[1]);
-      }
-      ::close(fds[1]);
+      folio::testing::Child child =
+          folio::testing::ForkWithPipe([&](int fd) { ChildWorkload(dir.path(), kills, fd); });
       // Wait for "ready", then let it work for a random while (0-15 ms) and kill it.
-      FILE* in = ::fdopen(fds[0], "r");
+      FILE* in = child.out;
       char line[512];
       REQUIRE(std::fgets(line, sizeof line, in) != nullptr);
       ::usleep(std::uniform_int_distribution<int>(0, 15000)(rng));
-      ::kill(pid, SIGKILL);
-      int status = 0;
-      ::waitpid(pid, &status, 0);
-      REQUIRE_MESSAGE((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL),
-                      "the child failed on its own: exit " << WEXITSTATUS(status));
+      const int exit_code = folio::testing::KillAndReap(child.pid);
+      REQUIRE_MESSAGE(exit_code == 0, "the child failed on its own: exit " << exit_code);
       while (std::fgets(line, sizeof line, in) != nullptr) {
         std::string l(line);
         if (l.empty() || l.back() != '\n') break;  // cut by the kill: not reported

@@ -12,4 +12,5 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/acl_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/serve_exposed_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/newcomer_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/query_test.cc
 )

@@ -9,3 +9,4 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/robustness_test.cc
 )
 include(${CMAKE_CURRENT_LIST_DIR}/acl/tests.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/query/tests.cmake)

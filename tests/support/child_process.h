@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -70,6 +71,33 @@ inline Child Spawn(const std::vector<std::string>& args, const std::vector<std::
 inline int WaitExit(pid_t pid) {
   int status = 0;
   ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Forks a child that runs `body(fd)`, which must not return (it ends with _exit or is
+// killed), `fd` being the write end of a pipe whose read end is the Child's `out`.
+template <typename Body>
+Child ForkWithPipe(Body body) {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::close(fds[0]);
+    body(fds[1]);
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  return {pid, ::fdopen(fds[0], "r")};
+}
+
+// Kills `pid` with SIGKILL and reaps it. Returns 0 if the signal ended it, else the exit
+// status with which it had ended by itself before.
+inline int KillAndReap(pid_t pid) {
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) return 0;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 

@@ -44,7 +44,7 @@ constexpr OperationRow kRows[] = {
     {Operation::kTypeDescendants, kRead, kAtRepository, TypeDescendants, {"typeDescendants", "getTypeDescendants"}},
     {Operation::kTypeDefinition, kRead, kAtRepository, TypeDefinition, {"typeDefinition", "getTypeDefinition"}},
     // A GET selector and a POST action alike; never a write.
-    {Operation::kQuery, kRead, kAtRepository, kNotServed, {"query"}},
+    {Operation::kQuery, kRead, kAtRepository, Query, {"query"}},
     {Operation::kCheckedOut, kRead, kAtRepository, CheckedOut, {"checkedout", "getCheckedOutDocs"}},
     {Operation::kContentChanges, kRead, kAtRepository, kNotServed, {"contentChanges", "getContentChanges"}},
     {Operation::kLastResult, kRead, kAtRepository, kNotServed, {"lastResult", "getLastResult"}},

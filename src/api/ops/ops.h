@@ -24,6 +24,10 @@
 #include "repo/acl/caller.h"
 #include "repo/acl/checker.h"
 
+namespace folio::query {
+class QueryIndexes;
+}
+
 namespace folio::api::ops {
 
 enum class Level { kServer, kDomain, kRepository };
@@ -57,6 +61,7 @@ struct Context {
   std::shared_ptr<acl::DomainAccounts> accounts;  // at domain and repository level
   // The access decisions for `caller` (docs/API.md §11).
   acl::Checker Checker() const { return acl::Checker(caller); }
+  query::QueryIndexes* query_indexes = nullptr;  // the server's query indexes (query_ops.cc)
 
   // The absolute URL of the repository (also its root folder URL).
   std::string RepositoryUrl() const;
@@ -233,5 +238,10 @@ Result<std::vector<folio::Ace>> NewObjectAcl(const Context& ctx, const std::vect
 // Errors: kPermissionDenied naming the first object below `folder` the caller may not
 // delete (deleteTree is all or nothing); errors of reading the tree.
 Status CheckTreeWritable(Context& ctx, const ObjectData& folder);
+// query_ops.cc
+// query (docs/API.md §12): the statement in `statement` or `q`, with searchAllVersions,
+// maxItems, skipCount, succinct, includeAllowableActions and dateTimeFormat; answers
+// {"results": [...], "hasMoreItems", "numItems"}.
+Result<Response> Query(Context& ctx);
 
 }  // namespace folio::api::ops

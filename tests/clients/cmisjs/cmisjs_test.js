@@ -3,16 +3,14 @@
 // client. It starts nothing: run.sh starts `folio serve` on the sample data and passes the
 // server URL. Usage:
 //
-//   node cmisjs_test.js http://127.0.0.1:PORT/ [--keep-going] [--variant A|B] [--verbose] [--gaps]
+//   node cmisjs_test.js http://127.0.0.1:PORT/ [--keep-going] [--variant A|B] [--verbose]
 //
 // Each variant of the sample data is exercised the way a CmisJS user would: variant A is
 // repository demo/plain (unprefixed property ids), variant B is demo/cmis (cmis: ids).
 // Then a domain with users, made for the run, through setCredentials (HTTP Basic).
 // One line per step; the first failure stops the run (exit 1) and prints the request
 // CmisJS made and the response it got. --keep-going runs every step and reports all
-// failures at the end (for diagnosis). --gaps adds steps for CmisJS calls that Folio does not
-// serve yet (each asserts what CMIS 1.1 expects; they fail today, see the GAP notes below);
-// CTest runs without it.
+// failures at the end (for diagnosis).
 'use strict';
 
 const assert = require('node:assert/strict');
@@ -42,11 +40,10 @@ try {
 const args = process.argv.slice(2);
 const keepGoing = args.includes('--keep-going');
 const verbose = args.includes('--verbose');
-const withGaps = args.includes('--gaps');
 const variantArg = args.includes('--variant') ? args[args.indexOf('--variant') + 1] : null;
 const base = args.find((a) => /^https?:\/\//.test(a));
 if (!base) {
-  console.error('usage: node cmisjs_test.js http://HOST:PORT/ [--keep-going] [--variant A|B] [--verbose] [--gaps]');
+  console.error('usage: node cmisjs_test.js http://HOST:PORT/ [--keep-going] [--variant A|B] [--verbose]');
   process.exit(2);
 }
 const serviceUrl = base.replace(/\/+$/, '') + '/demo';
@@ -549,14 +546,38 @@ async function runVariant(letter) {
     await session.deleteObject(rel[P('objectId')], true);
   });
 
-  if (withGaps) {
-    // GAP: query (the seed's generic `query` operation; CONTRACT §3 `q`/`statement`; binding §11.4).
-    await step(V, 'GAP query', async () => {
-      const r = await session.query(`SELECT * FROM cmis:document WHERE cmis:name = 'README.md'`);
-      assert.ok(Array.isArray(r.results), 'results array');
-      assert.equal(r.results.length, 1);
-    });
-  }
+  // query (binding §2.3, §11.4; docs/API.md §12): CmisJS POSTs cmisaction=query with `statement`.
+  await step(V, 'query: by name, both spellings, an alias', async () => {
+    const r = await session.query(`SELECT ${P('name')} AS n, cmis:objectId FROM ${P('document')} WHERE cmis:name = 'README.md'`);
+    assert.ok(Array.isArray(r.results), 'results array');
+    assert.equal(r.numItems, 1);
+    assert.equal(r.hasMoreItems, false);
+    assert.equal(r.results[0].succinctProperties.n, 'README.md');
+    assert.equal(r.results[0].succinctProperties[P('objectId')], s.readmeId);
+  });
+
+  await step(V, 'query: what this run changed is seen (IN_TREE, CONTAINS, searchAllVersions)', async () => {
+    const latest = await session.query(`SELECT cmis:name FROM cmis:document WHERE IN_TREE('${s.folderId}') AND CONTAINS('"minor change"')`);
+    assert.deepEqual(latest.results.map((o) => o.succinctProperties[P('name')]), ['hello-renamed.txt']);
+    const old = `SELECT cmis:objectId FROM cmis:document WHERE cmis:versionSeriesId = '${s.docSeries}' AND CONTAINS('grüße')`;
+    assert.equal((await session.query(old)).numItems, 0, 'only 1.0 says grüße: not the latest');
+    const all = await session.query(old, true);
+    assert.deepEqual(all.results.map((o) => o.succinctProperties[P('objectId')]), [s.docId]);
+  });
+
+  await step(V, 'query: ORDER BY and paging', async () => {
+    const r = await session.query(
+      `SELECT cmis:versionLabel FROM cmis:document WHERE cmis:versionSeriesId = '${s.planSeries}' ORDER BY cmis:versionLabel DESC`,
+      true, { maxItems: 2, skipCount: 1 });
+    assert.equal(r.numItems, 4);
+    assert.equal(r.hasMoreItems, true);
+    assert.deepEqual(r.results.map((o) => o.succinctProperties[P('versionLabel')]), ['2.0', '1.1']);
+  });
+
+  await step(V, 'error: a query with a syntax error rejects with 400 invalidArgument', async () => {
+    const body = await expectHttpError(session.query('SELECT * FROM'), 400, 'invalidArgument', 'syntax error');
+    assert.match(body.message, /line 1, column 14/, 'the message says where');
+  });
 
   await step(V, 'deleteObject', async () => {
     const res = await session.deleteObject(s.pngId, true);

@@ -1,0 +1,38 @@
+// A main() for the fuzz targets without libFuzzer (any compiler): runs
+// LLVMFuzzerTestOneInput on every file of the directories or files named on the command
+// line, so that ctest replays the seed corpus (and any crash a fuzzer found, once added
+// to it) in every build.
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
+
+int main(int argc, char** argv) {
+  std::vector<std::filesystem::path> files;
+  for (int i = 1; i < argc; ++i) {
+    const std::filesystem::path p(argv[i]);
+    if (std::filesystem::is_directory(p)) {
+      for (const auto& e : std::filesystem::directory_iterator(p)) {
+        if (e.is_regular_file()) files.push_back(e.path());
+      }
+    } else {
+      files.push_back(p);
+    }
+  }
+  if (files.empty()) {
+    std::fprintf(stderr, "replay: no input files\n");
+    return 2;
+  }
+  for (const auto& f : files) {
+    std::ifstream in(f, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  }
+  std::printf("replayed %zu inputs\n", files.size());
+  return 0;
+}

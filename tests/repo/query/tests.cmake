@@ -1,0 +1,10 @@
+# The query language and index (src/repo/query); included from tests/repo/tests.cmake.
+list(APPEND FOLIO_TEST_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/parser_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/like_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/text_search_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/text_extract_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/query_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/catch_up_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/scan_test.cc
+)
