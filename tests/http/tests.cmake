@@ -9,4 +9,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/versioning_states_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/versioning_failures_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/newcomer_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/navigation_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/types_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/changes_test.cc
 )

@@ -13,6 +13,15 @@ std::string UrlOf(const Context& ctx, const folio::RepositoryInfo& info) {
   return ctx.request.base_url + "/" + ctx.domain_id + "/" + info.repository_id;
 }
 
+// The change log's state of repository `id` of the request's domain (a new or
+// unreadable one: empty).
+ChangeLogStatus ChangesOf(const Context& ctx, const std::string& id) {
+  auto repo = ctx.store.GetRepository(ctx.domain_id, id);
+  if (!repo.ok()) return {};
+  auto status = (*repo)->GetChangeLogStatus();
+  return status.ok() ? *status : ChangeLogStatus{};
+}
+
 }  // namespace
 
 // The service document: repositoryId -> repositoryInfo, in id order (CmisJS takes the
@@ -21,7 +30,8 @@ Result<Response> GetRepositories(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::vector<folio::RepositoryInfo> repos, ctx.store.ListRepositories(ctx.domain_id));
   Json out = Json::object();
   for (const folio::RepositoryInfo& info : repos) {
-    out[info.repository_id] = RepositoryInfoJson(info, VariantOf(info), UrlOf(ctx, info));
+    out[info.repository_id] =
+        RepositoryInfoJson(info, VariantOf(info), UrlOf(ctx, info), ChangesOf(ctx, info.repository_id));
   }
   return JsonResponse(200, out);
 }
@@ -39,7 +49,7 @@ Result<Response> CreateRepository(Context& ctx) {
   info.variant = std::string(VariantName(variant));
   FOLIO_ASSIGN_OR_RETURN(folio::RepositoryInfo made, ctx.store.CreateRepository(ctx.domain_id, info));
   Json out = Json::object();
-  out[made.repository_id] = RepositoryInfoJson(made, VariantOf(made), UrlOf(ctx, made));
+  out[made.repository_id] = RepositoryInfoJson(made, VariantOf(made), UrlOf(ctx, made), ChangeLogStatus{});
   Response r = JsonResponse(201, out);
   r.headers.emplace_back("Location", UrlOf(ctx, made));
   return r;

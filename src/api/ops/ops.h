@@ -1,8 +1,9 @@
 // The operations, one file per family: server_ops.cc (domains), domain_ops.cc
 // (repositories), repository_ops.cc (repository info, types), object_read_ops.cc,
-// object_write_ops.cc, versioning_ops.cc (versioning, checked-out list, ACL). Each
-// takes the Context that dispatch.cc built (level, repository, variant, target) and
-// returns a Response or a Status that dispatch turns into the error response.
+// object_write_ops.cc, navigation_ops.cc, versioning_ops.cc (versioning, checked-out
+// list, ACL), changes_ops.cc (the change log). Each takes the Context that dispatch.cc
+// built (level, repository, variant, target) and returns a Response or a Status that
+// dispatch turns into the error response.
 #pragma once
 
 #include <memory>
@@ -79,8 +80,9 @@ class ObjectWriter {
   // Errors: a mistyped or invalid succinct, filter, dateTimeFormat or
   // includeAllowableActions parameter.
   static Result<ObjectWriter> For(Context& ctx);
-  // Writes one object ({"succinctProperties": ..., "allowableActions": ...}).
-  void Write(const ObjectData& object, JsonWriter& w);
+  // Writes one object ({"succinctProperties": ..., "allowableActions": ...}), then the
+  // members of `extra` (an object: changeEventInfo, acl, ...) when given.
+  void Write(const ObjectData& object, JsonWriter& w, const Json* extra = nullptr);
 
  private:
   ObjectWriter(Renderer renderer, bool actions) : renderer_(std::move(renderer)), actions_(actions) {}
@@ -131,6 +133,7 @@ Result<Response> TypeChildren(Context& ctx);
 Result<Response> TypeDescendants(Context& ctx);
 Result<Response> TypeDefinition(Context& ctx);
 Result<Response> CreateType(Context& ctx);
+Result<Response> UpdateType(Context& ctx);
 Result<Response> DeleteType(Context& ctx);
 // object_read_ops.cc
 Result<Response> GetObject(Context& ctx);
@@ -148,6 +151,9 @@ Result<Response> GetChildren(Context& ctx);
 Result<Response> GetParent(Context& ctx);
 Result<Response> GetParents(Context& ctx);
 Json AllowableActions(const ObjectData& object);
+// navigation_ops.cc: getDescendants and getFolderTree (docs/API.md §7.6).
+Result<Response> GetDescendants(Context& ctx);
+Result<Response> GetFolderTree(Context& ctx);
 // object_write_ops.cc
 Result<Response> CreateObject(Context& ctx);
 Result<Response> UpdateProperties(Context& ctx);
@@ -177,5 +183,10 @@ Result<Response> CancelCheckOut(Context& ctx);
 Result<Response> GetAllVersions(Context& ctx);
 Result<Response> CheckedOut(Context& ctx);
 Result<Response> GetAcl(Context& ctx);
+// changes_ops.cc
+// getContentChanges (docs/API.md §7.12).
+Result<Response> ContentChanges(Context& ctx);
+// An object's ACL as CMIS JSON: {"aces": [{principal, permissions, isDirect}], "isExact"}.
+Json AclJson(const ObjectData& object);
 
 }  // namespace folio::api::ops

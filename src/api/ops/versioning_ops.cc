@@ -131,13 +131,7 @@ Result<Response> CheckedOut(Context& ctx) {
 // checkIn adds or removes can be seen. Enforcement comes with access control.
 Result<Response> GetAcl(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
-  const ObjectData& object = *object_ptr;
-  Json aces = Json::array();
-  for (const folio::Ace& ace : object.acl) {
-    aces.push_back(
-        Json{{"principal", {{"principalId", ace.principal}}}, {"permissions", ace.permissions}, {"isDirect", true}});
-  }
-  return JsonResponse(200, Json{{"aces", std::move(aces)}, {"isExact", true}});
+  return JsonResponse(200, AclJson(*object_ptr));
 }
 
 }  // namespace folio::api::ops
