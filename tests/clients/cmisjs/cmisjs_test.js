@@ -429,7 +429,8 @@ async function runVariant(letter) {
     const caps = (await session.getRepositoryInfo())[V.repoId].capabilities;
     assert.equal(caps.capabilityGetDescendants, true);
     assert.equal(caps.capabilityGetFolderTree, true);
-    await expectHttpError(session.getDescendants(s.folderId, 0), 400, 'invalidArgument', 'depth 0');
+    // CmisJS leaves out a depth of 0 (falsy), so the invalidArgument of depth=0 is
+    // covered by the HTTP tests instead.
   });
 
   // getContentChanges (binding §2.2, §5; CMIS 1.1 token rules): follow the log from the
