@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Change-log read bench (issue 10 §4): reading 10,000 events with getContentChanges in
-pages of 1,000 against reading the same 10,000 objects by id with getObject, one request
+pages of 1,000 (without and with includeProperties) against reading the same 10,000 objects by id with getObject, one request
 after the other on one keep-alive connection, in the same run against the same server.
 
     bench/changes_bench.py BUILD_DIR [--objects N] [--page N] [--rounds N]
@@ -58,11 +58,11 @@ def main():
         first = json.loads(req("GET", "/bench/main?cmisselector=contentChanges&maxItems=1"))
         token0 = first["changeLogToken"]
 
-        def read_changes():
+        def read_changes(properties):
             token, seen = token0, 0
             while True:
                 q = f"/bench/main?cmisselector=contentChanges&succinct=true&maxItems={a.page + (seen > 0)}" \
-                    f"&changeLogToken={token}"
+                    f"&changeLogToken={token}&includeProperties={'true' if properties else 'false'}"
                 page = json.loads(req("GET", q))
                 objs = page["objects"][1:] if seen > 0 else page["objects"]
                 seen += len(objs)
@@ -75,22 +75,29 @@ def main():
                 json.loads(req("GET", "/bench/main?cmisselector=object&succinct=true&objectId=" + urllib.parse.quote(i)))
             return len(ids)
 
-        changes, objects = [], []
+        changes, with_props, objects = [], [], []
         for _ in range(a.rounds):
             t = time.perf_counter()
-            n = read_changes()
+            n = read_changes(False)
             changes.append(time.perf_counter() - t)
+            assert n == a.objects, n
+            t = time.perf_counter()
+            n = read_changes(True)
+            with_props.append(time.perf_counter() - t)
             assert n == a.objects, n
             t = time.perf_counter()
             read_objects()
             objects.append(time.perf_counter() - t)
         mc, mo = statistics.median(changes), statistics.median(objects)
+        mp = statistics.median(with_props)
         print(f"objects created: {a.objects} in {create_s:.1f} s")
         print(f"contentChanges, pages of {a.page}: median {mc * 1000:.1f} ms over {a.rounds} rounds "
               f"(min {min(changes) * 1000:.1f}, max {max(changes) * 1000:.1f})")
         print(f"getObject by id, one keep-alive loop: median {mo * 1000:.1f} ms "
               f"(min {min(objects) * 1000:.1f}, max {max(objects) * 1000:.1f})")
-        print(f"ratio changes/objects: {mc / mo:.2f} (target <= 2)")
+        print(f"contentChanges with includeProperties=true: median {mp * 1000:.1f} ms "
+              f"(min {min(with_props) * 1000:.1f}, max {max(with_props) * 1000:.1f})")
+        print(f"ratio changes/objects: {mc / mo:.2f}; with properties: {mp / mo:.2f} (target <= 2)")
     finally:
         server.terminate()
         server.wait()

@@ -21,8 +21,7 @@ const std::set<Operation> kNotServedYet = {
     Operation::kGetUsers,          Operation::kCreateUser,          Operation::kUpdateUser,
     Operation::kDeleteUser,        Operation::kGetGroups,           Operation::kCreateGroup,
     Operation::kUpdateGroup,       Operation::kDeleteGroup,         Operation::kQuery,
-    Operation::kContentChanges,    Operation::kLastResult,          Operation::kUpdateType,
-    Operation::kDescendants,       Operation::kFolderTree,          Operation::kCreatePolicy,
+    Operation::kLastResult,        Operation::kCreatePolicy,
     Operation::kAddObjectToFolder, Operation::kRemoveObjectFromFolder, Operation::kApplyPolicy,
     Operation::kRemovePolicy,      Operation::kApplyAcl,
 };
