@@ -106,7 +106,7 @@ TEST_CASE("Http navigation: filter, includeAllowableActions, includePathSegment 
     CHECK(detailed[0]["object"]["object"]["properties"][v.prefix + "name"]["value"] == "a");
     CHECK(detailed[0]["object"]["object"]["properties"][v.prefix + "name"]["type"] == "string");
     // includePathSegment.
-    Json segments = GetJson(c, url + "&includePathSegment=true&depth=2");
+    Json segments = GetJson(c, "/demo/" + v.repo + "/tree?cmisselector=descendants&includePathSegment=true&depth=2");
     CHECK(segments[0]["object"]["pathSegment"] == "a");
     CHECK(segments[0]["children"][0]["object"]["pathSegment"] == "a1.txt");
     CHECK(segments[2]["object"]["pathSegment"] == "i");

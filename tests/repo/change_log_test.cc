@@ -14,7 +14,7 @@ namespace {
 
 std::vector<std::string> EventsAfter(Repository& r, uint64_t after) {
   auto page = r.ReadChanges(after + 1, 1000);
-  REQUIRE(page.ok());
+  REQUIRE_MESSAGE(page.ok(), page.status().ToString());
   std::vector<std::string> out;
   for (const ChangeEventInfo& e : page->events) out.push_back(e.type + " " + e.object_id);
   return out;

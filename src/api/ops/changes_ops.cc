@@ -23,12 +23,22 @@ Result<uint64_t> TokenParam(const Context& ctx) {
   return v;
 }
 
-// The object of an event: as it is now (includeProperties), or only what the event
-// itself says: its id and types. A deleted object, or one gone since, is the latter.
-Result<ObjectData> EventObject(Context& ctx, const ChangeEventInfo& e, bool properties) {
-  if (properties && e.type != "deleted") {
+// The properties an event gives by itself: the object's id and types.
+Json EventProperties(const ChangeEventInfo& e) {
+  return Json{{"cmis:objectId", e.object_id}, {"cmis:baseTypeId", e.base_type_id}, {"cmis:objectTypeId", e.type_id}};
+}
+
+// The object of an event: as it is now (includeProperties or includeACL), or only what
+// the event itself says: its id and types. A deleted object, or one gone since, is the
+// latter, and `*exists` says which.
+Result<ObjectData> EventObject(Context& ctx, const ChangeEventInfo& e, bool now_wanted, bool* exists) {
+  *exists = false;
+  if (now_wanted && e.type != "deleted") {
     auto now = ctx.repo->GetObject(e.object_id);
-    if (now.ok()) return std::move(*now);
+    if (now.ok()) {
+      *exists = true;
+      return std::move(*now);
+    }
     if (now.status().kind() != ErrorKind::kObjectNotFound) return now.status();
   }
   ObjectData o;
@@ -37,8 +47,7 @@ Result<ObjectData> EventObject(Context& ctx, const ChangeEventInfo& e, bool prop
   for (BaseType b : {BaseType::kDocument, BaseType::kFolder, BaseType::kItem, BaseType::kRelationship}) {
     if (BaseTypeId(b) == e.base_type_id) o.base = b;
   }
-  o.properties = Json{{"cmis:objectId", e.object_id}, {"cmis:baseTypeId", e.base_type_id},
-                      {"cmis:objectTypeId", e.type_id}};
+  o.properties = EventProperties(e);
   return o;
 }
 
@@ -67,7 +76,12 @@ Result<Response> ContentChanges(Context& ctx) {
   JsonWriter w(body);
   w.BeginObject().Key("objects").BeginArray();
   for (const ChangeEventInfo& e : page.events) {
-    FOLIO_ASSIGN_OR_RETURN(ObjectData object, EventObject(ctx, e, properties));
+    bool exists = false;
+    FOLIO_ASSIGN_OR_RETURN(ObjectData object, EventObject(ctx, e, properties || acl, &exists));
+    if (!properties && exists) {
+      // Only the ACL was asked for: the properties stay the event's three.
+      object.properties = EventProperties(e);
+    }
     Json extra = Json::object();
     extra["changeEventInfo"] = Json{{"changeType", e.type}};
     if (extended_dates) {
@@ -76,7 +90,6 @@ Result<Response> ContentChanges(Context& ctx) {
       extra["changeEventInfo"]["changeTime"] = e.time_ms;
     }
     // The ACL as it is now; a deleted object has none left to show.
-    const bool exists = object.properties.size() > 3 || e.type != "deleted";
     if (acl && exists) {
       extra["acl"] = AclJson(object);
       extra["exactACL"] = true;

@@ -92,8 +92,9 @@ namespace {
 
 // The `type` parameter of createType and updateType with its type ids canonical (both
 // spellings are accepted on input, docs/API.md §5). Errors: kInvalidArgument when
-// missing or not a JSON object, or for an id that is a built-in id without its prefix.
-Result<Json> TypeInput(Context& ctx) {
+// missing or not a JSON object, or (`creating`) for a new id that is a built-in id
+// without its prefix.
+Result<Json> TypeInput(Context& ctx, bool creating) {
   FOLIO_ASSIGN_OR_RETURN(std::optional<Json> type, ctx.params.GetJsonObject("type"));
   if (!type) return InvalidArgument("missing required parameter 'type'");
   for (const char* key : {"parentId", "baseId"}) {
@@ -103,6 +104,9 @@ Result<Json> TypeInput(Context& ctx) {
   }
   // Requests read "document" as cmis:document and "name" as cmis:name (in both
   // variants): a custom type or property spelled so could never be addressed.
+  if (type->contains("id") && (*type)["id"].is_string() && !creating) {
+    (*type)["id"] = std::string(ToCanonicalTypeId((*type)["id"].get<std::string>()));
+  }
   if (type->contains("id") && (*type)["id"].is_string()) {
     const std::string& id = (*type)["id"].get_ref<const std::string&>();
     if (ToCanonicalTypeId(id) != id) {
@@ -132,14 +136,14 @@ Result<Json> TypeInput(Context& ctx) {
 }  // namespace
 
 Result<Response> CreateType(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(Json type, TypeInput(ctx));
+  FOLIO_ASSIGN_OR_RETURN(Json type, TypeInput(ctx, true));
   FOLIO_ASSIGN_OR_RETURN(Json made, ctx.repo->CreateType(type));
   FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
   return JsonResponse(201, Renderer(ctx.repo.get(), options).Type(made, true));
 }
 
 Result<Response> UpdateType(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(Json type, TypeInput(ctx));
+  FOLIO_ASSIGN_OR_RETURN(Json type, TypeInput(ctx, false));
   FOLIO_ASSIGN_OR_RETURN(Json changed, ctx.repo->UpdateType(type));
   FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
   return JsonResponse(200, Renderer(ctx.repo.get(), options).Type(changed, true));
