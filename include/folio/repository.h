@@ -80,7 +80,37 @@ struct ChangeLogPage {
   std::vector<ChangeEventInfo> events;
   bool has_more = false;
   uint64_t first_kept = 0;  // the oldest token still kept (0 for an empty log)
+  uint64_t latest = 0;      // the newest token (0 for an empty log)
   bool truncated = false;   // events older than first_kept were dropped
+};
+
+// What repositoryInfo says of the change log.
+struct ChangeLogStatus {
+  uint64_t latest = 0;     // the newest token (0 for an empty log)
+  bool truncated = false;  // events were dropped by retention (CMIS changesIncomplete)
+};
+
+// What getDescendants and getFolderTree walk (docs/API.md §7.6).
+struct TreeRequest {
+  int64_t depth = -1;         // levels below the folder: 1 its children; -1 all
+  bool folders_only = false;  // getFolderTree
+  uint64_t max_objects = 0;   // a walk that would visit more is refused (0: no limit)
+};
+
+// Receives a walk of the tree below a folder: Enter for each object, depth first, with
+// its level (1: a child of the folder); the object's own descendants come next, then
+// its Leave. An error returned stops the walk and is its result.
+class TreeVisitor {
+ public:
+  virtual ~TreeVisitor() = default;
+  virtual Status Enter(const ObjectData& object, int64_t level) = 0;
+  virtual Status Leave() = 0;
+};
+
+struct RepositoryOptions {
+  bool read_only = false;
+  // Change-log events kept (see StoreOptions::change_log_max_events).
+  uint64_t change_log_max_events = 100000;
 };
 
 class Repository {
@@ -89,6 +119,7 @@ class Repository {
   // completes changes an interrupted process left in its journal. Does not scan the
   // tree. Errors: kObjectNotFound if there is no repository there; kStorage.
   static Result<std::shared_ptr<Repository>> Open(Fs& fs, const std::string& base, bool read_only = false);
+  static Result<std::shared_ptr<Repository>> Open(Fs& fs, const std::string& base, const RepositoryOptions& options);
   ~Repository();
 
   const RepositoryInfo& info() const;
@@ -109,6 +140,12 @@ class Repository {
   // otherwise). kInvalidArgument if `id` is not a folder.
   Result<ChildrenPage> GetChildren(const std::string& folder_id, uint64_t skip, uint64_t max,
                                    ChildOrder order = {});
+  // Walks the objects below folder `folder_id` (items and latest document versions
+  // included, relationships not) in name order at each level; see repo/tree.h.
+  // Returns how many were visited. Errors: kInvalidArgument if `folder_id` is not a
+  // folder or the depth is 0 or below -1; kConstraint naming request.max_objects when
+  // the walk would visit more (before any visit); kObjectNotFound; kStorage.
+  Result<uint64_t> VisitDescendants(const std::string& folder_id, const TreeRequest& request, TreeVisitor& visitor);
   // The folder holding `id` (empty for the root folder and relationships).
   Result<std::vector<ObjectData>> GetParents(const std::string& id);
   // The content of a document version or working copy. kConstraint if it has none.
@@ -204,7 +241,14 @@ class Repository {
   // Stores a custom type (CMIS type JSON). kInvalidArgument for a malformed definition,
   // kContentAlreadyExists if the id is taken, kConstraint if its parent is unknown.
   Result<Json> CreateType(const Json& definition);
-  // kConstraint while objects of the type exist... (checked when feasible).
+  // Changes a custom type's display attributes and adds optional properties (see
+  // repo/types.h, TypeRegistry::Update); returns the type. kObjectNotFound for an
+  // unknown type; kConstraint for a built-in type or a change that could invalidate
+  // stored objects, naming the attribute; kInvalidArgument for a malformed definition.
+  Result<Json> UpdateType(const Json& definition);
+  // kObjectNotFound for an unknown type; kConstraint for a built-in type, one with
+  // subtypes, or while objects of the type exist (checked exactly, naming one; see
+  // repo/type_usage.h).
   Status DeleteType(const std::string& type_id);
 
   // --- The change log ------------------------------------------------------------
@@ -214,6 +258,13 @@ class Repository {
   Result<ChangeLogPage> ReadChanges(uint64_t from, size_t max);
   // The newest token (0 while the log is empty).
   Result<uint64_t> LatestChangeToken();
+  // The newest token and whether events were dropped; reads the end of the log only.
+  Result<ChangeLogStatus> GetChangeLogStatus();
+  // For the auth helper: records that the ACL of `object_id` changed (a "security"
+  // event), as one change of its own. Prefer recording the event in the same change as
+  // the ACL (ChangeSet::Record with repo::Event("security", ...)): this is for callers
+  // outside the engine. Errors: kObjectNotFound; kPermissionDenied when read-only.
+  Status RecordSecurityChange(const std::string& object_id);
 
   // Makes every change durable and empties the commit log (also done when idle and at
   // close). For tools and tests.

@@ -18,6 +18,9 @@ struct StoreOptions {
   bool read_only = false;  // every change refused with kPermissionDenied
   bool durable = true;     // false: no fsync (throw-away fixtures only)
   bool create = true;      // create the data directory's metadata if missing
+  // Change-log events kept per repository (docs/API.md §7.12): past it the oldest are
+  // dropped, whole segments at a time, and the log says it is incomplete.
+  uint64_t change_log_max_events = 100000;
 };
 
 struct DomainInfo {

@@ -150,11 +150,15 @@ void Renderer::WriteProperties(const ObjectData& object, JsonWriter& w) {
   w.EndObject();
 }
 
-void Renderer::WriteObject(const ObjectData& object, JsonWriter& w, const Json* allowable_actions) {
+void Renderer::WriteObject(const ObjectData& object, JsonWriter& w, const Json* allowable_actions,
+                           const Json* extra) {
   w.BeginObject();
   w.Key(options_.succinct ? "succinctProperties" : "properties");
   WriteProperties(object, w);
   if (allowable_actions != nullptr) w.Key("allowableActions").Value(*allowable_actions);
+  if (extra != nullptr) {
+    for (auto it = extra->begin(); it != extra->end(); ++it) w.Key(it.key()).Value(*it);
+  }
   w.EndObject();
 }
 
@@ -224,13 +228,14 @@ Json Renderer::Type(const Json& type, bool with_property_definitions) const {
   return out;
 }
 
-Json RepositoryInfoJson(const RepositoryInfo& info, Variant variant, const std::string& repository_url) {
+Json RepositoryInfoJson(const RepositoryInfo& info, Variant variant, const std::string& repository_url,
+                        const ChangeLogStatus& changes) {
   Json caps = {
       {"capabilityContentStreamUpdatability", "anytime"},
-      {"capabilityChanges", "none"},
+      {"capabilityChanges", "all"},
       {"capabilityRenditions", "none"},
-      {"capabilityGetDescendants", false},
-      {"capabilityGetFolderTree", false},
+      {"capabilityGetDescendants", true},
+      {"capabilityGetFolderTree", true},
       {"capabilityMultifiling", false},
       {"capabilityUnfiling", false},
       {"capabilityVersionSpecificFiling", false},
@@ -273,11 +278,14 @@ Json RepositoryInfoJson(const RepositoryInfo& info, Variant variant, const std::
   r["rootFolderUrl"] = repository_url;
   r["capabilities"] = std::move(caps);
   r["aclCapabilities"] = std::move(acl_caps);
-  r["latestChangeLogToken"] = nullptr;
+  // The newest event's token; null while the log is empty (docs/API.md §7.12).
+  r["latestChangeLogToken"] = changes.latest == 0 ? Json() : Json(std::to_string(changes.latest));
   r["cmisVersionSupported"] = "1.1";
   r["thinClientURI"] = nullptr;
-  r["changesIncomplete"] = true;
-  r["changesOnType"] = Json::array();
+  r["changesIncomplete"] = changes.truncated;
+  // Every base type whose objects are logged (policies and secondary types have none).
+  r["changesOnType"] = Json::array({ToResponseId(variant, "cmis:document"), ToResponseId(variant, "cmis:folder"),
+                                    ToResponseId(variant, "cmis:item"), ToResponseId(variant, "cmis:relationship")});
   r["principalIdAnonymous"] = "cmis:anonymous";
   r["principalIdAnyone"] = "cmis:anyone";
   r["extendedFeatures"] = Json::array(

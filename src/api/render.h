@@ -52,8 +52,10 @@ class Renderer {
   const RenderOptions& options() const { return options_; }
 
   // Writes {"succinctProperties": {...}} or {"properties": {...}}, with an
-  // "allowableActions" member when `allowable_actions` is given.
-  void WriteObject(const ObjectData& object, JsonWriter& w, const Json* allowable_actions = nullptr);
+  // "allowableActions" member when `allowable_actions` is given, and the members of
+  // `extra` (a JSON object) when given.
+  void WriteObject(const ObjectData& object, JsonWriter& w, const Json* allowable_actions = nullptr,
+                   const Json* extra = nullptr);
   // Writes the bare property map (the `properties` selector). In variant A a custom
   // property whose id is a built-in id without its prefix ("name") is left out: it
   // would print as the built-in one, and no request could address it.
@@ -84,6 +86,8 @@ class Renderer {
 };
 
 // The repositoryInfo of `info` (binding §1); `repository_url` is absolute.
-Json RepositoryInfoJson(const RepositoryInfo& info, Variant variant, const std::string& repository_url);
+// `changes`: the state of its change log (latestChangeLogToken, changesIncomplete).
+Json RepositoryInfoJson(const RepositoryInfo& info, Variant variant, const std::string& repository_url,
+                        const ChangeLogStatus& changes);
 
 }  // namespace folio::api

@@ -36,6 +36,7 @@ struct ServeOptions {
   uint64_t max_body = 256ull * 1024 * 1024;
   size_t threads = 0;
   bool versions_newest_first = false;
+  uint64_t change_log_max = 100000;
   std::string cors_origin = "*";
   std::string log_level = "info";
   bool insecure = false;
@@ -99,6 +100,7 @@ int RunServe(const ServeOptions& o) {
   StoreOptions store_options;
   store_options.read_only = o.read_only;
   store_options.durable = !o.ephemeral;
+  store_options.change_log_max_events = o.change_log_max;
   auto store = Store::Open(dir, store_options);
   if (!store.ok()) {
     std::cerr << "folio serve: cannot open data directory '" << o.data << "': " << store.status().ToString() << "\n";
@@ -191,6 +193,10 @@ void RegisterServe(CLI::App& app, int& exit_code) {
   cmd->add_option("--max-body", opts->max_body, "largest accepted request body, in bytes")->capture_default_str();
   cmd->add_option("--threads", opts->threads, "worker threads (default: number of cores)");
   cmd->add_flag("--versions-newest-first", opts->versions_newest_first, "getAllVersions in CMIS order");
+  cmd->add_option("--change-log-max", opts->change_log_max,
+                  "change-log events kept per repository; older ones are dropped (changesIncomplete)")
+      ->capture_default_str()
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
   cmd->add_option("--cors-origin", opts->cors_origin, "allowed browser origin(s), comma-separated, or *")
       ->capture_default_str();
   cmd->add_option("--log-level", opts->log_level, "trace, debug, info, warn, error, critical or off")

@@ -74,6 +74,7 @@ Result<ObjectData> Creator::CreateFolder(const std::string& parent_id, const New
     change.PutJson(layout_.FolderFile(path), ToJson(f.rec));
     storage::StageIndexEntry(change, layout_, f.rec.id, {"folder", f.parent.id, obj.name, path});
     change.Record(Event("created", f.rec.id, BaseType::kFolder, f.type.id));
+    FOLIO_RETURN_IF_ERROR(staging_.StageTypeUsage(change, f.type.id, f.rec.id));
     made = Loc{BaseType::kFolder, f.rec.id, path, obj.name};
     return OkStatus();
   }));
@@ -137,6 +138,7 @@ Result<ObjectData> Creator::CreateDocument(const std::string& parent_id, const N
     change.Record(Event("created",
                         checked_out ? storage::PwcId(series.series_id) : storage::VersionId(series.series_id, file_label),
                         BaseType::kDocument, type.id));
+    FOLIO_RETURN_IF_ERROR(staging_.StageTypeUsage(change, type.id, series.series_id));
     return OkStatus();
   }));
   FOLIO_ASSIGN_OR_RETURN(Target t, locator_.DocumentTarget(made.folder, made.name));
@@ -154,6 +156,7 @@ Result<ObjectData> Creator::CreateItem(const std::string& parent_id, const NewOb
     storage::StageIndexEntry(change, layout_, f.rec.id,
                              {"item", f.parent.id, obj.name, storage::JoinPath(f.parent.folder, obj.name)});
     change.Record(Event("created", f.rec.id, BaseType::kItem, f.type.id));
+    FOLIO_RETURN_IF_ERROR(staging_.StageTypeUsage(change, f.type.id, f.rec.id));
     made = Loc{BaseType::kItem, f.rec.id, f.parent.folder, obj.name};
     return OkStatus();
   }));
@@ -183,6 +186,7 @@ Result<ObjectData> Creator::CreateRelationship(const NewObject& obj, const std::
     change.PutJson(layout_.RelationshipFile(rec.id), ToJson(rec));
     storage::StageIndexEntry(change, layout_, rec.id, {"relationship", "", obj.name, ""});
     change.Record(Event("created", rec.id, BaseType::kRelationship, type.id));
+    FOLIO_RETURN_IF_ERROR(staging_.StageTypeUsage(change, type.id, rec.id));
     made = Loc{BaseType::kRelationship, rec.id, "", obj.name};
     return OkStatus();
   }));

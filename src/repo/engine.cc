@@ -23,12 +23,14 @@ Engine::Engine(Fs& raw, std::string base, EngineOptions options)
       adopter(fs, layout, info, records, locator, committer, staging),
       builder(fs, layout, records, types, locator, adopter),
       listings(fs, layout, locator, builder),
+      tree(locator, listings),
       creator(layout, committer, locator, listings, types, staging, builder),
       updater(layout, committer, locator, listings, records, types, staging, builder),
       versioning(fs, layout, committer, locator, listings, records, types, staging, builder),
       remover(fs, layout, committer, locator, listings, records, staging, versioning),
       mover(fs, layout, committer, locator, listings, staging, builder),
       relationships(fs, layout, locator, builder),
+      type_usage(fs, layout, info, locator, builder, tree, relationships),
       uploads(fs, layout, options.read_only) {
   locator.set_adopter(&adopter);
 }

@@ -1,9 +1,10 @@
 // The parts of an open repository, wired together; folio::Repository is its facade.
 // Each part is one concept (see its header): finding objects (Locator), reading records
-// (RecordReader), building objects (ObjectBuilder), folder listings (Listings),
-// adoption of hand-made files (Adopter), staging helpers (Staging), the commit path
-// (storage::Committer), and the operations: Creator, Updater, Remover, Mover,
-// Versioning, Relationships, Uploads.
+// (RecordReader), building objects (ObjectBuilder), folder listings (Listings), the
+// tree below a folder (Tree), adoption of hand-made files (Adopter), staging helpers
+// (Staging), the commit path (storage::Committer), and the operations: Creator,
+// Updater, Remover, Mover, Versioning, Relationships, Uploads; whether a type is in
+// use (TypeUsage).
 #pragma once
 
 #include <memory>
@@ -20,6 +21,8 @@
 #include "repo/relationships.h"
 #include "repo/remover.h"
 #include "repo/staging.h"
+#include "repo/tree.h"
+#include "repo/type_usage.h"
 #include "repo/types.h"
 #include "repo/updater.h"
 #include "repo/uploads.h"
@@ -56,12 +59,14 @@ class Engine {
   Adopter adopter;
   ObjectBuilder builder;
   Listings listings;
+  Tree tree;
   Creator creator;
   Updater updater;
   Versioning versioning;
   Remover remover;
   Mover mover;
   Relationships relationships;
+  TypeUsage type_usage;
   Uploads uploads;
 };
 

@@ -83,23 +83,25 @@ Status Listings::CheckNameFree(const std::string& folder, const std::string& nam
   return OkStatus();
 }
 
+Result<ObjectData> Listings::BuildChild(const std::string& folder, const ListedChild& c) {
+  Target t;
+  if (c.base == BaseType::kFolder) {
+    const std::string path = storage::JoinPath(folder, c.name);
+    FOLIO_ASSIGN_OR_RETURN(std::string id, locator_.FolderIdAt(path));
+    t.loc = Loc{BaseType::kFolder, id, path, c.name};
+  } else if (c.base == BaseType::kItem) {
+    t.loc = Loc{BaseType::kItem, "", folder, c.name};
+  } else {
+    FOLIO_ASSIGN_OR_RETURN(t, locator_.DocumentTarget(folder, c.name));
+  }
+  return builder_.Build(t);
+}
+
 Result<ChildrenPage> Listings::Children(const std::string& folder_id, uint64_t skip, uint64_t max,
                                         ChildOrder order) {
   FOLIO_ASSIGN_OR_RETURN(Loc folder, locator_.LocateFolder(folder_id));
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const Listing> listing, List(folder.folder));
-  auto build = [&](const ListedChild& c) -> Result<ObjectData> {
-    Target t;
-    if (c.base == BaseType::kFolder) {
-      const std::string path = storage::JoinPath(folder.folder, c.name);
-      FOLIO_ASSIGN_OR_RETURN(std::string id, locator_.FolderIdAt(path));
-      t.loc = Loc{BaseType::kFolder, id, path, c.name};
-    } else if (c.base == BaseType::kItem) {
-      t.loc = Loc{BaseType::kItem, "", folder.folder, c.name};
-    } else {
-      FOLIO_ASSIGN_OR_RETURN(t, locator_.DocumentTarget(folder.folder, c.name));
-    }
-    return builder_.Build(t);
-  };
+  auto build = [&](const ListedChild& c) { return BuildChild(folder.folder, c); };
   ChildrenPage page;
   const auto& all = listing->children;
   page.total = all.size();

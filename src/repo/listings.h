@@ -42,6 +42,9 @@ class Listings {
   // A page of the children of folder `folder_id`, built; children removed meanwhile are
   // left out. Errors: kObjectNotFound; kInvalidArgument if `folder_id` is not a folder.
   Result<ChildrenPage> Children(const std::string& folder_id, uint64_t skip, uint64_t max, ChildOrder order);
+  // The child `child` of the folder at `folder` (a listing's entry), built (a document:
+  // its latest version). Errors: kObjectNotFound if it went since the listing; kStorage.
+  Result<ObjectData> BuildChild(const std::string& folder, const ListedChild& child);
   // OK when `name` is a valid object name that no child of `folder` has.
   // Errors: kNameConstraintViolation naming the name and the folder; kStorage.
   Status CheckNameFree(const std::string& folder, const std::string& name);

@@ -10,6 +10,7 @@
 #include "storage/committer.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
+#include "storage/json_access.h"
 
 namespace folio::repo {
 
@@ -60,6 +61,15 @@ Result<ObjectData> Mover::Move(const std::string& id, const std::string& target_
       storage::StageIndexEntry(change, layout_, loc.id, {"document", target.id, loc.name, new_path});
       out.loc.folder = target.folder;
       type_id = cmis::kDocument;
+      // The event names the latest version (its working copy before the first check-in),
+      // as the other changes of a document do, so that a client following the log can
+      // match it with the object it has.
+      const Json* versions = loc.record ? storage::Member(*loc.record, "versions") : nullptr;
+      if (versions != nullptr && versions->is_array() && !versions->empty() && versions->back().is_string()) {
+        event_id = storage::VersionId(loc.id, versions->back().get<std::string>());
+      } else {
+        event_id = storage::PwcId(loc.id);
+      }
     }
     change.Record(Event("updated", event_id, loc.base, type_id));
     return OkStatus();

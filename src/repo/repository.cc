@@ -38,8 +38,16 @@ Repository::Repository(std::unique_ptr<repo::Engine> engine) : engine_(std::move
 Repository::~Repository() = default;
 
 Result<std::shared_ptr<Repository>> Repository::Open(Fs& fs, const std::string& base, bool read_only) {
-  repo::EngineOptions options;
+  RepositoryOptions options;
   options.read_only = read_only;
+  return Open(fs, base, options);
+}
+
+Result<std::shared_ptr<Repository>> Repository::Open(Fs& fs, const std::string& base,
+                                                     const RepositoryOptions& repository_options) {
+  repo::EngineOptions options;
+  options.read_only = repository_options.read_only;
+  options.committer.change_log.max_events = repository_options.change_log_max_events;
   auto engine = std::make_unique<repo::Engine>(fs, base, options);
   FOLIO_RETURN_IF_ERROR(engine->Load());
   return std::shared_ptr<Repository>(new Repository(std::move(engine)));
@@ -78,6 +86,11 @@ Result<ObjectData> Repository::GetLatestVersion(const std::string& id, bool majo
 Result<ChildrenPage> Repository::GetChildren(const std::string& folder_id, uint64_t skip, uint64_t max,
                                              ChildOrder order) {
   return ReadConsistently(*engine_, [&] { return engine_->listings.Children(folder_id, skip, max, order); });
+}
+
+Result<uint64_t> Repository::VisitDescendants(const std::string& folder_id, const TreeRequest& request,
+                                              TreeVisitor& visitor) {
+  return engine_->tree.Visit(folder_id, request, visitor);
 }
 
 Result<std::vector<ObjectData>> Repository::GetParents(const std::string& id) {
@@ -228,13 +241,18 @@ Result<std::vector<Json>> Repository::GetTypeChildren(const std::string& type_id
   return engine_->types.Children(type_id);
 }
 Result<Json> Repository::CreateType(const Json& definition) { return engine_->types.Create(definition); }
-Status Repository::DeleteType(const std::string& type_id) { return engine_->types.Delete(type_id); }
+Result<Json> Repository::UpdateType(const Json& definition) { return engine_->types.Update(definition); }
+Status Repository::DeleteType(const std::string& type_id) {
+  return engine_->types.Delete(
+      type_id, [&](bool has_markers) { return engine_->type_usage.CheckUnused(type_id, has_markers); });
+}
 
 Result<ChangeLogPage> Repository::ReadChanges(uint64_t from, size_t max) {
   storage::ChangeLogStore& log = engine_->committer.change_log();
   ChangeLogPage page;
   FOLIO_ASSIGN_OR_RETURN(page.first_kept, log.FirstToken());
   FOLIO_ASSIGN_OR_RETURN(page.truncated, log.Truncated());
+  FOLIO_ASSIGN_OR_RETURN(page.latest, log.LastToken());
   if (from != 0 && page.first_kept != 0 && from < page.first_kept && page.truncated) {
     return Constraint("change log token " + std::to_string(from) + " is older than the oldest kept, " +
                       std::to_string(page.first_kept));
@@ -250,6 +268,22 @@ Result<ChangeLogPage> Repository::ReadChanges(uint64_t from, size_t max) {
 }
 
 Result<uint64_t> Repository::LatestChangeToken() { return engine_->committer.change_log().LastToken(); }
+
+Result<ChangeLogStatus> Repository::GetChangeLogStatus() {
+  ChangeLogStatus status;
+  FOLIO_ASSIGN_OR_RETURN(status.latest, engine_->committer.change_log().LastToken());
+  FOLIO_ASSIGN_OR_RETURN(status.truncated, engine_->committer.change_log().Truncated());
+  return status;
+}
+
+Status Repository::RecordSecurityChange(const std::string& object_id) {
+  return engine_->committer.Run([&](storage::ChangeSet& change) -> Status {
+    FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolveId(object_id));
+    FOLIO_ASSIGN_OR_RETURN(ObjectData o, engine_->builder.Build(t));
+    change.Record(repo::Event("security", o.id, o.base, o.type_id));
+    return OkStatus();
+  });
+}
 
 Status Repository::Checkpoint() { return engine_->committer.Checkpoint(); }
 

@@ -3,6 +3,7 @@
 
 #include "folio/cmis_ids.h"
 #include "repo/mime.h"
+#include "repo/types.h"
 #include "storage/datetime.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
@@ -88,6 +89,18 @@ Status Staging::StageCheckedOutMarker(storage::ChangeSet& change, const std::str
   }
   FOLIO_RETURN_IF_ERROR(StageDirIfMissing(change, layout_.CheckedOutDir()));
   change.Put(layout_.CheckedOutMarker(series_id), series_id + "\n");
+  return OkStatus();
+}
+
+Status Staging::StageTypeUsage(storage::ChangeSet& change, const std::string& type_id, const std::string& object_id) {
+  if (BuiltInType(type_id)) return OkStatus();
+  auto st = fs_.Stat(layout_.TypeUsageDir(type_id));
+  if (!st.ok()) {
+    // A type created before markers existed: deleteType scans the tree for it instead.
+    if (st.status().Is(std::errc::no_such_file_or_directory)) return OkStatus();
+    return st.status();
+  }
+  change.Put(layout_.TypeUsageMarker(type_id, object_id), "");
   return OkStatus();
 }
 

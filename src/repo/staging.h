@@ -48,6 +48,12 @@ class Staging {
   // The marker that lists a checked-out series (getCheckedOut without a scan).
   Status StageCheckedOutMarker(storage::ChangeSet& change, const std::string& series_id, bool present);
 
+  // The marker that says object `object_id` (a document: its series id) is of custom
+  // type `type_id` (docs/STORAGE.md §7), when that type keeps markers (its directory
+  // exists: every type created since markers exist); nothing for a built-in type.
+  // What deleteType reads instead of every record. Errors: kStorage.
+  Status StageTypeUsage(storage::ChangeSet& change, const std::string& type_id, const std::string& object_id);
+
   const storage::RepoLayout& layout() const { return layout_; }
   Fs& fs() { return fs_; }
 

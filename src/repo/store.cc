@@ -268,7 +268,10 @@ Result<std::shared_ptr<Repository>> Store::GetRepository(const std::string& doma
   if (!std::regex_match(domain_id, DomainIdPattern()) || !std::regex_match(repository_id, RepositoryIdPattern())) {
     return ObjectNotFound("no repository '" + domain_id + "/" + repository_id + "'");
   }
-  auto repo = Repository::Open(*fs_, base, options_.read_only);
+  RepositoryOptions repo_options;
+  repo_options.read_only = options_.read_only;
+  repo_options.change_log_max_events = options_.change_log_max_events;
+  auto repo = Repository::Open(*fs_, base, repo_options);
   if (!repo.ok()) {
     if (repo.status().kind() == ErrorKind::kObjectNotFound) {
       return ObjectNotFound("no repository '" + repository_id + "' in domain '" + domain_id + "'");

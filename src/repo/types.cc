@@ -182,6 +182,51 @@ const std::map<std::string, std::shared_ptr<const TypeDef>>& BaseTypes() {
 
 Status Invalid(const std::string& what) { return InvalidArgument("type definition: " + what); }
 
+// Checks a property definition a type adds (createType, updateType) and completes it
+// (id, queryName, inherited). Errors: kInvalidArgument naming the property and what is
+// wrong.
+Status ValidateNewProperty(const std::string& pid, Json& pdef, const TypeDef& parent) {
+  if (pid.rfind("cmis:", 0) == 0) return Invalid("property '" + pid + "' may not use the cmis: namespace");
+  if (parent.properties.count(pid)) return Invalid("property '" + pid + "' is already defined by a supertype");
+  if (!pdef.is_object()) return Invalid("property '" + pid + "' must be an object");
+  if (!ParsePropertyType(storage::StringOr(pdef, "propertyType", ""))) {
+    return Invalid("property '" + pid + "' has an unknown propertyType");
+  }
+  const std::string card = storage::StringOr(pdef, "cardinality", "single");
+  if (card != "single" && card != "multi") return Invalid("property '" + pid + "' has an unknown cardinality");
+  if (!ParseUpdatability(storage::StringOr(pdef, "updatability", "readwrite"))) {
+    return Invalid("property '" + pid + "' has an unknown updatability");
+  }
+  pdef["id"] = pid;
+  if (!pdef.contains("queryName")) pdef["queryName"] = pid;
+  pdef["inherited"] = false;
+  return OkStatus();
+}
+
+// What updateType may change (docs/API.md §7.4): display attributes only. Every other
+// attribute decides what stored objects are, so changing it could invalidate them.
+bool IsDisplayAttribute(const std::string& key) {
+  return key == "displayName" || key == "description" || key == "localName" || key == "localNamespace";
+}
+
+// The member `key` of `object`, or null.
+const Json* Find(const Json& object, const std::string& key) {
+  if (!object.is_object()) return nullptr;
+  auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+// `value` as an update of `current` (null: `current` is absent): equal, or a display
+// attribute. Errors: kConstraint naming `what`.
+Status CheckUnchanged(const std::string& what, const std::string& key, const Json& value, const Json* current) {
+  if (IsDisplayAttribute(key)) return OkStatus();
+  const bool same = current != nullptr ? *current == value : value.is_null();
+  if (same) return OkStatus();
+  return Constraint(what + ": '" + key + "' cannot be changed (" + (current ? current->dump() : "absent") + " -> " +
+                    value.dump() + "); updateType changes displayName, description, localName and "
+                    "localNamespace, and adds optional properties");
+}
+
 }  // namespace
 
 std::string_view PropertyTypeName(PropertyType t) {
@@ -339,27 +384,86 @@ Result<Json> TypeRegistry::Create(const Json& definition) {
   const Json* given = storage::Member(definition, "propertyDefinitions");
   Json props = given != nullptr ? *given : Json::object();
   if (!props.is_object()) return Invalid("'propertyDefinitions' must be an object");
-  for (auto& [pid, pdef] : props.items()) {
-    if (pid.rfind("cmis:", 0) == 0) return Invalid("property '" + pid + "' may not use the cmis: namespace");
-    if ((*parent)->properties.count(pid)) return Invalid("property '" + pid + "' is already defined by a supertype");
-    if (!pdef.is_object()) return Invalid("property '" + pid + "' must be an object");
-    if (!ParsePropertyType(storage::StringOr(pdef, "propertyType", ""))) {
-      return Invalid("property '" + pid + "' has an unknown propertyType");
-    }
-    const std::string card = storage::StringOr(pdef, "cardinality", "single");
-    if (card != "single" && card != "multi") return Invalid("property '" + pid + "' has an unknown cardinality");
-    if (!ParseUpdatability(storage::StringOr(pdef, "updatability", "readwrite"))) {
-      return Invalid("property '" + pid + "' has an unknown updatability");
-    }
-    pdef["id"] = pid;
-    if (!pdef.contains("queryName")) pdef["queryName"] = pid;
-    pdef["inherited"] = false;
-  }
+  for (auto& [pid, pdef] : props.items()) FOLIO_RETURN_IF_ERROR(ValidateNewProperty(pid, pdef, **parent));
   stored["propertyDefinitions"] = props;
   if (committer_ == nullptr) return PermissionDenied("types cannot be created here (read-only)");
   FOLIO_RETURN_IF_ERROR(committer_->Run([&](storage::ChangeSet& change) -> Status {
     if (Exists(fs_, layout_.TypeFile(id))) return ContentAlreadyExists("type '" + id + "' exists");
     if (!Exists(fs_, layout_.TypesDir())) change.MakeDir(layout_.TypesDir());
+    change.PutJson(layout_.TypeFile(id), stored);
+    // Its objects will each have a marker here: what deleteType reads (docs/STORAGE.md §7).
+    if (!Exists(fs_, layout_.TypeUsageDir())) change.MakeDir(layout_.TypeUsageDir());
+    change.MakeDir(layout_.TypeUsageDir(id));
+    return OkStatus();
+  }));
+  FOLIO_ASSIGN_OR_RETURN(auto t, Get(id));
+  return t->json;
+}
+
+Result<Json> TypeRegistry::Update(const Json& definition) {
+  if (!definition.is_object()) return Invalid("must be a JSON object");
+  auto id_field = storage::StringField(definition, "id");
+  if (!id_field || id_field->empty()) return Invalid("'id' is missing");
+  const std::string id = *id_field;
+  if (BuiltInType(id)) return Constraint("built-in type '" + id + "' cannot be changed");
+  const Json* given_props = storage::Member(definition, "propertyDefinitions");
+  if (given_props != nullptr && !given_props->is_object() && !given_props->is_null()) {
+    return Invalid("'propertyDefinitions' must be an object");
+  }
+  if (committer_ == nullptr) return PermissionDenied("types cannot be changed here (read-only)");
+  FOLIO_RETURN_IF_ERROR(committer_->Run([&](storage::ChangeSet& change) -> Status {
+    FOLIO_ASSIGN_OR_RETURN(auto current, Get(id));
+    const TypeDef& type = *current;
+    FOLIO_ASSIGN_OR_RETURN(auto parent, Get(type.parent_id));
+    if (const Json* mut = storage::Member(type.json, "typeMutability")) {
+      if (storage::BoolOr(*mut, "update", true) == false) {
+        return Constraint("type '" + id + "' says it cannot be updated (typeMutability.update is false)");
+      }
+    }
+    FOLIO_ASSIGN_OR_RETURN(Json stored, storage::ReadJsonFile(fs_, layout_.TypeFile(id)));
+    const std::string what = "type '" + id + "'";
+    for (auto it = definition.begin(); it != definition.end(); ++it) {
+      if (it.key() == "propertyDefinitions") continue;
+      FOLIO_RETURN_IF_ERROR(CheckUnchanged(what, it.key(), *it, Find(type.json, it.key())));
+      if (IsDisplayAttribute(it.key())) stored[it.key()] = *it;
+    }
+    if (given_props == nullptr || given_props->is_null()) {
+      change.PutJson(layout_.TypeFile(id), stored);
+      return OkStatus();
+    }
+    Json own = storage::Member(stored, "propertyDefinitions") != nullptr && stored["propertyDefinitions"].is_object()
+                   ? stored["propertyDefinitions"]
+                   : Json::object();
+    const Json& all = type.json["propertyDefinitions"];
+    for (auto& [pid, given] : given_props->items()) {
+      const std::string pwhat = what + ", property '" + pid + "'";
+      if (!given.is_object()) return Invalid("property '" + pid + "' must be an object");
+      auto existing = all.find(pid);
+      if (existing == all.end()) {
+        // A new property: stored objects lack it, so it must be optional.
+        Json pdef = given;
+        FOLIO_RETURN_IF_ERROR(ValidateNewProperty(pid, pdef, type));
+        if (storage::BoolOr(pdef, "required", false)) {
+          return Constraint(pwhat + ": a new property must be optional (required false): objects of the type "
+                            "that exist do not have it");
+        }
+        own[pid] = std::move(pdef);
+        continue;
+      }
+      // An existing one (own or inherited): display attributes of its own may change.
+      const bool inherited = parent->properties.count(pid) > 0;
+      for (auto a = given.begin(); a != given.end(); ++a) {
+        if (a.key() == "inherited") continue;  // derived: how the type shows it
+        if (inherited && IsDisplayAttribute(a.key())) {
+          const Json* now = Find(*existing, a.key());
+          if (now == nullptr || *now != *a) return Constraint(pwhat + ": it is inherited; change it on its supertype");
+          continue;
+        }
+        FOLIO_RETURN_IF_ERROR(CheckUnchanged(pwhat, a.key(), *a, Find(*existing, a.key())));
+        if (IsDisplayAttribute(a.key())) own[pid][a.key()] = *a;
+      }
+    }
+    stored["propertyDefinitions"] = std::move(own);
     change.PutJson(layout_.TypeFile(id), stored);
     return OkStatus();
   }));
@@ -367,14 +471,21 @@ Result<Json> TypeRegistry::Create(const Json& definition) {
   return t->json;
 }
 
-Status TypeRegistry::Delete(const std::string& id) {
+Status TypeRegistry::Delete(const std::string& id, const std::function<Status(bool has_markers)>& check_unused) {
   if (BuiltInType(id)) return Constraint("built-in type '" + id + "' cannot be deleted");
   if (committer_ == nullptr) return PermissionDenied("types cannot be deleted here (read-only)");
   return committer_->Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_RETURN_IF_ERROR(Get(id).status());
     FOLIO_ASSIGN_OR_RETURN(auto children, Children(id));
-    if (!children.empty()) return Constraint("type '" + id + "' has subtypes");
+    if (!children.empty()) {
+      return Constraint("type '" + id + "' has subtypes (" + storage::StringOr(children.front(), "id", "") +
+                        (children.size() > 1 ? " and " + std::to_string(children.size() - 1) + " more" : "") +
+                        "): delete them first");
+    }
+    const bool has_markers = Exists(fs_, layout_.TypeUsageDir(id));
+    FOLIO_RETURN_IF_ERROR(check_unused(has_markers));
     change.Remove(layout_.TypeFile(id));
+    if (has_markers) change.Remove(layout_.TypeUsageDir(id));  // with the markers of objects gone by hand
     return OkStatus();
   });
 }

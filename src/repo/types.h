@@ -3,6 +3,7 @@
 // (updatability, value types) and the stored form of datetimes.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -65,8 +66,20 @@ class TypeRegistry {
   // definitions. Errors: kInvalidArgument for a malformed definition (naming what);
   // kContentAlreadyExists if the id is taken; kConstraint if its parent is unknown.
   Result<Json> Create(const Json& definition);
-  // Errors: kConstraint for a built-in type or one with subtypes; kObjectNotFound.
-  Status Delete(const std::string& id);
+  // Changes custom type `definition.id`: its display attributes (displayName,
+  // description, localName, localNamespace, also of its own property definitions) and
+  // new optional property definitions; attributes equal to the stored ones (a type read
+  // back and sent again) are accepted as they are. One change. Errors: kObjectNotFound
+  // for an unknown type; kConstraint for a built-in type, one whose
+  // typeMutability.update is false, any other attribute changed, a new property that is
+  // required, or an inherited property changed (each naming the attribute);
+  // kInvalidArgument for a malformed definition or new property (as Create).
+  Result<Json> Update(const Json& definition);
+  // Removes custom type `id` (one change) after `check_unused`, run while the change
+  // is staged (no object can be created meanwhile) with whether the type keeps usage
+  // markers, says no object of it exists. Errors: kConstraint for a built-in type or
+  // one with subtypes (naming one); kObjectNotFound; those of `check_unused`.
+  Status Delete(const std::string& id, const std::function<Status(bool has_markers)>& check_unused);
 
  private:
   Result<std::shared_ptr<const TypeDef>> Load(const std::string& id, int depth);

@@ -2,6 +2,7 @@
 #include "storage/change_log_store.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 
 #include "storage/json_access.h"
@@ -32,10 +33,31 @@ std::optional<uint64_t> ParseSegmentName(const std::string& name) {
 
 bool Missing(const Status& s) { return s.Is(std::errc::no_such_file_or_directory); }
 
+// The token of an event line as Encode writes it ({"token":N,...}), read without
+// parsing the JSON: how a read skips the events before the one asked for. nullopt for
+// another shape (then the line is parsed).
+std::optional<uint64_t> LineToken(std::string_view line) {
+  constexpr std::string_view kPrefix = "{\"token\":";
+  if (!line.starts_with(kPrefix)) return std::nullopt;
+  uint64_t v = 0;
+  size_t i = kPrefix.size();
+  const size_t start = i;
+  for (; i < line.size() && line[i] >= '0' && line[i] <= '9' && i - start < 19; ++i) {
+    v = v * 10 + static_cast<uint64_t>(line[i] - '0');
+  }
+  if (i == start || i >= line.size() || line[i] != ',') return std::nullopt;
+  return v;
+}
+
 }  // namespace
 
 ChangeLogStore::ChangeLogStore(Fs& fs, std::string dir, ChangeLogLimits limits)
-    : fs_(fs), dir_(std::move(dir)), limits_(limits) {}
+    : fs_(fs), dir_(std::move(dir)), limits_(limits) {
+  // Retention drops whole segments: with segments of at most a quarter of the limit,
+  // the log keeps between max_events and 1.25 x max_events events.
+  limits_.max_events = std::max<uint64_t>(limits_.max_events, 1);
+  limits_.segment_events = std::clamp<uint64_t>(limits_.max_events / 4, 1, limits_.segment_events);
+}
 
 Result<std::vector<ChangeLogStore::Segment>> ChangeLogStore::Segments() {
   std::vector<Segment> out;
@@ -52,7 +74,7 @@ Result<std::vector<ChangeLogStore::Segment>> ChangeLogStore::Segments() {
   return out;
 }
 
-Result<std::vector<ChangeEvent>> ChangeLogStore::ReadSegment(const Segment& s) {
+Result<std::vector<ChangeEvent>> ChangeLogStore::ReadSegment(const Segment& s, uint64_t from, size_t max) {
   std::vector<ChangeEvent> out;
   auto bytes = ReadWholeFile(fs_, JoinPath(dir_, s.name));
   if (!bytes.ok()) {
@@ -60,24 +82,64 @@ Result<std::vector<ChangeEvent>> ChangeLogStore::ReadSegment(const Segment& s) {
     return bytes.status();
   }
   size_t start = 0;
-  while (start < bytes->size()) {
+  while (start < bytes->size() && out.size() < max) {
     size_t nl = bytes->find('\n', start);
     // A line without its newline is a torn append: not an event.
     if (nl == std::string::npos) break;
     std::string_view line(bytes->data() + start, nl - start);
     start = nl + 1;
+    if (auto token = LineToken(line); token && *token < from) continue;
     Json j = Json::parse(line.begin(), line.end(), nullptr, false);
     if (j.is_discarded()) continue;
-    if (auto e = ChangeEvent::Decode(j)) out.push_back(std::move(*e));
+    if (auto e = ChangeEvent::Decode(j); e && e->token >= from) out.push_back(std::move(*e));
   }
   return out;
+}
+
+Result<std::optional<ChangeEvent>> ChangeLogStore::LastEvent(const Segment& s) {
+  // The end of the file is enough (lines are short): repositoryInfo asks on every call.
+  constexpr uint64_t kTail = 64 * 1024;
+  auto file = fs_.Open(JoinPath(dir_, s.name));
+  if (!file.ok()) {
+    if (Missing(file.status())) return std::optional<ChangeEvent>();
+    return file.status();
+  }
+  const uint64_t size = (*file)->size();
+  const uint64_t begin = size > kTail ? size - kTail : 0;
+  FOLIO_RETURN_IF_ERROR((*file)->Seek(begin));
+  std::string tail(size - begin, '\0');
+  size_t got = 0;
+  while (got < tail.size()) {
+    FOLIO_ASSIGN_OR_RETURN(size_t n, (*file)->Read(tail.data() + got, tail.size() - got));
+    if (n == 0) break;
+    got += n;
+  }
+  tail.resize(got);
+  // Whole lines only, newest first: a line is whole when a newline ends it and one
+  // (or the file's start) comes before it.
+  size_t end = tail.rfind('\n');
+  while (end != std::string::npos) {
+    const size_t prev = end == 0 ? std::string::npos : tail.rfind('\n', end - 1);
+    if (prev == std::string::npos && begin != 0) break;
+    const size_t start = prev == std::string::npos ? 0 : prev + 1;
+    Json j = Json::parse(tail.begin() + static_cast<std::ptrdiff_t>(start),
+                         tail.begin() + static_cast<std::ptrdiff_t>(end), nullptr, false);
+    if (!j.is_discarded()) {
+      if (auto e = ChangeEvent::Decode(j)) return std::optional<ChangeEvent>(std::move(*e));
+    }
+    end = prev;
+  }
+  if (begin == 0) return std::optional<ChangeEvent>();
+  FOLIO_ASSIGN_OR_RETURN(std::vector<ChangeEvent> all, ReadSegment(s, 0, SIZE_MAX));
+  if (all.empty()) return std::optional<ChangeEvent>();
+  return std::optional<ChangeEvent>(std::move(all.back()));
 }
 
 Result<uint64_t> ChangeLogStore::LastToken() {
   FOLIO_ASSIGN_OR_RETURN(std::vector<Segment> segments, Segments());
   for (auto it = segments.rbegin(); it != segments.rend(); ++it) {
-    FOLIO_ASSIGN_OR_RETURN(std::vector<ChangeEvent> events, ReadSegment(*it));
-    if (!events.empty()) return events.back().token;
+    FOLIO_ASSIGN_OR_RETURN(std::optional<ChangeEvent> last, LastEvent(*it));
+    if (last) return last->token;
   }
   return uint64_t{0};
 }
@@ -85,7 +147,7 @@ Result<uint64_t> ChangeLogStore::LastToken() {
 Result<uint64_t> ChangeLogStore::FirstToken() {
   FOLIO_ASSIGN_OR_RETURN(std::vector<Segment> segments, Segments());
   for (const Segment& s : segments) {
-    FOLIO_ASSIGN_OR_RETURN(std::vector<ChangeEvent> events, ReadSegment(s));
+    FOLIO_ASSIGN_OR_RETURN(std::vector<ChangeEvent> events, ReadSegment(s, 0, 1));
     if (!events.empty()) return events.front().token;
   }
   return uint64_t{0};
@@ -113,7 +175,7 @@ Status ChangeLogStore::Append(const std::vector<ChangeEvent>& events) {
   if (!tail) {
     FOLIO_ASSIGN_OR_RETURN(std::vector<Segment> segments, Segments());
     if (!segments.empty()) {
-      FOLIO_ASSIGN_OR_RETURN(std::vector<ChangeEvent> in_last, ReadSegment(segments.back()));
+      FOLIO_ASSIGN_OR_RETURN(std::vector<ChangeEvent> in_last, ReadSegment(segments.back(), 0, SIZE_MAX));
       FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(JoinPath(dir_, segments.back().name)));
       tail = Tail{segments.back().name, st.size, in_last.size(), in_last.empty() ? 0 : in_last.back().token};
     }
@@ -184,12 +246,8 @@ Result<std::vector<ChangeEvent>> ChangeLogStore::Read(uint64_t from, size_t max)
   for (size_t k = 0; k < segments.size() && out.size() < max; ++k) {
     // Skip segments wholly before `from`.
     if (k + 1 < segments.size() && segments[k + 1].first <= from) continue;
-    FOLIO_ASSIGN_OR_RETURN(std::vector<ChangeEvent> events, ReadSegment(segments[k]));
-    for (ChangeEvent& e : events) {
-      if (e.token < from) continue;
-      out.push_back(std::move(e));
-      if (out.size() >= max) break;
-    }
+    FOLIO_ASSIGN_OR_RETURN(std::vector<ChangeEvent> events, ReadSegment(segments[k], from, max - out.size()));
+    for (ChangeEvent& e : events) out.push_back(std::move(e));
   }
   return out;
 }

@@ -18,7 +18,9 @@ namespace folio::storage {
 
 struct ChangeLogLimits {
   uint64_t max_events = 100000;  // older events are dropped past this many
-  uint64_t segment_events = 4096;  // events per segment file
+  // Events per segment file, at most; also at most a quarter of max_events (retention
+  // drops whole segments, so the log holds up to 1.25 x max_events).
+  uint64_t segment_events = 4096;
 };
 
 class ChangeLogStore {
@@ -45,7 +47,10 @@ class ChangeLogStore {
     std::string name;
   };
   Result<std::vector<Segment>> Segments();
-  Result<std::vector<ChangeEvent>> ReadSegment(const Segment& s);
+  // Up to `max` events of `s` with token >= `from`, in order.
+  Result<std::vector<ChangeEvent>> ReadSegment(const Segment& s, uint64_t from, size_t max);
+  // The last whole event of `s`, reading its end only.
+  Result<std::optional<ChangeEvent>> LastEvent(const Segment& s);
   Status DropOldSegments();  // requires mu_
 
   // The last segment as this process last wrote it, trusted while its size is the

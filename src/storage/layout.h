@@ -68,6 +68,10 @@ class RepoLayout {
   std::string IndexEntry(std::string_view id) const;     // R/.folio/index/xy/<id>.json
   std::string TypesDir() const;                      // R/.folio/types
   std::string TypeFile(std::string_view type_id) const;  // R/.folio/types/<escaped id>.json
+  std::string TypeUsageDir() const;                  // R/.folio/typed
+  // R/.folio/typed/<escaped id>: one marker per object of a custom type
+  std::string TypeUsageDir(std::string_view type_id) const;
+  std::string TypeUsageMarker(std::string_view type_id, std::string_view object_id) const;
   std::string RelationshipsDir() const;              // R/.folio/relationships
   std::string RelationshipFile(std::string_view id) const;
   std::string UploadsDir() const;                    // R/.folio/uploads

@@ -26,6 +26,7 @@ struct ServerConfig {
   api::ServiceOptions service;
   http::ServerOptions http;
   bool read_only_store = false;
+  uint64_t change_log_max_events = 100000;  // StoreOptions::change_log_max_events
 };
 
 inline void BuildFixtureData(const std::string& dir) {
@@ -60,6 +61,7 @@ class ServerFixture {
     StoreOptions store_options;
     store_options.durable = false;
     store_options.read_only = config.read_only_store;
+    store_options.change_log_max_events = config.change_log_max_events;
     auto store = Store::Open(dir_.path(), store_options);
     REQUIRE(store.ok());
     store_ = std::move(*store);
@@ -89,6 +91,14 @@ class ServerFixture {
   std::unique_ptr<api::Service> service_;
   std::unique_ptr<http::Server> server_;
 };
+
+// The fixture's repositories by variant: "alpha" (A, property ids without the cmis:
+// prefix) and "beta" (B, with it).
+struct FixtureVariant {
+  std::string repo;
+  std::string prefix;  // "" in variant A, "cmis:" in variant B
+};
+inline const FixtureVariant kFixtureVariants[] = {{"alpha", ""}, {"beta", "cmis:"}};
 
 // Helpers to send the same request in each body encoding (CONTRACT §3).
 enum class Encoding { kJson, kMultipart, kUrlencoded };
@@ -152,6 +162,14 @@ inline Json BodyJson(const httplib::Result& r) {
   REQUIRE(r);
   auto j = Json::parse(r->body, nullptr, false);
   return j;
+}
+
+// GETs `url`, checks the status, and returns the body as JSON.
+inline Json GetJson(httplib::Client& c, const std::string& url, int status = 200) {
+  auto r = c.Get(url.c_str());
+  REQUIRE(r);
+  CHECK(r->status == status);
+  return BodyJson(r);
 }
 
 // The value of a property in an object response, whichever form it has.

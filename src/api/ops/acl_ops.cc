@@ -78,8 +78,6 @@ Status CheckTreeWritable(Context& ctx, const ObjectData& folder) {
   return OkStatus();
 }
 
-namespace {
-
 Json AclJson(const std::vector<folio::Ace>& acl, bool only_basic) {
   Json aces = Json::array();
   for (const folio::Ace& ace : acl) {
@@ -94,8 +92,6 @@ Json AclJson(const std::vector<folio::Ace>& acl, bool only_basic) {
   }
   return Json{{"aces", std::move(aces)}, {"isExact", acl::kAclIsExact}};
 }
-
-}  // namespace
 
 // The ACL of an object (binding §9.1): every entry is the object's own (propagation is
 // objectonly: isDirect true, and the list is exact).

@@ -89,13 +89,13 @@ Result<ObjectWriter> ObjectWriter::For(Context& ctx) {
   return ObjectWriter(Renderer(ctx.repo.get(), std::move(options)), actions, ctx.Checker());
 }
 
-void ObjectWriter::Write(const ObjectData& object, JsonWriter& w) {
+void ObjectWriter::Write(const ObjectData& object, JsonWriter& w, const Json* extra) {
   if (!actions_) {
-    renderer_.WriteObject(object, w);
+    renderer_.WriteObject(object, w, nullptr, extra);
     return;
   }
   const Json actions = AllowableActions(object, checker_.On(object));
-  renderer_.WriteObject(object, w, &actions);
+  renderer_.WriteObject(object, w, &actions, extra);
 }
 
 Status CheckToken(const ObjectData& object, std::string_view token) {

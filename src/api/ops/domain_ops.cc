@@ -14,6 +14,15 @@ std::string UrlOf(const Context& ctx, const folio::RepositoryInfo& info) {
   return ctx.request.base_url + "/" + ctx.domain_id + "/" + info.repository_id;
 }
 
+// The change log's state of repository `id` of the request's domain (a new or
+// unreadable one: empty).
+ChangeLogStatus ChangesOf(const Context& ctx, const std::string& id) {
+  auto repo = ctx.store.GetRepository(ctx.domain_id, id);
+  if (!repo.ok()) return {};
+  auto status = (*repo)->GetChangeLogStatus();
+  return status.ok() ? *status : ChangeLogStatus{};
+}
+
 }  // namespace
 
 // The service document: repositoryId -> repositoryInfo, in id order (CmisJS takes the
@@ -24,7 +33,8 @@ Result<Response> GetRepositories(Context& ctx) {
   Json out = Json::object();
   for (const folio::RepositoryInfo& info : repos) {
     if (!acl::MayUseRepository(ctx.caller, info.repository_id)) continue;
-    out[info.repository_id] = RepositoryInfoJson(info, VariantOf(info), UrlOf(ctx, info));
+    out[info.repository_id] =
+        RepositoryInfoJson(info, VariantOf(info), UrlOf(ctx, info), ChangesOf(ctx, info.repository_id));
   }
   return JsonResponse(200, out);
 }
@@ -51,7 +61,7 @@ Result<Response> CreateRepository(Context& ctx) {
   if (ctx.caller.authenticated()) members.push_back(ctx.caller.user());
   FOLIO_RETURN_IF_ERROR(ctx.accounts->ResetRepositoryGroup(made.repository_id, std::move(members)));
   Json out = Json::object();
-  out[made.repository_id] = RepositoryInfoJson(made, VariantOf(made), UrlOf(ctx, made));
+  out[made.repository_id] = RepositoryInfoJson(made, VariantOf(made), UrlOf(ctx, made), ChangeLogStatus{});
   Response r = JsonResponse(201, out);
   r.headers.emplace_back("Location", UrlOf(ctx, made));
   return r;

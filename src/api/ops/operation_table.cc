@@ -46,11 +46,11 @@ constexpr OperationRow kRows[] = {
     // A GET selector and a POST action alike; never a write.
     {Operation::kQuery, kRead, kAtRepository, Query, {"query"}},
     {Operation::kCheckedOut, kRead, kAtRepository, CheckedOut, {"checkedout", "getCheckedOutDocs"}},
-    {Operation::kContentChanges, kRead, kAtRepository, kNotServed, {"contentChanges", "getContentChanges"}},
+    {Operation::kContentChanges, kRead, kAtRepository, ContentChanges, {"contentChanges", "getContentChanges"}},
     {Operation::kLastResult, kRead, kAtRepository, kNotServed, {"lastResult", "getLastResult"}},
     // Repository level: type management.
     {Operation::kCreateType, kWrite, kAtRepository, CreateType, {"createType"}},
-    {Operation::kUpdateType, kWrite, kAtRepository, kNotServed, {"updateType"}},
+    {Operation::kUpdateType, kWrite, kAtRepository, UpdateType, {"updateType"}},
     {Operation::kDeleteType, kWrite, kAtRepository, DeleteType, {"deleteType"}},
     // Object reads.
     {Operation::kObject, kRead, kAtRepository, GetObject, {"object", "getObject", "getObjectByPath"}},
@@ -60,9 +60,9 @@ constexpr OperationRow kRows[] = {
     {Operation::kRenditions, kRead, kAtRepository, GetNoneOfThem, {"renditions", "getRenditions"}},
     {Operation::kContent, kRead, kAtRepository, GetContent, {"content", "getContentStream", "getContent"}},
     {Operation::kChildren, kRead, kAtRepository, GetChildren, {"children", "getChildren"}},
-    {Operation::kDescendants, kRead, kAtRepository, kNotServed, {"descendants", "getDescendants"}},
+    {Operation::kDescendants, kRead, kAtRepository, GetDescendants, {"descendants", "getDescendants"}},
     // "folder" is OpenCMIS's legacy alias of folderTree.
-    {Operation::kFolderTree, kRead, kAtRepository, kNotServed, {"folderTree", "getFolderTree", "folder"}},
+    {Operation::kFolderTree, kRead, kAtRepository, GetFolderTree, {"folderTree", "getFolderTree", "folder"}},
     {Operation::kParent, kRead, kAtRepository, GetParent, {"parent", "getFolderParent"}},
     {Operation::kParents, kRead, kAtRepository, GetParents, {"parents", "getObjectParents"}},
     {Operation::kVersions, kRead, kAtRepository, GetAllVersions, {"versions", "getAllVersions"}},

@@ -1,8 +1,9 @@
 // The operations, one file per family: server_ops.cc (domains), domain_ops.cc
 // (repositories), repository_ops.cc (repository info, types), object_read_ops.cc,
-// object_write_ops.cc, versioning_ops.cc (versioning, checked-out list, ACL). Each
-// takes the Context that dispatch.cc built (level, repository, variant, target) and
-// returns a Response or a Status that dispatch turns into the error response.
+// object_write_ops.cc, navigation_ops.cc, versioning_ops.cc (versioning, checked-out
+// list, ACL), changes_ops.cc (the change log). Each takes the Context that dispatch.cc
+// built (level, repository, variant, target) and returns a Response or a Status that
+// dispatch turns into the error response.
 #pragma once
 
 #include <memory>
@@ -101,8 +102,9 @@ class ObjectWriter {
   // Errors: a mistyped or invalid succinct, filter, dateTimeFormat or
   // includeAllowableActions parameter.
   static Result<ObjectWriter> For(Context& ctx);
-  // Writes one object ({"succinctProperties": ..., "allowableActions": ...}).
-  void Write(const ObjectData& object, JsonWriter& w);
+  // Writes one object ({"succinctProperties": ..., "allowableActions": ...}), then the
+  // members of `extra` (an object: changeEventInfo, acl, ...) when given.
+  void Write(const ObjectData& object, JsonWriter& w, const Json* extra = nullptr);
 
  private:
   ObjectWriter(Renderer renderer, bool actions, acl::Checker checker)
@@ -171,6 +173,7 @@ Result<Response> TypeChildren(Context& ctx);
 Result<Response> TypeDescendants(Context& ctx);
 Result<Response> TypeDefinition(Context& ctx);
 Result<Response> CreateType(Context& ctx);
+Result<Response> UpdateType(Context& ctx);
 Result<Response> DeleteType(Context& ctx);
 // object_read_ops.cc
 Result<Response> GetObject(Context& ctx);
@@ -189,6 +192,9 @@ Result<Response> GetParent(Context& ctx);
 Result<Response> GetParents(Context& ctx);
 // What a caller holding `held` on `object` may do with it (binding §2.2.4).
 Json AllowableActions(const ObjectData& object, acl::Permission held);
+// navigation_ops.cc: getDescendants and getFolderTree (docs/API.md §7.6).
+Result<Response> GetDescendants(Context& ctx);
+Result<Response> GetFolderTree(Context& ctx);
 // object_write_ops.cc
 Result<Response> CreateObject(Context& ctx);
 Result<Response> UpdateProperties(Context& ctx);
@@ -243,5 +249,11 @@ Status CheckTreeWritable(Context& ctx, const ObjectData& folder);
 // maxItems, skipCount, succinct, includeAllowableActions and dateTimeFormat; answers
 // {"results": [...], "hasMoreItems", "numItems"}.
 Result<Response> Query(Context& ctx);
+// changes_ops.cc
+// getContentChanges (docs/API.md §7.12).
+Result<Response> ContentChanges(Context& ctx);
+// An ACL as CMIS JSON: {"aces": [{principal, permissions, isDirect}], "isExact"};
+// `only_basic` leaves out permissions other than cmis:read, cmis:write and cmis:all.
+Json AclJson(const std::vector<folio::Ace>& acl, bool only_basic);
 
 }  // namespace folio::api::ops

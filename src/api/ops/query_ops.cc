@@ -68,9 +68,12 @@ Result<Response> Query(Context& ctx) {
       if (object.status().kind() == ErrorKind::kObjectNotFound) continue;
       return object.status();
     }
+    // The index knows no ACLs: what the caller may not read is left out here (so a page
+    // may hold fewer results, and numItems counts them: docs/API.md §12.6).
+    if (!MayRead(ctx, **object)) continue;
     if (score_column < columns.size()) columns[score_column].computed = hit.score;
     if (actions) {
-      const Json allowable = AllowableActions(**object);
+      const Json allowable = AllowableActions(**object, ctx.Checker().On(**object));
       renderer.WriteQueryResult(**object, columns, w, &allowable);
     } else {
       renderer.WriteQueryResult(**object, columns, w);

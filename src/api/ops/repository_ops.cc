@@ -48,7 +48,9 @@ Result<Json> Descendants(Context& ctx, const Renderer& renderer, const std::stri
 
 Result<Response> RepositoryInfo(Context& ctx) {
   Json out = Json::object();
-  out[ctx.repo->info().repository_id] = RepositoryInfoJson(ctx.repo->info(), ctx.variant, ctx.RepositoryUrl());
+  FOLIO_ASSIGN_OR_RETURN(ChangeLogStatus changes, ctx.repo->GetChangeLogStatus());
+  out[ctx.repo->info().repository_id] =
+      RepositoryInfoJson(ctx.repo->info(), ctx.variant, ctx.RepositoryUrl(), changes);
   return JsonResponse(200, out);
 }
 
@@ -86,7 +88,13 @@ Result<Response> TypeDefinition(Context& ctx) {
   return JsonResponse(200, Renderer(ctx.repo.get(), options).Type(type, true));
 }
 
-Result<Response> CreateType(Context& ctx) {
+namespace {
+
+// The `type` parameter of createType and updateType with its type ids canonical (both
+// spellings are accepted on input, docs/API.md §5). Errors: kInvalidArgument when
+// missing or not a JSON object, or (`creating`) for a new id that is a built-in id
+// without its prefix.
+Result<Json> TypeInput(Context& ctx, bool creating) {
   FOLIO_ASSIGN_OR_RETURN(std::optional<Json> type, ctx.params.GetJsonObject("type"));
   if (!type) return InvalidArgument("missing required parameter 'type'");
   for (const char* key : {"parentId", "baseId"}) {
@@ -96,6 +104,9 @@ Result<Response> CreateType(Context& ctx) {
   }
   // Requests read "document" as cmis:document and "name" as cmis:name (in both
   // variants): a custom type or property spelled so could never be addressed.
+  if (type->contains("id") && (*type)["id"].is_string() && !creating) {
+    (*type)["id"] = std::string(ToCanonicalTypeId((*type)["id"].get<std::string>()));
+  }
   if (type->contains("id") && (*type)["id"].is_string()) {
     const std::string& id = (*type)["id"].get_ref<const std::string&>();
     if (ToCanonicalTypeId(id) != id) {
@@ -104,23 +115,45 @@ Result<Response> CreateType(Context& ctx) {
     }
   }
   if (type->contains("propertyDefinitions") && (*type)["propertyDefinitions"].is_object()) {
-    for (const auto& [pid, def] : (*type)["propertyDefinitions"].items()) {
-      if (ToCanonicalPropertyId(pid) != pid) {
-        return InvalidArgument("property id '" + pid + "' is the built-in '" +
-                               std::string(ToCanonicalPropertyId(pid)) + "' without its prefix; choose another id");
+    Json canonical = Json::object();
+    for (auto& [pid, def] : (*type)["propertyDefinitions"].items()) {
+      // A type read back in variant A spells inherited built-in properties without
+      // their prefix: those are cmis: ones.
+      const std::string id(ToCanonicalPropertyId(pid));
+      if (id != pid && !(def.is_object() && def.value("inherited", false))) {
+        return InvalidArgument("property id '" + pid + "' is the built-in '" + id + "' without its prefix; choose "
+                               "another id");
       }
+      if (def.is_object() && def.contains("id")) def["id"] = id;
+      if (def.is_object() && def.contains("queryName") && def["queryName"] == pid) def["queryName"] = id;
+      canonical[id] = std::move(def);
     }
+    (*type)["propertyDefinitions"] = std::move(canonical);
   }
-  FOLIO_ASSIGN_OR_RETURN(Json made, ctx.repo->CreateType(*type));
+  return *type;
+}
+
+}  // namespace
+
+Result<Response> CreateType(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(Json type, TypeInput(ctx, true));
+  FOLIO_ASSIGN_OR_RETURN(Json made, ctx.repo->CreateType(type));
   FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
-  Response r = JsonResponse(201, Renderer(ctx.repo.get(), options).Type(made, true));
-  return r;
+  return JsonResponse(201, Renderer(ctx.repo.get(), options).Type(made, true));
+}
+
+Result<Response> UpdateType(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(Json type, TypeInput(ctx, false));
+  FOLIO_ASSIGN_OR_RETURN(Json changed, ctx.repo->UpdateType(type));
+  FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
+  return JsonResponse(200, Renderer(ctx.repo.get(), options).Type(changed, true));
 }
 
 Result<Response> DeleteType(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::string type_id, TypeIdParam(ctx, true));
   FOLIO_RETURN_IF_ERROR(ctx.repo->DeleteType(type_id));
-  return EmptyResponse(200);
+  // CMIS answers an empty body, which a JSON client cannot parse: {} (docs/API.md §7.4).
+  return JsonTextResponse(200, "{}");
 }
 
 }  // namespace folio::api::ops

@@ -1,0 +1,66 @@
+// Whether a custom type has objects; see type_usage.h.
+#include "repo/type_usage.h"
+
+namespace folio::repo {
+namespace {
+
+// Stops a tree walk at the first object of the type.
+class FindType : public TreeVisitor {
+ public:
+  explicit FindType(const std::string& type_id) : type_id_(type_id) {}
+  Status Enter(const ObjectData& object, int64_t) override {
+    if (object.type_id == type_id_) {
+      found = object;
+      return Constraint("found");  // stops the walk; CheckUnused reports `found`
+    }
+    return OkStatus();
+  }
+  Status Leave() override { return OkStatus(); }
+  std::optional<ObjectData> found;
+
+ private:
+  const std::string& type_id_;
+};
+
+}  // namespace
+
+Status TypeUsage::InUse(const std::string& type_id, const ObjectData& object) {
+  const std::string where = object.path.empty() ? "" : " at '/" + object.path + "'";
+  return Constraint("type '" + type_id + "' cannot be deleted while objects of it exist, such as '" + object.id +
+                    "'" + where);
+}
+
+Status TypeUsage::CheckUnused(const std::string& type_id, bool has_markers) {
+  if (!has_markers) return ScanEverything(type_id);
+  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> markers, fs_.List(layout_.TypeUsageDir(type_id)));
+  for (const DirEntry& m : markers) {
+    if (m.type != FileType::kFile || storage::IsTempName(m.name)) continue;
+    auto target = locator_.ResolveId(m.name);
+    if (!target.ok()) {
+      if (target.status().kind() == ErrorKind::kObjectNotFound) continue;  // deleted since
+      return target.status();
+    }
+    auto object = builder_.Build(*target);
+    if (!object.ok()) {
+      if (object.status().kind() == ErrorKind::kObjectNotFound) continue;
+      return object.status();
+    }
+    if (object->type_id == type_id) return InUse(type_id, *object);
+  }
+  return OkStatus();
+}
+
+Status TypeUsage::ScanEverything(const std::string& type_id) {
+  FindType finder(type_id);
+  TreeRequest all;  // depth -1, every object, no limit
+  Status walked = tree_.Visit(info_.root_folder_id, all, finder).status();
+  if (finder.found) return InUse(type_id, *finder.found);
+  FOLIO_RETURN_IF_ERROR(walked);
+  FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> relationships, relationships_.All());
+  for (const ObjectData& r : relationships) {
+    if (r.type_id == type_id) return InUse(type_id, r);
+  }
+  return OkStatus();
+}
+
+}  // namespace folio::repo

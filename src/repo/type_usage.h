@@ -1,0 +1,53 @@
+// Whether objects of a custom type exist, exactly, without reading every record: each
+// object made of a custom type leaves a marker `.folio/typed/<type>/<id>` in the change
+// that creates it (Staging::StageTypeUsage; docs/STORAGE.md §7), so the markers are a
+// superset of the type's objects. Deleting an object leaves its marker (a delete stays
+// one small change); a marker is verified against its object when read.
+#pragma once
+
+#include <string>
+
+#include "folio/fs.h"
+#include "repo/locator.h"
+#include "repo/object_builder.h"
+#include "repo/relationships.h"
+#include "repo/tree.h"
+#include "storage/layout.h"
+
+namespace folio::repo {
+
+class TypeUsage {
+ public:
+  TypeUsage(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, Locator& locator,
+            ObjectBuilder& builder, Tree& tree, Relationships& relationships)
+      : fs_(fs),
+        layout_(layout),
+        info_(info),
+        locator_(locator),
+        builder_(builder),
+        tree_(tree),
+        relationships_(relationships) {}
+
+  // OK when no object of custom type `type_id` exists. With markers, reads them in
+  // order and stops at the first that names an existing object of the type (markers of
+  // objects deleted since cost a failed lookup each); a type created before markers
+  // existed (`has_markers` false) is checked by walking the whole tree and the
+  // relationships. Errors: kConstraint naming the type and one of its objects (id and
+  // path); kStorage. Requires: called while the repository's changes are excluded (in a
+  // Committer stage), so that the answer holds until the change commits.
+  Status CheckUnused(const std::string& type_id, bool has_markers);
+
+ private:
+  Status InUse(const std::string& type_id, const ObjectData& object);
+  Status ScanEverything(const std::string& type_id);
+
+  Fs& fs_;
+  const storage::RepoLayout& layout_;
+  const RepositoryInfo& info_;
+  Locator& locator_;
+  ObjectBuilder& builder_;
+  Tree& tree_;
+  Relationships& relationships_;
+};
+
+}  // namespace folio::repo

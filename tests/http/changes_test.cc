@@ -1,0 +1,227 @@
+// getContentChanges over HTTP (docs/API.md §7.12) in both variants: the event of every
+// kind of change, the CMIS 1.1 token rules (the named event first, the answer's token is
+// the last one returned, following the log sees every event once), maxItems,
+// includeProperties, includeACL, includePolicyIds, repositoryInfo's change-log members,
+// retention, and every error.
+#include <filesystem>
+#include <fstream>
+
+#include "http/server_fixture.h"
+
+namespace folio::testing {
+namespace {
+
+
+
+Json Post(httplib::Client& c, const std::string& url, const std::vector<std::pair<std::string, std::string>>& fields,
+          const Json& props = Json::object(), int status = 0) {
+  std::vector<std::pair<std::string, std::string>> all = fields;
+  all.emplace_back("succinct", "true");
+  auto r = PostAs(c, url, Encoding::kJson, all, props);
+  REQUIRE(r);
+  if (status != 0) CHECK(r->status == status);
+  return BodyJson(r);
+}
+
+// "type id" of each event of a contentChanges answer.
+std::vector<std::string> Events(const Json& answer, const std::string& prefix) {
+  std::vector<std::string> out;
+  for (const Json& o : answer["objects"]) {
+    const Json& p = o.contains("succinctProperties") ? o["succinctProperties"] : o["properties"];
+    const Json& id = o.contains("succinctProperties") ? p[prefix + "objectId"] : p[prefix + "objectId"]["value"];
+    out.push_back(o["changeEventInfo"]["changeType"].get<std::string>() + " " + id.get<std::string>());
+  }
+  return out;
+}
+
+TEST_CASE("Http changes: every kind of change is one event, in order, with the token rules of CMIS 1.1") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const FixtureVariant& v : kFixtureVariants) {
+    CAPTURE(v.repo);
+    const std::string base = "/demo/" + v.repo;
+    const std::string url = base + "?cmisselector=contentChanges&succinct=true&maxItems=1000";
+    const std::string id = v.prefix + "objectId";
+    // The fixture's folder "docs" and document "readme.txt".
+    Json start = GetJson(c, url);
+    REQUIRE(start["objects"].size() == 2);
+    const std::string docs = GetJson(c, base + "/docs?cmisselector=object&succinct=true")["succinctProperties"][id];
+    const std::string readme =
+        GetJson(c, base + "/docs/readme.txt?cmisselector=object&succinct=true")["succinctProperties"][id];
+    CHECK(Events(start, v.prefix) == std::vector<std::string>{"created " + docs, "created " + readme});
+    const std::string first_token = start["changeLogToken"];
+
+    Json folder = Post(c, base, {{"operation", "createFolder"}}, Json{{"cmis:name", "f"}}, 201);
+    const std::string f_id = folder["succinctProperties"][id];
+    Json doc = Post(c, base + "/f", {{"operation", "createDocument"}, {"content", "one"}},
+                    Json{{"cmis:name", "d.txt"}}, 201);
+    const std::string d_id = doc["succinctProperties"][id];
+    const std::string series = doc["succinctProperties"][v.prefix + "versionSeriesId"];
+    Post(c, base, {{"operation", "update"}, {"objectId", d_id}}, Json{{"cmis:description", "x"}}, 200);
+    Post(c, base, {{"operation", "setContent"}, {"objectId", d_id}, {"content", "two"}}, Json::object(), 201);
+    Json pwc = Post(c, base, {{"operation", "checkOut"}, {"objectId", d_id}}, Json::object(), 201);
+    const std::string pwc_id = pwc["succinctProperties"][id];
+    Json v2 = Post(c, base, {{"operation", "checkIn"}, {"objectId", pwc_id}}, Json::object(), 201);
+    const std::string v2_id = v2["succinctProperties"][id];
+    Post(c, base, {{"operation", "move"}, {"objectId", v2_id}, {"targetFolderId", docs}}, Json::object(), 201);
+    // A file added by hand: one event when Folio first sees it (here: a listing).
+    std::ofstream(std::filesystem::path(f.dir()) / "demo" / v.repo / "hand.txt") << "by hand";
+    GetJson(c, base + "?cmisselector=children");
+    GetJson(c, base + "?cmisselector=children");  // seen again: no second event
+    const std::string hand = GetJson(c, base + "/hand.txt?cmisselector=object&succinct=true")["succinctProperties"][id];
+    Post(c, base, {{"operation", "delete"}, {"objectId", f_id}}, Json::object(), 200);
+
+    Json all = GetJson(c, url);
+    const std::vector<std::string> expected = {
+        "created " + docs,   "created " + readme, "created " + f_id, "created " + d_id,   "updated " + d_id,
+        "updated " + d_id,   "created " + pwc_id, "deleted " + pwc_id, "created " + v2_id, "updated " + v2_id,
+        "created " + hand,   "deleted " + f_id};
+    {
+      std::string got, want;
+      for (const auto& e : Events(all, v.prefix)) got += e + "\n";
+      for (const auto& e : expected) want += e + "\n";
+      CHECK(got == want);
+    }
+    CHECK(all["numItems"] == expected.size());
+    CHECK(all["hasMoreItems"] == false);
+    // Tokens are consecutive; the answer's token is the last event's; so is repositoryInfo's.
+    const std::string last = all["changeLogToken"];
+    CHECK(std::stoull(last) == std::stoull(first_token) + expected.size() - 2);
+    Json info = GetJson(c, base + "?cmisselector=repositoryInfo")[v.repo];
+    CHECK(info["latestChangeLogToken"] == last);
+    CHECK(info["changesIncomplete"] == false);
+    CHECK(info["capabilities"]["capabilityChanges"] == "all");
+    CHECK(info["changesOnType"] ==
+          Json::array({v.prefix + "document", v.prefix + "folder", v.prefix + "item", v.prefix + "relationship"}));
+    CHECK(GetJson(c, "/demo")[v.repo]["latestChangeLogToken"] == last);
+    for (const Json& o : all["objects"]) {
+      CHECK(o["changeEventInfo"]["changeTime"].is_number_integer());
+      CHECK(o["succinctProperties"].size() == 3);  // id and types only, without includeProperties
+      CHECK(o["succinctProperties"][v.prefix + "baseTypeId"].get<std::string>().starts_with(v.prefix));
+    }
+
+    // Following the log in pages of 3: the named event comes first; skipping it, every
+    // event is seen exactly once.
+    std::vector<std::string> followed;
+    std::string token;
+    for (int page = 0; page < 20; ++page) {
+      Json a = GetJson(c, base + "?cmisselector=contentChanges&succinct=true&maxItems=3" +
+                          (token.empty() ? "" : "&changeLogToken=" + token));
+      auto events = Events(a, v.prefix);
+      if (!token.empty()) {
+        REQUIRE(!events.empty());
+        CHECK(events.front() == followed.back());  // inclusive
+        events.erase(events.begin());
+      }
+      followed.insert(followed.end(), events.begin(), events.end());
+      token = a["changeLogToken"];
+      if (!a["hasMoreItems"].get<bool>()) break;
+    }
+    CHECK(followed == expected);
+    CHECK(token == last);
+    // The newest token asked for again: that one event, nothing more.
+    Json tail = GetJson(c, base + "?cmisselector=contentChanges&changeLogToken=" + last);
+    CHECK(tail["objects"].size() == 1);
+    CHECK(tail["hasMoreItems"] == false);
+    CHECK(tail["changeLogToken"] == last);
+    // A token beyond the newest: nothing yet; the token given is kept.
+    Json ahead = GetJson(c, base + "?cmisselector=contentChanges&changeLogToken=" + std::to_string(std::stoull(last) + 5));
+    CHECK(ahead["objects"].empty());
+    CHECK(ahead["changeLogToken"] == std::to_string(std::stoull(last) + 5));
+    // maxItems=0: no event, but more there are.
+    Json none = GetJson(c, base + "?cmisselector=contentChanges&maxItems=0");
+    CHECK(none["objects"].empty());
+    CHECK(none["hasMoreItems"] == true);
+  }
+}
+
+TEST_CASE("Http changes: includeProperties (as now), includeACL, includePolicyIds, succinct, dateTimeFormat") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const FixtureVariant& v : kFixtureVariants) {
+    CAPTURE(v.repo);
+    const std::string base = "/demo/" + v.repo;
+    Json doc = Post(c, base, {{"operation", "createDocument"}, {"content", "a"}}, Json{{"cmis:name", "p.txt"}}, 201);
+    const std::string d_id = doc["succinctProperties"][v.prefix + "objectId"];
+    Post(c, base, {{"operation", "update"}, {"objectId", d_id}}, Json{{"cmis:name", "renamed.txt"}}, 200);
+    Json doomed = Post(c, base, {{"operation", "createFolder"}}, Json{{"cmis:name", "gone"}}, 201);
+    Post(c, base, {{"operation", "delete"}, {"objectId", doomed["succinctProperties"][v.prefix + "objectId"]}},
+         Json::object(), 200);
+    Json a = GetJson(c, base + "?cmisselector=contentChanges&succinct=true&includeProperties=true&includeACL=true"
+                           "&includePolicyIds=true&changeLogToken=3");
+    REQUIRE(a["objects"].size() == 4);
+    // Properties as they are now: both events of the document show its new name.
+    CHECK(a["objects"][0]["succinctProperties"][v.prefix + "name"] == "renamed.txt");
+    CHECK(a["objects"][1]["succinctProperties"][v.prefix + "name"] == "renamed.txt");
+    CHECK(a["objects"][0]["succinctProperties"][v.prefix + "contentStreamLength"] == 1);
+    CHECK(a["objects"][0]["acl"].contains("aces"));
+    CHECK(a["objects"][0]["exactACL"] == true);
+    CHECK(a["objects"][0]["policyIds"] == Json{{"ids", Json::array()}});
+    // The deleted folder: gone now, so its id and types only, and no ACL.
+    CHECK(a["objects"][3]["changeEventInfo"]["changeType"] == "deleted");
+    CHECK(a["objects"][3]["succinctProperties"].size() == 3);
+    CHECK(!a["objects"][3].contains("acl"));
+    // The detailed form and ISO dates.
+    Json detailed = GetJson(c, base + "?cmisselector=contentChanges&succinct=false&dateTimeFormat=extended&maxItems=1");
+    CHECK(detailed["objects"][0]["properties"][v.prefix + "objectId"]["value"].is_string());
+    CHECK(detailed["objects"][0]["changeEventInfo"]["changeTime"].get<std::string>().ends_with("Z"));
+    // Without the flags: none of those members.
+    Json plain = GetJson(c, base + "?cmisselector=getContentChanges&maxItems=1");
+    CHECK(!plain["objects"][0].contains("acl"));
+    CHECK(!plain["objects"][0].contains("policyIds"));
+  }
+}
+
+TEST_CASE("Http changes: errors name the parameter") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const FixtureVariant& v : kFixtureVariants) {
+    CAPTURE(v.repo);
+    const std::string url = "/demo/" + v.repo + "?cmisselector=contentChanges";
+    struct Bad {
+      std::string query, named;
+    };
+    for (const Bad& b : {Bad{"&changeLogToken=abc", "changeLogToken"}, Bad{"&changeLogToken=0", "changeLogToken"},
+                         Bad{"&changeLogToken=-4", "changeLogToken"}, Bad{"&maxItems=-1", "maxItems"},
+                         Bad{"&maxItems=10001", "maxItems"}, Bad{"&includeProperties=maybe", "includeProperties"},
+                         Bad{"&includeACL=2", "includeACL"}, Bad{"&includePolicyIds=yes", "includePolicyIds"},
+                         Bad{"&dateTimeFormat=roman", "dateTimeFormat"}}) {
+      CAPTURE(b.query);
+      Json e = GetJson(c, url + b.query, 400);
+      CHECK(e["exception"] == "invalidArgument");
+      CHECK(e["message"].get<std::string>().find(b.named) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("Http changes: retention drops the oldest events, says so, and refuses their tokens naming the oldest") {
+  ServerConfig config;
+  config.change_log_max_events = 8;  // segments of 2 events
+  ServerFixture f(config);
+  auto c = f.Client();
+  const std::string base = "/demo/beta";
+  for (int i = 0; i < 30; ++i) {
+    Post(c, base, {{"operation", "createFolder"}}, Json{{"cmis:name", "f" + std::to_string(i)}}, 201);
+  }
+  Json info = GetJson(c, base + "?cmisselector=repositoryInfo")["beta"];
+  CHECK(info["changesIncomplete"] == true);
+  const uint64_t latest = std::stoull(info["latestChangeLogToken"].get<std::string>());
+  Json kept = GetJson(c, base + "?cmisselector=contentChanges&maxItems=100");
+  const size_t n = kept["objects"].size();
+  CHECK(n >= 8);
+  CHECK(n <= 10);  // at most 1.25 x the limit
+  CHECK(kept["numItems"] == n);
+  CHECK(kept["changeLogToken"] == std::to_string(latest));
+  const uint64_t oldest = latest - n + 1;
+  Json refused = GetJson(c, base + "?cmisselector=contentChanges&changeLogToken=1", 409);
+  CHECK(refused["exception"] == "constraint");
+  CHECK(refused["message"].get<std::string>().find("oldest") != std::string::npos);
+  CHECK(refused["message"].get<std::string>().find(std::to_string(oldest)) != std::string::npos);
+  // The oldest kept token itself is fine.
+  CHECK(GetJson(c, base + "?cmisselector=contentChanges&changeLogToken=" + std::to_string(oldest))["objects"].size() == n);
+  // The other repository's log is its own, and complete.
+  CHECK(GetJson(c, "/demo/alpha?cmisselector=repositoryInfo")["alpha"]["changesIncomplete"] == false);
+}
+
+}  // namespace
+}  // namespace folio::testing

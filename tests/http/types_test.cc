@@ -1,0 +1,216 @@
+// updateType and deleteType over HTTP (docs/API.md §7.4) in both variants: display
+// attributes and new optional properties change, anything that could invalidate stored
+// objects is `constraint`; deleteType answers {} and is refused exactly while objects of
+// the type exist (markers, stale markers of objects removed by hand, types made before
+// markers existed).
+#include <filesystem>
+
+#include "http/server_fixture.h"
+
+namespace folio::testing {
+namespace {
+
+
+httplib::Result PostType(httplib::Client& c, const std::string& repo, const std::string& op, const Json& type,
+                         Encoding enc = Encoding::kJson) {
+  const std::string path = "/demo/" + repo;
+  if (enc == Encoding::kJson) {
+    return c.Post(path.c_str(), Json{{"operation", op}, {"type", type}}.dump(), "application/json");
+  }
+  return PostAs(c, path, enc, {{"cmisaction", op}, {"type", type.dump()}});
+}
+
+std::string Message(const httplib::Result& r) { return BodyJson(r).value("message", ""); }
+
+void CreateContractType(httplib::Client& c, const std::string& repo) {
+  auto made = PostType(c, repo, "createType",
+                       Json{{"id", "acme:contract"},
+                            {"parentId", "cmis:document"},
+                            {"displayName", "Contract"},
+                            {"propertyDefinitions", {{"acme:amount", {{"propertyType", "decimal"}}}}}});
+  REQUIRE(made);
+  REQUIRE(made->status == 201);
+}
+
+TEST_CASE("Http types: updateType changes display attributes and adds optional properties") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const FixtureVariant& v : kFixtureVariants) {
+    for (Encoding enc : {Encoding::kJson, Encoding::kUrlencoded, Encoding::kMultipart}) {
+      CAPTURE(v.repo);
+      CAPTURE(EncodingName(enc));
+      CreateContractType(c, v.repo);
+      auto changed = PostType(c, v.repo, "updateType",
+                              Json{{"id", "acme:contract"},
+                                   {"displayName", "Signed contract"},
+                                   {"description", "A contract with a signature"},
+                                   {"propertyDefinitions",
+                                    {{"acme:amount", {{"displayName", "Net amount"}}},
+                                     {"acme:signer", {{"propertyType", "string"}, {"required", false}}}}}},
+                              enc);
+      REQUIRE(changed);
+      CHECK(changed->status == 200);
+      Json t = BodyJson(changed);
+      CHECK(t["displayName"] == "Signed contract");
+      CHECK(t["description"] == "A contract with a signature");
+      CHECK(t["propertyDefinitions"]["acme:amount"]["displayName"] == "Net amount");
+      CHECK(t["propertyDefinitions"]["acme:amount"]["propertyType"] == "decimal");
+      CHECK(t["propertyDefinitions"]["acme:signer"]["propertyType"] == "string");
+      CHECK(t["propertyDefinitions"]["acme:signer"]["inherited"] == false);
+      CHECK(t["propertyDefinitions"].contains(v.prefix + "name"));  // inherited ones stay
+      // Stored: typeDefinition says the same, and the new property can be set.
+      Json read = BodyJson(c.Get(("/demo/" + v.repo + "?cmisselector=typeDefinition&typeId=acme:contract").c_str()));
+      CHECK(read["displayName"] == "Signed contract");
+      CHECK(read["propertyDefinitions"].contains("acme:signer"));
+      auto doc = PostAs(c, "/demo/" + v.repo, Encoding::kJson, {{"operation", "createDocument"}, {"succinct", "true"}},
+                        Json{{"cmis:name", "c.txt"}, {"cmis:objectTypeId", "acme:contract"}, {"acme:signer", "bob"}});
+      REQUIRE(doc);
+      CHECK(doc->status == 201);
+      CHECK(BodyJson(doc)["succinctProperties"]["acme:signer"] == "bob");
+      // A type read back and sent again as it is changes nothing.
+      auto again = PostType(c, v.repo, "updateType", read, enc);
+      REQUIRE(again);
+      CHECK(again->status == 200);
+      CHECK(BodyJson(again) == read);
+      // Clean up for the next encoding.
+      const std::string id = BodyJson(doc)["succinctProperties"][v.prefix + "objectId"];
+      REQUIRE(PostAs(c, "/demo/" + v.repo, Encoding::kJson, {{"operation", "delete"}, {"objectId", id}})->status == 200);
+      REQUIRE(PostAs(c, "/demo/" + v.repo, enc, {{"cmisaction", "deleteType"}, {"typeId", "acme:contract"}})->status ==
+              200);
+    }
+  }
+}
+
+TEST_CASE("Http types: updateType refuses what could invalidate stored objects, naming it") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const FixtureVariant& v : kFixtureVariants) {
+    CAPTURE(v.repo);
+    CreateContractType(c, v.repo);
+    struct Bad {
+      Json type;
+      int status;
+      std::string exception, named;
+    };
+    const Bad bad[] = {
+        {{{"id", "acme:contract"}, {"propertyDefinitions", {{"acme:due", {{"propertyType", "datetime"},
+                                                                         {"required", true}}}}}},
+         409, "constraint", "acme:due"},
+        {{{"id", "acme:contract"}, {"propertyDefinitions", {{"acme:amount", {{"propertyType", "string"}}}}}},
+         409, "constraint", "propertyType"},
+        {{{"id", "acme:contract"}, {"propertyDefinitions", {{"acme:amount", {{"cardinality", "multi"}}}}}},
+         409, "constraint", "cardinality"},
+        {{{"id", "acme:contract"}, {"versionable", false}}, 409, "constraint", "versionable"},
+        {{{"id", "acme:contract"}, {"parentId", "cmis:folder"}}, 409, "constraint", "parentId"},
+        {{{"id", "acme:contract"}, {"propertyDefinitions", {{"cmis:name", {{"displayName", "Title"}}}}}},
+         409, "constraint", "inherited"},
+        {{{"id", "cmis:document"}, {"displayName", "Doc"}}, 409, "constraint", "built-in"},
+        {{{"id", "document"}, {"displayName", "Doc"}}, 409, "constraint", "built-in"},
+        {{{"id", "acme:nothing"}, {"displayName", "x"}}, 404, "objectNotFound", "acme:nothing"},
+        {{{"displayName", "x"}}, 400, "invalidArgument", "id"},
+        {{{"id", "acme:contract"}, {"propertyDefinitions", {{"acme:x", {{"propertyType", "money"}}}}}},
+         400, "invalidArgument", "acme:x"},
+    };
+    for (const Bad& b : bad) {
+      CAPTURE(b.type.dump());
+      auto r = PostType(c, v.repo, "updateType", b.type);
+      REQUIRE(r);
+      CHECK(r->status == b.status);
+      CHECK(BodyJson(r)["exception"] == b.exception);
+      CHECK(Message(r).find(b.named) != std::string::npos);
+    }
+    auto missing = c.Post(("/demo/" + v.repo).c_str(), R"({"operation": "updateType"})", "application/json");
+    CHECK(missing->status == 400);
+    CHECK(Message(missing).find("type") != std::string::npos);
+    auto garbled = PostAs(c, "/demo/" + v.repo, Encoding::kUrlencoded, {{"cmisaction", "updateType"}, {"type", "{"}});
+    CHECK(garbled->status == 400);
+    CHECK(BodyJson(garbled)["exception"] == "invalidArgument");
+    // Nothing changed.
+    Json read = BodyJson(c.Get(("/demo/" + v.repo + "?cmisselector=typeDefinition&typeId=acme:contract").c_str()));
+    CHECK(read["displayName"] == "Contract");
+    CHECK(!read["propertyDefinitions"].contains("acme:due"));
+  }
+}
+
+TEST_CASE("Http types: deleteType answers {} and is refused exactly while objects of the type exist") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const FixtureVariant& v : kFixtureVariants) {
+    CAPTURE(v.repo);
+    const std::string base = "/demo/" + v.repo;
+    CreateContractType(c, v.repo);
+    auto folder_type = PostType(c, v.repo, "createType", Json{{"id", "acme:box"}, {"parentId", "cmis:folder"}});
+    REQUIRE(folder_type->status == 201);
+    auto doc = PostAs(c, base + "/docs", Encoding::kJson, {{"operation", "createDocument"}, {"succinct", "true"}},
+                      Json{{"cmis:name", "deal.txt"}, {"cmis:objectTypeId", "acme:contract"}});
+    REQUIRE(doc->status == 201);
+    const std::string doc_id = BodyJson(doc)["succinctProperties"][v.prefix + "objectId"];
+    auto box = PostAs(c, base, Encoding::kJson, {{"operation", "createFolder"}, {"succinct", "true"}},
+                      Json{{"cmis:name", "box"}, {"cmis:objectTypeId", "acme:box"}});
+    REQUIRE(box->status == 201);
+    // Refused, naming an object of the type; CmisJS sends the id in JSON quotes.
+    auto refused = PostAs(c, base, Encoding::kUrlencoded, {{"cmisaction", "deleteType"}, {"typeId", "\"acme:contract\""}});
+    CHECK(refused->status == 409);
+    CHECK(BodyJson(refused)["exception"] == "constraint");
+    CHECK(Message(refused).find("acme:contract") != std::string::npos);
+    CHECK(Message(refused).find("docs/deal.txt") != std::string::npos);
+    auto refused_box = PostAs(c, base, Encoding::kJson, {{"operation", "deleteType"}, {"typeId", "acme:box"}});
+    CHECK(refused_box->status == 409);
+    CHECK(Message(refused_box).find("/box") != std::string::npos);
+    // Once the document is gone (all versions), the type can go: {} as JSON.
+    auto checked_out = PostAs(c, base, Encoding::kJson, {{"operation", "checkOut"}, {"objectId", doc_id}});
+    REQUIRE(checked_out->status == 201);
+    CHECK(PostAs(c, base, Encoding::kJson, {{"operation", "deleteType"}, {"typeId", "acme:contract"}})->status ==
+          409);  // the working copy is of the type too
+    REQUIRE(PostAs(c, base, Encoding::kJson, {{"operation", "delete"}, {"objectId", doc_id}, {"allVersions", "true"}})
+                ->status == 200);
+    auto deleted = PostAs(c, base, Encoding::kMultipart, {{"cmisaction", "deleteType"}, {"typeId", "acme:contract"}});
+    CHECK(deleted->status == 200);
+    CHECK(deleted->get_header_value("Content-Type").find("application/json") == 0);
+    CHECK(BodyJson(deleted) == Json::object());
+    auto again = PostAs(c, base, Encoding::kJson, {{"operation", "deleteType"}, {"typeId", "acme:contract"}});
+    CHECK(again->status == 404);
+    CHECK(BodyJson(again)["exception"] == "objectNotFound");
+    CHECK(Message(again).find("acme:contract") != std::string::npos);
+    // A folder of the type removed by hand leaves only a stale marker: not an object.
+    std::filesystem::remove_all(std::filesystem::path(f.dir()) / "demo" / v.repo / "box");
+    CHECK(BodyJson(PostAs(c, base, Encoding::kJson, {{"operation", "deleteType"}, {"typeId", "acme:box"}})) ==
+          Json::object());
+    // Built-in types, missing ids.
+    auto builtin = PostAs(c, base, Encoding::kJson, {{"operation", "deleteType"}, {"typeId", v.prefix + "document"}});
+    CHECK(builtin->status == 409);
+    CHECK(Message(builtin).find("built-in") != std::string::npos);
+    auto no_id = PostAs(c, base, Encoding::kJson, {{"operation", "deleteType"}});
+    CHECK(no_id->status == 400);
+    CHECK(Message(no_id).find("typeId") != std::string::npos);
+  }
+}
+
+TEST_CASE("Http types: a type made before usage markers is checked by a scan of the tree") {
+  ServerFixture f;
+  auto c = f.Client();
+  CreateContractType(c, "beta");
+  auto item_type = PostType(c, "beta", "createType", Json{{"id", "acme:card"}, {"parentId", "cmis:item"}});
+  REQUIRE(item_type->status == 201);
+  // As a data directory written before markers existed: no marker directories.
+  std::filesystem::remove_all(std::filesystem::path(f.dir()) / "demo" / "beta" / ".folio" / "typed");
+  auto doc = PostAs(c, "/demo/beta/docs", Encoding::kJson, {{"operation", "createDocument"}, {"succinct", "true"}},
+                    Json{{"cmis:name", "old.txt"}, {"cmis:objectTypeId", "acme:contract"}});
+  REQUIRE(doc->status == 201);
+  auto item = PostAs(c, "/demo/beta/docs", Encoding::kJson, {{"operation", "createItem"}, {"succinct", "true"}},
+                     Json{{"cmis:name", "card"}, {"cmis:objectTypeId", "acme:card"}});
+  REQUIRE(item->status == 201);
+  auto refused = PostAs(c, "/demo/beta", Encoding::kJson, {{"operation", "deleteType"}, {"typeId", "acme:contract"}});
+  CHECK(refused->status == 409);
+  CHECK(Message(refused).find("docs/old.txt") != std::string::npos);
+  auto refused_item = PostAs(c, "/demo/beta", Encoding::kJson, {{"operation", "deleteType"}, {"typeId", "acme:card"}});
+  CHECK(refused_item->status == 409);
+  CHECK(Message(refused_item).find("docs/card") != std::string::npos);
+  const std::string id = BodyJson(doc)["succinctProperties"]["cmis:objectId"];
+  REQUIRE(PostAs(c, "/demo/beta", Encoding::kJson, {{"operation", "delete"}, {"objectId", id}})->status == 200);
+  CHECK(PostAs(c, "/demo/beta", Encoding::kJson, {{"operation", "deleteType"}, {"typeId", "acme:contract"}})->status ==
+        200);
+}
+
+}  // namespace
+}  // namespace folio::testing

@@ -1,0 +1,110 @@
+// ChangeLogStore (src/storage/change_log_store.h) on MemFs: appends in token order and
+// only once, reads from a token, finds the newest token from the end of the log, skips a
+// torn line, and retention drops whole segments, marks the log truncated and keeps
+// between the limit and 1.25 x the limit.
+#include <doctest/doctest.h>
+
+#include "storage/change_log_store.h"
+#include "storage/json_access.h"
+#include "storage/mem_fs.h"
+
+namespace folio::storage {
+namespace {
+
+ChangeEvent Ev(uint64_t token) {
+  ChangeEvent e;
+  e.token = token;
+  e.time_ms = 1000 + static_cast<int64_t>(token);
+  e.type = "created";
+  e.object_id = "f" + std::to_string(token);
+  e.base_type_id = "cmis:folder";
+  e.type_id = "cmis:folder";
+  return e;
+}
+
+std::vector<uint64_t> Tokens(const std::vector<ChangeEvent>& events) {
+  std::vector<uint64_t> out;
+  for (const ChangeEvent& e : events) out.push_back(e.token);
+  return out;
+}
+
+TEST_CASE("ChangeLogStore: append once, read from a token, newest and oldest token") {
+  MemFs fs;
+  REQUIRE(fs.MakeDir("r").ok());
+  ChangeLogStore log(fs, "r/changes");
+  CHECK(*log.LastToken() == 0);
+  CHECK(*log.FirstToken() == 0);
+  CHECK(log.Read(0, 10)->empty());
+  REQUIRE(log.Append({Ev(1), Ev(2), Ev(3)}).ok());
+  REQUIRE(log.Append({Ev(2), Ev(3), Ev(4)}).ok());  // a record applied again: 4 only is new
+  CHECK(Tokens(*log.Read(0, 10)) == std::vector<uint64_t>{1, 2, 3, 4});
+  CHECK(Tokens(*log.Read(3, 10)) == std::vector<uint64_t>{3, 4});
+  CHECK(Tokens(*log.Read(2, 2)) == std::vector<uint64_t>{2, 3});
+  CHECK(*log.LastToken() == 4);
+  CHECK(*log.FirstToken() == 1);
+  CHECK(*log.Truncated() == false);
+  // Another process's store sees the same (nothing cached is trusted over the disk).
+  ChangeLogStore other(fs, "r/changes");
+  REQUIRE(other.Append({Ev(5)}).ok());
+  REQUIRE(log.Append({Ev(6)}).ok());
+  CHECK(Tokens(*other.Read(0, 10)) == std::vector<uint64_t>{1, 2, 3, 4, 5, 6});
+}
+
+TEST_CASE("ChangeLogStore: a torn last line is skipped, and the next append starts on a new line") {
+  MemFs fs;
+  REQUIRE(fs.MakeDir("r").ok());
+  {
+    ChangeLogStore log(fs, "r/changes");
+    REQUIRE(log.Append({Ev(1), Ev(2)}).ok());
+  }
+  auto entries = fs.List("r/changes");
+  REQUIRE(entries.ok());
+  REQUIRE(entries->size() == 1);
+  const std::string segment = "r/changes/" + (*entries)[0].name;
+  {
+    auto f = fs.OpenRandomAccess(segment);
+    REQUIRE(f.ok());
+    const uint64_t size = *(*f)->Size();
+    REQUIRE((*f)->WriteAt(size, R"({"token":3,"time":1,"ty)").ok());  // a crash mid-append
+  }
+  ChangeLogStore log(fs, "r/changes");
+  CHECK(*log.LastToken() == 2);
+  CHECK(Tokens(*log.Read(0, 10)) == std::vector<uint64_t>{1, 2});
+  REQUIRE(log.Append({Ev(3)}).ok());
+  CHECK(Tokens(*log.Read(0, 10)) == std::vector<uint64_t>{1, 2, 3});
+  CHECK(*log.LastToken() == 3);
+}
+
+TEST_CASE("ChangeLogStore: retention drops whole segments and keeps between the limit and 1.25 x") {
+  MemFs fs;
+  REQUIRE(fs.MakeDir("r").ok());
+  ChangeLogStore log(fs, "r/changes", ChangeLogLimits{.max_events = 20});  // segments of 5
+  for (uint64_t t = 1; t <= 100; ++t) {
+    REQUIRE(log.Append({Ev(t)}).ok());
+    auto all = log.Read(0, 1000);
+    REQUIRE(all.ok());
+    CHECK(all->size() <= 25);
+    if (t >= 20) CHECK(all->size() >= 20);
+    CHECK(all->back().token == t);
+    CHECK(*log.FirstToken() == all->front().token);
+  }
+  CHECK(*log.Truncated() == true);
+  CHECK(*log.LastToken() == 100);
+  auto entries = fs.List("r/changes");
+  REQUIRE(entries.ok());
+  CHECK(entries->size() <= 6);  // 5 segments and the marker
+}
+
+TEST_CASE("ChangeLogStore: the newest token is found from the end of a large segment") {
+  MemFs fs;
+  REQUIRE(fs.MakeDir("r").ok());
+  ChangeLogStore log(fs, "r/changes");
+  std::vector<ChangeEvent> many;
+  for (uint64_t t = 1; t <= 3000; ++t) many.push_back(Ev(t));  // more than 64 KiB of lines
+  REQUIRE(log.Append(many).ok());
+  CHECK(*log.LastToken() == 3000);
+  CHECK(Tokens(*log.Read(2999, 10)) == std::vector<uint64_t>{2999, 3000});
+}
+
+}  // namespace
+}  // namespace folio::storage
