@@ -83,6 +83,14 @@ struct ChangeLogPage {
   bool truncated = false;   // events older than first_kept were dropped
 };
 
+// Chooses the MIME type of a file the engine adopts (added by hand, or placed by
+// `folio import`) when its name's extension says nothing: gets the file's first bytes
+// (at most kMimeSniffBytes) and returns a MIME type, or "" to keep
+// application/octet-stream. Called while the adopting change is staged: it must be
+// quick and must not call the repository.
+using MimeSniffer = std::function<std::string(std::string_view head)>;
+inline constexpr size_t kMimeSniffBytes = 16 * 1024;
+
 class Repository {
  public:
   // Opens the repository at data-directory-relative `base` ("domain/repository") and
@@ -209,6 +217,10 @@ class Repository {
   Result<ChangeLogPage> ReadChanges(uint64_t from, size_t max);
   // The newest token (0 while the log is empty).
   Result<uint64_t> LatestChangeToken();
+
+  // Sets the sniffer that adoption asks (an empty function: extensions only, the
+  // default). Thread-safe.
+  void SetMimeSniffer(MimeSniffer sniffer);
 
   // Makes every change durable and empties the commit log (also done when idle and at
   // close). For tools and tests.

@@ -247,6 +247,8 @@ Result<ChangeLogPage> Repository::ReadChanges(uint64_t from, size_t max) {
 
 Result<uint64_t> Repository::LatestChangeToken() { return engine_->committer.change_log().LastToken(); }
 
+void Repository::SetMimeSniffer(MimeSniffer sniffer) { engine_->adopter.SetMimeSniffer(std::move(sniffer)); }
+
 Status Repository::Checkpoint() { return engine_->committer.Checkpoint(); }
 
 }  // namespace folio
