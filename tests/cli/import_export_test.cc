@@ -116,6 +116,12 @@ TEST_CASE(
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::file_clock::to_sys(mtime).time_since_epoch())
           .count();
   CHECK(doc->properties["cmis:creationDate"] == mtime_ms);
+  // Copied once: version 1.0 is the visible file's own inode (a link), not a copy.
+  struct stat visible, version;
+  REQUIRE(::stat((data + "/acme/docs/reports/q3.csv").c_str(), &visible) == 0);
+  REQUIRE(::stat((data + "/acme/docs/reports/.folio/docs/q3.csv/1.0.content").c_str(), &version) == 0);
+  CHECK(visible.st_ino == version.st_ino);
+  CHECK(visible.st_nlink == 2);
   auto folder = repo->GetObjectByPath("empty folder");
   REQUIRE(folder.ok());
   CHECK(folder->base == BaseType::kFolder);
