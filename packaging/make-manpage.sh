@@ -60,10 +60,14 @@ version="$("$folio" --version | sed 's/^folio //')"
 serve="$(options_of serve)"
 inspect="$(options_of inspect)"
 fsck="$(options_of fsck)"
+import="$(options_of import)"
+export="$(options_of export)"
 
 # (ENVIRON, not awk -v: -v would turn the "\f" of "\fB" into a form feed.)
-VERSION="$version" SERVE="$serve" INSPECT="$inspect" FSCK="$fsck" awk '
+VERSION="$version" SERVE="$serve" INSPECT="$inspect" FSCK="$fsck" IMPORT="$import" EXPORT="$export" awk '
   /^@SERVE_OPTIONS@$/ { print ENVIRON["SERVE"]; next }
+  /^@IMPORT_OPTIONS@$/ { print ENVIRON["IMPORT"]; next }
+  /^@EXPORT_OPTIONS@$/ { print ENVIRON["EXPORT"]; next }
   /^@INSPECT_OPTIONS@$/ { print ENVIRON["INSPECT"]; next }
   /^@FSCK_OPTIONS@$/ { print ENVIRON["FSCK"]; next }
   { gsub(/@VERSION@/, ENVIRON["VERSION"]); print }

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 targets=()
 packages=(g++ cmake make pkg-config libcpp-httplib-dev nlohmann-json3-dev libboost-filesystem-dev
-          libspdlog-dev doctest-dev libcli11-dev libsodium-dev libsqlite3-dev)
+          libspdlog-dev doctest-dev libcli11-dev libsodium-dev libsqlite3-dev libmagic-dev)
 cmake_args=()
 while [[ $# -gt 0 ]]; do
   case "$1" in

@@ -112,6 +112,13 @@ struct RepositoryOptions {
   // Change-log events kept (see StoreOptions::change_log_max_events).
   uint64_t change_log_max_events = 100000;
 };
+// Chooses the MIME type of a file the engine adopts (added by hand, or placed by
+// `folio import`) when its name's extension says nothing: gets the file's first bytes
+// (at most kMimeSniffBytes) and returns a MIME type, or "" to keep
+// application/octet-stream. Called while the adopting change is staged: it must be
+// quick and must not call the repository.
+using MimeSniffer = std::function<std::string(std::string_view head)>;
+inline constexpr size_t kMimeSniffBytes = 16 * 1024;
 
 class Repository {
  public:
@@ -265,6 +272,10 @@ class Repository {
   // the ACL (ChangeSet::Record with repo::Event("security", ...)): this is for callers
   // outside the engine. Errors: kObjectNotFound; kPermissionDenied when read-only.
   Status RecordSecurityChange(const std::string& object_id);
+
+  // Sets the sniffer that adoption asks (an empty function: extensions only, the
+  // default). Thread-safe.
+  void SetMimeSniffer(MimeSniffer sniffer);
 
   // Makes every change durable and empties the commit log (also done when idle and at
   // close). For tools and tests.

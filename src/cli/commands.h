@@ -9,5 +9,7 @@ namespace folio::cli {
 void RegisterServe(CLI::App& app, int& exit_code);
 void RegisterInspect(CLI::App& app, int& exit_code);
 void RegisterFsck(CLI::App& app, int& exit_code);
+void RegisterImport(CLI::App& app, int& exit_code);
+void RegisterExport(CLI::App& app, int& exit_code);
 
 }  // namespace folio::cli

@@ -37,6 +37,7 @@ std::string Shown(const std::string& dir, int levels) {
 
 std::string Hint(HintFor hint, const std::string& data_dir, const std::string& path) {
   if (hint == HintFor::kServe) return "folio serve --data " + data_dir;
+  if (hint == HintFor::kTool) return "the data directory " + data_dir + (path.empty() ? "" : " and " + path);
   return "folio inspect " + data_dir + (path.empty() ? "" : " " + path);
 }
 

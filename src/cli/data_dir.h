@@ -12,7 +12,8 @@ namespace folio::cli {
 using folio::ClassifyDirectory;
 using folio::DirKind;
 
-enum class HintFor { kInspect, kServe };
+// kTool: import and export, which take the data directory and DOMAIN/REPO apart.
+enum class HintFor { kInspect, kServe, kTool };
 
 // Why `dir`, of `kind` (not kDataDirectory), is not a Folio data directory, and what to
 // give instead, as the command of `hint` would take it: "'sample-data/demo/plain' is a

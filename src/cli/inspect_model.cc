@@ -47,54 +47,87 @@ std::vector<std::string> SplitSelection(const std::string& selection) {
   return parts;
 }
 
+// A child that could not be read at all, shown in its place.
+InspectNode DamagedNode(const Status& s, const std::string& domain, const std::string& repository) {
+  InspectNode n;
+  n.kind = NodeKind::kDamaged;
+  n.name = "(unreadable)";
+  n.domain = domain;
+  n.repository = repository;
+  n.damage = s.message();
+  return n;
+}
+
 // Reads one repository's objects; holds what is shared by all of them (check-outs,
 // custom type definitions).
 class RepoReader {
  public:
-  RepoReader(Store& store, std::shared_ptr<folio::Repository> repo) : store_(store), repo_(std::move(repo)) {}
+  RepoReader(std::shared_ptr<folio::Repository> repo, InspectLimits limits) : repo_(std::move(repo)), limits_(limits) {}
 
-  Status LoadCheckedOut() {
-    FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> pwcs, repo_->GetCheckedOut(""));
-    for (ObjectData& pwc : pwcs) checked_out_[pwc.series_id] = std::move(pwc);
-    return OkStatus();
+  // A repository whose list of check-outs cannot be read still shows its tree.
+  void LoadCheckedOut(InspectNode& into) {
+    auto pwcs = repo_->GetCheckedOut("");
+    if (!pwcs.ok()) {
+      into.damage = "cannot list the checked-out documents: " + pwcs.status().message();
+      return;
+    }
+    for (ObjectData& pwc : *pwcs) checked_out_[pwc.series_id] = std::move(pwc);
   }
 
-  Result<InspectNode> RepositoryTree() {
+  // `depth`: the node's level below the selected one.
+  InspectNode RepositoryTree(int depth) {
     const RepositoryInfo& info = repo_->info();
     InspectNode n;
     n.kind = NodeKind::kRepository;
     n.name = info.repository_id;
+    n.domain = info.domain_id;
+    n.repository = info.repository_id;
+    n.path = "/";
     n.id = info.root_folder_id;
     n.title = info.name;
     n.description = info.description;
     n.variant = info.variant;
     n.created_ms = info.created_ms;
-    FOLIO_ASSIGN_OR_RETURN(n.children, Children(info.root_folder_id));
-    FOLIO_ASSIGN_OR_RETURN(n.relationships, Relationships());
+    LoadCheckedOut(n);
+    Children(info.root_folder_id, depth, n);
+    if (!n.truncated) Relationships(depth, n);
     return n;
   }
 
-  // The node of `o` and, for a folder, everything below it.
-  Result<InspectNode> Object(const ObjectData& o) {
+  // The node of `o` and, for a folder, what lies below it down to the depth limit.
+  // Errors: kObjectNotFound when `o` was removed meanwhile; anything else is shown in
+  // the node (damage).
+  Result<InspectNode> Object(const ObjectData& o, int depth) {
     InspectNode n;
     n.name = o.name;
     n.path = DisplayPath(o.path);
+    n.domain = repo_->info().domain_id;
+    n.repository = repo_->info().repository_id;
     n.id = o.base == BaseType::kDocument ? o.series_id : o.id;
     n.type_id = o.type_id;
     n.description = StringProp(o.properties, "cmis:description");
     n.created_by = StringProp(o.properties, "cmis:createdBy");
     n.created_ms = TimeProp(o.properties, "cmis:creationDate");
-    FOLIO_ASSIGN_OR_RETURN(n.custom_properties, CustomProperties(o));
+    n.acl = o.acl;
+    auto custom = CustomProperties(o);
+    if (custom.ok()) {
+      n.custom_properties = std::move(*custom);
+    } else {
+      n.damage = "cannot read its type '" + o.type_id + "': " + custom.status().message();
+    }
     switch (o.base) {
       case BaseType::kFolder: {
         n.kind = NodeKind::kFolder;
-        FOLIO_ASSIGN_OR_RETURN(n.children, Children(o.id));
+        Children(o.id, depth, n);
         break;
       }
-      case BaseType::kDocument:
+      case BaseType::kDocument: {
         n.kind = NodeKind::kDocument;
-        FOLIO_RETURN_IF_ERROR(FillDocument(o, n));
+        Status s = FillDocument(o, n);
+        if (s.kind() == ErrorKind::kObjectNotFound) return s;
+        if (!s.ok()) n.damage = "cannot read its versions: " + s.message();
         break;
+      }
       case BaseType::kItem: n.kind = NodeKind::kItem; break;
       case BaseType::kRelationship:
         n.kind = NodeKind::kRelationship;
@@ -105,25 +138,50 @@ class RepoReader {
   }
 
  private:
-  Result<std::vector<InspectNode>> Children(const std::string& folder_id) {
-    std::vector<InspectNode> out;
+  // The children of folder `folder_id` (the node `into`, at `depth`), or their count
+  // when the depth limit is reached.
+  void Children(const std::string& folder_id, int depth, InspectNode& into) {
+    if (limits_.max_depth >= 0 && depth >= limits_.max_depth) {
+      into.truncated = true;
+      auto count = repo_->GetChildren(folder_id, 0, 0);
+      if (count.ok()) into.hidden = count->total;
+      return;
+    }
+    std::vector<InspectNode>& out = into.children;
     for (uint64_t skip = 0;; skip += kPageSize) {
-      FOLIO_ASSIGN_OR_RETURN(ChildrenPage page, repo_->GetChildren(folder_id, skip, kPageSize));
-      for (const ObjectData& o : page.objects) {
-        auto child = Object(o);
-        if (!child.ok()) {
-          // Deleted meanwhile (by hand, or by a server sharing the directory): skip it.
-          if (child.status().kind() == ErrorKind::kObjectNotFound) continue;
-          return child.status();
+      auto page = repo_->GetChildren(folder_id, skip, kPageSize);
+      if (!page.ok()) {
+        // One unreadable child fails its whole page: read that page one by one, so
+        // that the others still show and the damaged one shows in its place.
+        auto count = repo_->GetChildren(folder_id, 0, 0);
+        if (!count.ok()) {
+          into.damage = "cannot list its children: " + count.status().message();
+          break;
         }
-        out.push_back(std::move(*child));
+        const uint64_t end = std::min<uint64_t>(count->total, skip + kPageSize);
+        for (uint64_t i = skip; i < end; ++i) {
+          auto one = repo_->GetChildren(folder_id, i, 1);
+          if (!one.ok()) {
+            out.push_back(DamagedNode(one.status(), into.domain, into.repository));
+            continue;
+          }
+          for (const ObjectData& o : one->objects) Add(o, depth, out);
+        }
+        if (end >= count->total) break;
+        continue;
       }
+      for (const ObjectData& o : page->objects) Add(o, depth, out);
       // has_more means a whole page of listing entries was consumed, even when some
       // vanished while being read (the engine skips those).
-      if (!page.has_more) break;
+      if (!page->has_more) break;
     }
     std::stable_partition(out.begin(), out.end(), [](const InspectNode& c) { return c.kind == NodeKind::kFolder; });
-    return out;
+  }
+
+  void Add(const ObjectData& o, int depth, std::vector<InspectNode>& out) {
+    auto child = Object(o, depth + 1);
+    // Deleted meanwhile (by hand, or by a server sharing the directory): skip it.
+    if (child.ok()) out.push_back(std::move(*child));
   }
 
   Status FillDocument(const ObjectData& o, InspectNode& n) {
@@ -214,53 +272,76 @@ class RepoReader {
     return &it->second;
   }
 
-  Result<std::vector<InspectNode>> Relationships() {
-    FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> all, repo_->GetAllRelationships());
-    std::vector<InspectNode> out;
-    for (const ObjectData& o : all) {
-      FOLIO_ASSIGN_OR_RETURN(InspectNode n, Object(o));
-      out.push_back(std::move(n));
+  void Relationships(int depth, InspectNode& into) {
+    auto all = repo_->GetAllRelationships();
+    if (!all.ok()) {
+      into.damage = "cannot read its relationships: " + all.status().message();
+      return;
     }
+    std::vector<InspectNode>& out = into.relationships;
+    for (const ObjectData& o : *all) Add(o, depth, out);
     std::stable_sort(out.begin(), out.end(),
                      [](const InspectNode& a, const InspectNode& b) { return a.name < b.name; });
-    return out;
   }
 
-  Store& store_;
   std::shared_ptr<folio::Repository> repo_;
   std::map<std::string, ObjectData> checked_out_;  // by series id
   std::map<std::string, Json> types_;
+  InspectLimits limits_;
 };
 
-Result<InspectNode> RepositoryNode(Store& store, const std::string& domain_id, const std::string& repository_id) {
-  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<Repository> repo, store.GetRepository(domain_id, repository_id));
-  RepoReader reader(store, repo);
-  FOLIO_RETURN_IF_ERROR(reader.LoadCheckedOut());
-  return reader.RepositoryTree();
+// A repository that does not open is shown, damaged, in its place.
+InspectNode RepositoryNode(Store& store, const std::string& domain_id, const std::string& repository_id, int depth,
+                           InspectLimits limits) {
+  auto repo = store.GetRepository(domain_id, repository_id);
+  if (!repo.ok()) {
+    InspectNode n;
+    n.kind = NodeKind::kRepository;
+    n.name = repository_id;
+    n.domain = domain_id;
+    n.repository = repository_id;
+    n.path = "/";
+    n.damage = repo.status().message();
+    return n;
+  }
+  RepoReader reader(*repo, limits);
+  return reader.RepositoryTree(depth);
 }
 
-Result<InspectNode> DomainNode(Store& store, const DomainInfo& d) {
+InspectNode DomainNode(Store& store, const DomainInfo& d, int depth, InspectLimits limits) {
   InspectNode n;
   n.kind = NodeKind::kDomain;
   n.name = d.domain_id;
+  n.domain = d.domain_id;
   n.description = d.description;
   n.created_ms = d.created_ms;
   // Users and groups as Folio reads them (a file it cannot read is left out, as Folio
   // does; fsck reports it).
-  FOLIO_ASSIGN_OR_RETURN(acl::AccountFiles files, acl::ReadAccountFiles(store.fs(), d.domain_id));
-  const acl::Principals principals(std::move(files.users), std::move(files.groups));
-  for (const auto& [id, user] : principals.users()) {
-    UserSummary u{id, user.display_name, {}};
-    for (const std::string& g : principals.GroupsOf(id)) {
-      if (g != acl::kUserGroup) u.groups.push_back(g);
+  if (auto files = acl::ReadAccountFiles(store.fs(), d.domain_id); files.ok()) {
+    const acl::Principals principals(std::move(files->users), std::move(files->groups));
+    for (const auto& [id, user] : principals.users()) {
+      UserSummary u{id, user.display_name, {}};
+      for (const std::string& g : principals.GroupsOf(id)) {
+        if (g != acl::kUserGroup) u.groups.push_back(g);
+      }
+      n.users.push_back(std::move(u));
     }
-    n.users.push_back(std::move(u));
+    for (const auto& [id, group] : principals.groups()) n.groups.push_back(GroupSummary{id, group.members});
+  } else {
+    n.damage = "cannot read its users and groups: " + files.status().message();
   }
-  for (const auto& [id, group] : principals.groups()) n.groups.push_back(GroupSummary{id, group.members});
-  FOLIO_ASSIGN_OR_RETURN(std::vector<RepositoryInfo> repos, store.ListRepositories(d.domain_id));
-  for (const RepositoryInfo& r : repos) {
-    FOLIO_ASSIGN_OR_RETURN(InspectNode child, RepositoryNode(store, d.domain_id, r.repository_id));
-    n.children.push_back(std::move(child));
+  auto repos = store.ListRepositories(d.domain_id);
+  if (!repos.ok()) {
+    n.damage = "cannot list its repositories: " + repos.status().message();
+    return n;
+  }
+  if (limits.max_depth >= 0 && depth >= limits.max_depth) {
+    n.truncated = true;
+    n.hidden = repos->size();
+    return n;
+  }
+  for (const RepositoryInfo& r : *repos) {
+    n.children.push_back(RepositoryNode(store, d.domain_id, r.repository_id, depth + 1, limits));
   }
   return n;
 }
@@ -276,11 +357,13 @@ std::string_view NodeKindName(NodeKind kind) {
     case NodeKind::kDocument: return "document";
     case NodeKind::kItem: return "item";
     case NodeKind::kRelationship: return "relationship";
+    case NodeKind::kDamaged: return "damaged";
   }
   return "unknown";
 }
 
-Result<InspectTree> BuildInspectTree(Store& store, const std::string& dir_label, const std::string& selection) {
+Result<InspectTree> BuildInspectTree(Store& store, const std::string& dir_label, const std::string& selection,
+                                     InspectLimits limits) {
   const std::vector<std::string> parts = SplitSelection(selection);
   InspectTree tree;
   tree.data_dir = dir_label;
@@ -290,32 +373,38 @@ Result<InspectTree> BuildInspectTree(Store& store, const std::string& dir_label,
     tree.root.kind = NodeKind::kDataDir;
     tree.root.name = dir_label;
     FOLIO_ASSIGN_OR_RETURN(std::vector<DomainInfo> domains, store.ListDomains());
-    for (const DomainInfo& d : domains) {
-      FOLIO_ASSIGN_OR_RETURN(InspectNode n, DomainNode(store, d));
-      tree.root.children.push_back(std::move(n));
+    if (limits.max_depth == 0) {
+      tree.root.truncated = true;
+      tree.root.hidden = domains.size();
+      return tree;
     }
+    for (const DomainInfo& d : domains) tree.root.children.push_back(DomainNode(store, d, 1, limits));
     return tree;
   }
   FOLIO_ASSIGN_OR_RETURN(DomainInfo domain, store.GetDomain(parts[0]));
   if (parts.size() == 1) {
-    FOLIO_ASSIGN_OR_RETURN(tree.root, DomainNode(store, domain));
+    tree.root = DomainNode(store, domain, 0, limits);
     return tree;
   }
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<Repository> repo, store.GetRepository(parts[0], parts[1]));
+  RepoReader reader(repo, limits);
   if (parts.size() == 2) {
-    FOLIO_ASSIGN_OR_RETURN(tree.root, RepositoryNode(store, parts[0], parts[1]));
+    tree.root = reader.RepositoryTree(0);
     return tree;
   }
   std::string path;
   for (size_t i = 2; i < parts.size(); ++i) path += (i > 2 ? "/" : "") + parts[i];
-  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<Repository> repo, store.GetRepository(parts[0], parts[1]));
   auto object = repo->GetObjectByPath(path);
   if (!object.ok()) {
     if (object.status().kind() != ErrorKind::kObjectNotFound) return object.status();
     return ObjectNotFound("no object at '/" + path + "' in repository '" + parts[0] + "/" + parts[1] + "'");
   }
-  RepoReader reader(store, repo);
-  FOLIO_RETURN_IF_ERROR(reader.LoadCheckedOut());
-  FOLIO_ASSIGN_OR_RETURN(tree.root, reader.Object(*object));
+  InspectNode checked_out;
+  reader.LoadCheckedOut(checked_out);
+  auto node = reader.Object(*object, 0);
+  if (!node.ok()) return node.status();
+  tree.root = std::move(*node);
+  if (tree.root.damage.empty()) tree.root.damage = checked_out.damage;
   return tree;
 }
 

@@ -15,8 +15,10 @@
 
 namespace folio::cli {
 
-enum class NodeKind { kDataDir, kDomain, kRepository, kFolder, kDocument, kItem, kRelationship };
-// "data", "domain", "repository", "folder", "document", "item", "relationship".
+// kDamaged: a child that could not be read at all (its name unknown); other nodes
+// that could be read only in part say so in InspectNode::damage.
+enum class NodeKind { kDataDir, kDomain, kRepository, kFolder, kDocument, kItem, kRelationship, kDamaged };
+// "data", "domain", "repository", "folder", "document", "item", "relationship", "damaged".
 std::string_view NodeKindName(NodeKind kind);
 
 // One version of a document.
@@ -59,8 +61,18 @@ struct InspectNode {
   NodeKind kind = NodeKind::kFolder;
   // Data directory: DIR as given; domain/repository: its id; object: its name.
   std::string name;
-  // Objects: repository-relative path with a leading '/' ("/" for the root folder).
+  // Objects: repository-relative path with a leading '/' ("/" for the root folder and
+  // a repository).
   std::string path;
+  // Every node below the data directory: the domain and repository it lies in ("" for
+  // the data directory; `repository` "" for a domain).
+  std::string domain, repository;
+  // Not empty: what could not be read (the node shows what could).
+  std::string damage;
+  // --depth stopped here: `hidden` children (domains, repositories, objects) not shown.
+  bool truncated = false;
+  uint64_t hidden = 0;
+  std::vector<Ace> acl;  // objects: their access control entries (empty: none stored)
   // Objects: object id (a document: its version series id); repository: root folder id.
   std::string id;
   std::string type_id;      // objects: "cmis:document", or a custom type id
@@ -93,6 +105,11 @@ struct InspectNode {
   std::vector<InspectNode> relationships;  // repositories only, by name then id
 };
 
+struct InspectLimits {
+  // Levels shown below the selected node (0: the node alone); negative: all.
+  int max_depth = -1;
+};
+
 // What `folio inspect` shows: the selected node and what lies below it.
 struct InspectTree {
   std::string data_dir;   // DIR as given
@@ -103,9 +120,12 @@ struct InspectTree {
 // Reads the tree of `selection` from `store`: "" is the whole data directory (its root
 // node named `dir_label`); "demo", "demo/plain", "demo/plain/Projects/Apollo" a domain,
 // a repository, or a folder, document or item in it. Leading, trailing and repeated
-// '/' are ignored.
+// '/' are ignored. What cannot be read below the selection (a damaged record, a
+// repository that does not open) is shown in place (InspectNode::damage, kDamaged
+// children); it never fails the whole tree.
 // Errors: kObjectNotFound naming the domain, repository or path that does not exist;
-// kStorage when the data directory cannot be read.
-Result<InspectTree> BuildInspectTree(Store& store, const std::string& dir_label, const std::string& selection);
+// kStorage when the data directory, or the selected node itself, cannot be read.
+Result<InspectTree> BuildInspectTree(Store& store, const std::string& dir_label, const std::string& selection,
+                                     InspectLimits limits = {});
 
 }  // namespace folio::cli

@@ -1,6 +1,7 @@
 // Text and JSON forms of the `folio inspect` tree.
 #include "cli/inspect_render.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -76,14 +77,27 @@ std::vector<std::string> Annotations(const InspectNode& n) {
       };
       return {end(n.source_path, n.source_id) + " → " + end(n.target_path, n.target_id), TypePart(n)};
     }
+    case NodeKind::kDamaged: return {};
   }
   return {};
 }
 
-std::string JoinIds(const std::vector<std::string>& ids) {
-  std::string out;
-  for (const std::string& id : ids) out += (out.empty() ? "" : ", ") + id;
-  return out;
+std::string AclText(const std::vector<Ace>& acl) {
+  std::vector<std::string> parts;
+  for (const Ace& ace : acl) parts.push_back(ace.principal + ": " + Join(ace.permissions, ", "));
+  return Join(parts, "; ");
+}
+
+// Width in code points, so that a name with accents lines up.
+size_t Width(const std::string& s) {
+  size_t len = 0;
+  for (unsigned char c : s) len += (c & 0xC0) != 0x80;
+  return len;
+}
+
+std::string Pad(const std::string& s, size_t width) {
+  const size_t len = Width(s);
+  return len >= width ? s : s + std::string(width - len, ' ');
 }
 
 // Lines shown under a node's own line, before its children.
@@ -92,11 +106,11 @@ std::vector<std::string> Details(const InspectNode& n) {
   for (const UserSummary& u : n.users) {
     std::string line = "user " + u.id;
     if (!u.display_name.empty() && u.display_name != u.id) line += " (" + u.display_name + ")";
-    if (!u.groups.empty()) line += std::string(kSep) + "in " + JoinIds(u.groups);
+    if (!u.groups.empty()) line += std::string(kSep) + "in " + Join(u.groups, ", ");
     lines.push_back(std::move(line));
   }
   for (const GroupSummary& g : n.groups) {
-    lines.push_back("group " + g.id + ": " + (g.members.empty() ? "(no members)" : JoinIds(g.members)));
+    lines.push_back("group " + g.id + ": " + (g.members.empty() ? "(no members)" : Join(g.members, ", ")));
   }
   if (n.checked_out) {
     const CheckOutSummary& c = *n.checked_out;
@@ -107,6 +121,7 @@ std::vector<std::string> Details(const InspectNode& n) {
   for (const auto& [key, value] : n.custom_properties.items()) {
     if (!value.is_null()) lines.push_back(key + ": " + ValueText(value));
   }
+  if (!n.acl.empty()) lines.push_back("acl: " + AclText(n.acl));
   return lines;
 }
 
@@ -114,27 +129,36 @@ std::string NodeLabel(const InspectNode& n, const std::string& name) {
   std::string label = name;
   if (n.kind == NodeKind::kFolder && label != "/") label += "/";
   if (n.kind == NodeKind::kRelationship && label.empty()) label = "(unnamed)";
-  std::string annotations = Join(Annotations(n), kSep);
+  std::vector<std::string> parts = Annotations(n);
+  if (!n.damage.empty()) parts.push_back("DAMAGED: " + n.damage);
+  std::string annotations = Join(parts, kSep);
   return Printable(annotations.empty() ? label : label + "  " + annotations);
 }
 
 class TextWriter {
  public:
+  explicit TextWriter(TextOptions options) : options_(options) {}
+
   // `line` is the node's own line (its connector included); `prefix` what every
   // line below it starts with.
   void Node(const InspectNode& n, const std::string& line, const std::string& prefix) {
     out_ += line + "\n";
     const bool group = n.kind == NodeKind::kRepository && !n.relationships.empty();
-    const size_t count = n.children.size() + (group ? 1 : 0);
+    const bool cut = n.truncated && n.hidden > 0;
+    const size_t count = n.children.size() + (group ? 1 : 0) + (cut ? 1 : 0);
     // Under the name, indented: below a bar when children follow.
-    for (const std::string& d : Details(n)) out_ += prefix + (count ? "│   " : "  ") + Printable(d) + "\n";
+    std::vector<std::string> details = Details(n);
+    if (n.kind == NodeKind::kDocument && options_.history) {
+      for (std::string& row : HistoryTable(n)) details.push_back(std::move(row));
+    }
+    for (const std::string& d : details) out_ += prefix + (count ? "│   " : "  ") + Printable(d) + "\n";
     for (size_t i = 0; i < n.children.size(); ++i) {
       const bool last = i + 1 == count;
       Node(n.children[i], prefix + (last ? "└── " : "├── ") + NodeLabel(n.children[i], n.children[i].name),
            prefix + (last ? "    " : "│   "));
     }
     if (group) {
-      out_ += prefix + "└── (relationships)\n";
+      out_ += prefix + (cut ? "├── " : "└── ") + "(relationships)\n";
       for (size_t i = 0; i < n.relationships.size(); ++i) {
         const bool last = i + 1 == n.relationships.size();
         const InspectNode& r = n.relationships[i];
@@ -142,10 +166,12 @@ class TextWriter {
              prefix + (last ? "        " : "    │   "));
       }
     }
+    if (cut) out_ += prefix + "└── … " + std::to_string(n.hidden) + " not shown (--depth)\n";
   }
   std::string Take() { return std::move(out_); }
 
  private:
+  TextOptions options_;
   std::string out_;
 };
 
@@ -155,10 +181,17 @@ void ContentJson(const std::optional<ContentInfo>& c, Json& into) {
   into["fileName"] = c ? Json(c->file_name) : Json(nullptr);
 }
 
+Json OrNull(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
+
 Json NodeJson(const InspectNode& n) {
   Json j = Json::object();
   j["kind"] = std::string(NodeKindName(n.kind));
   j["name"] = n.name;
+  j["domain"] = OrNull(n.domain);
+  j["repository"] = OrNull(n.repository);
+  j["path"] = OrNull(n.path);
+  j["damage"] = OrNull(n.damage);
+  j["hidden"] = n.truncated ? Json(n.hidden) : Json(nullptr);
   auto children = [](const std::vector<InspectNode>& nodes) {
     Json a = Json::array();
     for (const InspectNode& c : nodes) a.push_back(NodeJson(c));
@@ -189,6 +222,7 @@ Json NodeJson(const InspectNode& n) {
       j["children"] = children(n.children);
       j["relationships"] = children(n.relationships);
       return j;
+    case NodeKind::kDamaged: return j;
     default: break;
   }
   j["id"] = n.id;
@@ -198,6 +232,9 @@ Json NodeJson(const InspectNode& n) {
   j["createdBy"] = n.created_by;
   j["created"] = storage::FormatIsoMs(n.created_ms);
   j["properties"] = n.custom_properties;
+  Json acl = Json::array();
+  for (const Ace& ace : n.acl) acl.push_back({{"principal", ace.principal}, {"permissions", ace.permissions}});
+  j["acl"] = std::move(acl);
   if (n.kind == NodeKind::kFolder) {
     j["children"] = children(n.children);
   } else if (n.kind == NodeKind::kDocument) {
@@ -265,16 +302,46 @@ std::string VersionHistory(const InspectNode& document) {
   return Join(parts, kSep);
 }
 
-std::string RenderInspectText(const InspectTree& tree) {
+std::vector<std::string> HistoryTable(const InspectNode& d) {
+  std::vector<std::vector<std::string>> rows = {{"LABEL", "MODIFIED", "BY", "SIZE", "COMMENT", "ID"}};
+  auto size = [](const std::optional<ContentInfo>& c) { return c ? HumanSize(c->length) : "-"; };
+  if (d.checked_out) {
+    const CheckOutSummary& c = *d.checked_out;
+    rows.push_back({"pwc", storage::FormatIsoSeconds(c.since_ms), c.by, size(c.content),
+                    "(checked out by " + c.by + ")", c.working_copy_id});
+  }
+  for (auto it = d.versions.rbegin(); it != d.versions.rend(); ++it) {
+    const std::string label = d.versionable ? it->label : "(unversioned)";
+    rows.push_back({label, storage::FormatIsoSeconds(it->modified_ms), it->modified_by, size(it->content),
+                    it->comment, it->id});
+  }
+  std::vector<size_t> widths(rows[0].size(), 0);
+  for (const auto& row : rows) {
+    for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], Width(row[i]));
+  }
+  std::vector<std::string> lines;
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) line += i + 1 == row.size() ? row[i] : Pad(row[i], widths[i]) + "  ";
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+std::string RenderInspectText(const InspectTree& tree, TextOptions options) {
   const InspectNode& root = tree.root;
   std::string name = root.kind == NodeKind::kDataDir ? tree.data_dir : tree.selection;
-  TextWriter w;
+  if (root.kind == NodeKind::kDocument) options.history = true;
+  TextWriter w(options);
   w.Node(root, NodeLabel(root, name), "");
   return w.Take();
 }
 
 Json InspectToJson(const InspectTree& tree) {
-  return Json{{"dataDirectory", tree.data_dir}, {"selection", tree.selection}, {"root", NodeJson(tree.root)}};
+  return Json{{"format", 1},
+              {"dataDirectory", tree.data_dir},
+              {"selection", tree.selection},
+              {"root", NodeJson(tree.root)}};
 }
 
 std::string RenderInspectJson(const InspectTree& tree) {

@@ -1,4 +1,5 @@
-// The folio executable: picks the sub-command (serve, inspect, fsck) and nothing else.
+// The folio executable: picks the sub-command (serve, inspect, fsck, import,
+// export) and nothing else.
 #include <iostream>
 
 #include "cli/commands.h"
@@ -11,6 +12,8 @@ int main(int argc, char** argv) {
   folio::cli::RegisterServe(app, exit_code);
   folio::cli::RegisterInspect(app, exit_code);
   folio::cli::RegisterFsck(app, exit_code);
+  folio::cli::RegisterImport(app, exit_code);
+  folio::cli::RegisterExport(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -17,6 +17,7 @@
 #include "cli/data_dir.h"
 #include "cli/ephemeral_copy.h"
 #include "cli/exit_with_parent.h"
+#include "cli/serving_lock.h"
 #include "folio/fs.h"
 #include "folio/store.h"
 #include "http/server.h"
@@ -105,6 +106,17 @@ int RunServe(const ServeOptions& o) {
   if (!store.ok()) {
     std::cerr << "folio serve: cannot open data directory '" << o.data << "': " << store.status().ToString() << "\n";
     return 1;
+  }
+  // Marks the directory as served for as long as this process lives, so that folio
+  // import and export can tell (the write lock is only held while a change is written).
+  auto mark = ServingMark::Hold(dir, o.read_only);
+  if (!mark.ok()) {
+    // A read-only server may be given a directory it cannot write at all: serve anyway.
+    if (!o.read_only) {
+      std::cerr << "folio serve: " << mark.status().message() << "\n";
+      return 1;
+    }
+    spdlog::warn("{}: folio import and export cannot tell that this server reads it", mark.status().message());
   }
   api::ServiceOptions service_options;
   service_options.default_variant = o.variant;

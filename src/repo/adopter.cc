@@ -51,8 +51,8 @@ Status Adopter::StageDocument(storage::ChangeSet& change, const std::string& fol
   rec.major = true;
   rec.properties = NewObjectProperties(cmis::kDocument, kSystemUser, MsOf(st.mtime_ns));
   rec.properties[cmis::kName] = name;
-  rec.content = ContentInfo{st.size, MimeTypeForName(name), name};
   const std::string visible = layout_.Child(folder, name);
+  rec.content = ContentInfo{st.size, MimeTypeOf(visible, name), name};
   change.MakeDir(layout_.SeriesDir(folder, name));
   // The file's own bytes become version 1.0: linked, never copied.
   change.Link(layout_.VersionContent(folder, name, "1.0"), visible, storage::Guard::Inode(st));
@@ -100,6 +100,35 @@ Status Adopter::AdoptDocument(const std::string& folder, const std::string& name
     }
     return OkStatus();
   });
+}
+
+void Adopter::SetMimeSniffer(MimeSniffer sniffer) {
+  std::lock_guard<std::mutex> lock(sniffer_mu_);
+  sniffer_ = std::move(sniffer);
+}
+
+std::string Adopter::MimeTypeOf(const std::string& visible, const std::string& name) {
+  std::string by_name = MimeTypeForName(name);
+  if (by_name != kUnknownMimeType) return by_name;
+  MimeSniffer sniffer;
+  {
+    std::lock_guard<std::mutex> lock(sniffer_mu_);
+    sniffer = sniffer_;
+  }
+  if (!sniffer) return by_name;
+  // Unreadable now: the change itself will say why; the name's verdict stands.
+  auto file = fs_.Open(visible);
+  if (!file.ok()) return by_name;
+  std::string head(kMimeSniffBytes, '\0');
+  size_t got = 0;
+  while (got < head.size()) {
+    auto n = (*file)->Read(head.data() + got, head.size() - got);
+    if (!n.ok() || *n == 0) break;
+    got += *n;
+  }
+  head.resize(got);
+  std::string sniffed = sniffer(head);
+  return sniffed.empty() ? by_name : sniffed;
 }
 
 bool Adopter::KnownUnchanged(const std::string& visible, const FileStat& st) {

@@ -41,10 +41,14 @@ class Adopter {
   // True when a read-only repository has seen that the file at `visible` with identity
   // `st` holds its latest version's bytes (a copy without -p, a git checkout).
   bool KnownUnchanged(const std::string& visible, const FileStat& st);
+  // See Repository::SetMimeSniffer.
+  void SetMimeSniffer(MimeSniffer sniffer);
 
  private:
   Status StageDocument(storage::ChangeSet& change, const std::string& folder, const std::string& parent_id,
                        const std::string& name, const FileStat& st);
+  // The extension's MIME type, else the sniffer's verdict on the file's first bytes.
+  std::string MimeTypeOf(const std::string& visible, const std::string& name);
 
   Fs& fs_;
   const storage::RepoLayout& layout_;
@@ -56,6 +60,8 @@ class Adopter {
   static constexpr size_t kMaxUnchanged = 4096;
   std::mutex unchanged_mu_;
   std::unordered_map<std::string, FileStat> unchanged_;
+  std::mutex sniffer_mu_;
+  MimeSniffer sniffer_;
 };
 
 // Files adopted in one change at most (a folder of 10,000 new files takes ten).

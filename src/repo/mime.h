@@ -7,6 +7,8 @@
 
 namespace folio::repo {
 
+inline constexpr const char* kUnknownMimeType = "application/octet-stream";
+
 // "report.PDF" -> "application/pdf"; unknown -> "application/octet-stream".
 std::string MimeTypeForName(std::string_view file_name);
 

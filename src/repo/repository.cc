@@ -284,6 +284,7 @@ Status Repository::RecordSecurityChange(const std::string& object_id) {
     return OkStatus();
   });
 }
+void Repository::SetMimeSniffer(MimeSniffer sniffer) { engine_->adopter.SetMimeSniffer(std::move(sniffer)); }
 
 Status Repository::Checkpoint() { return engine_->committer.Checkpoint(); }
 

@@ -72,6 +72,9 @@ std::string BaseName(std::string_view path) {
 
 std::string ServerMetaDir() { return std::string(kMetaDir); }
 std::string ServerLockFile() { return JoinPath(kMetaDir, "lock"); }
+std::string ServingLockFile(bool read_only) {
+  return JoinPath(kMetaDir, read_only ? "serving-read-only" : "serving");
+}
 std::string DataMarkerFile() { return JoinPath(kMetaDir, "folio.json"); }
 std::string ServerTrash(std::string_view id) { return JoinPath(kMetaDir, "trash-" + std::string(id)); }
 std::string DomainDir(std::string_view domain) { return std::string(domain); }

@@ -34,6 +34,9 @@ std::string BaseName(std::string_view path);
 std::string ServerMetaDir();                        // .folio
 std::string ServerLockFile();                       // .folio/lock
 std::string DataMarkerFile();                       // .folio/folio.json (marks a data directory)
+// Held (shared flock) by every `folio serve` of the data directory for its life:
+// .folio/serving, or .folio/serving-read-only for a --read-only server.
+std::string ServingLockFile(bool read_only);
 std::string ServerTrash(std::string_view id);       // .folio/trash-<id> (a deleted domain or repository)
 std::string DomainDir(std::string_view domain);     // demo
 std::string DomainMetaDir(std::string_view domain); // demo/.folio

@@ -8,61 +8,21 @@
 
 #include "cli/inspect_fixture.h"
 #include "cli/inspect_model.h"
+#include "cli/folio_run.h"
 #include "cli/inspect_render.h"
 
 using namespace folio;
 using folio::testing::Contains;
 using folio::testing::InspectFixture;
 using folio::testing::ReadFile;
+using folio::testing::Folio;
+using folio::testing::LastLine;
+using folio::testing::Lines;
+using folio::testing::Quote;
+using folio::testing::Run;
 using folio::testing::TempDir;
 
 namespace {
-
-struct Run {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string Quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-// Runs `folio ARGS` (ARGS already quoted) and collects its exit code, stdout, stderr.
-Run Folio(const std::string& args) {
-  TempDir tmp;
-  const std::string err_file = tmp / "stderr";
-  const std::string cmd = Quote(FOLIO_BINARY) + " " + args + " 2>" + Quote(err_file);
-  Run r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = ::pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = ReadFile(err_file);
-  return r;
-}
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
-
-std::string LastLine(const std::string& text) {
-  const std::vector<std::string> lines = Lines(text);
-  return lines.empty() ? "" : lines.back();
-}
 
 // A copy of sample-data/ in a temp dir.
 struct SampleCopy {

@@ -91,8 +91,11 @@ TEST_CASE("InspectRender: text of a selection starts with its path") {
         "├── a.txt  4 B · text/plain · 2.1 (latest) · 2.0 (latest major) · 1.1 · 1.0\n"
         "└── b.txt  1 B · text/plain · 1.0 (latest)\n"
         "      checked out by bob since 2024-03-01T10:00:00Z · working copy 7 B\n");
+  // A document: its history as a table too.
   CHECK(RenderInspectText(Build(fx, "demo/main/readme.md")) ==
-        "demo/main/readme.md  5 B · text/plain · 1.0 (latest)\n");
+        "demo/main/readme.md  5 B · text/plain · 1.0 (latest)\n"
+        "  LABEL  MODIFIED              BY     SIZE  COMMENT  ID\n"
+        "  1.0    2024-03-01T10:00:00Z  alice  5 B            " + fx.readme.series_id + ";1.0\n");
   const std::string domain = RenderInspectText(Build(fx, "demo"));
   CHECK(domain.rfind("demo  domain · test domain · no users (anonymous access)\n└── main  repository · variant B\n",
                      0) == 0);
@@ -110,14 +113,15 @@ TEST_CASE("InspectRender: text shows custom types and properties, items and fold
   o.name = "q1.pdf";
   o.type_id = "acme:report";
   o.properties = Json{{"acme:quarter", "2026-Q1"}};
-  REQUIRE(fx.f.repo
-              ->CreateDocument(fx.docs.id, o, ContentSource::FromBytes(std::string(1536, 'x')), VersioningState::kMajor,
-                               "alice")
-              .ok());
+  auto q1 = fx.f.repo->CreateDocument(fx.docs.id, o, ContentSource::FromBytes(std::string(1536, 'x')),
+                                      VersioningState::kMajor, "alice");
+  REQUIRE(q1.ok());
   const std::string text = RenderInspectText(Build(fx, "demo/main/docs/q1.pdf"));
   CHECK(text ==
         "demo/main/docs/q1.pdf  1.5 KiB · application/pdf · 1.0 (latest) · type acme:report\n"
-        "  acme:quarter: 2026-Q1\n");
+        "  acme:quarter: 2026-Q1\n"
+        "  LABEL  MODIFIED              BY     SIZE     COMMENT  ID\n"
+        "  1.0    2024-03-01T10:00:00Z  alice  1.5 KiB           " + q1->series_id + ";1.0\n");
 }
 
 TEST_CASE("InspectRender: JSON holds the same tree, with ids and full dates") {

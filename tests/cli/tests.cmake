@@ -7,4 +7,6 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/data_dir_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/ephemeral_copy_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/serve_process_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/import_export_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/tools_test.cc
 )

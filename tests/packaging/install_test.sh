@@ -45,7 +45,7 @@ fi
 
 # --- the man page names every option of every sub-command --------------------------------
 man_page="$prefix/share/man/man1/folio.1"
-for sub in serve inspect fsck; do
+for sub in serve inspect fsck import export; do
   options="$("$folio" "$sub" --help | awk '/^Options:$/ {on=1; next} /^[A-Z].*:$/ {on=0} on && /^  -/ {print $1}' |
              tr ',' '\n' | grep '^--' | grep -v '^--help$')"
   check "folio $sub --help lists options" test -n "$options"
@@ -54,6 +54,9 @@ for sub in serve inspect fsck; do
   done
 done
 check "folio.1 describes DIR and PATH" bash -c "grep -qF '\\fIDIR\\fR' '$man_page' && grep -qF '\\fIPATH\\fR' '$man_page'"
+for arg in SRC DATA DOMAIN/REPO DEST; do
+  check "folio.1 describes $arg" grep -qF "\\fI$arg\\fR" "$man_page"
+done
 if command -v groff >/dev/null; then
   check "folio.1 renders without groff warnings" \
     bash -c "groff -man -Tutf8 -ww -z '$man_page' 2>'$work/groff.err' && ! test -s '$work/groff.err'"
@@ -65,15 +68,16 @@ complete_words() {  # the words bash would offer for the command line "$@" (last
   PATH="$prefix/bin:$PATH" bash -c 'source "$0"; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _folio
                                     printf "%s\n" "${COMPREPLY[@]}"' "$completion" "$@"
 }
-check "completes the sub-commands" test "$(complete_words folio '' | sort | tr '\n' ' ')" = "fsck inspect serve "
+check "completes the sub-commands" test "$(complete_words folio '' | sort | tr '\n' ' ')" = "export fsck import inspect serve "
 check "completes 'folio in' to inspect" test "$(complete_words folio in)" = "inspect"
-for sub in serve inspect fsck; do
+for sub in serve inspect fsck import export; do
   offered="$(complete_words folio "$sub" --)"
   for opt in $("$folio" "$sub" --help | awk '/^Options:$/ {on=1; next} /^[A-Z].*:$/ {on=0} on && /^  -/ {print $1}' | tr ',' '\n' | grep '^--'); do
     check "completes folio $sub $opt" grep -qx -- "$opt" <<<"$offered"
   done
 done
 check "completes --variant values" test "$(complete_words folio serve --variant '' | tr '\n' ' ')" = "A B "
+check "completes --progress values" test "$(complete_words folio import --progress '' | tr '\n' ' ')" = "auto bar lines none "
 check "completes --data with directories" bash -c "cd '$prefix/share/folio' && test \"\$(PATH='$prefix/bin':\$PATH bash -c 'source \"\$0\"; COMP_WORDS=(folio serve --data sam); COMP_CWORD=3; _folio; echo \"\${COMPREPLY[*]}\"' '$completion')\" = sample-data"
 
 # --- the example test of folio/testing.h, built as a consumer would ----------------------

@@ -1,0 +1,79 @@
+// Files outside any data directory, as folio import reads them and folio export
+// writes them: a directory tree walked without following links, files written
+// under a temp name and renamed into place (a kill leaves the old file or the
+// whole new one, never a part), modification times kept.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "folio/fs.h"
+#include "folio/status.h"
+
+namespace folio::cli {
+
+// One file or directory of a walked tree.
+struct TreeEntry {
+  std::string path;  // relative to the root, '/'-separated ("" never: the root
+                     // is not listed)
+  bool directory = false;
+  uint64_t size = 0;
+  int64_t mtime_ns = 0;
+};
+
+// What a walk left out, and why ("a symbolic link", "a special file", a rule
+// broken).
+struct LeftOut {
+  std::string path;
+  std::string reason;
+};
+
+// Walks `root` depth first: a directory before what it holds, names in byte
+// order. Symbolic links and special files are left out; so is every entry whose
+// name `refuse(name)` gives a reason for (and, for a directory, all below it).
+// Errors: kObjectNotFound if `root` does not exist; kInvalidArgument if it is
+// not a directory; kStorage if a directory cannot be read (naming it).
+Status WalkTree(const std::string& root, const std::function<std::string(const std::string& name)>& refuse,
+                std::vector<TreeEntry>& entries, std::vector<LeftOut>& left_out);
+
+// lstat: nullopt when nothing is there. Errors: kStorage for other failures.
+Result<std::optional<FileStat>> HostStat(const std::string& path);
+
+// Writes `dest` (a file that must not be a directory) under a temp name beside
+// it, then renames it into place, replacing a file there; sets its modification
+// time to `mtime_ns`. `fill(fd)` writes the bytes. No fsync: callers sync in
+// batches (SyncFilesystem) before they rely on the bytes. Temp names start with
+// `temp_prefix` followed by the process id (see RemoveStaleTemps).
+// Errors: kStorage naming `dest`, with errno's message (the temp file is
+// removed).
+Status WriteFileReplacing(const std::string& dest, int64_t mtime_ns, const std::string& temp_prefix,
+                          const std::function<Status(int fd)>& fill);
+// Copies the bytes of `source` into the open file `fd` (in the kernel where
+// possible).
+Status CopyBytes(const std::string& source, int fd);
+// Writes what `from` has left into `fd`.
+Status CopyBytes(ReadableFile& from, int fd, const std::string& what);
+
+// Removes from `dir` the temp files whose names start with `temp_prefix` and
+// that a process no longer running left (an interrupted import or export).
+void RemoveStaleTemps(const std::string& dir, const std::string& temp_prefix);
+
+// Makes everything written to the filesystem holding `path` durable (syncfs).
+// Errors: kStorage.
+Status SyncFilesystem(const std::string& path);
+
+// Makes the directory `path` (its parent must exist); OK if it is a directory
+// already. Errors: kConstraint if something else is there; kStorage.
+Status MakeDirectory(const std::string& path);
+
+// Set by SIGINT and SIGTERM once InstallStopHandlers ran: long commands stop at
+// the next file, finish what they must (a batch's records), and say how to
+// resume.
+extern std::atomic<bool> g_stop_requested;
+void InstallStopHandlers();
+
+}  // namespace folio::cli
