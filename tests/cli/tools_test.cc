@@ -131,7 +131,7 @@ TEST_CASE("Inspect --depth: levels below the selection; the rest counted, not re
   InspectFixture fx;
   CHECK(RenderInspectText(Build(fx, "", {.max_depth = 2})) ==
         "DATA\n"
-        "└── demo  domain · test domain\n"
+        "└── demo  domain · test domain · no users (anonymous access)\n"
         "    └── main  repository · variant B\n"
         "        └── … 3 not shown (--depth)\n");
   CHECK(RenderInspectText(Build(fx, "", {.max_depth = 0})) == "DATA\n└── … 1 not shown (--depth)\n");
