@@ -8,7 +8,8 @@
 namespace folio::repo {
 
 Engine::Engine(Fs& raw, std::string base, EngineOptions options)
-    : fs(raw),
+    : overlay(raw),
+      fs(overlay, raw),
       layout(std::move(base)),
       read_only(options.read_only),
       committer(raw, layout, [&] {
