@@ -10,4 +10,5 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/versioning_failures_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/newcomer_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/read_only_mount_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/hostile_disk_test.cc
 )
