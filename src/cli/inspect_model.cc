@@ -8,6 +8,7 @@
 
 #include "folio/repository.h"
 #include "storage/datetime.h"
+#include "storage/layout.h"
 
 namespace folio::cli {
 namespace {
@@ -66,7 +67,7 @@ class RepoReader {
     n.description = info.description;
     n.variant = info.variant;
     n.created_ms = info.created_ms;
-    FOLIO_ASSIGN_OR_RETURN(n.children, Children(info.root_folder_id));
+    FOLIO_ASSIGN_OR_RETURN(n.children, Children(info.root_folder_id, ""));
     FOLIO_ASSIGN_OR_RETURN(n.relationships, Relationships());
     return n;
   }
@@ -85,7 +86,7 @@ class RepoReader {
     switch (o.base) {
       case BaseType::kFolder: {
         n.kind = NodeKind::kFolder;
-        FOLIO_ASSIGN_OR_RETURN(n.children, Children(o.id));
+        FOLIO_ASSIGN_OR_RETURN(n.children, Children(o.id, o.path));
         break;
       }
       case BaseType::kDocument:
@@ -102,7 +103,20 @@ class RepoReader {
   }
 
  private:
-  Result<std::vector<InspectNode>> Children(const std::string& folder_id) {
+  // A node for a child that cannot be read, shown in place with what is wrong.
+  static InspectNode DamagedNode(BaseType base, const std::string& name, const std::string& path,
+                                 const std::string& why) {
+    InspectNode n;
+    n.kind = base == BaseType::kFolder ? NodeKind::kFolder
+             : base == BaseType::kItem ? NodeKind::kItem
+                                       : NodeKind::kDocument;
+    n.name = name;
+    n.path = DisplayPath(path);
+    n.damage = why;
+    return n;
+  }
+
+  Result<std::vector<InspectNode>> Children(const std::string& folder_id, const std::string& folder_path) {
     std::vector<InspectNode> out;
     for (uint64_t skip = 0;; skip += kPageSize) {
       FOLIO_ASSIGN_OR_RETURN(ChildrenPage page, repo_->GetChildren(folder_id, skip, kPageSize));
@@ -111,14 +125,23 @@ class RepoReader {
         if (!child.ok()) {
           // Deleted meanwhile (by hand, or by a server sharing the directory): skip it.
           if (child.status().kind() == ErrorKind::kObjectNotFound) continue;
-          return child.status();
+          // Damaged below it (a version record, say): shown in place.
+          if (child.status().kind() != ErrorKind::kStorage) return child.status();
+          out.push_back(DamagedNode(o.base, o.name, o.path, child.status().message()));
+          continue;
         }
         out.push_back(std::move(*child));
+      }
+      for (const DamagedChild& d : page.damaged) {
+        out.push_back(DamagedNode(d.base, d.name, storage::JoinPath(folder_path, d.name), d.message));
       }
       // has_more means a whole page of listing entries was consumed, even when some
       // vanished while being read (the engine skips those).
       if (!page.has_more) break;
     }
+    std::stable_sort(out.begin(), out.end(), [](const InspectNode& a, const InspectNode& b) {
+      return a.name < b.name;  // damaged children in their place among the others
+    });
     std::stable_partition(out.begin(), out.end(), [](const InspectNode& c) { return c.kind == NodeKind::kFolder; });
     return out;
   }

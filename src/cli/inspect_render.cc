@@ -45,6 +45,7 @@ std::string ValueText(const Json& v) {
 
 // What follows a node's name on its line.
 std::vector<std::string> Annotations(const InspectNode& n) {
+  if (!n.damage.empty()) return {"DAMAGED: " + n.damage + " (run folio fsck)"};
   switch (n.kind) {
     case NodeKind::kDataDir: return {};
     case NodeKind::kDomain: return {"domain", n.description};
@@ -159,6 +160,11 @@ Json NodeJson(const InspectNode& n) {
       j["relationships"] = children(n.relationships);
       return j;
     default: break;
+  }
+  if (!n.damage.empty()) {
+    j["path"] = n.path;
+    j["damage"] = n.damage;
+    return j;
   }
   j["id"] = n.id;
   j["path"] = n.path;
