@@ -2,22 +2,61 @@
 // reporting what was repaired and what is left. See folio/fsck.h.
 #include "folio/fsck.h"
 
+#include <chrono>
 #include <set>
+#include <thread>
 
 #include "fsck/checks.h"
 #include "fsck/repair.h"
+#include "storage/layout.h"
 
 namespace folio {
 namespace {
 
 using fsck::Problems;
 
+bool AllNotes(const Problems& problems) {
+  for (const fsck::Problem& p : problems) {
+    if (p.finding.severity != Severity::kNote) return false;
+  }
+  return true;
+}
+
+// Work a live writer completes by itself, soon: committed records not yet checkpointed,
+// trash and consumed uploads removed after the next checkpoint.
+bool OnlyPendingWork(const Problems& problems) {
+  for (const fsck::Problem& p : problems) {
+    if (p.finding.severity == Severity::kNote) continue;
+    const std::string& id = p.finding.id;
+    if (id != fsck::kLogPending.id && id != fsck::kTrashLeftover.id && id != fsck::kUploadLeftover.id) return false;
+  }
+  return true;
+}
+
+// One repository's problems, told apart from changes in flight. The first walk takes no
+// lock (a healthy store costs one walk and never stalls a writer). Anything it finds is
+// checked again with the repository's lock held shared, briefly: no change of any
+// process is then half applied. What only a live writer's next checkpoint clears
+// (log-pending, trash, uploads) is looked at again after its idle interval; what is
+// still there is reported.
+Problems CheckOneRepository(Fs& fs, const std::string& base) {
+  Problems found = fsck::CheckRepository(fs, fsck::WalkRepository(fs, base), /*compare_bytes=*/true);
+  if (AllNotes(found)) return found;
+  const storage::RepoLayout layout(base);
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    auto lock = fs.Lock(layout.LockFile(), LockMode::kShared);
+    if (!lock.ok()) return found;  // a read-only filesystem: nobody writes there
+    found = fsck::CheckRepository(fs, fsck::WalkRepository(fs, base), /*compare_bytes=*/true);
+    if (AllNotes(found) || !OnlyPendingWork(found)) return found;
+  }
+  return found;
+}
+
 Result<Problems> CheckAll(Fs& fs) {
   FOLIO_ASSIGN_OR_RETURN(fsck::DataFacts data, fsck::WalkData(fs));
   Problems out = fsck::CheckData(data);
-  for (const std::string& base : data.repositories) {
-    fsck::Append(out, fsck::CheckRepository(fs, fsck::WalkRepository(fs, base), /*compare_bytes=*/true));
-  }
+  for (const std::string& base : data.repositories) fsck::Append(out, CheckOneRepository(fs, base));
   return out;
 }
 

@@ -4,4 +4,5 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/fsck_records_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/fsck_series_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/fsck_robustness_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/fsck_live_test.cc
 )
