@@ -1,8 +1,6 @@
 // folio_bench_versioning: the speed targets of issue 4 §6, each a ratio against a
 // baseline measured in the same run.
-//  1. A checkOut + checkIn cycle over HTTP against the durable storage floor: a loop
-//     writing the same bytes with temp file + fsync + rename (+ fsync of the directory),
-//     as many files as one cycle writes.
+//  1. (The checkOut + checkIn cycle moved to folio_bench_engine.)
 //  2. getAllVersions of a series of 1,000 / 5,000 / 10,000 versions: time per version
 //     (linear means flat) and against reading those version sidecars directly.
 //  3. The same over HTTP (GET <doc>/versions?succinct=true on loopback against
@@ -23,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_server.h"
 #include "bench_util.h"
 #include "folio/store.h"
 
@@ -34,122 +33,6 @@ using folio::bench::NowNs;
 using folio::bench::Row;
 
 namespace {
-
-// Files one checkOut + checkIn cycle writes durably (src/repo/repo_versioning.cc):
-// check-out: pwc.content, pwc.json, series.json, the checked-out marker, a journal
-// record; check-in: <label>.json, the user-visible file, series.json, a journal record
-// (the content file moves by rename).
-constexpr int kFilesPerCycle = 9;
-
-std::string MakeTempDir(const char* tag) {
-  std::string t = (fs::temp_directory_path() / (std::string("folio-bench-") + tag + "-XXXXXX")).string();
-  return ::mkdtemp(t.data()) ? t : "";
-}
-
-// The durable floor: `files` atomic replacements of `bytes`, each temp + fsync + rename
-// + fsync of the directory, as WriteFileAtomically does.
-double FloorNs(const std::string& dir, const std::string& bytes, int files) {
-  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-  const int64_t start = NowNs();
-  for (int i = 0; i < files; ++i) {
-    const std::string tmp = dir + "/.tmp", target = dir + "/f" + std::to_string(i % kFilesPerCycle);
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (::write(fd, bytes.data(), bytes.size()) < 0) std::perror("write");
-    ::fsync(fd);
-    ::close(fd);
-    ::rename(tmp.c_str(), target.c_str());
-    ::fsync(dfd);
-  }
-  const double ns = static_cast<double>(NowNs() - start);
-  ::close(dfd);
-  return ns;
-}
-
-struct Server {
-  pid_t pid = -1;
-  int port = 0;
-};
-
-Server StartServer(const std::string& folio, const std::string& data) {
-  int fds[2];
-  if (::pipe(fds) != 0) return {};
-  Server s;
-  s.pid = ::fork();
-  if (s.pid == 0) {
-    ::dup2(fds[1], 1);
-    ::close(fds[0]);
-    ::execl(folio.c_str(), folio.c_str(), "serve", "--data", data.c_str(), "--port", "0", "--log-level", "warn",
-            static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  ::close(fds[1]);
-  FILE* in = ::fdopen(fds[0], "r");
-  char line[256] = {0};
-  if (std::fgets(line, sizeof line, in) != nullptr) {
-    std::string l(line);
-    size_t colon = l.rfind(':');
-    if (colon != std::string::npos) s.port = std::atoi(l.c_str() + colon + 1);
-  }
-  return s;
-}
-
-Row CycleRow(const std::string& folio, int cycles) {
-  const std::string dir = MakeTempDir("cycle"), floor_dir = MakeTempDir("floor");
-  const std::string bytes(4096, 'x');
-  {
-    auto store = Store::Open(dir);
-    (void)(*store)->CreateDomain("demo", "");
-    RepositoryInfo info;
-    info.repository_id = "main";
-    (void)(*store)->CreateRepository("demo", info);
-    auto repo = (*store)->GetRepository("demo", "main");
-    NewObject o;
-    o.name = "cycle.txt";
-    (void)(*repo)->CreateDocument((*repo)->info().root_folder_id, o, ContentSource::FromBytes(bytes),
-                                  VersioningState::kMajor, "bench");
-  }
-  Server server = StartServer(folio, dir);
-  Row row{"1. checkOut+checkIn over HTTP vs durable floor (" + std::to_string(kFilesPerCycle) + " files)",
-          "", "", "", ">= 0.40", "FAIL"};
-  if (server.port == 0) {
-    row.folio = "server did not start";
-    return row;
-  }
-  httplib::Client cli("127.0.0.1", server.port);
-  auto cycle = [&]() {
-    auto a = cli.Post("/demo/main/cycle.txt", "operation=checkOut", "application/x-www-form-urlencoded");
-    auto b = cli.Post("/demo/main/cycle.txt", "operation=checkIn&major=false", "application/x-www-form-urlencoded");
-    return a && b && a->status == 201 && b->status == 201;
-  };
-  for (int i = 0; i < 5; ++i) cycle();  // warm up
-  std::vector<double> ratios, folio_ns, floor_ns;
-  for (int pass = 0; pass < 3; ++pass) {
-    int64_t start = NowNs();
-    for (int i = 0; i < cycles; ++i) {
-      if (!cycle()) {
-        row.folio = "a request failed";
-        ::kill(server.pid, SIGTERM);
-        ::waitpid(server.pid, nullptr, 0);
-        return row;
-      }
-    }
-    const double f = static_cast<double>(NowNs() - start) / cycles;
-    const double b = FloorNs(floor_dir, bytes, cycles * kFilesPerCycle) / cycles;
-    folio_ns.push_back(f);
-    floor_ns.push_back(b);
-    ratios.push_back(b / f);
-  }
-  ::kill(server.pid, SIGTERM);
-  ::waitpid(server.pid, nullptr, 0);
-  const size_t m = folio::bench::MedianIndex(ratios);
-  row.folio = FormatFixed(1e9 / folio_ns[m], 0) + " cycles/s (" + FormatNs(folio_ns[m]) + ")";
-  row.baseline = FormatFixed(1e9 / floor_ns[m], 0) + " cycles/s (" + FormatNs(floor_ns[m]) + ")";
-  row.ratio = FormatFixed(ratios[m], 2);
-  row.verdict = ratios[m] >= 0.40 ? "PASS" : "FAIL";
-  fs::remove_all(dir);
-  fs::remove_all(floor_dir);
-  return row;
-}
 
 // Reads and parses every version sidecar of the series directory directly.
 double SidecarsNs(const std::string& series_dir, int versions) {
@@ -170,7 +53,7 @@ double SidecarsNs(const std::string& series_dir, int versions) {
 
 std::vector<Row> VersionsRows(const std::string& folio, const std::vector<int>& sizes) {
   std::vector<Row> rows, http_rows;
-  const std::string dir = MakeTempDir("versions");
+  const std::string dir = folio::bench::MakeTempDir("versions");
   auto store = Store::Open(dir, StoreOptions{.durable = false});
   (void)(*store)->CreateDomain("demo", "");
   RepositoryInfo info;
@@ -185,7 +68,7 @@ std::vector<Row> VersionsRows(const std::string& folio, const std::vector<int>& 
   const std::string series_dir = dir + "/demo/main/.folio/docs/long.txt";
   // Row 3's server reads the same data directory (it sees each check-in below as
   // any reader would); it stays idle while the series grows.
-  Server server = StartServer(folio, dir);
+  folio::bench::Server server = folio::bench::StartServer(folio, dir);
   std::unique_ptr<httplib::Client> cli;
   if (server.port != 0) {
     cli = std::make_unique<httplib::Client>("127.0.0.1", server.port);
@@ -259,8 +142,7 @@ std::vector<Row> VersionsRows(const std::string& folio, const std::vector<int>& 
     http_rows.push_back(http);
   }
   if (server.pid > 0) {
-    ::kill(server.pid, SIGTERM);
-    ::waitpid(server.pid, nullptr, 0);
+    folio::bench::StopServer(server);
   }
   const double growth = per_version_ns.back() / per_version_ns.front();
   rows.push_back(Row{"   linearity: time per version, largest series / smallest", FormatNs(per_version_ns.back()),
@@ -275,14 +157,13 @@ std::vector<Row> VersionsRows(const std::string& folio, const std::vector<int>& 
 
 int main(int argc, char** argv) {
   bool quick = false;
-  std::string folio = (fs::path(argv[0]).parent_path().parent_path() / "folio").string();
+  std::string folio = folio::bench::FolioBesides(argv[0]);
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--quick") quick = true;
     if (a == "--folio" && i + 1 < argc) folio = argv[++i];
   }
   std::vector<Row> rows;
-  rows.push_back(CycleRow(folio, quick ? 20 : 100));
   for (Row& r : VersionsRows(folio, quick ? std::vector<int>{200, 1000} : std::vector<int>{1000, 5000, 10000})) {
     rows.push_back(r);
   }

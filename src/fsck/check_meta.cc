@@ -20,7 +20,7 @@ std::optional<std::string> StringField(const Json& j, const char* key) {
 
 Problems CheckDataMeta(const DataFacts& d) {
   if (d.meta) return {};
-  return {MakeProblem(kDataMetaMissing, storage::JoinPath(storage::ServerMetaDir(), "folio.json"), d.meta_error,
+  return {MakeProblem(kDataMetaMissing, storage::DataMarkerFile(), d.meta_error,
                       Act(Action::Kind::kWriteDataMeta))};
 }
 

@@ -95,7 +95,7 @@ Result<DataFacts> WalkData(Fs& fs) {
       }
     }
   }
-  const std::string meta_file = JoinPath(storage::ServerMetaDir(), "folio.json");
+  const std::string meta_file = storage::DataMarkerFile();
   auto j = storage::ReadJsonFile(fs, meta_file);
   if (j.ok()) {
     d.meta = std::move(*j);

@@ -352,9 +352,10 @@ class RepoWalker {
   void ReadRelationships() {
     CheckRecordDir(layout_.RelationshipsDir());
     for (const DirEntry& e : List(layout_.RelationshipsDir())) {
-      if (e.type != FileType::kFile || !EndsWith(e.name, ".json")) continue;
+      auto id = storage::IdOfRecordFileName(e.name);
+      if (e.type != FileType::kFile || !id) continue;
       const std::string path = JoinPath(layout_.RelationshipsDir(), e.name);
-      const std::string stem = e.name.substr(0, e.name.size() - 5);
+      const std::string& stem = *id;
       auto j = ReadRecordJson(path, "", path);
       if (!j) continue;
       auto rec = DecodeObject(*j, path);

@@ -121,12 +121,12 @@ Result<ObjectData> Creator::CreateDocument(const std::string& parent_id, const N
     FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, f.parent.folder, false));
     const std::string dir = layout_.SeriesDir(f.parent.folder, obj.name);
     change.MakeDir(dir);
-    const std::string content_path = storage::JoinPath(dir, file_label + ".content");
+    const std::string content_path = storage::JoinPath(dir, storage::VersionContentName(file_label));
     if (content) {
       FOLIO_ASSIGN_OR_RETURN(ContentInfo info, staging_.StageContent(change, content_path, *content, obj.name));
       rec.content = info;
     }
-    change.PutJson(storage::JoinPath(dir, file_label + ".json"), ToJson(rec));
+    change.PutJson(storage::JoinPath(dir, storage::VersionPropsName(file_label)), ToJson(rec));
     // The visible file holds the latest version's content; a document created checked
     // out has no version yet, so its file is empty until the first check-in.
     staging_.StageVisibleAndSeries(change, made, content && !checked_out ? content_path : "",

@@ -39,7 +39,7 @@ Result<ObjectData> Mover::Move(const std::string& id, const std::string& target_
     std::string event_id = loc.id, type_id;
     if (loc.base == BaseType::kFolder) {
       change.Rename(layout_.Dir(loc.folder), layout_.Dir(new_path),
-                    storage::Guard::RecordId(".folio/folder.json", "id", loc.id));
+                    storage::Guard::RecordId(storage::FolderFileInDir(), "id", loc.id));
       storage::StageIndexEntry(change, layout_, loc.id, {"folder", target.id, loc.name, new_path});
       out.loc.folder = new_path;
       type_id = cmis::kFolder;

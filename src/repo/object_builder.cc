@@ -285,7 +285,7 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
     if (dir == nullptr) {
       FOLIO_ASSIGN_OR_RETURN(dir, fs_.OpenDirectory(series_dir));
     }
-    file_name.assign(label).append(".json");
+    file_name = storage::VersionPropsName(label);
     path.assign(series_dir).append("/").append(file_name);  // = layout_.VersionProps(...)
     FOLIO_RETURN_IF_ERROR(dir->ReadFile(file_name, bytes));
     FOLIO_ASSIGN_OR_RETURN(Json j, storage::ParseStoredJson(bytes, path));

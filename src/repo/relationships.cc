@@ -13,8 +13,6 @@
 namespace folio::repo {
 namespace {
 
-constexpr std::string_view kSuffix = ".json";
-
 // The indexed id an end of a relationship stands for: a document version's or working
 // copy's series, or the object itself.
 std::string EndBase(const storage::Json& properties, const char* end) {
@@ -34,11 +32,8 @@ Result<std::vector<std::string>> Relationships::Ids() {
     return entries.status();
   }
   for (const DirEntry& e : *entries) {
-    if (e.type != FileType::kFile || storage::IsReservedName(e.name) || storage::IsTempName(e.name) ||
-        e.name.size() <= kSuffix.size() || !e.name.ends_with(kSuffix)) {
-      continue;
-    }
-    ids.push_back(e.name.substr(0, e.name.size() - kSuffix.size()));
+    if (e.type != FileType::kFile) continue;
+    if (auto id = storage::IdOfRecordFileName(e.name)) ids.push_back(std::move(*id));
   }
   std::sort(ids.begin(), ids.end());
   return ids;

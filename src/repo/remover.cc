@@ -32,7 +32,7 @@ Status Remover::Delete(const std::string& id, bool all_versions) {
                             " children); use deleteTree");
         }
         FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.FolderFile(loc.folder)));
-        change.Remove(layout_.Dir(loc.folder), storage::Guard::RecordId(".folio/folder.json", "id", loc.id));
+        change.Remove(layout_.Dir(loc.folder), storage::Guard::RecordId(storage::FolderFileInDir(), "id", loc.id));
         storage::StageIndexRemoval(change, layout_, loc.id);
         change.Record(Event("deleted", loc.id, BaseType::kFolder, StoredTypeId(rec.properties, BaseType::kFolder)));
         return OkStatus();
@@ -163,7 +163,7 @@ Result<std::vector<std::string>> Remover::DeleteTree(const std::string& folder_i
     Collected c;
     FOLIO_RETURN_IF_ERROR(Collect(loc.folder, c));
     // The whole tree disappears at once (renamed into trash, removed after).
-    change.Remove(layout_.Dir(loc.folder), storage::Guard::RecordId(".folio/folder.json", "id", loc.id));
+    change.Remove(layout_.Dir(loc.folder), storage::Guard::RecordId(storage::FolderFileInDir(), "id", loc.id));
     for (const std::string& gone : c.ids) storage::StageIndexRemoval(change, layout_, gone);
     for (const std::string& s : c.checked_out) change.Remove(layout_.CheckedOutMarker(s));
     for (storage::ChangeEvent& e : c.events) change.Record(std::move(e));

@@ -117,7 +117,7 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
       FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(parent_folder));
       if (loc.base == BaseType::kFolder) {
         change.Rename(layout_.Dir(loc.folder), layout_.Dir(new_path),
-                      storage::Guard::RecordId(".folio/folder.json", "id", loc.id));
+                      storage::Guard::RecordId(storage::FolderFileInDir(), "id", loc.id));
         storage::StageIndexEntry(change, layout_, loc.id, {"folder", parent_id, new_name, new_path});
         final_record_path = layout_.FolderFile(new_path);
         out.loc.folder = new_path;

@@ -197,7 +197,6 @@ Status Committer::RecoverLocked() {
     offset = records.back().end;
     after = records.back().lsn;
   }
-  if (!records.empty() || !trash_swept_) SweepTrashDir();
   header_.applied_lsn = after;
   header_.applied_end = offset;
   // The change log is the truth for tokens (a log emptied by a checkpoint says little).
@@ -208,6 +207,7 @@ Status Committer::RecoverLocked() {
   const bool rewrite = !records.empty();
   header_.boot_id = boot;
   tail_ = offset;
+  if (!records.empty() || !trash_swept_) SweepTrashDir();
   next_lsn_ = after + 1;
   applied_lsn_ = after;
   if (!same_boot && !records.empty()) {
@@ -226,16 +226,13 @@ Status Committer::ApplyRecord(const ChangeSet& change) {
   options.trash_dir = layout_.TrashDir();
   FOLIO_RETURN_IF_ERROR(ApplyChangeSet(fs_, change, options, &trashed));
   FOLIO_RETURN_IF_ERROR(changes_.Append(change.events()));
-  // Uploads linked into place are consumed: their own name goes (replaying the record
-  // later finds it gone, which says the link was made: see change_set.h).
+  // Uploads linked into place are consumed: their own name goes after the next
+  // checkpoint (until then a replay of the record links them again, harmlessly).
   const std::string uploads = layout_.UploadsDir();
   for (const Action& a : change.actions()) {
-    if (a.op == Action::Op::kLink && IsUnder(a.source, uploads)) (void)fs_.Remove(a.source);
+    if (a.op == Action::Op::kLink && IsUnder(a.source, uploads)) trashed.push_back(a.source);
   }
-  if (!trashed.empty()) {
-    std::lock_guard<std::mutex> lock(trash_mu_);
-    trash_.insert(trash_.end(), trashed.begin(), trashed.end());
-  }
+  AddGarbage(trashed);
   return OkStatus();
 }
 
@@ -492,6 +489,8 @@ Status Committer::Checkpoint() {
   WaitApplied(next_lsn_ - 1);
   Status s = CheckpointLocked();
   ReleaseIfIdleLocked();
+  lock.unlock();
+  if (s.ok()) RemoveTrash();
   return s;
 }
 
@@ -502,7 +501,17 @@ Status Committer::CheckpointLocked() {
     FOLIO_RETURN_IF_ERROR(RecoverLocked());
   }
   // Every applied change becomes durable; then the log can start over.
+  std::vector<std::string> garbage;
+  {
+    std::lock_guard<std::mutex> lock(trash_mu_);
+    garbage = garbage_pending_;  // what was applied before the sync
+  }
   FOLIO_RETURN_IF_ERROR(fs_.SyncAll());
+  {
+    std::lock_guard<std::mutex> lock(trash_mu_);
+    garbage_pending_.erase(garbage_pending_.begin(), garbage_pending_.begin() + garbage.size());
+    garbage_durable_.insert(garbage_durable_.end(), garbage.begin(), garbage.end());
+  }
   {
     std::lock_guard<std::mutex> h(header_mu_);
     header_.epoch += 1;
@@ -519,13 +528,19 @@ Status Committer::CheckpointLocked() {
   return OkStatus();
 }
 
+void Committer::AddGarbage(const std::vector<std::string>& paths) {
+  if (paths.empty()) return;
+  std::lock_guard<std::mutex> lock(trash_mu_);
+  garbage_pending_.insert(garbage_pending_.end(), paths.begin(), paths.end());
+}
+
 void Committer::RemoveTrash() {
-  std::vector<std::string> trash;
+  std::vector<std::string> garbage;
   {
     std::lock_guard<std::mutex> lock(trash_mu_);
-    trash.swap(trash_);
+    garbage.swap(garbage_durable_);
   }
-  for (const std::string& t : trash) (void)fs_.RemoveTree(t);
+  for (const std::string& g : garbage) (void)fs_.RemoveTree(g);
 }
 
 void Committer::SweepTrashDir() {
@@ -535,7 +550,14 @@ void Committer::SweepTrashDir() {
   trash_swept_ = true;
   auto entries = fs_.List(layout_.TrashDir());
   if (!entries.ok()) return;
-  for (const DirEntry& e : *entries) (void)fs_.RemoveTree(JoinPath(layout_.TrashDir(), e.name));
+  std::vector<std::string> paths;
+  for (const DirEntry& e : *entries) paths.push_back(JoinPath(layout_.TrashDir(), e.name));
+  if (tail_ > kLogHeaderBytes) {
+    AddGarbage(paths);  // their records may not be durable yet: after the next checkpoint
+  } else {
+    std::lock_guard<std::mutex> lock(trash_mu_);
+    garbage_durable_.insert(garbage_durable_.end(), paths.begin(), paths.end());
+  }
 }
 
 Result<uint64_t> Committer::NextToken() {
@@ -563,7 +585,6 @@ void Committer::IdleLoop() {
     q_cv_.wait_for(q, options_.idle_checkpoint);
     if (stopping_) break;
     q.unlock();
-    RemoveTrash();
     const auto idle_for = std::chrono::steady_clock::now().time_since_epoch().count() - last_commit_ns_.load();
     if (idle_for >= std::chrono::duration_cast<std::chrono::nanoseconds>(options_.idle_checkpoint).count()) {
       std::unique_lock<std::recursive_mutex> lock(mu_, std::try_to_lock);
@@ -573,6 +594,7 @@ void Committer::IdleLoop() {
         ReleaseIfIdleLocked();
       }
     }
+    RemoveTrash();
     q.lock();
   }
 }

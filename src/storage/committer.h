@@ -96,7 +96,8 @@ class Committer {
   // it reads again.
   void WaitForWriters();
 
-  // Syncs every applied change and empties the log. Errors: kStorage.
+  // Syncs every applied change and empties the log; then removes what those changes
+  // made garbage (trashed trees, consumed uploads). Errors: kStorage.
   Status Checkpoint();
 
   ChangeLogStore& change_log() { return changes_; }
@@ -132,9 +133,12 @@ class Committer {
   Status ApplyRecord(const ChangeSet& change);
   Status CheckpointLocked();     // requires mu_, the file lock, nothing in flight
   Status EnsureLogLocked();
+  // Removes the garbage a checkpoint has made safe to remove.
   void RemoveTrash();
-  // Empties trash/ of what earlier processes left (lock held).
+  // Queues what earlier processes left in trash/ for removal (lock held).
   void SweepTrashDir();
+  // Queues `paths` for removal once a checkpoint has made their changes durable.
+  void AddGarbage(const std::vector<std::string>& paths);
   void IdleLoop();
 
   Fs& fs_;
@@ -166,7 +170,12 @@ class Committer {
   std::atomic<int64_t> last_commit_ns_{0};
 
   std::mutex trash_mu_;
-  std::vector<std::string> trash_;  // directories renamed into trash/, to remove
+  // Directories renamed into trash/ and upload files linked into place. Removing one
+  // before the change that made it garbage is durable could lose data on a filesystem
+  // that reorders metadata: a power loss could keep the removal and drop the rename or
+  // link. So they wait in `garbage_pending_` until a checkpoint has synced everything.
+  std::vector<std::string> garbage_pending_;
+  std::vector<std::string> garbage_durable_;
   bool trash_swept_ = false;        // trash/ left by an earlier process was emptied
 
   struct AtomicStats {

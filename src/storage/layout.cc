@@ -6,6 +6,9 @@
 namespace folio::storage {
 namespace {
 
+constexpr std::string_view kJsonSuffix = ".json";
+constexpr std::string_view kContentSuffix = ".content";
+
 bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
   if (s.size() < prefix.size()) return false;
   for (size_t i = 0; i < prefix.size(); ++i) {
@@ -94,7 +97,7 @@ std::string RepoLayout::TypeFile(std::string_view type_id) const {
 }
 std::string RepoLayout::RelationshipsDir() const { return JoinPath(MetaDir(), "relationships"); }
 std::string RepoLayout::RelationshipFile(std::string_view id) const {
-  return JoinPath(RelationshipsDir(), std::string(id) + ".json");
+  return JoinPath(RelationshipsDir(), std::string(id) + std::string(kJsonSuffix));
 }
 std::string RepoLayout::LogFile() const { return JoinPath(MetaDir(), "log"); }
 std::string RepoLayout::ChangesDir() const { return JoinPath(MetaDir(), "changes"); }
@@ -124,10 +127,10 @@ std::string RepoLayout::SeriesFile(std::string_view folder, std::string_view nam
   return JoinPath(SeriesDir(folder, name), kSeriesFileName);
 }
 std::string RepoLayout::VersionProps(std::string_view folder, std::string_view name, std::string_view label) const {
-  return JoinPath(SeriesDir(folder, name), std::string(label) + ".json");
+  return JoinPath(SeriesDir(folder, name), VersionPropsName(label));
 }
 std::string RepoLayout::VersionContent(std::string_view folder, std::string_view name, std::string_view label) const {
-  return JoinPath(SeriesDir(folder, name), std::string(label) + ".content");
+  return JoinPath(SeriesDir(folder, name), VersionContentName(label));
 }
 std::string RepoLayout::PwcProps(std::string_view folder, std::string_view name) const {
   return JoinPath(SeriesDir(folder, name), kPwcPropsName);
@@ -140,6 +143,16 @@ std::string RepoLayout::ItemDir(std::string_view folder, std::string_view name) 
 }
 std::string RepoLayout::ItemFile(std::string_view folder, std::string_view name) const {
   return JoinPath(ItemDir(folder, name), kItemFileName);
+}
+
+std::string VersionPropsName(std::string_view label) { return std::string(label) + std::string(kJsonSuffix); }
+std::string VersionContentName(std::string_view label) { return std::string(label) + std::string(kContentSuffix); }
+std::string FolderFileInDir() { return JoinPath(kMetaDir, kFolderFileName); }
+
+std::optional<std::string> IdOfRecordFileName(std::string_view file_name) {
+  if (file_name.size() <= kJsonSuffix.size() || !file_name.ends_with(kJsonSuffix)) return std::nullopt;
+  if (IsReservedName(file_name) || IsTempName(file_name)) return std::nullopt;
+  return std::string(file_name.substr(0, file_name.size() - kJsonSuffix.size()));
 }
 
 SeriesFileName ClassifySeriesFile(std::string_view file_name) {
@@ -155,8 +168,8 @@ SeriesFileName ClassifySeriesFile(std::string_view file_name) {
     }
     return false;
   };
-  if (strip(".json", SeriesFileName::Kind::kVersionProps)) return out;
-  if (strip(".content", SeriesFileName::Kind::kVersionContent)) return out;
+  if (strip(kJsonSuffix, SeriesFileName::Kind::kVersionProps)) return out;
+  if (strip(kContentSuffix, SeriesFileName::Kind::kVersionContent)) return out;
   return out;
 }
 

@@ -96,6 +96,16 @@ inline constexpr std::string_view kPwcContentName = "pwc.content";
 inline constexpr std::string_view kFolderFileName = "folder.json";
 inline constexpr std::string_view kItemFileName = "item.json";
 
+// "<label>.json" and "<label>.content": a version's files inside its series directory.
+std::string VersionPropsName(std::string_view label);
+std::string VersionContentName(std::string_view label);
+// ".folio/folder.json": a folder's record relative to the folder's directory (what a
+// guard on the folder names).
+std::string FolderFileInDir();
+// The id a record file "<id>.json" (a relationship, an index entry) is named after;
+// nullopt for any other name.
+std::optional<std::string> IdOfRecordFileName(std::string_view file_name);
+
 // What a file name inside a series directory is: "2.1.json" -> {label "2.1", props}.
 struct SeriesFileName {
   enum class Kind { kSeries, kVersionProps, kVersionContent, kPwcProps, kPwcContent, kTemp, kUnknown };

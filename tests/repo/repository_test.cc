@@ -218,8 +218,12 @@ TEST_CASE_TEMPLATE("Repository: uploads are linked into place", F, RepoFixture, 
   REQUIRE_MESSAGE(doc.ok(), doc.status().ToString());
   CHECK(doc->properties["cmis:contentStreamMimeType"] == "application/pdf");  // derived from the name
   CHECK(f.Content(doc->id) == "streamed bytes");
-  // Linked into place (no copy): the upload's own name is gone once the change is applied.
+  // Linked into place (no copy): the upload's own name goes once the change is durable
+  // (a checkpoint), not before: a power loss must not keep the removal and lose the link.
+  CHECK(Exists(f.fs(), (*up)->path()));
+  REQUIRE(f.repo->Checkpoint().ok());
   CHECK_FALSE(Exists(f.fs(), (*up)->path()));
+  CHECK(f.Content(doc->id) == "streamed bytes");
 }
 
 TEST_CASE_TEMPLATE("Repository: move keeps ids, checks the source and refuses cycles", F,
