@@ -11,4 +11,5 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/newcomer_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/read_only_mount_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/hostile_disk_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/checkout_writes_test.cc
 )
