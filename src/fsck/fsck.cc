@@ -2,7 +2,12 @@
 // reporting what was repaired and what is left. See folio/fsck.h.
 #include "folio/fsck.h"
 
+#include <signal.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstdlib>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -33,6 +38,19 @@ bool OnlyPendingWork(const Problems& problems) {
   return true;
 }
 
+// The process that made the temp or trash entry `path` (".folio-tmp-<pid>-..."), when it
+// still runs on this machine: its trash is removed after its next checkpoint.
+std::optional<long> LiveOwner(const std::string& path) {
+  const std::string name = path.substr(path.rfind('/') + 1);
+  const std::string prefix = ".folio-tmp-";
+  if (name.rfind(prefix, 0) != 0) return std::nullopt;
+  char* end = nullptr;
+  const long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
+  if (pid <= 0 || end == nullptr || *end != '-') return std::nullopt;
+  if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno != EPERM) return std::nullopt;
+  return pid;
+}
+
 // One repository's problems, told apart from changes in flight. The first walk takes no
 // lock (a healthy store costs one walk and never stalls a writer). Anything it finds is
 // checked again with the repository's lock held shared, briefly: no change of any
@@ -49,6 +67,17 @@ Problems CheckOneRepository(Fs& fs, const std::string& base) {
     if (!lock.ok()) return found;  // a read-only filesystem: nobody writes there
     found = fsck::CheckRepository(fs, fsck::WalkRepository(fs, base), /*compare_bytes=*/true);
     if (AllNotes(found) || !OnlyPendingWork(found)) return found;
+  }
+  // A writer that never falls idle checkpoints only when its log fills: the trash it
+  // queued is its own work in progress, not damage.
+  for (fsck::Problem& p : found) {
+    if (p.finding.id != fsck::kTrashLeftover.id) continue;
+    if (auto pid = LiveOwner(p.finding.path)) {
+      p.finding.severity = Severity::kNote;
+      p.finding.message += " (queued by running process " + std::to_string(*pid) +
+                           ", which removes it after its next checkpoint)";
+      p.action = {};
+    }
   }
   return found;
 }
