@@ -96,10 +96,20 @@ struct ContentStream {
   std::unique_ptr<ReadableFile> file;
 };
 
+// A child a listing could not read: its record is damaged (docs/STORAGE.md §10).
+struct DamagedChild {
+  std::string name;     // its name in the folder
+  BaseType base = BaseType::kDocument;
+  std::string message;  // what is wrong, naming the file
+};
+
 struct ChildrenPage {
   std::vector<ObjectData> objects;
-  uint64_t total = 0;     // children in the folder
+  uint64_t total = 0;     // children in the folder (damaged ones not counted)
   bool has_more = false;  // more lie past skip + objects.size()
+  // Children of this page that could not be read (left out of `objects`): the folder
+  // lists the rest, and folio inspect shows these in place.
+  std::vector<DamagedChild> damaged;
 };
 
 // Which end of a relationship an object must be (CMIS relationshipDirection).

@@ -171,6 +171,13 @@ class RepoReader {
         continue;
       }
       for (const ObjectData& o : page->objects) Add(o, depth, out);
+      // The engine leaves a damaged child out of the page and names it: shown in place.
+      for (const DamagedChild& d : page->damaged) {
+        InspectNode n = DamagedNode(StorageError(d.message), into.domain, into.repository);
+        n.name = d.name;
+        n.path = into.path == "/" ? "/" + d.name : into.path + "/" + d.name;
+        out.push_back(std::move(n));
+      }
       // has_more means a whole page of listing entries was consumed, even when some
       // vanished while being read (the engine skips those).
       if (!page->has_more) break;

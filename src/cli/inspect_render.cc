@@ -46,6 +46,7 @@ std::string ValueText(const Json& v) {
 
 // What follows a node's name on its line.
 std::vector<std::string> Annotations(const InspectNode& n) {
+  if (!n.damage.empty()) return {"DAMAGED: " + n.damage + " (run folio fsck)"};
   switch (n.kind) {
     case NodeKind::kDataDir: return {};
     case NodeKind::kDomain: {
@@ -224,6 +225,11 @@ Json NodeJson(const InspectNode& n) {
       return j;
     case NodeKind::kDamaged: return j;
     default: break;
+  }
+  if (!n.damage.empty()) {
+    j["path"] = n.path;
+    j["damage"] = n.damage;
+    return j;
   }
   j["id"] = n.id;
   j["path"] = n.path;

@@ -84,8 +84,15 @@ Problems CheckVersionFiles(const RepoFacts& f) {
       auto it = s.labels.find(label);
       if (it == s.labels.end() || !it->second.json) {
         const std::string path = f.layout.VersionProps(s.folder, s.name, label);
+        // Rebuilt from the series, the version's content and the document's other
+        // records (a damaged record goes to lost+found first): the version stays listed.
+        Action rebuild;
+        rebuild.kind = Action::Kind::kRebuildVersionRecord;
+        rebuild.path = path;
+        rebuild.object = label;
         out.push_back(MakeProblem(kVersionFileMissing, path,
-                                  "missing record '" + path + "' of version " + label + " of " + DocName(s)));
+                                  "missing record '" + path + "' of version " + label + " of " + DocName(s),
+                                  std::move(rebuild)));
       } else if (it->second.record && it->second.record->content && !it->second.content) {
         const std::string path = it->second.content_path;
         out.push_back(MakeProblem(kVersionFileMissing, path,

@@ -2,23 +2,91 @@
 // reporting what was repaired and what is left. See folio/fsck.h.
 #include "folio/fsck.h"
 
+#include <signal.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <optional>
 #include <set>
+#include <thread>
 
 #include "fsck/checks.h"
 #include "fsck/repair.h"
+#include "storage/layout.h"
 
 namespace folio {
 namespace {
 
 using fsck::Problems;
 
+bool AllNotes(const Problems& problems) {
+  for (const fsck::Problem& p : problems) {
+    if (p.finding.severity != Severity::kNote) return false;
+  }
+  return true;
+}
+
+// Work a live writer completes by itself, soon: committed records not yet checkpointed,
+// trash and consumed uploads removed after the next checkpoint.
+bool OnlyPendingWork(const Problems& problems) {
+  for (const fsck::Problem& p : problems) {
+    if (p.finding.severity == Severity::kNote) continue;
+    const std::string& id = p.finding.id;
+    if (id != fsck::kLogPending.id && id != fsck::kTrashLeftover.id && id != fsck::kUploadLeftover.id) return false;
+  }
+  return true;
+}
+
+// The process that made the temp or trash entry `path` (".folio-tmp-<pid>-..."), when it
+// still runs on this machine: its trash is removed after its next checkpoint.
+std::optional<long> LiveOwner(const std::string& path) {
+  const std::string name = path.substr(path.rfind('/') + 1);
+  const std::string prefix = ".folio-tmp-";
+  if (name.rfind(prefix, 0) != 0) return std::nullopt;
+  char* end = nullptr;
+  const long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
+  if (pid <= 0 || end == nullptr || *end != '-') return std::nullopt;
+  if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno != EPERM) return std::nullopt;
+  return pid;
+}
+
+// One repository's problems, told apart from changes in flight. The first walk takes no
+// lock (a healthy store costs one walk and never stalls a writer). Anything it finds is
+// checked again with the repository's lock held shared, briefly: no change of any
+// process is then half applied. What only a live writer's next checkpoint clears
+// (log-pending, trash, uploads) is looked at again after its idle interval; what is
+// still there is reported.
+Problems CheckOneRepository(Fs& fs, const std::string& base) {
+  Problems found = fsck::CheckRepository(fs, fsck::WalkRepository(fs, base), /*compare_bytes=*/true);
+  if (AllNotes(found)) return found;
+  const storage::RepoLayout layout(base);
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    auto lock = fs.Lock(layout.LockFile(), LockMode::kShared);
+    if (!lock.ok()) return found;  // a read-only filesystem: nobody writes there
+    found = fsck::CheckRepository(fs, fsck::WalkRepository(fs, base), /*compare_bytes=*/true);
+    if (AllNotes(found) || !OnlyPendingWork(found)) return found;
+  }
+  // A writer that never falls idle checkpoints only when its log fills: the trash it
+  // queued is its own work in progress, not damage.
+  for (fsck::Problem& p : found) {
+    if (p.finding.id != fsck::kTrashLeftover.id) continue;
+    if (auto pid = LiveOwner(p.finding.path)) {
+      p.finding.severity = Severity::kNote;
+      p.finding.message += " (queued by running process " + std::to_string(*pid) +
+                           ", which removes it after its next checkpoint)";
+      p.action = {};
+    }
+  }
+  return found;
+}
+
 Result<Problems> CheckAll(Fs& fs) {
   FOLIO_ASSIGN_OR_RETURN(fsck::DataFacts data, fsck::WalkData(fs));
   Problems out = fsck::CheckData(data);
   fsck::Append(out, fsck::CheckAccounts(fs, data));
-  for (const std::string& base : data.repositories) {
-    fsck::Append(out, fsck::CheckRepository(fs, fsck::WalkRepository(fs, base), /*compare_bytes=*/true));
-  }
+  for (const std::string& base : data.repositories) fsck::Append(out, CheckOneRepository(fs, base));
   return out;
 }
 

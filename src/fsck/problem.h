@@ -73,10 +73,12 @@ struct Action {
     kRebuildIndex,      // rewrite the repository's id index from the tree
     kRebuildQueryIndex,  // rebuild the repository's query index through the engine
     kWriteDataMeta,     // write .folio/folio.json
+    kRebuildVersionRecord,  // write the missing version record `path` (version `object`)
   };
   Kind kind = Kind::kNone;
   std::string path;
-  std::string object;  // kAdopt, kAbsorb: repository-relative path of the object
+  std::string object;  // kAdopt, kAbsorb: repository-relative path of the object;
+                       // kRebuildVersionRecord: the version's label
   uint64_t size = 0;   // kSetContentLength
 };
 

@@ -39,6 +39,7 @@ Result<std::string> Execute(Fs& fs, const RepoFacts& facts, const Action& a, Los
     case Kind::kClearCheckOut: return ClearCheckOut(fs, a.path);
     case Kind::kWriteRootFolder: return WriteRootFolder(fs, facts);
     case Kind::kWriteMarker: return WriteMarker(fs, facts.layout, a.path);
+    case Kind::kRebuildVersionRecord: return RebuildVersionRecord(fs, facts, a.path, a.object);
     case Kind::kRemoveMarker: return RemovePath(fs, a.path);
     default: return std::string();
   }
@@ -152,7 +153,9 @@ bool RepairUnderLock(Fs& fs, const std::string& base, LostFound& lost, RepairLog
   //    the engine did not take.
   progress |= Step(fs, base, compare_bytes, {Kind::kRemove, Kind::kMoveToLostFound, Kind::kAbsorb}, lost, log);
   // 2. Records corrected in place.
-  progress |= Step(fs, base, false, {Kind::kSetContentLength, Kind::kClearCheckOut, Kind::kWriteRootFolder}, lost, log);
+  progress |= Step(fs, base, false,
+                   {Kind::kSetContentLength, Kind::kClearCheckOut, Kind::kWriteRootFolder, Kind::kRebuildVersionRecord},
+                   lost, log);
   // 3. What is derived from the records: markers and the id index.
   progress |= Step(fs, base, false, {Kind::kWriteMarker, Kind::kRemoveMarker, Kind::kRebuildIndex}, lost, log);
   return progress;

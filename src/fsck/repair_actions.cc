@@ -5,7 +5,9 @@
 #include <set>
 
 #include "fsck/checks.h"
+#include "folio/cmis_ids.h"
 #include "repo/mime.h"
+#include "repo/staging.h"
 #include "storage/atomic_write.h"
 #include "storage/datetime.h"
 
@@ -102,6 +104,56 @@ Result<std::string> AbsorbVisibleFile(Fs& fs, LostFound& lost, const RepoFacts& 
   FOLIO_RETURN_IF_ERROR(tx.Commit());
   return "took the file as the content of version " + label +
          (kept.empty() ? std::string() : " (the replaced content is in '" + kept + "')");
+}
+
+Result<std::string> RebuildVersionRecord(Fs& fs, const RepoFacts& f, const std::string& record,
+                                         const std::string& label) {
+  for (const SeriesFact& s : f.series) {
+    if (f.layout.VersionProps(s.folder, s.name, label) != record) continue;
+    if (Exists(fs, record)) return std::string();
+    repo::ObjectRecord rec;
+    // The nearest version before it, else after it, else the working copy: the name,
+    // type and custom properties a version shares with its neighbours.
+    const repo::ObjectRecord* before = nullptr;
+    const repo::ObjectRecord* after = nullptr;
+    const repo::ObjectRecord* pwc = nullptr;
+    for (const auto& [other, files] : s.labels) {
+      if (!files.record) continue;
+      if (other == "pwc") {
+        pwc = &*files.record;
+      } else if (other < label) {
+        before = &*files.record;
+      } else if (after == nullptr) {
+        after = &*files.record;
+      }
+    }
+    const repo::ObjectRecord* model = before != nullptr ? before : after != nullptr ? after : pwc;
+    auto content = fs.Stat(f.layout.VersionContent(s.folder, s.name, label));
+    const int64_t when_ms = content.ok() ? content->mtime_ns / 1000000 : storage::NowMs();
+    if (model != nullptr) {
+      rec.properties = model->properties;
+      rec.acl = model->acl;
+    } else {
+      rec.properties = repo::NewObjectProperties(cmis::kDocument, "system", when_ms);
+    }
+    rec.properties[cmis::kName] = s.name;
+    // What a person reading the history should know of this version.
+    rec.properties[cmis::kCheckinComment] = "record rebuilt by folio fsck --repair (the damaged one is in lost+found)";
+    rec.label = label;
+    rec.major = label.size() > 2 && label.compare(label.size() - 2, 2, ".0") == 0;
+    if (content.ok()) {
+      ContentInfo info{content->size, repo::MimeTypeForName(s.name), s.name};
+      if (model != nullptr && model->content) {
+        info.mime_type = model->content->mime_type;
+        info.file_name = model->content->file_name;
+      }
+      info.length = content->size;
+      rec.content = info;
+    }
+    FOLIO_RETURN_IF_ERROR(storage::WriteJsonAtomically(fs, record, repo::ToJson(rec)));
+    return std::string("rebuilt the record from the series, the content and the document's other records");
+  }
+  return std::string();
 }
 
 Status RebuildIndex(Fs& fs, const RepoFacts& f) {

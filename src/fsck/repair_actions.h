@@ -26,6 +26,11 @@ Result<std::string> WriteMarker(Fs& fs, const storage::RepoLayout& layout, const
 // version, in one transaction, keeping a copy of the replaced content in lost+found.
 // For edits the engine does not notice (the file's size and mtime match series.json).
 Result<std::string> AbsorbVisibleFile(Fs& fs, LostFound& lost, const RepoFacts& f, const std::string& object);
+// Writes the missing record `record` of version `label` of its document: the
+// properties of the document's nearest readable record (or those of a document made by
+// hand), the label and major flag from the label, the content as the content file is.
+Result<std::string> RebuildVersionRecord(Fs& fs, const RepoFacts& f, const std::string& record,
+                                         const std::string& label);
 // Rewrites every index entry that differs from the tree and removes the others.
 Status RebuildIndex(Fs& fs, const RepoFacts& f);
 

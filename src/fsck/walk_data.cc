@@ -28,8 +28,15 @@ void WalkDomainCandidate(Fs& fs, const std::string& dir, DataFacts& d) {
     } else if (e.type == FileType::kSymlink || e.type == FileType::kOther) {
       specials.push_back({path, e.type});
     } else if (e.type == FileType::kDirectory) {
-      auto meta = fs.Stat(JoinPath(path, storage::kMetaDir));
+      const std::string meta_path = JoinPath(path, storage::kMetaDir);
+      auto meta = fs.Stat(meta_path);
       if (meta.ok() && meta->type == FileType::kDirectory) repos.push_back(path);
+      // A repository whose metadata is a symlink is not served (objectNotFound): say so.
+      if (meta.ok() && (meta->type == FileType::kSymlink || meta->type == FileType::kOther)) {
+        specials.push_back({meta_path, meta->type});
+      } else if (!meta.ok() && meta.status().Is(std::errc::too_many_symbolic_link_levels)) {
+        specials.push_back({meta_path, FileType::kSymlink});
+      }
     }
   }
   if (!has_meta && repos.empty()) return;  // not Folio's

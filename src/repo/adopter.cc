@@ -25,7 +25,7 @@ Status Adopter::AdoptFolder(const std::string& folder) {
     // First: the parent may need adopting too.
     FOLIO_ASSIGN_OR_RETURN(parent_id, locator_.FolderIdAt(storage::ParentPath(folder)));
   }
-  return committer_.Run([&](storage::ChangeSet& change) -> Status {
+  return committer_.RunBookkeeping([&](storage::ChangeSet& change) -> Status {
     if (Exists(fs_, layout_.FolderFile(folder))) return OkStatus();
     FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.Dir(folder)));
     if (st.type != FileType::kDirectory) return ObjectNotFound("no folder at path '/" + folder + "'");
@@ -66,7 +66,7 @@ Status Adopter::StageDocument(storage::ChangeSet& change, const std::string& fol
 
 Status Adopter::AdoptDocument(const std::string& folder, const std::string& name) {
   FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(folder));
-  return committer_.Run([&](storage::ChangeSet& change) -> Status {
+  return committer_.RunBookkeeping([&](storage::ChangeSet& change) -> Status {
     if (Exists(fs_, layout_.SeriesFile(folder, name))) return OkStatus();
     if (Exists(fs_, layout_.SeriesDir(folder, name))) {
       // Metadata without its series.json: damaged, not hand-added.
@@ -131,18 +131,9 @@ std::string Adopter::MimeTypeOf(const std::string& visible, const std::string& n
   return sniffed.empty() ? by_name : sniffed;
 }
 
-bool Adopter::KnownUnchanged(const std::string& visible, const FileStat& st) {
-  if (!committer_.read_only()) return false;
-  std::lock_guard<std::mutex> lock(unchanged_mu_);
-  const auto it = unchanged_.find(visible);
-  return it != unchanged_.end() && it->second.size == st.size && it->second.mtime_ns == st.mtime_ns &&
-         it->second.inode == st.inode && it->second.device == st.device;
-}
-
 Result<SeriesRecord> Adopter::AbsorbHandEdit(const std::string& folder, const std::string& name) {
   const std::string visible = layout_.Child(folder, name);
-  std::optional<SeriesRecord> unchanged_readonly;
-  Status s = committer_.Run([&](storage::ChangeSet& change) -> Status {
+  FOLIO_RETURN_IF_ERROR(committer_.RunBookkeeping([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(folder, name));
     FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(visible));
     if (series.versions.empty() || (st.size == series.file_size && st.mtime_ns == series.file_mtime_ns)) {
@@ -156,6 +147,13 @@ Result<SeriesRecord> Adopter::AbsorbHandEdit(const std::string& folder, const st
     // The visible file is usually the latest content's own inode (a link): an edit in
     // place changed both, and is an edit even though the bytes compare equal.
     const bool same_inode = content_st.ok() && content_st->inode == st.inode && content_st->device == st.device;
+    if (same_inode && committer_.read_only() && rec.content && rec.content->length == st.size) {
+      // Read-only, the file is the latest content itself and its size unchanged: a
+      // touch cannot be told from an edit in place, and a repository that cannot
+      // write does not invent a modification. The new identity is remembered.
+      change.PutJsonStamped(layout_.SeriesFile(folder, name), ToJson(series), visible);
+      return OkStatus();
+    }
     if (!same_inode && rec.content && rec.content->length == st.size &&
         SameBytes(fs_, visible, content_path) == true) {
       // The same bytes under a new time stamp (a copy without -p, a git checkout,
@@ -173,23 +171,7 @@ Result<SeriesRecord> Adopter::AbsorbHandEdit(const std::string& folder, const st
     change.Record(Event("updated", storage::VersionId(series.series_id, latest), BaseType::kDocument,
                         StoredTypeId(rec.properties, BaseType::kDocument)));
     return OkStatus();
-  });
-  if (s.kind() == ErrorKind::kPermissionDenied && committer_.read_only()) {
-    // A read-only repository writes nothing: a file with its latest version's bytes
-    // under a new time stamp is remembered here, so the bytes are compared once.
-    FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(folder, name));
-    FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(visible));
-    if (!series.versions.empty()) {
-      const std::string content_path = layout_.VersionContent(folder, name, series.versions.back());
-      if (SameBytes(fs_, visible, content_path) == true) {
-        std::lock_guard<std::mutex> lock(unchanged_mu_);
-        if (unchanged_.size() >= kMaxUnchanged) unchanged_.clear();
-        unchanged_[visible] = st;
-      }
-    }
-    return series;
-  }
-  FOLIO_RETURN_IF_ERROR(s);
+  }));
   return records_.ReadSeries(folder, name);
 }
 

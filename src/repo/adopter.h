@@ -1,11 +1,11 @@
 // Files and directories a person adds or edits by hand (docs/STORAGE.md §9): they get
 // a record and an id the first time the engine finds them, and the id stays. A folder's
 // new files are adopted together, in one change, their content linked, never copied.
+// A read-only repository adopts in memory only (Committer::RunBookkeeping): the ids it
+// gives last as long as the process, and the data directory is left as it is.
 #pragma once
 
-#include <mutex>
 #include <string>
-#include <unordered_map>
 
 #include "folio/fs.h"
 #include "folio/repository.h"
@@ -38,9 +38,6 @@ class Adopter {
   // version (no new version: updates never make one). The same bytes under a new time
   // stamp only update the recorded identity. Returns the series as it now is.
   Result<SeriesRecord> AbsorbHandEdit(const std::string& folder, const std::string& name);
-  // True when a read-only repository has seen that the file at `visible` with identity
-  // `st` holds its latest version's bytes (a copy without -p, a git checkout).
-  bool KnownUnchanged(const std::string& visible, const FileStat& st);
   // See Repository::SetMimeSniffer.
   void SetMimeSniffer(MimeSniffer sniffer);
 
@@ -57,9 +54,6 @@ class Adopter {
   Locator& locator_;
   storage::Committer& committer_;
   Staging& staging_;
-  static constexpr size_t kMaxUnchanged = 4096;
-  std::mutex unchanged_mu_;
-  std::unordered_map<std::string, FileStat> unchanged_;
   std::mutex sniffer_mu_;
   MimeSniffer sniffer_;
 };

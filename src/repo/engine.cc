@@ -8,7 +8,8 @@
 namespace folio::repo {
 
 Engine::Engine(Fs& raw, std::string base, EngineOptions options)
-    : fs(raw),
+    : overlay(raw),
+      fs(overlay, raw),
       layout(std::move(base)),
       read_only(options.read_only),
       committer(raw, layout, [&] {
@@ -33,12 +34,16 @@ Engine::Engine(Fs& raw, std::string base, EngineOptions options)
       type_usage(fs, layout, info, locator, builder, tree, relationships),
       uploads(fs, layout, options.read_only) {
   locator.set_adopter(&adopter);
+  committer.set_overlay(&overlay);
 }
 
 Status Engine::Load() {
   auto j = storage::ReadJsonFile(fs, layout.RepositoryFile());
   if (!j.ok()) {
-    if (j.status().Is(std::errc::no_such_file_or_directory) || j.status().Is(std::errc::not_a_directory)) {
+    // A symlink on the way (the repository or its domain is one) is never followed:
+    // no repository there, as for any entry that is not a directory.
+    if (j.status().Is(std::errc::no_such_file_or_directory) || j.status().Is(std::errc::not_a_directory) ||
+        j.status().Is(std::errc::too_many_symbolic_link_levels)) {
       return ObjectNotFound("no repository '" + layout.base() + "'");
     }
     return j.status();

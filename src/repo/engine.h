@@ -29,6 +29,7 @@
 #include "repo/versioning.h"
 #include "storage/committer.h"
 #include "storage/layout.h"
+#include "storage/overlay_fs.h"
 
 namespace folio::repo {
 
@@ -47,6 +48,8 @@ class Engine {
 
   // In construction order: a part refers only to parts before it (the Locator's
   // adopter is set once both exist).
+  // What a read-only repository adopts stays here, in memory (docs/STORAGE.md §9).
+  storage::OverlayFs overlay;
   storage::ConflictCheckingFs fs;
   storage::RepoLayout layout;
   RepositoryInfo info;

@@ -4,6 +4,8 @@
 
 #include "repo/listings.h"
 
+#include <spdlog/spdlog.h>
+
 #include "folio/cmis_ids.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
@@ -14,6 +16,7 @@ namespace folio::repo {
 namespace {
 
 constexpr size_t kMaxCachedListings = 512;
+constexpr size_t kMaxLoggedDamage = 4096;
 constexpr int64_t kRacyNs = 100 * 1000000LL;
 
 int64_t RealNowNs() {
@@ -97,6 +100,22 @@ Result<ObjectData> Listings::BuildChild(const std::string& folder, const ListedC
   return builder_.Build(t);
 }
 
+void Listings::Damaged(ChildrenPage& page, const std::string& folder, const ListedChild& child, const Status& why) {
+  // One damaged record spoils only itself: the folder lists the rest (a folder of
+  // 10,000 documents is not lost to one bad byte).
+  if (page.total > 0) --page.total;
+  page.damaged.push_back(DamagedChild{child.name, child.base, why.message()});
+  const std::string path = "/" + storage::JoinPath(folder, child.name);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (logged_damage_.size() >= kMaxLoggedDamage) logged_damage_.clear();
+    if (!logged_damage_.insert(path + "\n" + why.message()).second) return;
+  }
+  spdlog::warn("repository '{}': object '{}' left out of its folder's listing, it is damaged: {} "
+               "(run folio fsck)",
+               layout_.base(), path, why.message());
+}
+
 Result<ChildrenPage> Listings::Children(const std::string& folder_id, uint64_t skip, uint64_t max,
                                         ChildOrder order) {
   FOLIO_ASSIGN_OR_RETURN(Loc folder, locator_.LocateFolder(folder_id));
@@ -117,7 +136,9 @@ Result<ChildrenPage> Listings::Children(const std::string& folder_id, uint64_t s
       if (!o.ok()) {
         // Removed between listing and reading (by hand or another process): skip it.
         if (o.status().kind() == ErrorKind::kObjectNotFound) continue;
-        return o.status();
+        if (o.status().kind() != ErrorKind::kStorage) return o.status();
+        Damaged(page, folder.folder, *c, o.status());
+        continue;
       }
       page.objects.push_back(std::move(*o));
     }
@@ -130,7 +151,9 @@ Result<ChildrenPage> Listings::Children(const std::string& folder_id, uint64_t s
     auto o = build(c);
     if (!o.ok()) {
       if (o.status().kind() == ErrorKind::kObjectNotFound) continue;
-      return o.status();
+      if (o.status().kind() != ErrorKind::kStorage) return o.status();
+      Damaged(page, folder.folder, c, o.status());
+      continue;
     }
     objects.push_back(std::move(*o));
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -40,7 +41,10 @@ class Listings {
   // Errors: kStorage (kObjectNotFound-like causes as the filesystem gives them).
   Result<std::shared_ptr<const Listing>> List(const std::string& folder);
   // A page of the children of folder `folder_id`, built; children removed meanwhile are
-  // left out. Errors: kObjectNotFound; kInvalidArgument if `folder_id` is not a folder.
+  // left out, and so are damaged ones (a record that cannot be read: kStorage), which
+  // go to ChildrenPage::damaged and to the log (a warning naming the file, once per
+  // file and message). Errors: kObjectNotFound; kInvalidArgument if `folder_id` is not
+  // a folder; kStorage when the folder itself cannot be read.
   Result<ChildrenPage> Children(const std::string& folder_id, uint64_t skip, uint64_t max, ChildOrder order);
   // The child `child` of the folder at `folder` (a listing's entry), built (a document:
   // its latest version). Errors: kObjectNotFound if it went since the listing; kStorage.
@@ -56,6 +60,9 @@ class Listings {
   ObjectBuilder& builder_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<const Listing>> cache_;
+  std::set<std::string> logged_damage_;  // guarded by mu_; bounded (kMaxLoggedDamage)
+  // Records a damaged child in `page` and the log.
+  void Damaged(ChildrenPage& page, const std::string& folder, const ListedChild& child, const Status& why);
 };
 
 }  // namespace folio::repo

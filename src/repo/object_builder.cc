@@ -198,8 +198,7 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
     auto st = loc.visible ? Result<FileStat>(*loc.visible) : fs_.IdentityStat(layout_.Child(loc.folder, loc.name));
     if (st.ok() && st->type == FileType::kFile &&
         (st->size != series_in.file_size || st->mtime_ns != series_in.file_mtime_ns ||
-         (series_in.file_inode != 0 && st->inode != series_in.file_inode)) &&
-        !adopter_.KnownUnchanged(layout_.Child(loc.folder, loc.name), *st)) {
+         (series_in.file_inode != 0 && st->inode != series_in.file_inode))) {
       FOLIO_ASSIGN_OR_RETURN(absorbed_series, adopter_.AbsorbHandEdit(loc.folder, loc.name));
       absorbed = true;
     } else if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) {

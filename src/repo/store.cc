@@ -81,7 +81,10 @@ Result<std::unique_ptr<Store>> Store::Open(Fs& fs, StoreOptions options) {
 
 Status Store::Init() {
   if (!Exists(*fs_, storage::ServerMetaDir()) && options_.create && !options_.read_only) {
-    FOLIO_RETURN_IF_ERROR(storage::EnsureDir(*fs_, storage::ServerMetaDir()));
+    Status made = storage::EnsureDir(*fs_, storage::ServerMetaDir());
+    // A read-only mount is served for reading all the same; writes say why they fail.
+    if (made.Is(std::errc::read_only_file_system)) return OkStatus();
+    FOLIO_RETURN_IF_ERROR(made);
     FOLIO_RETURN_IF_ERROR(storage::WriteJsonAtomically(
         *fs_, storage::DataMarkerFile(), Json{{"format", 1}, {"created", storage::FormatIsoMs(storage::NowMs())}}));
   }

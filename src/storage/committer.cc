@@ -100,9 +100,32 @@ Committer::~Committer() {
 Status Committer::Open() {
   if (options_.read_only) return OkStatus();
   std::unique_lock<std::recursive_mutex> lock(mu_);
-  FOLIO_RETURN_IF_ERROR(AcquireLocked());
+  Status s = AcquireLocked();
+  if (s.Is(std::errc::read_only_file_system)) {
+    // A read-only mount: a reader needs no lock (docs/STORAGE.md §8); each write will
+    // say why it cannot be made.
+    read_only_fs_ = true;
+    file_lock_.reset();
+    return OkStatus();
+  }
+  FOLIO_RETURN_IF_ERROR(s);
   ReleaseIfIdleLocked();
   return OkStatus();
+}
+
+Status Committer::RunBookkeeping(const std::function<Status(ChangeSet&)>& stage) {
+  if (overlay_ == nullptr) return Run(stage);
+  if (!options_.read_only && !read_only_fs_) {
+    Status s = Run(stage);
+    if (!s.Is(std::errc::read_only_file_system)) return s;
+  }
+  std::unique_lock<std::recursive_mutex> lock(mu_);
+  ChangeSet change;
+  FOLIO_RETURN_IF_ERROR(stage(change));
+  for (const Action& a : change.actions()) {
+    if (a.op == Action::Op::kCopy) return PermissionDenied("a read-only repository copies no file");
+  }
+  return ApplyChangeSet(*overlay_, change, ApplyOptions{}, nullptr);
 }
 
 bool Committer::CheckConflict(const std::string& path, bool listing) {
@@ -278,6 +301,17 @@ void Committer::DropSpilledLocked() {
 
 Status Committer::Run(const std::function<Status(ChangeSet&)>& stage) {
   if (options_.read_only) return PermissionDenied("the repository is read-only");
+  Status s = RunImpl(stage);
+  if (!s.Is(std::errc::read_only_file_system)) return s;
+  // Mounted read-only (or remounted so under us, as errors=remount-ro does): reads go
+  // on, bookkeeping moves to memory, and each write says why it cannot be made.
+  read_only_fs_ = true;
+  return StorageError("cannot change repository '" + layout_.base() + "': its filesystem is read-only (" +
+                          s.message() + ")",
+                      std::errc::read_only_file_system);
+}
+
+Status Committer::RunImpl(const std::function<Status(ChangeSet&)>& stage) {
   bool outermost = true;
   for (StagingContext* c = t_staging; c != nullptr; c = c->outer) outermost &= c->committer != this;
   std::unique_lock<std::recursive_mutex> lock(mu_);
@@ -567,23 +601,23 @@ void Committer::IdleLoop() {
 
 Result<std::unique_ptr<ReadableFile>> ConflictCheckingFs::Open(const std::string& p) {
   Committer::CheckConflict(p, false);
-  return inner_.Open(p);
+  return reads_.Open(p);
 }
 Result<std::unique_ptr<Directory>> ConflictCheckingFs::OpenDirectory(const std::string& p) {
   Committer::CheckConflict(p, true);
-  return inner_.OpenDirectory(p);
+  return reads_.OpenDirectory(p);
 }
 Result<std::vector<DirEntry>> ConflictCheckingFs::List(const std::string& d) {
   Committer::CheckConflict(d, true);
-  return inner_.List(d);
+  return reads_.List(d);
 }
 Result<FileStat> ConflictCheckingFs::Stat(const std::string& p) {
   Committer::CheckConflict(p, false);
-  return inner_.Stat(p);
+  return reads_.Stat(p);
 }
 Result<FileStat> ConflictCheckingFs::IdentityStat(const std::string& p) {
   Committer::CheckConflict(p, false);
-  return inner_.IdentityStat(p);
+  return reads_.IdentityStat(p);
 }
 
 }  // namespace folio::storage

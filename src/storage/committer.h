@@ -78,8 +78,18 @@ class Committer {
   // Run itself (bookkeeping such as adopting a file added by hand): that inner change
   // commits first, on its own. Errors: those of `stage` (nothing is written);
   // kPermissionDenied when read-only; kStorage when the disk fails (a record that
-  // reached the log is completed by the next writer or by fsck --repair).
+  // reached the log is completed by the next writer or by fsck --repair), with cause
+  // read_only_file_system and a message naming the repository on a read-only mount.
   Status Run(const std::function<Status(ChangeSet&)>& stage);
+
+  // Bookkeeping that a reader needs done (adopting files made by hand, docs/STORAGE.md
+  // §9): as Run for a writable repository; for a read-only one (the option, or a
+  // filesystem Open found read-only) the change is applied to `overlay` only (see
+  // set_overlay): this process sees it, nothing is written, no event is recorded.
+  // Errors: those of `stage`; kStorage.
+  Status RunBookkeeping(const std::function<Status(ChangeSet&)>& stage);
+  // Requires: `overlay` (an OverlayFs above this committer's Fs) outlives the committer.
+  void set_overlay(Fs* overlay) { overlay_ = overlay; }
 
   // Waits until no change of this process is in flight and no other process holds the
   // write lock: for a reader that found a file gone in the middle of a change, before
@@ -95,6 +105,10 @@ class Committer {
   Result<uint64_t> NextToken();
   CommitterStats stats() const;
   bool read_only() const { return options_.read_only; }
+  // True once a change failed because the filesystem is read-only (EROFS), at Open or
+  // later: reads are served, every write fails with kStorage naming that cause (and is
+  // tried: the filesystem may be remounted writable), bookkeeping stays in memory.
+  bool on_read_only_fs() const { return read_only_fs_; }
 
   // Called by ConflictCheckingFs for every read: true (and the staging on this thread
   // is marked to run again) when the staging running on this thread reads `path` while
@@ -105,6 +119,7 @@ class Committer {
  private:
   struct Pending;
 
+  Status RunImpl(const std::function<Status(ChangeSet&)>& stage);
   Status AcquireLocked();        // requires mu_
   void ReleaseIfIdleLocked();    // requires mu_
   Status RecoverLocked();        // requires mu_ and the file lock
@@ -131,6 +146,8 @@ class Committer {
   CommitterOptions options_;
   ChangeLogStore changes_;
   std::unique_ptr<ConflictSet> conflicts_;
+  Fs* overlay_ = nullptr;
+  std::atomic<bool> read_only_fs_{false};
 
   std::recursive_mutex mu_;  // staging; the log's tail; lsn assignment
   int depth_ = 0;            // Run calls in progress (all threads); guarded by mu_
@@ -168,38 +185,41 @@ class Committer {
   std::thread idle_thread_;
 };
 
-// The Fs the engine reads and stages through: every call goes to `inner`; reads made
-// while a staging runs on the calling thread are checked with Committer::CheckConflict.
+// The Fs the engine reads and stages through: reads go to `reads` (an OverlayFs above
+// the disk: what a read-only repository adopted in memory, then the disk) and are
+// checked with Committer::CheckConflict while a staging runs on the calling thread;
+// every changing call goes to `writes` (the disk itself).
 class ConflictCheckingFs : public Fs {
  public:
-  explicit ConflictCheckingFs(Fs& inner) : inner_(inner) {}
-  Fs& inner() { return inner_; }
+  ConflictCheckingFs(Fs& reads, Fs& writes) : reads_(reads), writes_(writes) {}
+  explicit ConflictCheckingFs(Fs& inner) : ConflictCheckingFs(inner, inner) {}
 
   Result<std::unique_ptr<ReadableFile>> Open(const std::string& p) override;
   Result<std::unique_ptr<Directory>> OpenDirectory(const std::string& p) override;
-  Result<std::unique_ptr<WritableFile>> CreateNew(const std::string& p) override { return inner_.CreateNew(p); }
-  Status Rename(const std::string& a, const std::string& b) override { return inner_.Rename(a, b); }
+  Result<std::unique_ptr<WritableFile>> CreateNew(const std::string& p) override { return writes_.CreateNew(p); }
+  Status Rename(const std::string& a, const std::string& b) override { return writes_.Rename(a, b); }
   Status RenameNoReplace(const std::string& a, const std::string& b) override {
-    return inner_.RenameNoReplace(a, b);
+    return writes_.RenameNoReplace(a, b);
   }
-  Status SyncDir(const std::string& d) override { return inner_.SyncDir(d); }
+  Status SyncDir(const std::string& d) override { return writes_.SyncDir(d); }
   Result<std::vector<DirEntry>> List(const std::string& d) override;
-  Status MakeDir(const std::string& p) override { return inner_.MakeDir(p); }
-  Status Remove(const std::string& p) override { return inner_.Remove(p); }
-  Status RemoveTree(const std::string& p) override { return inner_.RemoveTree(p); }
+  Status MakeDir(const std::string& p) override { return writes_.MakeDir(p); }
+  Status Remove(const std::string& p) override { return writes_.Remove(p); }
+  Status RemoveTree(const std::string& p) override { return writes_.RemoveTree(p); }
   Result<FileStat> Stat(const std::string& p) override;
   Result<FileStat> IdentityStat(const std::string& p) override;
-  Result<std::unique_ptr<FileLock>> Lock(const std::string& p, LockMode m) override { return inner_.Lock(p, m); }
-  Status Link(const std::string& a, const std::string& b) override { return inner_.Link(a, b); }
+  Result<std::unique_ptr<FileLock>> Lock(const std::string& p, LockMode m) override { return writes_.Lock(p, m); }
+  Status Link(const std::string& a, const std::string& b) override { return writes_.Link(a, b); }
   Result<std::unique_ptr<RandomAccessFile>> OpenRandomAccess(const std::string& p) override {
-    return inner_.OpenRandomAccess(p);
+    return writes_.OpenRandomAccess(p);
   }
-  Status SyncAll() override { return inner_.SyncAll(); }
-  std::string BootId() override { return inner_.BootId(); }
-  std::string Describe(const std::string& p) const override { return inner_.Describe(p); }
+  Status SyncAll() override { return writes_.SyncAll(); }
+  std::string BootId() override { return writes_.BootId(); }
+  std::string Describe(const std::string& p) const override { return writes_.Describe(p); }
 
  private:
-  Fs& inner_;
+  Fs& reads_;
+  Fs& writes_;
 };
 
 }  // namespace folio::storage

@@ -44,7 +44,7 @@ TEST_CASE("Fsck: plants sidecar-unparseable and reports sidecar-unparseable") {
     CHECK(q3->series_id != f.q3.series_id);
     CHECK(f.Content(q3->id) == "version two");
   }
-  SUBCASE("a version record: set aside, the version is then missing") {
+  SUBCASE("a version record: set aside, then rebuilt; the store is clean") {
     const std::string v10 = f.Data("reports/.folio/docs/q3.txt/1.0.json");
     WriteFile(f.Abs(v10), "{\"label\": 1}");
     const FsckReport before = RunCheck(f.dir.path());
@@ -54,9 +54,13 @@ TEST_CASE("Fsck: plants sidecar-unparseable and reports sidecar-unparseable") {
     REQUIRE_MESSAGE(moved != nullptr, Dump(repaired));
     CHECK(Contains(moved->repair, "lost+found"));
     CHECK(InLostFound(f, "docs/q3.txt/1.0.json") == "{\"label\": 1}");
+    const Finding* rebuilt = Find(repaired, "version-file-missing", v10);
+    REQUIRE_MESSAGE(rebuilt != nullptr, Dump(repaired));
+    CHECK(Contains(rebuilt->repair, "rebuilt"));
     const FsckReport after = RunCheck(f.dir.path());
-    CHECK_MESSAGE(Find(after, "version-file-missing", v10), Dump(after));
+    CHECK_MESSAGE(after.clean(), Dump(after));
     CHECK(f.Content(f.q3.series_id) == "version two");
+    CHECK(f.Content(f.q3.series_id + ";1.0") == "v1");
   }
 }
 

@@ -47,11 +47,22 @@ TEST_CASE("Fsck: plants version-labels-invalid and reports version-labels-invali
 
 TEST_CASE("Fsck: plants version-file-missing and reports version-file-missing") {
   FsckFixture f;
-  std::string path;
-  SUBCASE("content") { path = Q3("1.1.content"); }
-  SUBCASE("record") { path = Q3("1.0.json"); }
-  fs::remove(f.Abs(path));
-  ExpectUnrepairable(f.dir.path(), "version-file-missing", path);
+  SUBCASE("content: nothing can bring it back") {
+    fs::remove(f.Abs(Q3("1.1.content")));
+    ExpectUnrepairable(f.dir.path(), "version-file-missing", Q3("1.1.content"));
+  }
+  SUBCASE("record: rebuilt from the series, its content and the other records") {
+    fs::remove(f.Abs(Q3("1.0.json")));
+    const std::string said = ExpectRepaired(f.dir.path(), "version-file-missing", Q3("1.0.json"));
+    CHECK(Contains(said, "rebuilt"));
+    auto v10 = f.repo->GetObject(f.q3.series_id + ";1.0");
+    REQUIRE_MESSAGE(v10.ok(), v10.status().ToString());
+    CHECK(v10->properties["cmis:versionLabel"] == "1.0");
+    CHECK(v10->properties["cmis:isMajorVersion"] == true);
+    CHECK(v10->properties["cmis:name"] == "q3.txt");
+    CHECK(Contains(v10->properties["cmis:checkinComment"].get<std::string>(), "fsck --repair"));
+    CHECK(f.Content(v10->id) == "v1");
+  }
   CHECK(f.Content(f.q3.series_id) == "version two");
 }
 

@@ -16,4 +16,9 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/navigation_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/types_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/changes_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/read_only_mount_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/hostile_disk_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/checkout_writes_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/two_servers_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/crash_http_test.cc
 )

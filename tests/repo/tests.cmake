@@ -8,6 +8,8 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/failure_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/concurrency_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/robustness_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/read_only_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/damaged_test.cc
 )
 include(${CMAKE_CURRENT_LIST_DIR}/acl/tests.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/query/tests.cmake)

@@ -4,8 +4,7 @@
 namespace folio::api::ops {
 
 Result<Response> SetContent(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
-  const ObjectData& object = *object_ptr;
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData object, UpdateTarget(ctx));
   FOLIO_RETURN_IF_ERROR(CheckChangeToken(ctx, object));
   FOLIO_ASSIGN_OR_RETURN(std::optional<ContentSource> content, InputContent(ctx));
   if (!content) {
@@ -17,16 +16,14 @@ Result<Response> SetContent(Context& ctx) {
 }
 
 Result<Response> DeleteContent(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
-  const ObjectData& object = *object_ptr;
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData object, UpdateTarget(ctx));
   FOLIO_RETURN_IF_ERROR(CheckChangeToken(ctx, object));
   FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->DeleteContent(object.id, ctx.user));
   return ObjectResponse(ctx, updated, 200);
 }
 
 Result<Response> AppendContent(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
-  const ObjectData& object = *object_ptr;
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData object, UpdateTarget(ctx));
   FOLIO_RETURN_IF_ERROR(CheckChangeToken(ctx, object));
   if (object.base != BaseType::kDocument) {
     return Constraint("object '" + object.id + "' is a " + std::string(BaseTypeId(object.base)) +

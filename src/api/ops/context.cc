@@ -5,6 +5,7 @@
 
 #include "api/acl_input.h"
 #include "api/cmis_names.h"
+#include "folio/cmis_ids.h"
 #include "api/ops/ops.h"
 #include "api/properties_form.h"
 #include "api/request.h"
@@ -107,6 +108,18 @@ Status CheckToken(const ObjectData& object, std::string_view token) {
                           "' is stale");
   }
   return OkStatus();
+}
+
+Result<ObjectData> UpdateTarget(Context& ctx) {
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData* target, ctx.Target());
+  if (target->base != BaseType::kDocument || target->is_pwc) return *target;
+  const auto pwc = target->properties.find(cmis::kVersionSeriesCheckedOutId);
+  if (pwc == target->properties.end() || !pwc->is_string()) return *target;
+  if (ctx.params.Has("objectId")) {
+    FOLIO_ASSIGN_OR_RETURN(std::string id, ctx.params.GetString("objectId"));
+    if (id != target->series_id) return *target;  // that very version, by its own id
+  }
+  return ctx.repo->GetObject(pwc->get<std::string>());
 }
 
 Status CheckChangeToken(const Context& ctx, const ObjectData& object) {

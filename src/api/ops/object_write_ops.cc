@@ -244,8 +244,7 @@ Result<Response> CreateDocumentFromSource(Context& ctx) {
 }
 
 Result<Response> UpdateProperties(Context& ctx) {
-  FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
-  const ObjectData& object = *object_ptr;
+  FOLIO_ASSIGN_OR_RETURN(const ObjectData object, UpdateTarget(ctx));
   FOLIO_RETURN_IF_ERROR(CheckChangeToken(ctx, object));
   FOLIO_ASSIGN_OR_RETURN(Json props, InputProperties(ctx, object.type_id));
   // CMIS requires properties here; an update without any is a mistake to report (a

@@ -120,6 +120,11 @@ class ObjectWriter {
 Status CheckToken(const ObjectData& object, std::string_view token);
 // CheckToken with the request's `changeToken`.
 Status CheckChangeToken(const Context& ctx, const ObjectData& object);
+// The object a property or content update changes (docs/API.md §6.4): the request's
+// target, except that a checked-out document addressed by its path or its version
+// series id means its private working copy (updates between checkOut and checkIn go
+// there; an explicit version id still names that version). Errors: those of Target.
+Result<ObjectData> UpdateTarget(Context& ctx);
 // A new upload of the repository holding the bytes of `sources`, one after the other
 // (each read from its start), finished: pass AsContent() to a change, keep the Upload
 // until it returns (it is removed when destroyed unless consumed).

@@ -1,0 +1,75 @@
+// An Fs that keeps every change in memory above a filesystem it never changes: how a
+// read-only repository (serve --read-only, inspect, a read-only mount) adopts files
+// and folders made by hand (docs/STORAGE.md §9) without writing a byte. Reads see the
+// changes made through the overlay first, then the filesystem below.
+//
+// Changes it holds: files created (CreateNew, then appended to), directories made,
+// links (another name of a file below or above), and renames and removals of what it
+// holds; a file renamed onto a path of the filesystem below shadows it. Renaming or
+// removing a file or directory of the filesystem below is refused with kStorage, cause
+// read_only_file_system.
+//
+// Thread-safety: every call may be made from any thread.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+
+#include "folio/fs.h"
+
+namespace folio::storage {
+
+class OverlayFs : public Fs {
+ public:
+  // Requires: `lower` outlives the overlay.
+  explicit OverlayFs(Fs& lower) : lower_(lower) {}
+
+  Result<std::unique_ptr<ReadableFile>> Open(const std::string& path) override;
+  // The filesystem below's own (a directory descriptor) while the overlay holds nothing.
+  Result<std::unique_ptr<Directory>> OpenDirectory(const std::string& path) override;
+  Result<std::unique_ptr<WritableFile>> CreateNew(const std::string& path) override;
+  Status Rename(const std::string& from, const std::string& to) override;
+  Status RenameNoReplace(const std::string& from, const std::string& to) override;
+  Status SyncDir(const std::string&) override { return OkStatus(); }
+  Result<std::vector<DirEntry>> List(const std::string& dir) override;
+  Status MakeDir(const std::string& path) override;
+  Status Remove(const std::string& path) override;
+  Status RemoveTree(const std::string& path) override;
+  Result<FileStat> Stat(const std::string& path) override;
+  Result<FileStat> IdentityStat(const std::string& path) override;
+  Result<std::unique_ptr<FileLock>> Lock(const std::string& path, LockMode mode) override {
+    return lower_.Lock(path, mode);
+  }
+  Status Link(const std::string& from, const std::string& to) override;
+  Result<std::unique_ptr<RandomAccessFile>> OpenRandomAccess(const std::string& path) override;
+  Status SyncAll() override { return OkStatus(); }
+  std::string BootId() override { return lower_.BootId(); }
+  std::string Describe(const std::string& path) const override { return lower_.Describe(path); }
+
+  // Paths the overlay holds (files, directories and links); for tests and metrics.
+  size_t size() const;
+
+ private:
+  struct Node;
+  class File;
+  class Writer;
+
+  // Requires mu_ (shared). The node at `path`, or null.
+  const std::shared_ptr<Node>* FindLocked(const std::string& path) const;
+  // Requires mu_ (shared): true when `path` exists above or below.
+  bool ExistsLocked(const std::string& path);
+  Status RequireParentLocked(const std::string& path);
+  Status RenameImpl(const std::string& from, const std::string& to, bool replace);
+  Result<FileStat> StatImpl(const std::string& path, bool identity);
+
+  Fs& lower_;
+  mutable std::shared_mutex mu_;
+  std::map<std::string, std::shared_ptr<Node>> nodes_;
+  std::atomic<bool> empty_{true};  // no node yet: every call goes straight below
+  uint64_t next_inode_ = 1;        // guarded by mu_
+};
+
+}  // namespace folio::storage
