@@ -182,6 +182,8 @@ class RepoReader {
       // vanished while being read (the engine skips those).
       if (!page->has_more) break;
     }
+    // Damaged children were added after their page: back into name order, folders first.
+    std::stable_sort(out.begin(), out.end(), [](const InspectNode& a, const InspectNode& b) { return a.name < b.name; });
     std::stable_partition(out.begin(), out.end(), [](const InspectNode& c) { return c.kind == NodeKind::kFolder; });
   }
 

@@ -88,10 +88,6 @@ struct InspectNode {
   std::vector<VersionSummary> versions;  // oldest first, the working copy excluded
   std::optional<CheckOutSummary> checked_out;
 
-  // Objects: why it cannot be read ("" when it can): a damaged record. Such a node
-  // has only `kind`, `name` and `path` besides.
-  std::string damage;
-
   // Objects: properties whose ids are not "cmis:" ones (custom types), by id;
   // datetimes as ISO 8601 text.
   Json custom_properties = Json::object();

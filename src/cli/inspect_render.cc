@@ -46,7 +46,6 @@ std::string ValueText(const Json& v) {
 
 // What follows a node's name on its line.
 std::vector<std::string> Annotations(const InspectNode& n) {
-  if (!n.damage.empty()) return {"DAMAGED: " + n.damage + " (run folio fsck)"};
   switch (n.kind) {
     case NodeKind::kDataDir: return {};
     case NodeKind::kDomain: {
@@ -225,11 +224,6 @@ Json NodeJson(const InspectNode& n) {
       return j;
     case NodeKind::kDamaged: return j;
     default: break;
-  }
-  if (!n.damage.empty()) {
-    j["path"] = n.path;
-    j["damage"] = n.damage;
-    return j;
   }
   j["id"] = n.id;
   j["path"] = n.path;

@@ -30,7 +30,13 @@ bool Held(const std::string& path) {
 
 Result<std::unique_ptr<ServingMark>> ServingMark::Hold(const std::string& data_dir, bool read_only) {
   const std::string path = LockPath(data_dir, read_only);
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0 && (errno == EROFS || errno == EACCES)) {
+    // A read-only filesystem (or directory): a lock needs no write access to an existing
+    // file; without one there is nothing to mark, and nothing can import there either.
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) return std::unique_ptr<ServingMark>(new ServingMark(-1));
+  }
   if (fd < 0) return StorageError("cannot create '" + path + "': " + ::strerror(errno));
   if (::flock(fd, LOCK_SH) != 0) {
     const int e = errno;
@@ -40,7 +46,9 @@ Result<std::unique_ptr<ServingMark>> ServingMark::Hold(const std::string& data_d
   return std::unique_ptr<ServingMark>(new ServingMark(fd));
 }
 
-ServingMark::~ServingMark() { ::close(fd_); }
+ServingMark::~ServingMark() {
+  if (fd_ >= 0) ::close(fd_);
+}
 
 Serving ServingNow(const std::string& data_dir) {
   if (Held(LockPath(data_dir, false))) return Serving::kReadWrite;

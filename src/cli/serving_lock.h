@@ -15,9 +15,9 @@ namespace folio::cli {
 // Held by a server for its life; released when destroyed (or the process ends).
 class ServingMark {
  public:
-  // Takes the shared lock on `data_dir`'s serving lock file (created if
-  // missing). Errors: kStorage naming the file when it cannot be created or
-  // locked.
+  // Takes the shared lock on `data_dir`'s serving lock file (created if missing; on a
+  // read-only filesystem an existing one is locked, and a missing one is no mark at
+  // all). Errors: kStorage naming the file when it cannot be created or locked.
   static Result<std::unique_ptr<ServingMark>> Hold(const std::string& data_dir, bool read_only);
   ~ServingMark();
   ServingMark(const ServingMark&) = delete;

@@ -179,11 +179,13 @@ TEST_CASE("Inspect: a damaged record shows in place; the rest of the tree is sho
   const InspectNode& docs = tree->root.children[0];
   REQUIRE(docs.name == "docs");
   REQUIRE(docs.children.size() == 2);
+  // The engine names what it left out of the listing: shown in place, under its name.
   CHECK(docs.children[0].kind == NodeKind::kDamaged);
+  CHECK(docs.children[0].name == "a.txt");
   CHECK(Contains(docs.children[0].damage, "a.txt"));
   CHECK(docs.children[1].name == "b.txt");
   const std::string text = RenderInspectText(*tree);
-  CHECK(Contains(text, "├── (unreadable)  DAMAGED: "));
+  CHECK(Contains(text, "├── a.txt  DAMAGED: "));
   CHECK(Contains(text, "readme.md"));
   Json j = InspectToJson(*tree);
   CHECK(j["root"]["children"][0]["children"][0]["kind"] == "damaged");
