@@ -156,6 +156,7 @@ Response Service::ErrorFor(const Status& status, bool suppress_response_codes) {
   r.content_type = "application/json; charset=UTF-8";
   r.body = e.body;
   r.exception = e.exception;
+  r.message = e.message;
   if (status.kind() == ErrorKind::kUnauthorized) {
     r.headers.emplace_back("WWW-Authenticate", "Basic realm=\"Folio\", charset=\"UTF-8\"");
   }

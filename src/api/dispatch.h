@@ -36,6 +36,7 @@ struct Response {
   uint64_t length = 0;
   std::string operation;  // the operation's canonical name, for the request log
   std::string exception;  // the CMIS exception name when the request failed
+  std::string message;    // and its message
 };
 
 // Where src/http streams the content part of a multipart body as it arrives.

@@ -10,6 +10,7 @@ namespace {
 
 constexpr int kHttpOk = 200;
 constexpr int kHttpPayloadTooLarge = 413;
+constexpr int kHttpHeadersTooLarge = 431;
 constexpr int kHttpRangeNotSatisfiable = 416;
 
 ErrorResponse Build(int http_status, std::string_view exception, std::string_view message,
@@ -20,6 +21,7 @@ ErrorResponse Build(int http_status, std::string_view exception, std::string_vie
   ErrorResponse response;
   response.http_status = suppress_response_codes ? kHttpOk : http_status;
   response.exception = std::string(exception);
+  response.message = std::string(message);
   // A message may quote client bytes that are not UTF-8; never throw over them.
   response.body = body.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   return response;
@@ -78,6 +80,10 @@ ErrorResponse MakeBodyTooLargeResponse(std::string_view message, bool suppress_r
                suppress_response_codes);
 }
 
+ErrorResponse MakeHeadersTooLargeResponse(std::string_view message) {
+  return Build(kHttpHeadersTooLarge, ErrorKindName(ErrorKind::kConstraint), message, false);
+}
+
 ErrorResponse MakeRangeNotSatisfiableResponse(std::string_view message, bool suppress_response_codes) {
   return Build(kHttpRangeNotSatisfiable, ErrorKindName(ErrorKind::kInvalidArgument), message,
                suppress_response_codes);
@@ -86,9 +92,9 @@ ErrorResponse MakeRangeNotSatisfiableResponse(std::string_view message, bool sup
 ErrorResponse MakeTransportErrorResponse(int http_status, std::string_view message) {
   ErrorKind kind = ErrorKind::kInvalidArgument;
   if (http_status == 404) kind = ErrorKind::kObjectNotFound;
-  if (http_status == 405 || http_status == 501) kind = ErrorKind::kNotSupported;
-  if (http_status == kHttpPayloadTooLarge) kind = ErrorKind::kConstraint;
-  if (http_status >= 500 && http_status != 501) kind = ErrorKind::kRuntime;
+  if (http_status == kHttpPayloadTooLarge || http_status == kHttpHeadersTooLarge) kind = ErrorKind::kConstraint;
+  if (http_status >= 500) kind = ErrorKind::kRuntime;
+  if (http_status == 405 || http_status == 501 || http_status == 505) kind = ErrorKind::kNotSupported;
   return Build(http_status, ErrorKindName(kind), message, false);
 }
 

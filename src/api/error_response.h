@@ -13,6 +13,7 @@ namespace folio::api {
 struct ErrorResponse {
   int http_status = 500;
   std::string exception;  // "objectNotFound", ...
+  std::string message;    // the message in the body (for the request log)
   std::string body;       // the JSON text, UTF-8; invalid bytes of a message become U+FFFD
 };
 
@@ -33,13 +34,20 @@ ErrorResponse MakeErrorResponse(const Status& status, bool suppress_response_cod
 ErrorResponse MakeBodyTooLargeResponse(std::string_view message,
                                        bool suppress_response_codes = false);
 
+// The response for a request head over the limits (request line and headers over 64 KiB
+// or more than 100 header fields): 431 with exception `constraint` (CONTRACT §8); the
+// message should name the limit. Never suppressed: the query string may not have been read.
+ErrorResponse MakeHeadersTooLargeResponse(std::string_view message);
+
 // The response for an HTTP Range that lies beyond the content: 416 with exception
 // `invalidArgument` (the CMIS name closest to it). Suppressible like any error.
 ErrorResponse MakeRangeNotSatisfiableResponse(std::string_view message, bool suppress_response_codes = false);
 
 // The response for a failure that the HTTP library detected before the request reached
-// the service (a malformed request line, headers too long, ...), given the status it
-// chose: the JSON body of the closest exception, keeping that status.
+// the service (a malformed request line, a request that did not arrive in time, ...),
+// given its status: the JSON body of the closest exception, keeping that status
+// (notSupported for 405, 501 and 505, constraint for 413, runtime for other 5xx,
+// invalidArgument for the rest).
 ErrorResponse MakeTransportErrorResponse(int http_status, std::string_view message);
 
 }  // namespace folio::api

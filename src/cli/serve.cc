@@ -2,19 +2,20 @@
 // line, --ephemeral copies, and a clean stop on SIGINT/SIGTERM.
 #include <pthread.h>
 #include <signal.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "api/dispatch.h"
 #include "cli/commands.h"
 #include "folio/fs.h"
 #include "folio/store.h"
+#include "http/log_output.h"
 #include "http/server.h"
 
 namespace folio::cli {
@@ -33,6 +34,7 @@ struct ServeOptions {
   bool versions_newest_first = false;
   std::string cors_origin = "*";
   std::string log_level = "info";
+  std::string log_format = "text";
 };
 
 // Copies the tree `from` of `src` into `to` of `dst` (directories and regular files;
@@ -82,21 +84,28 @@ class EphemeralCopy {
 };
 
 int RunServe(const ServeOptions& o) {
-  auto logger = spdlog::stderr_color_mt("folio");
-  spdlog::set_default_logger(logger);
   const auto level = spdlog::level::from_str(o.log_level);
   if (level == spdlog::level::off && o.log_level != "off") {
     std::cerr << "folio serve: --log-level must be trace, debug, info, warn, error, critical or off\n";
     return 2;
   }
-  spdlog::set_level(level);
-
-  // Block the stop signals in every thread; one thread waits for them (sigwait).
+  const std::optional<http::LogFormat> format = http::ParseLogFormat(o.log_format);
+  if (!format) {
+    std::cerr << "folio serve: --log-format must be text or json\n";
+    return 2;
+  }
+  // Block the stop signals in every thread (so before any is made, the log's flusher the
+  // first); one thread waits for them (sigwait).
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // Buffered: the request path never waits on a write to stderr. Destroyed last, it
+  // writes whatever is left.
+  http::LogOutput log_output(STDERR_FILENO, *format);
+  log_output.Install(level);
+  ::signal(SIGPIPE, SIG_IGN);  // a client that goes away is an error on its socket, not a signal
 
   EphemeralCopy copy;
   std::string dir = o.data;
@@ -128,14 +137,20 @@ int RunServe(const ServeOptions& o) {
   server_options.threads = o.threads;
   server_options.max_body = o.max_body;
   server_options.cors_origin = o.cors_origin;
+  server_options.log_format = *format;
   http::Server server(service, server_options);
   if (Status s = server.Bind(); !s.ok()) {
     std::cerr << "folio serve: " << s.message() << "\n";
     return 1;
   }
   std::cout << "folio listening on " << server.Url() << std::endl;  // the ready line, flushed
-  spdlog::info("serving {}{} (default variant {}{}{})", o.data, o.ephemeral ? " (ephemeral copy)" : "", o.variant,
-               o.read_only ? ", read-only" : "", o.strict ? ", strict" : "");
+  if (o.ephemeral) {
+    spdlog::info("serving an ephemeral copy of {} in {} (removed at exit; default variant {}{}{})", o.data, dir,
+                 o.variant, o.read_only ? ", read-only" : "", o.strict ? ", strict" : "");
+  } else {
+    spdlog::info("serving {} (default variant {}{}{})", o.data, o.variant, o.read_only ? ", read-only" : "",
+                 o.strict ? ", strict" : "");
+  }
 
   std::thread waiter([&server, &signals] {
     int sig = 0;
@@ -175,6 +190,9 @@ void RegisterServe(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--log-level", opts->log_level, "trace, debug, info, warn, error, critical or off")
       ->capture_default_str();
+  cmd->add_option("--log-format", opts->log_format, "text, or json (one JSON object per line)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"text", "json"}));
   cmd->callback([opts, &exit_code] { exit_code = RunServe(*opts); });
 }
 

@@ -264,6 +264,7 @@ Result<Response> GetContent(Context& ctx) {
     error.content_type = "application/json; charset=UTF-8";
     error.body = e.body;
     error.exception = e.exception;
+    error.message = e.message;
     error.headers.emplace_back("Content-Range", "bytes */" + std::to_string(size));
     return error;
   }

@@ -1,0 +1,64 @@
+// HttpMetrics and the /-/metrics text; see metrics.h.
+#include "http/metrics.h"
+
+#include <vector>
+
+namespace folio::http {
+namespace {
+
+void Header(std::string& out, std::string_view name, std::string_view type, std::string_view help) {
+  out.append("# HELP ").append(name).append(" ").append(help).append("\n");
+  out.append("# TYPE ").append(name).append(" ").append(type).append("\n");
+}
+
+void Sample(std::string& out, std::string_view name, uint64_t value) {
+  out.append(name).append(" ").append(std::to_string(value)).append("\n");
+}
+
+}  // namespace
+
+void HttpMetrics::ObserveRequest(std::string_view operation, int status, double seconds) {
+  if (operation.empty()) operation = "none";
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = operations_.find(operation);
+  if (it == operations_.end()) {
+    it = operations_.emplace(std::string(operation), std::make_unique<PerOperation>()).first;
+  }
+  ++it->second->by_status[status];
+  it->second->latency.Observe(seconds);
+}
+
+std::string HttpMetrics::Render() const {
+  std::string out;
+  std::vector<std::pair<std::string, metrics::Histogram::Snapshot>> latencies;
+  Header(out, "folio_http_requests_total", "counter", "HTTP requests answered, by operation and status.");
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [operation, per] : operations_) {
+      const std::string label = "operation=\"" + metrics::EscapeLabelValue(operation) + "\"";
+      for (const auto& [status, count] : per->by_status) {
+        out.append("folio_http_requests_total{").append(label).append(",status=\"").append(std::to_string(status));
+        out.append("\"} ").append(std::to_string(count)).append("\n");
+      }
+      latencies.emplace_back(label, per->latency.Read());
+    }
+  }
+  Header(out, "folio_http_request_duration_seconds", "histogram",
+         "Time from a request's first byte to its response's last, by operation.");
+  for (const auto& [label, snapshot] : latencies) {
+    metrics::AppendHistogram(out, "folio_http_request_duration_seconds", label, snapshot);
+  }
+  Header(out, "folio_http_open_connections", "gauge", "Client connections open now.");
+  out.append("folio_http_open_connections ").append(std::to_string(open_connections())).append("\n");
+  Header(out, "folio_http_connections_total", "counter", "Client connections accepted.");
+  Sample(out, "folio_http_connections_total", accepted_.load(std::memory_order_relaxed));
+  Header(out, "folio_http_received_bytes_total", "counter", "Bytes received from clients.");
+  Sample(out, "folio_http_received_bytes_total", bytes_in_.load(std::memory_order_relaxed));
+  Header(out, "folio_http_sent_bytes_total", "counter", "Bytes sent to clients.");
+  Sample(out, "folio_http_sent_bytes_total", bytes_out_.load(std::memory_order_relaxed));
+  Header(out, "folio_commit_duration_seconds", "histogram", "Time to commit a change to the repository.");
+  metrics::AppendHistogram(out, "folio_commit_duration_seconds", "", metrics::CommitLatency().Read());
+  return out;
+}
+
+}  // namespace folio::http
