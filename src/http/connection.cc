@@ -436,7 +436,9 @@ void Connection::UpdateDeadline() {
       deadline_ = last_activity_ + limits_.write_timeout;
       break;
     case State::kLinger:
-      deadline_ = linger_start_ + limits_.linger_timeout;
+      // While the client keeps sending (a body the response refused), up to the request
+      // timeout; once it pauses, soon.
+      deadline_ = std::min(linger_start_ + limits_.request_timeout, last_activity_ + limits_.linger_timeout);
       break;
   }
 }

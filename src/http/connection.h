@@ -29,8 +29,9 @@ struct ConnectionLimits {
   std::chrono::milliseconds request_timeout{30000};
   // A response that makes no progress (the client does not read) for this long is dropped.
   std::chrono::milliseconds write_timeout{30000};
-  // After a response that closes the connection, input is read and dropped for at most
-  // this long, so that the client sees the response rather than a reset.
+  // After a response that closes the connection, input is read and dropped until the
+  // client pauses this long (or for `request_timeout` at most), so that the client sees
+  // the response rather than a reset.
   std::chrono::milliseconds linger_timeout{2000};
   size_t keep_alive_max_count = 10000;  // requests per connection
 };

@@ -73,6 +73,7 @@ bool HttpHead::HasToken(std::string_view name, std::string_view token) const {
 
 void HeadParser::Reset() {
   scanned_ = 0;
+  line_start_ = 0;
   start_ = 0;
   lines_ = 0;
   started_ = false;
@@ -97,7 +98,7 @@ HeadParser::State HeadParser::Parse(std::string_view buffer) {
     if (!started_) {
       const char c = buffer[scanned_];
       if (c == '\r' || c == '\n') {
-        start_ = ++scanned_;
+        start_ = line_start_ = ++scanned_;
         continue;
       }
       started_ = true;
@@ -107,10 +108,9 @@ HeadParser::State HeadParser::Parse(std::string_view buffer) {
       scanned_ = buffer.size();
       break;
     }
-    // Where the line that ends here began: scanned_ always sits at a line start.
-    const size_t line_start = scanned_;
+    const size_t line_start = line_start_;
     const size_t end = static_cast<size_t>(lf - buffer.data());
-    scanned_ = end + 1;
+    scanned_ = line_start_ = end + 1;
     const bool empty = end == line_start || (end == line_start + 1 && buffer[line_start] == '\r');
     if (empty) {
       head_size_ = scanned_;

@@ -49,6 +49,7 @@ class HeadParser {
 
   HeadLimits limits_;
   size_t scanned_ = 0;  // bytes of the buffer already looked at for line ends
+  size_t line_start_ = 0;  // where the line being received begins
   size_t start_ = 0;    // where the request line starts (after leading empty lines)
   size_t lines_ = 0;    // complete lines of the head so far (the request line included)
   bool started_ = false;

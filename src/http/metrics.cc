@@ -1,7 +1,6 @@
 // HttpMetrics and the /-/metrics text; see metrics.h.
 #include "http/metrics.h"
 
-#include <vector>
 
 namespace folio::http {
 namespace {
@@ -19,34 +18,45 @@ void Sample(std::string& out, std::string_view name, uint64_t value) {
 
 void HttpMetrics::ObserveRequest(std::string_view operation, int status, double seconds) {
   if (operation.empty()) operation = "none";
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = operations_.find(operation);
-  if (it == operations_.end()) {
-    it = operations_.emplace(std::string(operation), std::make_unique<PerOperation>()).first;
-  }
-  ++it->second->by_status[status];
-  it->second->latency.Observe(seconds);
+  static std::atomic<size_t> threads{0};
+  static thread_local const size_t shard = threads.fetch_add(1, std::memory_order_relaxed) % kShards;
+  Shard& s = shards_[shard];
+  std::lock_guard<std::mutex> lock(s.mu);
+  auto it = s.operations.find(operation);
+  if (it == s.operations.end()) it = s.operations.try_emplace(std::string(operation)).first;
+  ++it->second.by_status[status];
+  it->second.latency.Observe(seconds);
 }
 
 std::string HttpMetrics::Render() const {
+  // The shards summed: operation -> status -> count, and operation -> latency.
+  std::map<std::string, std::map<int, uint64_t>> requests;
+  std::map<std::string, metrics::Histogram::Snapshot> latencies;
+  for (Shard& shard : shards_) {
+    std::lock_guard<std::mutex> lock(shard.mu);
+    for (const auto& [operation, per] : shard.operations) {
+      for (const auto& [status, count] : per.by_status) requests[operation][status] += count;
+      const metrics::Histogram::Snapshot s = per.latency.Read();
+      metrics::Histogram::Snapshot& sum = latencies[operation];
+      for (size_t i = 0; i < s.counts.size(); ++i) sum.counts[i] += s.counts[i];
+      sum.count += s.count;
+      sum.sum += s.sum;
+    }
+  }
   std::string out;
-  std::vector<std::pair<std::string, metrics::Histogram::Snapshot>> latencies;
   Header(out, "folio_http_requests_total", "counter", "HTTP requests answered, by operation and status.");
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (const auto& [operation, per] : operations_) {
-      const std::string label = "operation=\"" + metrics::EscapeLabelValue(operation) + "\"";
-      for (const auto& [status, count] : per->by_status) {
-        out.append("folio_http_requests_total{").append(label).append(",status=\"").append(std::to_string(status));
-        out.append("\"} ").append(std::to_string(count)).append("\n");
-      }
-      latencies.emplace_back(label, per->latency.Read());
+  for (const auto& [operation, by_status] : requests) {
+    const std::string label = "operation=\"" + metrics::EscapeLabelValue(operation) + "\"";
+    for (const auto& [status, count] : by_status) {
+      out.append("folio_http_requests_total{").append(label).append(",status=\"").append(std::to_string(status));
+      out.append("\"} ").append(std::to_string(count)).append("\n");
     }
   }
   Header(out, "folio_http_request_duration_seconds", "histogram",
          "Time from a request's first byte to its response's last, by operation.");
-  for (const auto& [label, snapshot] : latencies) {
-    metrics::AppendHistogram(out, "folio_http_request_duration_seconds", label, snapshot);
+  for (const auto& [operation, snapshot] : latencies) {
+    metrics::AppendHistogram(out, "folio_http_request_duration_seconds",
+                             "operation=\"" + metrics::EscapeLabelValue(operation) + "\"", snapshot);
   }
   Header(out, "folio_http_open_connections", "gauge", "Client connections open now.");
   out.append("folio_http_open_connections ").append(std::to_string(open_connections())).append("\n");

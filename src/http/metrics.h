@@ -3,6 +3,7 @@
 // metrics of src/metrics (the commit latency) in the Prometheus text format.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -16,8 +17,8 @@
 
 namespace folio::http {
 
-// One per server. Thread-safe: counters are atomics; the per-operation tables take a
-// mutex once per request.
+// One per server. Thread-safe: counters are atomics; the per-operation tables are split
+// in shards by thread, so that workers counting at once do not wait on each other.
 class HttpMetrics {
  public:
   void ConnectionOpened() { open_.fetch_add(1, std::memory_order_relaxed); accepted_.fetch_add(1, std::memory_order_relaxed); }
@@ -38,13 +39,17 @@ class HttpMetrics {
     std::map<int, uint64_t> by_status;
     metrics::Histogram latency;
   };
+  struct Shard {
+    std::mutex mu;
+    std::map<std::string, PerOperation, std::less<>> operations;  // guarded by mu
+  };
+  static constexpr size_t kShards = 8;
 
   std::atomic<int64_t> open_{0};
   std::atomic<uint64_t> accepted_{0};
   std::atomic<uint64_t> bytes_in_{0};
   std::atomic<uint64_t> bytes_out_{0};
-  mutable std::mutex mu_;
-  std::map<std::string, std::unique_ptr<PerOperation>, std::less<>> operations_;  // guarded by mu_
+  mutable std::array<Shard, kShards> shards_;
 };
 
 }  // namespace folio::http

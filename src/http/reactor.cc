@@ -89,10 +89,7 @@ void Reactor::SpawnLocked(bool core) {
   w.thread = std::thread([this, &w] { Work(w); });
 }
 
-size_t Reactor::open_connections() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return connections_.size();
-}
+size_t Reactor::open_connections() const { return open_.load(); }
 
 void Reactor::Work(Worker& self) {
   while (true) {
@@ -127,13 +124,14 @@ void Reactor::ArmListenLocked() {
 
 void Reactor::Accept() {
   for (int i = 0; i < kAcceptBatch; ++i) {
-    {
+    if (stopping_) return;
+    if (open_ >= options_.max_connections) {
       std::lock_guard<std::mutex> lock(mu_);
-      if (stopping_) return;
-      if (connections_.size() >= options_.max_connections) {
-        accept_paused_ = true;  // re-armed when a connection closes
-        return;
-      }
+      accept_paused_ = true;  // re-armed when a connection closes
+      // One may have closed between the check and the flag: look again, now that a
+      // closing connection sees the flag.
+      if (open_ >= options_.max_connections) return;
+      accept_paused_ = false;
     }
     const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd >= 0) {
@@ -159,41 +157,47 @@ void Reactor::Add(int fd) {
   int yes = 1;
   ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof(yes));
   std::unique_ptr<Connection> connection = make_(fd);
-  std::lock_guard<std::mutex> lock(mu_);
   const uint64_t id = next_id_++;
+  Shard& shard = ShardOf(id);
+  std::lock_guard<std::mutex> lock(shard.mu);
   epoll_event ev{};
   ev.events = kReadEvents;
   ev.data.u64 = id;
   // Registered under the lock: the sweep may close it as soon as it is in the map.
   if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) != 0) return;  // destroyed: closed
-  connections_.emplace(id, Entry{std::move(connection), false});
+  shard.connections.emplace(id, Entry{std::move(connection), false});
+  ++open_;
   if (metrics_ != nullptr) metrics_->ConnectionOpened();
 }
 
-void Reactor::ClosedLocked() {
+void Reactor::Closed() {
+  const size_t open = --open_;
   if (metrics_ != nullptr) metrics_->ConnectionClosed();
-  if (accept_paused_ && accept_retry_ == Clock::time_point{} &&
-      connections_.size() < options_.max_connections) {
-    accept_paused_ = false;
-    ArmListenLocked();
+  if (accept_paused_ || (stopping_ && open == 0)) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (accept_paused_ && accept_retry_ == Clock::time_point{} && open < options_.max_connections) {
+      accept_paused_ = false;
+      ArmListenLocked();
+    }
+    if (stopping_ && open == 0) drained_cv_.notify_all();
   }
-  if (stopping_ && connections_.empty()) drained_cv_.notify_all();
 }
 
 void Reactor::Serve(uint64_t id) {
+  Shard& shard = ShardOf(id);
   Connection* c = nullptr;
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = connections_.find(id);
-    if (it == connections_.end() || it->second.busy) return;  // closed by the sweep or Stop
+    std::lock_guard<std::mutex> lock(shard.mu);
+    auto it = shard.connections.find(id);
+    if (it == shard.connections.end() || it->second.busy) return;  // closed by the sweep or Stop
     it->second.busy = true;
     c = it->second.connection.get();
   }
   const Connection::Interest next = c->OnEvent();
   std::unique_ptr<Connection> gone;
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = connections_.find(id);
+    std::lock_guard<std::mutex> lock(shard.mu);
+    auto it = shard.connections.find(id);
     if (next != Connection::Interest::kClose && !(stopping_ && c->idle())) {
       it->second.busy = false;
       epoll_event ev{};
@@ -204,53 +208,66 @@ void Reactor::Serve(uint64_t id) {
       if (::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, c->fd(), &ev) == 0) return;
     }
     gone = std::move(it->second.connection);
-    connections_.erase(it);
-    ClosedLocked();
+    shard.connections.erase(it);
   }
-  // Out of the map, so no one else will touch it; destroying it closes the socket.
+  gone.reset();  // out of the map, so no one else touches it; this closes the socket
+  Closed();
 }
 
 void Reactor::Supervise() {
   std::unique_lock<std::mutex> lock(mu_);
+  auto next_sweep = Clock::now() + options_.sweep_interval;
   while (!finished_) {
-    const bool busy = saturated_;
-    supervisor_cv_.wait_for(lock, busy ? std::chrono::milliseconds(kBusyTick) : options_.sweep_interval,
-                            [&] { return finished_ || (!busy && saturated_); });
+    if (saturated_) {
+      // Every worker took an event: look again in a moment whether they are stuck. Not
+      // at once: under load that happens at nearly every event.
+      supervisor_cv_.wait_for(lock, kBusyTick, [&] { return finished_; });
+    } else {
+      supervisor_cv_.wait_until(lock, next_sweep, [&] { return finished_ || saturated_; });
+    }
     if (finished_) break;
     if (accept_retry_ != Clock::time_point{} && Clock::now() >= accept_retry_) {
       accept_retry_ = {};
-      if (connections_.size() < options_.max_connections) {
+      if (open_ < options_.max_connections) {
         accept_paused_ = false;
         ArmListenLocked();
       }
     }
     lock.unlock();
-    Sweep();
+    if (Clock::now() >= next_sweep) {
+      Sweep();
+      next_sweep = Clock::now() + options_.sweep_interval;
+    }
     if (!Grow()) saturated_ = false;
     lock.lock();
   }
 }
 
 void Reactor::Sweep() {
-  std::vector<std::unique_ptr<Connection>> expired;
-  {
-    const auto now = Clock::now();
-    std::lock_guard<std::mutex> lock(mu_);
-    for (auto it = connections_.begin(); it != connections_.end();) {
-      Connection& c = *it->second.connection;
-      // An idle connection whose next request has arrived is not idle: a worker is
-      // about to take it.
-      if (it->second.busy || c.deadline() > now || (c.idle() && !c.lingering() && Readable(c.fd()))) {
-        ++it;
-        continue;
+  const auto now = Clock::now();
+  for (Shard& shard : shards_) {
+    std::vector<std::unique_ptr<Connection>> expired;
+    {
+      std::lock_guard<std::mutex> lock(shard.mu);
+      for (auto it = shard.connections.begin(); it != shard.connections.end();) {
+        Connection& c = *it->second.connection;
+        // An idle connection whose next request has arrived is not idle: a worker is
+        // about to take it.
+        if (it->second.busy || c.deadline() > now || (c.idle() && !c.lingering() && Readable(c.fd()))) {
+          ++it;
+          continue;
+        }
+        expired.push_back(std::move(it->second.connection));
+        it = shard.connections.erase(it);
       }
-      expired.push_back(std::move(it->second.connection));
-      it = connections_.erase(it);
-      ClosedLocked();
+    }
+    // Out of the map, so no worker will touch them.
+    for (auto& c : expired) {
+      c->Expire();
+      c.reset();
+      Closed();
     }
   }
-  // Out of the map, so no worker will touch them.
-  for (auto& c : expired) c->Expire();
 }
 
 bool Reactor::Grow() {
@@ -277,7 +294,6 @@ bool Reactor::Grow() {
 }
 
 void Reactor::Stop() {
-  std::vector<std::unique_ptr<Connection>> idle;
   {
     std::unique_lock<std::mutex> lock(mu_);
     if (stopping_) {  // another Stop() runs or ran: wait for it
@@ -290,20 +306,30 @@ void Reactor::Stop() {
       ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, listen_fd_, nullptr);
       ::shutdown(listen_fd_, SHUT_RDWR);
     }
-    for (auto it = connections_.begin(); it != connections_.end();) {
-      if (!it->second.busy && it->second.connection->idle()) {
-        idle.push_back(std::move(it->second.connection));
-        it = connections_.erase(it);
-        if (metrics_ != nullptr) metrics_->ConnectionClosed();
-      } else {
-        ++it;  // a request in flight: it finishes, then its connection closes
+  }
+  for (Shard& shard : shards_) {
+    std::vector<std::unique_ptr<Connection>> idle;
+    {
+      std::lock_guard<std::mutex> lock(shard.mu);
+      for (auto it = shard.connections.begin(); it != shard.connections.end();) {
+        Connection& c = *it->second.connection;
+        // Idle, unless its next request has arrived and waits to be read.
+        if (!it->second.busy && c.idle() && (c.lingering() || !Readable(c.fd()))) {
+          idle.push_back(std::move(it->second.connection));
+          it = shard.connections.erase(it);
+        } else {
+          ++it;  // a request in flight: it finishes, then its connection closes
+        }
       }
     }
+    for (auto& c : idle) {
+      c.reset();
+      Closed();
+    }
   }
-  idle.clear();
   {
     std::unique_lock<std::mutex> lock(mu_);
-    drained_cv_.wait(lock, [&] { return connections_.empty(); });
+    drained_cv_.wait(lock, [&] { return open_ == 0; });
     finished_ = true;
     supervisor_cv_.notify_all();
     drained_cv_.notify_all();

@@ -15,6 +15,7 @@
 // the pool and closes connections whose deadline has passed (Connection::deadline).
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -68,6 +69,13 @@ class Reactor {
     std::unique_ptr<Connection> connection;
     bool busy = false;  // a thread runs it: nobody else may touch or close it
   };
+  // Connections are split over shards by id, each with its own lock, so that workers
+  // taking and handing back connections rarely wait for each other.
+  struct Shard {
+    std::mutex mu;
+    std::unordered_map<uint64_t, Entry> connections;  // guarded by mu
+  };
+  static constexpr size_t kShards = 16;
   struct Worker {
     std::thread thread;
     bool core = false;
@@ -75,14 +83,15 @@ class Reactor {
     std::atomic<bool> done{false};
   };
 
+  Shard& ShardOf(uint64_t id) { return shards_[id % kShards]; }
   void SpawnLocked(bool core);  // requires mu_
   void Work(Worker& self);
   void Accept();
   void Add(int fd);
   void Serve(uint64_t id);
   void ArmListenLocked();  // requires mu_
-  // Bookkeeping once a connection has left the map; requires mu_.
-  void ClosedLocked();
+  // Bookkeeping once a connection has left its shard (not under a shard's lock).
+  void Closed();
   void Supervise();
   void Sweep();  // expires connections past their deadline
   // Adds a worker when all are stuck and events wait; joins finished ones. Returns true
@@ -96,17 +105,19 @@ class Reactor {
   const int wake_fd_;  // eventfd in the epoll set, readable once stopped: wakes workers
   int listen_fd_ = -1;
 
-  mutable std::mutex mu_;  // guards everything below but the atomics
-  std::unordered_map<uint64_t, Entry> connections_;
-  uint64_t next_id_;  // epoll data of a connection: an id never reused (fds are)
+  std::array<Shard, kShards> shards_;
+  std::atomic<uint64_t> next_id_;  // epoll data of a connection: an id never reused (fds are)
+  std::atomic<size_t> open_{0};    // connections in the shards
+
+  mutable std::mutex mu_;  // guards what follows but the atomics
   std::list<Worker> workers_;
   std::thread supervisor_;
   bool started_ = false;
-  bool accept_paused_ = false;  // at max_connections, or out of file descriptors
+  std::atomic<bool> accept_paused_{false};  // at max_connections, or out of file descriptors
   std::chrono::steady_clock::time_point accept_retry_{};  // after running out of fds
   std::atomic<bool> stopping_{false};
   bool finished_ = false;  // stopped and drained: the supervisor and workers leave
-  std::condition_variable drained_cv_;  // connections_ became empty while stopping
+  std::condition_variable drained_cv_;  // open_ fell to 0 while stopping
 
   std::atomic<size_t> idle_workers_{0};
   // Raised by the worker that leaves no other idle: the supervisor then checks often.

@@ -7,7 +7,6 @@
 #include <string>
 
 #include "api/json_writer.h"
-#include "api/url.h"
 
 namespace folio::http {
 namespace {
@@ -64,8 +63,10 @@ void RequestLog::Write(const RequestRecord& r) const {
   const std::string_view method = r.method.empty() ? std::string_view("-") : r.method;
   const std::string_view operation = r.operation.empty() ? std::string_view("-") : r.operation;
   if (show_error) {
+    std::string message;  // as a JSON string: quoted, with quotes and control characters escaped
+    api::JsonWriter(message).String(r.message);
     spdlog::info("{} {}{} {} {} {}B {:.1f}ms {} {}", method, path, cut ? "..." : "", operation, r.status, r.bytes,
-                 r.seconds * 1000, r.exception, api::QuoteForMessage(r.message, 1000));
+                 r.seconds * 1000, r.exception, message);
   } else {
     spdlog::info("{} {}{} {} {} {}B {:.1f}ms", method, path, cut ? "..." : "", operation, r.status, r.bytes,
                  r.seconds * 1000);

@@ -3,8 +3,9 @@
 // the exception name and message: for 5xx at info, for 4xx only when the level is debug
 // (client errors are the clients' business; server errors are the operator's).
 //
-// Text: GET /demo/cmis/a.txt getObject 404 97B 0.3ms objectNotFound "no object at ..."
-// JSON: {"time":"...","method":"GET","path":"/demo/cmis/a.txt","operation":"getObject",
+// Text: GET /demo/cmis/a.txt object 404 97B 0.3ms objectNotFound "no object at ..."
+//       (the message as a JSON string)
+// JSON: {"time":"...","method":"GET","path":"/demo/cmis/a.txt","operation":"object",
 //        "status":404,"bytes":97,"duration":0.000312,"exception":"objectNotFound",
 //        "message":"..."} (duration in seconds; exception and message null when not shown)
 #pragma once
