@@ -54,11 +54,14 @@ struct LogOutput::Shared {
 
   void Append(std::string_view line) {
     std::unique_lock<std::mutex> lock(mu);
+    const bool first = buffer.empty();
     buffer.append(line);
     buffer.push_back('\n');
     if (direct || buffer.size() >= kFlushAt) {
       lock.unlock();
       Flush();
+    } else if (first) {
+      cv.notify_one();  // the flusher sleeps while there is nothing to write
     }
   }
 
@@ -166,8 +169,9 @@ LogOutput* LogOutput::Current() { return current.load(); }
 void LogOutput::Run() {
   std::unique_lock<std::mutex> lock(shared_->mu);
   while (!shared_->stopping) {
+    // Asleep while there is nothing to write; once there is, gather for 50 ms more.
+    shared_->cv.wait(lock, [&] { return shared_->stopping || !shared_->buffer.empty(); });
     shared_->cv.wait_for(lock, kFlushEvery, [&] { return shared_->stopping; });
-    if (shared_->buffer.empty()) continue;
     lock.unlock();
     shared_->Flush();
     lock.lock();

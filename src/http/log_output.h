@@ -1,6 +1,7 @@
 // The process's log output for `folio serve`: spdlog messages and request log lines,
 // gathered in memory and written to a file descriptor (stderr) by a background thread
-// every 50 ms, so that the request path never makes a system call to log. Warnings and
+// 50 ms after the first waiting line, so that the request path never makes a system call
+// to log (the thread sleeps while there is nothing to write). Warnings and
 // errors are written at once; everything is written when the output is destroyed.
 // Two formats: text ("[2026-11-23 22:30:14.123] [folio] [info] message") and JSON, one
 // object per line ({"time":"2026-11-23T22:30:14.123Z","level":"info","message":"..."};

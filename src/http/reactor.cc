@@ -296,8 +296,8 @@ bool Reactor::Grow() {
 void Reactor::Stop() {
   {
     std::unique_lock<std::mutex> lock(mu_);
-    if (stopping_) {  // another Stop() runs or ran: wait for it
-      drained_cv_.wait(lock, [&] { return finished_; });
+    if (stopping_) {  // another Stop() runs or ran: wait until it has done all
+      drained_cv_.wait(lock, [&] { return joined_; });
       return;
     }
     stopping_ = true;
@@ -342,6 +342,9 @@ void Reactor::Stop() {
   workers_.clear();
   if (listen_fd_ >= 0) ::close(listen_fd_);
   listen_fd_ = -1;
+  std::lock_guard<std::mutex> lock(mu_);
+  joined_ = true;
+  drained_cv_.notify_all();
 }
 
 }  // namespace folio::http

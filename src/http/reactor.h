@@ -117,7 +117,8 @@ class Reactor {
   std::chrono::steady_clock::time_point accept_retry_{};  // after running out of fds
   std::atomic<bool> stopping_{false};
   bool finished_ = false;  // stopped and drained: the supervisor and workers leave
-  std::condition_variable drained_cv_;  // open_ fell to 0 while stopping
+  bool joined_ = false;    // and they have left: Stop() has done all
+  std::condition_variable drained_cv_;  // open_ fell to 0 while stopping; joined_
 
   std::atomic<size_t> idle_workers_{0};
   // Raised by the worker that leaves no other idle: the supervisor then checks often.

@@ -1,7 +1,6 @@
-// The field limits (src/api/form_limits.h) and the streaming urlencoded parser
-// (UrlencodedParser in src/api/url.h): fed in pieces of any size, the same pairs and the
-// same errors as a whole body; values over 1 MiB and fields over 16 MiB in all refused
-// while they arrive, naming the field and the limit.
+// The field limits (src/api/form_limits.h), counted by the streaming urlencoded parser
+// (UrlencodedParser in src/api/url.h) and by Params for JSON bodies: values over 1 MiB and
+// fields over 16 MiB in all are refused while they arrive, naming the field and the limit.
 #include "api/form_limits.h"
 
 #include <doctest/doctest.h>
@@ -12,68 +11,16 @@
 
 #include "api/params.h"
 #include "api/url.h"
+#include "api_test_util.h"
 
 namespace folio::api {
 namespace {
 
 using Pairs = std::vector<std::pair<std::string, std::string>>;
 
-bool Contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+using testing::Contains;
 
-// Parses `text` fed in pieces of `piece` bytes (whole for 0), with a budget.
-Status ParseInPieces(std::string_view text, size_t piece, Pairs& out, FormBudget* budget) {
-  UrlencodedParser parser("form body", budget,
-                          [&out](std::string name, std::string value) { out.emplace_back(std::move(name), std::move(value)); });
-  for (size_t at = 0; at < text.size();) {
-    const size_t n = piece == 0 ? text.size() : std::min(piece, text.size() - at);
-    FOLIO_RETURN_IF_ERROR(parser.Feed(text.substr(at, n)));
-    at += n;
-  }
-  return parser.Finish();
-}
-
-TEST_CASE("UrlencodedParser: pieces of any size give the pairs of the whole body") {
-  const std::string body =
-      "cmisaction=createFolder&&propertyId%5B0%5D=cmis%3Aname&propertyValue%5B0%5D=My+Reports"
-      "&flag&empty=&a=1&a=2&eq=x=y&na%C3%AFve=%E2%82%AC";
-  auto whole = ParseFormUrlencoded(body, "form body");
-  REQUIRE(whole.ok());
-  CHECK(whole->size() == 9);
-  CHECK(whole->back() == std::pair<std::string, std::string>("na\xC3\xAFve", "\xE2\x82\xAC"));
-  for (size_t piece = 1; piece <= 8; ++piece) {
-    CAPTURE(piece);
-    Pairs pairs;
-    FormBudget budget;
-    REQUIRE(ParseInPieces(body, piece, pairs, &budget).ok());
-    CHECK(pairs == *whole);
-  }
-}
-
-TEST_CASE("UrlencodedParser: errors are those of ParseFormUrlencoded, split anywhere") {
-  struct Case {
-    std::string_view in;
-    std::string_view culprit;
-  };
-  const Case cases[] = {
-      {"a=1&name=x%zz", "invalid percent-escape '%zz' in form body parameter 'name'"},
-      {"a=1&na%zzme=x", "invalid percent-escape '%zz' in form body parameter name 'na%zzme'"},
-      {"a=1&name=x%4", "invalid percent-escape '%4' in form body parameter 'name'"},
-      {"a=%4&b=1", "invalid percent-escape '%4' in form body parameter 'a'"},
-      {"name=%C3%28", "invalid UTF-8 in form body parameter 'name'"},
-      {"%C3%28=1", "invalid UTF-8 in form body parameter name '%C3%28'"},
-  };
-  for (const Case& c : cases) {
-    for (size_t piece : {0, 1, 2, 5}) {
-      CAPTURE(c.in);
-      CAPTURE(piece);
-      Pairs pairs;
-      const Status s = ParseInPieces(c.in, piece, pairs, nullptr);
-      REQUIRE_FALSE(s.ok());
-      CHECK(s.kind() == ErrorKind::kInvalidArgument);
-      CHECK_MESSAGE(Contains(s.message(), c.culprit), s.message());
-    }
-  }
-}
+using testing::ParseUrlencodedInPieces;
 
 TEST_CASE("FormBudget: a value over 1 MiB is refused after its first megabyte, naming the field") {
   std::string body = "cmisaction=createDocument&propertyValue%5B2%5D=";
@@ -97,12 +44,12 @@ TEST_CASE("FormBudget: a value over 1 MiB is refused after its first megabyte, n
   // A value of exactly 1 MiB passes (and '+' and escapes count as the bytes they decode to).
   Pairs ok_pairs;
   FormBudget ok_budget;
-  REQUIRE(ParseInPieces("v=" + std::string(kMaxFieldBytes - 2, 'x') + "%41+", 4096, ok_pairs, &ok_budget).ok());
+  REQUIRE(ParseUrlencodedInPieces("v=" + std::string(kMaxFieldBytes - 2, 'x') + "%41+", 4096, ok_pairs, &ok_budget).ok());
   CHECK(ok_pairs.at(0).second.size() == kMaxFieldBytes);
   // A name is limited too.
   Pairs name_pairs;
   FormBudget name_budget;
-  const Status n = ParseInPieces(std::string(kMaxFieldBytes + 1, 'n') + "=v", 0, name_pairs, &name_budget);
+  const Status n = ParseUrlencodedInPieces(std::string(kMaxFieldBytes + 1, 'n') + "=v", 0, name_pairs, &name_budget);
   CHECK(n.kind() == ErrorKind::kConstraint);
   CHECK_MESSAGE(Contains(n.message(), "form field name 'nnnn"), n.message());
 }
@@ -112,7 +59,7 @@ TEST_CASE("FormBudget: fields over 16 MiB in all are refused, naming the field w
   for (int i = 0; i < 17; ++i) body += "f" + std::to_string(i) + "=" + std::string(1000 * 1000, 'v') + "&";
   Pairs pairs;
   FormBudget budget;
-  const Status s = ParseInPieces(body, 64 * 1024, pairs, &budget);
+  const Status s = ParseUrlencodedInPieces(body, 64 * 1024, pairs, &budget);
   REQUIRE_FALSE(s.ok());
   CHECK(s.kind() == ErrorKind::kConstraint);
   CHECK_MESSAGE(Contains(s.message(), "16 MiB (16777216 bytes) in all"), s.message());

@@ -176,6 +176,61 @@ TEST_CASE("Http connections: Stop() with idle keep-alive connections returns pro
   f.server().Stop();  // again: a no-op
 }
 
+TEST_CASE("Http connections: HTTP/1.0, HEAD, and framings that are refused") {
+  ServerFixture f;
+  {  // HTTP/1.0 without keep-alive: answered in 1.0, then closed.
+    const int fd = Connect(f.port());
+    SendAll(fd, "GET /demo/beta/docs/readme.txt HTTP/1.0\r\n\r\n");
+    const std::string r = ReadAll(fd);
+    ::close(fd);
+    CHECK(r.rfind("HTTP/1.0 200 OK\r\n", 0) == 0);
+    CHECK(r.find("Connection: close\r\n") != std::string::npos);
+    CHECK(BodyText(r) == "hello");
+  }
+  {  // HEAD: the head of the GET, Content-Length included, no body; the connection goes on.
+    const int fd = Connect(f.port());
+    SendAll(fd, "HEAD /demo/beta/docs/readme.txt HTTP/1.1\r\nHost: x\r\n\r\n" + kGetReadme);
+    std::string head;
+    char c;
+    while (head.find("\r\n\r\n") == std::string::npos && ::recv(fd, &c, 1, 0) == 1) head += c;
+    CHECK(StatusOf(head) == 200);
+    CHECK(head.find("Content-Length: 5\r\n") != std::string::npos);
+    const std::string next = ReadResponse(fd);  // had HEAD sent a body, this would read it
+    CHECK(StatusOf(next) == 200);
+    CHECK(BodyText(next) == "hello");
+    ::close(fd);
+  }
+  struct Refused {
+    std::string request;
+    int status;
+    std::string exception;
+    std::string_view culprit;
+  };
+  const Refused cases[] = {
+      {"POST /demo/beta HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", 501, "notSupported", "'gzip'"},
+      {"POST /demo/beta HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n", 400,
+       "invalidArgument", "both Transfer-Encoding and Content-Length"},
+      {"POST /demo/beta HTTP/1.1\r\nContent-Length: 1x\r\n\r\n", 400, "invalidArgument", "'1x'"},
+      {"POST /demo/beta HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n", 400, "invalidArgument",
+       "Content-Length"},
+      {"GET / HTTP/2.0\r\n\r\n", 505, "notSupported", "'2.0'"},
+      {"POST /demo/beta HTTP/1.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400,
+       "invalidArgument", "bad chunked encoding"},
+  };
+  for (const Refused& c : cases) {
+    CAPTURE(c.request);
+    const int fd = Connect(f.port());
+    SendAll(fd, c.request);
+    const std::string r = ReadResponse(fd);
+    ::close(fd);
+    CHECK(StatusOf(r) == c.status);
+    CHECK(r.find("Connection: close\r\n") != std::string::npos);
+    const Json body = Json::parse(BodyText(r), nullptr, false);
+    CHECK(body["exception"] == c.exception);
+    CHECK_MESSAGE(body["message"].get<std::string>().find(c.culprit) != std::string::npos, body.dump());
+  }
+}
+
 TEST_CASE("Http connections: silent and garbage clients get nothing or 400, the server stays up") {
   ServerFixture f;
   for (int i = 0; i < 10; ++i) ::close(Connect(f.port()));  // connect, send nothing, leave
