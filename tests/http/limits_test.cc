@@ -313,9 +313,9 @@ rlim_t RaiseFileLimit() {
   return limit.rlim_cur;
 }
 
-// The 10,000-connection run (the server's limit) is a longer command, documented in the
-// README: FOLIO_TEST_CONNECTIONS=10100 build/tests/folio_tests -tc='Http limits: thousands*'
-// (it needs `ulimit -n 20500` or more: both ends of each connection are in this process).
+// FOLIO_TEST_CONNECTIONS=N opens more, as far as the open-files limit allows (both ends of
+// each connection are in this process: 10,000 need `ulimit -n 20300`). The 10,000-connection
+// case with the server and its clients in separate processes is bench/http/connections.sh.
 TEST_CASE("Http limits: thousands of idle connections are held, and others are served") {
   const rlim_t files = RaiseFileLimit();
   const char* env = std::getenv("FOLIO_TEST_CONNECTIONS");
