@@ -1,12 +1,29 @@
 #!/usr/bin/env bash
 # Installs what Folio needs from Debian 12 packages (only what is missing, so a second
 # run takes a second) and builds it in Release into build/.
-# Usage: scripts/setup.sh [extra cmake args...]
+#
+#   scripts/setup.sh [--target NAME]... [--test-packages] [extra cmake args...]
+#
+# --target NAME   build only NAME (repeatable; e.g. folio); default: everything
+# --test-packages also install what the tests use beyond the build (curl, pytest)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+targets=()
 packages=(g++ cmake make pkg-config libcpp-httplib-dev nlohmann-json3-dev libboost-filesystem-dev
           libspdlog-dev doctest-dev libcli11-dev)
+cmake_args=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --target) targets+=(--target "$2"); shift 2 ;;
+    --target=*) targets+=(--target "${1#--target=}"); shift ;;
+    # The README walkthrough test runs curl; the pytest recipe runs pytest; the package
+    # test reads the .deb with dpkg-deb (dpkg-dev: cpack's dependency scan).
+    --test-packages) packages+=(curl python3-pytest dpkg-dev); shift ;;
+    *) cmake_args+=("$1"); shift ;;
+  esac
+done
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -19,5 +36,5 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
-cmake --build build -j"$(nproc)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release ${cmake_args[@]+"${cmake_args[@]}"} >/dev/null
+cmake --build build -j"$(nproc)" ${targets[@]+"${targets[@]}"}

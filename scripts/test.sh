@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Sets up and builds (scripts/setup.sh), then runs every test.
+# Sets up (scripts/setup.sh, with the packages the tests use) and builds everything,
+# then runs every test with ctest. Extra arguments go to ctest (e.g. -R readme).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+scripts/setup.sh --test-packages
 cd build
-ctest --output-on-failure --timeout 900
+ctest --output-on-failure --timeout 900 "$@"

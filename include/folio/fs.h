@@ -55,11 +55,30 @@ class WritableFile {
   virtual Status Close() = 0;  // further calls fail; the destructor closes too
 };
 
-// An exclusive lock on a file, held until destruction. Cross-process (flock) and
-// cross-thread (each lock is its own open file description).
+// A lock on a file, held until destruction. Cross-process (flock) and cross-thread
+// (each lock is its own open file description).
 class FileLock {
  public:
   virtual ~FileLock() = default;
+};
+
+enum class LockMode {
+  kExclusive,  // writers of a repository
+  kShared,     // readers that must not see a change half-applied (fsck rechecking)
+};
+
+// A file read and written at offsets and made durable with one data sync: the
+// repository's commit log (docs/STORAGE.md).
+class RandomAccessFile {
+ public:
+  virtual ~RandomAccessFile() = default;
+  // Reads up to `n` bytes at `offset`; fewer only at the end of the file.
+  virtual Result<size_t> ReadAt(uint64_t offset, char* buf, size_t n) = 0;
+  // Writes all of `bytes` at `offset`, extending the file if needed.
+  virtual Status WriteAt(uint64_t offset, std::string_view bytes) = 0;
+  // fdatasync: the bytes written so far (and the size) survive a power loss.
+  virtual Status DataSync() = 0;
+  virtual Result<uint64_t> Size() = 0;
 };
 
 // A directory opened once, through the same confinement as any path, whose files can
@@ -106,8 +125,21 @@ class Fs {
   // very file a confined call opened before; on any mismatch the caller must read it
   // again through Open. The default is Stat.
   virtual Result<FileStat> IdentityStat(const std::string& path) { return Stat(path); }
-  // Creates `path` if needed and locks it exclusively, waiting for other holders.
-  virtual Result<std::unique_ptr<FileLock>> Lock(const std::string& path) = 0;
+  // Creates `path` if needed and locks it (exclusively, or shared with other shared
+  // holders), waiting for conflicting holders.
+  virtual Result<std::unique_ptr<FileLock>> Lock(const std::string& path, LockMode mode = LockMode::kExclusive) = 0;
+  // Makes `to` another name of the file `from` (a hard link: no byte is copied). Fails
+  // with cause() == std::errc::file_exists if `to` exists.
+  virtual Status Link(const std::string& from, const std::string& to) = 0;
+  // Opens `path` for reading and writing at offsets, creating it (empty) if missing.
+  virtual Result<std::unique_ptr<RandomAccessFile>> OpenRandomAccess(const std::string& path) = 0;
+  // Makes every change made so far through this Fs durable, as a power loss would
+  // otherwise lose it (syncfs): the checkpoint of the commit log.
+  virtual Status SyncAll() = 0;
+  // Changes when the machine restarts, and only then: changes applied to files but
+  // not yet made durable are known to be intact while it stays the same (the kernel's
+  // page cache is shared by every process), and may be lost once it differs.
+  virtual std::string BootId() = 0;
   // The absolute host path of `path`, for messages and tools only.
   virtual std::string Describe(const std::string& path) const = 0;
 };

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "folio/fs.h"
 #include "folio/status.h"
 
 namespace folio {
@@ -35,6 +36,8 @@ struct FsckReport {
 // lock while repairing it. Errors: kObjectNotFound if `dir` does not exist; kStorage if
 // it cannot be read at all (individual unreadable files are findings).
 Result<FsckReport> RunFsck(const std::string& dir, const FsckOptions& options);
+// The same over the data directory behind `fs` (a MemFs in tests).
+Result<FsckReport> RunFsck(Fs& fs, const FsckOptions& options);
 
 std::string_view SeverityName(Severity s);  // "error", "warning", "note"
 

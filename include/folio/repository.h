@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "folio/fs.h"
@@ -25,7 +25,7 @@
 namespace folio {
 
 namespace repo {
-class RepoImpl;
+class Engine;
 }
 
 struct RepositoryInfo {
@@ -38,10 +38,49 @@ struct RepositoryInfo {
   std::string root_folder_id;
 };
 
-// A finished upload of content, written by the caller, ready to pass as ContentSource.
-struct Upload {
-  std::string path;  // data-directory-relative
-  std::unique_ptr<WritableFile> file;
+// Content streamed into the repository's upload area before the change that uses it:
+// written, finished (synced), then passed as ContentSource, which links it into place
+// (no byte copied). The file is removed when the Upload is destroyed, unless a change
+// consumed it.
+class Upload {
+ public:
+  virtual ~Upload() = default;
+  // Appends bytes. Errors: kStorage; kRuntime after Finish.
+  virtual Status Write(std::string_view bytes) = 0;
+  // Appends what `src` has left to read (a kernel copy where possible).
+  virtual Status WriteFrom(ReadableFile& src) = 0;
+  // Syncs and closes the file; no write after. Errors: kStorage.
+  virtual Status Finish() = 0;
+  virtual uint64_t size() const = 0;
+  // The finished upload, to read back (appendContent adds it to existing content).
+  virtual Result<std::unique_ptr<ReadableFile>> Read() const = 0;
+  // The data-directory-relative path (ContentSource::upload_path).
+  virtual const std::string& path() const = 0;
+  // The content to create or check in with: this upload, with its MIME type and file name.
+  ContentSource AsContent(std::string mime_type, std::string file_name) const {
+    ContentSource c;
+    c.mime_type = std::move(mime_type);
+    c.file_name = std::move(file_name);
+    c.upload_path = path();
+    return c;
+  }
+};
+
+// One event of a repository's change log (docs/API.md, content changes).
+struct ChangeEventInfo {
+  uint64_t token = 0;
+  int64_t time_ms = 0;
+  std::string type;  // "created", "updated", "deleted", "security"
+  std::string object_id;
+  std::string base_type_id;
+  std::string type_id;
+};
+
+struct ChangeLogPage {
+  std::vector<ChangeEventInfo> events;
+  bool has_more = false;
+  uint64_t first_kept = 0;  // the oldest token still kept (0 for an empty log)
+  bool truncated = false;   // events older than first_kept were dropped
 };
 
 class Repository {
@@ -74,6 +113,10 @@ class Repository {
   Result<std::vector<ObjectData>> GetParents(const std::string& id);
   // The content of a document version or working copy. kConstraint if it has none.
   Result<ContentStream> OpenContent(const std::string& id);
+  // The content of `object`, a document the caller has already resolved and built (no
+  // second lookup). Errors: kConstraint if it is not a document or has no content;
+  // kObjectNotFound if that version is gone; kStorage.
+  Result<ContentStream> OpenContent(const ObjectData& object);
   // All versions, oldest first, the working copy (if any) last. kInvalidArgument if
   // `id` is not a document.
   Result<std::vector<ObjectData>> GetAllVersions(const std::string& id);
@@ -90,6 +133,8 @@ class Repository {
   // A document's relationships are those of its series: any of its versions (or its
   // series id) at the relationship's end counts. kObjectNotFound if `id` does not exist.
   Result<std::vector<ObjectData>> GetRelationships(const std::string& id, RelationshipDirection direction);
+  // Every relationship of the repository, by id (for tools: CMIS asks per object).
+  Result<std::vector<ObjectData>> GetAllRelationships();
   // Working copies in the repository (folder_id "") or directly in one folder.
   Result<std::vector<ObjectData>> GetCheckedOut(const std::string& folder_id);
 
@@ -107,9 +152,9 @@ class Repository {
   Result<ObjectData> CreateItem(const std::string& parent_id, const NewObject& obj, const std::string& user);
   // `obj.properties` must hold "cmis:sourceId" and "cmis:targetId" of existing objects.
   Result<ObjectData> CreateRelationship(const NewObject& obj, const std::string& user);
-  // A new, empty upload file in this repository; the caller writes, syncs and closes it,
-  // then passes ContentSource{.upload_path = path}. Unused uploads are removed by fsck.
-  Result<Upload> NewUpload();
+  // A new, empty upload in this repository (see Upload). kPermissionDenied when
+  // read-only; kStorage.
+  Result<std::unique_ptr<Upload>> NewUpload();
 
   // --- Changing ------------------------------------------------------------------
   // Sets the given properties (null unsets); a new "cmis:name" renames. Never creates a
@@ -157,9 +202,21 @@ class Repository {
   // kConstraint while objects of the type exist... (checked when feasible).
   Status DeleteType(const std::string& type_id);
 
+  // --- The change log ------------------------------------------------------------
+  // Up to `max` events from token `from` on (0: from the oldest kept), in order.
+  // Errors: kConstraint when `from` is older than the oldest event kept (naming it);
+  // kStorage.
+  Result<ChangeLogPage> ReadChanges(uint64_t from, size_t max);
+  // The newest token (0 while the log is empty).
+  Result<uint64_t> LatestChangeToken();
+
+  // Makes every change durable and empties the commit log (also done when idle and at
+  // close). For tools and tests.
+  Status Checkpoint();
+
  private:
-  explicit Repository(std::unique_ptr<repo::RepoImpl> impl);
-  std::unique_ptr<repo::RepoImpl> impl_;
+  explicit Repository(std::unique_ptr<repo::Engine> engine);
+  std::unique_ptr<repo::Engine> engine_;
 };
 
 }  // namespace folio

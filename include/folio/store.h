@@ -25,13 +25,31 @@ struct DomainInfo {
   int64_t created_ms = 0;
 };
 
+// What kind of directory a path is, as far as Folio's format goes.
+enum class DirKind {
+  kMissing,        // nothing there
+  kNotADirectory,  // a file or something else
+  kEmpty,          // an empty directory: a new data directory may start there
+  kDataDirectory,  // .folio/folio.json, or (marker missing) at least one domain
+  kDomain,         // a domain directory (.folio/domain.json): its parent is the data directory
+  kRepository,     // a repository directory (.folio/repository.json)
+  kOther,          // a directory with other things in it
+  kUnreadable,     // cannot be opened or listed
+};
+
+// Looks at `dir` (never changes it). Symbolic links are followed only for `dir` itself.
+DirKind ClassifyDirectory(const std::string& dir);
+
 class Store {
  public:
   // Opens the data directory `dir` (creating it when options.create). Does not scan it.
   // Errors: kStorage (not a directory, unreadable); kObjectNotFound if missing and !create.
   static Result<std::unique_ptr<Store>> Open(const std::string& dir, StoreOptions options = {});
+  // The data directory behind `fs` (a MemFs in tests; `fs` must outlive the Store).
+  // options.durable is the Fs's own business here.
+  static Result<std::unique_ptr<Store>> Open(Fs& fs, StoreOptions options = {});
 
-  Fs& fs() { return *fs_; }
+  // The data directory as a host path, for messages.
   const std::string& dir() const { return dir_; }
 
   // Domains in id order. A directory without domain metadata is not a domain.
@@ -53,11 +71,13 @@ class Store {
   Result<std::shared_ptr<Repository>> GetRepository(const std::string& domain_id, const std::string& repository_id);
 
  private:
-  Store(std::string dir, std::unique_ptr<Fs> fs, StoreOptions options);
+  Store(Fs& fs, std::unique_ptr<Fs> owned, StoreOptions options);
   Status RequireWritable() const;
+  Status Init();  // the data directory's marker, when creating
 
+  std::unique_ptr<Fs> owned_fs_;
+  Fs* fs_;
   std::string dir_;
-  std::unique_ptr<Fs> fs_;
   StoreOptions options_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<Repository>> open_;  // "domain/repository"

@@ -6,52 +6,54 @@
 #include <array>
 #include <string_view>
 
+#include "folio/cmis_ids.h"
+
 namespace folio::api {
 
 // The prefix of every built-in id; variant A leaves it out in responses (CONTRACT §4).
-inline constexpr std::string_view kCmisPrefix = "cmis:";
+inline constexpr std::string_view kCmisPrefix = cmis::kPrefix;
 
 // --- Built-in property ids, §6.1: on every base type except cmis:secondary.
-inline constexpr std::string_view kPropName = "cmis:name";
-inline constexpr std::string_view kPropDescription = "cmis:description";
-inline constexpr std::string_view kPropObjectId = "cmis:objectId";
-inline constexpr std::string_view kPropBaseTypeId = "cmis:baseTypeId";
-inline constexpr std::string_view kPropObjectTypeId = "cmis:objectTypeId";
-inline constexpr std::string_view kPropSecondaryObjectTypeIds = "cmis:secondaryObjectTypeIds";
-inline constexpr std::string_view kPropCreatedBy = "cmis:createdBy";
-inline constexpr std::string_view kPropCreationDate = "cmis:creationDate";
-inline constexpr std::string_view kPropLastModifiedBy = "cmis:lastModifiedBy";
-inline constexpr std::string_view kPropLastModificationDate = "cmis:lastModificationDate";
-inline constexpr std::string_view kPropChangeToken = "cmis:changeToken";
+inline constexpr std::string_view kPropName = cmis::kName;
+inline constexpr std::string_view kPropDescription = cmis::kDescription;
+inline constexpr std::string_view kPropObjectId = cmis::kObjectId;
+inline constexpr std::string_view kPropBaseTypeId = cmis::kBaseTypeId;
+inline constexpr std::string_view kPropObjectTypeId = cmis::kObjectTypeId;
+inline constexpr std::string_view kPropSecondaryObjectTypeIds = cmis::kSecondaryObjectTypeIds;
+inline constexpr std::string_view kPropCreatedBy = cmis::kCreatedBy;
+inline constexpr std::string_view kPropCreationDate = cmis::kCreationDate;
+inline constexpr std::string_view kPropLastModifiedBy = cmis::kLastModifiedBy;
+inline constexpr std::string_view kPropLastModificationDate = cmis::kLastModificationDate;
+inline constexpr std::string_view kPropChangeToken = cmis::kChangeToken;
 
 // --- §6.2: cmis:document adds these.
-inline constexpr std::string_view kPropIsImmutable = "cmis:isImmutable";
-inline constexpr std::string_view kPropIsLatestVersion = "cmis:isLatestVersion";
-inline constexpr std::string_view kPropIsMajorVersion = "cmis:isMajorVersion";
-inline constexpr std::string_view kPropIsLatestMajorVersion = "cmis:isLatestMajorVersion";
-inline constexpr std::string_view kPropIsPrivateWorkingCopy = "cmis:isPrivateWorkingCopy";
-inline constexpr std::string_view kPropVersionLabel = "cmis:versionLabel";
-inline constexpr std::string_view kPropVersionSeriesId = "cmis:versionSeriesId";
-inline constexpr std::string_view kPropIsVersionSeriesCheckedOut = "cmis:isVersionSeriesCheckedOut";
-inline constexpr std::string_view kPropVersionSeriesCheckedOutBy = "cmis:versionSeriesCheckedOutBy";
-inline constexpr std::string_view kPropVersionSeriesCheckedOutId = "cmis:versionSeriesCheckedOutId";
+inline constexpr std::string_view kPropIsImmutable = cmis::kIsImmutable;
+inline constexpr std::string_view kPropIsLatestVersion = cmis::kIsLatestVersion;
+inline constexpr std::string_view kPropIsMajorVersion = cmis::kIsMajorVersion;
+inline constexpr std::string_view kPropIsLatestMajorVersion = cmis::kIsLatestMajorVersion;
+inline constexpr std::string_view kPropIsPrivateWorkingCopy = cmis::kIsPrivateWorkingCopy;
+inline constexpr std::string_view kPropVersionLabel = cmis::kVersionLabel;
+inline constexpr std::string_view kPropVersionSeriesId = cmis::kVersionSeriesId;
+inline constexpr std::string_view kPropIsVersionSeriesCheckedOut = cmis::kIsVersionSeriesCheckedOut;
+inline constexpr std::string_view kPropVersionSeriesCheckedOutBy = cmis::kVersionSeriesCheckedOutBy;
+inline constexpr std::string_view kPropVersionSeriesCheckedOutId = cmis::kVersionSeriesCheckedOutId;
 // The seed's (§2) versioning property; not in CMIS 1.1, kept under the same prefix.
-inline constexpr std::string_view kPropVersionSeriesCheckedOutDate = "cmis:versionSeriesCheckedOutDate";
-inline constexpr std::string_view kPropCheckinComment = "cmis:checkinComment";
-inline constexpr std::string_view kPropContentStreamLength = "cmis:contentStreamLength";
-inline constexpr std::string_view kPropContentStreamMimeType = "cmis:contentStreamMimeType";
-inline constexpr std::string_view kPropContentStreamFileName = "cmis:contentStreamFileName";
-inline constexpr std::string_view kPropContentStreamId = "cmis:contentStreamId";
-inline constexpr std::string_view kPropContentStreamHash = "cmis:contentStreamHash";
-inline constexpr std::string_view kPropLatestAccessibleStateId = "cmis:latestAccessibleStateId";
+inline constexpr std::string_view kPropVersionSeriesCheckedOutDate = cmis::kVersionSeriesCheckedOutDate;
+inline constexpr std::string_view kPropCheckinComment = cmis::kCheckinComment;
+inline constexpr std::string_view kPropContentStreamLength = cmis::kContentStreamLength;
+inline constexpr std::string_view kPropContentStreamMimeType = cmis::kContentStreamMimeType;
+inline constexpr std::string_view kPropContentStreamFileName = cmis::kContentStreamFileName;
+inline constexpr std::string_view kPropContentStreamId = cmis::kContentStreamId;
+inline constexpr std::string_view kPropContentStreamHash = cmis::kContentStreamHash;
+inline constexpr std::string_view kPropLatestAccessibleStateId = cmis::kLatestAccessibleStateId;
 
 // --- §6.3: folder, relationship and policy properties.
-inline constexpr std::string_view kPropParentId = "cmis:parentId";
-inline constexpr std::string_view kPropPath = "cmis:path";
-inline constexpr std::string_view kPropAllowedChildObjectTypeIds = "cmis:allowedChildObjectTypeIds";
-inline constexpr std::string_view kPropSourceId = "cmis:sourceId";
-inline constexpr std::string_view kPropTargetId = "cmis:targetId";
-inline constexpr std::string_view kPropPolicyText = "cmis:policyText";
+inline constexpr std::string_view kPropParentId = cmis::kParentId;
+inline constexpr std::string_view kPropPath = cmis::kPath;
+inline constexpr std::string_view kPropAllowedChildObjectTypeIds = cmis::kAllowedChildObjectTypeIds;
+inline constexpr std::string_view kPropSourceId = cmis::kSourceId;
+inline constexpr std::string_view kPropTargetId = cmis::kTargetId;
+inline constexpr std::string_view kPropPolicyText = cmis::kPolicyText;
 
 inline constexpr std::array kBuiltinPropertyIds = {
     kPropName,
@@ -92,12 +94,12 @@ inline constexpr std::array kBuiltinPropertyIds = {
 };
 
 // --- Built-in (base) type ids.
-inline constexpr std::string_view kTypeDocument = "cmis:document";
-inline constexpr std::string_view kTypeFolder = "cmis:folder";
-inline constexpr std::string_view kTypeItem = "cmis:item";
-inline constexpr std::string_view kTypeRelationship = "cmis:relationship";
-inline constexpr std::string_view kTypePolicy = "cmis:policy";
-inline constexpr std::string_view kTypeSecondary = "cmis:secondary";
+inline constexpr std::string_view kTypeDocument = cmis::kDocument;
+inline constexpr std::string_view kTypeFolder = cmis::kFolder;
+inline constexpr std::string_view kTypeItem = cmis::kItem;
+inline constexpr std::string_view kTypeRelationship = cmis::kRelationship;
+inline constexpr std::string_view kTypePolicy = cmis::kPolicy;
+inline constexpr std::string_view kTypeSecondary = cmis::kSecondary;
 
 inline constexpr std::array kBuiltinTypeIds = {
     kTypeDocument, kTypeFolder, kTypeItem, kTypeRelationship, kTypePolicy, kTypeSecondary,

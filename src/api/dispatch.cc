@@ -4,7 +4,7 @@
 #include "api/ascii.h"
 #include "api/cmis_names.h"
 #include "api/error_response.h"
-#include "api/ops/ops.h"
+#include "api/ops/operation_table.h"
 #include "api/url.h"
 
 namespace folio::api {
@@ -12,67 +12,6 @@ namespace {
 
 using ops::Context;
 using ops::Level;
-using Handler = Result<Response> (*)(Context&);
-
-struct Route {
-  Operation op;
-  Level level;
-  Handler handler;
-};
-
-// Which operation runs where. Repository-level and object operations share the
-// repository URL and every path below it (repositoryUrl == rootFolderUrl, binding §0.1).
-constexpr Route kRoutes[] = {
-    {Operation::kGetDomains, Level::kServer, ops::GetDomains},
-    {Operation::kCreateDomain, Level::kServer, ops::CreateDomain},
-    {Operation::kDeleteDomain, Level::kServer, ops::DeleteDomain},
-    {Operation::kGetRepositories, Level::kDomain, ops::GetRepositories},
-    {Operation::kCreateRepository, Level::kDomain, ops::CreateRepository},
-    {Operation::kDeleteRepository, Level::kDomain, ops::DeleteRepository},
-    {Operation::kRepositoryInfo, Level::kRepository, ops::RepositoryInfo},
-    {Operation::kTypeChildren, Level::kRepository, ops::TypeChildren},
-    {Operation::kTypeDescendants, Level::kRepository, ops::TypeDescendants},
-    {Operation::kTypeDefinition, Level::kRepository, ops::TypeDefinition},
-    {Operation::kCreateType, Level::kRepository, ops::CreateType},
-    {Operation::kDeleteType, Level::kRepository, ops::DeleteType},
-    {Operation::kCheckedOut, Level::kRepository, ops::CheckedOut},
-    {Operation::kObject, Level::kRepository, ops::GetObject},
-    {Operation::kProperties, Level::kRepository, ops::GetProperties},
-    {Operation::kAllowableActions, Level::kRepository, ops::GetAllowableActions},
-    {Operation::kRenditions, Level::kRepository, ops::GetNoneOfThem},
-    {Operation::kRelationships, Level::kRepository, ops::GetObjectRelationships},
-    {Operation::kPolicies, Level::kRepository, ops::GetNoneOfThem},
-    {Operation::kContent, Level::kRepository, ops::GetContent},
-    {Operation::kChildren, Level::kRepository, ops::GetChildren},
-    {Operation::kParent, Level::kRepository, ops::GetParent},
-    {Operation::kParents, Level::kRepository, ops::GetParents},
-    {Operation::kVersions, Level::kRepository, ops::GetAllVersions},
-    {Operation::kAcl, Level::kRepository, ops::GetAcl},
-    {Operation::kCreateObject, Level::kRepository, ops::CreateObject},
-    {Operation::kCreateDocument, Level::kRepository, ops::CreateObject},
-    {Operation::kCreateFolder, Level::kRepository, ops::CreateObject},
-    {Operation::kCreateItem, Level::kRepository, ops::CreateObject},
-    {Operation::kCreateRelationship, Level::kRepository, ops::CreateObject},
-    {Operation::kUpdate, Level::kRepository, ops::UpdateProperties},
-    {Operation::kBulkUpdate, Level::kRepository, ops::BulkUpdate},
-    {Operation::kDelete, Level::kRepository, ops::DeleteObject},
-    {Operation::kDeleteTree, Level::kRepository, ops::DeleteTree},
-    {Operation::kSetContent, Level::kRepository, ops::SetContent},
-    {Operation::kDeleteContent, Level::kRepository, ops::DeleteContent},
-    {Operation::kAppendContent, Level::kRepository, ops::AppendContent},
-    {Operation::kCreateDocumentFromSource, Level::kRepository, ops::CreateDocumentFromSource},
-    {Operation::kMove, Level::kRepository, ops::Move},
-    {Operation::kCheckOut, Level::kRepository, ops::CheckOut},
-    {Operation::kCheckIn, Level::kRepository, ops::CheckIn},
-    {Operation::kCancelCheckOut, Level::kRepository, ops::CancelCheckOut},
-};
-
-const Route* FindRoute(Operation op) {
-  for (const Route& r : kRoutes) {
-    if (r.op == op) return &r;
-  }
-  return nullptr;
-}
 
 std::string_view LevelName(Level level) {
   switch (level) {
@@ -99,7 +38,7 @@ bool SuppressFromQuery(const Request& request) {
   return false;
 }
 
-// The operation a GET without one means (CONTRACT §2; binding §2.1).
+// The operation a GET without one means (docs/API.md §3.1, §3.2).
 Result<Operation> DefaultOperation(Context& ctx) {
   const bool get = ctx.request.method == "GET" || ctx.request.method == "HEAD";
   if (!get) return InvalidArgument("missing required parameter 'operation' (or cmisaction)");
@@ -118,65 +57,17 @@ Result<Operation> DefaultOperation(Context& ctx) {
   }
 }
 
-class DiscardSink : public UploadSink {
- public:
-  Status Write(std::string_view) override { return OkStatus(); }
-  Result<std::string> Finish() override { return std::string(); }
-};
-
-// An upload file; removed when destroyed unless Finish() handed it on.
-class FileSink : public UploadSink {
- public:
-  FileSink(Fs& fs, Upload upload) : fs_(fs), upload_(std::move(upload)) {}
-  ~FileSink() override {
-    if (finished_) return;
-    (void)upload_.file->Close();
-    (void)fs_.Remove(upload_.path);
-  }
-  Status Write(std::string_view bytes) override { return upload_.file->Append(bytes); }
-  Result<std::string> Finish() override {
-    FOLIO_RETURN_IF_ERROR(upload_.file->Sync());
-    FOLIO_RETURN_IF_ERROR(upload_.file->Close());
-    finished_ = true;
-    return upload_.path;
-  }
-
- private:
-  Fs& fs_;
-  Upload upload_;
-  bool finished_ = false;
-};
-
 }  // namespace
 
-Response Service::ErrorFor(const Status& status, bool suppress_response_codes) {
-  const ErrorResponse e = MakeErrorResponse(status, suppress_response_codes);
-  Response r;
-  r.status = e.http_status;
-  r.content_type = "application/json; charset=UTF-8";
-  r.body = e.body;
-  r.exception = e.exception;
-  r.message = e.message;
-  if (status.kind() == ErrorKind::kUnauthorized) {
-    r.headers.emplace_back("WWW-Authenticate", "Basic realm=\"Folio\", charset=\"UTF-8\"");
-  }
-  return r;
-}
-
 std::unique_ptr<UploadSink> Service::OpenUpload(const std::vector<std::string>& path) {
-  if (path.size() < 2) return std::make_unique<DiscardSink>();
+  if (path.size() < 2) return uploads_.OpenSink(nullptr);
   auto repo = store_.GetRepository(path[0], path[1]);
-  if (!repo.ok()) return std::make_unique<DiscardSink>();
-  auto upload = (*repo)->NewUpload();
-  if (!upload.ok()) return std::make_unique<DiscardSink>();
-  return std::make_unique<FileSink>(store_.fs(), std::move(*upload));
+  if (!repo.ok()) return uploads_.OpenSink(nullptr);
+  return uploads_.OpenSink(std::move(*repo));
 }
 
 void Service::ReleaseUpload(const Request& request) {
-  if (request.file && !request.file->spooled_path.empty()) {
-    // Consumed uploads were moved into place; anything left is garbage.
-    (void)store_.fs().Remove(request.file->spooled_path);
-  }
+  if (request.file && !request.file->spooled_path.empty()) uploads_.Release(request.file->spooled_path);
 }
 
 Response Service::Handle(const Request& request) {
@@ -187,19 +78,20 @@ Response Service::Handle(const Request& request) {
 
 Response Service::Run(const Request& request) {
   auto params_or = Params::FromRequest(request);
-  if (!params_or.ok()) return ErrorFor(params_or.status(), SuppressFromQuery(request));
+  if (!params_or.ok()) return MakeErrorResponse(params_or.status(), SuppressFromQuery(request));
   const Params& params = *params_or;
   const auto suppress_or = params.GetBool(kParamSuppressResponseCodes, false);
   const bool suppress = suppress_or.ok() && *suppress_or;
   std::string op_name;
   auto fail = [&](const Status& s) {
-    Response r = ErrorFor(s, suppress);
+    Response r = MakeErrorResponse(s, suppress);
     r.operation = op_name;
     return r;
   };
 
   const std::vector<std::string>& segments = request.path;
   Context ctx(store_, options_, request, params);
+  ctx.uploads = &uploads_;
   if (!request.user.empty()) ctx.user = request.user;
   if (segments.size() == 1) {
     ctx.level = Level::kDomain;
@@ -228,7 +120,7 @@ Response Service::Run(const Request& request) {
     ctx.variant = variant.ok() ? *variant : Variant::kB;
     ctx.path = JoinPath(segments, 2, segments.size());
     ctx.path_given = segments.size() > 2;
-    // ".../{document}/versions" is getAllVersions of that document (CONTRACT §2); a
+    // ".../{document}/versions" is getAllVersions of that document (docs/API.md §3.1); a
     // folder may still hold a child named "versions", so only a document path counts.
     if (segments.size() > 2 && segments.back() == "versions" &&
         (!*explicit_op || **explicit_op == Operation::kVersions)) {
@@ -257,9 +149,9 @@ Response Service::Run(const Request& request) {
   op_name = std::string(OperationName(op));
   ctx.op = op;
 
-  const Route* route = FindRoute(op);
-  if (route == nullptr) return fail(NotSupported("operation '" + op_name + "' is not supported"));
-  if (route->level != ctx.level) {
+  const ops::OperationRow& row = ops::OperationRowFor(op);
+  if (!row.served()) return fail(NotSupported("operation '" + op_name + "' is not supported"));
+  if (!row.RunsAt(ctx.level)) {
     return fail(NotSupported("operation '" + op_name + "' is not available at " + std::string(LevelName(ctx.level))));
   }
   const bool is_get = request.method == "GET" || request.method == "HEAD";
@@ -274,7 +166,7 @@ Response Service::Run(const Request& request) {
         "application/x-www-form-urlencoded bodies are not accepted in variant B under --strict: use "
         "application/json or multipart/form-data"));
   }
-  auto result = route->handler(ctx);
+  auto result = row.handler(ctx);
   if (!result.ok()) return fail(result.status());
   Response response = std::move(*result);
   response.operation = op_name;

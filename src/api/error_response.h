@@ -1,20 +1,39 @@
-// The error responses of the service (CONTRACT §6, §8; binding §10): the only code
-// that knows HTTP status codes for errors. An error is a JSON body
-// {"exception": "<CMIS exception name>", "message": "<text>"} with the status of its kind.
+// Error responses (docs/API.md §8): the one place that turns a failure into an HTTP
+// status, the JSON body {"exception": "<CMIS exception name>", "message": "<text>"} and
+// the headers that go with it. A failure is a Status (its ErrorKind decides), or a
+// TransportError: a failure at the HTTP level (found by src/http before the request
+// reaches the service, or a Range the content cannot satisfy). Nothing else formats
+// error JSON; src/http and the operations call these functions.
 #pragma once
 
-#include <string>
 #include <string_view>
 
+#include "api/response.h"
 #include "folio/status.h"
 
 namespace folio::api {
 
-struct ErrorResponse {
-  int http_status = 500;
-  std::string exception;  // "objectNotFound", ...
-  std::string message;    // the message in the body (for the request log)
-  std::string body;       // the JSON text, UTF-8; invalid bytes of a message become U+FFFD
+// Failures at the HTTP level, each with its own status (docs/API.md §8.2).
+enum class TransportError {
+  kBadRequest,             // 400 invalidArgument: malformed request line, header or body framing
+  kBodyTooLarge,           // 413 constraint: the body is over --max-body
+  kUriTooLong,             // 414 constraint: the request line is too long
+  kUnsupportedEncoding,    // 415 invalidArgument: a Content-Encoding Folio does not decode
+  kRangeNotSatisfiable,    // 416 invalidArgument: a Range beyond the content, or malformed
+  kHeaderFieldsTooLarge,   // 431 constraint: request line and headers over their limits
+  kRequestTimeout,         // 408 invalidArgument: head and body did not arrive in time
+  kNotImplemented,         // 501 notSupported: a Transfer-Encoding other than chunked
+  kVersionNotSupported,    // 505 notSupported: an HTTP version other than 1.0 and 1.1
+  kInternal,               // 500 runtime: the HTTP layer failed
+};
+
+// Every TransportError, for tests and documentation.
+inline constexpr TransportError kAllTransportErrors[] = {
+    TransportError::kBadRequest,          TransportError::kBodyTooLarge,
+    TransportError::kUriTooLong,          TransportError::kUnsupportedEncoding,
+    TransportError::kRangeNotSatisfiable, TransportError::kHeaderFieldsTooLarge,
+    TransportError::kRequestTimeout,      TransportError::kNotImplemented,
+    TransportError::kVersionNotSupported, TransportError::kInternal,
 };
 
 // The HTTP status of `kind`: invalidArgument and filterNotValid 400, unauthorized 401,
@@ -23,31 +42,28 @@ struct ErrorResponse {
 // versioning 409, runtime and storage 500. kOk (never an error) gives 500.
 int HttpStatusFor(ErrorKind kind);
 
-// The response for a failed request. With `suppress_response_codes` (the request's
-// suppressResponseCodes=true) the status is 200 and the body the same. An OK `status`
-// is a caller bug and answers runtime, 500.
-// For kUnauthorized the caller also sends `WWW-Authenticate: Basic` (CONTRACT §7).
-ErrorResponse MakeErrorResponse(const Status& status, bool suppress_response_codes = false);
+// The HTTP status of `error` (see TransportError) and the exception it answers with.
+int HttpStatusFor(TransportError error);
+ErrorKind ExceptionFor(TransportError error);
 
-// The response for a body over --max-body: 413 with exception `constraint` (CONTRACT
-// §8); `message` should name the limit. Suppressible like any error.
-ErrorResponse MakeBodyTooLargeResponse(std::string_view message,
-                                       bool suppress_response_codes = false);
+// The response for a failed request: the status of status.kind(), the JSON body, and
+// for kUnauthorized a `WWW-Authenticate: Basic` header. With `suppress_response_codes`
+// (the request's suppressResponseCodes=true) the status is 200; body and headers stay.
+// An OK `status` is a caller bug and answers runtime, 500. A message that is not valid
+// UTF-8 has its bad bytes replaced by U+FFFD; the body is always valid JSON.
+Response MakeErrorResponse(const Status& status, bool suppress_response_codes = false);
 
-// The response for a request head over the limits (request line and headers over 64 KiB
-// or more than 100 header fields): 431 with exception `constraint` (CONTRACT §8); the
-// message should name the limit. Never suppressed: the query string may not have been read.
-ErrorResponse MakeHeadersTooLargeResponse(std::string_view message);
+// The response for `error`, with `message` ("" gives a generic message naming the
+// failure). Suppressible like any error. The caller adds what only it knows (for
+// kRangeNotSatisfiable, `Content-Range: bytes */<size>`).
+Response MakeTransportErrorResponse(TransportError error, std::string_view message = {},
+                                    bool suppress_response_codes = false);
 
-// The response for an HTTP Range that lies beyond the content: 416 with exception
-// `invalidArgument` (the CMIS name closest to it). Suppressible like any error.
-ErrorResponse MakeRangeNotSatisfiableResponse(std::string_view message, bool suppress_response_codes = false);
-
-// The response for a failure that the HTTP library detected before the request reached
-// the service (a malformed request line, a request that did not arrive in time, ...),
-// given its status: the JSON body of the closest exception, keeping that status
-// (notSupported for 405, 501 and 505, constraint for 413, runtime for other 5xx,
-// invalidArgument for the rest).
-ErrorResponse MakeTransportErrorResponse(int http_status, std::string_view message);
+// The response for a status that the HTTP library chose itself (it gives no reason):
+// the TransportError of that status when there is one, else the exception closest to
+// it (404 objectNotFound, 405 and 501 notSupported, other 5xx runtime, other 4xx
+// invalidArgument), keeping the status. Never suppressed: the request may not have
+// been parsed far enough to read its parameters.
+Response MakeTransportErrorResponse(int http_status);
 
 }  // namespace folio::api

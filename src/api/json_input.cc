@@ -71,13 +71,4 @@ Result<Json> ParseJsonText(std::string_view text, std::string_view what) {
   }
 }
 
-std::string_view JsonTypeForMessage(const Json& value) {
-  if (value.is_object()) return "an object";
-  if (value.is_array()) return "an array";
-  if (value.is_string()) return "a string";
-  if (value.is_boolean()) return "a boolean";
-  if (value.is_number()) return "a number";
-  return "null";
-}
-
 }  // namespace folio::api

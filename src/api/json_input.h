@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "folio/status.h"
+#include "storage/json_file.h"
 
 namespace folio::api {
 
@@ -26,8 +27,7 @@ inline constexpr size_t kMaxJsonValues = 1000000;
 // kMaxJsonValues values (also checked before parsing).
 Result<Json> ParseJsonText(std::string_view text, std::string_view what);
 
-// A short name of a JSON value's type for messages: "an object", "an array", "a string",
-// "a number", "a boolean", "null".
-std::string_view JsonTypeForMessage(const Json& value);
+// "an object", "a string", ... for messages (storage/json_file.h).
+using storage::JsonTypeForMessage;
 
 }  // namespace folio::api

@@ -1,5 +1,7 @@
-// The operations a request can name (CONTRACT §2, §3; binding §2.2, §2.3), their
-// canonical spellings, the synonyms accepted for each, and which ones write.
+// The operations a request can name (docs/API.md §3.2, §7), their canonical spellings,
+// the synonyms accepted for each, and which ones write. The functions below read the
+// one operation table, ops/operation_table.{h,cc}, which also says at which URL level
+// each operation runs and which handler serves it (defined there, beside the handlers).
 #pragma once
 
 #include <span>
@@ -10,7 +12,7 @@
 namespace folio::api {
 
 enum class Operation {
-  // Server level (CONTRACT §2).
+  // Server level.
   kGetDomains,
   kCreateDomain,
   kDeleteDomain,
@@ -26,7 +28,7 @@ enum class Operation {
   kCreateGroup,
   kUpdateGroup,
   kDeleteGroup,
-  // Repository level: reads (binding §2.2).
+  // Repository level: reads.
   kRepositoryInfo,
   kTypeChildren,
   kTypeDescendants,
@@ -35,7 +37,7 @@ enum class Operation {
   kCheckedOut,
   kContentChanges,
   kLastResult,
-  // Repository level: type management (binding §2.3).
+  // Repository level: type management.
   kCreateType,
   kUpdateType,
   kDeleteType,
@@ -55,7 +57,7 @@ enum class Operation {
   kPolicies,
   kAcl,
   // Object writes. The create* operations are distinct so that each can default its
-  // base type; createObject is the seed's generic one (type from the properties).
+  // base type; createObject is the service's generic one (type from the properties).
   kCreateObject,
   kCreateDocument,
   kCreateDocumentFromSource,
@@ -85,14 +87,14 @@ enum class Operation {
 std::span<const Operation> AllOperations();
 
 // The operation that `name` spells, compared case-insensitively (ASCII) against the
-// canonical name and its synonyms: the seed's names, the CMIS selector/action names and
-// the CMIS method-style names ("object", "getObject"; "versions", "getAllVersions";
+// canonical name and its synonyms: the service's own names, the CMIS selector/action
+// names and the CMIS method-style names ("object", "getObject"; "versions", "getAllVersions";
 // "checkedout", "getCheckedOutDocs"; "folder" is OpenCMIS's alias of "folderTree").
 // Errors: kNotSupported "unknown operation '<name>'" for anything else, "" included.
 Result<Operation> ParseOperation(std::string_view name);
 
 // The canonical spelling: the CMIS selector or action name ("object", "checkedout",
-// "update", "applyACL"), or the seed's/CONTRACT's name where CMIS has none
+// "update", "applyACL"), or the service's own name where CMIS has none
 // ("createObject", "getDomains", "createUser").
 std::string_view OperationName(Operation op);
 

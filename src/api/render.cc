@@ -2,7 +2,7 @@
 #include "api/render.h"
 
 #include "api/cmis_names.h"
-#include "api/datetime.h"
+#include "storage/datetime.h"
 
 namespace folio::api {
 namespace {
@@ -77,8 +77,9 @@ std::string_view DefinitionString(const Json* definition, const char* key, std::
 }
 
 void WriteDate(const Json& v, JsonWriter& w) {
-  if (v.is_number_integer() && v.get<int64_t>() >= kMinDateTimeMs && v.get<int64_t>() <= kMaxDateTimeMs) {
-    w.String(FormatIso8601(v.get<int64_t>()));
+  if (v.is_number_integer() && v.get<int64_t>() >= storage::kMinDateTimeMs &&
+      v.get<int64_t>() <= storage::kMaxDateTimeMs) {
+    w.String(storage::FormatIsoMs(v.get<int64_t>()));
   } else {
     w.Value(v);
   }

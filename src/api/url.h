@@ -11,19 +11,16 @@
 #include <vector>
 
 #include "folio/status.h"
+#include "storage/utf8.h"
 
 namespace folio::api {
 
 class FormBudget;
 
-// True when `text` is well-formed UTF-8: no stray continuation bytes, no overlong
-// forms, no surrogates (U+D800..U+DFFF), nothing above U+10FFFF. NUL is valid.
-bool IsValidUtf8(std::string_view text);
-
-// `text` in single quotes for an error message: invalid UTF-8 bytes and control
-// characters become \xNN, and text beyond `max_bytes` is cut and marked "...". The
-// result is always valid UTF-8, so it is safe to put in a JSON error body.
-std::string QuoteForMessage(std::string_view text, size_t max_bytes = 120);
+// UTF-8 validation and quoting for messages live in storage/utf8.h (every layer needs
+// them); the request layer uses them under their usual names.
+using storage::IsValidUtf8;
+using storage::QuoteForMessage;
 
 enum class PlusMode { kLiteral, kSpace };  // kSpace: '+' means ' ' (form encoding)
 

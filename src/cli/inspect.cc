@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/data_dir.h"
 #include "cli/inspect_model.h"
 #include "cli/inspect_render.h"
 #include "folio/store.h"
@@ -17,8 +18,13 @@ struct InspectArgs {
   bool json = false;
 };
 
-// Exit codes: 0 printed; 1 DIR or PATH does not exist or cannot be read.
+// Exit codes: 0 printed; 1 DIR is not a data directory, or DIR or PATH does not exist or
+// cannot be read.
 int RunInspect(const InspectArgs& args) {
+  if (const DirKind kind = ClassifyDirectory(args.dir); kind != DirKind::kDataDirectory) {
+    std::cerr << "folio inspect: " << NotADataDirectory(args.dir, kind, HintFor::kInspect) << "\n";
+    return 1;
+  }
   auto store = Store::Open(args.dir, {.read_only = true, .create = false});
   if (!store.ok()) {
     std::cerr << "folio inspect: " << store.status().message() << "\n";
@@ -47,7 +53,8 @@ void RegisterInspect(CLI::App& app, int& exit_code) {
       "Examples:\n"
       "  folio inspect sample-data\n"
       "  folio inspect sample-data demo/cmis/Projects --json\n"
-      "Exit codes: 0 printed; 1 DIR or PATH does not exist or cannot be read.\n");
+      "Exit codes: 0 printed; 1 DIR is not a Folio data directory, or DIR or PATH does not exist or\n"
+      "cannot be read.\n");
   cmd->callback([args, &exit_code] { exit_code = RunInspect(*args); });
 }
 

@@ -3,12 +3,11 @@
 #include "cli/inspect_model.h"
 
 #include <algorithm>
-#include <ctime>
 #include <map>
 #include <memory>
 
 #include "folio/repository.h"
-#include "storage/layout.h"
+#include "storage/datetime.h"
 
 namespace folio::cli {
 namespace {
@@ -192,7 +191,7 @@ class RepoReader {
     for (auto& [key, value] : out.items()) {
       if (!defs.contains(key) || defs[key].value("propertyType", "") != "datetime") continue;
       auto to_iso = [](Json& v) {
-        if (v.is_number_integer()) v = FormatIsoTime(v.get<int64_t>(), true);
+        if (v.is_number_integer()) v = storage::FormatIsoMs(v.get<int64_t>());
       };
       if (value.is_array()) {
         for (Json& v : value) to_iso(v);
@@ -213,44 +212,15 @@ class RepoReader {
   }
 
   Result<std::vector<InspectNode>> Relationships() {
-    FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> ids, ListRelationshipIds());
+    FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> all, repo_->GetAllRelationships());
     std::vector<InspectNode> out;
-    for (const std::string& id : ids) {
-      auto o = repo_->GetObject(id);
-      if (!o.ok()) {
-        if (o.status().kind() == ErrorKind::kObjectNotFound) continue;  // deleted meanwhile
-        return o.status();
-      }
-      FOLIO_ASSIGN_OR_RETURN(InspectNode n, Object(*o));
+    for (const ObjectData& o : all) {
+      FOLIO_ASSIGN_OR_RETURN(InspectNode n, Object(o));
       out.push_back(std::move(n));
     }
     std::stable_sort(out.begin(), out.end(),
                      [](const InspectNode& a, const InspectNode& b) { return a.name < b.name; });
     return out;
-  }
-
-  // Relationships are filed in no folder and the public API has no call that lists
-  // them (CMIS asks for them per object), so this reads the directory that
-  // storage/layout.h names for them. TODO(cli): use a Repository call once there is one.
-  Result<std::vector<std::string>> ListRelationshipIds() {
-    const RepositoryInfo& info = repo_->info();
-    storage::RepoLayout layout(storage::JoinPath(info.domain_id, info.repository_id));
-    auto entries = store_.fs().List(layout.RelationshipsDir());
-    std::vector<std::string> ids;
-    if (!entries.ok()) {
-      if (entries.status().Is(std::errc::no_such_file_or_directory)) return ids;
-      return entries.status();
-    }
-    constexpr std::string_view kSuffix = ".json";
-    for (const DirEntry& e : *entries) {
-      if (e.type != FileType::kFile || storage::IsReservedName(e.name) || e.name.size() <= kSuffix.size() ||
-          e.name.compare(e.name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0) {
-        continue;
-      }
-      ids.push_back(e.name.substr(0, e.name.size() - kSuffix.size()));
-    }
-    std::sort(ids.begin(), ids.end());
-    return ids;
   }
 
   Store& store_;
@@ -293,27 +263,6 @@ std::string_view NodeKindName(NodeKind kind) {
     case NodeKind::kRelationship: return "relationship";
   }
   return "unknown";
-}
-
-std::string FormatIsoTime(int64_t ms, bool with_ms) {
-  int64_t secs = ms / 1000;
-  int64_t frac = ms % 1000;
-  if (frac < 0) {
-    frac += 1000;
-    --secs;
-  }
-  const std::time_t t = static_cast<std::time_t>(secs);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[40];
-  size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-  std::string out(buf, n);
-  if (with_ms) {
-    char f[8];
-    std::snprintf(f, sizeof f, ".%03d", static_cast<int>(frac));
-    out += f;
-  }
-  return out + "Z";
 }
 
 Result<InspectTree> BuildInspectTree(Store& store, const std::string& dir_label, const std::string& selection) {

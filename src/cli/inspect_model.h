@@ -90,7 +90,4 @@ struct InspectTree {
 // kStorage when the data directory cannot be read.
 Result<InspectTree> BuildInspectTree(Store& store, const std::string& dir_label, const std::string& selection);
 
-// 1709287200000 -> "2024-03-01T10:00:00Z" (with_ms: "2024-03-01T10:00:00.000Z").
-std::string FormatIsoTime(int64_t ms, bool with_ms);
-
 }  // namespace folio::cli

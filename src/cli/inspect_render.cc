@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "storage/datetime.h"
+
 namespace folio::cli {
 namespace {
 
@@ -76,7 +78,7 @@ std::vector<std::string> Details(const InspectNode& n) {
   std::vector<std::string> lines;
   if (n.checked_out) {
     const CheckOutSummary& c = *n.checked_out;
-    std::string line = "checked out by " + c.by + " since " + FormatIsoTime(c.since_ms, false);
+    std::string line = "checked out by " + c.by + " since " + storage::FormatIsoSeconds(c.since_ms);
     if (c.content) line += std::string(kSep) + "working copy " + HumanSize(c.content->length);
     lines.push_back(line);
   }
@@ -144,14 +146,14 @@ Json NodeJson(const InspectNode& n) {
     case NodeKind::kDataDir: j["children"] = children(n.children); return j;
     case NodeKind::kDomain:
       j["description"] = n.description;
-      j["created"] = FormatIsoTime(n.created_ms, true);
+      j["created"] = storage::FormatIsoMs(n.created_ms);
       j["children"] = children(n.children);
       return j;
     case NodeKind::kRepository:
       j["repositoryName"] = n.title;
       j["description"] = n.description;
       j["variant"] = n.variant;
-      j["created"] = FormatIsoTime(n.created_ms, true);
+      j["created"] = storage::FormatIsoMs(n.created_ms);
       j["rootFolderId"] = n.id;
       j["children"] = children(n.children);
       j["relationships"] = children(n.relationships);
@@ -163,7 +165,7 @@ Json NodeJson(const InspectNode& n) {
   j["type"] = n.type_id;
   j["description"] = n.description.empty() ? Json(nullptr) : Json(n.description);
   j["createdBy"] = n.created_by;
-  j["created"] = FormatIsoTime(n.created_ms, true);
+  j["created"] = storage::FormatIsoMs(n.created_ms);
   j["properties"] = n.custom_properties;
   if (n.kind == NodeKind::kFolder) {
     j["children"] = children(n.children);
@@ -179,14 +181,14 @@ Json NodeJson(const InspectNode& n) {
                  {"latestMajor", v.latest_major},
                  {"comment", v.comment},
                  {"modifiedBy", v.modified_by},
-                 {"modified", FormatIsoTime(v.modified_ms, true)}};
+                 {"modified", storage::FormatIsoMs(v.modified_ms)}};
       ContentJson(v.content, vj);
       versions.push_back(std::move(vj));
     }
     j["versions"] = std::move(versions);
     if (n.checked_out) {
       const CheckOutSummary& c = *n.checked_out;
-      Json cj = {{"by", c.by}, {"since", FormatIsoTime(c.since_ms, true)}, {"workingCopyId", c.working_copy_id}};
+      Json cj = {{"by", c.by}, {"since", storage::FormatIsoMs(c.since_ms)}, {"workingCopyId", c.working_copy_id}};
       ContentJson(c.content, cj);
       j["checkedOut"] = std::move(cj);
     } else {

@@ -13,6 +13,9 @@
 
 #include "api/dispatch.h"
 #include "cli/commands.h"
+#include "cli/data_dir.h"
+#include "cli/ephemeral_copy.h"
+#include "cli/exit_with_parent.h"
 #include "folio/fs.h"
 #include "folio/store.h"
 #include "http/log_output.h"
@@ -27,6 +30,7 @@ struct ServeOptions {
   int port = 8080;
   std::string variant = "B";
   bool ephemeral = false;
+  bool exit_with_parent = false;
   bool read_only = false;
   bool strict = false;
   uint64_t max_body = 256ull * 1024 * 1024;
@@ -37,51 +41,19 @@ struct ServeOptions {
   std::string log_format = "text";
 };
 
-// Copies the tree `from` of `src` into `to` of `dst` (directories and regular files;
-// symbolic links and special files are skipped, as Folio never follows them).
-Status CopyTree(Fs& src, const std::string& from, Fs& dst, const std::string& to) {
-  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, src.List(from));
-  for (const DirEntry& e : entries) {
-    const std::string s = from.empty() ? e.name : from + "/" + e.name;
-    const std::string d = to.empty() ? e.name : to + "/" + e.name;
-    if (e.type == FileType::kDirectory) {
-      FOLIO_RETURN_IF_ERROR(dst.MakeDir(d));
-      FOLIO_RETURN_IF_ERROR(CopyTree(src, s, dst, d));
-    } else if (e.type == FileType::kFile) {
-      FOLIO_ASSIGN_OR_RETURN(auto in, src.Open(s));
-      FOLIO_ASSIGN_OR_RETURN(auto out, dst.CreateNew(d));
-      FOLIO_RETURN_IF_ERROR(out->AppendFrom(*in));
-      FOLIO_RETURN_IF_ERROR(out->Close());
-    }
+// A data directory to serve: an existing one, or a new or empty directory (not for
+// --ephemeral, which copies one). Anything else is a mistake to name, not to fill with
+// an empty store.
+Status CheckDataDirectory(const ServeOptions& o) {
+  const DirKind kind = ClassifyDirectory(o.data);
+  if (kind == DirKind::kDataDirectory || kind == DirKind::kEmpty) return OkStatus();
+  if (kind == DirKind::kMissing) {
+    if (!o.ephemeral) return OkStatus();  // created by Store::Open
+    return ObjectNotFound("--ephemeral serves a copy of --data '" + o.data +
+                          "', which does not exist (without --ephemeral, a new data directory is created there)");
   }
-  return OkStatus();
+  return InvalidArgument(NotADataDirectory(o.data, kind, HintFor::kServe));
 }
-
-// A temporary copy of `dir` (an empty one if `dir` does not exist); removed by Remove().
-class EphemeralCopy {
- public:
-  Result<std::string> Make(const std::string& dir) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/folio-ephemeral-XXXXXX";
-    if (::mkdtemp(pattern.data()) == nullptr) return StorageError("cannot create a temporary directory");
-    path_ = pattern;
-    FOLIO_ASSIGN_OR_RETURN(auto dst, OpenPosixFs(path_, {.durable = false}));
-    auto src = OpenPosixFs(dir);
-    if (src.ok()) FOLIO_RETURN_IF_ERROR(CopyTree(**src, "", *dst, ""));
-    return path_;
-  }
-  void Remove() {
-    if (path_.empty()) return;
-    const size_t slash = path_.find_last_of('/');
-    auto parent = OpenPosixFs(path_.substr(0, slash), {.durable = false});
-    if (parent.ok()) (void)(*parent)->RemoveTree(path_.substr(slash + 1));
-    path_.clear();
-  }
-  ~EphemeralCopy() { Remove(); }
-
- private:
-  std::string path_;
-};
 
 int RunServe(const ServeOptions& o) {
   const auto level = spdlog::level::from_str(o.log_level);
@@ -107,15 +79,29 @@ int RunServe(const ServeOptions& o) {
   log_output.Install(level);
   ::signal(SIGPIPE, SIG_IGN);  // a client that goes away is an error on its socket, not a signal
 
-  EphemeralCopy copy;
+  if (o.exit_with_parent) {
+    if (Status s = ExitWithParent(SIGTERM); !s.ok()) {
+      std::cerr << "folio serve: --exit-with-parent: " << s.message() << "\n";
+      return 1;
+    }
+  }
+  for (const std::string& removed : RemoveAbandonedEphemeralCopies()) {
+    spdlog::info("removed {}: an --ephemeral copy left by a process that no longer runs", removed);
+  }
+  if (Status s = CheckDataDirectory(o); !s.ok()) {
+    std::cerr << "folio serve: " << s.message() << "\n";
+    return 1;
+  }
+  std::unique_ptr<EphemeralCopy> copy;
   std::string dir = o.data;
   if (o.ephemeral) {
-    auto made = copy.Make(o.data);
+    auto made = EphemeralCopy::Make(o.data);
     if (!made.ok()) {
       std::cerr << "folio serve: " << made.status().ToString() << "\n";
       return 1;
     }
-    dir = *made;
+    copy = std::move(*made);
+    dir = copy->data_dir();
   }
   StoreOptions store_options;
   store_options.read_only = o.read_only;
@@ -141,6 +127,10 @@ int RunServe(const ServeOptions& o) {
   http::Server server(service, server_options);
   if (Status s = server.Bind(); !s.ok()) {
     std::cerr << "folio serve: " << s.message() << "\n";
+    if (o.port != 0) {
+      std::cerr << "folio serve: if another program uses port " << o.port
+                << ", stop it or choose another port: --port N (--port 0 picks a free one)\n";
+    }
     return 1;
   }
   std::cout << "folio listening on " << server.Url() << std::endl;  // the ready line, flushed
@@ -180,7 +170,10 @@ void RegisterServe(CLI::App& app, int& exit_code) {
   cmd->add_option("--variant", opts->variant, "variant for repositories created without one")
       ->capture_default_str()
       ->transform(CLI::IsMember({"A", "B"}, CLI::ignore_case));
-  cmd->add_flag("--ephemeral", opts->ephemeral, "serve a temporary copy of the data directory, removed at exit");
+  cmd->add_flag("--ephemeral", opts->ephemeral,
+                "serve a temporary copy of the data directory, removed at exit (or, after a kill, at the next start)");
+  cmd->add_flag("--exit-with-parent", opts->exit_with_parent,
+                "stop (as on SIGTERM) when the process that started folio exits (Linux): for test fixtures");
   cmd->add_flag("--read-only", opts->read_only, "refuse every write with permissionDenied");
   cmd->add_flag("--strict", opts->strict, "reject what the seed's variant does not accept");
   cmd->add_option("--max-body", opts->max_body, "largest accepted request body, in bytes")->capture_default_str();

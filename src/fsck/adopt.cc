@@ -5,33 +5,23 @@
 
 #include "folio/store.h"
 #include "fsck/repair.h"
+#include "storage/json_access.h"
 #include "storage/json_file.h"
 #include "storage/layout.h"
 
 namespace folio::fsck {
 namespace {
 
-// The engine may throw on some malformed records; here that is one more failure.
-template <typename Fn>
-Status Guarded(Fn fn) {
-  try {
-    return fn();
-  } catch (const std::exception& e) {
-    return RuntimeError(std::string("the engine failed: ") + e.what());
-  }
-}
-
 // The string `key` of the JSON file `path`, or "" if there is none.
 std::string IdIn(Fs& fs, const std::string& path, const char* key) {
   auto j = storage::ReadJsonFile(fs, path);
   if (!j.ok()) return "";
-  auto it = j->find(key);
-  return it != j->end() && it->is_string() ? it->get<std::string>() : "";
+  return storage::StringOr(*j, key, "");
 }
 
 }  // namespace
 
-bool RepairThroughEngine(Fs& fs, const std::string& dir, const std::string& base, const Problems& problems,
+bool RepairThroughEngine(Fs& fs, const std::string& base, const Problems& problems,
                          RepairLog& log) {
   std::vector<const Problem*> folders, files, edits;
   for (const Problem& p : problems) {
@@ -51,7 +41,7 @@ bool RepairThroughEngine(Fs& fs, const std::string& dir, const std::string& base
   };
   StoreOptions options;
   options.create = false;
-  auto store = Store::Open(dir, options);
+  auto store = Store::Open(fs, options);
   if (!store.ok()) {
     fail_all(store.status());
     return false;
@@ -63,7 +53,7 @@ bool RepairThroughEngine(Fs& fs, const std::string& dir, const std::string& base
   }
   Repository& r = **repo;
   const storage::RepoLayout layout(base);
-  auto touch = [&](const std::string& object) { return Guarded([&] { return r.GetObjectByPath(object).status(); }); };
+  auto touch = [&](const std::string& object) { return r.GetObjectByPath(object).status(); };
 
   bool progress = false;
   for (const Problem* p : folders) {

@@ -82,6 +82,24 @@ Problems CheckRepositoryMeta(const RepoFacts& f) {
   return out;
 }
 
+Problems CheckCommitLog(const RepoFacts& f) {
+  Problems out;
+  const LogFact& l = f.log;
+  if (!l.error.empty()) {
+    // Its records cannot be told apart: set it aside (a new one is made); the changes
+    // it held that had not reached the files are lost, and the checks that follow say
+    // what that left.
+    out.push_back(MakeProblem(kLogUnreadable, l.path, "unreadable commit log: " + l.error,
+                              Act(Action::Kind::kMoveToLostFound, l.path)));
+  } else if (l.pending > 0) {
+    out.push_back(MakeProblem(kLogPending, l.path,
+                              std::to_string(l.pending) + " committed change" + (l.pending == 1 ? "" : "s") +
+                                  " in the commit log '" + l.path + "' not known to be applied",
+                              Act(Action::Kind::kCompleteLog)));
+  }
+  return out;
+}
+
 Problems CheckJournal(const RepoFacts& f) {
   Problems out;
   for (const JournalFact& j : f.journal) {
@@ -159,6 +177,7 @@ Problems CheckRepository(Fs& fs, const RepoFacts& f, bool compare_bytes) {
   Problems out;
   Append(out, CheckRepositoryMeta(f));
   Append(out, CheckJournal(f));
+  Append(out, CheckCommitLog(f));
   Append(out, CheckTempFiles(f.temps));
   Append(out, CheckTrash(f.trash));
   Append(out, CheckUploads(f, now_ns));

@@ -16,15 +16,9 @@ std::string Describe(const RecordFact& r) {
   return r.kind + " '/" + r.path + "' ('" + r.id + "')";
 }
 
-// TypeRegistry::Get, which throws on some malformed type files (e.g. a property
-// definition that is not an object): here that is one more unusable type.
-Status LoadType(repo::TypeRegistry& registry, const std::string& id) {
-  try {
-    return registry.Get(id).status();
-  } catch (const std::exception& e) {
-    return StorageError(std::string("malformed type definition: ") + e.what());
-  }
-}
+// A type file that does not load (malformed, or a broken supertype chain) is one more
+// unusable type.
+Status LoadType(repo::TypeRegistry& registry, const std::string& id) { return registry.Get(id).status(); }
 
 std::map<std::string, const IndexFileFact*> IndexByPath(const RepoFacts& f) {
   std::map<std::string, const IndexFileFact*> out;

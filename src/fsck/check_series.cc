@@ -106,6 +106,13 @@ Problems CheckVersionFiles(const RepoFacts& f) {
   return out;
 }
 
+bool SeriesFact::EditedInPlace() const {
+  if (!series || series->versions.empty() || !visible_stat) return false;
+  auto it = labels.find(series->versions.back());
+  if (it == labels.end() || !it->second.content || it->second.content_inode != visible_stat->inode) return false;
+  return visible_stat->size != series->file_size || visible_stat->mtime_ns != series->file_mtime_ns;
+}
+
 Problems CheckContentLengths(const RepoFacts& f) {
   Problems out;
   for (const SeriesFact& s : f.series) {
@@ -113,6 +120,9 @@ Problems CheckContentLengths(const RepoFacts& f) {
     for (const auto& [label, lf] : s.labels) {
       const bool described = label == "pwc" ? s.series->checked_out.has_value() : Lists(*s.series, label);
       if (!described || !lf.record || !lf.record->content || !lf.content) continue;
+      // An edit in place of the visible file, which is this content file: reported (and
+      // taken in) as latest-content-mismatch.
+      if (!s.series->versions.empty() && label == s.series->versions.back() && s.EditedInPlace()) continue;
       if (lf.record->content->length == lf.content_size) continue;
       Action fix = Act(Action::Kind::kSetContentLength, lf.json_path);
       fix.size = lf.content_size;
@@ -214,8 +224,10 @@ Problems CheckLatestContent(Fs& fs, const RepoFacts& f, bool compare_bytes) {
     auto it = s.labels.find(latest);
     if (it == s.labels.end() || !it->second.record) continue;
     const LabelFiles& lf = it->second;
-    bool differs = false;
-    if (!lf.record->content) {
+    bool differs = s.EditedInPlace();
+    if (differs) {
+      // the same file: its bytes compare equal, yet it changed since Folio wrote it
+    } else if (!lf.record->content) {
       differs = s.visible_stat->size != 0;  // no content: the visible file is empty
     } else if (lf.content) {
       differs = s.visible_stat->size != lf.content_size;

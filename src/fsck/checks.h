@@ -18,6 +18,7 @@ Problems CheckDataMeta(const DataFacts& d);                            // data-m
 Problems CheckDomainMeta(const DataFacts& d);                          // domain-meta-invalid
 Problems CheckRepositoryMeta(const RepoFacts& f);                      // repository-meta-invalid
 Problems CheckJournal(const RepoFacts& f);                             // journal-pending
+Problems CheckCommitLog(const RepoFacts& f);                           // log-pending, log-unreadable
 Problems CheckTempFiles(const std::vector<std::string>& temps);        // leftover-temp-file
 Problems CheckTrash(const std::vector<std::string>& trash);            // trash-leftover
 Problems CheckUploads(const RepoFacts& f, int64_t now_ns);             // upload-leftover

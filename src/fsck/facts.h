@@ -13,6 +13,7 @@
 #include "folio/fs.h"
 #include "repo/records.h"
 #include "storage/id_index.h"
+#include "storage/commit_log.h"
 #include "storage/journal.h"
 #include "storage/json_file.h"
 #include "storage/layout.h"
@@ -53,6 +54,7 @@ struct LabelFiles {
   bool json = false;
   bool content = false;
   uint64_t content_size = 0;
+  uint64_t content_inode = 0;  // with the visible file's, tells a link to it
   std::string json_path;
   std::string content_path;
   std::optional<repo::ObjectRecord> record;  // the parsed .json
@@ -70,6 +72,10 @@ struct SeriesFact {
   std::string visible;                       // the user-visible file
   std::optional<FileStat> visible_stat;      // nullopt: missing
   std::string ObjectPath() const { return storage::JoinPath(folder, name); }
+  // The visible file is the latest version's content file itself (linked), edited in
+  // place since Folio last recorded it (series.json's "file"): an edit by hand that
+  // Folio has not taken in yet.
+  bool EditedInPlace() const;
 };
 
 struct IndexFileFact {
@@ -83,6 +89,14 @@ struct JournalFact {
   std::string path;
   std::optional<std::vector<storage::JournalAction>> actions;  // nullopt: unparseable
   std::string error;
+};
+
+// The commit log (docs/STORAGE.md §8) as fsck found it.
+struct LogFact {
+  bool exists = false;
+  std::string path;
+  size_t pending = 0;  // records a dead process may have left unapplied
+  std::string error;   // why it cannot be read
 };
 
 struct AgedFile {
@@ -117,6 +131,7 @@ struct RepoFacts {
   std::vector<std::string> markers;  // names in checkedout/
   bool markers_dir_is_file = false;  // checkedout/ exists but is not a directory
   std::vector<JournalFact> journal;
+  LogFact log;
   std::vector<std::string> trash;
   std::vector<AgedFile> uploads;
   std::vector<TypeFileFact> types;

@@ -48,15 +48,9 @@ FsckReport Merge(const Problems& before, const fsck::RepairLog& log, const Probl
   return report;
 }
 
-Result<FsckReport> Run(const std::string& dir, const FsckOptions& options) {
-  auto opened = OpenPosixFs(dir);
-  if (!opened.ok()) {
-    if (opened.status().Is(std::errc::no_such_file_or_directory)) {
-      return ObjectNotFound("data directory '" + dir + "' does not exist");
-    }
-    return StorageError("cannot open data directory '" + dir + "': " + opened.status().message());
-  }
-  Fs& fs = **opened;
+}  // namespace
+
+Result<FsckReport> RunFsck(Fs& fs, const FsckOptions& options) {
   FOLIO_ASSIGN_OR_RETURN(Problems before, CheckAll(fs));
   if (!options.repair) {
     FsckReport report;
@@ -67,12 +61,10 @@ Result<FsckReport> Run(const std::string& dir, const FsckOptions& options) {
   fsck::LostFound lost(fs, fsck::LostFoundStamp());
   fsck::RepairData(fs, log);
   FOLIO_ASSIGN_OR_RETURN(fsck::DataFacts data, fsck::WalkData(fs));
-  for (const std::string& base : data.repositories) fsck::RepairRepository(fs, dir, base, lost, log);
+  for (const std::string& base : data.repositories) fsck::RepairRepository(fs, base, lost, log);
   FOLIO_ASSIGN_OR_RETURN(Problems after, CheckAll(fs));
   return Merge(before, log, after);
 }
-
-}  // namespace
 
 size_t FsckReport::problems() const {
   size_t n = 0;
@@ -92,12 +84,14 @@ std::string_view SeverityName(Severity s) {
 }
 
 Result<FsckReport> RunFsck(const std::string& dir, const FsckOptions& options) {
-  // Nothing should throw; if something does (memory, a bug), it is an error, not a crash.
-  try {
-    return Run(dir, options);
-  } catch (const std::exception& e) {
-    return RuntimeError(std::string("fsck failed: ") + e.what());
+  auto opened = OpenPosixFs(dir);
+  if (!opened.ok()) {
+    if (opened.status().Is(std::errc::no_such_file_or_directory)) {
+      return ObjectNotFound("data directory '" + dir + "' does not exist");
+    }
+    return StorageError("cannot open data directory '" + dir + "': " + opened.status().message());
   }
+  return RunFsck(**opened, options);
 }
 
 }  // namespace folio

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "storage/atomic_write.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 
 namespace folio::fsck {
 

@@ -20,6 +20,8 @@ inline constexpr FindingKind kDataMetaMissing{"data-meta-missing", Severity::kWa
 inline constexpr FindingKind kDomainMetaInvalid{"domain-meta-invalid", Severity::kError};
 inline constexpr FindingKind kRepositoryMetaInvalid{"repository-meta-invalid", Severity::kError};
 inline constexpr FindingKind kJournalPending{"journal-pending", Severity::kWarning};
+inline constexpr FindingKind kLogPending{"log-pending", Severity::kWarning};
+inline constexpr FindingKind kLogUnreadable{"log-unreadable", Severity::kError};
 inline constexpr FindingKind kLeftoverTempFile{"leftover-temp-file", Severity::kWarning};
 inline constexpr FindingKind kTrashLeftover{"trash-leftover", Severity::kWarning};
 inline constexpr FindingKind kUploadLeftover{"upload-leftover", Severity::kWarning};
@@ -49,6 +51,7 @@ struct Action {
     kRemove,            // remove `path` and everything below it (not user content)
     kMoveToLostFound,   // move `path` to the repository's lost+found
     kCompleteJournal,   // complete the committed journal records (RecoverJournal)
+    kCompleteLog,       // apply the commit log's pending records and checkpoint it
     kAdopt,             // let the engine adopt the folder or file at `object`
     kAbsorb,            // take the user-visible file `object` as its latest content
     kWriteRootFolder,   // give the root folder its record, with the repository's root id

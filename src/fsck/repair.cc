@@ -6,7 +6,8 @@
 #include "fsck/checks.h"
 #include "fsck/repair_actions.h"
 #include "storage/atomic_write.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
+#include "storage/committer.h"
 #include "storage/journal.h"
 
 namespace folio::fsck {
@@ -107,6 +108,38 @@ bool RepairJournal(Fs& fs, const storage::RepoLayout& layout, const Problems& pr
   return recovered.ok();
 }
 
+// Applies the commit log's pending records and empties the log, as the next writer
+// would (an unreadable log is set aside first, and a new one made).
+bool RepairCommitLog(Fs& fs, const storage::RepoLayout& layout, const Problems& problems, LostFound& lost,
+                     RepairLog& log) {
+  for (const Problem& p : problems) {
+    if (p.finding.id != kLogUnreadable.id) continue;
+    auto lock = fs.Lock(layout.LockFile());
+    if (!lock.ok()) return false;
+    auto moved = MoveToLostFound(fs, lost, layout, p.action.path);
+    if (!moved.ok()) {
+      log.Failed(p, moved.status());
+      return false;
+    }
+    log.Done(p, *moved);
+  }
+  Status s;
+  {
+    storage::Committer committer(fs, layout);
+    s = committer.Open();
+    if (s.ok()) s = committer.Checkpoint();
+  }
+  for (const Problem& p : problems) {
+    if (p.finding.id != kLogPending.id) continue;
+    if (s.ok()) {
+      log.Done(p, "applied the pending changes");
+    } else {
+      log.Failed(p, s);
+    }
+  }
+  return s.ok();
+}
+
 // Everything but adoption, under the repository's write lock, each step on a fresh walk.
 bool RepairUnderLock(Fs& fs, const std::string& base, LostFound& lost, RepairLog& log, bool compare_bytes) {
   const storage::RepoLayout layout(base);
@@ -178,20 +211,26 @@ void RepairData(Fs& fs, RepairLog& log) {
   }
 }
 
-void RepairRepository(Fs& fs, const std::string& dir, const std::string& base, LostFound& lost, RepairLog& log) {
+void RepairRepository(Fs& fs, const std::string& base, LostFound& lost, RepairLog& log) {
   const storage::RepoLayout layout(base);
   for (int round = 0; round < 4; ++round) {
     const RepoFacts facts = WalkRepository(fs, base);
     // A repository Folio cannot open is left as it is, for a person to look at.
     if (!CheckRepositoryMeta(facts).empty()) return;
     const Problems problems = CheckRepository(fs, facts, /*compare_bytes=*/true);
-    bool any = false, journal = false;
+    bool any = false, journal = false, commit_log = false;
     for (const Problem& p : problems) {
       if (p.action.kind == Kind::kNone) continue;
       any = true;
       if (p.finding.id == kJournalPending.id) journal = true;
+      if (p.finding.id == kLogPending.id || p.finding.id == kLogUnreadable.id) commit_log = true;
     }
     if (!any) return;
+    if (commit_log) {
+      // Every other repair assumes the files hold every committed change.
+      if (!RepairCommitLog(fs, layout, problems, lost, log)) return;
+      continue;
+    }
     if (journal) {
       // The engine (adoption) opens the repository only with a completed journal, and
       // every later repair assumes one. A journal that cannot be completed stops here.
@@ -200,7 +239,7 @@ void RepairRepository(Fs& fs, const std::string& dir, const std::string& base, L
     }
     bool progress = false;
     const bool engine = HasAction(problems, {Kind::kAdopt, Kind::kAbsorb});
-    if (engine) progress = RepairThroughEngine(fs, dir, base, problems, log);
+    if (engine) progress = RepairThroughEngine(fs, base, problems, log);
     progress = RepairUnderLock(fs, base, lost, log, /*compare_bytes=*/engine) || progress;
     if (!progress) return;
   }

@@ -37,17 +37,17 @@ std::string FindingKey(const Finding& f);
 // Data and domain level: writes .folio/folio.json, removes temp files and trash.
 void RepairData(Fs& fs, RepairLog& log);
 
-// Repairs the repository `base` ("domain/repository") of the data directory `dir`,
+// Repairs the repository `base` ("domain/repository") of the data directory `fs`,
 // in rounds (journal; engine adoption; locked repairs) until nothing repairable is
 // left. Leaves a repository with invalid metadata, or a journal that cannot be
 // completed, untouched.
-void RepairRepository(Fs& fs, const std::string& dir, const std::string& base, LostFound& lost, RepairLog& log);
+void RepairRepository(Fs& fs, const std::string& base, LostFound& lost, RepairLog& log);
 
 // adopt.cc: adopts hand-added folders and files (kAdopt) and absorbs hand edits
 // (kAbsorb) through the public engine, so that the records are the ones Folio itself
 // writes. Requires: the caller does not hold the repository's lock. Returns true if
 // anything was done.
-bool RepairThroughEngine(Fs& fs, const std::string& dir, const std::string& base, const Problems& problems,
+bool RepairThroughEngine(Fs& fs, const std::string& base, const Problems& problems,
                          RepairLog& log);
 
 }  // namespace folio::fsck

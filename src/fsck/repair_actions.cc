@@ -7,7 +7,7 @@
 #include "fsck/checks.h"
 #include "repo/mime.h"
 #include "storage/atomic_write.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 
 namespace folio::fsck {
 

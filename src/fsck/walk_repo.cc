@@ -17,22 +17,13 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-// The record decoders of repo/ throw on some wrongly typed optional fields; here a
-// throw is one more way for a record to be unusable.
+// The record decoders never throw: a mistyped field is a Status like a missing one.
 Result<repo::ObjectRecord> DecodeObject(const Json& j, const std::string& what) {
-  try {
-    return repo::ObjectRecordFromJson(j, what);
-  } catch (const std::exception& e) {
-    return StorageError("'" + what + "': " + e.what());
-  }
+  return repo::ObjectRecordFromJson(j, what);
 }
 
 Result<repo::SeriesRecord> DecodeSeries(const Json& j, const std::string& what) {
-  try {
-    return repo::SeriesRecordFromJson(j, what);
-  } catch (const std::exception& e) {
-    return StorageError("'" + what + "': " + e.what());
-  }
+  return repo::SeriesRecordFromJson(j, what);
 }
 
 // "invalid record 'p': field 'id' is missing ..." from a decoder's "'p': field ...".
@@ -68,6 +59,7 @@ class RepoWalker {
       f_.journal.push_back({layout_.JournalDir(), std::nullopt, "'" + layout_.JournalDir() + "' is not a directory"});
     }
     ReadJournal();  // first: temp files that a committed record names are not leftovers
+    ReadCommitLog();
     WalkFolder("", std::string());
     ReadRelationships();
     ReadIndex();
@@ -171,6 +163,32 @@ class RepoWalker {
     (void)List(layout_.JournalDir());
   }
 
+  // Records after the last one known applied (on this boot; after a restart, every
+  // record of the current epoch) are pending: recovery applies them again.
+  void ReadCommitLog() {
+    LogFact& l = f_.log;
+    l.path = layout_.LogFile();
+    auto log = storage::CommitLog::OpenExisting(fs_, l.path);
+    if (!log.ok()) {
+      if (!IsMissing(log.status())) l.error = log.status().message();
+      return;
+    }
+    l.exists = true;
+    auto header = (*log)->ReadHeader();
+    if (!header.ok()) {
+      l.error = header.status().message();
+      return;
+    }
+    const bool same_boot = !fs_.BootId().empty() && header->boot_id == fs_.BootId();
+    auto records = (*log)->Scan(header->epoch, same_boot ? header->applied_end : storage::kLogHeaderBytes,
+                                same_boot ? header->applied_lsn : 0);
+    if (!records.ok()) {
+      l.error = records.status().message();
+      return;
+    }
+    l.pending = records->size();
+  }
+
   void WalkFolder(const std::string& folder, const std::optional<std::string>& parent_id) {
     std::set<std::string> files;
     std::vector<std::string> subfolders;
@@ -272,7 +290,10 @@ class RepoWalker {
       lf.content_path = pwc ? layout_.PwcContent(folder, name) : layout_.VersionContent(folder, name, label);
       if (lf.content) {
         auto st = fs_.Stat(lf.content_path);
-        if (st.ok()) lf.content_size = st->size;
+        if (st.ok()) {
+          lf.content_size = st->size;
+          lf.content_inode = st->inode;
+        }
       }
       if (!lf.json) continue;
       auto j = storage::ReadJsonFile(fs_, lf.json_path);

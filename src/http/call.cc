@@ -11,8 +11,6 @@
 namespace folio::http {
 namespace {
 
-constexpr std::string_view kJsonType = "application/json; charset=UTF-8";
-
 // suppressResponseCodes=true in the raw query string (CMIS 1.1): read before the query is
 // decoded, so that a request refused for its head is answered as the client asked.
 bool SuppressedIn(std::string_view target) {
@@ -33,12 +31,12 @@ bool SuppressedIn(std::string_view target) {
   return false;
 }
 
-HttpResponse FromError(const api::ErrorResponse& e) {
-  HttpResponse r;
-  r.status = e.http_status;
-  r.headers.emplace_back("Content-Type", kJsonType);
-  r.body = e.body;
-  return r;
+// The transport error answered with `http_status` (400 when none has it).
+api::TransportError TransportErrorFor(int http_status) {
+  for (api::TransportError e : api::kAllTransportErrors) {
+    if (api::HttpStatusFor(e) == http_status) return e;
+  }
+  return api::TransportError::kBadRequest;
 }
 
 }  // namespace
@@ -61,28 +59,18 @@ void Call::Answer(HttpResponse response, std::string_view operation) {
 
 void Call::Fail(int http_status, const Status& error) {
   failed_ = true;
-  exception_.clear();
-  message_ = error.message();
-  if (http_status == 0) {
-    api::Response r = api::Service::ErrorFor(error, suppress_);
-    answer_ = HttpResponse();
-    answer_.status = r.status;
-    answer_.headers = std::move(r.headers);
-    answer_.headers.emplace_back("Content-Type", r.content_type);
-    answer_.body = std::move(r.body);
-    exception_ = std::move(r.exception);
-    return;
-  }
-  api::ErrorResponse e;
-  if (http_status == 413) {
-    e = api::MakeBodyTooLargeResponse(error.message(), suppress_);
-  } else if (http_status == 431) {
-    e = api::MakeHeadersTooLargeResponse(error.message());
-  } else {
-    e = api::MakeTransportErrorResponse(http_status, error.message());
-  }
-  answer_ = FromError(e);
-  exception_ = e.exception;
+  // Only a body too large is found once the query string has been read; the head's
+  // failures keep their status (docs/API.md §8.3).
+  api::Response r = http_status == 0 ? api::MakeErrorResponse(error, suppress_)
+                                     : api::MakeTransportErrorResponse(TransportErrorFor(http_status),
+                                                                       error.message(), suppress_ && http_status == 413);
+  answer_ = HttpResponse();
+  answer_.status = r.status;
+  answer_.headers = std::move(r.headers);
+  answer_.headers.emplace_back("Content-Type", r.content_type);
+  answer_.body = std::move(r.body);
+  exception_ = std::move(r.exception);
+  message_ = std::move(r.message);
 }
 
 void Call::Handle(api::Request request) {
@@ -117,7 +105,7 @@ HttpResponse Call::RunService() {
   } catch (const std::exception& e) {
     // A bug: the service answers every error itself. Log it and answer runtime.
     spdlog::error("internal error on {} {}: {}", method_, target_.substr(0, target_.find('?')), e.what());
-    r = api::Service::ErrorFor(RuntimeError(std::string("internal error: ") + e.what()), suppress_);
+    r = api::MakeErrorResponse(RuntimeError(std::string("internal error: ") + e.what()), suppress_);
   }
   handled_ = true;  // the service removed the upload, or consumed it
   operation_ = std::move(r.operation);

@@ -5,7 +5,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "storage/clock.h"
+#include "storage/datetime.h"
 
 namespace folio::repo {
 namespace {
@@ -62,15 +62,8 @@ Result<Json> CoerceScalar(const PropertyDef& def, const Json& v) {
       }
       return bad();
     case PropertyType::kDateTime: {
-      if (v.is_number_integer()) return Json(storage::FormatIsoMs(v.get<int64_t>()));
-      if (v.is_string()) {
-        const std::string s = v;
-        if (auto i = ParseInt(s)) return Json(storage::FormatIsoMs(*i));
-        if (auto ms = storage::ParseIsoMs(s)) return Json(storage::FormatIsoMs(*ms));
-        if (s.size() == 10) {
-          if (auto ms = storage::ParseIsoMs(s + "T00:00:00Z")) return Json(storage::FormatIsoMs(*ms));
-        }
-      }
+      const Result<int64_t> ms = storage::ParseDateTimeValue(v);
+      if (ms.ok()) return Json(storage::FormatIsoMs(*ms));
       return bad();
     }
   }
@@ -155,7 +148,8 @@ Json StoredToMemory(const TypeDef& type, Json&& stored) {
     if (it == type.properties.end() || it->second.type != PropertyType::kDateTime) continue;
     auto conv = [](const Json& v) -> Json {
       if (v.is_string()) {
-        if (auto ms = storage::ParseIsoMs(v.get<std::string>())) return Json(*ms);
+        const Result<int64_t> ms = storage::ParseIsoMs(v.get_ref<const std::string&>());
+        if (ms.ok()) return Json(*ms);
       }
       return v;
     };

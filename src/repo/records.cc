@@ -4,29 +4,19 @@
 #include <algorithm>
 #include <type_traits>
 
-#include "storage/clock.h"
+#include "storage/datetime.h"
+#include "storage/json_access.h"
 
 namespace folio::repo {
 namespace {
 
+using storage::BoolOr;
+using storage::Member;
+using storage::StringField;
+using storage::StringOr;
+
 Status Bad(const std::string& what, const std::string& field) {
   return StorageError("'" + what + "': field '" + field + "' is missing or has the wrong type");
-}
-
-// Optional fields: the default when absent or of another type (nlohmann's value()
-// throws on a type mismatch, and stored files may have been edited by hand).
-std::string StringOr(const Json& j, const char* key, const std::string& fallback) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
-}
-bool BoolOr(const Json& j, const char* key, bool fallback) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_boolean() ? it->get<bool>() : fallback;
-}
-template <typename T>
-T NumberOr(const Json& j, const char* key, T fallback) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_number_integer() ? it->get<T>() : fallback;
 }
 
 }  // namespace
@@ -41,13 +31,13 @@ std::vector<Ace> AclFromJson(const Json& j) {
   std::vector<Ace> out;
   if (!j.is_array()) return out;
   for (const Json& e : j) {
-    if (!e.is_object() || !e.contains("principal") || !e["principal"].is_string()) continue;
+    auto principal = StringField(e, "principal");
+    if (!principal) continue;
     Ace a;
-    a.principal = e["principal"];
-    auto perms = e.find("permissions");
-    if (perms != e.end() && perms->is_array()) {
+    a.principal = std::move(*principal);
+    if (const Json* perms = Member(e, "permissions"); perms != nullptr && perms->is_array()) {
       for (const Json& p : *perms) {
-        if (p.is_string()) a.permissions.push_back(p);
+        if (p.is_string()) a.permissions.push_back(p.get<std::string>());
       }
     }
     out.push_back(std::move(a));
@@ -110,6 +100,7 @@ namespace {
 template <typename J>
 Result<ObjectRecord> DecodeObjectRecord(J& j, const std::string& what) {
   ObjectRecord r;
+  if (!j.is_object()) return StorageError("'" + what + "' is not a JSON object");
   if (auto id = j.find("id"); id != j.end()) {
     if (!id->is_string()) return Bad(what, "id");
     r.id = id->template get_ref<const std::string&>();
@@ -163,32 +154,36 @@ Json ToJson(const SeriesRecord& r) {
   } else {
     j["checkedOut"] = nullptr;
   }
-  j["file"] = {{"size", r.file_size}, {"mtimeNs", r.file_mtime_ns}};
+  j["file"] = {{"size", r.file_size}, {"mtimeNs", r.file_mtime_ns}, {"inode", r.file_inode}};
   return j;
 }
 
 Result<SeriesRecord> SeriesRecordFromJson(const Json& j, const std::string& what) {
   SeriesRecord r;
-  if (!j.contains("seriesId") || !j["seriesId"].is_string()) return Bad(what, "seriesId");
-  r.series_id = j["seriesId"];
+  auto series_id = StringField(j, "seriesId");
+  if (!series_id) return Bad(what, "seriesId");
+  r.series_id = std::move(*series_id);
   r.versionable = BoolOr(j, "versionable", true);
-  if (!j.contains("versions") || !j["versions"].is_array()) return Bad(what, "versions");
-  for (const Json& v : j["versions"]) {
+  const Json* versions = Member(j, "versions");
+  if (versions == nullptr || !versions->is_array()) return Bad(what, "versions");
+  r.versions.reserve(versions->size());
+  for (const Json& v : *versions) {
     if (!v.is_string()) return Bad(what, "versions");
-    r.versions.push_back(v);
+    r.versions.push_back(v.get_ref<const std::string&>());
   }
-  if (j.contains("checkedOut") && !j["checkedOut"].is_null()) {
-    const Json& c = j["checkedOut"];
-    if (!c.is_object() || !c.contains("by") || !c["by"].is_string()) return Bad(what, "checkedOut.by");
+  if (const Json* c = Member(j, "checkedOut"); c != nullptr && !c->is_null()) {
+    auto by = StringField(*c, "by");
+    if (!by) return Bad(what, "checkedOut.by");
     CheckOutRecord co;
-    co.by = c["by"];
-    co.since_ms = storage::ParseIsoMs(StringOr(c, "since", "")).value_or(0);
-    co.from = StringOr(c, "from", "");
+    co.by = std::move(*by);
+    co.since_ms = storage::StoredIsoMsOr(StringOr(*c, "since", ""), 0);
+    co.from = StringOr(*c, "from", "");
     r.checked_out = co;
   }
-  if (j.contains("file") && j["file"].is_object()) {
-    r.file_size = NumberOr<uint64_t>(j["file"], "size", 0);
-    r.file_mtime_ns = NumberOr<int64_t>(j["file"], "mtimeNs", 0);
+  if (const Json* f = Member(j, "file"); f != nullptr) {
+    r.file_size = storage::UintField(*f, "size").value_or(0);
+    r.file_mtime_ns = storage::IntField(*f, "mtimeNs").value_or(0);
+    r.file_inode = storage::UintField(*f, "inode").value_or(0);
   }
   return r;
 }

@@ -34,9 +34,11 @@ struct SeriesRecord {
   bool versionable = true;
   std::vector<std::string> versions;  // labels, oldest first
   std::optional<CheckOutRecord> checked_out;
-  // The user-visible file as Folio last wrote it; a difference means an edit by hand.
+  // The user-visible file as Folio last wrote it (filled in when the change is
+  // applied, see storage::ChangeSet::PutStamped); a difference means an edit by hand.
   uint64_t file_size = 0;
   int64_t file_mtime_ns = 0;
+  uint64_t file_inode = 0;
 };
 
 Json ToJson(const ObjectRecord& r);

@@ -9,11 +9,14 @@
 
 #include <cerrno>
 
+#include "folio/cmis_ids.h"
 #include "repo/records.h"
+#include "repo/staging.h"
 #include "storage/atomic_write.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
+#include "storage/json_access.h"
 #include "storage/json_file.h"
 #include "storage/layout.h"
 
@@ -49,8 +52,8 @@ Status WriteNew(Fs& fs, const std::string& path, const Json& value) {
 
 }  // namespace
 
-Store::Store(std::string dir, std::unique_ptr<Fs> fs, StoreOptions options)
-    : dir_(std::move(dir)), fs_(std::move(fs)), options_(options) {}
+Store::Store(Fs& fs, std::unique_ptr<Fs> owned, StoreOptions options)
+    : owned_fs_(std::move(owned)), fs_(&fs), dir_(fs.Describe("")), options_(options) {}
 
 Result<std::unique_ptr<Store>> Store::Open(const std::string& dir, StoreOptions options) {
   auto fs = OpenPosixFs(dir, PosixFsOptions{options.durable});
@@ -63,14 +66,25 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& dir, StoreOptions 
     fs = OpenPosixFs(dir, PosixFsOptions{options.durable});
   }
   if (!fs.ok()) return fs.status();
-  std::unique_ptr<Store> store(new Store(dir, std::move(*fs), options));
-  Fs& f = store->fs();
-  if (!Exists(f, storage::ServerMetaDir()) && options.create && !options.read_only) {
-    FOLIO_RETURN_IF_ERROR(storage::EnsureDir(f, storage::ServerMetaDir()));
-    FOLIO_RETURN_IF_ERROR(storage::WriteJsonAtomically(f, storage::JoinPath(storage::ServerMetaDir(), "folio.json"),
-                                                       Json{{"format", 1}, {"created", storage::FormatIsoMs(storage::NowMs())}}));
-  }
+  Fs& raw = **fs;
+  std::unique_ptr<Store> store(new Store(raw, std::move(*fs), options));
+  FOLIO_RETURN_IF_ERROR(store->Init());
   return store;
+}
+
+Result<std::unique_ptr<Store>> Store::Open(Fs& fs, StoreOptions options) {
+  std::unique_ptr<Store> store(new Store(fs, nullptr, options));
+  FOLIO_RETURN_IF_ERROR(store->Init());
+  return store;
+}
+
+Status Store::Init() {
+  if (!Exists(*fs_, storage::ServerMetaDir()) && options_.create && !options_.read_only) {
+    FOLIO_RETURN_IF_ERROR(storage::EnsureDir(*fs_, storage::ServerMetaDir()));
+    FOLIO_RETURN_IF_ERROR(storage::WriteJsonAtomically(
+        *fs_, storage::DataMarkerFile(), Json{{"format", 1}, {"created", storage::FormatIsoMs(storage::NowMs())}}));
+  }
+  return OkStatus();
 }
 
 Status Store::RequireWritable() const {
@@ -94,15 +108,16 @@ Result<DomainInfo> Store::GetDomain(const std::string& domain_id) {
   if (!std::regex_match(domain_id, DomainIdPattern())) return ObjectNotFound("no domain '" + domain_id + "'");
   auto j = storage::ReadJsonFile(*fs_, storage::DomainFile(domain_id));
   if (!j.ok()) {
-    if (j.status().Is(std::errc::no_such_file_or_directory) || j.status().Is(std::errc::not_a_directory)) {
+    if (j.status().Is(std::errc::no_such_file_or_directory) || j.status().Is(std::errc::not_a_directory) ||
+        j.status().Is(std::errc::too_many_symbolic_link_levels)) {
       return ObjectNotFound("no domain '" + domain_id + "'");
     }
     return j.status();
   }
   DomainInfo d;
   d.domain_id = domain_id;
-  d.description = j->value("description", "");
-  d.created_ms = storage::ParseIsoMs(j->value("created", "")).value_or(0);
+  d.description = storage::StringOr(*j, "description", "");
+  d.created_ms = storage::StoredIsoMsOr(storage::StringOr(*j, "created", ""), 0);
   return d;
 }
 
@@ -116,13 +131,13 @@ Result<DomainInfo> Store::CreateDomain(const std::string& domain_id, const std::
   DomainInfo d{domain_id, description, storage::NowMs()};
   const std::string tmp = storage::TempPathBeside(domain_id);
   FOLIO_RETURN_IF_ERROR(fs_->MakeDir(tmp));
-  Status s = fs_->MakeDir(storage::JoinPath(tmp, storage::kMetaDir));
+  Status s = fs_->MakeDir(storage::DomainMetaDir(tmp));
   if (s.ok()) {
-    s = WriteNew(*fs_, storage::JoinPath(tmp, storage::kMetaDir, "domain.json"),
+    s = WriteNew(*fs_, storage::DomainFile(tmp),
                  Json{{"domainId", domain_id}, {"description", description},
                       {"created", storage::FormatIsoMs(d.created_ms)}});
   }
-  if (s.ok()) s = fs_->SyncDir(storage::JoinPath(tmp, storage::kMetaDir));
+  if (s.ok()) s = fs_->SyncDir(storage::DomainMetaDir(tmp));
   if (s.ok()) s = fs_->SyncDir(tmp);
   if (s.ok()) s = fs_->RenameNoReplace(tmp, domain_id);
   if (!s.ok()) {
@@ -145,7 +160,7 @@ Status Store::DeleteDomain(const std::string& domain_id) {
     }
   }
   // Gone in one rename; removing the files may then take its time.
-  const std::string trash = storage::JoinPath(storage::ServerMetaDir(), "trash-" + storage::NewId('x'));
+  const std::string trash = storage::ServerTrash(storage::NewId('x'));
   FOLIO_RETURN_IF_ERROR(fs_->Rename(domain_id, trash));
   FOLIO_RETURN_IF_ERROR(fs_->SyncDir(""));
   return fs_->RemoveTree(trash);
@@ -197,10 +212,7 @@ Result<RepositoryInfo> Store::CreateRepository(const std::string& domain_id, con
   if (s.ok()) {
     repo::ObjectRecord root;
     root.id = info.root_folder_id;
-    root.properties = Json{{"cmis:objectTypeId", "cmis:folder"}, {"cmis:createdBy", "system"},
-                           {"cmis:creationDate", storage::FormatIsoMs(info.created_ms)},
-                           {"cmis:lastModifiedBy", "system"},
-                           {"cmis:lastModificationDate", storage::FormatIsoMs(info.created_ms)}};
+    root.properties = repo::NewObjectProperties(cmis::kFolder, "system", info.created_ms);
     s = WriteNew(*fs_, layout.FolderFile(""), repo::ToJson(root));
   }
   if (s.ok()) s = fs_->MakeDir(layout.IndexDir());
@@ -231,7 +243,7 @@ Status Store::DeleteRepository(const std::string& domain_id, const std::string& 
     std::lock_guard<std::mutex> g(mu_);
     open_.erase(base);
   }
-  const std::string trash = storage::JoinPath(storage::ServerMetaDir(), "trash-" + storage::NewId('x'));
+  const std::string trash = storage::ServerTrash(storage::NewId('x'));
   FOLIO_RETURN_IF_ERROR(fs_->Rename(base, trash));
   FOLIO_RETURN_IF_ERROR(fs_->SyncDir(domain_id));
   return fs_->RemoveTree(trash);
@@ -261,6 +273,26 @@ Result<std::shared_ptr<Repository>> Store::GetRepository(const std::string& doma
   }
   open_[base] = *repo;
   return *repo;
+}
+
+DirKind ClassifyDirectory(const std::string& dir) {
+  auto fs = OpenPosixFs(dir, {.durable = false});
+  if (!fs.ok()) {
+    if (fs.status().Is(std::errc::no_such_file_or_directory)) return DirKind::kMissing;
+    if (fs.status().Is(std::errc::not_a_directory)) return DirKind::kNotADirectory;
+    return DirKind::kUnreadable;
+  }
+  Fs& f = **fs;
+  if (Exists(f, storage::DataMarkerFile())) return DirKind::kDataDirectory;
+  if (Exists(f, storage::RepoLayout("").RepositoryFile())) return DirKind::kRepository;
+  if (Exists(f, storage::DomainFile(""))) return DirKind::kDomain;
+  auto entries = f.List("");
+  if (!entries.ok()) return DirKind::kUnreadable;
+  if (entries->empty()) return DirKind::kEmpty;
+  for (const DirEntry& e : *entries) {
+    if (e.type == FileType::kDirectory && Exists(f, storage::DomainFile(e.name))) return DirKind::kDataDirectory;
+  }
+  return DirKind::kOther;
 }
 
 }  // namespace folio

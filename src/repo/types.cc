@@ -1,7 +1,8 @@
 // Built-in and custom type definitions; see types.h.
 #include "repo/types.h"
 
-#include "storage/atomic_write.h"
+#include "storage/committer.h"
+#include "storage/json_access.h"
 #include "storage/json_file.h"
 
 namespace folio::repo {
@@ -243,10 +244,9 @@ Result<std::shared_ptr<const TypeDef>> TypeRegistry::Load(const std::string& id,
     return j.status();
   }
   const Json& def = *j;
-  if (!def.contains("parentId") || !def["parentId"].is_string()) {
-    return StorageError("type file of '" + id + "' has no parentId");
-  }
-  const std::string parent_id = def["parentId"];
+  auto parent_field = storage::StringField(def, "parentId");
+  if (!parent_field) return StorageError("type file of '" + id + "' has no parentId");
+  const std::string parent_id = *parent_field;
   if (parent_id == id) return StorageError("type '" + id + "' is its own parent");
   FOLIO_ASSIGN_OR_RETURN(auto parent_ptr, Load(parent_id, depth + 1));
   const TypeDef& parent = *parent_ptr;
@@ -254,23 +254,28 @@ Result<std::shared_ptr<const TypeDef>> TypeRegistry::Load(const std::string& id,
   t.id = id;
   t.parent_id = parent_id;
   t.json = def;
-  Json all = parent.json.value("propertyDefinitions", Json::object());
+  const Json* inherited = storage::Member(parent.json, "propertyDefinitions");
+  Json all = inherited != nullptr && inherited->is_object() ? *inherited : Json::object();
   for (auto& [pid, pdef] : all.items()) pdef["inherited"] = true;
-  if (def.contains("versionable") && def["versionable"].is_boolean()) t.versionable = def["versionable"];
-  if (def.contains("contentStreamAllowed") && def["contentStreamAllowed"].is_string()) {
-    t.content_stream_allowed = def["contentStreamAllowed"];
-  }
-  if (def.contains("creatable") && def["creatable"].is_boolean()) t.creatable = def["creatable"];
-  const Json own = def.value("propertyDefinitions", Json::object());
-  for (auto& [pid, pdef] : own.items()) {
-    PropertyDef p;
-    p.id = pid;
-    p.type = ParsePropertyType(pdef.value("propertyType", "string")).value_or(PropertyType::kString);
-    p.multi = pdef.value("cardinality", "single") == "multi";
-    p.updatability = ParseUpdatability(pdef.value("updatability", "readwrite")).value_or(Updatability::kReadWrite);
-    p.required = pdef.value("required", false);
-    t.properties[pid] = p;
-    all[pid] = pdef;
+  if (auto v = storage::BoolField(def, "versionable")) t.versionable = *v;
+  if (auto c = storage::StringField(def, "contentStreamAllowed")) t.content_stream_allowed = *c;
+  if (auto c = storage::BoolField(def, "creatable")) t.creatable = *c;
+  const Json* own = storage::Member(def, "propertyDefinitions");
+  if (own != nullptr && own->is_object()) {
+    for (auto& [pid, pdef] : own->items()) {
+      if (!pdef.is_object()) {
+        return StorageError("type file of '" + id + "' has a malformed definition of property '" + pid + "'");
+      }
+      PropertyDef p;
+      p.id = pid;
+      p.type = ParsePropertyType(storage::StringOr(pdef, "propertyType", "string")).value_or(PropertyType::kString);
+      p.multi = storage::StringOr(pdef, "cardinality", "single") == "multi";
+      p.updatability =
+          ParseUpdatability(storage::StringOr(pdef, "updatability", "readwrite")).value_or(Updatability::kReadWrite);
+      p.required = storage::BoolOr(pdef, "required", false);
+      t.properties[pid] = p;
+      all[pid] = pdef;
+    }
   }
   t.json["baseId"] = std::string(BaseTypeId(t.base));
   t.json["propertyDefinitions"] = std::move(all);
@@ -298,42 +303,45 @@ Result<std::vector<Json>> TypeRegistry::Children(const std::string& parent_id) {
   for (const DirEntry& e : *entries) {
     if (e.type != FileType::kFile || storage::IsTempName(e.name)) continue;
     auto j = storage::ReadJsonFile(fs_, storage::JoinPath(layout_.TypesDir(), e.name));
-    if (!j.ok() || !j->contains("id") || !(*j)["id"].is_string()) continue;
-    if (j->value("parentId", "") != parent_id) continue;
-    auto t = Get((*j)["id"]);
+    if (!j.ok()) continue;
+    auto child_id = storage::StringField(*j, "id");
+    if (!child_id || storage::StringOr(*j, "parentId", "") != parent_id) continue;
+    auto t = Get(*child_id);
     if (t.ok()) out.push_back((*t)->json);
   }
-  std::sort(out.begin(), out.end(), [](const Json& a, const Json& b) { return a["id"] < b["id"]; });
+  std::sort(out.begin(), out.end(), [](const Json& a, const Json& b) {
+    return storage::StringOr(a, "id", "") < storage::StringOr(b, "id", "");
+  });
   return out;
 }
 
 Result<Json> TypeRegistry::Create(const Json& definition) {
   if (!definition.is_object()) return Invalid("must be a JSON object");
-  if (!definition.contains("id") || !definition["id"].is_string() || definition["id"].get<std::string>().empty()) {
-    return Invalid("'id' is missing");
-  }
-  const std::string id = definition["id"];
+  auto id_field = storage::StringField(definition, "id");
+  if (!id_field || id_field->empty()) return Invalid("'id' is missing");
+  const std::string id = *id_field;
   if (id.size() > 200) return Invalid("'id' is longer than 200 bytes");
-  if (!definition.contains("parentId") || !definition["parentId"].is_string()) return Invalid("'parentId' is missing");
+  auto parent_field = storage::StringField(definition, "parentId");
+  if (!parent_field) return Invalid("'parentId' is missing");
   if (BuiltInType(id)) return ContentAlreadyExists("type '" + id + "' is a built-in type");
-  const std::string parent_id = definition["parentId"];
+  const std::string parent_id = *parent_field;
   auto parent = Get(parent_id);
   if (!parent.ok()) return Constraint("parent type '" + parent_id + "' of '" + id + "' does not exist");
-  if (Exists(fs_, layout_.TypeFile(id))) return ContentAlreadyExists("type '" + id + "' exists");
   Json stored = definition;
   stored["baseId"] = std::string(BaseTypeId((*parent)->base));
-  Json props = definition.value("propertyDefinitions", Json::object());
+  const Json* given = storage::Member(definition, "propertyDefinitions");
+  Json props = given != nullptr ? *given : Json::object();
   if (!props.is_object()) return Invalid("'propertyDefinitions' must be an object");
   for (auto& [pid, pdef] : props.items()) {
     if (pid.rfind("cmis:", 0) == 0) return Invalid("property '" + pid + "' may not use the cmis: namespace");
     if ((*parent)->properties.count(pid)) return Invalid("property '" + pid + "' is already defined by a supertype");
     if (!pdef.is_object()) return Invalid("property '" + pid + "' must be an object");
-    if (!ParsePropertyType(pdef.value("propertyType", ""))) {
+    if (!ParsePropertyType(storage::StringOr(pdef, "propertyType", ""))) {
       return Invalid("property '" + pid + "' has an unknown propertyType");
     }
-    std::string card = pdef.value("cardinality", "single");
+    const std::string card = storage::StringOr(pdef, "cardinality", "single");
     if (card != "single" && card != "multi") return Invalid("property '" + pid + "' has an unknown cardinality");
-    if (!ParseUpdatability(pdef.value("updatability", "readwrite"))) {
+    if (!ParseUpdatability(storage::StringOr(pdef, "updatability", "readwrite"))) {
       return Invalid("property '" + pid + "' has an unknown updatability");
     }
     pdef["id"] = pid;
@@ -341,19 +349,27 @@ Result<Json> TypeRegistry::Create(const Json& definition) {
     pdef["inherited"] = false;
   }
   stored["propertyDefinitions"] = props;
-  FOLIO_RETURN_IF_ERROR(storage::EnsureDir(fs_, layout_.TypesDir()));
-  FOLIO_RETURN_IF_ERROR(storage::WriteJsonAtomically(fs_, layout_.TypeFile(id), stored));
+  if (committer_ == nullptr) return PermissionDenied("types cannot be created here (read-only)");
+  FOLIO_RETURN_IF_ERROR(committer_->Run([&](storage::ChangeSet& change) -> Status {
+    if (Exists(fs_, layout_.TypeFile(id))) return ContentAlreadyExists("type '" + id + "' exists");
+    if (!Exists(fs_, layout_.TypesDir())) change.MakeDir(layout_.TypesDir());
+    change.PutJson(layout_.TypeFile(id), stored);
+    return OkStatus();
+  }));
   FOLIO_ASSIGN_OR_RETURN(auto t, Get(id));
   return t->json;
 }
 
 Status TypeRegistry::Delete(const std::string& id) {
   if (BuiltInType(id)) return Constraint("built-in type '" + id + "' cannot be deleted");
-  FOLIO_RETURN_IF_ERROR(Get(id).status());
-  FOLIO_ASSIGN_OR_RETURN(auto children, Children(id));
-  if (!children.empty()) return Constraint("type '" + id + "' has subtypes");
-  FOLIO_RETURN_IF_ERROR(fs_.Remove(layout_.TypeFile(id)));
-  return fs_.SyncDir(layout_.TypesDir());
+  if (committer_ == nullptr) return PermissionDenied("types cannot be deleted here (read-only)");
+  return committer_->Run([&](storage::ChangeSet& change) -> Status {
+    FOLIO_RETURN_IF_ERROR(Get(id).status());
+    FOLIO_ASSIGN_OR_RETURN(auto children, Children(id));
+    if (!children.empty()) return Constraint("type '" + id + "' has subtypes");
+    change.Remove(layout_.TypeFile(id));
+    return OkStatus();
+  });
 }
 
 }  // namespace folio::repo

@@ -14,6 +14,10 @@
 #include "folio/object.h"
 #include "storage/layout.h"
 
+namespace folio::storage {
+class Committer;
+}
+
 namespace folio::repo {
 
 enum class PropertyType { kString, kBoolean, kId, kInteger, kDecimal, kDateTime, kUri, kHtml };
@@ -48,23 +52,28 @@ const std::vector<std::string>& BuiltInTypeIds();
 
 class TypeRegistry {
  public:
-  TypeRegistry(Fs& fs, storage::RepoLayout layout) : fs_(fs), layout_(std::move(layout)) {}
+  // `committer` may be null for a reader (fsck): Create and Delete are then refused.
+  TypeRegistry(Fs& fs, const storage::RepoLayout& layout, storage::Committer* committer = nullptr)
+      : fs_(fs), layout_(layout), committer_(committer) {}
   // kObjectNotFound naming the id if no such type; kStorage if its file is unreadable.
   // Shared and immutable: built-in types are made once; custom ones are rebuilt only
   // when their file changes.
   Result<std::shared_ptr<const TypeDef>> Get(const std::string& id);
   // Type JSONs whose parent is `parent_id` ("" -> the base types).
   Result<std::vector<Json>> Children(const std::string& parent_id);
-  // Validates and stores a custom type; returns its JSON with inherited definitions.
-  // Requires the caller to hold the repository write lock.
+  // Validates and stores a custom type (one change); returns its JSON with inherited
+  // definitions. Errors: kInvalidArgument for a malformed definition (naming what);
+  // kContentAlreadyExists if the id is taken; kConstraint if its parent is unknown.
   Result<Json> Create(const Json& definition);
+  // Errors: kConstraint for a built-in type or one with subtypes; kObjectNotFound.
   Status Delete(const std::string& id);
 
  private:
   Result<std::shared_ptr<const TypeDef>> Load(const std::string& id, int depth);
 
   Fs& fs_;
-  storage::RepoLayout layout_;
+  const storage::RepoLayout& layout_;
+  storage::Committer* committer_;
   std::mutex mu_;
   // Custom types built from their file, keyed by id; valid while the file is unchanged.
   std::map<std::string, std::pair<FileStat, std::shared_ptr<const TypeDef>>> custom_;

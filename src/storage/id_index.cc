@@ -1,7 +1,7 @@
 // The on-disk id index; see id_index.h.
 #include "storage/id_index.h"
 
-#include "storage/atomic_write.h"
+#include "storage/json_access.h"
 
 namespace folio::storage {
 
@@ -11,15 +11,13 @@ Json IndexEntryToJson(const IndexEntry& e) {
 
 Result<IndexEntry> IndexEntryFromJson(const Json& j, const std::string& what) {
   IndexEntry e;
-  for (const char* key : {"kind", "parent", "name", "path"}) {
-    if (!j.contains(key) || !j[key].is_string()) {
-      return StorageError("index entry '" + what + "' lacks the string field '" + key + "'");
-    }
+  std::string* fields[] = {&e.kind, &e.parent, &e.name, &e.path};
+  const char* keys[] = {"kind", "parent", "name", "path"};
+  for (int i = 0; i < 4; ++i) {
+    auto v = StringField(j, keys[i]);
+    if (!v) return StorageError("index entry '" + what + "' lacks the string field '" + keys[i] + "'");
+    *fields[i] = std::move(*v);
   }
-  e.kind = j["kind"];
-  e.parent = j["parent"];
-  e.name = j["name"];
-  e.path = j["path"];
   return e;
 }
 
@@ -33,15 +31,14 @@ Result<IndexEntry> ReadIndexEntry(Fs& fs, const RepoLayout& layout, const std::s
   return IndexEntryFromJson(*j, path);
 }
 
-Status StageIndexEntry(Fs& fs, Transaction& tx, const RepoLayout& layout, const std::string& id,
-                       const IndexEntry& entry) {
-  FOLIO_RETURN_IF_ERROR(EnsureDir(fs, layout.IndexDir()));
-  FOLIO_RETURN_IF_ERROR(EnsureDir(fs, layout.IndexShardDir(id)));
-  return tx.WriteJson(layout.IndexEntry(id), IndexEntryToJson(entry)).status();
+void StageIndexEntry(ChangeSet& change, const RepoLayout& layout, const std::string& id, const IndexEntry& entry) {
+  change.MakeDir(layout.IndexDir());
+  change.MakeDir(layout.IndexShardDir(id));
+  change.PutJson(layout.IndexEntry(id), IndexEntryToJson(entry));
 }
 
-void StageIndexRemoval(Transaction& tx, const RepoLayout& layout, const std::string& id) {
-  tx.Remove(layout.IndexEntry(id));
+void StageIndexRemoval(ChangeSet& change, const RepoLayout& layout, const std::string& id) {
+  change.Remove(layout.IndexEntry(id));
 }
 
 }  // namespace folio::storage

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "folio/fs.h"
-#include "storage/journal.h"
+#include "storage/change_set.h"
 #include "storage/layout.h"
 
 namespace folio::storage {
@@ -27,10 +27,9 @@ Result<IndexEntry> IndexEntryFromJson(const Json& j, const std::string& what);
 
 // Errors: kObjectNotFound if `id` has no entry; kStorage if it cannot be read.
 Result<IndexEntry> ReadIndexEntry(Fs& fs, const RepoLayout& layout, const std::string& id);
-// At commit of `tx`, `id` maps to `entry`. Creates the shard directory now.
-Status StageIndexEntry(Fs& fs, Transaction& tx, const RepoLayout& layout, const std::string& id,
-                       const IndexEntry& entry);
-// At commit of `tx`, `id` has no entry.
-void StageIndexRemoval(Transaction& tx, const RepoLayout& layout, const std::string& id);
+// At commit of `change`, `id` maps to `entry` (its shard directory made if missing).
+void StageIndexEntry(ChangeSet& change, const RepoLayout& layout, const std::string& id, const IndexEntry& entry);
+// At commit of `change`, `id` has no entry.
+void StageIndexRemoval(ChangeSet& change, const RepoLayout& layout, const std::string& id);
 
 }  // namespace folio::storage

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "storage/atomic_write.h"
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "storage/layout.h"
 
 namespace folio::storage {
@@ -50,11 +50,26 @@ Status Apply(Fs& fs, const JournalAction& a, std::set<std::string>& touched) {
       if (Missing(st.status())) return OkStatus();
       return st.status();
     }
+    const std::string from_dir = ParentPath(a.from), to_dir = ParentPath(a.to);
+    if (from_dir == to_dir) {
+      FOLIO_RETURN_IF_ERROR(fs.Rename(a.from, a.to));
+      Remap(touched, a.from, a.to);
+      touched.insert(from_dir);
+      return OkStatus();
+    }
+    // Across directories the rename is two directory changes, and a filesystem may
+    // make one durable without the other (docs/STORAGE.md §8): the
+    // destination is synced first, so that a power loss between the two syncs leaves
+    // two names of the file (completed here on recovery), never none.
+    auto to = fs.Stat(a.to);
+    if (to.ok() && to->type != FileType::kDirectory && to->inode == st->inode && to->device == st->device) {
+      FOLIO_RETURN_IF_ERROR(fs.Remove(a.from));
+      return fs.SyncDir(from_dir);
+    }
     FOLIO_RETURN_IF_ERROR(fs.Rename(a.from, a.to));
     Remap(touched, a.from, a.to);
-    touched.insert(ParentPath(a.from));
-    touched.insert(ParentPath(a.to));
-    return OkStatus();
+    FOLIO_RETURN_IF_ERROR(fs.SyncDir(to_dir));
+    return fs.SyncDir(from_dir);
   }
   FOLIO_RETURN_IF_ERROR(fs.RemoveTree(a.from));
   // Nothing below a removed path needs syncing any more.

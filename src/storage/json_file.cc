@@ -29,4 +29,13 @@ Status WriteJsonAtomically(Fs& fs, const std::string& path, const Json& value) {
   return WriteFileAtomically(fs, path, SerializeJson(value));
 }
 
+std::string_view JsonTypeForMessage(const Json& value) {
+  if (value.is_object()) return "an object";
+  if (value.is_array()) return "an array";
+  if (value.is_string()) return "a string";
+  if (value.is_boolean()) return "a boolean";
+  if (value.is_number()) return "a number";
+  return "null";
+}
+
 }  // namespace folio::storage

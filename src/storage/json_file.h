@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -22,5 +23,9 @@ Result<Json> ParseStoredJson(std::string_view bytes, const std::string& what);
 std::string SerializeJson(const Json& value);
 // WriteFileAtomically of SerializeJson(value).
 Status WriteJsonAtomically(Fs& fs, const std::string& path, const Json& value);
+
+// A short name of a JSON value's type for messages: "an object", "an array", "a string",
+// "a number", "a boolean", "null".
+std::string_view JsonTypeForMessage(const Json& value);
 
 }  // namespace folio::storage

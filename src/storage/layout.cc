@@ -69,7 +69,10 @@ std::string BaseName(std::string_view path) {
 
 std::string ServerMetaDir() { return std::string(kMetaDir); }
 std::string ServerLockFile() { return JoinPath(kMetaDir, "lock"); }
+std::string DataMarkerFile() { return JoinPath(kMetaDir, "folio.json"); }
+std::string ServerTrash(std::string_view id) { return JoinPath(kMetaDir, "trash-" + std::string(id)); }
 std::string DomainDir(std::string_view domain) { return std::string(domain); }
+std::string DomainMetaDir(std::string_view domain) { return JoinPath(domain, kMetaDir); }
 std::string DomainFile(std::string_view domain) { return JoinPath(domain, kMetaDir, "domain.json"); }
 
 std::string RepoLayout::MetaDir() const { return JoinPath(base_, kMetaDir); }
@@ -93,6 +96,8 @@ std::string RepoLayout::RelationshipsDir() const { return JoinPath(MetaDir(), "r
 std::string RepoLayout::RelationshipFile(std::string_view id) const {
   return JoinPath(RelationshipsDir(), std::string(id) + ".json");
 }
+std::string RepoLayout::LogFile() const { return JoinPath(MetaDir(), "log"); }
+std::string RepoLayout::ChangesDir() const { return JoinPath(MetaDir(), "changes"); }
 std::string RepoLayout::UploadsDir() const { return JoinPath(MetaDir(), "uploads"); }
 std::string RepoLayout::TrashDir() const { return JoinPath(MetaDir(), "trash"); }
 std::string RepoLayout::LostFoundDir() const { return JoinPath(MetaDir(), "lost+found"); }

@@ -33,7 +33,10 @@ std::string BaseName(std::string_view path);
 // Data-directory level.
 std::string ServerMetaDir();                        // .folio
 std::string ServerLockFile();                       // .folio/lock
+std::string DataMarkerFile();                       // .folio/folio.json (marks a data directory)
+std::string ServerTrash(std::string_view id);       // .folio/trash-<id> (a deleted domain or repository)
 std::string DomainDir(std::string_view domain);     // demo
+std::string DomainMetaDir(std::string_view domain); // demo/.folio
 std::string DomainFile(std::string_view domain);    // demo/.folio/domain.json
 
 // Paths inside one repository: `base` is "domain/repository".
@@ -45,7 +48,9 @@ class RepoLayout {
   std::string MetaDir() const;                       // R/.folio
   std::string RepositoryFile() const;                // R/.folio/repository.json
   std::string LockFile() const;                      // R/.folio/lock
-  std::string JournalDir() const;                    // R/.folio/journal
+  std::string JournalDir() const;                    // R/.folio/journal (format 1's, read for recovery)
+  std::string LogFile() const;                       // R/.folio/log (the commit log)
+  std::string ChangesDir() const;                    // R/.folio/changes (the change log)
   std::string IndexDir() const;                      // R/.folio/index
   std::string IndexShardDir(std::string_view id) const;  // R/.folio/index/xy
   std::string IndexEntry(std::string_view id) const;     // R/.folio/index/xy/<id>.json

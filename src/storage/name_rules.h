@@ -15,7 +15,4 @@ inline constexpr size_t kMaxNameBytes = 255;
 // storage format (starts with ".folio").
 Status ValidateName(std::string_view name);
 
-// True if `s` is well-formed UTF-8 (no overlongs, no surrogates).
-bool IsValidUtf8(std::string_view s);
-
 }  // namespace folio::storage

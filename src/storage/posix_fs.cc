@@ -203,6 +203,52 @@ class PosixDirectory : public Directory {
   std::string path_;
 };
 
+class PosixRandomAccessFile : public RandomAccessFile {
+ public:
+  PosixRandomAccessFile(Fd fd, std::string path, bool durable)
+      : fd_(std::move(fd)), path_(std::move(path)), durable_(durable) {}
+  Result<size_t> ReadAt(uint64_t offset, char* buf, size_t n) override {
+    size_t have = 0;
+    while (have < n) {
+      ssize_t r = ::pread(fd_.get(), buf + have, n - have, static_cast<off_t>(offset + have));
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        return Errno("read", path_, errno);
+      }
+      if (r == 0) break;
+      have += static_cast<size_t>(r);
+    }
+    return have;
+  }
+  Status WriteAt(uint64_t offset, std::string_view bytes) override {
+    while (!bytes.empty()) {
+      ssize_t w = ::pwrite(fd_.get(), bytes.data(), bytes.size(), static_cast<off_t>(offset));
+      if (w < 0) {
+        if (errno == EINTR) continue;
+        return Errno("write", path_, errno);
+      }
+      bytes.remove_prefix(static_cast<size_t>(w));
+      offset += static_cast<uint64_t>(w);
+    }
+    return OkStatus();
+  }
+  Status DataSync() override {
+    if (!durable_) return OkStatus();
+    if (::fdatasync(fd_.get()) != 0) return Errno("sync", path_, errno);
+    return OkStatus();
+  }
+  Result<uint64_t> Size() override {
+    struct stat st;
+    if (::fstat(fd_.get(), &st) != 0) return Errno("stat", path_, errno);
+    return static_cast<uint64_t>(st.st_size);
+  }
+
+ private:
+  Fd fd_;
+  std::string path_;
+  bool durable_;
+};
+
 class PosixLock : public FileLock {
  public:
   explicit PosixLock(Fd fd) : fd_(std::move(fd)) {}
@@ -339,12 +385,62 @@ class PosixFs : public Fs {
     return ToFileStat(st);
   }
 
-  Result<std::unique_ptr<FileLock>> Lock(const std::string& path) override {
+  Result<std::unique_ptr<FileLock>> Lock(const std::string& path, LockMode mode) override {
     FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(path, O_RDWR | O_CREAT, 0644));
-    while (::flock(fd.get(), LOCK_EX) != 0) {
+    const int op = mode == LockMode::kShared ? LOCK_SH : LOCK_EX;
+    while (::flock(fd.get(), op) != 0) {
       if (errno != EINTR) return Errno("lock", path, errno);
     }
     return std::unique_ptr<FileLock>(new PosixLock(std::move(fd)));
+  }
+
+  Status Link(const std::string& from, const std::string& to) override {
+    FOLIO_RETURN_IF_ERROR(ValidatePath(from));
+    FOLIO_RETURN_IF_ERROR(ValidatePath(to));
+    if (from.empty() || to.empty()) return InvalidArgument("cannot link the data directory itself");
+    auto [from_parent, from_name] = SplitParent(from);
+    auto [to_parent, to_name] = SplitParent(to);
+    FOLIO_ASSIGN_OR_RETURN(Fd a, OpenBeneath(from_parent, O_PATH | O_DIRECTORY, 0));
+    FOLIO_ASSIGN_OR_RETURN(Fd b, OpenBeneath(to_parent, O_PATH | O_DIRECTORY, 0));
+    // No AT_SYMLINK_FOLLOW: a symlink at `from` is linked as itself, never followed.
+    if (::linkat(a.get(), from_name.c_str(), b.get(), to_name.c_str(), 0) != 0) {
+      return Errno("link", from + "' to '" + to, errno);
+    }
+    return OkStatus();
+  }
+
+  Result<std::unique_ptr<RandomAccessFile>> OpenRandomAccess(const std::string& path) override {
+    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(path, O_RDWR | O_CREAT, 0644));
+    struct stat st;
+    if (::fstat(fd.get(), &st) != 0) return Errno("stat", path, errno);
+    if (!S_ISREG(st.st_mode)) return Errno("open", path, S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
+    return std::unique_ptr<RandomAccessFile>(new PosixRandomAccessFile(std::move(fd), path, options_.durable));
+  }
+
+  Status SyncAll() override {
+    if (!options_.durable) return OkStatus();
+    // Not root_ itself: an O_PATH descriptor is refused by syncfs.
+    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath("", O_RDONLY | O_DIRECTORY, 0));
+    if (::syncfs(fd.get()) != 0) return Errno("sync the filesystem of", root_path_, errno);
+    return OkStatus();
+  }
+
+  std::string BootId() override {
+    static const std::string kBootId = [] {
+      std::string id;
+      int fd = ::open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+      if (fd >= 0) {
+        char buf[64];
+        ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n > 0) id.assign(buf, static_cast<size_t>(n));
+        ::close(fd);
+      }
+      while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
+      // Without /proc the boot cannot be told apart: "" makes every reader assume a
+      // restart (the safe side: changes since the last checkpoint are re-applied).
+      return id;
+    }();
+    return kBootId;
   }
 
   std::string Describe(const std::string& path) const override {

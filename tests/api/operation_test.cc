@@ -37,7 +37,7 @@ TEST_CASE("ParseOperation: every spelling of every operation parses back, in any
   }
 }
 
-TEST_CASE("ParseOperation: seed, CMIS and method-style names are synonyms") {
+TEST_CASE("ParseOperation: service, CMIS and method-style names are synonyms") {
   struct Case {
     std::string_view name;
     Operation op;

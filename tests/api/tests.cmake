@@ -1,11 +1,11 @@
 # The request layer's tests (src/api); included from tests/CMakeLists.txt.
 list(APPEND FOLIO_TEST_SOURCES
-  ${CMAKE_CURRENT_LIST_DIR}/datetime_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/error_response_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/form_limits_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/json_input_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/multipart_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/operation_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/ops/operation_table_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/params_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/properties_form_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/render_test.cc

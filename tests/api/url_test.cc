@@ -14,41 +14,6 @@ namespace {
 using testing::Contains;
 using testing::ParseUrlencodedInPieces;
 
-TEST_CASE("IsValidUtf8: accepts well-formed text and rejects every malformed kind") {
-  const std::string_view good[] = {"",
-                                   "plain",
-                                   "Qu\xC3\xA4rz",
-                                   "\xE2\x82\xAC",
-                                   "\xF0\x9F\x98\x80",
-                                   std::string_view("a\0b", 3),
-                                   "\xF4\x8F\xBF\xBF"};
-  for (const std::string_view text : good) CHECK_MESSAGE(IsValidUtf8(text), text);
-  const std::string_view bad[] = {
-      "\xC3",              // truncated 2-byte
-      "\x80",              // lone continuation
-      "\xC0\xAF",          // overlong '/'
-      "\xE0\x80\xAF",      // overlong 3-byte
-      "\xED\xA0\x80",      // surrogate U+D800
-      "\xF4\x90\x80\x80",  // above U+10FFFF
-      "\xE2\x82",          // truncated 3-byte
-      "\xFF",              // never valid
-      "ok\xC3(",           // bad continuation
-  };
-  for (const std::string_view text : bad) CHECK_MESSAGE(!IsValidUtf8(text), QuoteForMessage(text));
-}
-
-TEST_CASE("QuoteForMessage: escapes bytes and cuts long text") {
-  CHECK(QuoteForMessage("abc") == "'abc'");
-  CHECK(QuoteForMessage("a\xFF"
-                        "b") == "'a\\xFFb'");
-  CHECK(QuoteForMessage("a\nb") == "'a\\x0Ab'");
-  CHECK(QuoteForMessage("\xC3\xA4") == "'\xC3\xA4'");
-  const std::string quoted = QuoteForMessage(std::string(500, 'x'), 20);
-  CHECK(quoted.size() < 30);
-  CHECK(Contains(quoted, "...'"));
-  CHECK(IsValidUtf8(QuoteForMessage("\xE2\x82\xAC\xE2\x82")));
-}
-
 TEST_CASE("PercentDecode: decodes escapes in either case") {
   struct Case {
     std::string_view in;

@@ -169,6 +169,29 @@ TEST_CASE("folio inspect PATH: a subtree; a PATH or DIR that does not exist exit
   CHECK(Lines(not_dir.err).size() == 1);
 }
 
+TEST_CASE("folio inspect: a directory that is not a data directory exits 1 saying what it is and what to type") {
+  SampleCopy sample;
+  Run repo = Folio("inspect " + Quote(sample.dir + "/demo/plain"));
+  CHECK(repo.code == 1);
+  CHECK(repo.out == "");
+  CHECK(repo.err == "folio inspect: '" + sample.dir + "/demo/plain' is a repository directory, not a data directory: " +
+                        "try folio inspect " + sample.dir + " demo/plain\n");
+  Run domain = Folio("inspect " + Quote(sample.dir + "/demo"));
+  CHECK(domain.code == 1);
+  CHECK(domain.err == "folio inspect: '" + sample.dir + "/demo' is a domain directory, not a data directory: " +
+                          "try folio inspect " + sample.dir + " demo\n");
+  TempDir foreign;
+  folio::testing::WriteFile(foreign / "notes.txt", "mine");
+  Run other = Folio("inspect " + Quote(foreign.path()));
+  CHECK(other.code == 1);
+  CHECK(other.out == "");
+  CHECK(Contains(other.err, "'" + foreign.path() + "' is not a Folio data directory: it has no .folio/folio.json"));
+  TempDir empty;
+  Run nothing = Folio("inspect " + Quote(empty.path()));
+  CHECK(nothing.code == 1);
+  CHECK(Contains(nothing.err, "is not a Folio data directory"));
+}
+
 TEST_CASE("folio inspect: usage errors exit non-zero") {
   CHECK(Folio("inspect").code != 0);
   CHECK(Folio("inspect --no-such-flag x").code != 0);

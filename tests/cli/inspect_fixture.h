@@ -6,7 +6,7 @@
 
 #include <optional>
 
-#include "storage/clock.h"
+#include "storage/datetime.h"
 #include "support/repo_fixture.h"
 
 namespace folio::testing {

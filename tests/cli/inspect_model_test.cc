@@ -222,10 +222,3 @@ TEST_CASE("InspectModel: every child of a folder larger than one page, in name o
   REQUIRE_MESSAGE(tree.ok(), tree.status().ToString());
   CHECK(Names(tree->root.children) == expected);
 }
-
-TEST_CASE("InspectModel: FormatIsoTime") {
-  CHECK(FormatIsoTime(kInspectTime, false) == "2024-03-01T10:00:00Z");
-  CHECK(FormatIsoTime(kInspectTime + 7, true) == "2024-03-01T10:00:00.007Z");
-  CHECK(FormatIsoTime(0, true) == "1970-01-01T00:00:00.000Z");
-  CHECK(FormatIsoTime(-1, true) == "1969-12-31T23:59:59.999Z");
-}

@@ -179,7 +179,7 @@ TEST_CASE("Crash: SIGKILL at 200 random moments; fsck --repair keeps every repor
       auto store = Store::Open(dir.path(), StoreOptions{.durable = false});
       REQUIRE(store.ok());
       auto repo = (*store)->GetRepository("demo", "main");
-      REQUIRE(repo.ok());
+      REQUIRE_MESSAGE(repo.ok(), repo.status().ToString());
       for (auto& [s, e] : model) {
         // CAPTURE keeps a lambda, and clang 14 cannot capture a structured binding.
         const auto& series = s;

@@ -1,6 +1,8 @@
 // fsck: data, domain and repository metadata, and leftovers of interrupted work
 // (journal records, temp files, trash, uploads), and symlinks.
 #include <doctest/doctest.h>
+
+#include <fstream>
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -122,18 +124,19 @@ TEST_CASE("Fsck: plants trash-leftover and reports trash-leftover") {
 
 TEST_CASE("Fsck: plants upload-leftover and reports upload-leftover") {
   FsckFixture f;
-  auto fresh = f.repo->NewUpload();
+  auto fresh = f.repo->NewUpload();  // in use: kept while fsck runs
   REQUIRE(fresh.ok());
-  REQUIRE(fresh->file->Close().ok());
-  auto old = f.repo->NewUpload();
-  REQUIRE(old.ok());
-  REQUIRE(old->file->Append("abandoned").ok());
-  REQUIRE(old->file->Close().ok());
-  SetMtimeAgo(f.Abs(old->path), std::chrono::hours(2));
-  CHECK(Find(RunCheck(f.dir.path()), "upload-leftover", fresh->path) == nullptr);
-  ExpectRepaired(f.dir.path(), "upload-leftover", old->path);
-  CHECK_FALSE(fs::exists(f.Abs(old->path)));
-  CHECK(fs::exists(f.Abs(fresh->path)));  // may still be in use
+  // One a killed process left behind (an Upload removes its file when destroyed).
+  const std::string old = "demo/main/.folio/uploads/uabandoned0000000000";
+  {
+    std::ofstream out(f.Abs(old));
+    out << "abandoned";
+  }
+  SetMtimeAgo(f.Abs(old), std::chrono::hours(2));
+  CHECK(Find(RunCheck(f.dir.path()), "upload-leftover", (*fresh)->path()) == nullptr);
+  ExpectRepaired(f.dir.path(), "upload-leftover", old);
+  CHECK_FALSE(fs::exists(f.Abs(old)));
+  CHECK(fs::exists(f.Abs((*fresh)->path())));  // may still be in use
 }
 
 TEST_CASE("Fsck: plants symlink-ignored and reports symlink-ignored") {

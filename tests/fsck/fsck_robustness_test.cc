@@ -52,7 +52,7 @@ TEST_CASE("Fsck: garbage in every kind of file is reported, never thrown, and re
                          "checkedout-marker-mismatch", "object-type-unknown"}) {
     bool seen = false;
     for (const Finding& finding : before.findings) seen = seen || finding.id == id;
-    CHECK_MESSAGE(seen, id);
+    CHECK_MESSAGE(seen, std::string(id));
   }
   for (const Finding& finding : before.findings) {
     CHECK(!finding.message.empty());

@@ -7,39 +7,10 @@
 #include <cstdio>
 
 #include "http/server_fixture.h"
+#include "support/child_process.h"
 
 namespace folio::testing {
 namespace {
-
-struct Child {
-  pid_t pid = -1;
-  FILE* out = nullptr;
-};
-
-Child Spawn(const std::vector<std::string>& args) {
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
-  pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    ::dup2(fds[1], 1);
-    ::close(fds[0]);
-    ::close(fds[1]);
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  ::close(fds[1]);
-  return {pid, ::fdopen(fds[0], "r")};
-}
-
-int WaitExit(pid_t pid) {
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
 
 TEST_CASE("Http serve: ready line, --ephemeral, clean stop on SIGTERM") {
   TempDir dir;

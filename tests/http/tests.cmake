@@ -13,4 +13,5 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/request_log_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/versioning_states_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/versioning_failures_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/newcomer_test.cc
 )

@@ -10,7 +10,11 @@
 
 using namespace folio;
 using folio::testing::Contains;
+using folio::testing::MemRepoFixture;
 using folio::testing::RepoFixture;
+
+TYPE_TO_STRING(RepoFixture);
+TYPE_TO_STRING(MemRepoFixture);
 using folio::testing::WriteFile;
 
 namespace {
@@ -111,8 +115,9 @@ std::string MixedHistory(RepoFixture& f) {
 
 }  // namespace
 
-TEST_CASE("getAllVersions: every version equals getObject of its id (mixed history, working copy)") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("getAllVersions: every version equals getObject of its id (mixed history, working copy)", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   const std::string id = MixedHistory(f);
   auto all = f.repo->GetAllVersions(id);
   REQUIRE_MESSAGE(all.ok(), all.status().ToString());
@@ -142,8 +147,9 @@ TEST_CASE("getAllVersions: every version equals getObject of its id (mixed histo
   CheckSameAsGetObject(f, *all);
 }
 
-TEST_CASE("VisitAllVersions: the same objects one at a time, in either order; an error of the visitor stops it") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("VisitAllVersions: the same objects one at a time, in either order; an error of the visitor stops it", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   const std::string id = MixedHistory(f);
   auto all = f.repo->GetAllVersions(id);
   REQUIRE(all.ok());

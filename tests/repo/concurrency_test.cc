@@ -11,10 +11,15 @@
 #include "support/repo_fixture.h"
 
 using namespace folio;
+using folio::testing::MemRepoFixture;
 using folio::testing::RepoFixture;
 
-TEST_CASE("Concurrency: 50 simultaneous checkOuts of one document, exactly one succeeds") {
-  RepoFixture f;
+TYPE_TO_STRING(RepoFixture);
+TYPE_TO_STRING(MemRepoFixture);
+
+TEST_CASE_TEMPLATE("Concurrency: 50 simultaneous checkOuts of one document, exactly one succeeds", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   ObjectData doc = f.Doc(f.root, "hot.txt", "x");
   std::atomic<int> ok{0}, versioning{0}, other{0};
   std::vector<std::thread> threads;
@@ -36,9 +41,10 @@ TEST_CASE("Concurrency: 50 simultaneous checkOuts of one document, exactly one s
   CHECK(other == 0);
 }
 
-TEST_CASE("Concurrency: checkIn racing cancelCheckOut, exactly one wins") {
+TEST_CASE_TEMPLATE("Concurrency: checkIn racing cancelCheckOut, exactly one wins", F,
+                   RepoFixture, MemRepoFixture) {
   for (int round = 0; round < 10; ++round) {
-    RepoFixture f;
+    F f;
     ObjectData doc = f.Doc(f.root, "race.txt", "x");
     auto pwc = f.repo->CheckOut(doc.id, "a");
     REQUIRE(pwc.ok());
@@ -115,8 +121,9 @@ TEST_CASE("Concurrency: two stores on one directory create and check in without 
   }
 }
 
-TEST_CASE("Concurrency: same name created from many threads, exactly one wins") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Concurrency: same name created from many threads, exactly one wins", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   std::atomic<int> ok{0}, clash{0};
   std::vector<std::thread> threads;
   for (int i = 0; i < 16; ++i) {

@@ -1,12 +1,18 @@
 // A disk that fails at any step of a change: the call returns kStorage (or succeeds if
 // the failure came after its commit point), and after reopening (journal recovery) the
-// repository holds the old state or the new one, never a mix.
+// repository holds the old state or the new one, never a mix. Walked on PosixFs, then
+// on MemFs (EIO, ENOSPC) and through a power cut at every step under both of its
+// power loss models.
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <memory>
 #include <functional>
 
+#include "folio/fsck.h"
 #include "folio/repository.h"
+#include "storage/mem_fs.h"
 #include "support/faulty_fs.h"
 #include "support/repo_fixture.h"
 
@@ -15,26 +21,35 @@ using folio::testing::ContentOf;
 using folio::testing::FaultyFs;
 using folio::testing::ReadFile;
 using folio::testing::RepoFixture;
+using folio::storage::MemFs;
+using folio::storage::PowerLoss;
 
 namespace {
+
+// One change to walk: `setup` prepares the fixture and returns the subject's id;
+// `change` makes the change; `took_effect` tells, after reopening, whether it did;
+// `check(repo, subject, effect)` verifies the whole state is the old or the new one.
+struct Scenario {
+  std::function<std::string(RepoFixture&)> setup;
+  std::function<Status(Repository&, const std::string&)> change;
+  std::function<bool(Repository&, const std::string&)> took_effect;
+  std::function<void(Repository&, const std::string&, bool)> check;
+};
 
 // Runs `change` with the disk failing from step N on, for every N, on a fresh fixture
 // built by `setup`; after each, reopens the repository over the real disk and calls
 // `check(repo, committed)` where committed says whether the change took effect.
-void WalkFailures(const std::function<std::string(RepoFixture&)>& setup,
-                  const std::function<Status(Repository&, const std::string&)>& change,
-                  const std::function<bool(Repository&, const std::string&)>& took_effect,
-                  const std::function<void(Repository&, const std::string&, bool)>& check) {
+void WalkFailures(const Scenario& sc) {
   for (int step = 0;; ++step) {
     CAPTURE(step);
     RepoFixture f;
-    const std::string subject = setup(f);
+    const std::string subject = sc.setup(f);
     auto real = OpenPosixFs(f.dir.path(), PosixFsOptions{.durable = false});
     REQUIRE(real.ok());
     FaultyFs faulty(**real, step);
     auto repo = Repository::Open(faulty, "demo/main");
     REQUIRE(repo.ok());
-    Status s = change(**repo, subject);
+    Status s = sc.change(**repo, subject);
     if (!faulty.fired()) {
       REQUIRE_MESSAGE(s.ok(), s.ToString());
       break;
@@ -42,17 +57,112 @@ void WalkFailures(const std::function<std::string(RepoFixture&)>& setup,
     if (!s.ok()) CHECK(s.kind() == ErrorKind::kStorage);
     auto reopened = Repository::Open(**real, "demo/main");  // recovers the journal
     REQUIRE_MESSAGE(reopened.ok(), reopened.status().ToString());
-    const bool effect = took_effect(**reopened, subject);
+    const bool effect = sc.took_effect(**reopened, subject);
     if (s.ok()) CHECK(effect);  // reported done means done
-    check(**reopened, subject, effect);
-    REQUIRE(step < 200);
+    sc.check(**reopened, subject, effect);
+    REQUIRE(step < 400);
   }
 }
 
-}  // namespace
+// The fixture of `sc`, built on disk once and imported into memory (all durable).
+MemFs InMemory(const Scenario& sc, std::string& subject) {
+  RepoFixture f;
+  subject = sc.setup(f);
+  // The fixture's repository is still open: its last changes may sit in its commit log
+  // (applied, not yet checkpointed). A copy taken now would be a crashed one.
+  REQUIRE(f.repo->Checkpoint().ok());
+  MemFs disk;
+  REQUIRE(folio::storage::ImportTree(disk, f.dir.path()).ok());
+  return disk;
+}
 
-TEST_CASE("Failure: createDocument at every failing step creates all or nothing") {
-  WalkFailures(
+// Reopens the repository on `disk` (recovering what its commit log holds), checks the
+// state, closes it, and has fsck find nothing wrong. Returns whether the change took
+// effect.
+bool Recheck(const Scenario& sc, MemFs& disk, const std::string& subject) {
+  bool effect = false;
+  {
+    auto reopened = Repository::Open(disk, "demo/main");
+    REQUIRE_MESSAGE(reopened.ok(), (reopened.status().ToString() + "\n" + folio::storage::DumpTree(disk)));
+    effect = sc.took_effect(**reopened, subject);
+    sc.check(**reopened, subject, effect);
+  }
+  auto report = RunFsck(disk, FsckOptions{});
+  REQUIRE_MESSAGE(report.ok(), report.status().ToString());
+  for (const Finding& finding : report->findings) {
+    if (finding.severity != Severity::kNote) FAIL_CHECK(finding.id << " " << finding.path << ": " << finding.message);
+  }
+  return effect;
+}
+
+// Opens the repository on `fs` and makes the change of `sc`; the repository is
+// closed again when this returns.
+Status Change(const Scenario& sc, Fs& fs, const std::string& subject) {
+  auto repo = Repository::Open(fs, "demo/main");
+  REQUIRE_MESSAGE(repo.ok(), repo.status().ToString());
+  return sc.change(**repo, subject);
+}
+
+// WalkFailures on MemFs, failing with `error` from step N on.
+void WalkFailuresInMemory(const Scenario& sc, std::errc error) {
+  std::string subject;
+  const MemFs fixture = InMemory(sc, subject);
+  for (int step = 0;; ++step) {
+    CAPTURE(step);
+    MemFs disk = fixture.Clone();
+    FaultyFs faulty(disk, FaultyFs::FailFrom(step, error));
+    const Status s = Change(sc, faulty, subject);
+    if (!faulty.fired()) {
+      REQUIRE_MESSAGE(s.ok(), s.ToString());
+      break;
+    }
+    if (!s.ok()) {
+      CHECK(s.kind() == ErrorKind::kStorage);
+      CHECK(s.Is(error));
+    }
+    const bool effect = Recheck(sc, disk, subject);
+    if (s.ok()) CHECK(effect);
+    REQUIRE(step < 400);
+  }
+}
+
+// Cuts the power at every step N of `change` (and, under kKeepPrefix, for every number
+// of changes the disk keeps after its last barrier), then restarts on what survived:
+// the repository holds the old state or the new one. A change reported done must
+// survive a power loss right after it.
+void WalkPowerCuts(const Scenario& sc, PowerLoss model) {
+  std::string subject;
+  const MemFs fixture = InMemory(sc, subject);
+  for (int step = 0;; ++step) {
+    for (size_t keep = 0;; ++keep) {
+      CAPTURE(step);
+      CAPTURE(keep);
+      MemFs disk = fixture.Clone();
+      FaultyFs faulty(disk, FaultyFs::CutPowerAt(step, model, keep));
+      const Status s = Change(sc, faulty, subject);
+      if (!faulty.fired()) {
+        REQUIRE_MESSAGE(s.ok(), s.ToString());
+        for (size_t k = 0; k <= disk.OpsSinceBarrier(); ++k) {
+          CAPTURE(k);
+          MemFs after = disk.Clone();
+          after.LosePower(model, k);
+          const std::string tree = folio::storage::DumpTree(after);
+          CHECK_MESSAGE(Recheck(sc, after, subject), ("a change reported done was lost:\n" + tree));
+          if (model == PowerLoss::kDropUnsynced) break;
+        }
+        return;
+      }
+      if (!s.ok()) CHECK(s.kind() == ErrorKind::kStorage);
+      const bool effect = Recheck(sc, disk, subject);
+      if (s.ok()) CHECK(effect);
+      if (model == PowerLoss::kDropUnsynced || keep >= faulty.ops_at_cut()) break;
+    }
+    REQUIRE(step < 400);
+  }
+}
+
+Scenario CreateDocumentScenario() {
+  return {
       [](RepoFixture& f) { return f.root; },
       [](Repository& r, const std::string& root) {
         NewObject o;
@@ -65,11 +175,11 @@ TEST_CASE("Failure: createDocument at every failing step creates all or nothing"
         REQUIRE(page.ok());
         CHECK(page->total == (effect ? 1u : 0u));
         if (effect) CHECK(ContentOf(r, page->objects[0].id) == "payload");
-      });
+      }};
 }
 
-TEST_CASE("Failure: checkIn at every failing step gives the old version or the new one") {
-  WalkFailures(
+Scenario CheckInScenario() {
+  return {
       [](RepoFixture& f) {
         ObjectData d = f.Doc(f.root, "v.txt", "one");
         auto pwc = f.repo->CheckOut(d.id, "a");
@@ -89,11 +199,11 @@ TEST_CASE("Failure: checkIn at every failing step gives the old version or the n
         CHECK(latest->properties["cmis:versionLabel"] == (effect ? "2.0" : "1.0"));
         CHECK(ContentOf(r, latest->id) == (effect ? "two" : "one"));
         CHECK(latest->properties["cmis:isVersionSeriesCheckedOut"] == !effect);
-      });
+      }};
 }
 
-TEST_CASE("Failure: move at every failing step leaves the document in one place") {
-  WalkFailures(
+Scenario MoveScenario() {
+  return {
       [](RepoFixture& f) {
         ObjectData a = f.Folder(f.root, "a");
         f.Folder(f.root, "b");
@@ -112,5 +222,201 @@ TEST_CASE("Failure: move at every failing step leaves the document in one place"
         REQUIRE(d.ok());
         CHECK(d->path == (effect ? "b/m.txt" : "a/m.txt"));
         CHECK(ContentOf(r, d->id) == "m");
-      });
+      }};
+}
+
+Scenario CheckOutScenario() {
+  return {
+      [](RepoFixture& f) { return f.Doc(f.root, "o.txt", "base").series_id; },
+      [](Repository& r, const std::string& s) { return r.CheckOut(s, "bob").status(); },
+      [](Repository& r, const std::string& s) { return r.GetObject(s + ";pwc").ok(); },
+      [](Repository& r, const std::string& s, bool effect) {
+        auto latest = r.GetObject(s);
+        REQUIRE(latest.ok());
+        CHECK(latest->properties["cmis:isVersionSeriesCheckedOut"] == effect);
+        CHECK(latest->properties["cmis:versionLabel"] == "1.0");
+        CHECK(ContentOf(r, latest->id) == "base");
+        auto out = r.GetCheckedOut("");
+        REQUIRE(out.ok());
+        CHECK(out->size() == (effect ? 1u : 0u));
+        if (effect) CHECK(ContentOf(r, s + ";pwc") == "base");
+      }};
+}
+
+Scenario CancelScenario() {
+  return {
+      [](RepoFixture& f) {
+        ObjectData d = f.Doc(f.root, "c.txt", "kept");
+        auto pwc = f.repo->CheckOut(d.id, "bob");
+        REQUIRE(pwc.ok());
+        REQUIRE(f.repo->SetContent(pwc->id, ContentSource::FromBytes("discarded"), true, "bob").ok());
+        return d.series_id;
+      },
+      [](Repository& r, const std::string& s) { return r.CancelCheckOut(s + ";pwc"); },
+      [](Repository& r, const std::string& s) { return !r.GetObject(s + ";pwc").ok(); },
+      [](Repository& r, const std::string& s, bool effect) {
+        auto latest = r.GetObject(s);
+        REQUIRE(latest.ok());
+        CHECK(latest->properties["cmis:isVersionSeriesCheckedOut"] == !effect);
+        CHECK(ContentOf(r, latest->id) == "kept");
+        if (!effect) CHECK(ContentOf(r, s + ";pwc") == "discarded");
+      }};
+}
+
+Scenario SetContentScenario() {
+  return {
+      [](RepoFixture& f) { return f.Doc(f.root, "s.txt", "old bytes").series_id; },
+      [](Repository& r, const std::string& s) {
+        return r.SetContent(s, ContentSource::FromBytes("new bytes!"), true, "a").status();
+      },
+      [](Repository& r, const std::string& s) { return ContentOf(r, s) == "new bytes!"; },
+      [](Repository& r, const std::string& s, bool effect) {
+        auto latest = r.GetObject(s);
+        REQUIRE(latest.ok());
+        CHECK(latest->properties["cmis:versionLabel"] == "1.0");  // no new version
+        CHECK(ContentOf(r, latest->id) == (effect ? "new bytes!" : "old bytes"));
+        CHECK(latest->properties["cmis:contentStreamLength"] == (effect ? 10 : 9));
+      }};
+}
+
+Scenario RenameScenario() {
+  return {
+      [](RepoFixture& f) { return f.Doc(f.root, "before.txt", "named").series_id; },
+      [](Repository& r, const std::string& s) {
+        return r.UpdateProperties(s, Json{{"cmis:name", "after.txt"}}, "a").status();
+      },
+      [](Repository& r, const std::string&) { return r.GetObjectByPath("after.txt").ok(); },
+      [](Repository& r, const std::string& s, bool effect) {
+        CHECK(r.GetObjectByPath("before.txt").ok() == !effect);
+        auto d = r.GetObject(s);
+        REQUIRE(d.ok());
+        CHECK(d->name == (effect ? "after.txt" : "before.txt"));
+        CHECK(ContentOf(r, d->id) == "named");
+      }};
+}
+
+Scenario DeleteScenario() {
+  return {
+      [](RepoFixture& f) {
+        ObjectData d = f.Doc(f.root, "gone.txt", "v1");
+        auto pwc = f.repo->CheckOut(d.id, "a");
+        REQUIRE(pwc.ok());
+        CheckInRequest req;
+        req.content = ContentSource::FromBytes("v2");
+        REQUIRE(f.repo->CheckIn(pwc->id, req, "a").ok());
+        return d.series_id;
+      },
+      [](Repository& r, const std::string& s) { return r.Delete(s, true); },
+      [](Repository& r, const std::string& s) { return !r.GetObject(s).ok(); },
+      [](Repository& r, const std::string& s, bool effect) {
+        CHECK(r.GetObjectByPath("gone.txt").ok() == !effect);
+        if (!effect) {
+          auto versions = r.GetAllVersions(s);
+          REQUIRE(versions.ok());
+          CHECK(versions->size() == 2);
+          CHECK(ContentOf(r, s) == "v2");
+        }
+      }};
+}
+
+Scenario DeleteTreeScenario() {
+  return {
+      [](RepoFixture& f) {
+        ObjectData t = f.Folder(f.root, "tree");
+        ObjectData sub = f.Folder(t.id, "sub");
+        f.Doc(t.id, "a.txt", "a");
+        ObjectData b = f.Doc(sub.id, "b.txt", "b");
+        REQUIRE(f.repo->CheckOut(b.id, "a").ok());
+        return t.id;
+      },
+      [](Repository& r, const std::string& t) { return r.DeleteTree(t).status(); },
+      [](Repository& r, const std::string& t) { return !r.GetObject(t).ok(); },
+      [](Repository& r, const std::string&, bool effect) {
+        CHECK(r.GetObjectByPath("tree").ok() == !effect);
+        CHECK(r.GetObjectByPath("tree/sub/b.txt").ok() == !effect);
+        auto out = r.GetCheckedOut("");
+        REQUIRE(out.ok());
+        CHECK(out->size() == (effect ? 0u : 1u));
+        if (!effect) CHECK(ContentOf(r, r.GetObjectByPath("tree/a.txt")->id) == "a");
+      }};
+}
+
+// A file (and a folder) copied in by hand, adopted by the first read that finds it. The
+// id given to it is what tells whether the adoption survived.
+Scenario AdoptionScenario() {
+  auto adopted = std::make_shared<std::string>();
+  return {
+      [](RepoFixture& f) {
+        std::filesystem::create_directories(f.RepoPath("hand"));
+        std::ofstream(f.RepoPath("hand/one.txt")) << "by hand";
+        std::ofstream(f.RepoPath("hand/two.txt")) << "also by hand";
+        return std::string("hand/one.txt");
+      },
+      [adopted](Repository& r, const std::string& path) {
+        auto o = r.GetObjectByPath(path);
+        if (o.ok()) *adopted = o->series_id;
+        return o.status();
+      },
+      [adopted](Repository& r, const std::string&) { return !adopted->empty() && r.GetObject(*adopted).ok(); },
+      [](Repository& r, const std::string& path, bool) {
+        auto one = r.GetObjectByPath(path);
+        REQUIRE_MESSAGE(one.ok(), one.status().ToString());
+        CHECK(one->properties["cmis:versionLabel"] == "1.0");
+        CHECK(ContentOf(r, one->id) == "by hand");
+        auto two = r.GetObjectByPath("hand/two.txt");
+        REQUIRE(two.ok());
+        CHECK(ContentOf(r, two->id) == "also by hand");
+      }};
+}
+
+// Every change that touches several files.
+std::vector<std::pair<const char*, Scenario>> AllScenarios() {
+  return {{"createDocument", CreateDocumentScenario()},
+          {"checkOut", CheckOutScenario()},
+          {"checkIn", CheckInScenario()},
+          {"cancelCheckOut", CancelScenario()},
+          {"setContent", SetContentScenario()},
+          {"move", MoveScenario()},
+          {"rename", RenameScenario()},
+          {"delete", DeleteScenario()},
+          {"deleteTree", DeleteTreeScenario()},
+          {"adoption", AdoptionScenario()}};
+}
+
+}  // namespace
+
+TEST_CASE("Failure: createDocument at every failing step creates all or nothing") {
+  WalkFailures(CreateDocumentScenario());
+}
+
+TEST_CASE("Failure: checkIn at every failing step gives the old version or the new one") {
+  WalkFailures(CheckInScenario());
+}
+
+TEST_CASE("Failure: move at every failing step leaves the document in one place") {
+  WalkFailures(MoveScenario());
+}
+
+TEST_CASE("Failure: on MemFs, EIO or ENOSPC at every step of a change leaves old or new") {
+  for (std::errc error : {std::errc::io_error, std::errc::no_space_on_device}) {
+    CAPTURE(static_cast<int>(error));
+    for (const auto& [name, scenario] : AllScenarios()) {
+      CAPTURE(name);
+      WalkFailuresInMemory(scenario, error);
+    }
+  }
+}
+
+TEST_CASE("Failure: a power loss at every step of a change leaves old or new (unsynced data dropped)") {
+  for (const auto& [name, scenario] : AllScenarios()) {
+    CAPTURE(name);
+    WalkPowerCuts(scenario, PowerLoss::kDropUnsynced);
+  }
+}
+
+TEST_CASE("Failure: a power loss at every step of a change leaves old or new (every ordered prefix kept)") {
+  for (const auto& [name, scenario] : AllScenarios()) {
+    CAPTURE(name);
+    WalkPowerCuts(scenario, PowerLoss::kKeepPrefix);
+  }
 }

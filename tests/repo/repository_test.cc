@@ -1,18 +1,22 @@
-// Engine operations over a real data directory (PosixFs in a temp dir).
+// Engine operations over a real data directory (PosixFs in a temp dir) and, for most,
+// over the same repository in memory (MemFs).
 #include <doctest/doctest.h>
 
-#include <filesystem>
 #include <set>
 
 #include "support/repo_fixture.h"
 
 using namespace folio;
 using folio::testing::Contains;
-using folio::testing::ReadFile;
+using folio::testing::MemRepoFixture;
 using folio::testing::RepoFixture;
 
-TEST_CASE("Repository: a new repository has a root folder with an id and path /") {
-  RepoFixture f;
+TYPE_TO_STRING(RepoFixture);
+TYPE_TO_STRING(MemRepoFixture);
+
+TEST_CASE_TEMPLATE("Repository: a new repository has a root folder with an id and path /", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   auto root = f.repo->GetObject(f.root);
   REQUIRE(root.ok());
   CHECK(root->base == BaseType::kFolder);
@@ -23,12 +27,13 @@ TEST_CASE("Repository: a new repository has a root folder with an id and path /"
   CHECK(by_path->id == f.root);
 }
 
-TEST_CASE("Repository: creates folders and documents a person can see with ls and cat") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Repository: creates folders and documents a person can see with ls and cat", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   ObjectData docs = f.Folder(f.root, "docs");
   ObjectData doc = f.Doc(docs.id, "hello.txt", "hello world");
-  CHECK(std::filesystem::is_directory(f.RepoPath("docs")));
-  CHECK(ReadFile(f.RepoPath("docs/hello.txt")) == "hello world");
+  CHECK(f.fs().Stat("demo/main/docs")->type == FileType::kDirectory);
+  CHECK(f.Visible("docs/hello.txt") == "hello world");
   CHECK(doc.properties["cmis:versionLabel"] == "1.0");
   CHECK(doc.properties["cmis:contentStreamLength"] == 11);
   CHECK(doc.properties["cmis:contentStreamMimeType"] == "text/plain");
@@ -48,8 +53,9 @@ TEST_CASE("Repository: creates folders and documents a person can see with ls an
   CHECK(folder->properties["cmis:parentId"] == f.root);
 }
 
-TEST_CASE("Repository: names are validated and unique within a folder") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Repository: names are validated and unique within a folder", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   f.Folder(f.root, "a");
   for (std::string bad : {std::string(""), std::string("."), std::string(".."), std::string("x/y"),
                           std::string("nul\0x", 5), std::string(256, 'n'), std::string(".folio"),
@@ -72,8 +78,9 @@ TEST_CASE("Repository: names are validated and unique within a folder") {
   CHECK(f.repo->CreateFolder(f.root, longest, "alice").ok());
 }
 
-TEST_CASE("Repository: unknown ids and paths are objectNotFound naming them") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Repository: unknown ids and paths are objectNotFound naming them", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   for (std::string id : {"fnothere", "d123;1.0", "../../etc", "", "a b", "d1;pwc"}) {
     auto r = f.repo->GetObject(id);
     REQUIRE_FALSE(r.ok());
@@ -90,12 +97,13 @@ TEST_CASE("Repository: unknown ids and paths are objectNotFound naming them") {
   }
 }
 
-TEST_CASE("Repository: a symlink pointing outside the data directory is never followed") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Repository: a symlink pointing outside the data directory is never followed", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   folio::testing::TempDir outside;
   folio::testing::WriteFile(outside / "secret.txt", "secret");
-  std::filesystem::create_symlink(outside.path(), f.RepoPath("escape"));
-  std::filesystem::create_symlink(outside / "secret.txt", f.RepoPath("secret.txt"));
+  f.Symlink("escape", outside.path());
+  f.Symlink("secret.txt", outside / "secret.txt");
   CHECK(f.repo->GetObjectByPath("escape/secret.txt").status().kind() == ErrorKind::kObjectNotFound);
   CHECK(f.repo->GetObjectByPath("secret.txt").status().kind() == ErrorKind::kObjectNotFound);
   auto page = f.repo->GetChildren(f.root, 0, 100);
@@ -103,8 +111,9 @@ TEST_CASE("Repository: a symlink pointing outside the data directory is never fo
   CHECK(page->total == 0);
 }
 
-TEST_CASE("Repository: by path, a document file replaced by a symlink after a read is not found") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Repository: by path, a document file replaced by a symlink after a read is not found", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   ObjectData docs = f.Folder(f.root, "docs");
   ObjectData doc = f.Doc(docs.id, "hello.txt", "hello world");
   // Twice: the second read takes the remembered path (identity of the visible file).
@@ -114,17 +123,17 @@ TEST_CASE("Repository: by path, a document file replaced by a symlink after a re
   CHECK(again->id == doc.id);
   folio::testing::TempDir outside;
   folio::testing::WriteFile(outside / "hello.txt", "secret");
-  std::filesystem::remove(f.RepoPath("docs/hello.txt"));
-  std::filesystem::create_symlink(outside / "hello.txt", f.RepoPath("docs/hello.txt"));
+  REQUIRE(f.fs().Remove("demo/main/docs/hello.txt").ok());
+  f.Symlink("docs/hello.txt", outside / "hello.txt");
   auto through = f.repo->GetObjectByPath("docs/hello.txt");
   CHECK(through.status().kind() == ErrorKind::kObjectNotFound);
   CHECK(Contains(through.status().message(), "docs/hello.txt"));
-  std::filesystem::remove(f.RepoPath("docs/hello.txt"));
+  REQUIRE(f.fs().Remove("demo/main/docs/hello.txt").ok());
   CHECK(f.repo->GetObjectByPath("docs/hello.txt").status().kind() == ErrorKind::kObjectNotFound);
 }
 
-TEST_CASE("Repository: children come in name order with paging") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Repository: children come in name order with paging", F, RepoFixture, MemRepoFixture) {
+  F f;
   for (const char* n : {"c.txt", "a.txt", "b.txt", "e.txt", "d.txt"}) f.Doc(f.root, n, n);
   f.Folder(f.root, "0-folder");
   auto p1 = f.repo->GetChildren(f.root, 0, 2);
@@ -146,8 +155,9 @@ TEST_CASE("Repository: children come in name order with paging") {
   CHECK(not_folder.status().kind() == ErrorKind::kInvalidArgument);
 }
 
-TEST_CASE("Repository: update properties renames, keeps the id, and refuses read-only properties") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Repository: update properties renames, keeps the id, and refuses read-only properties", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   ObjectData doc = f.Doc(f.root, "old.txt", "x");
   auto r = f.repo->UpdateProperties(doc.id, Json{{"cmis:name", "new.txt"}, {"cmis:description", "d"}}, "bob");
   REQUIRE_MESSAGE(r.ok(), r.status().ToString());
@@ -156,8 +166,8 @@ TEST_CASE("Repository: update properties renames, keeps the id, and refuses read
   CHECK(r->properties["cmis:description"] == "d");
   CHECK(r->properties["cmis:lastModifiedBy"] == "bob");
   CHECK(r->properties["cmis:versionLabel"] == "1.0");  // rule 5: no new version
-  CHECK(std::filesystem::exists(f.RepoPath("new.txt")));
-  CHECK_FALSE(std::filesystem::exists(f.RepoPath("old.txt")));
+  CHECK(f.Has("new.txt"));
+  CHECK_FALSE(f.Has("old.txt"));
   CHECK(f.repo->GetObjectByPath("new.txt")->id == doc.id);
 
   for (const char* ro : {"cmis:versionLabel", "cmis:isLatestVersion", "cmis:createdBy", "cmis:objectId",
@@ -176,8 +186,9 @@ TEST_CASE("Repository: update properties renames, keeps the id, and refuses read
   CHECK(other_type.status().kind() == ErrorKind::kConstraint);
 }
 
-TEST_CASE("Repository: content can be replaced, refused without overwrite, and deleted") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Repository: content can be replaced, refused without overwrite, and deleted", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   ObjectData doc = f.Doc(f.root, "c.txt", "one");
   auto no = f.repo->SetContent(doc.id, ContentSource::FromBytes("two"), false, "bob");
   CHECK(no.status().kind() == ErrorKind::kContentAlreadyExists);
@@ -186,36 +197,34 @@ TEST_CASE("Repository: content can be replaced, refused without overwrite, and d
   CHECK(yes->properties["cmis:contentStreamLength"] == 4);
   CHECK(yes->properties["cmis:versionLabel"] == "1.0");
   CHECK(f.Content(doc.id) == "two!");
-  CHECK(ReadFile(f.RepoPath("c.txt")) == "two!");
+  CHECK(f.Visible("c.txt") == "two!");
   auto del = f.repo->DeleteContent(doc.id, "bob");
   REQUIRE(del.ok());
   CHECK(del->properties["cmis:contentStreamLength"].is_null());
   CHECK(f.repo->OpenContent(doc.id).status().kind() == ErrorKind::kConstraint);
-  CHECK(ReadFile(f.RepoPath("c.txt")).empty());
+  CHECK(f.Visible("c.txt").empty());
 }
 
-TEST_CASE("Repository: uploads are moved into place") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Repository: uploads are linked into place", F, RepoFixture, MemRepoFixture) {
+  F f;
   auto up = f.repo->NewUpload();
   REQUIRE(up.ok());
-  REQUIRE(up->file->Append("streamed bytes").ok());
-  REQUIRE(up->file->Sync().ok());
-  REQUIRE(up->file->Close().ok());
-  ContentSource src;
-  src.upload_path = up->path;
-  src.file_name = "report.pdf";
-  src.mime_type = "application/octet-stream";
+  REQUIRE((*up)->Write("streamed bytes").ok());
+  REQUIRE((*up)->Finish().ok());
+  const ContentSource src = (*up)->AsContent("application/octet-stream", "report.pdf");
   NewObject o;
   o.name = "report.pdf";
   auto doc = f.repo->CreateDocument(f.root, o, src, VersioningState::kMajor, "alice");
   REQUIRE_MESSAGE(doc.ok(), doc.status().ToString());
   CHECK(doc->properties["cmis:contentStreamMimeType"] == "application/pdf");  // derived from the name
   CHECK(f.Content(doc->id) == "streamed bytes");
-  CHECK_FALSE(std::filesystem::exists(f.dir / up->path));
+  // Linked into place (no copy): the upload's own name is gone once the change is applied.
+  CHECK_FALSE(Exists(f.fs(), (*up)->path()));
 }
 
-TEST_CASE("Repository: move keeps ids, checks the source and refuses cycles") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Repository: move keeps ids, checks the source and refuses cycles", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   ObjectData a = f.Folder(f.root, "a");
   ObjectData b = f.Folder(f.root, "b");
   ObjectData sub = f.Folder(a.id, "sub");
@@ -235,15 +244,16 @@ TEST_CASE("Repository: move keeps ids, checks the source and refuses cycles") {
   CHECK(into_self.status().kind() == ErrorKind::kConstraint);
   auto doc_moved = f.repo->Move(doc.id, a.id, "", "alice");
   REQUIRE(doc_moved.ok());
-  CHECK(ReadFile(f.RepoPath("a/d.txt")) == "data");
+  CHECK(f.Visible("a/d.txt") == "data");
   auto parents = f.repo->GetParents(doc.id);
   REQUIRE(parents.ok());
   REQUIRE(parents->size() == 1);
   CHECK((*parents)[0].id == a.id);
 }
 
-TEST_CASE("Repository: delete and deleteTree remove objects and their ids") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Repository: delete and deleteTree remove objects and their ids", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   ObjectData a = f.Folder(f.root, "a");
   ObjectData sub = f.Folder(a.id, "sub");
   ObjectData doc = f.Doc(sub.id, "d.txt", "data");
@@ -252,18 +262,18 @@ TEST_CASE("Repository: delete and deleteTree remove objects and their ids") {
   auto failed = f.repo->DeleteTree(a.id);
   REQUIRE(failed.ok());
   CHECK(failed->empty());
-  CHECK_FALSE(std::filesystem::exists(f.RepoPath("a")));
+  CHECK_FALSE(f.Has("a"));
   for (const std::string& id : {a.id, sub.id, doc.id, doc.series_id}) {
     CHECK(f.repo->GetObject(id).status().kind() == ErrorKind::kObjectNotFound);
   }
   ObjectData e = f.Doc(f.root, "e.txt", "e");
   CHECK(f.repo->Delete(e.id, true).ok());
-  CHECK_FALSE(std::filesystem::exists(f.RepoPath("e.txt")));
+  CHECK_FALSE(f.Has("e.txt"));
   CHECK(f.repo->GetObject(e.id).status().kind() == ErrorKind::kObjectNotFound);
 }
 
-TEST_CASE("Repository: items and relationships") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Repository: items and relationships", F, RepoFixture, MemRepoFixture) {
+  F f;
   NewObject item;
   item.name = "contact";
   auto i = f.repo->CreateItem(f.root, item, "alice");
@@ -288,8 +298,9 @@ TEST_CASE("Repository: items and relationships") {
   CHECK(f.repo->GetObject(i->id).status().kind() == ErrorKind::kObjectNotFound);
 }
 
-TEST_CASE("Repository: GetRelationships by direction; a document's are those of its whole series") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Repository: GetRelationships by direction; a document's are those of its whole series", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   ObjectData a = f.Doc(f.root, "a.txt", "a");
   ObjectData b = f.Doc(f.root, "b.txt", "b");
   NewObject folder;
@@ -333,8 +344,8 @@ TEST_CASE("Repository: GetRelationships by direction; a document's are those of 
         ErrorKind::kObjectNotFound);
 }
 
-TEST_CASE("Repository: custom types define custom properties") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Repository: custom types define custom properties", F, RepoFixture, MemRepoFixture) {
+  F f;
   Json def = {{"id", "acme:contract"}, {"parentId", "cmis:document"}, {"displayName", "Contract"},
               {"propertyDefinitions",
                {{"acme:amount", {{"propertyType", "decimal"}, {"cardinality", "single"}, {"updatability", "readwrite"}}},

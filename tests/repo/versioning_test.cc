@@ -1,14 +1,16 @@
 // The version-series primitives: check-out, check-in, cancel, all versions (seed §3).
 #include <doctest/doctest.h>
 
-#include <filesystem>
 
 #include "support/repo_fixture.h"
 
 using namespace folio;
 using folio::testing::Contains;
-using folio::testing::ReadFile;
+using folio::testing::MemRepoFixture;
 using folio::testing::RepoFixture;
+
+TYPE_TO_STRING(RepoFixture);
+TYPE_TO_STRING(MemRepoFixture);
 
 namespace {
 
@@ -31,8 +33,9 @@ ObjectData Cycle(RepoFixture& f, const std::string& id, bool major, const std::s
 
 }  // namespace
 
-TEST_CASE("Versioning: history 1.0 -> 1.1 -> 2.0 -> 2.1 -> 3.0 with exact flags on every version") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Versioning: history 1.0 -> 1.1 -> 2.0 -> 2.1 -> 3.0 with exact flags on every version", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   ObjectData doc = f.Doc(f.root, "h.txt", "v1.0");
   Cycle(f, doc.series_id, false, "v1.1");
   Cycle(f, doc.series_id, true, "v2.0");
@@ -57,14 +60,15 @@ TEST_CASE("Versioning: history 1.0 -> 1.1 -> 2.0 -> 2.1 -> 3.0 with exact flags 
     CHECK(p["cmis:versionSeriesCheckedOutId"].is_null());
     CHECK(f.Content((*all)[i].id) == std::string("v") + labels[i]);
   }
-  CHECK(ReadFile(f.RepoPath("h.txt")) == "v3.0");
+  CHECK(f.Visible("h.txt") == "v3.0");
   auto latest_major = f.repo->GetLatestVersion(doc.id, true);
   REQUIRE(latest_major.ok());
   CHECK(latest_major->properties["cmis:versionLabel"] == "3.0");
 }
 
-TEST_CASE("Versioning: a checked-out series shows its working copy everywhere") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Versioning: a checked-out series shows its working copy everywhere", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   ObjectData doc = f.Doc(f.root, "w.txt", "base");
   auto pwc = f.repo->CheckOut(doc.id, "bob");
   REQUIRE(pwc.ok());
@@ -92,7 +96,7 @@ TEST_CASE("Versioning: a checked-out series shows its working copy everywhere") 
   // Updates go to the working copy, and the file on disk still shows the latest version.
   REQUIRE(f.repo->SetContent(pwc->id, ContentSource::FromBytes("draft"), true, "bob").ok());
   REQUIRE(f.repo->UpdateProperties(pwc->id, Json{{"cmis:description", "edited"}}, "bob").ok());
-  CHECK(ReadFile(f.RepoPath("w.txt")) == "base");
+  CHECK(f.Visible("w.txt") == "base");
   auto all = f.repo->GetAllVersions(doc.id);
   REQUIRE(all.ok());
   REQUIRE(all->size() == 2);
@@ -111,14 +115,15 @@ TEST_CASE("Versioning: a checked-out series shows its working copy everywhere") 
   CHECK(v11->properties["cmis:description"] == "edited");
   CHECK(v11->properties["cmis:checkinComment"] == "edited draft");
   CHECK(f.Content(v11->id) == "draft");
-  CHECK(ReadFile(f.RepoPath("w.txt")) == "draft");
+  CHECK(f.Visible("w.txt") == "draft");
   auto again = f.repo->CheckIn(pwc->id, req, "bob");
   CHECK(again.status().kind() == ErrorKind::kObjectNotFound);
   CHECK(f.repo->GetCheckedOut("")->empty());
 }
 
-TEST_CASE("Versioning: cancel discards the working copy; not-a-pwc is versioning") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Versioning: cancel discards the working copy; not-a-pwc is versioning", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   ObjectData doc = f.Doc(f.root, "c.txt", "keep");
   CHECK(f.repo->CancelCheckOut(doc.id).kind() == ErrorKind::kVersioning);
   CheckInRequest req;
@@ -135,8 +140,9 @@ TEST_CASE("Versioning: cancel discards the working copy; not-a-pwc is versioning
   CHECK(f.repo->GetObject(pwc->id).status().kind() == ErrorKind::kObjectNotFound);
 }
 
-TEST_CASE("Versioning: checking out an earlier version and checking it in restores it") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Versioning: checking out an earlier version and checking it in restores it", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   ObjectData v1 = f.Doc(f.root, "r.txt", "original");
   REQUIRE(f.repo->UpdateProperties(v1.id, Json{{"cmis:description", "first"}}, "alice").ok());
   ObjectData v2 = Cycle(f, v1.series_id, true, "rewritten");
@@ -150,11 +156,12 @@ TEST_CASE("Versioning: checking out an earlier version and checking it in restor
   CHECK(v3->properties["cmis:versionLabel"] == "3.0");
   CHECK(v3->properties["cmis:description"] == "first");
   CHECK(f.Content(v3->id) == "original");
-  CHECK(ReadFile(f.RepoPath("r.txt")) == "original");
+  CHECK(f.Visible("r.txt") == "original");
 }
 
-TEST_CASE("Versioning: created minor, created checked out, and not versionable") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Versioning: created minor, created checked out, and not versionable", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   ObjectData minor = f.Doc(f.root, "m.txt", "m", VersioningState::kMinor);
   CHECK(minor.properties["cmis:versionLabel"] == "0.1");
   CHECK(minor.properties["cmis:isMajorVersion"] == false);
@@ -162,7 +169,7 @@ TEST_CASE("Versioning: created minor, created checked out, and not versionable")
 
   ObjectData co = f.Doc(f.root, "co.txt", "draft", VersioningState::kCheckedOut);
   CHECK(co.is_pwc);
-  CHECK(ReadFile(f.RepoPath("co.txt")).empty());
+  CHECK(f.Visible("co.txt").empty());
   auto by_path = f.repo->GetObjectByPath("co.txt");
   REQUIRE(by_path.ok());
   CHECK(by_path->is_pwc);
@@ -170,7 +177,7 @@ TEST_CASE("Versioning: created minor, created checked out, and not versionable")
   auto first = f.repo->CheckIn(co.id, req, "alice");
   REQUIRE(first.ok());
   CHECK(first->properties["cmis:versionLabel"] == "1.0");
-  CHECK(ReadFile(f.RepoPath("co.txt")) == "draft");
+  CHECK(f.Visible("co.txt") == "draft");
 
   ObjectData plain = f.Doc(f.root, "p.txt", "p", VersioningState::kNone);
   auto r = f.repo->CheckOut(plain.id, "alice");
@@ -180,8 +187,9 @@ TEST_CASE("Versioning: created minor, created checked out, and not versionable")
   CHECK(f.repo->GetAllVersions(folder.id).status().kind() == ErrorKind::kInvalidArgument);
 }
 
-TEST_CASE("Versioning: check-in with a new name renames the file; deleting the latest version") {
-  RepoFixture f;
+TEST_CASE_TEMPLATE("Versioning: check-in with a new name renames the file; deleting the latest version", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
   ObjectData doc = f.Doc(f.root, "a.txt", "one");
   auto pwc = f.repo->CheckOut(doc.id, "alice");
   REQUIRE(pwc.ok());
@@ -191,8 +199,8 @@ TEST_CASE("Versioning: check-in with a new name renames the file; deleting the l
   auto v2 = f.repo->CheckIn(pwc->id, req, "alice");
   REQUIRE_MESSAGE(v2.ok(), v2.status().ToString());
   CHECK(v2->name == "b.txt");
-  CHECK(ReadFile(f.RepoPath("b.txt")) == "two");
-  CHECK_FALSE(std::filesystem::exists(f.RepoPath("a.txt")));
+  CHECK(f.Visible("b.txt") == "two");
+  CHECK_FALSE(f.Has("a.txt"));
   auto v1 = f.repo->GetObject(doc.id);
   REQUIRE(v1.ok());
   CHECK(v1->properties["cmis:name"] == "a.txt");  // each version keeps its own name
@@ -200,5 +208,5 @@ TEST_CASE("Versioning: check-in with a new name renames the file; deleting the l
   auto latest = f.repo->GetObject(doc.series_id);
   REQUIRE(latest.ok());
   CHECK(latest->properties["cmis:versionLabel"] == "1.0");
-  CHECK(ReadFile(f.RepoPath("b.txt")) == "one");
+  CHECK(f.Visible("b.txt") == "one");
 }

@@ -1,6 +1,10 @@
 list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/posix_fs_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/fs_conformance_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/mem_fs_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/journal_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/layout_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/datetime_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/json_cache_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/utf8_test.cc
 )

@@ -1,15 +1,19 @@
 // A data directory in a temp dir with domain "demo" and repository "main" (variant B),
-// opened through the public Store API, plus small helpers tests share.
+// opened through the public Store API, plus small helpers tests share. MemRepoFixture
+// is the same repository copied into a MemFs and opened there: a test written as
+// TEST_CASE_TEMPLATE(..., F, RepoFixture, MemRepoFixture) runs the engine on both.
 #pragma once
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
 
 #include "folio/store.h"
+#include "storage/mem_fs.h"
 #include "support/temp_dir.h"
 
 namespace folio::testing {
@@ -59,6 +63,10 @@ struct RepoFixture {
     // No fsync: tests simulate kills, not power loss, and run much faster without it.
     auto s = Store::Open(dir.path(), StoreOptions{.durable = false});
     REQUIRE(s.ok());
+    auto disk = OpenPosixFs(dir.path(), PosixFsOptions{.durable = false});
+    REQUIRE(disk.ok());
+    disk_ = std::move(*disk);
+    fs_ = disk_.get();
     store = std::move(*s);
     REQUIRE(store->CreateDomain("demo", "test domain").ok());
     RepositoryInfo info;
@@ -99,6 +107,46 @@ struct RepoFixture {
     return ReadAll(*s->file);
   }
 
+  // The data directory as the repository sees it (paths relative to the data directory).
+  Fs& fs() { return *fs_; }
+  // The bytes of the repository-relative file `rel` as a person would read them;
+  // "<missing>" if there is no such file.
+  std::string Visible(const std::string& rel) {
+    auto bytes = ReadWholeFile(*fs_, "demo/main/" + rel);
+    return bytes.ok() ? *bytes : "<missing>";
+  }
+  // True if the repository-relative `rel` exists (any kind of file).
+  bool Has(const std::string& rel) { return Exists(*fs_, "demo/main/" + rel); }
+  // Plants a symlink at the repository-relative `rel` pointing at `target`.
+  virtual void Symlink(const std::string& rel, const std::string& target) {
+    std::error_code ec;
+    std::filesystem::create_symlink(target, RepoPath(rel), ec);
+    REQUIRE_FALSE(ec);
+  }
+  virtual ~RepoFixture() = default;
+
+ protected:
+  std::unique_ptr<Fs> disk_;
+  Fs* fs_ = nullptr;
+};
+
+// RepoFixture's repository, imported into memory after it was created and reopened on
+// the MemFs `mem`; `store` and `dir` still name the disk copy, which `repo` no longer
+// touches.
+struct MemRepoFixture : RepoFixture {
+  storage::MemFs mem;
+
+  explicit MemRepoFixture(std::string variant = "B") : RepoFixture(std::move(variant)) {
+    REQUIRE(repo->Checkpoint().ok());  // the commit log empty before the copy
+    REQUIRE(storage::ImportTree(mem, dir.path()).ok());
+    auto r = Repository::Open(mem, "demo/main");
+    REQUIRE_MESSAGE(r.ok(), r.status().ToString());
+    repo = *r;
+    fs_ = &mem;
+  }
+  void Symlink(const std::string& rel, const std::string& target) override {
+    REQUIRE(mem.MakeSymlinkForTest("demo/main/" + rel, target).ok());
+  }
 };
 
 }  // namespace folio::testing

@@ -38,25 +38,23 @@ Result<Response> AppendContent(Context& ctx) {
   }
   FOLIO_ASSIGN_OR_RETURN(bool last, ctx.params.GetBool("isLastChunk", false));
   (void)last;  // each chunk is stored when it arrives: there is nothing to finish
-  FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<ReadableFile> added, ctx.store.fs().Open(chunk->upload_path));
+  FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<ReadableFile> added, ReadInputContent(ctx, *chunk));
   std::vector<ReadableFile*> sources;
-  ContentSource combined = *chunk;
+  std::string mime_type = chunk->mime_type, file_name = chunk->file_name;
   std::optional<ContentStream> existing;
   if (object.content) {
-    FOLIO_ASSIGN_OR_RETURN(existing, ctx.repo->OpenContent(object.id));
+    FOLIO_ASSIGN_OR_RETURN(existing, ctx.repo->OpenContent(object));
     sources.push_back(existing->file.get());
     // The content keeps its type and file name; the chunk only adds bytes.
-    combined.mime_type = existing->info.mime_type;
-    combined.file_name = existing->info.file_name;
+    mime_type = existing->info.mime_type;
+    file_name = existing->info.file_name;
   }
   sources.push_back(added.get());
-  FOLIO_ASSIGN_OR_RETURN(combined.upload_path, CopyIntoUpload(ctx, sources));
-  Result<ObjectData> updated = ctx.repo->SetContent(object.id, combined, true, ctx.user);
-  if (!updated.ok()) {
-    (void)ctx.store.fs().Remove(combined.upload_path);
-    return updated.status();
-  }
-  return ObjectResponse(ctx, *updated, 201);
+  // Kept until the change returns: removed when destroyed unless the change consumed it.
+  FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<Upload> combined, CopyIntoUpload(ctx, sources));
+  FOLIO_ASSIGN_OR_RETURN(ObjectData updated,
+                         ctx.repo->SetContent(object.id, combined->AsContent(mime_type, file_name), true, ctx.user));
+  return ObjectResponse(ctx, updated, 201);
 }
 
 }  // namespace folio::api::ops

@@ -1,12 +1,13 @@
 // Context methods and the helpers the operation families share.
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include "api/cmis_names.h"
-#include "api/datetime.h"
 #include "api/ops/ops.h"
 #include "api/properties_form.h"
 #include "api/request.h"
+#include "storage/datetime.h"
 
 namespace folio::api::ops {
 
@@ -104,21 +105,14 @@ Status CheckChangeToken(const Context& ctx, const ObjectData& object) {
   return CheckToken(object, token);
 }
 
-Result<std::string> CopyIntoUpload(Context& ctx, const std::vector<ReadableFile*>& sources) {
-  FOLIO_ASSIGN_OR_RETURN(Upload upload, ctx.repo->NewUpload());
-  Status status = OkStatus();
+Result<std::unique_ptr<Upload>> CopyIntoUpload(Context& ctx, const std::vector<ReadableFile*>& sources) {
+  FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<Upload> upload, ctx.repo->NewUpload());
   for (ReadableFile* src : sources) {
-    status = src->Seek(0);
-    if (status.ok()) status = upload.file->AppendFrom(*src);
-    if (!status.ok()) break;
+    FOLIO_RETURN_IF_ERROR(src->Seek(0));
+    FOLIO_RETURN_IF_ERROR(upload->WriteFrom(*src));
   }
-  if (status.ok()) status = upload.file->Sync();
-  if (status.ok()) status = upload.file->Close();
-  if (!status.ok()) {
-    (void)ctx.store.fs().Remove(upload.path);
-    return status;
-  }
-  return upload.path;
+  FOLIO_RETURN_IF_ERROR(upload->Finish());
+  return upload;
 }
 
 Result<Response> ObjectListResponse(Context& ctx, const std::vector<const ObjectData*>& objects) {
@@ -156,7 +150,7 @@ Status NormalizeDatetimes(Repository& repo, const std::string& type_id, Json& pr
     if (def == defs.end() || def->value("propertyType", "") != "datetime" || it->is_null()) continue;
     auto convert = [&](Json& v) -> Status {
       if (v.is_null()) return OkStatus();
-      auto ms = ParseDateTimeValue(v);
+      auto ms = storage::ParseDateTimeValue(v);
       if (!ms.ok()) return InvalidArgument("property '" + it.key() + "': " + ms.status().message());
       v = *ms;
       return OkStatus();
@@ -170,8 +164,43 @@ Status NormalizeDatetimes(Repository& repo, const std::string& type_id, Json& pr
   return OkStatus();
 }
 
+namespace {
+
+// Plain fields that stand for a property, beside `properties` and the form pairs: what a
+// curl user types first (`-F name=q3.txt`, `-d name=new.txt`).
+constexpr std::array<std::string_view, 2> kPlainNameFields = {"name", "cmis:name"};
+
+// Adds the plain name field, if given, to `props` as cmis:name.
+// Errors: kInvalidArgument for a value that is not a string, or a name given twice
+// with two different values.
+Status AddPlainNameField(const Params& params, Json& props) {
+  for (const std::string_view field : kPlainNameFields) {
+    const Json* value = params.Find(field);
+    if (value == nullptr) continue;
+    if (!value->is_string()) {
+      return InvalidArgument("parameter '" + std::string(field) + "' must be a string, got " +
+                             std::string(JsonTypeForMessage(*value)));
+    }
+    const std::string key(kPropName);
+    if (auto it = props.find(key); it != props.end() && !it->is_null() && *it != *value) {
+      return InvalidArgument("the name is given twice: as the field '" + std::string(field) + "' (" + value->dump() +
+                             ") and as the property '" + key + "' (" + it->dump() + ")");
+    }
+    props[key] = *value;
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+std::string HowToPassProperties() {
+  return "send properties as a JSON object 'properties', as form fields propertyId[N] with propertyValue[N], "
+         "or the name alone as the field 'name' (or 'cmis:name')";
+}
+
 Result<Json> InputProperties(Context& ctx, const std::string& type_id) {
   FOLIO_ASSIGN_OR_RETURN(Json props, ReadProperties(ctx.params));
+  FOLIO_RETURN_IF_ERROR(AddPlainNameField(ctx.params, props));
   for (const std::string_view key : {kPropObjectTypeId, kPropBaseTypeId}) {
     auto it = props.find(std::string(key));
     if (it != props.end() && it->is_string()) {
@@ -182,18 +211,69 @@ Result<Json> InputProperties(Context& ctx, const std::string& type_id) {
   return props;
 }
 
-Result<std::optional<ContentSource>> InputContent(const Context& ctx) {
+Result<std::optional<ContentSource>> InputContent(Context& ctx) {
   const auto& file = ctx.request.file;
-  if (!file) return std::optional<ContentSource>();
-  if (file->spooled_path.empty()) {
-    return InvalidArgument("content part sent to a URL outside a repository");
+  if (const Json* text = ctx.params.Find("content")) {
+    if (file) return InvalidArgument("content is given twice: as a file part and as the parameter 'content'");
+    if (!text->is_string()) {
+      return InvalidArgument("parameter 'content' must be a string (UTF-8 text), got " +
+                             std::string(JsonTypeForMessage(*text)) +
+                             "; send other content as the file part 'content' of a multipart/form-data body");
+    }
+    if (!ctx.repo) return InvalidArgument("content sent to a URL outside a repository");
+    FOLIO_ASSIGN_OR_RETURN(std::string mime_type, ctx.params.GetString("mimeType"));
+    return std::optional<ContentSource>(ContentSource::FromBytes(text->get<std::string>(), std::move(mime_type)));
   }
-  ContentSource c;
+  if (!file) return std::optional<ContentSource>();
+  UploadedContent* part =
+      file->spooled_path.empty() || ctx.uploads == nullptr ? nullptr : ctx.uploads->Find(file->spooled_path);
+  if (part == nullptr) return InvalidArgument("content part sent to a URL outside a repository");
+  std::string mime_type;
   const std::string media = MediaType(file->content_type);
-  if (!media.empty() && media != "application/octet-stream") c.mime_type = file->content_type;
-  c.file_name = file->file_name;
-  c.upload_path = file->spooled_path;
-  return std::optional<ContentSource>(std::move(c));
+  if (!media.empty() && media != "application/octet-stream") mime_type = file->content_type;
+  if (part->bytes) {
+    return std::optional<ContentSource>(ContentSource::FromBytes(*part->bytes, std::move(mime_type), file->file_name));
+  }
+  return std::optional<ContentSource>(part->file->AsContent(std::move(mime_type), file->file_name));
+}
+
+namespace {
+
+// A readable file over bytes in memory (content that never touched the disk).
+class MemoryFile : public ReadableFile {
+ public:
+  explicit MemoryFile(std::string bytes) : bytes_(std::move(bytes)) {}
+  Result<size_t> Read(char* buf, size_t n) override {
+    const size_t k = std::min(n, bytes_.size() - pos_);
+    std::copy_n(bytes_.data() + pos_, k, buf);
+    pos_ += k;
+    return k;
+  }
+  Status Seek(uint64_t offset) override {
+    pos_ = static_cast<size_t>(std::min<uint64_t>(offset, bytes_.size()));
+    return OkStatus();
+  }
+  uint64_t size() const override { return bytes_.size(); }
+  Result<FileStat> Stat() const override {
+    FileStat st;
+    st.type = FileType::kFile;
+    st.size = bytes_.size();
+    return st;
+  }
+
+ private:
+  std::string bytes_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<ReadableFile>> ReadInputContent(Context& ctx, const ContentSource& content) {
+  if (content.bytes) return std::unique_ptr<ReadableFile>(new MemoryFile(*content.bytes));
+  UploadedContent* part = ctx.request.file && ctx.uploads != nullptr ? ctx.uploads->Find(ctx.request.file->spooled_path)
+                                                                     : nullptr;
+  if (part == nullptr || !part->file) return RuntimeError("the request's content is gone");
+  return part->file->Read();
 }
 
 Result<std::vector<folio::Ace>> InputAces(const Context& ctx, bool add) {

@@ -12,9 +12,43 @@
 namespace folio::api::ops {
 namespace {
 
-// The version the request asks for (returnVersion, or CmisJS's versionSeriesId): the
-// target itself or, for another version, one read into `other` (no copy of the target).
+// The version of document `target` labelled `label` ("1.0", or "pwc" for the working
+// copy), read into `other`. Folio's own parameter: a curl user knows labels, not ids.
+// Errors: kInvalidArgument if `target` is not a document; kObjectNotFound naming the
+// label when the series has no such version.
+Result<const ObjectData*> VersionByLabel(Context& ctx, const ObjectData& target, const std::string& label,
+                                         std::optional<ObjectData>& other) {
+  const std::string where = target.path.empty() ? "'" + target.id + "'" : "'/" + target.path + "'";
+  if (target.base != BaseType::kDocument || target.series_id.empty()) {
+    return InvalidArgument("parameter 'versionLabel' names a version of a document, and " + where + " is a " +
+                           std::string(ToResponseId(ctx.variant, BaseTypeId(target.base))));
+  }
+  if (label == target.version_label) return &target;
+  // Version ids are "{series};{label}" (include/folio/repository.h).
+  auto version = ctx.repo->GetObject(target.series_id + ";" + label);
+  if (!version.ok() || version->series_id != target.series_id || version->version_label != label) {
+    if (version.ok() || version.status().kind() == ErrorKind::kObjectNotFound ||
+        version.status().kind() == ErrorKind::kInvalidArgument) {
+      return ObjectNotFound("document " + where + " has no version '" + label + "'");
+    }
+    return version.status();
+  }
+  other = std::move(*version);
+  return &*other;
+}
+
+// The version the request asks for (versionLabel, returnVersion, or CmisJS's
+// versionSeriesId): the target itself or, for another version, one read into `other`
+// (no copy of the target).
 Result<const ObjectData*> TargetVersion(Context& ctx, std::optional<ObjectData>& other) {
+  if (ctx.params.Has("versionLabel")) {
+    if (ctx.params.Has("returnVersion")) {
+      return InvalidArgument("parameters 'versionLabel' and 'returnVersion' cannot be combined: give one of them");
+    }
+    FOLIO_ASSIGN_OR_RETURN(std::string label, ctx.params.GetString("versionLabel"));
+    FOLIO_ASSIGN_OR_RETURN(const ObjectData* target, ctx.Target());
+    return VersionByLabel(ctx, *target, label, other);
+  }
   // CmisJS's getObjectOfLatestVersion sends versionSeriesId (and major) instead of
   // returnVersion (binding §13, consequence 3).
   std::string fallback = "this";
@@ -245,7 +279,7 @@ Result<Response> GetContent(Context& ctx) {
   if (!EqualsIgnoreCase(download, "inline") && !EqualsIgnoreCase(download, "attachment")) {
     return InvalidArgument("parameter 'download' must be inline or attachment, got '" + download + "'");
   }
-  FOLIO_ASSIGN_OR_RETURN(ContentStream stream, ctx.repo->OpenContent(object.id));
+  FOLIO_ASSIGN_OR_RETURN(ContentStream stream, ctx.repo->OpenContent(object));
   const uint64_t size = stream.file->size();
   Response r;
   r.status = 200;
@@ -256,15 +290,10 @@ Result<Response> GetContent(Context& ctx) {
   auto range = ParseRange(ctx.request.range, size);
   if (!range.ok()) {
     FOLIO_ASSIGN_OR_RETURN(bool suppress, ctx.params.GetBool("suppressResponseCodes", false));
-    const ErrorResponse e = MakeRangeNotSatisfiableResponse(
+    Response error = MakeTransportErrorResponse(
+        TransportError::kRangeNotSatisfiable,
         "range '" + ctx.request.range + "' is not satisfiable: the content has " + std::to_string(size) + " bytes",
         suppress);
-    Response error;
-    error.status = e.http_status;
-    error.content_type = "application/json; charset=UTF-8";
-    error.body = e.body;
-    error.exception = e.exception;
-    error.message = e.message;
     error.headers.emplace_back("Content-Range", "bytes */" + std::to_string(size));
     return error;
   }

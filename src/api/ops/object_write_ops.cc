@@ -43,6 +43,21 @@ std::string Shown(const Context& ctx, std::string_view canonical) {
   return std::string(ToResponseId(ctx.variant, canonical));
 }
 
+// A folder id parameter of move. A value starting with '/' is the folder's path in the
+// repository ("/" is the root folder): no object id starts with '/', and a curl user
+// knows the path. "" when absent and not `required`.
+// Errors: kInvalidArgument when required and absent; kObjectNotFound for no such path.
+Result<std::string> FolderIdParam(Context& ctx, std::string_view name, bool required) {
+  if (required) FOLIO_RETURN_IF_ERROR(ctx.params.RequireString(name).status());
+  FOLIO_ASSIGN_OR_RETURN(std::string value, ctx.params.GetString(name));
+  if (!value.starts_with('/')) return value;
+  const size_t first = value.find_first_not_of('/');
+  if (first == std::string::npos) return ctx.repo->info().root_folder_id;
+  const size_t last = value.find_last_not_of('/');
+  FOLIO_ASSIGN_OR_RETURN(ObjectData folder, ctx.repo->GetObjectByPath(value.substr(first, last - first + 1)));
+  return folder.id;
+}
+
 constexpr size_t kMaxBulkObjects = 1000;
 
 // The objects of a bulkUpdate: objectId[N], then those of objectIds (a comma-separated
@@ -123,8 +138,16 @@ Result<Response> CreateObject(Context& ctx) {
   if (auto it = props.find(std::string(kPropName)); it != props.end() && !it->is_null()) {
     if (!it->is_string()) return InvalidArgument("property '" + Shown(ctx, kPropName) + "' must be a string");
     obj.name = it->get<std::string>();
-  } else if (*base != BaseType::kRelationship) {
-    return InvalidArgument("missing required property '" + Shown(ctx, kPropName) + "'");
+  } else if (*base != BaseType::kRelationship && !(*base == BaseType::kDocument && content &&
+                                                     !content->file_name.empty())) {
+    return InvalidArgument("missing required property '" + Shown(ctx, kPropName) + "': " + HowToPassProperties() +
+                           (*base == BaseType::kDocument ? "; a multipart upload without one takes its file's name"
+                                                         : ""));
+  }
+  if (obj.name.empty() && *base == BaseType::kDocument && content && !content->file_name.empty()) {
+    // An upload (`curl -F content=@q3.txt`) without a name is named after its file.
+    obj.name = content->file_name;
+    props[std::string(kPropName)] = obj.name;
   }
   obj.properties = props;
   FOLIO_ASSIGN_OR_RETURN(obj.acl, InputAces(ctx, true));
@@ -195,17 +218,14 @@ Result<Response> CreateDocumentFromSource(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(obj.acl, InputAces(ctx, true));
   FOLIO_ASSIGN_OR_RETURN(VersioningState state, ReadVersioningState(ctx));
   std::optional<ContentSource> content;
+  std::unique_ptr<Upload> copy;  // kept until the change returns
   if (source.content) {
-    FOLIO_ASSIGN_OR_RETURN(ContentStream stream, ctx.repo->OpenContent(source.id));
-    FOLIO_ASSIGN_OR_RETURN(std::string copy, CopyIntoUpload(ctx, {stream.file.get()}));
-    content = ContentSource{stream.info.mime_type, stream.info.file_name, std::nullopt, copy};
+    FOLIO_ASSIGN_OR_RETURN(ContentStream stream, ctx.repo->OpenContent(source));
+    FOLIO_ASSIGN_OR_RETURN(copy, CopyIntoUpload(ctx, {stream.file.get()}));
+    content = copy->AsContent(stream.info.mime_type, stream.info.file_name);
   }
-  Result<ObjectData> made = ctx.repo->CreateDocument(parent->id, obj, content, state, ctx.user);
-  if (!made.ok()) {
-    if (content) (void)ctx.store.fs().Remove(content->upload_path);
-    return made.status();
-  }
-  return ObjectResponse(ctx, *made, 201);
+  FOLIO_ASSIGN_OR_RETURN(ObjectData made, ctx.repo->CreateDocument(parent->id, obj, content, state, ctx.user));
+  return ObjectResponse(ctx, made, 201);
 }
 
 Result<Response> UpdateProperties(Context& ctx) {
@@ -213,6 +233,9 @@ Result<Response> UpdateProperties(Context& ctx) {
   const ObjectData& object = *object_ptr;
   FOLIO_RETURN_IF_ERROR(CheckChangeToken(ctx, object));
   FOLIO_ASSIGN_OR_RETURN(Json props, InputProperties(ctx, object.type_id));
+  // CMIS requires properties here; an update without any is a mistake to report (a
+  // field the request layer does not know, say), not a change to make.
+  if (props.empty()) return InvalidArgument("missing required parameter 'properties': " + HowToPassProperties());
   FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->UpdateProperties(object.id, props, ctx.user));
   return ObjectResponse(ctx, updated, 200);
 }
@@ -280,8 +303,8 @@ Result<Response> DeleteTree(Context& ctx) {
 Result<Response> Move(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
   const ObjectData& object = *object_ptr;
-  FOLIO_ASSIGN_OR_RETURN(std::string target_folder, ctx.params.RequireString("targetFolderId"));
-  FOLIO_ASSIGN_OR_RETURN(std::string source_folder, ctx.params.GetString("sourceFolderId"));
+  FOLIO_ASSIGN_OR_RETURN(std::string target_folder, FolderIdParam(ctx, "targetFolderId", true));
+  FOLIO_ASSIGN_OR_RETURN(std::string source_folder, FolderIdParam(ctx, "sourceFolderId", false));
   FOLIO_ASSIGN_OR_RETURN(ObjectData moved, ctx.repo->Move(object.id, target_folder, source_folder, ctx.user));
   return ObjectResponse(ctx, moved, 201);
 }

@@ -26,6 +26,8 @@ enum class Level { kServer, kDomain, kRepository };
 struct Context {
   Context(Store& s, const ServiceOptions& o, const Request& r, const Params& p)
       : store(s), options(o), request(r), params(p) {}
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
 
   Store& store;
   const ServiceOptions& options;
@@ -40,6 +42,7 @@ struct Context {
   std::string path;          // repository-relative object path, "" for the root folder
   bool path_given = false;   // the URL names an object below the repository
   std::string user = "anonymous";
+  UploadRegistry* uploads = nullptr;  // the content parts of requests in flight
 
   // The absolute URL of the repository (also its root folder URL).
   std::string RepositoryUrl() const;
@@ -92,16 +95,25 @@ Status CheckToken(const ObjectData& object, std::string_view token);
 // CheckToken with the request's `changeToken`.
 Status CheckChangeToken(const Context& ctx, const ObjectData& object);
 // A new upload of the repository holding the bytes of `sources`, one after the other
-// (each read from its start), synced and closed: its path, for ContentSource. Removed
-// again on failure.
-Result<std::string> CopyIntoUpload(Context& ctx, const std::vector<ReadableFile*>& sources);
+// (each read from its start), finished: pass AsContent() to a change, keep the Upload
+// until it returns (it is removed when destroyed unless consumed).
+Result<std::unique_ptr<Upload>> CopyIntoUpload(Context& ctx, const std::vector<ReadableFile*>& sources);
 // The request's properties (canonical ids; type ids unquoted and canonical) with the
 // datetime values of `type_id` turned into milliseconds (ISO, ms and JavaScript dates).
+// A plain field `name` or `cmis:name` is the property cmis:name (kInvalidArgument when
+// it disagrees with a cmis:name given in the properties).
 Result<Json> InputProperties(Context& ctx, const std::string& type_id);
+// How properties are passed, for messages about missing ones.
+std::string HowToPassProperties();
 // Converts the datetime values in `properties` per the definitions of `type_id`.
 Status NormalizeDatetimes(Repository& repo, const std::string& type_id, Json& properties);
-// The uploaded content of the request, if any.
-Result<std::optional<ContentSource>> InputContent(const Context& ctx);
+// The content of the request, if any: the multipart file part `content`, or a string
+// parameter `content` (a JSON body's, or a form field's): UTF-8 text, stored with the
+// type of the parameter `mimeType` (default: derived from the document's name).
+// Errors: kInvalidArgument for a `content` that is not a string, or given both ways.
+Result<std::optional<ContentSource>> InputContent(Context& ctx);
+// The bytes of the request's content (InputContent), to read: for appendContent.
+Result<std::unique_ptr<ReadableFile>> ReadInputContent(Context& ctx, const ContentSource& content);
 // The ACEs to add (or remove) in engine form.
 Result<std::vector<folio::Ace>> InputAces(const Context& ctx, bool add);
 

@@ -37,17 +37,7 @@ fi
 
 # --- the client, installed outside the source tree ----------------------------------------
 work="$build/tests/clients/cmisjs"
-mkdir -p "$work"
-lock_sum="$(cat "$here/package.json" "$here/package-lock.json" | sha256sum | cut -d' ' -f1)"
-if [[ ! -f "$work/node_modules/cmis/package.json" || "$(cat "$work/.installed" 2>/dev/null)" != "$lock_sum" ]]; then
-  cp "$here/package.json" "$here/package-lock.json" "$work/"
-  echo "cmisjs: npm ci in $work"
-  if ! (cd "$work" && npm ci --no-audit --no-fund --loglevel=error); then
-    echo "cmisjs: npm ci failed (is the npm registry reachable?)" >&2
-    exit 1
-  fi
-  echo "$lock_sum" > "$work/.installed"
-fi
+node_modules="$("$here/install.sh" "$build")" || exit 1
 
 # --- the server -----------------------------------------------------------------------------
 out="$work/server.out"
@@ -81,7 +71,7 @@ fi
 echo "cmisjs: folio serving sample-data at $url (request log: $log)"
 
 # --- the client test ------------------------------------------------------------------------
-NODE_PATH="$work/node_modules" node "$here/cmisjs_test.js" "$url" "$@"
+NODE_PATH="$node_modules" node "$here/cmisjs_test.js" "$url" "$@"
 status=$?
 if [[ $status -ne 0 ]]; then
   echo "--- last lines of the server log ($log) ---"

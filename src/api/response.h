@@ -1,0 +1,29 @@
+// api::Response: what the service answers, before src/http writes it to the socket.
+// Plain data; built by the operations (ops/) and by error_response.h.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "folio/fs.h"
+
+namespace folio::api {
+
+struct Response {
+  int status = 200;
+  std::string content_type;  // "" when there is no body
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+  // A content stream to send instead of `body`: `length` bytes from `offset`.
+  std::unique_ptr<ReadableFile> stream;
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  std::string operation;  // the operation's canonical name, for the request log
+  std::string exception;  // the CMIS exception name when the request failed
+  std::string message;    // and its message (for the request log)
+};
+
+}  // namespace folio::api

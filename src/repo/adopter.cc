@@ -1,0 +1,167 @@
+// Adoption of what a person made by hand; see adopter.h.
+#include "repo/adopter.h"
+
+#include <set>
+
+#include "folio/cmis_ids.h"
+#include "folio/repository.h"
+#include "repo/locator.h"
+#include "repo/mime.h"
+#include "storage/id_index.h"
+#include "storage/ids.h"
+#include "storage/name_rules.h"
+
+namespace folio::repo {
+namespace {
+
+constexpr const char* kSystemUser = "system";
+int64_t MsOf(int64_t ns) { return ns / 1000000; }
+
+}  // namespace
+
+Status Adopter::AdoptFolder(const std::string& folder) {
+  std::string parent_id;
+  if (!folder.empty()) {
+    // First: the parent may need adopting too.
+    FOLIO_ASSIGN_OR_RETURN(parent_id, locator_.FolderIdAt(storage::ParentPath(folder)));
+  }
+  return committer_.Run([&](storage::ChangeSet& change) -> Status {
+    if (Exists(fs_, layout_.FolderFile(folder))) return OkStatus();
+    FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.Dir(folder)));
+    if (st.type != FileType::kDirectory) return ObjectNotFound("no folder at path '/" + folder + "'");
+    ObjectRecord rec;
+    rec.id = folder.empty() ? info_.root_folder_id : staging_.NewObjectId('f');
+    rec.properties = NewObjectProperties(cmis::kFolder, kSystemUser, MsOf(st.mtime_ns));
+    FOLIO_RETURN_IF_ERROR(staging_.StageDirIfMissing(change, layout_.FolderMeta(folder)));
+    change.PutJson(layout_.FolderFile(folder), ToJson(rec));
+    storage::StageIndexEntry(change, layout_, rec.id,
+                             {"folder", parent_id, folder.empty() ? "" : storage::BaseName(folder), folder});
+    change.Record(Event("created", rec.id, BaseType::kFolder, cmis::kFolder));
+    return OkStatus();
+  });
+}
+
+Status Adopter::StageDocument(storage::ChangeSet& change, const std::string& folder, const std::string& parent_id,
+                              const std::string& name, const FileStat& st) {
+  SeriesRecord series;
+  series.series_id = staging_.NewObjectId('d');
+  series.versions = {"1.0"};
+  ObjectRecord rec;
+  rec.label = "1.0";
+  rec.major = true;
+  rec.properties = NewObjectProperties(cmis::kDocument, kSystemUser, MsOf(st.mtime_ns));
+  rec.properties[cmis::kName] = name;
+  rec.content = ContentInfo{st.size, MimeTypeForName(name), name};
+  const std::string visible = layout_.Child(folder, name);
+  change.MakeDir(layout_.SeriesDir(folder, name));
+  // The file's own bytes become version 1.0: linked, never copied.
+  change.Link(layout_.VersionContent(folder, name, "1.0"), visible, storage::Guard::Inode(st));
+  change.PutJson(layout_.VersionProps(folder, name, "1.0"), ToJson(rec));
+  change.PutJsonStamped(layout_.SeriesFile(folder, name), ToJson(series), visible);
+  storage::StageIndexEntry(change, layout_, series.series_id,
+                           {"document", parent_id, name, storage::JoinPath(folder, name)});
+  change.Record(Event("created", storage::VersionId(series.series_id, "1.0"), BaseType::kDocument, cmis::kDocument));
+  return OkStatus();
+}
+
+Status Adopter::AdoptDocument(const std::string& folder, const std::string& name) {
+  FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(folder));
+  return committer_.Run([&](storage::ChangeSet& change) -> Status {
+    if (Exists(fs_, layout_.SeriesFile(folder, name))) return OkStatus();
+    if (Exists(fs_, layout_.SeriesDir(folder, name))) {
+      // Metadata without its series.json: damaged, not hand-added.
+      return StorageError("document '/" + storage::JoinPath(folder, name) + "' has a series directory without " +
+                          "series.json; run folio fsck --repair");
+    }
+    FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.Child(folder, name)));
+    if (st.type != FileType::kFile) {
+      return ObjectNotFound("no document at path '/" + storage::JoinPath(folder, name) + "'");
+    }
+    FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, folder, false));
+    FOLIO_RETURN_IF_ERROR(StageDocument(change, folder, parent_id, name, st));
+    // The other files added by hand to this folder come along: listing a folder of new
+    // files then costs one change, not one per file.
+    std::set<std::string> known;
+    auto docs = fs_.List(layout_.DocsDir(folder));
+    if (docs.ok()) {
+      for (DirEntry& e : *docs) known.insert(std::move(e.name));
+    }
+    auto entries = fs_.List(layout_.Dir(folder));
+    if (!entries.ok()) return OkStatus();  // this one alone, then
+    size_t batch = 1;
+    for (const DirEntry& e : *entries) {
+      if (batch >= kAdoptionBatch) break;
+      if (e.type != FileType::kFile || e.name == name || known.count(e.name) > 0) continue;
+      if (storage::IsReservedName(e.name) || !storage::ValidateName(e.name).ok()) continue;
+      auto other = fs_.Stat(layout_.Child(folder, e.name));
+      if (!other.ok() || other->type != FileType::kFile) continue;
+      FOLIO_RETURN_IF_ERROR(StageDocument(change, folder, parent_id, e.name, *other));
+      ++batch;
+    }
+    return OkStatus();
+  });
+}
+
+bool Adopter::KnownUnchanged(const std::string& visible, const FileStat& st) {
+  if (!committer_.read_only()) return false;
+  std::lock_guard<std::mutex> lock(unchanged_mu_);
+  const auto it = unchanged_.find(visible);
+  return it != unchanged_.end() && it->second.size == st.size && it->second.mtime_ns == st.mtime_ns &&
+         it->second.inode == st.inode && it->second.device == st.device;
+}
+
+Result<SeriesRecord> Adopter::AbsorbHandEdit(const std::string& folder, const std::string& name) {
+  const std::string visible = layout_.Child(folder, name);
+  std::optional<SeriesRecord> unchanged_readonly;
+  Status s = committer_.Run([&](storage::ChangeSet& change) -> Status {
+    FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(folder, name));
+    FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(visible));
+    if (series.versions.empty() || (st.size == series.file_size && st.mtime_ns == series.file_mtime_ns)) {
+      return OkStatus();
+    }
+    const std::string latest = series.versions.back();
+    const std::string props_path = layout_.VersionProps(folder, name, latest);
+    const std::string content_path = layout_.VersionContent(folder, name, latest);
+    FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(props_path));
+    auto content_st = fs_.Stat(content_path);
+    // The visible file is usually the latest content's own inode (a link): an edit in
+    // place changed both, and is an edit even though the bytes compare equal.
+    const bool same_inode = content_st.ok() && content_st->inode == st.inode && content_st->device == st.device;
+    if (!same_inode && rec.content && rec.content->length == st.size &&
+        SameBytes(fs_, visible, content_path) == true) {
+      // The same bytes under a new time stamp (a copy without -p, a git checkout,
+      // touch): not an edit; only the recorded identity is brought up to date.
+      change.PutJsonStamped(layout_.SeriesFile(folder, name), ToJson(series), visible);
+      return OkStatus();
+    }
+    if (!same_inode) change.Link(content_path, visible, storage::Guard::Inode(st));
+    ContentInfo info = rec.content.value_or(ContentInfo{0, MimeTypeForName(name), name});
+    info.length = st.size;
+    rec.content = info;
+    Touch(rec.properties, kSystemUser, MsOf(st.mtime_ns));
+    change.PutJson(props_path, ToJson(rec));
+    change.PutJsonStamped(layout_.SeriesFile(folder, name), ToJson(series), visible);
+    change.Record(Event("updated", storage::VersionId(series.series_id, latest), BaseType::kDocument,
+                        StoredTypeId(rec.properties, BaseType::kDocument)));
+    return OkStatus();
+  });
+  if (s.kind() == ErrorKind::kPermissionDenied && committer_.read_only()) {
+    // A read-only repository writes nothing: a file with its latest version's bytes
+    // under a new time stamp is remembered here, so the bytes are compared once.
+    FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(folder, name));
+    FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(visible));
+    if (!series.versions.empty()) {
+      const std::string content_path = layout_.VersionContent(folder, name, series.versions.back());
+      if (SameBytes(fs_, visible, content_path) == true) {
+        std::lock_guard<std::mutex> lock(unchanged_mu_);
+        if (unchanged_.size() >= kMaxUnchanged) unchanged_.clear();
+        unchanged_[visible] = st;
+      }
+    }
+    return series;
+  }
+  FOLIO_RETURN_IF_ERROR(s);
+  return records_.ReadSeries(folder, name);
+}
+
+}  // namespace folio::repo

@@ -1,0 +1,64 @@
+// Files and directories a person adds or edits by hand (docs/STORAGE.md §9): they get
+// a record and an id the first time the engine finds them, and the id stays. A folder's
+// new files are adopted together, in one change, their content linked, never copied.
+#pragma once
+
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "folio/fs.h"
+#include "folio/repository.h"
+#include "repo/location.h"
+#include "repo/record_reader.h"
+#include "repo/staging.h"
+#include "storage/committer.h"
+
+namespace folio::repo {
+
+class Locator;
+
+class Adopter {
+ public:
+  Adopter(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, RecordReader& records,
+          Locator& locator, storage::Committer& committer, Staging& staging)
+      : fs_(fs), layout_(layout), info_(info), records_(records), locator_(locator), committer_(committer),
+        staging_(staging) {}
+
+  // Gives the directory `folder`, made by hand, a folder record and an id (and every
+  // sibling directory made by hand with it). OK if it has one. Errors: kObjectNotFound
+  // if it is not a directory; kStorage.
+  Status AdoptFolder(const std::string& folder);
+  // Gives the file `name` in `folder`, added by hand, a series with version 1.0 (and
+  // every other file added by hand to that folder with it, up to a batch). OK if it has
+  // one. Errors: kObjectNotFound if it is not a regular file; kStorage (a series
+  // directory without series.json is damage, not a hand-added file).
+  Status AdoptDocument(const std::string& folder, const std::string& name);
+  // Takes an edit by hand of the visible file of `name` as the new content of its latest
+  // version (no new version: updates never make one). The same bytes under a new time
+  // stamp only update the recorded identity. Returns the series as it now is.
+  Result<SeriesRecord> AbsorbHandEdit(const std::string& folder, const std::string& name);
+  // True when a read-only repository has seen that the file at `visible` with identity
+  // `st` holds its latest version's bytes (a copy without -p, a git checkout).
+  bool KnownUnchanged(const std::string& visible, const FileStat& st);
+
+ private:
+  Status StageDocument(storage::ChangeSet& change, const std::string& folder, const std::string& parent_id,
+                       const std::string& name, const FileStat& st);
+
+  Fs& fs_;
+  const storage::RepoLayout& layout_;
+  const RepositoryInfo& info_;
+  RecordReader& records_;
+  Locator& locator_;
+  storage::Committer& committer_;
+  Staging& staging_;
+  static constexpr size_t kMaxUnchanged = 4096;
+  std::mutex unchanged_mu_;
+  std::unordered_map<std::string, FileStat> unchanged_;
+};
+
+// Files adopted in one change at most (a folder of 10,000 new files takes ten).
+inline constexpr size_t kAdoptionBatch = 1000;
+
+}  // namespace folio::repo

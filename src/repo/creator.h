@@ -1,0 +1,68 @@
+// Creating folders, documents, items and relationships. Each creation is one change:
+// the new directory or file, its record, its index entry and its change-log event
+// appear together.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "folio/object.h"
+#include "repo/location.h"
+#include "repo/types.h"
+
+namespace folio::storage {
+class Committer;
+}
+
+namespace folio::repo {
+
+class Listings;
+class Locator;
+class ObjectBuilder;
+class Staging;
+
+class Creator {
+ public:
+  Creator(const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator, Listings& listings,
+          TypeRegistry& types, Staging& staging, ObjectBuilder& builder)
+      : layout_(layout), committer_(committer), locator_(locator), listings_(listings), types_(types),
+        staging_(staging), builder_(builder) {}
+
+  // Errors (all): kObjectNotFound if the parent does not exist; kInvalidArgument if it
+  // is not a folder or the type does not exist or is of another base type;
+  // kNameConstraintViolation for a bad or taken name; kConstraint for properties the
+  // type does not allow (naming them), or a type that is not creatable;
+  // kPermissionDenied on a read-only repository; kStorage.
+  Result<ObjectData> CreateFolder(const std::string& parent_id, const NewObject& obj, const std::string& user);
+  // `state` kMajor -> 1.0, kMinor -> 0.1, kCheckedOut -> the working copy of a series
+  // with no version yet, kNone -> an unversioned document. Also kStreamNotSupported for
+  // content a type forbids, kConstraint for content a type requires but is missing.
+  Result<ObjectData> CreateDocument(const std::string& parent_id, const NewObject& obj,
+                                    const std::optional<ContentSource>& content, VersioningState state,
+                                    const std::string& user);
+  Result<ObjectData> CreateItem(const std::string& parent_id, const NewObject& obj, const std::string& user);
+  // `obj.properties` must hold "cmis:sourceId" and "cmis:targetId" of existing objects.
+  Result<ObjectData> CreateRelationship(const NewObject& obj, const std::string& user);
+
+ private:
+  struct Filed;
+  Result<Filed> PrepareFiled(const std::string& parent_id, const NewObject& obj, BaseType base, char id_prefix,
+                             const std::string& user);
+
+  const storage::RepoLayout& layout_;
+  storage::Committer& committer_;
+  Locator& locator_;
+  Listings& listings_;
+  TypeRegistry& types_;
+  Staging& staging_;
+  ObjectBuilder& builder_;
+};
+
+// The type to create: `requested` (or the base type's own), which must be a creatable
+// type of `base`. Errors: kInvalidArgument (unknown type, other base), kConstraint.
+Result<TypeDef> CreatableType(TypeRegistry& types, const std::string& requested, BaseType base);
+// Stored properties of a new object of `type`: the system ones plus the validated
+// input. Errors: those of NormalizeProperties and CheckRequired.
+Result<Json> InitialProperties(const TypeDef& type, const Json& input, const std::string& user, int64_t now);
+
+}  // namespace folio::repo

@@ -1,0 +1,63 @@
+// Wiring the parts of a repository; see engine.h.
+#include "repo/engine.h"
+
+#include "storage/datetime.h"
+#include "storage/json_access.h"
+#include "storage/json_file.h"
+
+namespace folio::repo {
+
+Engine::Engine(Fs& raw, std::string base, EngineOptions options)
+    : fs(raw),
+      layout(std::move(base)),
+      read_only(options.read_only),
+      committer(raw, layout, [&] {
+        storage::CommitterOptions c = options.committer;
+        c.read_only = options.read_only;
+        return c;
+      }()),
+      types(fs, layout, &committer),
+      records(fs, layout),
+      staging(fs, layout),
+      locator(fs, layout, info, records, committer),
+      adopter(fs, layout, info, records, locator, committer, staging),
+      builder(fs, layout, records, types, locator, adopter),
+      listings(fs, layout, locator, builder),
+      creator(layout, committer, locator, listings, types, staging, builder),
+      updater(layout, committer, locator, listings, records, types, staging, builder),
+      versioning(fs, layout, committer, locator, listings, records, types, staging, builder),
+      remover(fs, layout, committer, locator, listings, records, staging, versioning),
+      mover(fs, layout, committer, locator, listings, staging, builder),
+      relationships(fs, layout, locator, builder),
+      uploads(fs, layout, options.read_only) {
+  locator.set_adopter(&adopter);
+}
+
+Status Engine::Load() {
+  auto j = storage::ReadJsonFile(fs, layout.RepositoryFile());
+  if (!j.ok()) {
+    if (j.status().Is(std::errc::no_such_file_or_directory) || j.status().Is(std::errc::not_a_directory)) {
+      return ObjectNotFound("no repository '" + layout.base() + "'");
+    }
+    return j.status();
+  }
+  const Json& r = *j;
+  auto id = storage::StringField(r, "repositoryId");
+  auto root = storage::StringField(r, "rootFolderId");
+  auto variant = storage::StringField(r, "variant");
+  for (auto [key, value] : {std::pair{"repositoryId", &id}, {"rootFolderId", &root}, {"variant", &variant}}) {
+    if (!*value) return StorageError("'" + layout.RepositoryFile() + "' lacks the field '" + key + "'");
+  }
+  info.domain_id = storage::ParentPath(layout.base());
+  info.repository_id = *id;
+  info.name = storage::StringOr(r, "repositoryName", info.repository_id);
+  info.description = storage::StringOr(r, "description", "");
+  info.variant = *variant;
+  info.created_ms = storage::StoredIsoMsOr(storage::StringOr(r, "created", ""), 0);
+  info.root_folder_id = *root;
+  // A writer completes what an interrupted process committed (cheap: the log is
+  // usually empty).
+  return committer.Open();
+}
+
+}  // namespace folio::repo

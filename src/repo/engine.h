@@ -1,0 +1,68 @@
+// The parts of an open repository, wired together; folio::Repository is its facade.
+// Each part is one concept (see its header): finding objects (Locator), reading records
+// (RecordReader), building objects (ObjectBuilder), folder listings (Listings),
+// adoption of hand-made files (Adopter), staging helpers (Staging), the commit path
+// (storage::Committer), and the operations: Creator, Updater, Remover, Mover,
+// Versioning, Relationships, Uploads.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "folio/repository.h"
+#include "repo/adopter.h"
+#include "repo/creator.h"
+#include "repo/listings.h"
+#include "repo/locator.h"
+#include "repo/mover.h"
+#include "repo/object_builder.h"
+#include "repo/record_reader.h"
+#include "repo/relationships.h"
+#include "repo/remover.h"
+#include "repo/staging.h"
+#include "repo/types.h"
+#include "repo/updater.h"
+#include "repo/uploads.h"
+#include "repo/versioning.h"
+#include "storage/committer.h"
+#include "storage/layout.h"
+
+namespace folio::repo {
+
+struct EngineOptions {
+  bool read_only = false;
+  storage::CommitterOptions committer;
+};
+
+class Engine {
+ public:
+  // Requires: `raw` outlives the engine.
+  Engine(Fs& raw, std::string base, EngineOptions options);
+  // Reads repository.json and, for a writer, completes what a dead process left.
+  // Errors: kObjectNotFound if there is no repository at `base`; kStorage.
+  Status Load();
+
+  // In construction order: a part refers only to parts before it (the Locator's
+  // adopter is set once both exist).
+  storage::ConflictCheckingFs fs;
+  storage::RepoLayout layout;
+  RepositoryInfo info;
+  const bool read_only;
+  storage::Committer committer;
+  TypeRegistry types;
+  RecordReader records;
+  Staging staging;
+  Locator locator;
+  Adopter adopter;
+  ObjectBuilder builder;
+  Listings listings;
+  Creator creator;
+  Updater updater;
+  Versioning versioning;
+  Remover remover;
+  Mover mover;
+  Relationships relationships;
+  Uploads uploads;
+};
+
+}  // namespace folio::repo

@@ -1,0 +1,150 @@
+// A folder's children; see listings.h.
+#include <algorithm>
+#include <chrono>
+
+#include "repo/listings.h"
+
+#include "folio/cmis_ids.h"
+#include "repo/locator.h"
+#include "repo/object_builder.h"
+#include "storage/json_access.h"
+#include "storage/name_rules.h"
+
+namespace folio::repo {
+namespace {
+
+constexpr size_t kMaxCachedListings = 512;
+constexpr int64_t kRacyNs = 100 * 1000000LL;
+
+int64_t RealNowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const Listing>> Listings::List(const std::string& folder) {
+  FOLIO_ASSIGN_OR_RETURN(FileStat dir_st, fs_.Stat(layout_.Dir(folder)));
+  int64_t items_mtime = 0;
+  auto items_st = fs_.Stat(layout_.ItemsDir(folder));
+  if (items_st.ok()) items_mtime = items_st->mtime_ns;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = cache_.find(folder);
+    if (it != cache_.end() && it->second->dir_mtime_ns == dir_st.mtime_ns &&
+        it->second->dir_inode == dir_st.inode && it->second->items_mtime_ns == items_mtime) {
+      return it->second;
+    }
+  }
+  auto listing = std::make_shared<Listing>();
+  listing->dir_mtime_ns = dir_st.mtime_ns;
+  listing->dir_inode = dir_st.inode;
+  listing->items_mtime_ns = items_mtime;
+  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, fs_.List(layout_.Dir(folder)));
+  for (DirEntry& e : entries) {
+    // Metadata, temp files, symlinks and special files are not objects.
+    if (storage::IsReservedName(e.name) || !storage::ValidateName(e.name).ok()) continue;
+    if (e.type == FileType::kDirectory) {
+      listing->children.push_back({std::move(e.name), BaseType::kFolder});
+    } else if (e.type == FileType::kFile) {
+      listing->children.push_back({std::move(e.name), BaseType::kDocument});
+    }
+  }
+  if (items_st.ok()) {
+    FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> items, fs_.List(layout_.ItemsDir(folder)));
+    for (DirEntry& e : items) {
+      if (e.type == FileType::kDirectory && !storage::IsTempName(e.name)) {
+        listing->children.push_back({std::move(e.name), BaseType::kItem});
+      }
+    }
+  }
+  std::sort(listing->children.begin(), listing->children.end(),
+            [](const ListedChild& a, const ListedChild& b) { return a.name < b.name; });
+  // A directory changed within the clock's granularity may change again unseen.
+  const int64_t now = RealNowNs();
+  if (now - dir_st.mtime_ns > kRacyNs && now - items_mtime > kRacyNs) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (cache_.size() >= kMaxCachedListings) cache_.clear();
+    cache_[folder] = listing;
+  }
+  return std::shared_ptr<const Listing>(listing);
+}
+
+Status Listings::CheckNameFree(const std::string& folder, const std::string& name) {
+  FOLIO_RETURN_IF_ERROR(storage::ValidateName(name));
+  for (const std::string& path : {layout_.Child(folder, name), layout_.SeriesDir(folder, name),
+                                  layout_.ItemDir(folder, name)}) {
+    auto st = fs_.Stat(path);
+    if (st.ok()) {
+      return NameConstraintViolation("an object named '" + name + "' exists in folder '/" + folder + "'");
+    }
+    if (!st.status().Is(std::errc::no_such_file_or_directory)) return st.status();
+  }
+  return OkStatus();
+}
+
+Result<ChildrenPage> Listings::Children(const std::string& folder_id, uint64_t skip, uint64_t max,
+                                        ChildOrder order) {
+  FOLIO_ASSIGN_OR_RETURN(Loc folder, locator_.LocateFolder(folder_id));
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const Listing> listing, List(folder.folder));
+  auto build = [&](const ListedChild& c) -> Result<ObjectData> {
+    Target t;
+    if (c.base == BaseType::kFolder) {
+      const std::string path = storage::JoinPath(folder.folder, c.name);
+      FOLIO_ASSIGN_OR_RETURN(std::string id, locator_.FolderIdAt(path));
+      t.loc = Loc{BaseType::kFolder, id, path, c.name};
+    } else if (c.base == BaseType::kItem) {
+      t.loc = Loc{BaseType::kItem, "", folder.folder, c.name};
+    } else {
+      FOLIO_ASSIGN_OR_RETURN(t, locator_.DocumentTarget(folder.folder, c.name));
+    }
+    return builder_.Build(t);
+  };
+  ChildrenPage page;
+  const auto& all = listing->children;
+  page.total = all.size();
+  if (order.key == ChildOrderKey::kName) {
+    std::vector<const ListedChild*> picked;
+    if (!order.descending) {
+      for (uint64_t i = skip; i < all.size() && picked.size() < max; ++i) picked.push_back(&all[i]);
+    } else {
+      for (uint64_t i = skip; i < all.size() && picked.size() < max; ++i) picked.push_back(&all[all.size() - 1 - i]);
+    }
+    for (const ListedChild* c : picked) {
+      auto o = build(*c);
+      if (!o.ok()) {
+        // Removed between listing and reading (by hand or another process): skip it.
+        if (o.status().kind() == ErrorKind::kObjectNotFound) continue;
+        return o.status();
+      }
+      page.objects.push_back(std::move(*o));
+    }
+    page.has_more = skip + picked.size() < all.size();
+    return page;
+  }
+  // Date orders need every child's properties.
+  std::vector<ObjectData> objects;
+  for (const ListedChild& c : all) {
+    auto o = build(c);
+    if (!o.ok()) {
+      if (o.status().kind() == ErrorKind::kObjectNotFound) continue;
+      return o.status();
+    }
+    objects.push_back(std::move(*o));
+  }
+  const char* key = order.key == ChildOrderKey::kCreationDate ? cmis::kCreationDate : cmis::kLastModificationDate;
+  std::stable_sort(objects.begin(), objects.end(), [&](const ObjectData& a, const ObjectData& b) {
+    const int64_t x = storage::IntField(a.properties, key).value_or(0);
+    const int64_t y = storage::IntField(b.properties, key).value_or(0);
+    if (x != y) return order.descending ? x > y : x < y;
+    return a.name < b.name;
+  });
+  page.total = objects.size();
+  for (uint64_t i = skip; i < objects.size() && page.objects.size() < max; ++i) {
+    page.objects.push_back(std::move(objects[i]));
+  }
+  page.has_more = skip + page.objects.size() < objects.size();
+  return page;
+}
+
+}  // namespace folio::repo

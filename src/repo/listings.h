@@ -1,0 +1,58 @@
+// A folder's children. The sorted list of names is cached per folder and validated on
+// every use by the directory's inode and mtime (and those of its items directory), so a
+// page from a folder of 100,000 documents costs about what one from 1,000 does.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "folio/fs.h"
+#include "folio/object.h"
+#include "repo/location.h"
+#include "storage/layout.h"
+
+namespace folio::repo {
+
+class Locator;
+class ObjectBuilder;
+
+struct ListedChild {
+  std::string name;
+  BaseType base;
+};
+struct Listing {
+  int64_t dir_mtime_ns = 0;
+  uint64_t dir_inode = 0;
+  int64_t items_mtime_ns = 0;
+  std::vector<ListedChild> children;  // sorted by name (byte order)
+};
+
+class Listings {
+ public:
+  Listings(Fs& fs, const storage::RepoLayout& layout, Locator& locator, ObjectBuilder& builder)
+      : fs_(fs), layout_(layout), locator_(locator), builder_(builder) {}
+
+  // The children of the folder at `folder` (repository-relative): what ls shows, less
+  // metadata, temp files, symlinks and special files, plus the folder's items.
+  // Errors: kStorage (kObjectNotFound-like causes as the filesystem gives them).
+  Result<std::shared_ptr<const Listing>> List(const std::string& folder);
+  // A page of the children of folder `folder_id`, built; children removed meanwhile are
+  // left out. Errors: kObjectNotFound; kInvalidArgument if `folder_id` is not a folder.
+  Result<ChildrenPage> Children(const std::string& folder_id, uint64_t skip, uint64_t max, ChildOrder order);
+  // OK when `name` is a valid object name that no child of `folder` has.
+  // Errors: kNameConstraintViolation naming the name and the folder; kStorage.
+  Status CheckNameFree(const std::string& folder, const std::string& name);
+
+ private:
+  Fs& fs_;
+  const storage::RepoLayout& layout_;
+  Locator& locator_;
+  ObjectBuilder& builder_;
+  std::mutex mu_;
+  std::map<std::string, std::shared_ptr<const Listing>> cache_;
+};
+
+}  // namespace folio::repo

@@ -1,0 +1,254 @@
+// Resolving ids and paths; see locator.h. An id is looked up in the on-disk index; the
+// recorded path is verified against the object's own record (which holds its id) and,
+// when stale (a parent folder was moved), re-derived through the parent's entry.
+#include "repo/locator.h"
+
+#include "folio/repository.h"
+#include "repo/adopter.h"
+#include "storage/committer.h"
+#include "storage/id_index.h"
+#include "storage/ids.h"
+#include "storage/json_access.h"
+#include "storage/name_rules.h"
+
+namespace folio::repo {
+namespace {
+
+std::optional<BaseType> KindFromName(const std::string& kind) {
+  if (kind == "folder") return BaseType::kFolder;
+  if (kind == "document") return BaseType::kDocument;
+  if (kind == "item") return BaseType::kItem;
+  if (kind == "relationship") return BaseType::kRelationship;
+  return std::nullopt;
+}
+
+Status NotFoundId(const std::string& id) { return ObjectNotFound("no object with id '" + id + "'"); }
+
+// The location an index entry names (not yet verified).
+std::optional<Loc> LocFromEntry(const std::string& id, const storage::IndexEntry& entry) {
+  auto kind = KindFromName(entry.kind);
+  if (!kind) return std::nullopt;
+  Loc loc;
+  loc.base = *kind;
+  loc.id = id;
+  loc.name = entry.name;
+  loc.folder = *kind == BaseType::kFolder         ? entry.path
+               : *kind == BaseType::kRelationship ? std::string()
+                                                  : storage::ParentPath(entry.path);
+  return loc;
+}
+
+}  // namespace
+
+// True if the record at `loc` carries its id; keeps the record in `loc.record`.
+bool Locator::Verify(Loc& loc) {
+  std::string path;
+  const char* key = "id";
+  switch (loc.base) {
+    case BaseType::kFolder: path = layout_.FolderFile(loc.folder); break;
+    case BaseType::kDocument:
+      path = layout_.SeriesFile(loc.folder, loc.name);
+      key = "seriesId";
+      break;
+    case BaseType::kItem: path = layout_.ItemFile(loc.folder, loc.name); break;
+    case BaseType::kRelationship: path = layout_.RelationshipFile(loc.id); break;
+  }
+  auto j = records_.Read(path);
+  if (!j.ok() || storage::StringField(**j, key) != loc.id) return false;
+  loc.record = *j;
+  return true;
+}
+
+Result<Loc> Locator::Locate(const std::string& base_id) { return LocateAt(base_id, 0); }
+
+Result<Loc> Locator::LocateAt(const std::string& base_id, int depth) {
+  if (depth > 256) return StorageError("index entries of '" + base_id + "' form a cycle or are nested too deep");
+  // The cached entry, unvalidated, is a fine hint: the record it leads to is verified.
+  if (auto hint = records_.Peek(layout_.IndexEntry(base_id))) {
+    auto entry = storage::IndexEntryFromJson(*hint, "");
+    if (entry.ok()) {
+      if (auto loc = LocFromEntry(base_id, *entry); loc && Verify(*loc)) return *loc;
+    }
+  }
+  auto entry_json = records_.Read(layout_.IndexEntry(base_id));
+  if (!entry_json.ok()) {
+    if (entry_json.status().Is(std::errc::no_such_file_or_directory)) return NotFoundId(base_id);
+    return entry_json.status();
+  }
+  FOLIO_ASSIGN_OR_RETURN(storage::IndexEntry entry,
+                         storage::IndexEntryFromJson(**entry_json, layout_.IndexEntry(base_id)));
+  auto found = LocFromEntry(base_id, entry);
+  if (!found) return StorageError("index entry of '" + base_id + "' has unknown kind '" + entry.kind + "'");
+  Loc loc = *found;
+  if (Verify(loc)) return loc;
+  if (entry.parent.empty()) return NotFoundId(base_id);
+  // The recorded path is stale: derive it from the parent's (verified) location.
+  auto parent = LocateAt(entry.parent, depth + 1);
+  if (!parent.ok() || parent->base != BaseType::kFolder) return NotFoundId(base_id);
+  loc.folder = loc.base == BaseType::kFolder ? storage::JoinPath(parent->folder, entry.name) : parent->folder;
+  if (Verify(loc)) return loc;
+  return NotFoundId(base_id);
+}
+
+Result<Loc> Locator::LocateFolder(const std::string& id) {
+  FOLIO_ASSIGN_OR_RETURN(Target t, ResolveId(id));
+  if (t.loc.base != BaseType::kFolder) return InvalidArgument("object '" + id + "' is not a folder");
+  return t.loc;
+}
+
+Result<Target> Locator::ResolveId(const std::string& id) {
+  auto parsed = storage::ParseObjectId(id);
+  if (!parsed) return NotFoundId(id);
+  auto loc = Locate(parsed->base);
+  if (!loc.ok() && loc.status().kind() == ErrorKind::kObjectNotFound) {
+    // A change in flight (another thread or process) may be moving it: wait for the
+    // writers to finish, then look once more.
+    committer_.WaitForWriters();
+    loc = Locate(parsed->base);
+  }
+  if (!loc.ok()) return loc.status();
+  Target t;
+  t.loc = std::move(*loc);
+  if (parsed->label) {
+    if (t.loc.base != BaseType::kDocument) return NotFoundId(id);
+    if (parsed->is_pwc()) {
+      t.pwc = true;
+    } else {
+      t.label = parsed->label;
+    }
+  }
+  return t;
+}
+
+Result<Target> Locator::Relocate(const ObjectData& object) {
+  Target t;
+  t.loc.base = object.base;
+  t.loc.id = object.base == BaseType::kDocument ? object.series_id : object.id;
+  if (object.base == BaseType::kFolder) {
+    t.loc.folder = object.path;
+    t.loc.name = storage::BaseName(object.path);
+  } else if (object.base != BaseType::kRelationship) {
+    t.loc.folder = storage::ParentPath(object.path);
+    t.loc.name = storage::BaseName(object.path);
+  }
+  if (object.base == BaseType::kDocument) {
+    if (object.is_pwc) {
+      t.pwc = true;
+    } else {
+      t.label = object.version_label;
+    }
+  }
+  if (!t.loc.id.empty() && Verify(t.loc)) return t;
+  return ResolveId(object.id);
+}
+
+Result<Target> Locator::ResolvePath(const std::string& path) {
+  // Segments were percent-decoded by the caller; each must be a valid, non-reserved name.
+  std::string clean;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string::npos) end = path.size();
+    std::string seg = path.substr(start, end - start);
+    start = end + 1;
+    if (seg.empty()) continue;
+    if (!storage::ValidateName(seg).ok()) return ObjectNotFound("no object at path '/" + path + "'");
+    clean = storage::JoinPath(clean, seg);
+  }
+  const std::string shown = "/" + clean;
+  Target t;
+  if (clean.empty()) {
+    FOLIO_ASSIGN_OR_RETURN(t.loc, Locate(info_.root_folder_id));
+    return t;
+  }
+  const std::string parent = storage::ParentPath(clean);
+  const std::string name = storage::BaseName(clean);
+  const std::string visible = layout_.Dir(clean);
+  if (auto known = KnownDocumentAt(visible, parent, name)) return std::move(*known);
+  auto st = fs_.Stat(visible);
+  if (st.ok() && st->type == FileType::kDirectory) {
+    FOLIO_ASSIGN_OR_RETURN(std::string id, FolderIdAt(clean));
+    t.loc = Loc{BaseType::kFolder, id, clean, name};
+    return t;
+  }
+  if (st.ok() && st->type == FileType::kFile) {
+    FOLIO_ASSIGN_OR_RETURN(t, DocumentTarget(parent, name));
+    t.loc.visible = *st;
+    RememberDocumentAt(visible, *st);
+    return t;
+  }
+  // A symlink or special file is not an object; a symlink on the way is not followed.
+  if (st.ok()) return ObjectNotFound("no object at path '" + shown + "'");
+  if (!st.status().Is(std::errc::no_such_file_or_directory)) {
+    if (st.status().Is(std::errc::too_many_symbolic_link_levels) || st.status().Is(std::errc::not_a_directory)) {
+      return ObjectNotFound("no object at path '" + shown + "'");
+    }
+    return st.status();
+  }
+  auto item = records_.Read(layout_.ItemFile(parent, name));
+  if (item.ok()) {
+    t.loc = Loc{BaseType::kItem, storage::StringOr(**item, "id", ""), parent, name};
+    return t;
+  }
+  return ObjectNotFound("no object at path '" + shown + "'");
+}
+
+// The by-path fast path. A confined Stat (openat2 + fstatat + close) proves that `visible`
+// is a regular file reached without a symlink; its identity (device, inode) is
+// remembered, and while the unconfined IdentityStat (one fstatat) still finds that very
+// file there, the lookup is answered from that identity and the identity-validated
+// series record. As with JsonCache, a folder on the way swapped for a symlink to that
+// same folder goes unnoticed; nothing outside the data directory can match, and content
+// is only ever read through the confined Open. Anything else (not remembered, a
+// different file, a symlink, gone) takes the full path, which also adopts and reports.
+std::optional<Target> Locator::KnownDocumentAt(const std::string& visible, const std::string& parent,
+                                               const std::string& name) {
+  FileStat known;
+  {
+    std::lock_guard<std::mutex> lock(known_mu_);
+    auto it = known_paths_.find(visible);
+    if (it == known_paths_.end()) return std::nullopt;
+    known = it->second;
+  }
+  auto st = fs_.IdentityStat(visible);
+  if (!st.ok() || st->type != FileType::kFile || st->inode != known.inode || st->device != known.device) {
+    return std::nullopt;
+  }
+  auto t = DocumentTarget(parent, name);
+  if (!t.ok()) return std::nullopt;  // the full path reports what is wrong
+  t->loc.visible = *st;
+  return std::move(*t);
+}
+
+void Locator::RememberDocumentAt(const std::string& visible, const FileStat& st) {
+  std::lock_guard<std::mutex> lock(known_mu_);
+  if (known_paths_.size() >= kMaxKnownPaths) known_paths_.clear();
+  known_paths_[visible] = st;
+}
+
+Result<Target> Locator::DocumentTarget(const std::string& folder, const std::string& name) {
+  const std::string series_path = layout_.SeriesFile(folder, name);
+  auto json = records_.Read(series_path);
+  if (!json.ok() && json.status().Is(std::errc::no_such_file_or_directory)) {
+    FOLIO_RETURN_IF_ERROR(adopter_->AdoptDocument(folder, name));
+    json = records_.Read(series_path);
+  }
+  if (!json.ok()) return json.status();
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> series, records_.DecodeSeries(*json, series_path));
+  Target t;
+  t.loc = Loc{BaseType::kDocument, series->series_id, folder, name};
+  t.loc.record = *json;  // lets the builder reuse it (and its memo of built documents)
+  t.pwc = series->versions.empty();  // created checked out: only the working copy exists
+  return t;
+}
+
+Result<std::string> Locator::FolderIdAt(const std::string& folder_path) {
+  auto id = records_.FolderId(folder_path);
+  if (!id.ok() && id.status().Is(std::errc::no_such_file_or_directory)) {
+    FOLIO_RETURN_IF_ERROR(adopter_->AdoptFolder(folder_path));
+    id = records_.FolderId(folder_path);
+  }
+  return id;
+}
+
+}  // namespace folio::repo

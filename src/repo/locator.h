@@ -1,0 +1,74 @@
+// Finding objects: an id through the id index (docs/STORAGE.md §6), a path through the
+// tree, each verified against the object's own record. Objects made by hand on disk are
+// adopted (given a record and an id) the first time they are found.
+#pragma once
+
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "folio/fs.h"
+#include "folio/repository.h"
+#include "repo/location.h"
+#include "repo/record_reader.h"
+#include "storage/layout.h"
+
+namespace folio::storage {
+class Committer;
+}
+
+namespace folio::repo {
+
+class Adopter;
+
+class Locator {
+ public:
+  Locator(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, RecordReader& records,
+          storage::Committer& committer)
+      : fs_(fs), layout_(layout), info_(info), records_(records), committer_(committer) {}
+  void set_adopter(Adopter* adopter) { adopter_ = adopter; }
+
+  // The object an id names: a folder, item or relationship id, a series id (the latest
+  // version), "{series};{label}" or "{series};pwc". Errors: kObjectNotFound naming the
+  // id; kStorage.
+  Result<Target> ResolveId(const std::string& id);
+  // The object at a repository-relative, percent-decoded path ("" is the root folder).
+  // Errors: kObjectNotFound naming the path (also for symlinks, special files and
+  // reserved names on the way); kStorage.
+  Result<Target> ResolvePath(const std::string& path);
+  // The location an indexed id names, verified. kObjectNotFound if none.
+  Result<Loc> Locate(const std::string& base_id);
+  // As ResolveId for a folder. kInvalidArgument if `id` is not a folder.
+  Result<Loc> LocateFolder(const std::string& id);
+  // The target an object built before describes (its id and path), verified against
+  // its record: how a write resolves the object a request already resolved, without the
+  // index. Falls back to ResolveId when the object moved meanwhile.
+  Result<Target> Relocate(const ObjectData& object);
+  // The id of the folder at `folder_path`, adopting a directory made by hand.
+  Result<std::string> FolderIdAt(const std::string& folder_path);
+  // The document `name` in `folder` with its series record attached (a file added by
+  // hand is adopted first); its working copy if it has no version yet.
+  Result<Target> DocumentTarget(const std::string& folder, const std::string& name);
+
+ private:
+  Result<Loc> LocateAt(const std::string& base_id, int depth);
+  bool Verify(Loc& loc);
+  std::optional<Target> KnownDocumentAt(const std::string& visible, const std::string& parent,
+                                        const std::string& name);
+  void RememberDocumentAt(const std::string& visible, const FileStat& st);
+
+  Fs& fs_;
+  const storage::RepoLayout& layout_;
+  const RepositoryInfo& info_;
+  RecordReader& records_;
+  storage::Committer& committer_;
+  Adopter* adopter_ = nullptr;
+  // Visible document paths a confined Stat found to be regular files, with their
+  // identity (see KnownDocumentAt).
+  static constexpr size_t kMaxKnownPaths = 4096;
+  std::mutex known_mu_;
+  std::unordered_map<std::string, FileStat> known_paths_;
+};
+
+}  // namespace folio::repo

@@ -1,0 +1,78 @@
+// Moves; see mover.h.
+#include "repo/mover.h"
+
+#include "folio/cmis_ids.h"
+#include "repo/listings.h"
+#include "repo/locator.h"
+#include "repo/object_builder.h"
+#include "repo/record_reader.h"
+#include "repo/staging.h"
+#include "storage/committer.h"
+#include "storage/id_index.h"
+#include "storage/ids.h"
+
+namespace folio::repo {
+
+Result<ObjectData> Mover::Move(const std::string& id, const std::string& target_folder_id,
+                               const std::string& source_folder_id, const std::string& user) {
+  (void)user;
+  Target out;
+  FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
+    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveId(id));
+    out = t;
+    const Loc& loc = t.loc;
+    if (loc.base == BaseType::kRelationship) return Constraint("relationships are not filed in folders");
+    FOLIO_ASSIGN_OR_RETURN(Loc target, locator_.LocateFolder(target_folder_id));
+    const std::string from_folder = loc.ParentFolder();
+    if (loc.base == BaseType::kFolder && loc.folder.empty()) return Constraint("the root folder cannot be moved");
+    FOLIO_ASSIGN_OR_RETURN(std::string current_parent_id, locator_.FolderIdAt(from_folder));
+    if (!source_folder_id.empty() && source_folder_id != current_parent_id) {
+      return InvalidArgument("object '" + id + "' is not in folder '" + source_folder_id + "' (sourceFolderId)");
+    }
+    if (loc.base == BaseType::kFolder &&
+        (target.folder == loc.folder || target.folder.rfind(loc.folder + "/", 0) == 0)) {
+      return Constraint("folder '/" + loc.folder + "' cannot be moved into itself or below itself");
+    }
+    if (target.folder == from_folder) return OkStatus();  // already there: nothing changes
+    FOLIO_RETURN_IF_ERROR(listings_.CheckNameFree(target.folder, loc.name));
+    const std::string new_path = storage::JoinPath(target.folder, loc.name);
+    std::string event_id = loc.id, type_id;
+    if (loc.base == BaseType::kFolder) {
+      change.Rename(layout_.Dir(loc.folder), layout_.Dir(new_path),
+                    storage::Guard::RecordId(".folio/folder.json", "id", loc.id));
+      storage::StageIndexEntry(change, layout_, loc.id, {"folder", target.id, loc.name, new_path});
+      out.loc.folder = new_path;
+      type_id = cmis::kFolder;
+    } else if (loc.base == BaseType::kItem) {
+      FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, target.folder, true));
+      change.Rename(layout_.ItemDir(loc.folder, loc.name), layout_.ItemDir(target.folder, loc.name),
+                    storage::Guard::RecordId(std::string(storage::kItemFileName), "id", loc.id));
+      storage::StageIndexEntry(change, layout_, loc.id, {"item", target.id, loc.name, new_path});
+      out.loc.folder = target.folder;
+      type_id = cmis::kItem;
+    } else {
+      FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, target.folder, false));
+      FOLIO_ASSIGN_OR_RETURN(FileStat visible, fs_.Stat(layout_.Child(loc.folder, loc.name)));
+      change.Rename(layout_.Child(loc.folder, loc.name), layout_.Child(target.folder, loc.name),
+                    storage::Guard::Inode(visible));
+      change.Rename(layout_.SeriesDir(loc.folder, loc.name), layout_.SeriesDir(target.folder, loc.name),
+                    storage::Guard::RecordId(std::string(storage::kSeriesFileName), "seriesId", loc.id));
+      storage::StageIndexEntry(change, layout_, loc.id, {"document", target.id, loc.name, new_path});
+      out.loc.folder = target.folder;
+      type_id = cmis::kDocument;
+    }
+    change.Record(Event("updated", event_id, loc.base, type_id));
+    return OkStatus();
+  }));
+  out.loc.record.reset();
+  out.loc.visible.reset();
+  if (out.loc.base == BaseType::kDocument) {
+    FOLIO_ASSIGN_OR_RETURN(Target fresh, locator_.DocumentTarget(out.loc.folder, out.loc.name));
+    fresh.label = out.label;
+    fresh.pwc = out.pwc;
+    return builder_.Build(fresh);
+  }
+  return builder_.Build(out);
+}
+
+}  // namespace folio::repo

@@ -1,0 +1,375 @@
+// Records -> ObjectData; see object_builder.h.
+#include "repo/object_builder.h"
+
+#include <algorithm>
+
+#include "folio/cmis_ids.h"
+#include "repo/adopter.h"
+#include "repo/locator.h"
+#include "repo/properties.h"
+#include "repo/staging.h"
+#include "repo/version_label.h"
+#include "storage/datetime.h"
+#include "storage/ids.h"
+#include "storage/json_access.h"
+#include "storage/json_file.h"
+
+namespace folio::repo {
+
+using storage::Json;
+
+namespace {
+
+Json StoredOr(const Json& stored, const char* id) {
+  auto it = stored.find(id);
+  return it == stored.end() ? Json(nullptr) : *it;
+}
+
+// StoredOr for a value read only once: moved out, leaving null behind.
+Json TakeStored(Json& stored, const char* id) {
+  auto it = stored.find(id);
+  return it == stored.end() ? Json(nullptr) : std::move(*it);
+}
+
+// Appends `key` to an object that does not hold it yet. ordered_json searches its keys
+// on every insert, and a document gets about 35 properties on every read.
+void Put(Json& obj, const char* key, Json value) {
+  auto& list = static_cast<Json::object_t::Container&>(obj.get_ref<Json::object_t&>());
+  list.emplace_back(key, std::move(value));
+}
+
+// The common properties for a caller that reads no "cmis:" value of `mem` afterwards:
+// the values are moved out of `mem` instead of copied, and `reserve` (how many properties
+// the caller adds in all) makes the list one allocation. For documents, which every
+// version of a series in getAllVersions goes through.
+Json CommonPropertiesTaking(const std::string& id, BaseType base, const std::string& type_id,
+                            const std::string& name, Json& mem, size_t reserve) {
+  Json p = Json::object();
+  static_cast<Json::object_t::Container&>(p.get_ref<Json::object_t&>()).reserve(reserve);
+  Put(p, cmis::kObjectId, id);
+  Put(p, cmis::kBaseTypeId, std::string(BaseTypeId(base)));
+  Put(p, cmis::kObjectTypeId, type_id);
+  Put(p, cmis::kName, name);
+  Put(p, cmis::kDescription, TakeStored(mem, cmis::kDescription));
+  Put(p, cmis::kCreatedBy, TakeStored(mem, cmis::kCreatedBy));
+  Put(p, cmis::kCreationDate, TakeStored(mem, cmis::kCreationDate));
+  Put(p, cmis::kLastModifiedBy, TakeStored(mem, cmis::kLastModifiedBy));
+  Json mod = TakeStored(mem, cmis::kLastModificationDate);
+  Json token = mod.is_number() ? Json(std::to_string(mod.get<int64_t>())) : Json(nullptr);
+  Put(p, cmis::kLastModificationDate, std::move(mod));
+  Put(p, cmis::kChangeToken, std::move(token));
+  Put(p, cmis::kSecondaryObjectTypeIds, TakeStored(mem, cmis::kSecondaryObjectTypeIds));
+  return p;
+}
+
+// Common properties in a fixed, readable order (the caller adds the rest, then the
+// custom ones); `mem` stays as it is.
+Json CommonProperties(const std::string& id, BaseType base, const std::string& type_id, const std::string& name,
+                      const Json& mem) {
+  Json copy = mem;
+  return CommonPropertiesTaking(id, base, type_id, name, copy, 16);
+}
+
+void AppendCustom(Json& p, const Json& mem) {
+  for (auto& [k, v] : mem.items()) {
+    if (k.rfind("cmis:", 0) != 0 && !p.contains(k)) p[k] = v;
+  }
+}
+
+
+}  // namespace
+
+Result<ObjectData> ObjectBuilder::Build(const Target& t) {
+  switch (t.loc.base) {
+    case BaseType::kFolder: return BuildFolder(t.loc);
+    case BaseType::kItem: return BuildItem(t.loc);
+    case BaseType::kRelationship: return BuildRelationship(t.loc);
+    case BaseType::kDocument: {
+      FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> o, BuildShared(t));
+      return TakeOrCopy(std::move(o));
+    }
+  }
+  return RuntimeError("unknown base type");
+}
+
+Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildShared(const Target& t) {
+  if (t.loc.base != BaseType::kDocument) {
+    FOLIO_ASSIGN_OR_RETURN(ObjectData o, Build(t));
+    return std::shared_ptr<const ObjectData>(std::make_shared<ObjectData>(std::move(o)));
+  }
+  if (t.loc.record) {
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> series, records_.DecodeSeries(t.loc.record, t.loc.name));
+    return BuildDocumentShared(t.loc, *series, t.label, t.pwc);
+  }
+  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(t.loc.folder, t.loc.name));
+  return BuildDocumentShared(t.loc, series, t.label, t.pwc);
+}
+
+// The record at `path` read into an ObjectData of `base`: id, type, ACL, and the common
+// properties in memory form; the caller adds what is particular to the base type.
+// `mem` receives the in-memory stored properties.
+Result<ObjectData> ObjectBuilder::BuildFromRecord(const std::string& path, BaseType base, const std::string& name,
+                                             Json& mem) {
+  FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(path));
+  const std::string type_id = StoredTypeId(rec.properties, base);
+  FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
+  mem = StoredToMemory(*type, rec.properties);
+  ObjectData o;
+  o.id = rec.id;
+  o.base = base;
+  o.type_id = type_id;
+  o.name = base == BaseType::kRelationship ? storage::StringOr(mem, cmis::kName, "") : name;
+  o.properties = CommonProperties(o.id, o.base, type_id, o.name, mem);
+  o.acl = rec.acl;
+  return o;
+}
+
+Result<ObjectData> ObjectBuilder::BuildFolder(const Loc& loc) {
+  Json mem;
+  const std::string name = loc.folder.empty() ? "" : storage::BaseName(loc.folder);
+  FOLIO_ASSIGN_OR_RETURN(ObjectData o, BuildFromRecord(layout_.FolderFile(loc.folder), BaseType::kFolder, name, mem));
+  o.path = loc.folder;
+  if (!loc.folder.empty()) {
+    FOLIO_ASSIGN_OR_RETURN(o.parent_id, locator_.FolderIdAt(storage::ParentPath(loc.folder)));
+  }
+  Put(o.properties, cmis::kParentId, o.parent_id.empty() ? Json(nullptr) : Json(o.parent_id));
+  Put(o.properties, cmis::kPath, "/" + loc.folder);
+  Put(o.properties, cmis::kAllowedChildObjectTypeIds, nullptr);
+  AppendCustom(o.properties, mem);
+  return o;
+}
+
+Result<ObjectData> ObjectBuilder::BuildItem(const Loc& loc) {
+  Json mem;
+  FOLIO_ASSIGN_OR_RETURN(ObjectData o,
+                         BuildFromRecord(layout_.ItemFile(loc.folder, loc.name), BaseType::kItem, loc.name, mem));
+  o.path = storage::JoinPath(loc.folder, loc.name);
+  FOLIO_ASSIGN_OR_RETURN(o.parent_id, locator_.FolderIdAt(loc.folder));
+  AppendCustom(o.properties, mem);
+  return o;
+}
+
+Result<ObjectData> ObjectBuilder::BuildRelationship(const Loc& loc) {
+  Json mem;
+  FOLIO_ASSIGN_OR_RETURN(ObjectData o,
+                         BuildFromRecord(layout_.RelationshipFile(loc.id), BaseType::kRelationship, "", mem));
+  o.id = loc.id;
+  o.properties[cmis::kObjectId] = loc.id;
+  Put(o.properties, cmis::kSourceId, StoredOr(mem, cmis::kSourceId));
+  Put(o.properties, cmis::kTargetId, StoredOr(mem, cmis::kTargetId));
+  AppendCustom(o.properties, mem);
+  return o;
+}
+
+std::string ObjectBuilder::LatestMajorLabel(const SeriesRecord& s) {
+  for (auto it = s.versions.rbegin(); it != s.versions.rend(); ++it) {
+    auto v = VersionLabel::Parse(*it);
+    if (v && v->IsMajor()) return *it;
+  }
+  return "";
+}
+
+Result<ObjectData> ObjectBuilder::BuildDocument(const Loc& loc, const SeriesRecord& series,
+                                                std::optional<std::string> label, bool pwc) {
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> o,
+                         BuildDocumentImpl(loc, series, std::move(label), pwc, nullptr));
+  return TakeOrCopy(std::move(o));
+}
+
+Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentShared(const Loc& loc,
+                                                                             const SeriesRecord& series,
+                                                                             std::optional<std::string> label,
+                                                                             bool pwc) {
+  return BuildDocumentImpl(loc, series, std::move(label), pwc, nullptr);
+}
+
+Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const Loc& loc,
+                                                                           const SeriesRecord& series_in,
+                                                                           std::optional<std::string> label,
+                                                                           bool pwc, const SeriesHints* hints) {
+  // A copy only when a hand edit was absorbed: for a series of 10,000 versions a copy
+  // per version would make getAllVersions quadratic.
+  SeriesRecord absorbed_series;
+  bool absorbed = false;
+  if (!pwc && !series_in.versions.empty() && (!label || *label == LatestLabel(series_in))) {
+    // An edit by hand of the document's file becomes the latest version's content.
+    // Metadata only, compared with what Folio wrote: the cheap, unconfined stat is
+    // enough (absorbing an edit reads the file through the confined Open).
+    auto st = loc.visible ? Result<FileStat>(*loc.visible) : fs_.IdentityStat(layout_.Child(loc.folder, loc.name));
+    if (st.ok() && st->type == FileType::kFile &&
+        (st->size != series_in.file_size || st->mtime_ns != series_in.file_mtime_ns ||
+         (series_in.file_inode != 0 && st->inode != series_in.file_inode)) &&
+        !adopter_.KnownUnchanged(layout_.Child(loc.folder, loc.name), *st)) {
+      FOLIO_ASSIGN_OR_RETURN(absorbed_series, adopter_.AbsorbHandEdit(loc.folder, loc.name));
+      absorbed = true;
+    } else if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) {
+      // Removed by hand: the document is gone for a person running ls, so for us too.
+      return ObjectNotFound("document '" + storage::JoinPath(loc.folder, loc.name) + "' was removed from disk");
+    }
+  }
+  const SeriesRecord& series = absorbed ? absorbed_series : series_in;
+  if (pwc && !series.checked_out) {
+    return ObjectNotFound("no private working copy '" + storage::PwcId(series.series_id) +
+                          "': the document is not checked out");
+  }
+  std::string the_label;
+  if (!pwc) {
+    if (series.versions.empty()) return ObjectNotFound("document '" + loc.name + "' has no version yet");
+    the_label = label ? *label : LatestLabel(series);
+    const bool listed = (hints != nullptr && hints->labels_listed) || the_label == LatestLabel(series) ||
+                        std::find(series.versions.begin(), series.versions.end(), the_label) != series.versions.end();
+    if (!listed) {
+      return ObjectNotFound("no version '" + the_label + "' of document '" + loc.name + "'");
+    }
+  }
+  const std::string rec_path = pwc ? layout_.PwcProps(loc.folder, loc.name)
+                                   : layout_.VersionProps(loc.folder, loc.name, the_label);
+  // Bulk reads (hints) read straight from disk: thousands of versions would only evict
+  // everything else from the cache.
+  std::shared_ptr<const Json> rec_json;
+  if (hints != nullptr) {
+    FOLIO_ASSIGN_OR_RETURN(Json j, storage::ReadJsonFile(fs_, rec_path));
+    rec_json = std::make_shared<const Json>(std::move(j));
+  } else {
+    FOLIO_ASSIGN_OR_RETURN(rec_json, records_.Read(rec_path));
+  }
+  FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(loc.folder));
+  // A document built before from the very same cached records (the cache hands out a
+  // new object whenever a file changes) is the same document: reuse it.
+  // Not for bulk reads (hints: getAllVersions): thousands of versions would only churn
+  // the memo, copying each object in and clearing it again.
+  const bool memo = loc.record != nullptr && !absorbed && hints == nullptr;
+  const std::string memo_key = memo ? rec_path : std::string();
+  if (memo) {
+    std::lock_guard<std::mutex> lock(memo_mu_);
+    auto it = memo_.find(memo_key);
+    if (it != memo_.end() && it->second.series == loc.record && it->second.record == rec_json &&
+        it->second.parent_id == parent_id) {
+      FOLIO_ASSIGN_OR_RETURN(auto type_now, types_.Get(it->second.obj->type_id));
+      if (type_now == it->second.type) return it->second.obj;
+    }
+  }
+  FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ObjectRecordFromJson(*rec_json, rec_path));
+  const std::string type_id = StoredTypeId(rec.properties, BaseType::kDocument);
+  FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
+  const DocContext context{&loc, &series, parent_id, LatestLabel(series),
+                           hints != nullptr ? hints->latest_major : LatestMajorLabel(series)};
+  std::shared_ptr<const ObjectData> o =
+      std::make_shared<ObjectData>(AssembleDocument(context, the_label, pwc, type_id, *type, std::move(rec)));
+  if (memo) {
+    std::lock_guard<std::mutex> lock(memo_mu_);
+    if (memo_.size() >= kMaxMemoDocuments) memo_.clear();
+    memo_[memo_key] = DocMemo{loc.record, rec_json, type, parent_id, o};
+  }
+  return o;
+}
+
+Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& series, bool newest_first,
+                                  const VersionVisitor& visit) {
+  const SeriesHints hints{LatestMajorLabel(series), /*labels_listed=*/true};
+  DocContext context{&loc, &series, "", LatestLabel(series), hints.latest_major};
+  bool have_parent = false;
+  const std::string series_dir = layout_.SeriesDir(loc.folder, loc.name);
+  // Opened once, beneath the data directory like any path: each version record is
+  // then one openat beneath it. Read straight from disk, not through the cache:
+  // thousands of versions would only evict everything else from it.
+  std::unique_ptr<Directory> dir;
+  std::string file_name, path, bytes;
+  std::string type_id;
+  std::shared_ptr<const TypeDef> type;  // of type_id
+  const auto version = [&](const std::string& label) -> Status {
+    if (label == context.latest_label) {
+      // The latest version takes in an edit by hand of the document's file first.
+      FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> o, BuildDocumentImpl(loc, series, label, false, &hints));
+      return visit(TakeOrCopy(std::move(o)));
+    }
+    if (dir == nullptr) {
+      FOLIO_ASSIGN_OR_RETURN(dir, fs_.OpenDirectory(series_dir));
+    }
+    file_name.assign(label).append(".json");
+    path.assign(series_dir).append("/").append(file_name);  // = layout_.VersionProps(...)
+    FOLIO_RETURN_IF_ERROR(dir->ReadFile(file_name, bytes));
+    FOLIO_ASSIGN_OR_RETURN(Json j, storage::ParseStoredJson(bytes, path));
+    if (!have_parent) {
+      FOLIO_ASSIGN_OR_RETURN(context.parent_id, locator_.FolderIdAt(loc.folder));
+      have_parent = true;
+    }
+    FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ObjectRecordFromJson(std::move(j), path));
+    std::string rec_type_id = StoredTypeId(rec.properties, BaseType::kDocument);
+    if (type == nullptr || rec_type_id != type_id) {
+      FOLIO_ASSIGN_OR_RETURN(type, types_.Get(rec_type_id));
+      type_id = std::move(rec_type_id);
+    }
+    return visit(AssembleDocument(context, label, false, type_id, *type, std::move(rec)));
+  };
+  const auto working_copy = [&]() -> Status {
+    if (!series.checked_out) return OkStatus();
+    FOLIO_ASSIGN_OR_RETURN(ObjectData o, BuildDocument(loc, series, std::nullopt, true));
+    return visit(std::move(o));
+  };
+  if (newest_first) {
+    FOLIO_RETURN_IF_ERROR(working_copy());
+    for (auto it = series.versions.rbegin(); it != series.versions.rend(); ++it) FOLIO_RETURN_IF_ERROR(version(*it));
+    return OkStatus();
+  }
+  for (const std::string& label : series.versions) FOLIO_RETURN_IF_ERROR(version(label));
+  return working_copy();
+}
+
+ObjectData ObjectBuilder::AssembleDocument(const DocContext& c, const std::string& the_label, bool pwc,
+                                           const std::string& type_id, const TypeDef& type, ObjectRecord rec) {
+  const Loc& loc = *c.loc;
+  const SeriesRecord& series = *c.series;
+  Json mem = StoredToMemory(type, std::move(rec.properties));
+
+  ObjectData o;
+  o.id = pwc ? storage::PwcId(series.series_id) : storage::VersionId(series.series_id, the_label);
+  o.base = BaseType::kDocument;
+  o.type_id = type_id;
+  o.name = storage::StringOr(mem, cmis::kName, loc.name);
+  o.path = storage::JoinPath(loc.folder, loc.name);
+  o.parent_id = c.parent_id;
+  o.series_id = series.series_id;
+  o.version_label = pwc ? "pwc" : the_label;
+  o.is_pwc = pwc;
+  o.content = std::move(rec.content);
+  o.acl = std::move(rec.acl);
+
+  const bool versioned = series.versionable;
+  o.is_latest = !pwc && the_label == c.latest_label;
+  const bool is_major = !pwc && rec.major;
+
+  // 11 common properties, 16 of documents, then the custom ones: one allocation.
+  size_t custom = 0;
+  for (const auto& kv : mem.get_ref<const Json::object_t&>()) custom += kv.first.rfind("cmis:", 0) != 0;
+  Json& p = o.properties = CommonPropertiesTaking(o.id, o.base, type_id, o.name, mem, 27 + custom);
+  Put(p, cmis::kIsImmutable, false);
+  Put(p, cmis::kIsLatestVersion, o.is_latest);
+  Put(p, cmis::kIsMajorVersion, versioned ? is_major : true);
+  Put(p, cmis::kIsLatestMajorVersion, versioned ? (!pwc && the_label == c.latest_major) : true);
+  Put(p, cmis::kIsPrivateWorkingCopy, pwc);
+  Put(p, cmis::kVersionLabel, versioned ? Json(o.version_label) : Json(nullptr));
+  Put(p, cmis::kVersionSeriesId, series.series_id);
+  const bool out = series.checked_out.has_value();
+  Put(p, cmis::kIsVersionSeriesCheckedOut, out);
+  Put(p, cmis::kVersionSeriesCheckedOutBy, out ? Json(series.checked_out->by) : Json(nullptr));
+  Put(p, cmis::kVersionSeriesCheckedOutId, out ? Json(storage::PwcId(series.series_id)) : Json(nullptr));
+  Put(p, cmis::kVersionSeriesCheckedOutDate, out ? Json(series.checked_out->since_ms) : Json(nullptr));
+  Put(p, cmis::kCheckinComment, TakeStored(mem, cmis::kCheckinComment));
+  if (o.content) {
+    Put(p, cmis::kContentStreamLength, o.content->length);
+    Put(p, cmis::kContentStreamMimeType, o.content->mime_type);
+    Put(p, cmis::kContentStreamFileName, o.content->file_name);
+    Put(p, cmis::kContentStreamId, o.id + "/content");
+  } else {
+    Put(p, cmis::kContentStreamLength, nullptr);
+    Put(p, cmis::kContentStreamMimeType, nullptr);
+    Put(p, cmis::kContentStreamFileName, nullptr);
+    Put(p, cmis::kContentStreamId, nullptr);
+  }
+  AppendCustom(p, mem);
+  return o;
+}
+
+}  // namespace folio::repo
+

@@ -1,0 +1,98 @@
+// Records -> ObjectData: the stored properties plus every derived one (ids, versioning
+// flags, content stream properties), under canonical CMIS ids. Documents built once
+// are remembered (by the very cached records they came from) and shared with callers.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "folio/fs.h"
+#include "folio/object.h"
+#include "repo/location.h"
+#include "repo/record_reader.h"
+#include "repo/types.h"
+
+namespace folio::repo {
+
+class Adopter;
+class Locator;
+
+class ObjectBuilder {
+ public:
+  ObjectBuilder(Fs& fs, const storage::RepoLayout& layout, RecordReader& records, TypeRegistry& types,
+                Locator& locator, Adopter& adopter)
+      : fs_(fs), layout_(layout), records_(records), types_(types), locator_(locator), adopter_(adopter) {}
+
+  // The object `t` names. Errors: kObjectNotFound when it is gone (a document whose
+  // visible file was removed by hand, a version or working copy that does not exist);
+  // kStorage for an unreadable record.
+  Result<ObjectData> Build(const Target& t);
+  // As Build, sharing a document with the memo of built documents when it is there (no
+  // copy of ~35 properties); other objects are built for the caller alone.
+  Result<std::shared_ptr<const ObjectData>> BuildShared(const Target& t);
+  Result<ObjectData> BuildFolder(const Loc& loc);
+  Result<ObjectData> BuildItem(const Loc& loc);
+  Result<ObjectData> BuildRelationship(const Loc& loc);
+  // Version `label` (nullopt: the latest) or the working copy of the document at `loc`
+  // whose series is `series`. An edit by hand of the visible file is absorbed first.
+  Result<ObjectData> BuildDocument(const Loc& loc, const SeriesRecord& series, std::optional<std::string> label,
+                                   bool pwc);
+  Result<std::shared_ptr<const ObjectData>> BuildDocumentShared(const Loc& loc, const SeriesRecord& series,
+                                                                std::optional<std::string> label, bool pwc);
+  // Every version of the document at `loc`, oldest first, then its working copy (or in
+  // reverse, `newest_first`), each handed to `visit` as it is built and then dropped: a
+  // series of 10,000 versions is never held whole. Stops at the first error.
+  using VersionVisitor = std::function<Status(ObjectData&&)>;
+  Status BuildAllVersions(const Loc& loc, const SeriesRecord& series, bool newest_first, const VersionVisitor& visit);
+
+  static std::string LatestLabel(const SeriesRecord& s) { return s.versions.empty() ? "" : s.versions.back(); }
+  static std::string LatestMajorLabel(const SeriesRecord& s);
+
+ private:
+  struct SeriesHints {
+    std::string latest_major;
+    bool labels_listed = false;  // the label asked for is known to be in the series
+  };
+  // What making a document takes besides its record, worked out once per call, or
+  // once per series in BuildAllVersions.
+  struct DocContext {
+    const Loc* loc = nullptr;
+    const SeriesRecord* series = nullptr;
+    std::string parent_id;
+    std::string latest_label;
+    std::string latest_major;
+  };
+  Result<std::shared_ptr<const ObjectData>> BuildDocumentImpl(const Loc& loc, const SeriesRecord& series,
+                                                              std::optional<std::string> label, bool pwc,
+                                                              const SeriesHints* hints);
+  // The one place that makes a document's properties, however its record was read.
+  ObjectData AssembleDocument(const DocContext& c, const std::string& label, bool pwc, const std::string& type_id,
+                              const TypeDef& type, ObjectRecord rec);
+  Result<ObjectData> BuildFromRecord(const std::string& path, BaseType base, const std::string& name,
+                                     storage::Json& mem);
+
+  Fs& fs_;
+  const storage::RepoLayout& layout_;
+  RecordReader& records_;
+  TypeRegistry& types_;
+  Locator& locator_;
+  Adopter& adopter_;
+
+  // Documents as last built, by record path; valid only while built from the same
+  // cached series record, version record and type, under the same parent id.
+  struct DocMemo {
+    std::shared_ptr<const storage::Json> series, record;
+    std::shared_ptr<const TypeDef> type;
+    std::string parent_id;
+    std::shared_ptr<const ObjectData> obj;
+  };
+  static constexpr size_t kMaxMemoDocuments = 2048;
+  std::mutex memo_mu_;
+  std::unordered_map<std::string, DocMemo> memo_;
+};
+
+}  // namespace folio::repo

@@ -1,0 +1,49 @@
+// Cached record reads; see record_reader.h.
+#include "repo/record_reader.h"
+
+#include "storage/json_access.h"
+
+namespace folio::repo {
+
+Result<std::shared_ptr<const storage::Json>> RecordReader::Read(const std::string& path) {
+  return cache_.Read(fs_, path);
+}
+
+std::shared_ptr<const storage::Json> RecordReader::Peek(const std::string& path) { return cache_.Peek(path); }
+
+Result<ObjectRecord> RecordReader::ReadRecord(const std::string& path) {
+  FOLIO_ASSIGN_OR_RETURN(auto j, cache_.Read(fs_, path));
+  return ObjectRecordFromJson(*j, path);
+}
+
+Result<SeriesRecord> RecordReader::ReadSeries(const std::string& folder, const std::string& name) {
+  const std::string path = layout_.SeriesFile(folder, name);
+  FOLIO_ASSIGN_OR_RETURN(auto j, cache_.Read(fs_, path));
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> s, DecodeSeries(j, path));
+  return *s;
+}
+
+Result<std::shared_ptr<const SeriesRecord>> RecordReader::DecodeSeries(const std::shared_ptr<const storage::Json>& json,
+                                                                       const std::string& what) {
+  {
+    std::lock_guard<std::mutex> lock(series_mu_);
+    auto it = series_memo_.find(json.get());
+    if (it != series_memo_.end()) return it->second.series;
+  }
+  FOLIO_ASSIGN_OR_RETURN(SeriesRecord decoded, SeriesRecordFromJson(*json, what));
+  auto series = std::make_shared<const SeriesRecord>(std::move(decoded));
+  std::lock_guard<std::mutex> lock(series_mu_);
+  if (series_memo_.size() >= kMaxSeriesMemo) series_memo_.clear();
+  series_memo_[json.get()] = SeriesMemo{json, series};
+  return series;
+}
+
+Result<std::string> RecordReader::FolderId(const std::string& folder) {
+  const std::string path = layout_.FolderFile(folder);
+  FOLIO_ASSIGN_OR_RETURN(auto j, cache_.Read(fs_, path));
+  auto id = storage::StringField(*j, "id");
+  if (!id) return StorageError("'" + path + "' has no id");
+  return *id;
+}
+
+}  // namespace folio::repo

@@ -1,0 +1,55 @@
+// Reading the records of a repository (docs/STORAGE.md §3-§6) through one cache of
+// parsed JSON, validated by file identity on every read, and decoding them. Every part
+// of the engine reads records here, so a record read twice in one request is parsed once.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "folio/fs.h"
+#include "repo/records.h"
+#include "storage/json_cache.h"
+#include "storage/layout.h"
+
+namespace folio::repo {
+
+class RecordReader {
+ public:
+  RecordReader(Fs& fs, const storage::RepoLayout& layout) : fs_(fs), layout_(layout) {}
+
+  // The parsed file (shared, immutable). Errors: kStorage (cause() from the filesystem;
+  // no_such_file_or_directory when missing), kStorage naming an unparseable file.
+  Result<std::shared_ptr<const storage::Json>> Read(const std::string& path);
+  // The cached parse of `path` WITHOUT validation (nullptr if none): only a hint the
+  // caller verifies by other means.
+  std::shared_ptr<const storage::Json> Peek(const std::string& path);
+
+  // A folder, item, relationship, version or working-copy record. Errors: as Read, and
+  // kStorage naming a field that is missing or of the wrong type.
+  Result<ObjectRecord> ReadRecord(const std::string& path);
+  // A document's series.json.
+  Result<SeriesRecord> ReadSeries(const std::string& folder, const std::string& name);
+  // The series record `json` decodes to, decoded once per cached JSON object (a long
+  // series lists thousands of labels and every request by path needs the record).
+  Result<std::shared_ptr<const SeriesRecord>> DecodeSeries(const std::shared_ptr<const storage::Json>& json,
+                                                           const std::string& what);
+  // The id a folder's folder.json holds. Errors: as Read; kStorage if it has none.
+  Result<std::string> FolderId(const std::string& folder);
+
+ private:
+  struct SeriesMemo {
+    std::shared_ptr<const storage::Json> json;  // kept alive: its address is the key
+    std::shared_ptr<const SeriesRecord> series;
+  };
+  static constexpr size_t kMaxSeriesMemo = 2048;
+
+  Fs& fs_;
+  const storage::RepoLayout& layout_;
+  storage::JsonCache cache_{8192};
+  std::mutex series_mu_;
+  std::unordered_map<const storage::Json*, SeriesMemo> series_memo_;
+};
+
+}  // namespace folio::repo

@@ -1,0 +1,175 @@
+// Deletion; see remover.h.
+#include "repo/remover.h"
+
+#include <algorithm>
+
+#include "folio/cmis_ids.h"
+#include "repo/listings.h"
+#include "repo/locator.h"
+#include "repo/object_builder.h"
+#include "repo/record_reader.h"
+#include "repo/staging.h"
+#include "repo/versioning.h"
+#include "storage/committer.h"
+#include "storage/id_index.h"
+#include "storage/ids.h"
+#include "storage/json_access.h"
+#include "storage/name_rules.h"
+
+namespace folio::repo {
+
+Status Remover::Delete(const std::string& id, bool all_versions) {
+  bool cancel = false;
+  Status s = committer_.Run([&](storage::ChangeSet& change) -> Status {
+    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveId(id));
+    const Loc& loc = t.loc;
+    switch (loc.base) {
+      case BaseType::kFolder: {
+        if (loc.folder.empty()) return Constraint("the root folder cannot be deleted");
+        FOLIO_ASSIGN_OR_RETURN(auto listing, listings_.List(loc.folder));
+        if (!listing->children.empty()) {
+          return Constraint("folder '/" + loc.folder + "' is not empty (" + std::to_string(listing->children.size()) +
+                            " children); use deleteTree");
+        }
+        FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.FolderFile(loc.folder)));
+        change.Remove(layout_.Dir(loc.folder), storage::Guard::RecordId(".folio/folder.json", "id", loc.id));
+        storage::StageIndexRemoval(change, layout_, loc.id);
+        change.Record(Event("deleted", loc.id, BaseType::kFolder, StoredTypeId(rec.properties, BaseType::kFolder)));
+        return OkStatus();
+      }
+      case BaseType::kItem: {
+        FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.ItemFile(loc.folder, loc.name)));
+        change.Remove(layout_.ItemDir(loc.folder, loc.name),
+                      storage::Guard::RecordId(std::string(storage::kItemFileName), "id", loc.id));
+        storage::StageIndexRemoval(change, layout_, loc.id);
+        change.Record(Event("deleted", loc.id, BaseType::kItem, StoredTypeId(rec.properties, BaseType::kItem)));
+        return OkStatus();
+      }
+      case BaseType::kRelationship: {
+        FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.RelationshipFile(loc.id)));
+        change.Remove(layout_.RelationshipFile(loc.id));
+        storage::StageIndexRemoval(change, layout_, loc.id);
+        change.Record(Event("deleted", loc.id, BaseType::kRelationship,
+                            StoredTypeId(rec.properties, BaseType::kRelationship)));
+        return OkStatus();
+      }
+      case BaseType::kDocument: break;
+    }
+    if (t.pwc) {
+      cancel = true;  // deleting a working copy cancels the check-out
+      return OkStatus();
+    }
+    FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(loc.folder, loc.name));
+    const bool whole = all_versions || !t.label || series.versions.size() <= 1;
+    std::string type_id = cmis::kDocument;
+    if (!series.versions.empty()) {
+      auto latest = records_.ReadRecord(layout_.VersionProps(loc.folder, loc.name, series.versions.back()));
+      if (latest.ok()) type_id = StoredTypeId(latest->properties, BaseType::kDocument);
+    }
+    if (whole) {
+      FOLIO_RETURN_IF_ERROR(staging_.StageSeriesRemoval(change, loc));
+      change.Record(Event("deleted", loc.id, BaseType::kDocument, type_id));
+      return OkStatus();
+    }
+    const std::string label = *t.label;
+    auto it = std::find(series.versions.begin(), series.versions.end(), label);
+    if (it == series.versions.end()) return ObjectNotFound("no object with id '" + id + "'");
+    if (series.checked_out && series.checked_out->from == label) {
+      return folio::Versioning("version " + label + " of '" + loc.name + "' is the base of the working copy held by " +
+                        series.checked_out->by + "; check it in or cancel it first");
+    }
+    const bool was_latest = label == ObjectBuilder::LatestLabel(series);
+    series.versions.erase(it);
+    change.Remove(layout_.VersionProps(loc.folder, loc.name, label));
+    FOLIO_RETURN_IF_ERROR(staging_.StageRemoveFile(change, layout_.VersionContent(loc.folder, loc.name, label)));
+    if (was_latest) {
+      // The version before becomes the latest: the visible file holds its content.
+      const std::string now_latest = ObjectBuilder::LatestLabel(series);
+      FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec,
+                             records_.ReadRecord(layout_.VersionProps(loc.folder, loc.name, now_latest)));
+      std::string source;
+      storage::Guard guard;
+      if (rec.content) {
+        source = layout_.VersionContent(loc.folder, loc.name, now_latest);
+        FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(source));
+        guard = storage::Guard::Inode(st);
+      }
+      staging_.StageVisibleAndSeries(change, loc, source, guard, series);
+    } else {
+      change.PutJson(layout_.SeriesFile(loc.folder, loc.name), ToJson(series));
+    }
+    change.Record(Event("deleted", storage::VersionId(loc.id, label), BaseType::kDocument, type_id));
+    return OkStatus();
+  });
+  FOLIO_RETURN_IF_ERROR(s);
+  if (cancel) return versioning_.CancelCheckOut(id);
+  return OkStatus();
+}
+
+// Every object at or below a folder: their ids (index entries to remove) and events.
+struct Remover::Collected {
+  std::vector<std::string> ids;
+  std::vector<storage::ChangeEvent> events;
+  std::vector<std::string> checked_out;
+};
+
+Status Remover::Collect(const std::string& folder, Collected& out) {
+  auto folder_rec = records_.Read(layout_.FolderFile(folder));
+  if (folder_rec.ok()) {
+    if (auto id = storage::StringField(**folder_rec, "id")) {
+      out.ids.push_back(*id);
+      const Json* props = storage::Member(**folder_rec, "properties");
+      out.events.push_back(
+          Event("deleted", *id, BaseType::kFolder, StoredTypeId(props ? *props : Json::object(), BaseType::kFolder)));
+    }
+  }
+  auto docs = fs_.List(layout_.DocsDir(folder));
+  if (docs.ok()) {
+    for (const DirEntry& e : *docs) {
+      auto s = records_.Read(layout_.SeriesFile(folder, e.name));
+      if (!s.ok()) continue;
+      auto id = storage::StringField(**s, "seriesId");
+      if (!id) continue;
+      out.ids.push_back(*id);
+      out.events.push_back(Event("deleted", *id, BaseType::kDocument, cmis::kDocument));
+      const Json* co = storage::Member(**s, "checkedOut");
+      if (co != nullptr && !co->is_null()) out.checked_out.push_back(*id);
+    }
+  }
+  auto items = fs_.List(layout_.ItemsDir(folder));
+  if (items.ok()) {
+    for (const DirEntry& e : *items) {
+      auto s = records_.Read(layout_.ItemFile(folder, e.name));
+      if (!s.ok()) continue;
+      if (auto id = storage::StringField(**s, "id")) {
+        out.ids.push_back(*id);
+        out.events.push_back(Event("deleted", *id, BaseType::kItem, cmis::kItem));
+      }
+    }
+  }
+  FOLIO_ASSIGN_OR_RETURN(auto entries, fs_.List(layout_.Dir(folder)));
+  for (const DirEntry& e : entries) {
+    if (e.type == FileType::kDirectory && !storage::IsReservedName(e.name)) {
+      FOLIO_RETURN_IF_ERROR(Collect(storage::JoinPath(folder, e.name), out));
+    }
+  }
+  return OkStatus();
+}
+
+Result<std::vector<std::string>> Remover::DeleteTree(const std::string& folder_id) {
+  FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
+    FOLIO_ASSIGN_OR_RETURN(Loc loc, locator_.LocateFolder(folder_id));
+    if (loc.folder.empty()) return Constraint("the root folder cannot be deleted");
+    Collected c;
+    FOLIO_RETURN_IF_ERROR(Collect(loc.folder, c));
+    // The whole tree disappears at once (renamed into trash, removed after).
+    change.Remove(layout_.Dir(loc.folder), storage::Guard::RecordId(".folio/folder.json", "id", loc.id));
+    for (const std::string& gone : c.ids) storage::StageIndexRemoval(change, layout_, gone);
+    for (const std::string& s : c.checked_out) change.Remove(layout_.CheckedOutMarker(s));
+    for (storage::ChangeEvent& e : c.events) change.Record(std::move(e));
+    return OkStatus();
+  }));
+  return std::vector<std::string>{};
+}
+
+}  // namespace folio::repo

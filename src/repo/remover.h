@@ -1,0 +1,54 @@
+// Deleting objects: one object (a document with all its versions, or one version), and a
+// folder with everything below it, each in one change.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "folio/object.h"
+#include "repo/location.h"
+
+namespace folio::storage {
+class Committer;
+}
+
+namespace folio::repo {
+
+class Listings;
+class Locator;
+class RecordReader;
+class Staging;
+class Versioning;
+
+class Remover {
+ public:
+  Remover(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator,
+          Listings& listings, RecordReader& records, Staging& staging, Versioning& versioning)
+      : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
+        staging_(staging), versioning_(versioning) {}
+
+  // Deletes an object. A document: all its versions (all_versions, or a target without
+  // a label) or only that version (the one before becomes the latest). A working copy:
+  // as CancelCheckOut. Errors: kConstraint for a non-empty folder or the root folder;
+  // kVersioning for the version a working copy is based on; kObjectNotFound.
+  Status Delete(const std::string& id, bool all_versions);
+  // Deletes a folder and everything below it at once. Returns the ids that could not
+  // be deleted (none: the change is atomic). Errors: kConstraint for the root folder;
+  // kInvalidArgument if `folder_id` is not a folder.
+  Result<std::vector<std::string>> DeleteTree(const std::string& folder_id);
+
+ private:
+  struct Collected;
+  Status Collect(const std::string& folder, Collected& out);
+
+  Fs& fs_;
+  const storage::RepoLayout& layout_;
+  storage::Committer& committer_;
+  Locator& locator_;
+  Listings& listings_;
+  RecordReader& records_;
+  Staging& staging_;
+  Versioning& versioning_;
+};
+
+}  // namespace folio::repo

@@ -1,0 +1,66 @@
+// Upload files; see uploads.h.
+#include "repo/uploads.h"
+
+#include "storage/ids.h"
+
+namespace folio::repo {
+namespace {
+
+class UploadFile : public Upload {
+ public:
+  UploadFile(Fs& fs, std::string path, std::unique_ptr<WritableFile> file)
+      : fs_(fs), path_(std::move(path)), file_(std::move(file)) {}
+  // A change that consumed the upload removed its name already: ENOENT then.
+  ~UploadFile() override {
+    file_.reset();
+    (void)fs_.Remove(path_);
+  }
+  Status Write(std::string_view bytes) override {
+    if (!file_) return RuntimeError("upload '" + path_ + "' is finished");
+    FOLIO_RETURN_IF_ERROR(file_->Append(bytes));
+    size_ += bytes.size();
+    return OkStatus();
+  }
+  Status WriteFrom(ReadableFile& src) override {
+    if (!file_) return RuntimeError("upload '" + path_ + "' is finished");
+    FOLIO_RETURN_IF_ERROR(file_->AppendFrom(src));
+    FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(path_));
+    size_ = st.size;
+    return OkStatus();
+  }
+  Status Finish() override {
+    if (!file_) return OkStatus();
+    Status s = file_->Sync();
+    if (s.ok()) s = file_->Close();
+    file_.reset();
+    return s;
+  }
+  uint64_t size() const override { return size_; }
+  Result<std::unique_ptr<ReadableFile>> Read() const override {
+    if (file_) return RuntimeError("upload '" + path_ + "' is not finished");
+    return fs_.Open(path_);
+  }
+  const std::string& path() const override { return path_; }
+
+ private:
+  Fs& fs_;
+  std::string path_;
+  std::unique_ptr<WritableFile> file_;
+  uint64_t size_ = 0;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Upload>> Uploads::New() {
+  if (read_only_) return PermissionDenied("repository '" + layout_.base() + "' is read-only");
+  Status made = fs_.MakeDir(layout_.UploadsDir());
+  if (!made.ok() && !made.Is(std::errc::file_exists)) {
+    // The metadata directory exists in every repository; a missing one is damage.
+    return made;
+  }
+  const std::string path = storage::JoinPath(layout_.UploadsDir(), storage::NewId('u'));
+  FOLIO_ASSIGN_OR_RETURN(auto file, fs_.CreateNew(path));
+  return std::unique_ptr<Upload>(new UploadFile(fs_, path, std::move(file)));
+}
+
+}  // namespace folio::repo

@@ -1,0 +1,67 @@
+// Versioning (docs/API.md, versioning): check-out makes a private working copy beside
+// the version files; check-in turns it into the next numbered version; cancel removes it.
+// series.json records the check-out and the list of versions and is rewritten in the
+// same change as the files it describes.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "folio/object.h"
+#include "repo/location.h"
+
+namespace folio::storage {
+class Committer;
+}
+
+namespace folio::repo {
+
+class Listings;
+class Locator;
+class ObjectBuilder;
+class RecordReader;
+class Staging;
+class TypeRegistry;
+
+class Versioning {
+ public:
+  Versioning(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator,
+             Listings& listings, RecordReader& records, TypeRegistry& types, Staging& staging, ObjectBuilder& builder)
+      : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
+        types_(types), staging_(staging), builder_(builder) {}
+
+  // Makes the private working copy of version `id` (a series id or a path-resolved
+  // object means its latest version). Errors: kVersioning if the series is checked out
+  // (naming who holds it); kConstraint if `id` is not a versionable document.
+  Result<ObjectData> CheckOut(const std::string& id, const std::string& user);
+  // Turns working copy `pwc_id` into the next version of its series (major: N+1.0,
+  // minor: N.M+1). Errors: kVersioning if `pwc_id` is not a working copy;
+  // kObjectNotFound if it was already checked in or cancelled.
+  Result<ObjectData> CheckIn(const std::string& pwc_id, const CheckInRequest& request, const std::string& user);
+  // Discards the working copy; the versions stay as they were. Errors: as CheckIn.
+  Status CancelCheckOut(const std::string& pwc_id);
+
+  // The latest version (or latest major version) of the series `id` belongs to.
+  Result<ObjectData> LatestVersion(const std::string& id, bool major);
+  // The versions of the document `id`, oldest first, its working copy last (or in
+  // reverse), handed one at a time. `start` learns how many are coming first.
+  // Errors: kInvalidArgument if `id` is not a document.
+  Result<size_t> VisitAllVersions(const std::string& id, bool newest_first, const std::function<void(size_t)>& start,
+                                  const std::function<Status(ObjectData&&)>& visit);
+  // Working copies in the repository (folder_id "") or directly in one folder.
+  Result<std::vector<ObjectData>> CheckedOut(const std::string& folder_id);
+
+ private:
+  Fs& fs_;
+  const storage::RepoLayout& layout_;
+  storage::Committer& committer_;
+  Locator& locator_;
+  Listings& listings_;
+  RecordReader& records_;
+  TypeRegistry& types_;
+  Staging& staging_;
+  ObjectBuilder& builder_;
+};
+
+}  // namespace folio::repo

@@ -1,0 +1,197 @@
+// The change log's segment files; see change_log_store.h and docs/STORAGE.md §8.
+#include "storage/change_log_store.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "storage/json_access.h"
+#include "storage/layout.h"
+
+namespace folio::storage {
+namespace {
+
+constexpr std::string_view kSuffix = ".jsonl";
+// Marks a log whose oldest events were dropped (CMIS changesIncomplete).
+constexpr std::string_view kTruncatedMarker = "truncated";
+
+std::string SegmentName(uint64_t first) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%020llu", static_cast<unsigned long long>(first));
+  return std::string(buf) + std::string(kSuffix);
+}
+
+std::optional<uint64_t> ParseSegmentName(const std::string& name) {
+  if (name.size() != 20 + kSuffix.size() || !name.ends_with(kSuffix)) return std::nullopt;
+  uint64_t v = 0;
+  for (size_t i = 0; i < 20; ++i) {
+    if (name[i] < '0' || name[i] > '9') return std::nullopt;
+    v = v * 10 + static_cast<uint64_t>(name[i] - '0');
+  }
+  return v;
+}
+
+bool Missing(const Status& s) { return s.Is(std::errc::no_such_file_or_directory); }
+
+}  // namespace
+
+ChangeLogStore::ChangeLogStore(Fs& fs, std::string dir, ChangeLogLimits limits)
+    : fs_(fs), dir_(std::move(dir)), limits_(limits) {}
+
+Result<std::vector<ChangeLogStore::Segment>> ChangeLogStore::Segments() {
+  std::vector<Segment> out;
+  auto entries = fs_.List(dir_);
+  if (!entries.ok()) {
+    if (Missing(entries.status())) return out;
+    return entries.status();
+  }
+  for (const DirEntry& e : *entries) {
+    if (e.type != FileType::kFile) continue;
+    if (auto first = ParseSegmentName(e.name)) out.push_back({*first, e.name});
+  }
+  std::sort(out.begin(), out.end(), [](const Segment& a, const Segment& b) { return a.first < b.first; });
+  return out;
+}
+
+Result<std::vector<ChangeEvent>> ChangeLogStore::ReadSegment(const Segment& s) {
+  std::vector<ChangeEvent> out;
+  auto bytes = ReadWholeFile(fs_, JoinPath(dir_, s.name));
+  if (!bytes.ok()) {
+    if (Missing(bytes.status())) return out;  // dropped by the limit meanwhile
+    return bytes.status();
+  }
+  size_t start = 0;
+  while (start < bytes->size()) {
+    size_t nl = bytes->find('\n', start);
+    // A line without its newline is a torn append: not an event.
+    if (nl == std::string::npos) break;
+    std::string_view line(bytes->data() + start, nl - start);
+    start = nl + 1;
+    Json j = Json::parse(line.begin(), line.end(), nullptr, false);
+    if (j.is_discarded()) continue;
+    if (auto e = ChangeEvent::Decode(j)) out.push_back(std::move(*e));
+  }
+  return out;
+}
+
+Result<uint64_t> ChangeLogStore::LastToken() {
+  FOLIO_ASSIGN_OR_RETURN(std::vector<Segment> segments, Segments());
+  for (auto it = segments.rbegin(); it != segments.rend(); ++it) {
+    FOLIO_ASSIGN_OR_RETURN(std::vector<ChangeEvent> events, ReadSegment(*it));
+    if (!events.empty()) return events.back().token;
+  }
+  return uint64_t{0};
+}
+
+Result<uint64_t> ChangeLogStore::FirstToken() {
+  FOLIO_ASSIGN_OR_RETURN(std::vector<Segment> segments, Segments());
+  for (const Segment& s : segments) {
+    FOLIO_ASSIGN_OR_RETURN(std::vector<ChangeEvent> events, ReadSegment(s));
+    if (!events.empty()) return events.front().token;
+  }
+  return uint64_t{0};
+}
+
+Result<bool> ChangeLogStore::Truncated() {
+  auto st = fs_.Stat(JoinPath(dir_, kTruncatedMarker));
+  if (st.ok()) return true;
+  if (Missing(st.status())) return false;
+  return st.status();
+}
+
+Status ChangeLogStore::Append(const std::vector<ChangeEvent>& events) {
+  if (events.empty()) return OkStatus();
+  std::lock_guard<std::mutex> lock(mu_);
+  Status made = fs_.MakeDir(dir_);
+  if (!made.ok() && !made.Is(std::errc::file_exists)) return made;
+  // The tail as last written, when the file still has that size; else read it.
+  std::optional<Tail> tail;
+  if (tail_) {
+    auto st = fs_.Stat(JoinPath(dir_, tail_->name));
+    if (st.ok() && st->size == tail_->size) tail = tail_;
+  }
+  tail_.reset();
+  if (!tail) {
+    FOLIO_ASSIGN_OR_RETURN(std::vector<Segment> segments, Segments());
+    if (!segments.empty()) {
+      FOLIO_ASSIGN_OR_RETURN(std::vector<ChangeEvent> in_last, ReadSegment(segments.back()));
+      FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(JoinPath(dir_, segments.back().name)));
+      tail = Tail{segments.back().name, st.size, in_last.size(), in_last.empty() ? 0 : in_last.back().token};
+    }
+  }
+  size_t i = 0;
+  const uint64_t last = tail ? tail->last : 0;
+  while (i < events.size() && events[i].token <= last) ++i;  // applied before
+  if (i == events.size()) {
+    tail_ = tail;
+    return OkStatus();
+  }
+  bool new_segment = false;
+  if (!tail || tail->count >= limits_.segment_events) {
+    tail = Tail{SegmentName(events[i].token), 0, 0, last};
+    new_segment = true;
+  }
+  const std::string path = JoinPath(dir_, tail->name);
+  FOLIO_ASSIGN_OR_RETURN(auto file, fs_.OpenRandomAccess(path));
+  FOLIO_ASSIGN_OR_RETURN(uint64_t size, file->Size());
+  std::string lines;
+  if (size > 0) {
+    // A torn last line (a crash mid-append) is closed so the next event starts clean.
+    char end = '\n';
+    FOLIO_ASSIGN_OR_RETURN(size_t n, file->ReadAt(size - 1, &end, 1));
+    if (n == 1 && end != '\n') lines.push_back('\n');
+  }
+  for (; i < events.size(); ++i) {
+    lines += events[i].Encode().dump(-1, ' ', false, Json::error_handler_t::replace);
+    lines.push_back('\n');
+    ++tail->count;
+    tail->last = events[i].token;
+  }
+  FOLIO_RETURN_IF_ERROR(file->WriteAt(size, lines));
+  tail->size = size + lines.size();
+  tail_ = tail;
+  if (new_segment) FOLIO_RETURN_IF_ERROR(DropOldSegments());
+  return OkStatus();
+}
+
+Status ChangeLogStore::DropOldSegments() {
+  // Retention: drop whole segments, oldest first, while the rest still hold the limit.
+  FOLIO_ASSIGN_OR_RETURN(std::vector<Segment> segments, Segments());
+  if (segments.size() < 2 || !tail_) return OkStatus();
+  uint64_t kept = tail_->last + 1 - segments.back().first;
+  size_t drop = 0;
+  for (size_t k = segments.size() - 1; k-- > 0;) {
+    // `kept`: the events of segments k+1 and newer; when they hold the limit, segment k
+    // and every older one go.
+    if (kept >= limits_.max_events) {
+      drop = k + 1;
+      break;
+    }
+    kept += segments[k + 1].first - segments[k].first;
+  }
+  if (drop == 0) return OkStatus();
+  // The marker first: a crash between the two leaves "incomplete" said, never hidden.
+  FOLIO_RETURN_IF_ERROR(fs_.OpenRandomAccess(JoinPath(dir_, kTruncatedMarker)).status());
+  for (size_t d = 0; d < drop; ++d) {
+    Status s = fs_.Remove(JoinPath(dir_, segments[d].name));
+    if (!s.ok() && !Missing(s)) return s;
+  }
+  return OkStatus();
+}
+
+Result<std::vector<ChangeEvent>> ChangeLogStore::Read(uint64_t from, size_t max) {
+  std::vector<ChangeEvent> out;
+  FOLIO_ASSIGN_OR_RETURN(std::vector<Segment> segments, Segments());
+  for (size_t k = 0; k < segments.size() && out.size() < max; ++k) {
+    // Skip segments wholly before `from`.
+    if (k + 1 < segments.size() && segments[k + 1].first <= from) continue;
+    FOLIO_ASSIGN_OR_RETURN(std::vector<ChangeEvent> events, ReadSegment(segments[k]));
+    for (ChangeEvent& e : events) {
+      if (e.token < from) continue;
+      out.push_back(std::move(e));
+      if (out.size() >= max) break;
+    }
+  }
+  return out;
+}
+
+}  // namespace folio::storage

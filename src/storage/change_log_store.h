@@ -1,0 +1,67 @@
+// The change log of a repository on disk (`.folio/changes/`, docs/STORAGE.md §8): every
+// create, update, delete and ACL change as one JSON line, in token order, in segment
+// files named after their first token. Written only by the Committer while it applies a
+// commit-log record (so an event and its change are one atomic change), read by
+// anyone.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "folio/fs.h"
+#include "storage/change_set.h"
+
+namespace folio::storage {
+
+struct ChangeLogLimits {
+  uint64_t max_events = 100000;  // older events are dropped past this many
+  uint64_t segment_events = 4096;  // events per segment file
+};
+
+class ChangeLogStore {
+ public:
+  ChangeLogStore(Fs& fs, std::string dir, ChangeLogLimits limits = {});
+
+  // Appends the events whose token is greater than the last one stored, in order
+  // (applying a record again appends nothing twice); drops the oldest segments past
+  // the limit. Requires: the caller holds the repository's write lock. Errors: kStorage.
+  Status Append(const std::vector<ChangeEvent>& events);
+  // The newest token stored (0 for an empty log). Reads the disk (another process may
+  // have appended).
+  Result<uint64_t> LastToken();
+  // The oldest token still kept (0 for an empty log).
+  Result<uint64_t> FirstToken();
+  // Up to `max` events with token >= `from`, in order. Errors: kStorage.
+  Result<std::vector<ChangeEvent>> Read(uint64_t from, size_t max);
+  // True once events have been dropped by the limit (CMIS changesIncomplete).
+  Result<bool> Truncated();
+
+ private:
+  struct Segment {
+    uint64_t first = 0;
+    std::string name;
+  };
+  Result<std::vector<Segment>> Segments();
+  Result<std::vector<ChangeEvent>> ReadSegment(const Segment& s);
+  Status DropOldSegments();  // requires mu_
+
+  // The last segment as this process last wrote it, trusted while its size is the
+  // same (another process appending changes it): Append then reads nothing.
+  struct Tail {
+    std::string name;
+    uint64_t size = 0;
+    uint64_t count = 0;
+    uint64_t last = 0;
+  };
+
+  Fs& fs_;
+  std::string dir_;
+  ChangeLogLimits limits_;
+  std::mutex mu_;
+  std::optional<Tail> tail_;
+};
+
+}  // namespace folio::storage

@@ -1,0 +1,370 @@
+// ChangeSet, its redo record, and its idempotent application; see change_set.h.
+#include "storage/change_set.h"
+
+#include <algorithm>
+
+#include "storage/atomic_write.h"
+#include "storage/base64.h"
+#include "storage/json_access.h"
+#include "storage/layout.h"
+#include "storage/name_rules.h"
+#include "storage/utf8.h"
+
+namespace folio::storage {
+namespace {
+
+bool Missing(const Status& s) {
+  return s.Is(std::errc::no_such_file_or_directory) || s.Is(std::errc::not_a_directory);
+}
+
+const char* OpName(Action::Op op) {
+  switch (op) {
+    case Action::Op::kPut: return "put";
+    case Action::Op::kMakeDir: return "mkdir";
+    case Action::Op::kLink: return "link";
+    case Action::Op::kRename: return "rename";
+    case Action::Op::kRemove: return "remove";
+    case Action::Op::kCopy: return "copy";
+  }
+  return "put";
+}
+
+std::optional<Action::Op> ParseOp(const std::string& s) {
+  if (s == "put") return Action::Op::kPut;
+  if (s == "mkdir") return Action::Op::kMakeDir;
+  if (s == "link") return Action::Op::kLink;
+  if (s == "rename") return Action::Op::kRename;
+  if (s == "remove") return Action::Op::kRemove;
+  return std::nullopt;
+}
+
+Json EncodeGuard(const Guard& g) {
+  switch (g.kind) {
+    case Guard::Kind::kNone: return nullptr;
+    case Guard::Kind::kInode: return Json{{"device", g.device}, {"inode", g.inode}};
+    case Guard::Kind::kRecordId: return Json{{"file", g.file}, {"field", g.field}, {"value", g.value}};
+  }
+  return nullptr;
+}
+
+std::optional<Guard> DecodeGuard(const Json& j) {
+  if (j.is_null()) return Guard::None();
+  if (!j.is_object()) return std::nullopt;
+  if (j.contains("inode")) {
+    auto inode = UintField(j, "inode");
+    auto device = UintField(j, "device");
+    if (!inode || !device) return std::nullopt;
+    Guard g;
+    g.kind = Guard::Kind::kInode;
+    g.inode = *inode;
+    g.device = *device;
+    return g;
+  }
+  auto file = StringField(j, "file"), field = StringField(j, "field"), value = StringField(j, "value");
+  if (!file || !field || !value) return std::nullopt;
+  return Guard::RecordId(*file, *field, *value);
+}
+
+// True when `path` is what `guard` expects (see Guard).
+Result<bool> GuardHolds(Fs& fs, const std::string& path, const Guard& guard) {
+  switch (guard.kind) {
+    case Guard::Kind::kNone: return true;
+    case Guard::Kind::kInode: {
+      auto st = fs.Stat(path);
+      if (!st.ok()) {
+        if (Missing(st.status())) return false;
+        return st.status();
+      }
+      return st->inode == guard.inode && st->device == guard.device;
+    }
+    case Guard::Kind::kRecordId: {
+      auto j = ReadJsonFile(fs, JoinPath(path, guard.file));
+      if (!j.ok()) {
+        if (Missing(j.status())) return false;
+        // An unreadable record cannot be ours: leave it for fsck.
+        if (j.status().kind() == ErrorKind::kStorage && !j.status().cause()) return false;
+        return j.status();
+      }
+      auto v = StringField(*j, guard.field.c_str());
+      return v && *v == guard.value;
+    }
+  }
+  return false;
+}
+
+// True when `s` failed because the directory that was to hold `path` is gone. When
+// a record is applied again after a crash, a later change (already applied) may have
+// removed or renamed that directory: what would go into it is gone with it, as it was
+// the first time. (When a record is first applied, its staging made sure it exists.)
+bool ParentGone(Fs& fs, const Status& s, const std::string& path) {
+  if (!Missing(s)) return false;
+  auto st = fs.Stat(ParentPath(path));
+  return !st.ok() && Missing(st.status());
+}
+
+// Replaces `path` with the bytes through a temp file and a rename, so that readers see
+// the old file or the new one. No sync: the commit log holds the bytes.
+Status PutFile(Fs& fs, const std::string& path, std::string_view bytes) {
+  const std::string tmp = TempPathBeside(path);
+  auto file = fs.CreateNew(tmp);
+  if (!file.ok()) return ParentGone(fs, file.status(), path) ? OkStatus() : file.status();
+  Status s = (*file)->Append(bytes);
+  if (s.ok()) s = (*file)->Close();
+  if (s.ok()) s = fs.Rename(tmp, path);
+  if (!s.ok()) (void)fs.Remove(tmp);
+  return s;
+}
+
+// The JSON of a stamped Put with the identity of its stamped file in "file".
+Result<std::string> Stamped(Fs& fs, const Action& a) {
+  Json j = Json::parse(a.bytes, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return StorageError("stamped record for '" + a.path + "' is not a JSON object");
+  auto st = fs.Stat(a.stamp);
+  if (!st.ok()) {
+    // The stamped file is gone (removed by hand, or by a later change being applied
+    // again): nothing to describe; a later read notices and reports it.
+    if (!Missing(st.status())) return st.status();
+    j["file"] = Json{{"size", 0}, {"mtimeNs", 0}, {"inode", 0}};
+  } else {
+    j["file"] = Json{{"size", st->size}, {"mtimeNs", st->mtime_ns}, {"inode", st->inode}};
+  }
+  return SerializeJson(j);
+}
+
+Status ApplyOne(Fs& fs, const Action& a, const ApplyOptions& options, std::vector<std::string>* trashed) {
+  switch (a.op) {
+    case Action::Op::kPut: {
+      if (a.stamp.empty()) return PutFile(fs, a.path, a.bytes);
+      FOLIO_ASSIGN_OR_RETURN(std::string bytes, Stamped(fs, a));
+      return PutFile(fs, a.path, bytes);
+    }
+    case Action::Op::kMakeDir: {
+      Status s = fs.MakeDir(a.path);
+      return s.Is(std::errc::file_exists) || ParentGone(fs, s, a.path) ? OkStatus() : s;
+    }
+    case Action::Op::kLink: {
+      FOLIO_ASSIGN_OR_RETURN(bool holds, GuardHolds(fs, a.source, a.guard));
+      if (!holds) return OkStatus();
+      const std::string tmp = TempPathBeside(a.path);
+      Status s = fs.Link(a.source, tmp);
+      if (!s.ok()) return Missing(s) ? OkStatus() : s;  // the source, or the target's directory, is gone
+      s = fs.Rename(tmp, a.path);
+      if (!s.ok()) (void)fs.Remove(tmp);
+      return s;
+    }
+    case Action::Op::kRename: {
+      FOLIO_ASSIGN_OR_RETURN(bool holds, GuardHolds(fs, a.source, a.guard));
+      if (!holds) return OkStatus();
+      Status s = fs.Rename(a.source, a.path);
+      return Missing(s) ? OkStatus() : s;  // the source, or the target's directory, is gone
+    }
+    case Action::Op::kRemove: {
+      FOLIO_ASSIGN_OR_RETURN(bool holds, GuardHolds(fs, a.path, a.guard));
+      if (!holds) return OkStatus();
+      auto st = fs.Stat(a.path);
+      if (!st.ok()) return Missing(st.status()) ? OkStatus() : st.status();
+      if (st->type == FileType::kDirectory && !options.trash_dir.empty()) {
+        // Gone from listings in one rename; the files are removed off the request path.
+        Status made = fs.MakeDir(options.trash_dir);
+        if (!made.ok() && !made.Is(std::errc::file_exists)) return made;
+        const std::string trash = JoinPath(options.trash_dir, BaseName(TempPathBeside(a.path)));
+        FOLIO_RETURN_IF_ERROR(fs.Rename(a.path, trash));
+        if (trashed != nullptr) trashed->push_back(trash);
+        return OkStatus();
+      }
+      Status s = st->type == FileType::kDirectory ? fs.RemoveTree(a.path) : fs.Remove(a.path);
+      return Missing(s) ? OkStatus() : s;
+    }
+    case Action::Op::kCopy:
+      return RuntimeError("a copy of '" + a.source + "' reached the commit log unprepared");
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+Json ChangeEvent::Encode() const {
+  return Json{{"token", token},          {"time", time_ms},         {"type", type},
+              {"objectId", object_id},   {"baseTypeId", base_type_id}, {"typeId", type_id}};
+}
+
+std::optional<ChangeEvent> ChangeEvent::Decode(const Json& j) {
+  if (!j.is_object()) return std::nullopt;
+  auto token = UintField(j, "token");
+  auto time = IntField(j, "time");
+  auto type = StringField(j, "type");
+  auto id = StringField(j, "objectId");
+  if (!token || !time || !type || !id) return std::nullopt;
+  ChangeEvent e;
+  e.token = *token;
+  e.time_ms = *time;
+  e.type = *type;
+  e.object_id = *id;
+  e.base_type_id = StringField(j, "baseTypeId").value_or("");
+  e.type_id = StringField(j, "typeId").value_or("");
+  return e;
+}
+
+void ChangeSet::Put(std::string path, std::string bytes) {
+  Action a;
+  a.op = Action::Op::kPut;
+  a.path = std::move(path);
+  a.bytes = std::move(bytes);
+  actions_.push_back(std::move(a));
+}
+
+void ChangeSet::PutJson(std::string path, const Json& value) { Put(std::move(path), SerializeJson(value)); }
+
+void ChangeSet::PutJsonStamped(std::string path, const Json& value, std::string stamped) {
+  Put(std::move(path), SerializeJson(value));
+  actions_.back().stamp = std::move(stamped);
+}
+
+void ChangeSet::MakeDir(std::string path) {
+  Action a;
+  a.op = Action::Op::kMakeDir;
+  a.path = std::move(path);
+  actions_.push_back(std::move(a));
+}
+
+void ChangeSet::Link(std::string path, std::string source, Guard guard) {
+  Action a;
+  a.op = Action::Op::kLink;
+  a.path = std::move(path);
+  a.source = std::move(source);
+  a.guard = std::move(guard);
+  actions_.push_back(std::move(a));
+}
+
+void ChangeSet::Copy(std::string path, std::string source) {
+  Action a;
+  a.op = Action::Op::kCopy;
+  a.path = std::move(path);
+  a.source = std::move(source);
+  actions_.push_back(std::move(a));
+}
+
+void ChangeSet::Rename(std::string from, std::string to, Guard guard) {
+  Action a;
+  a.op = Action::Op::kRename;
+  a.path = std::move(to);
+  a.source = std::move(from);
+  a.guard = std::move(guard);
+  actions_.push_back(std::move(a));
+}
+
+void ChangeSet::Remove(std::string path, Guard guard) {
+  Action a;
+  a.op = Action::Op::kRemove;
+  a.path = std::move(path);
+  a.guard = std::move(guard);
+  actions_.push_back(std::move(a));
+}
+
+void ChangeSet::Record(ChangeEvent event) { events_.push_back(std::move(event)); }
+
+std::vector<std::string> ChangeSet::TouchedPaths() const {
+  std::vector<std::string> out;
+  for (const Action& a : actions_) {
+    out.push_back(a.path);
+    if (a.op == Action::Op::kRename) out.push_back(a.source);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+size_t ChangeSet::InlineBytes() const {
+  size_t n = 0;
+  for (const Action& a : actions_) n += a.bytes.size();
+  return n;
+}
+
+Json EncodeChangeSet(const ChangeSet& change) {
+  Json actions = Json::array();
+  for (const Action& a : change.actions()) {
+    Json j = Json::object();
+    j["op"] = OpName(a.op);
+    j["path"] = a.path;
+    switch (a.op) {
+      case Action::Op::kPut:
+        // Text stays readable in the log (cat, jq); other bytes go in base64.
+        if (IsValidUtf8(a.bytes)) {
+          j["text"] = a.bytes;
+        } else {
+          j["base64"] = Base64Encode(a.bytes);
+        }
+        if (!a.stamp.empty()) j["stamp"] = a.stamp;
+        break;
+      case Action::Op::kMakeDir: break;
+      case Action::Op::kLink:
+      case Action::Op::kRename:
+        j["from"] = a.source;
+        j["guard"] = EncodeGuard(a.guard);
+        break;
+      case Action::Op::kRemove: j["guard"] = EncodeGuard(a.guard); break;
+      case Action::Op::kCopy: j["from"] = a.source; break;
+    }
+    actions.push_back(std::move(j));
+  }
+  Json events = Json::array();
+  for (const ChangeEvent& e : change.events()) events.push_back(e.Encode());
+  return Json{{"actions", std::move(actions)}, {"events", std::move(events)}};
+}
+
+Result<ChangeSet> DecodeChangeSet(const Json& record, const std::string& what) {
+  const auto bad = [&](const std::string& why) { return StorageError("commit log record " + what + ": " + why); };
+  if (!record.is_object()) return bad("not a JSON object");
+  auto actions = record.find("actions");
+  if (actions == record.end() || !actions->is_array()) return bad("no actions list");
+  ChangeSet out;
+  for (const Json& j : *actions) {
+    auto op = ParseOp(StringField(j, "op").value_or(""));
+    auto path = StringField(j, "path");
+    if (!op || !path) return bad("an action without a known op or a path");
+    Action a;
+    a.op = *op;
+    a.path = *path;
+    if (a.op == Action::Op::kPut) {
+      if (auto text = StringField(j, "text")) {
+        a.bytes = *text;
+      } else if (auto b64 = StringField(j, "base64")) {
+        auto bytes = Base64Decode(*b64);
+        if (!bytes) return bad("bad base64 for '" + a.path + "'");
+        a.bytes = std::move(*bytes);
+      } else {
+        return bad("a put without bytes for '" + a.path + "'");
+      }
+      a.stamp = StringField(j, "stamp").value_or("");
+    }
+    if (a.op == Action::Op::kCopy) return bad("an unprepared copy of '" + a.path + "'");
+    if (a.op == Action::Op::kLink || a.op == Action::Op::kRename) {
+      auto from = StringField(j, "from");
+      if (!from) return bad("a " + std::string(OpName(a.op)) + " without 'from'");
+      a.source = *from;
+    }
+    if (a.op == Action::Op::kLink || a.op == Action::Op::kRename || a.op == Action::Op::kRemove) {
+      auto it = j.find("guard");
+      auto guard = DecodeGuard(it == j.end() ? Json(nullptr) : *it);
+      if (!guard) return bad("a malformed guard for '" + a.path + "'");
+      a.guard = std::move(*guard);
+    }
+    out.mutable_actions().push_back(std::move(a));
+  }
+  if (auto events = record.find("events"); events != record.end() && events->is_array()) {
+    for (const Json& j : *events) {
+      auto e = ChangeEvent::Decode(j);
+      if (!e) return bad("a malformed change event");
+      out.mutable_events().push_back(std::move(*e));
+    }
+  }
+  return out;
+}
+
+Status ApplyChangeSet(Fs& fs, const ChangeSet& change, const ApplyOptions& options,
+                      std::vector<std::string>* trashed) {
+  for (const Action& a : change.actions()) FOLIO_RETURN_IF_ERROR(ApplyOne(fs, a, options, trashed));
+  return OkStatus();
+}
+
+}  // namespace folio::storage

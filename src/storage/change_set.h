@@ -1,0 +1,139 @@
+// A change of several files, described before anything is written: what the engine
+// hands to the Committer (storage/committer.h). The Committer writes it to the commit
+// log as one redo record (the commit point), then applies it to the files. Every
+// action is written so that applying a record again, from any state a crash can leave
+// (docs/STORAGE.md §8), ends where the first application ended:
+// - Put and MakeDir are blind: they set a path to a value;
+// - Link, Rename and Remove name the file they expect by a guard (its inode, or the id
+//   its record holds); when the guard no longer matches, the action took effect before
+//   and something later replaced it, so it is skipped.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "folio/fs.h"
+#include "storage/json_file.h"
+
+namespace folio::storage {
+
+// What a guarded action expects to find at its source path.
+struct Guard {
+  enum class Kind {
+    kNone,      // no expectation
+    kInode,     // a file with this inode (device and inode)
+    kRecordId,  // a directory whose record `file` (relative to it) holds `field` == `value`
+  };
+  Kind kind = Kind::kNone;
+  uint64_t device = 0, inode = 0;
+  std::string file, field, value;
+
+  static Guard None() { return {}; }
+  static Guard Inode(const FileStat& st) {
+    Guard g;
+    g.kind = Kind::kInode;
+    g.device = st.device;
+    g.inode = st.inode;
+    return g;
+  }
+  static Guard RecordId(std::string file, std::string field, std::string value) {
+    Guard g;
+    g.kind = Kind::kRecordId;
+    g.file = std::move(file);
+    g.field = std::move(field);
+    g.value = std::move(value);
+    return g;
+  }
+};
+
+// One entry of a repository's change log (docs/STORAGE.md §8; docs/API.md, content
+// changes). The token is assigned when the change is committed.
+struct ChangeEvent {
+  uint64_t token = 0;
+  int64_t time_ms = 0;
+  std::string type;  // "created", "updated", "deleted", "security"
+  std::string object_id;
+  std::string base_type_id;  // "cmis:document", ...
+  std::string type_id;       // the object's type
+  Json Encode() const;
+  static std::optional<ChangeEvent> Decode(const Json& j);
+};
+
+struct Action {
+  // kCopy never reaches the log: the Committer turns it into a Put (small) or a Link of
+  // a synced copy (large) before the record is written.
+  enum class Op { kPut, kMakeDir, kLink, kRename, kRemove, kCopy };
+  Op op = Op::kPut;
+  std::string path;    // the path set, created, linked, renamed to, or removed
+  std::string source;  // kLink, kCopy: the existing file; kRename: the path renamed
+  std::string bytes;   // kPut
+  Guard guard;         // kLink, kRename, kRemove: what `source` (kRemove: `path`) must be
+  // kPut of JSON only: the file whose identity (size, mtime, inode), as the apply finds
+  // it, is written into the JSON's "file" member (a series records its visible file,
+  // which the same change writes just before).
+  std::string stamp;
+};
+
+class ChangeSet {
+ public:
+  // At commit, `path` holds `bytes` (created or replaced; readers see the old bytes or
+  // the new ones).
+  void Put(std::string path, std::string bytes);
+  void PutJson(std::string path, const Json& value);
+  // As PutJson, with the identity of `stamped` (written earlier in this change set) put
+  // into the member "file" of `value` when the change is applied.
+  void PutJsonStamped(std::string path, const Json& value, std::string stamped);
+  // At commit, the directory `path` exists (nothing if it does).
+  void MakeDir(std::string path);
+  // At commit, `path` is another name of the file `source` (no byte copied), replacing
+  // what was there. `guard` names `source`'s inode, unless an earlier action of this
+  // change set writes `source` (then Guard::None()).
+  void Link(std::string path, std::string source, Guard guard);
+  // At commit, `path` holds a copy of the bytes `source` holds now (a file whose inode
+  // must not be shared: a working copy is edited apart from its version).
+  void Copy(std::string path, std::string source);
+  // At commit, `from` (file or directory, as `guard` says) is renamed to `to`.
+  void Rename(std::string from, std::string to, Guard guard);
+  // At commit, `path` (a file, or a directory and everything below it) is gone.
+  void Remove(std::string path, Guard guard = Guard::None());
+  // At commit, the change log records `event` (its token is assigned then).
+  void Record(ChangeEvent event);
+
+  bool empty() const { return actions_.empty() && events_.empty(); }
+  const std::vector<Action>& actions() const { return actions_; }
+  std::vector<Action>& mutable_actions() { return actions_; }
+  const std::vector<ChangeEvent>& events() const { return events_; }
+  std::vector<ChangeEvent>& mutable_events() { return events_; }
+  // Every path the change writes, renames or removes (both ends of a rename): what a
+  // reader of those paths must not see half-done.
+  std::vector<std::string> TouchedPaths() const;
+  // Bytes held inline by Put actions.
+  size_t InlineBytes() const;
+
+ private:
+  std::vector<Action> actions_;
+  std::vector<ChangeEvent> events_;
+};
+
+// The redo record of `change` (docs/STORAGE.md §8): JSON, content bytes in base64 only
+// when they are not valid UTF-8 text.
+Json EncodeChangeSet(const ChangeSet& change);
+// Errors: kStorage naming `what` if the record is malformed.
+Result<ChangeSet> DecodeChangeSet(const Json& record, const std::string& what);
+
+struct ApplyOptions {
+  // Where a removed directory goes first (renamed, then removed by the caller later):
+  // a tree disappears from listings at once and its removal leaves the request path.
+  std::string trash_dir;
+};
+
+// Applies every action of `change` in order, idempotently (see the file comment), with
+// no sync: the commit log has made the change durable already. Directories renamed into
+// `options.trash_dir` are appended to `trashed` for the caller to remove. Errors:
+// kStorage from the filesystem (the record stays in the log and is applied again).
+Status ApplyChangeSet(Fs& fs, const ChangeSet& change, const ApplyOptions& options,
+                      std::vector<std::string>* trashed);
+
+}  // namespace folio::storage

@@ -1,0 +1,567 @@
+// The commit path: staging, the commit log, group commit, apply, recovery and
+// checkpoints; see committer.h and docs/STORAGE.md §8.
+#include "storage/committer.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "storage/atomic_write.h"
+#include "storage/datetime.h"
+#include "storage/ids.h"
+#include "storage/journal.h"
+
+namespace folio::storage {
+
+// A record committed (its lsn and place in the log are fixed) and waiting to be
+// written, synced and applied by the group-commit leader.
+struct Committer::Pending {
+  uint64_t lsn = 0;
+  uint64_t offset = 0;
+  std::string frame;
+  ChangeSet change;
+  std::vector<std::string> paths;  // TouchedPaths(): conflicts for stagings meanwhile
+  bool done = false;
+  Status status;
+};
+
+namespace {
+
+// The staging in progress on this thread (nested Run calls stack), so that reads made
+// while staging can be checked against changes in flight.
+struct StagingContext {
+  Committer* committer = nullptr;
+  bool conflict = false;
+  StagingContext* outer = nullptr;
+};
+thread_local StagingContext* t_staging = nullptr;
+
+// A link of `path` to a spilled upload (unique, never reused: no guard needed).
+Action LinkAction(const std::string& path, const std::string& upload) {
+  Action a;
+  a.op = Action::Op::kLink;
+  a.path = path;
+  a.source = upload;
+  return a;
+}
+
+bool IsUnder(const std::string& path, const std::string& dir) {
+  return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/';
+}
+
+}  // namespace
+
+// Set per committer: the paths of records committed and not yet applied, and the
+// parents of those paths (a listing of such a parent would miss or show a child early).
+struct ConflictSet {
+  std::mutex mu;
+  std::multiset<std::string> paths;
+  std::multiset<std::string> parents;
+  std::atomic<uint64_t> highest_lsn{0};  // of the records in `paths`
+
+  bool Conflicts(const std::string& path, bool listing) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (paths.empty()) return false;
+    if (paths.count(path) > 0) return true;
+    if (listing && parents.count(path) > 0) return true;
+    // A directory renamed or removed above `path`.
+    for (size_t slash = path.rfind('/'); slash != std::string::npos && slash > 0; slash = path.rfind('/', slash - 1)) {
+      if (paths.count(path.substr(0, slash)) > 0) return true;
+    }
+    return false;
+  }
+};
+
+Committer::Committer(Fs& fs, RepoLayout layout, CommitterOptions options)
+    : fs_(fs),
+      layout_(std::move(layout)),
+      options_(options),
+      changes_(fs, layout_.ChangesDir(), options.change_log),
+      conflicts_(std::make_unique<ConflictSet>()) {}
+
+Committer::~Committer() {
+  {
+    std::lock_guard<std::mutex> lock(q_mu_);
+    stopping_ = true;
+  }
+  q_cv_.notify_all();
+  if (idle_thread_.joinable()) idle_thread_.join();
+  if (!options_.read_only && log_) {
+    // Leave the log empty at rest: readers and fsck then find nothing pending.
+    std::unique_lock<std::recursive_mutex> lock(mu_);
+    if (AcquireLocked().ok()) {
+      if (tail_ > kLogHeaderBytes) (void)CheckpointLocked();
+      ReleaseIfIdleLocked();
+    }
+  }
+  RemoveTrash();
+}
+
+Status Committer::Open() {
+  if (options_.read_only) return OkStatus();
+  std::unique_lock<std::recursive_mutex> lock(mu_);
+  FOLIO_RETURN_IF_ERROR(AcquireLocked());
+  ReleaseIfIdleLocked();
+  return OkStatus();
+}
+
+bool Committer::CheckConflict(const std::string& path, bool listing) {
+  for (StagingContext* c = t_staging; c != nullptr; c = c->outer) {
+    if (c->committer->conflicts_->Conflicts(path, listing)) {
+      c->conflict = true;
+      return true;
+    }
+  }
+  return false;
+}
+
+Status Committer::EnsureLogLocked() {
+  if (log_) return OkStatus();
+  if (!Exists(fs_, layout_.MetaDir())) {
+    Status made = fs_.MakeDir(layout_.MetaDir());
+    if (!made.ok() && !made.Is(std::errc::file_exists)) return made;
+  }
+  FOLIO_ASSIGN_OR_RETURN(log_, CommitLog::Open(fs_, layout_.LogFile()));
+  return OkStatus();
+}
+
+Status Committer::AcquireLocked() {
+  if (file_lock_) {
+    if (!broken_) return OkStatus();
+    // A record committed before was not fully applied (the disk failed): apply it now,
+    // once nothing else is in flight.
+    WaitApplied(next_lsn_ - 1);
+    broken_ = false;
+    Status s = RecoverLocked();
+    if (!s.ok()) broken_ = true;
+    return s;
+  }
+  FOLIO_ASSIGN_OR_RETURN(file_lock_, fs_.Lock(layout_.LockFile()));
+  Status s = RecoverLocked();
+  if (!s.ok()) file_lock_.reset();
+  return s;
+}
+
+void Committer::ReleaseIfIdleLocked() {
+  std::lock_guard<std::mutex> q(q_mu_);
+  if (depth_ == 0 && queue_.empty() && !leader_active_ && file_lock_) file_lock_.reset();
+}
+
+Status Committer::RecoverLocked() {
+  // A data directory written by an older Folio may hold records of the format-1 journal.
+  FOLIO_RETURN_IF_ERROR(RecoverJournal(fs_, layout_.JournalDir()).status());
+  FOLIO_RETURN_IF_ERROR(EnsureLogLocked());
+  std::unique_lock<std::mutex> h(header_mu_);
+  FOLIO_ASSIGN_OR_RETURN(header_, log_->ReadHeader());
+  const std::string boot = fs_.BootId();
+  // Same boot: every record up to applied_lsn is in the files (the page cache is
+  // shared). Another boot: none can be trusted to be; all of the epoch are re-applied.
+  const bool same_boot = !boot.empty() && header_.boot_id == boot;
+  uint64_t offset = same_boot ? header_.applied_end : kLogHeaderBytes;
+  uint64_t after = same_boot ? header_.applied_lsn : 0;
+  FOLIO_ASSIGN_OR_RETURN(std::vector<LogRecord> records, log_->Scan(header_.epoch, offset, after));
+  for (LogRecord& r : records) {
+    FOLIO_RETURN_IF_ERROR(ApplyRecord(r.change));
+    // An apply that was cut short may have left temp files beside its targets; only
+    // the holder of the lock writes there, so they are garbage now.
+    RemoveTempsBeside(r.change);
+    header_.applied_lsn = r.lsn;
+    header_.applied_end = r.end;
+    for (const ChangeEvent& e : r.change.events()) header_.next_token = std::max(header_.next_token, e.token + 1);
+    ++stats_.recovered;
+  }
+  if (!records.empty()) {
+    offset = records.back().end;
+    after = records.back().lsn;
+  }
+  if (!records.empty() || !trash_swept_) SweepTrashDir();
+  header_.applied_lsn = after;
+  header_.applied_end = offset;
+  // The change log is the truth for tokens (a log emptied by a checkpoint says little).
+  FOLIO_ASSIGN_OR_RETURN(uint64_t last_token, changes_.LastToken());
+  header_.next_token = std::max(header_.next_token, last_token + 1);
+  // Nothing applied, nothing to write (opening writes nothing: a read of the log only);
+  // the next header written carries this boot's id.
+  const bool rewrite = !records.empty();
+  header_.boot_id = boot;
+  tail_ = offset;
+  next_lsn_ = after + 1;
+  applied_lsn_ = after;
+  if (!same_boot && !records.empty()) {
+    // Records re-applied after a restart are in the page cache only: make them durable
+    // now, so that the header's boot id can vouch for them again.
+    h.unlock();
+    return CheckpointLocked();
+  }
+  if (rewrite) FOLIO_RETURN_IF_ERROR(log_->WriteHeader(header_));
+  return OkStatus();
+}
+
+Status Committer::ApplyRecord(const ChangeSet& change) {
+  std::vector<std::string> trashed;
+  ApplyOptions options;
+  options.trash_dir = layout_.TrashDir();
+  FOLIO_RETURN_IF_ERROR(ApplyChangeSet(fs_, change, options, &trashed));
+  FOLIO_RETURN_IF_ERROR(changes_.Append(change.events()));
+  // Uploads linked into place are consumed: their own name goes (replaying the record
+  // later finds it gone, which says the link was made: see change_set.h).
+  const std::string uploads = layout_.UploadsDir();
+  for (const Action& a : change.actions()) {
+    if (a.op == Action::Op::kLink && IsUnder(a.source, uploads)) (void)fs_.Remove(a.source);
+  }
+  if (!trashed.empty()) {
+    std::lock_guard<std::mutex> lock(trash_mu_);
+    trash_.insert(trash_.end(), trashed.begin(), trashed.end());
+  }
+  return OkStatus();
+}
+
+void Committer::RemoveTempsBeside(const ChangeSet& change) {
+  std::set<std::string> dirs;
+  for (const Action& a : change.actions()) dirs.insert(ParentPath(a.path));
+  for (const std::string& dir : dirs) {
+    auto entries = fs_.List(dir);
+    if (!entries.ok()) continue;
+    for (const DirEntry& e : *entries) {
+      if (IsTempName(e.name)) (void)fs_.RemoveTree(JoinPath(dir, e.name));
+    }
+  }
+}
+
+Status Committer::PrepareLocked(ChangeSet& change) {
+  bool uploads_written = false;
+  const std::string uploads = layout_.UploadsDir();
+  // A new upload file holding `fill`'s bytes, synced: what a large Put or Copy links.
+  auto spill = [&](const std::function<Status(WritableFile&)>& fill) -> Result<std::string> {
+    Status made = fs_.MakeDir(uploads);
+    if (!made.ok() && !made.Is(std::errc::file_exists)) return made;
+    const std::string path = JoinPath(uploads, NewId('u'));
+    FOLIO_ASSIGN_OR_RETURN(auto file, fs_.CreateNew(path));
+    Status s = fill(*file);
+    if (s.ok()) s = file->Sync();
+    if (s.ok()) s = file->Close();
+    if (!s.ok()) {
+      (void)fs_.Remove(path);
+      return s;
+    }
+    uploads_written = true;
+    spilled_.push_back(path);
+    return path;
+  };
+  for (Action& a : change.mutable_actions()) {
+    if (a.op == Action::Op::kPut && a.stamp.empty() && a.bytes.size() > options_.inline_limit) {
+      FOLIO_ASSIGN_OR_RETURN(std::string up, spill([&](WritableFile& f) { return f.Append(a.bytes); }));
+      a = LinkAction(a.path, up);
+    } else if (a.op == Action::Op::kCopy) {
+      FOLIO_ASSIGN_OR_RETURN(auto src, fs_.Open(a.source));
+      if (src->size() <= options_.inline_limit) {
+        FOLIO_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(fs_, a.source));
+        Action put;
+        put.op = Action::Op::kPut;
+        put.path = a.path;
+        put.bytes = std::move(bytes);
+        a = std::move(put);
+      } else {
+        FOLIO_ASSIGN_OR_RETURN(std::string up, spill([&](WritableFile& f) { return f.AppendFrom(*src); }));
+        a = LinkAction(a.path, up);
+      }
+    } else if (a.op == Action::Op::kLink && IsUnder(a.source, uploads)) {
+      uploads_written = true;  // written (and synced) by the caller: its name must be durable
+    }
+  }
+  // The record names upload files: their names must survive a power loss with it.
+  if (uploads_written) FOLIO_RETURN_IF_ERROR(fs_.SyncDir(uploads));
+  return OkStatus();
+}
+
+void Committer::DropSpilledLocked() {
+  for (const std::string& path : spilled_) (void)fs_.Remove(path);
+  spilled_.clear();
+}
+
+Status Committer::Run(const std::function<Status(ChangeSet&)>& stage) {
+  if (options_.read_only) return PermissionDenied("the repository is read-only");
+  bool outermost = true;
+  for (StagingContext* c = t_staging; c != nullptr; c = c->outer) outermost &= c->committer != this;
+  std::unique_lock<std::recursive_mutex> lock(mu_);
+  FOLIO_RETURN_IF_ERROR(AcquireLocked());
+  ++depth_;
+  Status result;
+  for (;;) {
+    ChangeSet change;
+    StagingContext ctx{this, false, t_staging};
+    t_staging = &ctx;
+    Status staged = stage(change);
+    t_staging = ctx.outer;
+    if (ctx.conflict) {
+      // A read met a change still in flight: wait until it is applied, stage again.
+      ++stats_.restaged;
+      WaitApplied(conflicts_->highest_lsn.load());
+      continue;
+    }
+    result = !staged.ok() || change.empty() ? staged : CommitLocked(change, outermost, lock);
+    break;
+  }
+  --depth_;
+  if (depth_ == 0) ReleaseIfIdleLocked();
+  return result;
+}
+
+// Orders the record (lsn, place in the log), hands it to the group-commit leader, and
+// waits until it is durable and applied. The staging mutex is let go while waiting
+// (outermost Run only), so the next change can be staged and share the sync.
+Status Committer::CommitLocked(ChangeSet& change, bool outermost, std::unique_lock<std::recursive_mutex>& lock) {
+  spilled_.clear();
+  if (Status prepared = PrepareLocked(change); !prepared.ok()) {
+    DropSpilledLocked();  // written for a record that will not be
+    return prepared;
+  }
+  spilled_.clear();  // the record owns them now: applying it consumes them
+  const int64_t now = NowMs();
+  {
+    std::lock_guard<std::mutex> h(header_mu_);
+    for (ChangeEvent& e : change.mutable_events()) {
+      e.token = header_.next_token++;
+      if (e.time_ms == 0) e.time_ms = now;
+    }
+  }
+  if (!idle_thread_.joinable()) idle_thread_ = std::thread([this] { IdleLoop(); });
+  auto p = std::make_shared<Pending>();
+  p->lsn = next_lsn_;
+  p->frame = RecordFrame(header_.epoch, p->lsn, change);
+  if (tail_ + p->frame.size() > kLogInitialBytes && tail_ > kLogHeaderBytes) {
+    // The log is full: apply everything in flight, checkpoint, start again at the top.
+    WaitApplied(next_lsn_ - 1);
+    FOLIO_RETURN_IF_ERROR(CheckpointLocked());
+    p->lsn = next_lsn_;
+    p->frame = RecordFrame(header_.epoch, p->lsn, change);
+  }
+  ++next_lsn_;
+  p->offset = tail_;
+  tail_ += p->frame.size();
+  p->paths = change.TouchedPaths();
+  p->change = std::move(change);
+  {
+    std::lock_guard<std::mutex> c(conflicts_->mu);
+    for (const std::string& path : p->paths) {
+      conflicts_->paths.insert(path);
+      conflicts_->parents.insert(ParentPath(path));
+    }
+    conflicts_->highest_lsn = p->lsn;
+  }
+  {
+    std::lock_guard<std::mutex> q(q_mu_);
+    queue_.push_back(p);
+  }
+  // Only the outermost Run lets go of the staging lock: a nested one's caller is still
+  // staging on this thread.
+  if (outermost) lock.unlock();
+  Status s = WaitDone(p);
+  if (outermost) lock.lock();
+  return s;
+}
+
+// Group commit: the first waiter to find no leader becomes it, writes every queued
+// record with one write and one fdatasync, applies them in order, and wakes the rest.
+Status Committer::WaitDone(const std::shared_ptr<Pending>& p) {
+  std::unique_lock<std::mutex> q(q_mu_);
+  while (!p->done) {
+    if (leader_active_) {
+      q_cv_.wait(q);
+      continue;
+    }
+    leader_active_ = true;
+    std::vector<std::shared_ptr<Pending>> batch(queue_.begin(), queue_.end());
+    q.unlock();
+    LeadBatch(batch);
+    q.lock();
+    queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(batch.size()));
+    leader_active_ = false;
+    q_cv_.notify_all();
+  }
+  return p->status;
+}
+
+void Committer::LeadBatch(const std::vector<std::shared_ptr<Pending>>& batch) {
+  // The records of a batch lie one after the other in the log.
+  std::string frames;
+  for (const auto& b : batch) frames += b->frame;
+  Status s = log_->Write(batch.front()->offset, frames);
+  if (s.ok()) s = log_->Sync();  // COMMIT POINT of every record in the batch
+  if (s.ok()) {
+    ++stats_.log_syncs;
+    stats_.commits += batch.size();
+  }
+  for (const auto& b : batch) {
+    if (s.ok()) {
+      b->status = ApplyRecord(b->change);
+      if (b->status.ok() && !broken_) {
+        std::lock_guard<std::mutex> h(header_mu_);
+        header_.applied_lsn = b->lsn;
+        header_.applied_end = b->offset + b->frame.size();
+      } else {
+        // Committed but not fully applied: recovery applies it again (and the records
+        // after it) before the next change or checkpoint.
+        broken_ = true;
+      }
+    } else {
+      b->status = s;
+      broken_ = true;
+    }
+  }
+  if (!broken_) {
+    std::lock_guard<std::mutex> h(header_mu_);
+    (void)log_->WriteHeader(header_);
+  }
+  {
+    std::lock_guard<std::mutex> c(conflicts_->mu);
+    for (const auto& b : batch) {
+      for (const std::string& path : b->paths) {
+        conflicts_->paths.erase(conflicts_->paths.find(path));
+        conflicts_->parents.erase(conflicts_->parents.find(ParentPath(path)));
+      }
+    }
+  }
+  applied_lsn_.store(batch.back()->lsn);
+  last_commit_ns_.store(std::chrono::steady_clock::now().time_since_epoch().count());
+  for (const auto& b : batch) b->done = true;
+}
+
+void Committer::WaitApplied(uint64_t lsn) {
+  std::unique_lock<std::mutex> q(q_mu_);
+  q_cv_.wait(q, [&] { return applied_lsn_.load() >= lsn || (queue_.empty() && !leader_active_); });
+}
+
+void Committer::WaitForWriters() {
+  // A staging on this thread holds the locks itself: what it reads is consistent.
+  for (StagingContext* c = t_staging; c != nullptr; c = c->outer) {
+    if (c->committer == this) return;
+  }
+  {
+    std::unique_lock<std::mutex> q(q_mu_);
+    q_cv_.wait(q, [&] { return queue_.empty() && !leader_active_; });
+  }
+  {
+    // Staging in this process.
+    std::lock_guard<std::recursive_mutex> lock(mu_);
+  }
+  // Another process's change: its lock, briefly shared (a read-only filesystem has
+  // no lock file and no writer).
+  auto shared = fs_.Lock(layout_.LockFile(), LockMode::kShared);
+  (void)shared;
+}
+
+Status Committer::Checkpoint() {
+  if (options_.read_only) return OkStatus();
+  std::unique_lock<std::recursive_mutex> lock(mu_);
+  FOLIO_RETURN_IF_ERROR(AcquireLocked());
+  WaitApplied(next_lsn_ - 1);
+  Status s = CheckpointLocked();
+  ReleaseIfIdleLocked();
+  return s;
+}
+
+Status Committer::CheckpointLocked() {
+  if (broken_) {
+    // Something was committed but not applied: apply it first (from the header on).
+    broken_ = false;
+    FOLIO_RETURN_IF_ERROR(RecoverLocked());
+  }
+  // Every applied change becomes durable; then the log can start over.
+  FOLIO_RETURN_IF_ERROR(fs_.SyncAll());
+  {
+    std::lock_guard<std::mutex> h(header_mu_);
+    header_.epoch += 1;
+    header_.applied_lsn = 0;
+    header_.applied_end = kLogHeaderBytes;
+    header_.boot_id = fs_.BootId();
+    FOLIO_RETURN_IF_ERROR(log_->WriteHeader(header_));
+  }
+  FOLIO_RETURN_IF_ERROR(log_->Sync());
+  tail_ = kLogHeaderBytes;
+  next_lsn_ = 1;
+  applied_lsn_ = 0;
+  ++stats_.checkpoints;
+  return OkStatus();
+}
+
+void Committer::RemoveTrash() {
+  std::vector<std::string> trash;
+  {
+    std::lock_guard<std::mutex> lock(trash_mu_);
+    trash.swap(trash_);
+  }
+  for (const std::string& t : trash) (void)fs_.RemoveTree(t);
+}
+
+void Committer::SweepTrashDir() {
+  // Everything in trash/ belongs to records already applied (only the lock's holder
+  // renames into it, and it holds the lock now): a process that stopped before its
+  // idle sweep left it behind.
+  trash_swept_ = true;
+  auto entries = fs_.List(layout_.TrashDir());
+  if (!entries.ok()) return;
+  for (const DirEntry& e : *entries) (void)fs_.RemoveTree(JoinPath(layout_.TrashDir(), e.name));
+}
+
+Result<uint64_t> Committer::NextToken() {
+  // The change log on disk is what every process sees.
+  FOLIO_ASSIGN_OR_RETURN(uint64_t last, changes_.LastToken());
+  return last + 1;
+}
+
+CommitterStats Committer::stats() const {
+  CommitterStats out;
+  out.commits = stats_.commits;
+  out.log_syncs = stats_.log_syncs;
+  out.checkpoints = stats_.checkpoints;
+  out.recovered = stats_.recovered;
+  out.restaged = stats_.restaged;
+  return out;
+}
+
+// Checkpoints a repository that has fallen idle with records in its log (so the log is
+// empty at rest and the dirty files reach the disk in the background), and removes
+// trashed trees.
+void Committer::IdleLoop() {
+  std::unique_lock<std::mutex> q(q_mu_);
+  while (!stopping_) {
+    q_cv_.wait_for(q, options_.idle_checkpoint);
+    if (stopping_) break;
+    q.unlock();
+    RemoveTrash();
+    const auto idle_for = std::chrono::steady_clock::now().time_since_epoch().count() - last_commit_ns_.load();
+    if (idle_for >= std::chrono::duration_cast<std::chrono::nanoseconds>(options_.idle_checkpoint).count()) {
+      std::unique_lock<std::recursive_mutex> lock(mu_, std::try_to_lock);
+      if (lock.owns_lock() && tail_ > kLogHeaderBytes && AcquireLocked().ok()) {
+        WaitApplied(next_lsn_ - 1);
+        (void)CheckpointLocked();
+        ReleaseIfIdleLocked();
+      }
+    }
+    q.lock();
+  }
+}
+
+Result<std::unique_ptr<ReadableFile>> ConflictCheckingFs::Open(const std::string& p) {
+  Committer::CheckConflict(p, false);
+  return inner_.Open(p);
+}
+Result<std::unique_ptr<Directory>> ConflictCheckingFs::OpenDirectory(const std::string& p) {
+  Committer::CheckConflict(p, true);
+  return inner_.OpenDirectory(p);
+}
+Result<std::vector<DirEntry>> ConflictCheckingFs::List(const std::string& d) {
+  Committer::CheckConflict(d, true);
+  return inner_.List(d);
+}
+Result<FileStat> ConflictCheckingFs::Stat(const std::string& p) {
+  Committer::CheckConflict(p, false);
+  return inner_.Stat(p);
+}
+Result<FileStat> ConflictCheckingFs::IdentityStat(const std::string& p) {
+  Committer::CheckConflict(p, false);
+  return inner_.IdentityStat(p);
+}
+
+}  // namespace folio::storage

@@ -1,0 +1,196 @@
+// How a change reaches the disk (docs/STORAGE.md §8): every change to a repository is
+// staged in memory as a ChangeSet, written as one redo record to the commit log and made
+// durable with one fdatasync (the commit point), then applied to the files without any
+// further sync. Concurrent changes share that sync (group commit). A checkpoint, when
+// the log fills or the repository falls idle, syncs the whole filesystem once and
+// empties the log. After a crash the next writer re-applies the records that may not
+// have reached the files: all of them after a restart of the machine (the page cache is
+// gone), only those after the last one applied otherwise.
+//
+// Exclusion: changes to one repository are serialised while they are staged, across
+// threads (a mutex) and processes (an flock on `.folio/lock`, held while this process
+// has a change in flight). A change that is being logged or applied is invisible to
+// the staging of the next one only if they touch different paths: a staging that reads
+// a path of a change still in flight waits for it and is staged again.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "folio/fs.h"
+#include "storage/change_log_store.h"
+#include "storage/change_set.h"
+#include "storage/commit_log.h"
+#include "storage/layout.h"
+
+namespace folio::storage {
+
+struct CommitterOptions {
+  bool read_only = false;  // every change refused (kPermissionDenied)
+  // Put bytes larger than this are written to an upload file (synced) before the
+  // record, which then links it: the log holds small content only.
+  size_t inline_limit = 64 * 1024;
+  // A checkpoint runs when the log holds this much, and when the repository has been
+  // idle this long with records in the log.
+  uint64_t checkpoint_bytes = 768 * 1024;
+  std::chrono::milliseconds idle_checkpoint{1000};
+  ChangeLogLimits change_log;
+};
+
+// What one process observed; for tests and benchmarks (syscall counts).
+struct CommitterStats {
+  uint64_t commits = 0;      // records written
+  uint64_t log_syncs = 0;    // fdatasyncs of the log (< commits under group commit)
+  uint64_t checkpoints = 0;
+  uint64_t recovered = 0;    // records re-applied by recovery
+  uint64_t restaged = 0;     // stagings run again after a conflict with a change in flight
+};
+
+struct ConflictSet;
+
+class Committer {
+ public:
+  Committer(Fs& fs, RepoLayout layout, CommitterOptions options = {});
+  // Stops the idle checkpointer and checkpoints (a writer), so that the log is empty
+  // at rest.
+  ~Committer();
+  Committer(const Committer&) = delete;
+  Committer& operator=(const Committer&) = delete;
+
+  // For a writer: takes the lock once and completes what a dead process left. Errors:
+  // kStorage.
+  Status Open();
+
+  // Runs `stage`, which reads the repository and fills a change set, with the other
+  // writers excluded; then commits what it staged (nothing if empty) and returns once it
+  // is durable and applied. `stage` may run more than once (after a conflict with a
+  // change in flight) and must only read and fill its change set. A `stage` may call
+  // Run itself (bookkeeping such as adopting a file added by hand): that inner change
+  // commits first, on its own. Errors: those of `stage` (nothing is written);
+  // kPermissionDenied when read-only; kStorage when the disk fails (a record that
+  // reached the log is completed by the next writer or by fsck --repair).
+  Status Run(const std::function<Status(ChangeSet&)>& stage);
+
+  // Waits until no change of this process is in flight and no other process holds the
+  // write lock: for a reader that found a file gone in the middle of a change, before
+  // it reads again.
+  void WaitForWriters();
+
+  // Syncs every applied change and empties the log. Errors: kStorage.
+  Status Checkpoint();
+
+  ChangeLogStore& change_log() { return changes_; }
+  // The token the next change event will get (the newest is one less).
+  Result<uint64_t> NextToken();
+  CommitterStats stats() const;
+  bool read_only() const { return options_.read_only; }
+
+  // Called by ConflictCheckingFs for every read: true (and the staging on this thread
+  // is marked to run again) when the staging running on this thread reads `path` while
+  // a committed change that writes it, or a directory above it (or, `listing`, a child
+  // of it), is not yet applied. Cheap when no staging runs on this thread.
+  static bool CheckConflict(const std::string& path, bool listing);
+
+ private:
+  struct Pending;
+
+  Status AcquireLocked();        // requires mu_
+  void ReleaseIfIdleLocked();    // requires mu_
+  Status RecoverLocked();        // requires mu_ and the file lock
+  Status PrepareLocked(ChangeSet& change);
+  void DropSpilledLocked();  // requires mu_
+  void RemoveTempsBeside(const ChangeSet& change);
+  Status CommitLocked(ChangeSet& change, bool outermost, std::unique_lock<std::recursive_mutex>& lock);
+  Status WaitDone(const std::shared_ptr<Pending>& p);
+  void LeadBatch(const std::vector<std::shared_ptr<Pending>>& batch);
+  void WaitApplied(uint64_t lsn);
+  Status ApplyRecord(const ChangeSet& change);
+  Status CheckpointLocked();     // requires mu_, the file lock, nothing in flight
+  Status EnsureLogLocked();
+  void RemoveTrash();
+  // Empties trash/ of what earlier processes left (lock held).
+  void SweepTrashDir();
+  void IdleLoop();
+
+  Fs& fs_;
+  RepoLayout layout_;
+  CommitterOptions options_;
+  ChangeLogStore changes_;
+  std::unique_ptr<ConflictSet> conflicts_;
+
+  std::recursive_mutex mu_;  // staging; the log's tail; lsn assignment
+  int depth_ = 0;            // Run calls in progress (all threads); guarded by mu_
+  std::unique_ptr<FileLock> file_lock_;
+  std::unique_ptr<CommitLog> log_;
+  uint64_t tail_ = kLogHeaderBytes;  // where the next record goes; guarded by mu_
+  uint64_t next_lsn_ = 1;            // guarded by mu_
+  std::vector<std::string> spilled_; // uploads PrepareLocked wrote for the record in hand
+
+  std::mutex header_mu_;  // header_ and log_'s header slots
+  LogHeader header_;
+
+  std::mutex q_mu_;  // queue_, leader_active_, stopping_
+  std::condition_variable q_cv_;
+  std::deque<std::shared_ptr<Pending>> queue_;
+  bool leader_active_ = false;
+  bool stopping_ = false;
+  std::atomic<uint64_t> applied_lsn_{0};
+  std::atomic<bool> broken_{false};  // a record was committed but not fully applied
+  std::atomic<int64_t> last_commit_ns_{0};
+
+  std::mutex trash_mu_;
+  std::vector<std::string> trash_;  // directories renamed into trash/, to remove
+  bool trash_swept_ = false;        // trash/ left by an earlier process was emptied
+
+  struct AtomicStats {
+    std::atomic<uint64_t> commits{0}, log_syncs{0}, checkpoints{0}, recovered{0}, restaged{0};
+  } stats_;
+
+  std::thread idle_thread_;
+};
+
+// The Fs the engine reads and stages through: every call goes to `inner`; reads made
+// while a staging runs on the calling thread are checked with Committer::CheckConflict.
+class ConflictCheckingFs : public Fs {
+ public:
+  explicit ConflictCheckingFs(Fs& inner) : inner_(inner) {}
+  Fs& inner() { return inner_; }
+
+  Result<std::unique_ptr<ReadableFile>> Open(const std::string& p) override;
+  Result<std::unique_ptr<Directory>> OpenDirectory(const std::string& p) override;
+  Result<std::unique_ptr<WritableFile>> CreateNew(const std::string& p) override { return inner_.CreateNew(p); }
+  Status Rename(const std::string& a, const std::string& b) override { return inner_.Rename(a, b); }
+  Status RenameNoReplace(const std::string& a, const std::string& b) override {
+    return inner_.RenameNoReplace(a, b);
+  }
+  Status SyncDir(const std::string& d) override { return inner_.SyncDir(d); }
+  Result<std::vector<DirEntry>> List(const std::string& d) override;
+  Status MakeDir(const std::string& p) override { return inner_.MakeDir(p); }
+  Status Remove(const std::string& p) override { return inner_.Remove(p); }
+  Status RemoveTree(const std::string& p) override { return inner_.RemoveTree(p); }
+  Result<FileStat> Stat(const std::string& p) override;
+  Result<FileStat> IdentityStat(const std::string& p) override;
+  Result<std::unique_ptr<FileLock>> Lock(const std::string& p, LockMode m) override { return inner_.Lock(p, m); }
+  Status Link(const std::string& a, const std::string& b) override { return inner_.Link(a, b); }
+  Result<std::unique_ptr<RandomAccessFile>> OpenRandomAccess(const std::string& p) override {
+    return inner_.OpenRandomAccess(p);
+  }
+  Status SyncAll() override { return inner_.SyncAll(); }
+  std::string BootId() override { return inner_.BootId(); }
+  std::string Describe(const std::string& p) const override { return inner_.Describe(p); }
+
+ private:
+  Fs& inner_;
+};
+
+}  // namespace folio::storage
