@@ -35,6 +35,7 @@ struct ServeOptions {
   bool strict = false;
   uint64_t max_body = 256ull * 1024 * 1024;
   size_t threads = 0;
+  size_t response_cache = 2048;
   bool versions_newest_first = false;
   std::string cors_origin = "*";
   std::string log_level = "info";
@@ -121,6 +122,7 @@ int RunServe(const ServeOptions& o) {
   server_options.host = o.host;
   server_options.port = o.port;
   server_options.threads = o.threads;
+  server_options.response_cache_entries = o.response_cache;
   server_options.max_body = o.max_body;
   server_options.cors_origin = o.cors_origin;
   server_options.log_format = *format;
@@ -178,6 +180,9 @@ void RegisterServe(CLI::App& app, int& exit_code) {
   cmd->add_flag("--strict", opts->strict, "reject what the seed's variant does not accept");
   cmd->add_option("--max-body", opts->max_body, "largest accepted request body, in bytes")->capture_default_str();
   cmd->add_option("--threads", opts->threads, "worker threads (default: number of cores)");
+  cmd->add_option("--response-cache", opts->response_cache,
+                  "getObject answers kept for reuse, each checked before reuse (0: none)")
+      ->capture_default_str();
   cmd->add_flag("--versions-newest-first", opts->versions_newest_first, "getAllVersions in CMIS order");
   cmd->add_option("--cors-origin", opts->cors_origin, "allowed browser origin(s), comma-separated, or *")
       ->capture_default_str();

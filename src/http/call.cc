@@ -73,8 +73,17 @@ void Call::Fail(int http_status, const Status& error) {
   message_ = std::move(r.message);
 }
 
-void Call::Handle(api::Request request) {
+void Call::AnswerKept(const ResponseCache::Answer& kept) {
+  HttpResponse r;
+  r.status = kept.status;
+  if (!kept.content_type.empty()) r.headers.emplace_back("Content-Type", kept.content_type);
+  r.body = kept.body;
+  Answer(std::move(r), kept.operation);
+}
+
+void Call::Handle(api::Request request, bool may_keep) {
   handle_ = true;
+  may_keep_ = may_keep;
   request_ = std::move(request);
 }
 
@@ -111,6 +120,9 @@ HttpResponse Call::RunService() {
   operation_ = std::move(r.operation);
   exception_ = std::move(r.exception);
   message_ = std::move(r.message);
+  if (may_keep_ && r.still_valid && r.status == 200 && r.headers.empty() && !r.stream) {
+    ctx_.cache.Put(target_, {r.status, r.content_type, r.body, operation_, std::move(r.still_valid)});
+  }
   HttpResponse h;
   h.status = r.status;
   h.headers = std::move(r.headers);

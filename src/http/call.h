@@ -16,6 +16,7 @@
 #include "http/metrics.h"
 #include "http/request_log.h"
 #include "http/request_reader.h"
+#include "http/response_cache.h"
 
 namespace folio::http {
 
@@ -26,6 +27,7 @@ struct CallContext {
   std::string cors_origin;  // "*" or a comma-separated list of origins
   HttpMetrics& metrics;
   const RequestLog& log;
+  ResponseCache& cache;
 };
 
 class Call final : public Exchange {
@@ -40,8 +42,12 @@ class Call final : public Exchange {
   // suppressResponseCodes honoured), 413 the body-too-large response, 431 the
   // headers-too-large one, any other the transport error of that status.
   void Fail(int http_status, const Status& error);
-  // Runs `request` through the service once its body (if any) has been read.
-  void Handle(api::Request request);
+  // Answers the `kept` answer of an earlier, identical request (response_cache.h).
+  void AnswerKept(const ResponseCache::Answer& kept);
+  // Runs `request` through the service once its body (if any) has been read. With
+  // `may_keep` (a GET or HEAD without body or credentials), an answer the operation
+  // allows to be reused is kept in the cache under the request's target.
+  void Handle(api::Request request, bool may_keep = false);
 
   // Exchange.
   bool WantsBody() const override { return handle_ && !failed_; }
@@ -62,6 +68,7 @@ class Call final : public Exchange {
   bool handle_ = false;  // the service runs it (Handle)
   bool failed_ = false;
   bool handled_ = false;
+  bool may_keep_ = false;
   api::Request request_;
   std::unique_ptr<BodyReader> body_;
   HttpResponse answer_;

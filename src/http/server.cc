@@ -13,6 +13,7 @@
 #include <cstring>
 #include <thread>
 
+#include "api/ascii.h"
 #include "http/request_reader.h"
 
 namespace folio::http {
@@ -48,6 +49,18 @@ uint64_t AnnouncedLength(const HttpHead& head) {
   return n;
 }
 
+// A GET or HEAD whose answer may come from the response cache, or go into it: no body,
+// no credentials (an answer is kept under its URL alone), no Range.
+bool MayReuse(const HttpHead& head) {
+  if (head.method != "GET" && head.method != "HEAD") return false;
+  for (const auto& [name, value] : head.headers) {
+    for (std::string_view barred : {"Content-Length", "Transfer-Encoding", "Authorization", "X-API-KEY", "Range"}) {
+      if (api::EqualsIgnoreCase(name, barred)) return false;
+    }
+  }
+  return true;
+}
+
 HttpResponse JsonResponse(int status, std::string body) {
   HttpResponse r;
   r.status = status;
@@ -62,7 +75,8 @@ Server::Server(api::Service& service, ServerOptions options)
     : service_(service),
       options_(std::move(options)),
       log_(options_.log_format),
-      call_context_{service_, options_.max_body, options_.cors_origin, metrics_, log_} {
+      cache_(options_.response_cache_entries),
+      call_context_{service_, options_.max_body, options_.cors_origin, metrics_, log_, cache_} {
   limits_.head.max_bytes = options_.max_header_bytes;
   limits_.head.max_fields = options_.max_header_fields;
   limits_.keep_alive_timeout = options_.keep_alive_timeout;
@@ -176,6 +190,13 @@ std::unique_ptr<Exchange> Server::Begin(HttpHead head, int fd) {
     OperationsEndpoint(*call, head, path);
     return call;
   }
+  const bool may_reuse = options_.response_cache_entries > 0 && MayReuse(head);
+  if (may_reuse) {
+    if (std::shared_ptr<const ResponseCache::Answer> kept = cache_.Find(head.target)) {
+      call->AnswerKept(*kept);
+      return call;
+    }
+  }
   auto request = ReadRequestHead(head, [fd] { return LocalAuthority(fd); });
   if (!request.ok()) {
     call->Fail(0, request.status());
@@ -187,7 +208,7 @@ std::unique_ptr<Exchange> Server::Begin(HttpHead head, int fd) {
                                " bytes (--max-body)"));
     return call;
   }
-  call->Handle(std::move(*request));
+  call->Handle(std::move(*request), may_reuse);
   return call;
 }
 

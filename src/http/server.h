@@ -21,6 +21,7 @@
 #include "http/metrics.h"
 #include "http/reactor.h"
 #include "http/request_log.h"
+#include "http/response_cache.h"
 
 namespace folio::http {
 
@@ -40,6 +41,8 @@ struct ServerOptions {
   size_t max_header_bytes = 64 * 1024;  // request line and header fields (431 beyond)
   size_t max_header_fields = 100;       // (431 beyond)
   LogFormat log_format = LogFormat::kText;  // of the request log
+  // Answers kept for reuse (response_cache.h); 0 keeps none.
+  size_t response_cache_entries = 2048;
 };
 
 class Server final : private ExchangeFactory {
@@ -68,6 +71,7 @@ class Server final : private ExchangeFactory {
   void Stop();
 
   const HttpMetrics& metrics() const { return metrics_; }
+  const ResponseCache& response_cache() const { return cache_; }
 
  private:
   // ExchangeFactory.
@@ -82,6 +86,7 @@ class Server final : private ExchangeFactory {
   const ServerOptions options_;
   HttpMetrics metrics_;
   RequestLog log_;
+  ResponseCache cache_;
   CallContext call_context_;
   ConnectionLimits limits_;
   std::unique_ptr<Reactor> reactor_;

@@ -11,6 +11,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/limits_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/operations_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/request_log_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/response_cache_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/versioning_states_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/versioning_failures_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/newcomer_test.cc

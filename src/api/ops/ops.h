@@ -57,6 +57,8 @@ struct Context {
   Result<RenderOptions> Rendering() const;
 
   std::shared_ptr<const ObjectData> target_;  // shared with the repository's memo
+  std::string target_key_;                    // the id or path Target() resolved,
+  bool target_by_path_ = false;               // by GetObjectByPathShared or GetObjectShared
 };
 
 // Responses.
