@@ -48,7 +48,7 @@ std::vector<std::string> SplitSelection(const std::string& selection) {
 // custom type definitions).
 class RepoReader {
  public:
-  RepoReader(Store& store, std::shared_ptr<folio::Repository> repo) : store_(store), repo_(std::move(repo)) {}
+  explicit RepoReader(std::shared_ptr<folio::Repository> repo) : repo_(std::move(repo)) {}
 
   Status LoadCheckedOut() {
     FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> pwcs, repo_->GetCheckedOut(""));
@@ -223,7 +223,6 @@ class RepoReader {
     return out;
   }
 
-  Store& store_;
   std::shared_ptr<folio::Repository> repo_;
   std::map<std::string, ObjectData> checked_out_;  // by series id
   std::map<std::string, Json> types_;
@@ -231,7 +230,7 @@ class RepoReader {
 
 Result<InspectNode> RepositoryNode(Store& store, const std::string& domain_id, const std::string& repository_id) {
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<Repository> repo, store.GetRepository(domain_id, repository_id));
-  RepoReader reader(store, repo);
+  RepoReader reader(repo);
   FOLIO_RETURN_IF_ERROR(reader.LoadCheckedOut());
   return reader.RepositoryTree();
 }
@@ -298,7 +297,7 @@ Result<InspectTree> BuildInspectTree(Store& store, const std::string& dir_label,
     if (object.status().kind() != ErrorKind::kObjectNotFound) return object.status();
     return ObjectNotFound("no object at '/" + path + "' in repository '" + parts[0] + "/" + parts[1] + "'");
   }
-  RepoReader reader(store, repo);
+  RepoReader reader(repo);
   FOLIO_RETURN_IF_ERROR(reader.LoadCheckedOut());
   FOLIO_ASSIGN_OR_RETURN(tree.root, reader.Object(*object));
   return tree;
