@@ -4,16 +4,18 @@
 # zeroed, then wrk with 2 connections for 10 s; prints requests and instructions/request.
 # Slow (valgrind): about 30 s.
 #
-# Usage: bench/http/instructions.sh [BUILD_DIR]   (needs valgrind and wrk)
+# Usage: bench/http/instructions.sh [BUILD_DIR [SERVE_OPTIONS...]]   (needs valgrind and wrk)
+#   e.g. bench/http/instructions.sh build --response-cache 0   (every request rendered)
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 folio="${1:-$root/build}/folio"
+[ $# -gt 0 ] && shift
 [ -x "$folio" ] || { echo "no $folio: build first" >&2; exit 2; }
 command -v valgrind >/dev/null && command -v wrk >/dev/null || { echo "needs valgrind and wrk" >&2; exit 2; }
 work=$(mktemp -d /tmp/folio-instructions-XXXXXX)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 valgrind --tool=callgrind --callgrind-out-file="$work/out" "$folio" serve --data "$root/sample-data" --ephemeral \
-  --port "$port" --threads 2 --log-level warn >"$work/serve.out" 2>"$work/serve.err" &
+  --port "$port" --threads 2 --log-level warn "$@" >"$work/serve.out" 2>"$work/serve.err" &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT INT TERM
 for _ in $(seq 100); do grep -q listening "$work/serve.out" 2>/dev/null && break; sleep 0.3; done

@@ -1,5 +1,5 @@
 #!/bin/sh
-# HTTP benchmark (issue 3 §7): getObject by path (succinct) on `folio serve` against
+# HTTP benchmark (issue 3 §7; engine-rework issue §3): getObject by path (succinct) on `folio serve` against
 # nginx serving that object's sidecar JSON as a static file, both on loopback, with wrk
 # at 2 and 64 connections; reports requests/s and p99 of each and their ratios, and the
 # resident memory of folio serve idle and under load. Prints the table and writes it to
@@ -31,17 +31,25 @@ trap cleanup EXIT INT TERM
 object_path="demo/cmis/README.md"
 sidecar="$root/sample-data/demo/cmis/.folio/docs/README.md/1.0.json"
 
-# folio serve on a free port (ephemeral: the sample data stays untouched).
-"$folio" serve --data "$root/sample-data" --ephemeral --port 0 --log-level warn >"$work/folio.out" 2>"$work/folio.err" &
-folio_pid=$!
-for _ in $(seq 100); do grep -q "folio listening" "$work/folio.out" && break; sleep 0.05; done
-folio_url=$(sed -n 's/^folio listening on //p' "$work/folio.out")
-[ -n "$folio_url" ] || { echo "folio serve did not start:" >&2; cat "$work/folio.err" >&2; exit 1; }
-folio_target="${folio_url}${object_path}?cmisselector=object&succinct=true"
+# folio serve on a free port (ephemeral: the sample data stays untouched); $1: extra options.
+start_folio() {
+  "$folio" serve --data "$root/sample-data" --ephemeral --port 0 --log-level warn "$@" >"$work/folio.out" 2>"$work/folio.err" &
+  folio_pid=$!
+  for _ in $(seq 100); do grep -q "folio listening" "$work/folio.out" && break; sleep 0.05; done
+  folio_url=$(sed -n 's/^folio listening on //p' "$work/folio.out")
+  [ -n "$folio_url" ] || { echo "folio serve did not start:" >&2; cat "$work/folio.err" >&2; exit 1; }
+  folio_target="${folio_url}${object_path}?cmisselector=object&succinct=true"
+  curl -sf "$folio_target" >/dev/null || { echo "folio does not answer $folio_target" >&2; exit 1; }
+}
+stop_folio() {
+  kill "$folio_pid" 2>/dev/null && wait "$folio_pid" 2>/dev/null || true
+  folio_pid=""
+}
+start_folio
 
-# nginx on loopback serving the sidecar as a static file.
+# nginx on loopback serving the very bytes folio answers, as a static file.
 mkdir -p "$work/www" "$work/nginx"
-cp "$sidecar" "$work/www/object.json"
+curl -sf "$folio_target" >"$work/www/object.json"
 nginx_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 cat >"$work/nginx/nginx.conf" <<CONF
 daemon off;
@@ -66,8 +74,6 @@ nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" 2>"$work/nginx/stderr" &
 nginx_pid=$!
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$nginx_port/object.json" >/dev/null && break; sleep 0.05; done
 nginx_target="http://127.0.0.1:$nginx_port/object.json"
-curl -sf "$folio_target" >/dev/null || { echo "folio does not answer $folio_target" >&2; exit 1; }
-
 rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$folio_pid/status"; }
 
 # Runs wrk; prints "requests_per_second p99_ms".
@@ -78,30 +84,39 @@ run_wrk() {
   echo "$rps $p99"
 }
 
-idle_rss=$(rss_kb)
-peak_rss=$idle_rss
+# Each configuration of folio against nginx in the same run: the response cache off
+# (--response-cache 0: every request parsed, resolved and rendered), then on (default).
+idle_rss=0
+peak_rss=0
 results=""
-for conns in 2 64; do
-  nginx_res=$(run_wrk "$nginx_target" "$conns")
-  # Sample folio's RSS while it is under load.
-  ( while kill -0 "$folio_pid" 2>/dev/null; do rss_kb; sleep 0.2; done ) >"$work/rss.$conns" &
-  sampler=$!
-  folio_res=$(run_wrk "$folio_target" "$conns")
-  kill "$sampler" 2>/dev/null || true
-  wait "$sampler" 2>/dev/null || true
-  load_peak=$(sort -n "$work/rss.$conns" | tail -1)
-  [ -n "$load_peak" ] && [ "$load_peak" -gt "$peak_rss" ] && peak_rss=$load_peak
-  results="$results$conns $folio_res $nginx_res
+for config in off on; do
+  stop_folio
+  if [ "$config" = off ]; then start_folio --response-cache 0; else start_folio; fi
+  rss=$(rss_kb)
+  [ "$rss" -gt "$idle_rss" ] && idle_rss=$rss
+  curl -sf "$folio_target" >/dev/null
+  for conns in 2 64; do
+    nginx_res=$(run_wrk "$nginx_target" "$conns")
+    # Sample folio's RSS while it is under load.
+    ( while kill -0 "$folio_pid" 2>/dev/null; do rss_kb; sleep 0.2; done ) >"$work/rss.$conns" &
+    sampler=$!
+    folio_res=$(run_wrk "$folio_target" "$conns")
+    kill "$sampler" 2>/dev/null || true
+    wait "$sampler" 2>/dev/null || true
+    load_peak=$(sort -n "$work/rss.$conns" | tail -1)
+    [ -n "$load_peak" ] && [ "$load_peak" -gt "$peak_rss" ] && peak_rss=$load_peak
+    results="$results$config $conns $folio_res $nginx_res
 "
+  done
 done
 
 report=$(printf '%s' "$results" | awk -v idle="$idle_rss" -v peak="$peak_rss" -v dur="$duration" '
   BEGIN {
-    print "| connections | folio req/s | nginx req/s | req/s ratio (goal >= 0.50) | folio p99 ms | nginx p99 ms | p99 ratio (goal <= 3) |"
-    print "|---|---|---|---|---|---|---|"
+    print "| response cache | connections | folio req/s | nginx req/s | req/s ratio (goal >= 0.75) | folio p99 ms | nginx p99 ms | p99 ratio (goal <= 2) |"
+    print "|---|---|---|---|---|---|---|---|"
   }
-  NF == 5 {
-    printf "| %d | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f |\n", $1, $2, $4, $2 / $4, $3, $5, ($5 > 0 ? $3 / $5 : 0)
+  NF == 6 {
+    printf "| %s | %d | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f |\n", $1, $2, $3, $5, $3 / $5, $4, $6, ($6 > 0 ? $4 / $6 : 0)
   }
   END {
     printf "\nfolio serve resident memory: idle %.1f MB, under load (peak) %.1f MB (goal < 30 MB)\n", idle / 1024, peak / 1024
@@ -110,7 +125,7 @@ report=$(printf '%s' "$results" | awk -v idle="$idle_rss" -v peak="$peak_rss" -v
 {
   echo "# HTTP benchmark (bench/http/run.sh)"
   echo
-  echo "Run $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(nproc) cores; folio: $folio_target; nginx: static copy of the sidecar."
+  echo "Run $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(nproc) cores; folio: $folio_target; nginx: a static copy of the bytes folio answers ($(wc -c <"$work/www/object.json") B)."
   echo
   echo "$report"
 } >"$root/bench/http/last-run.md"

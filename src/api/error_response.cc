@@ -32,6 +32,12 @@ constexpr TransportInfo kTransport[] = {
      "the Range header is malformed or lies beyond the content"},
     {TransportError::kHeaderFieldsTooLarge, 431, ErrorKind::kConstraint,
      "the request line and headers are too large or too many"},
+    {TransportError::kRequestTimeout, 408, ErrorKind::kInvalidArgument,
+     "the request did not arrive in time: its head and body must arrive within the request timeout"},
+    {TransportError::kNotImplemented, 501, ErrorKind::kNotSupported,
+     "the request uses an HTTP feature the server does not implement"},
+    {TransportError::kVersionNotSupported, 505, ErrorKind::kNotSupported,
+     "the HTTP version is not supported: use HTTP/1.1"},
     {TransportError::kInternal, 500, ErrorKind::kRuntime, "internal error in the HTTP layer"},
 };
 
@@ -53,6 +59,7 @@ Response Build(int http_status, ErrorKind kind, std::string_view message, bool s
   response.status = suppress_response_codes ? kHttpOk : http_status;
   response.content_type = std::string(kJsonContentType);
   response.exception = std::string(ErrorKindName(kind));
+  response.message = std::string(message);
   // A message may quote client bytes that are not UTF-8; never throw over them.
   response.body = body.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   if (kind == ErrorKind::kUnauthorized) {

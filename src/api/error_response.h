@@ -21,6 +21,9 @@ enum class TransportError {
   kUnsupportedEncoding,    // 415 invalidArgument: a Content-Encoding Folio does not decode
   kRangeNotSatisfiable,    // 416 invalidArgument: a Range beyond the content, or malformed
   kHeaderFieldsTooLarge,   // 431 constraint: request line and headers over their limits
+  kRequestTimeout,         // 408 invalidArgument: head and body did not arrive in time
+  kNotImplemented,         // 501 notSupported: a Transfer-Encoding other than chunked
+  kVersionNotSupported,    // 505 notSupported: an HTTP version other than 1.0 and 1.1
   kInternal,               // 500 runtime: the HTTP layer failed
 };
 
@@ -29,7 +32,8 @@ inline constexpr TransportError kAllTransportErrors[] = {
     TransportError::kBadRequest,          TransportError::kBodyTooLarge,
     TransportError::kUriTooLong,          TransportError::kUnsupportedEncoding,
     TransportError::kRangeNotSatisfiable, TransportError::kHeaderFieldsTooLarge,
-    TransportError::kInternal,
+    TransportError::kRequestTimeout,      TransportError::kNotImplemented,
+    TransportError::kVersionNotSupported, TransportError::kInternal,
 };
 
 // The HTTP status of `kind`: invalidArgument and filterNotValid 400, unauthorized 401,

@@ -8,11 +8,17 @@
 namespace folio::api {
 namespace {
 
-// Depth of the deepest array/object in `text`, counting brackets outside strings; stops
-// early past `limit`. Malformed text is left for the parser to report.
-int NestingDepth(std::string_view text, int limit) {
+struct Shape {
+  int depth = 0;      // of the deepest array or object
+  size_t values = 0;  // about how many values: elements, members, containers
+};
+
+// The shape of `text`, counting brackets and commas outside strings; stops early past
+// `max_depth` or `max_values`. Malformed text is left for the parser to report.
+Shape ShapeOf(std::string_view text, int max_depth, size_t max_values) {
+  Shape shape;
+  shape.values = 1;
   int depth = 0;
-  int deepest = 0;
   bool in_string = false;
   bool escaped = false;
   for (const char c : text) {
@@ -27,21 +33,29 @@ int NestingDepth(std::string_view text, int limit) {
     } else if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
-      if (++depth > deepest) deepest = depth;
-      if (deepest > limit) return deepest;
+      ++shape.values;
+      if (++depth > shape.depth) shape.depth = depth;
+      if (shape.depth > max_depth) return shape;
     } else if (c == ']' || c == '}') {
       --depth;
+    } else if (c == ',') {
+      if (++shape.values > max_values) return shape;
     }
   }
-  return deepest;
+  return shape;
 }
 
 }  // namespace
 
 Result<Json> ParseJsonText(std::string_view text, std::string_view what) {
-  if (NestingDepth(text, kMaxJsonDepth) > kMaxJsonDepth) {
+  const Shape shape = ShapeOf(text, kMaxJsonDepth, kMaxJsonValues);
+  if (shape.depth > kMaxJsonDepth) {
     return InvalidArgument(std::string(what) + " is nested deeper than " +
                            std::to_string(kMaxJsonDepth) + " levels");
+  }
+  if (shape.values > kMaxJsonValues) {
+    return Constraint(std::string(what) + " holds more than the limit of " + std::to_string(kMaxJsonValues) +
+                      " JSON values (array elements and object members)");
   }
   try {
     return Json::parse(text);

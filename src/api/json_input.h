@@ -15,12 +15,16 @@ namespace folio::api {
 using Json = nlohmann::ordered_json;
 
 inline constexpr int kMaxJsonDepth = 64;  // CONTRACT §8; `[]` and `{}` are depth 1
+// Values in one JSON text (array elements, object members, containers): a parsed value
+// costs 16 to 48 bytes whatever its text, so "[0,0,0,...]" would cost 8 times its size.
+inline constexpr size_t kMaxJsonValues = 1000000;
 
 // Parses `text` as one JSON value. `what` names it in messages ("request body",
 // "parameter 'properties'").
 // Errors: kInvalidArgument "<what> is nested deeper than 64 levels" (checked before
 // parsing, so deep input costs no recursion), or "<what> is not valid JSON: <reason>"
-// (invalid UTF-8 in a string is such a reason).
+// (invalid UTF-8 in a string is such a reason); kConstraint when it holds more than
+// kMaxJsonValues values (also checked before parsing).
 Result<Json> ParseJsonText(std::string_view text, std::string_view what);
 
 // "an object", "a string", ... for messages (storage/json_file.h).

@@ -6,6 +6,7 @@
 
 #include "api/ascii.h"
 #include "api/cmis_names.h"
+#include "api/form_limits.h"
 #include "api/url.h"
 
 namespace folio::api {
@@ -64,32 +65,51 @@ Result<std::optional<Json>> JsonOfKind(const Json* value, std::string_view name,
 
 }  // namespace
 
+BodyEncoding BodyEncodingOf(std::string_view media) {
+  if (media == "multipart/form-data") return BodyEncoding::kMultipart;
+  if (media == "application/x-www-form-urlencoded") return BodyEncoding::kUrlencoded;
+  if (IsJsonMediaType(media)) return BodyEncoding::kJson;
+  return BodyEncoding::kNone;
+}
+
+Status UnsupportedBody(std::string_view media) {
+  if (media.empty()) {
+    return InvalidArgument(
+        "request body has no Content-Type: use application/json, multipart/form-data or "
+        "application/x-www-form-urlencoded");
+  }
+  return InvalidArgument("unsupported request body type " + QuoteForMessage(media) +
+                         ": use application/json, multipart/form-data or "
+                         "application/x-www-form-urlencoded");
+}
+
 Result<Params> Params::FromRequest(const Request& request) {
   Params params;
   const std::string media = MediaType(request.content_type);
-  if (media == "multipart/form-data") {
-    params.body_encoding_ = BodyEncoding::kMultipart;
+  const BodyEncoding encoding = BodyEncodingOf(media);
+  if (encoding == BodyEncoding::kMultipart ||
+      (encoding == BodyEncoding::kUrlencoded && request.body.empty() && !request.form_fields.empty())) {
+    params.body_encoding_ = encoding;  // the fields are in request.form_fields
   } else if (!request.body.empty()) {
-    if (IsJsonMediaType(media)) {
-      params.body_encoding_ = BodyEncoding::kJson;
+    params.body_encoding_ = encoding;
+    if (encoding == BodyEncoding::kJson) {
+      if (request.body.size() > kMaxFormBytes) return JsonBodyTooLarge();
       FOLIO_ASSIGN_OR_RETURN(Json body, ParseJsonText(request.body, "request body"));
       if (!body.is_object()) {
         return InvalidArgument("request body must be a JSON object, got " +
                                std::string(JsonTypeForMessage(body)));
       }
+      FOLIO_RETURN_IF_ERROR(CheckJsonValueSizes(body));
       for (auto it = body.begin(); it != body.end(); ++it) params.Add(it.key(), std::move(*it));
-    } else if (media == "application/x-www-form-urlencoded") {
-      params.body_encoding_ = BodyEncoding::kUrlencoded;
-      FOLIO_ASSIGN_OR_RETURN(auto pairs, ParseFormUrlencoded(request.body, "form body"));
-      for (auto& [name, value] : pairs) params.Add(std::move(name), Json(std::move(value)));
-    } else if (media.empty()) {
-      return InvalidArgument(
-          "request body has no Content-Type: use application/json, multipart/form-data or "
-          "application/x-www-form-urlencoded");
+    } else if (encoding == BodyEncoding::kUrlencoded) {
+      FormBudget budget;
+      UrlencodedParser parser("form body", &budget, [&params](std::string name, std::string value) {
+        params.Add(std::move(name), Json(std::move(value)));
+      });
+      FOLIO_RETURN_IF_ERROR(parser.Feed(request.body));
+      FOLIO_RETURN_IF_ERROR(parser.Finish());
     } else {
-      return InvalidArgument("unsupported request body type " + QuoteForMessage(media) +
-                             ": use application/json, multipart/form-data or "
-                             "application/x-www-form-urlencoded");
+      return UnsupportedBody(media);
     }
   }
   for (const FormField& field : request.form_fields) {

@@ -20,6 +20,15 @@ namespace folio::api {
 // How the body carried its parameters; --strict uses it (CONTRACT §4).
 enum class BodyEncoding { kNone, kJson, kUrlencoded, kMultipart };
 
+// The encoding of a body of media type `media` (MediaType() of its Content-Type):
+// application/json, text/json and */*+json are kJson; kNone for a type that cannot carry
+// parameters (src/http reads such a body without keeping it).
+BodyEncoding BodyEncodingOf(std::string_view media);
+
+// The error for a non-empty body of a type that carries no parameters (kInvalidArgument
+// naming the type, or saying that there is none).
+Status UnsupportedBody(std::string_view media);
+
 class Params {
  public:
   // One parameter: its name as the client spelled it and its value. Values from the
@@ -38,12 +47,17 @@ class Params {
   //   of a name wins (the servlet rule OpenCMIS follows).
   // - The body is read by its media type: application/json (also text/json, */*+json) must be a
   //   JSON object; application/x-www-form-urlencoded ('+' is a space); for
-  //   multipart/form-data `request.form_fields` are the parameters and `body` is ignored.
-  //   An empty body is no parameters, whatever its type.
+  //   multipart/form-data `request.form_fields` are the parameters and `body` is ignored;
+  //   so are they for an urlencoded body that src/http parsed while it arrived (`body`
+  //   is then empty). An empty body is no parameters, whatever its type.
+  // - Limits (form_limits.h): a JSON body of at most 16 MiB whose string values are at
+  //   most 1 MiB each; an urlencoded `body` is counted field by field (fields that
+  //   src/http has read were counted there).
   // Errors (all kInvalidArgument): a JSON body that is not valid JSON, not an object,
   // or nested deeper than 64 levels; a bad percent-escape in a form body; a name or
   // value, from any source, that is not valid UTF-8 (naming the parameter); a non-empty
-  // body with no Content-Type or one not listed above (naming the type).
+  // body with no Content-Type or one not listed above (naming the type). kConstraint
+  // when a limit above is exceeded (naming the field and the limit).
   // The limit of 1000 properties is checked where they are read (ReadProperties).
   static Result<Params> FromRequest(const Request& request);
 

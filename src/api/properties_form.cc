@@ -197,7 +197,8 @@ Result<Json> PropertiesFromForm(const PropertyControls& controls) {
     }
     FOLIO_RETURN_IF_ERROR(
         CheckNoGaps(values, ControlName(kParamPropertyValue, n) + "[M]",
-                    [n](size_t m) { return Quoted(ControlName(kParamPropertyValue, n, m)); }));
+                    // A structured binding cannot be captured before C++20 as clang 14 has it.
+                    [n = size_t{n}](size_t m) { return Quoted(ControlName(kParamPropertyValue, n, m)); }));
   }
   Json out = Json::object();
   for (const auto& [n, id] : controls.ids) {
@@ -311,7 +312,7 @@ Result<std::vector<Ace>> AcesFromForm(const Params& params, const AceNames& name
     }
     FOLIO_RETURN_IF_ERROR(
         CheckNoGaps(list, ControlName(names.permission, n) + "[M]",
-                    [&](size_t m) { return Quoted(ControlName(names.permission, n, m)); }));
+                    [&names, n = size_t{n}](size_t m) { return Quoted(ControlName(names.permission, n, m)); }));
   }
   std::vector<Ace> aces;
   for (const auto& [n, principal] : principals) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -23,6 +24,12 @@ struct Response {
   uint64_t length = 0;
   std::string operation;  // the operation's canonical name, for the request log
   std::string exception;  // the CMIS exception name when the request failed
+  std::string message;    // and its message (for the request log)
+  // Set by an operation whose answer may be given again, byte for byte, to the same
+  // request (the same URL, no body, no credentials) for as long as this returns true:
+  // getObject of a document (ops/object_read_ops.cc). src/http keeps such answers
+  // (http/response_cache.h) and calls this before each reuse. Thread-safe.
+  std::function<bool()> still_valid;
 };
 
 }  // namespace folio::api

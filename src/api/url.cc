@@ -2,6 +2,7 @@
 #include "api/url.h"
 
 #include "api/ascii.h"
+#include "api/form_limits.h"
 
 namespace folio::api {
 namespace {
@@ -97,28 +98,143 @@ Result<std::vector<std::string>> SplitPath(std::string_view raw_path) {
 Result<std::vector<std::pair<std::string, std::string>>> ParseFormUrlencoded(
     std::string_view text, std::string_view what) {
   std::vector<std::pair<std::string, std::string>> pairs;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find('&', start);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view piece = text.substr(start, end - start);
-    start = end + 1;
-    if (piece.empty()) continue;
-    const size_t eq = piece.find('=');
-    const std::string_view raw_name = piece.substr(0, eq);
-    const std::string_view raw_value =
-        eq == std::string_view::npos ? std::string_view() : piece.substr(eq + 1);
-    Decoded name = Decode(raw_name, PlusMode::kSpace, true);
-    if (name.error != Decoded::Error::kNone) {
-      return DecodeFailure(name, raw_name, std::string(what) + " parameter name " + QuoteForMessage(raw_name));
-    }
-    Decoded value = Decode(raw_value, PlusMode::kSpace, true);
-    if (value.error != Decoded::Error::kNone) {
-      return DecodeFailure(value, raw_value, std::string(what) + " parameter " + QuoteForMessage(name.bytes));
-    }
-    pairs.emplace_back(std::move(name.bytes), std::move(value.bytes));
-  }
+  UrlencodedParser parser(what, nullptr,
+                          [&pairs](std::string name, std::string value) { pairs.emplace_back(std::move(name), std::move(value)); });
+  FOLIO_RETURN_IF_ERROR(parser.Feed(text));
+  FOLIO_RETURN_IF_ERROR(parser.Finish());
   return pairs;
+}
+
+// --- UrlencodedParser
+
+namespace {
+// Enough of a raw name to quote it in a message (QuoteForMessage shows 120 bytes).
+constexpr size_t kRawNameKept = 128;
+}  // namespace
+
+UrlencodedParser::UrlencodedParser(std::string_view what, FormBudget* budget, Sink sink)
+    : what_(what), budget_(budget), sink_(std::move(sink)) {}
+
+Status UrlencodedParser::Feed(std::string_view bytes) {
+  size_t i = 0;
+  while (i < bytes.size()) {
+    const char c = bytes[i];
+    const bool ends_name = in_name_ && c == '=';
+    if (escape_len_ > 0 && c != '&' && !ends_name) {
+      escape_[escape_len_++] = c;
+      ++i;
+      if (escape_len_ == 3) FOLIO_RETURN_IF_ERROR(FinishEscape(false));
+      continue;
+    }
+    if (c == '&' || ends_name || c == '%') {
+      ++i;
+      if (!piece_started_ && c != '&' && budget_ != nullptr) FOLIO_RETURN_IF_ERROR(budget_->BeginField());
+      if (c != '&') piece_started_ = true;
+      if (c == '%') {
+        escape_[0] = '%';
+        escape_len_ = 1;
+      } else if (c == '&') {
+        FOLIO_RETURN_IF_ERROR(EndPair());
+      } else {
+        FOLIO_RETURN_IF_ERROR(EndName());
+      }
+      continue;
+    }
+    size_t j = i;
+    while (j < bytes.size() && bytes[j] != '&' && bytes[j] != '%' && !(in_name_ && bytes[j] == '=')) ++j;
+    if (!piece_started_) {
+      if (budget_ != nullptr) FOLIO_RETURN_IF_ERROR(budget_->BeginField());
+      piece_started_ = true;
+    }
+    FOLIO_RETURN_IF_ERROR(Append(bytes.substr(i, j - i)));
+    i = j;
+  }
+  return Charge();
+}
+
+Status UrlencodedParser::Finish() { return EndPair(); }
+
+Status UrlencodedParser::Append(std::string_view span) {
+  if (in_name_ && raw_name_.size() < kRawNameKept) {
+    raw_name_.append(span.substr(0, kRawNameKept - raw_name_.size()));
+  }
+  if (!name_error_.empty()) return OkStatus();  // the name is bad: only its raw text matters now
+  std::string& out = in_name_ ? name_ : value_;
+  const size_t before = out.size();
+  out.append(span);
+  for (size_t k = before; k < out.size(); ++k) {
+    const char c = out[k];
+    if (c == '+') out[k] = ' ';
+    ascii_ = ascii_ && static_cast<unsigned char>(c) < 0x80;
+  }
+  uncharged_ += span.size();
+  // Charge early: a piece of a megabyte without a separator must not be held whole first.
+  return uncharged_ >= 64 * 1024 ? Charge() : OkStatus();
+}
+
+Status UrlencodedParser::FinishEscape(bool terminated) {
+  const std::string_view text(escape_, escape_len_);
+  escape_len_ = 0;
+  if (in_name_ && raw_name_.size() < kRawNameKept) {
+    raw_name_.append(text.substr(0, kRawNameKept - raw_name_.size()));
+  }
+  if (!name_error_.empty()) return OkStatus();
+  const int hi = text.size() > 1 ? HexValue(text[1]) : -1;
+  const int lo = text.size() > 2 ? HexValue(text[2]) : -1;
+  if (terminated || hi < 0 || lo < 0) {
+    if (in_name_) {
+      name_error_ = std::string(text);
+      return OkStatus();
+    }
+    return EscapeFailure(text);
+  }
+  const char b = static_cast<char>(hi * 16 + lo);
+  ascii_ = ascii_ && static_cast<unsigned char>(b) < 0x80;
+  (in_name_ ? name_ : value_).push_back(b);
+  ++uncharged_;
+  return OkStatus();
+}
+
+Status UrlencodedParser::Charge() {
+  if (budget_ == nullptr || uncharged_ == 0) return OkStatus();
+  const size_t n = uncharged_;
+  uncharged_ = 0;
+  return in_name_ ? budget_->AddName(raw_name_, n) : budget_->AddValue(name_, n);
+}
+
+Status UrlencodedParser::EscapeFailure(std::string_view escape_text) const {
+  const std::string where = in_name_ ? what_ + " parameter name " + QuoteForMessage(raw_name_)
+                                     : what_ + " parameter " + QuoteForMessage(name_);
+  return InvalidArgument("invalid percent-escape " + QuoteForMessage(escape_text) + " in " + where);
+}
+
+Status UrlencodedParser::EndName() {
+  if (escape_len_ > 0) FOLIO_RETURN_IF_ERROR(FinishEscape(true));
+  if (!name_error_.empty()) return EscapeFailure(name_error_);
+  FOLIO_RETURN_IF_ERROR(Charge());
+  if (!ascii_ && !IsValidUtf8(name_)) {
+    return InvalidArgument("invalid UTF-8 in " + what_ + " parameter name " + QuoteForMessage(raw_name_));
+  }
+  in_name_ = false;
+  ascii_ = true;
+  return OkStatus();
+}
+
+Status UrlencodedParser::EndPair() {
+  if (in_name_) FOLIO_RETURN_IF_ERROR(EndName());
+  if (escape_len_ > 0) FOLIO_RETURN_IF_ERROR(FinishEscape(true));
+  FOLIO_RETURN_IF_ERROR(Charge());
+  if (!ascii_ && !IsValidUtf8(value_)) {
+    return InvalidArgument("invalid UTF-8 in " + what_ + " parameter " + QuoteForMessage(name_));
+  }
+  if (piece_started_) sink_(std::move(name_), std::move(value_));
+  name_.clear();
+  value_.clear();
+  raw_name_.clear();
+  in_name_ = true;
+  ascii_ = true;
+  piece_started_ = false;
+  return OkStatus();
 }
 
 Result<std::string> DecodeRfc5987(std::string_view value) {

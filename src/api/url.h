@@ -4,6 +4,7 @@
 // as a path segment.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -13,6 +14,8 @@
 #include "storage/utf8.h"
 
 namespace folio::api {
+
+class FormBudget;
 
 // UTF-8 validation and quoting for messages live in storage/utf8.h (every layer needs
 // them); the request layer uses them under their usual names.
@@ -45,6 +48,49 @@ Result<std::vector<std::string>> SplitPath(std::string_view raw_path);
 // Errors: kInvalidArgument naming the parameter on a bad escape or invalid UTF-8.
 Result<std::vector<std::pair<std::string, std::string>>> ParseFormUrlencoded(std::string_view text,
                                                                              std::string_view what);
+
+// ParseFormUrlencoded for a body that arrives in pieces: each pair is decoded as its bytes
+// come and handed to the sink when it ends, so only the pair being read is held. Same
+// rules and messages as ParseFormUrlencoded. With a `budget`, every name and value is
+// counted against the field limits (form_limits.h) while it arrives: a 200 MB value is
+// refused after its first megabyte.
+class UrlencodedParser {
+ public:
+  using Sink = std::function<void(std::string name, std::string value)>;
+
+  // `budget` may be null (no limits: a query string, bounded by the request head).
+  UrlencodedParser(std::string_view what, FormBudget* budget, Sink sink);
+
+  // Parses the next piece. Errors: kInvalidArgument for a bad escape or invalid UTF-8
+  // (as ParseFormUrlencoded); kConstraint from the budget.
+  Status Feed(std::string_view bytes);
+  // Ends the body (completes its last pair). Errors as Feed.
+  Status Finish();
+
+ private:
+  Status Append(std::string_view span);       // decoded into the current name or value
+  Status FinishEscape(bool terminated);       // the pending "%XY" is complete or cut short
+  Status Charge();                            // charges what Append added to the budget
+  Status EndName();
+  Status EndPair();
+  Status EscapeFailure(std::string_view escape_text) const;
+
+  std::string what_;
+  FormBudget* budget_;
+  Sink sink_;
+  bool in_name_ = true;
+  bool piece_started_ = false;   // a piece without bytes ("&&") is skipped
+  bool ascii_ = true;            // the current name or value has no byte >= 0x80 so far
+  std::string name_;
+  std::string raw_name_;         // the name as sent, its first bytes only (for messages)
+  std::string value_;
+  size_t uncharged_ = 0;         // decoded bytes not yet charged to the budget
+  char escape_[3] = {0, 0, 0};   // a '%' escape split over pieces: '%' and up to 2 chars
+  size_t escape_len_ = 0;
+  // A bad escape in a name is reported once the whole name has arrived (the message
+  // quotes it): the escape, while the rest of the name is skipped.
+  std::string name_error_;
+};
 
 // Decodes an RFC 5987 extended value, the text after `filename*=` in a
 // Content-Disposition header: charset'language'percent-encoded, e.g.

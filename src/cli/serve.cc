@@ -2,13 +2,13 @@
 // line, --ephemeral copies, and a clean stop on SIGINT/SIGTERM.
 #include <pthread.h>
 #include <signal.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "api/auth/credentials.h"
@@ -20,6 +20,7 @@
 #include "cli/serving_lock.h"
 #include "folio/fs.h"
 #include "folio/store.h"
+#include "http/log_output.h"
 #include "http/server.h"
 
 namespace folio::cli {
@@ -36,11 +37,13 @@ struct ServeOptions {
   bool strict = false;
   uint64_t max_body = 256ull * 1024 * 1024;
   size_t threads = 0;
+  size_t response_cache = 2048;
   bool versions_newest_first = false;
   uint64_t change_log_max = 100000;
   std::string cors_origin = "*";
   std::string log_level = "info";
   bool insecure = false;
+  std::string log_format = "text";
 };
 
 // A data directory to serve: an existing one, or a new or empty directory (not for
@@ -58,21 +61,28 @@ Status CheckDataDirectory(const ServeOptions& o) {
 }
 
 int RunServe(const ServeOptions& o) {
-  auto logger = spdlog::stderr_color_mt("folio");
-  spdlog::set_default_logger(logger);
   const auto level = spdlog::level::from_str(o.log_level);
   if (level == spdlog::level::off && o.log_level != "off") {
     std::cerr << "folio serve: --log-level must be trace, debug, info, warn, error, critical or off\n";
     return 2;
   }
-  spdlog::set_level(level);
-
-  // Block the stop signals in every thread; one thread waits for them (sigwait).
+  const std::optional<http::LogFormat> format = http::ParseLogFormat(o.log_format);
+  if (!format) {
+    std::cerr << "folio serve: --log-format must be text or json\n";
+    return 2;
+  }
+  // Block the stop signals in every thread (so before any is made, the log's flusher the
+  // first); one thread waits for them (sigwait).
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // Buffered: the request path never waits on a write to stderr. Destroyed last, it
+  // writes whatever is left.
+  http::LogOutput log_output(STDERR_FILENO, *format);
+  log_output.Install(level);
+  ::signal(SIGPIPE, SIG_IGN);  // a client that goes away is an error on its socket, not a signal
 
   if (o.exit_with_parent) {
     if (Status s = ExitWithParent(SIGTERM); !s.ok()) {
@@ -152,8 +162,10 @@ int RunServe(const ServeOptions& o) {
   server_options.host = o.host;
   server_options.port = o.port;
   server_options.threads = o.threads;
+  server_options.response_cache_entries = o.response_cache;
   server_options.max_body = o.max_body;
   server_options.cors_origin = o.cors_origin;
+  server_options.log_format = *format;
   http::Server server(service, server_options);
   if (Status s = server.Bind(); !s.ok()) {
     std::cerr << "folio serve: " << s.message() << "\n";
@@ -164,8 +176,13 @@ int RunServe(const ServeOptions& o) {
     return 1;
   }
   std::cout << "folio listening on " << server.Url() << std::endl;  // the ready line, flushed
-  spdlog::info("serving {}{} (default variant {}{}{})", o.data, o.ephemeral ? " (ephemeral copy)" : "", o.variant,
-               o.read_only ? ", read-only" : "", o.strict ? ", strict" : "");
+  if (o.ephemeral) {
+    spdlog::info("serving an ephemeral copy of {} in {} (removed at exit; default variant {}{}{})", o.data, dir,
+                 o.variant, o.read_only ? ", read-only" : "", o.strict ? ", strict" : "");
+  } else {
+    spdlog::info("serving {} (default variant {}{}{})", o.data, o.variant, o.read_only ? ", read-only" : "",
+                 o.strict ? ", strict" : "");
+  }
   service.StartQueryIndexing();  // after the ready line: it never waits for an index
 
   std::thread waiter([&server, &signals] {
@@ -204,6 +221,9 @@ void RegisterServe(CLI::App& app, int& exit_code) {
   cmd->add_flag("--strict", opts->strict, "reject what the seed's variant does not accept");
   cmd->add_option("--max-body", opts->max_body, "largest accepted request body, in bytes")->capture_default_str();
   cmd->add_option("--threads", opts->threads, "worker threads (default: number of cores)");
+  cmd->add_option("--response-cache", opts->response_cache,
+                  "getObject answers kept for reuse, each checked before reuse (0: none)")
+      ->capture_default_str();
   cmd->add_flag("--versions-newest-first", opts->versions_newest_first, "getAllVersions in CMIS order");
   cmd->add_option("--change-log-max", opts->change_log_max,
                   "change-log events kept per repository; older ones are dropped (changesIncomplete)")
@@ -213,6 +233,9 @@ void RegisterServe(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--log-level", opts->log_level, "trace, debug, info, warn, error, critical or off")
       ->capture_default_str();
+  cmd->add_option("--log-format", opts->log_format, "text, or json (one JSON object per line)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"text", "json"}));
   cmd->add_flag("--insecure", opts->insecure,
                 "allow domains without users (anonymous access) on an address other than loopback");
   cmd->footer(

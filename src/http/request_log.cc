@@ -3,50 +3,74 @@
 
 #include <spdlog/spdlog.h>
 
-#include <chrono>
-#include <string_view>
+#include <cstdio>
+#include <string>
+
+#include "api/json_writer.h"
 
 namespace folio::http {
 namespace {
 
-struct LogState {
-  std::chrono::steady_clock::time_point start{};
-  bool started = false;
-  std::string operation;
-};
-
-thread_local LogState state;
+constexpr size_t kMaxPath = 300;  // longer paths are cut (and marked) in the log
 
 }  // namespace
 
-void RequestLogBegin() {
-  state.start = std::chrono::steady_clock::now();
-  state.started = true;
-  state.operation.clear();
-}
-
-void RequestLogOperation(const std::string& operation) { state.operation = operation; }
-
-void RequestLogWrite(const httplib::Request& req, const httplib::Response& res) {
-  if (!spdlog::should_log(spdlog::level::info)) {  // --log-level warn and above: no line to build
-    state.started = false;
-    state.operation.clear();
+void RequestLog::Write(const RequestRecord& r) const {
+  if (!spdlog::should_log(spdlog::level::info)) return;  // --log-level warn and above: nothing to build
+  std::string_view path = r.target.substr(0, r.target.find('?'));
+  const bool cut = path.size() > kMaxPath;
+  if (cut) path = path.substr(0, kMaxPath);
+  const bool show_error = !r.exception.empty() &&
+                          (r.status >= 500 || spdlog::should_log(spdlog::level::debug));
+  if (format_ == LogFormat::kJson) {
+    std::string line;
+    api::JsonWriter w(line);
+    w.BeginObject();
+    w.Key("time").String(IsoTimeNow());
+    w.Key("method").String(r.method);
+    w.Key("path").String(cut ? std::string(path) + "..." : std::string(path));
+    w.Key("operation");
+    if (r.operation.empty()) {
+      w.Null();
+    } else {
+      w.String(r.operation);
+    }
+    w.Key("status").Int(r.status);
+    w.Key("bytes").Int(static_cast<int64_t>(r.bytes));
+    char seconds[32];
+    std::snprintf(seconds, sizeof(seconds), "%.6f", r.seconds);
+    w.Key("duration").Raw(seconds);
+    w.Key("exception");
+    if (show_error) {
+      w.String(r.exception);
+    } else {
+      w.Null();
+    }
+    w.Key("message");
+    if (show_error) {
+      w.String(r.message);
+    } else {
+      w.Null();
+    }
+    w.EndObject();
+    if (LogOutput* out = LogOutput::Current(); out != nullptr && out->format() == LogFormat::kJson) {
+      out->Append(line);
+    } else {
+      spdlog::info("{}", line);
+    }
     return;
   }
-  double ms = 0;
-  if (state.started) {
-    ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - state.start).count();
+  const std::string_view method = r.method.empty() ? std::string_view("-") : r.method;
+  const std::string_view operation = r.operation.empty() ? std::string_view("-") : r.operation;
+  if (show_error) {
+    std::string message;  // as a JSON string: quoted, with quotes and control characters escaped
+    api::JsonWriter(message).String(r.message);
+    spdlog::info("{} {}{} {} {} {}B {:.1f}ms {} {}", method, path, cut ? "..." : "", operation, r.status, r.bytes,
+                 r.seconds * 1000, r.exception, message);
+  } else {
+    spdlog::info("{} {}{} {} {} {}B {:.1f}ms", method, path, cut ? "..." : "", operation, r.status, r.bytes,
+                 r.seconds * 1000);
   }
-  const size_t bytes = res.body.empty() ? res.content_length_ : res.body.size();
-  std::string_view path = req.target.empty() ? req.path : req.target;
-  path = path.substr(0, path.find('?'));
-  const bool cut = path.size() > 300;
-  if (cut) path = path.substr(0, 300);
-  spdlog::info("{} {}{} {} {} {}B {:.1f}ms", req.method, path, cut ? "..." : "",
-               state.operation.empty() ? std::string_view("-") : std::string_view(state.operation), res.status,
-               bytes, ms);
-  state.started = false;
-  state.operation.clear();  // keeps its buffer for the next request on this thread
 }
 
 }  // namespace folio::http

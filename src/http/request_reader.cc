@@ -1,17 +1,14 @@
-// httplib::Request -> api::Request; see request_reader.h.
+// HTTP request -> api::Request; see request_reader.h.
 #include "http/request_reader.h"
 
-#include <memory>
+#include <cctype>
 
 #include "api/ascii.h"
-#include "api/auth/credentials.h"
-#include "api/multipart.h"
-#include "api/url.h"
 
 namespace folio::http {
 namespace {
 
-bool IsValidHost(const std::string& host) {
+bool IsValidHost(std::string_view host) {
   if (host.empty() || host.size() > 255) return false;
   for (char c : host) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == ':' || c == '[' || c == ']' ||
@@ -22,10 +19,42 @@ bool IsValidHost(const std::string& host) {
   return true;
 }
 
-// Collects the fields of a multipart body and streams its content part to an upload.
-class FormCollector : public api::MultipartSink {
+Status TooLarge(uint64_t max_body) {
+  return Constraint("request body is larger than the limit of " + std::to_string(max_body) + " bytes (--max-body)");
+}
+
+}  // namespace
+
+Result<api::Request> ReadRequestHead(const HttpHead& head, const std::function<std::string()>& local_authority) {
+  api::Request out;
+  out.method = head.method;
+  const std::string& target = head.target;
+  const size_t q = target.find('?');
+  const std::string_view raw_path = std::string_view(target).substr(0, q);
+  // An absolute-form target ("http://host/a") is refused with the rest: its first
+  // segment "http:" names no domain.
+  FOLIO_ASSIGN_OR_RETURN(out.path, api::SplitPath(raw_path));
+  if (q != std::string::npos) {
+    FOLIO_ASSIGN_OR_RETURN(out.query, api::ParseFormUrlencoded(std::string_view(target).substr(q + 1), "query string"));
+  }
+  out.content_type = head.header("Content-Type");
+  out.range = head.header("Range");
+  const std::string_view host = head.header("Host");
+  out.base_url = "http://";
+  if (IsValidHost(host)) {
+    out.base_url += host;
+  } else {
+    out.base_url += local_authority();
+  }
+  return out;
+}
+
+// Collects the fields of a multipart body within the field limits and streams its
+// content part to an upload.
+class BodyReader::FormCollector : public api::MultipartSink {
  public:
-  FormCollector(api::Service& service, api::Request& out) : service_(service), out_(out) {}
+  FormCollector(api::Service& service, api::FormBudget& budget, api::Request& out)
+      : service_(service), budget_(budget), out_(out) {}
 
   Status OnPartBegin(const api::PartHeader& header) override {
     in_file_ = api::EqualsIgnoreCase(header.name, "content") || header.has_file_name;
@@ -38,9 +67,11 @@ class FormCollector : public api::MultipartSink {
       file_.file_name = header.file_name;
       file_.content_type = header.content_type;
       file_.size = 0;
-    } else {
-      field_ = api::FormField{header.name, ""};
+      return OkStatus();
     }
+    FOLIO_RETURN_IF_ERROR(budget_.BeginField());
+    FOLIO_RETURN_IF_ERROR(budget_.AddName(header.name, header.name.size()));
+    field_ = api::FormField{header.name, ""};
     return OkStatus();
   }
 
@@ -49,6 +80,7 @@ class FormCollector : public api::MultipartSink {
       file_.size += bytes.size();
       return upload_->Write(bytes);
     }
+    FOLIO_RETURN_IF_ERROR(budget_.AddValue(field_.name, bytes.size()));
     field_.value.append(bytes.data(), bytes.size());
     return OkStatus();
   }
@@ -66,6 +98,7 @@ class FormCollector : public api::MultipartSink {
 
  private:
   api::Service& service_;
+  api::FormBudget& budget_;
   api::Request& out_;
   bool in_file_ = false;
   std::unique_ptr<api::UploadSink> upload_;  // removes an unfinished upload when destroyed
@@ -73,109 +106,65 @@ class FormCollector : public api::MultipartSink {
   api::FormField field_;
 };
 
-Status TooLarge(uint64_t max_body) {
-  return Constraint("request body is larger than the limit of " + std::to_string(max_body) +
-                    " bytes (--max-body)");
+BodyReader::BodyReader(api::Service& service, uint64_t max_body, api::Request& out)
+    : out_(out),
+      max_body_(max_body),
+      encoding_(api::BodyEncodingOf(api::MediaType(out.content_type))),
+      media_(api::MediaType(out.content_type)) {
+  if (encoding_ == api::BodyEncoding::kUrlencoded) {
+    urlencoded_ = std::make_unique<api::UrlencodedParser>(
+        "form body", &budget_, [this](std::string name, std::string value) {
+          out_.form_fields.push_back(api::FormField{std::move(name), std::move(value)});
+        });
+  } else if (encoding_ == api::BodyEncoding::kMultipart) {
+    auto boundary = api::MultipartBoundary(out.content_type);
+    if (boundary.ok()) {
+      multipart_ = std::make_unique<api::MultipartParser>(*boundary);
+      collector_ = std::make_unique<FormCollector>(service, budget_, out);
+    } else {
+      boundary_error_ = boundary.status();
+    }
+  }
 }
 
-}  // namespace
+BodyReader::~BodyReader() = default;
 
-Result<api::Request> ReadRequestHead(const httplib::Request& req) {
-  api::Request out;
-  out.method = req.method;
-  const std::string& target = req.target.empty() ? req.path : req.target;
-  const size_t q = target.find('?');
-  const std::string_view raw_path = std::string_view(target).substr(0, q);
-  // An absolute-form target ("http://host/a") is refused with the rest: its first
-  // segment "http:" names no domain.
-  FOLIO_ASSIGN_OR_RETURN(out.path, api::SplitPath(raw_path));
-  if (q != std::string::npos) {
-    FOLIO_ASSIGN_OR_RETURN(out.query, api::ParseFormUrlencoded(std::string_view(target).substr(q + 1), "query string"));
+Status BodyReader::Write(std::string_view bytes) {
+  size_ += bytes.size();
+  if (size_ > max_body_) {
+    too_large_ = true;
+    return TooLarge(max_body_);
   }
-  out.content_type = req.get_header_value("Content-Type");
-  out.range = req.get_header_value("Range");
-  out.authorization = req.get_header_value("Authorization");
-  out.api_key = req.get_header_value("X-API-KEY");
-  out.peer_loopback = api::auth::IsLoopbackAddress(req.remote_addr);
-  const std::string host = req.get_header_value("Host");
-  if (IsValidHost(host)) {
-    out.base_url = "http://" + host;
-  } else {
-    const bool v6 = req.local_addr.find(':') != std::string::npos;
-    out.base_url = "http://" + (v6 ? "[" + req.local_addr + "]" : req.local_addr) + ":" +
-                   std::to_string(req.local_port);
+  switch (encoding_) {
+    case api::BodyEncoding::kJson:
+      // A JSON body is all fields: bounded like them (it cannot carry a file).
+      if (out_.body.size() + bytes.size() > api::kMaxFormBytes) return api::JsonBodyTooLarge();
+      out_.body.append(bytes);
+      return OkStatus();
+    case api::BodyEncoding::kUrlencoded:
+      return urlencoded_->Feed(bytes);
+    case api::BodyEncoding::kMultipart:
+      if (!multipart_) return boundary_error_;
+      return multipart_->Feed(bytes, *collector_);
+    case api::BodyEncoding::kNone:
+      return OkStatus();  // counted, not kept: refused by Finish
   }
-  return out;
+  return OkStatus();
 }
 
-BodyResult ReadRequestBody(const httplib::Request& req, const httplib::ContentReader& reader, api::Service& service,
-                           uint64_t max_body, api::Request& out) {
-  BodyResult result;
-  // Refuse before reading when the client announces too much (CONTRACT §8).
-  const bool chunked = api::EqualsIgnoreCase(req.get_header_value("Transfer-Encoding"), "chunked");
-  if (req.has_header("Content-Length")) {
-    const std::string length = req.get_header_value("Content-Length");
-    char* end = nullptr;
-    const unsigned long long n = std::strtoull(length.c_str(), &end, 10);
-    if (end != length.c_str() && n > max_body) {
-      result.too_large = true;
-      result.status = TooLarge(max_body);
-      return result;
-    }
-    if (n == 0 && !chunked) return result;
-  } else if (!chunked) {
-    return result;  // no body
+Status BodyReader::Finish() {
+  switch (encoding_) {
+    case api::BodyEncoding::kUrlencoded:
+      return urlencoded_->Finish();
+    case api::BodyEncoding::kMultipart:
+      if (!multipart_) return size_ > 0 ? boundary_error_ : OkStatus();
+      return size_ > 0 ? multipart_->Finish() : OkStatus();
+    case api::BodyEncoding::kNone:
+      return size_ > 0 ? api::UnsupportedBody(media_) : OkStatus();
+    case api::BodyEncoding::kJson:
+      return OkStatus();
   }
-  uint64_t total = 0;
-  const std::string media = api::MediaType(out.content_type);
-  if (media != "multipart/form-data") {
-    const bool ok = reader([&](const char* data, size_t n) {
-      total += n;
-      if (total > max_body) {
-        result.too_large = true;
-        return false;
-      }
-      out.body.append(data, n);
-      return true;
-    });
-    if (result.too_large) {
-      result.status = TooLarge(max_body);
-    } else if (!ok) {
-      result.status = InvalidArgument("the request body could not be read (connection closed or bad chunked encoding)");
-    }
-    return result;
-  }
-
-  auto boundary = api::MultipartBoundary(out.content_type);
-  if (!boundary.ok()) {
-    result.status = boundary.status();
-    return result;
-  }
-  // cpp-httplib would parse multipart itself (without filename*, holding fields as it
-  // likes); without the header it hands over the raw bytes, which we parse as they come.
-  const_cast<httplib::Request&>(req).headers.erase("Content-Type");
-  api::MultipartParser parser(*boundary);
-  FormCollector collector(service, out);
-  Status parse_status;
-  const bool ok = reader([&](const char* data, size_t n) {
-    total += n;
-    if (total > max_body) {
-      result.too_large = true;
-      return false;
-    }
-    parse_status = parser.Feed(std::string_view(data, n), collector);
-    return parse_status.ok();
-  });
-  if (result.too_large) {
-    result.status = TooLarge(max_body);
-  } else if (!parse_status.ok()) {
-    result.status = parse_status;
-  } else if (!ok) {
-    result.status = InvalidArgument("the request body could not be read (connection closed or bad chunked encoding)");
-  } else {
-    result.status = parser.Finish();
-  }
-  return result;
+  return OkStatus();
 }
 
 }  // namespace folio::http

@@ -1,262 +1,263 @@
-// cpp-httplib wiring: routes, CORS, body limits, streaming responses; see server.h.
+// The server: the listening socket, routing of each request, the operations endpoints;
+// see server.h.
 #include "http/server.h"
 
-#include <httplib.h>
-#include <spdlog/spdlog.h>
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
-#include <memory>
+#include <cerrno>
+#include <cstring>
+#include <thread>
 
+#include "api/ascii.h"
 #include "api/auth/blocking.h"
-#include "api/error_response.h"
-#include "http/request_log.h"
+#include "api/auth/credentials.h"
 #include "http/request_reader.h"
-#include "http/reactor_server.h"
 
 namespace folio::http {
 namespace {
 
 constexpr size_t kMaxWorkers = 256;
-constexpr size_t kChunk = 64 * 1024;
+constexpr int kListenBacklog = 4096;  // the kernel caps it at net.core.somaxconn
 
-// CORS headers for a request from `origin` (CONTRACT §2): "*" allows every origin; a
-// list allows those it names, echoing the matching one.
-void AddCors(const std::string& allowed, const httplib::Request& req, httplib::Response& res) {
-  if (allowed == "*") {
-    res.set_header("Access-Control-Allow-Origin", "*");
-  } else {
-    const std::string origin = req.get_header_value("Origin");
-    bool match = false;
-    size_t pos = 0;
-    while (pos <= allowed.size() && !origin.empty()) {
-      size_t comma = allowed.find(',', pos);
-      if (comma == std::string::npos) comma = allowed.size();
-      std::string one = allowed.substr(pos, comma - pos);
-      one.erase(0, one.find_first_not_of(' '));
-      one.erase(one.find_last_not_of(' ') + 1);
-      if (one == origin) match = true;
-      pos = comma + 1;
+// "host:port" of the local end of `fd`: what the client connected to.
+std::string LocalAuthority(int fd) {
+  sockaddr_storage addr{};
+  socklen_t len = sizeof(addr);
+  if (::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return "localhost";
+  char host[NI_MAXHOST];
+  char serv[NI_MAXSERV];
+  if (::getnameinfo(reinterpret_cast<const sockaddr*>(&addr), len, host, sizeof(host), serv, sizeof(serv),
+                    NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
+    return "localhost";
+  }
+  const std::string h(host);
+  return (h.find(':') != std::string::npos ? "[" + h + "]" : h) + ":" + serv;
+}
+
+// The numeric address of the peer of `fd` ("" when unknown).
+std::string PeerAddress(int fd) {
+  sockaddr_storage addr{};
+  socklen_t len = sizeof(addr);
+  if (::getpeername(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return "";
+  char host[NI_MAXHOST];
+  if (::getnameinfo(reinterpret_cast<const sockaddr*>(&addr), len, host, sizeof(host), nullptr, 0, NI_NUMERICHOST) != 0) {
+    return "";
+  }
+  return host;
+}
+
+// The value of Content-Length when it is a number; 0 otherwise (the connection refuses
+// malformed ones before the server sees the request).
+uint64_t AnnouncedLength(const HttpHead& head) {
+  const std::string_view v = head.header("Content-Length");
+  uint64_t n = 0;
+  for (char c : v) {
+    if (c < '0' || c > '9' || n > (UINT64_MAX - 9) / 10) return 0;
+    n = n * 10 + static_cast<uint64_t>(c - '0');
+  }
+  return n;
+}
+
+// A GET or HEAD whose answer may come from the response cache, or go into it: no body,
+// no credentials (an answer is kept under its URL alone), no Range.
+bool MayReuse(const HttpHead& head) {
+  if (head.method != "GET" && head.method != "HEAD") return false;
+  for (const auto& [name, value] : head.headers) {
+    for (std::string_view barred : {"Content-Length", "Transfer-Encoding", "Authorization", "X-API-KEY", "Range"}) {
+      if (api::EqualsIgnoreCase(name, barred)) return false;
     }
-    if (match) {
-      res.set_header("Access-Control-Allow-Origin", origin);
-      res.set_header("Access-Control-Allow-Credentials", "true");
-    }
-    res.set_header("Vary", "Origin");
   }
-  res.set_header("Access-Control-Expose-Headers", "Content-Disposition, Content-Range, Content-Length, Location");
+  return true;
 }
 
-void SetError(const api::Response& error, httplib::Response& res) {
-  res.status = error.status;
-  for (const auto& [k, v] : error.headers) res.set_header(k, v);
-  res.set_content(error.body, error.content_type);
-}
-
-void Send(api::Response&& r, httplib::Response& res) {
-  res.status = r.status;
-  for (const auto& [k, v] : r.headers) res.set_header(k, v);
-  if (r.stream && r.length > 0) {
-    std::shared_ptr<ReadableFile> file(std::move(r.stream));
-    const uint64_t base = r.offset;
-    res.set_content_provider(
-        static_cast<size_t>(r.length), r.content_type,
-        [file, base](size_t offset, size_t length, httplib::DataSink& sink) {
-          if (!file->Seek(base + offset).ok()) return false;
-          std::string buffer(std::min(length, kChunk), '\0');
-          auto n = file->Read(buffer.data(), buffer.size());
-          if (!n.ok() || *n == 0) return false;
-          return sink.write(buffer.data(), *n);
-        });
-    return;
-  }
-  if (!r.content_type.empty()) {
-    // What set_content does, without copying the body.
-    res.body = std::move(r.body);
-    res.headers.erase("Content-Type");
-    res.set_header("Content-Type", r.content_type);
-  } else {
-    res.set_content("", "text/plain");
-  }
-}
-
-bool Suppressed(const httplib::Request& req) {
-  const std::string v = req.get_param_value("suppressResponseCodes");
-  return v == "true" || v == "TRUE" || v == "True";
+HttpResponse JsonResponse(int status, std::string body) {
+  HttpResponse r;
+  r.status = status;
+  r.headers.emplace_back("Content-Type", "application/json; charset=UTF-8");
+  r.body = std::move(body);
+  return r;
 }
 
 }  // namespace
 
 Server::Server(api::Service& service, ServerOptions options)
-    : service_(service), options_(std::move(options)) {
+    : service_(service),
+      options_(std::move(options)),
+      log_(options_.log_format),
+      cache_(options_.response_cache_entries),
+      call_context_{service_, options_.max_body, options_.cors_origin, metrics_, log_, cache_} {
+  limits_.head.max_bytes = options_.max_header_bytes;
+  limits_.head.max_fields = options_.max_header_fields;
+  limits_.keep_alive_timeout = options_.keep_alive_timeout;
+  limits_.request_timeout = options_.request_timeout;
   ReactorOptions reactor;
   reactor.core_workers = options_.threads > 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
   reactor.max_workers = std::max(reactor.core_workers, kMaxWorkers);
-  reactor.keep_alive_timeout = options_.keep_alive_timeout;
-  reactor.keep_alive_max_count = 10000;
-  server_ = std::make_unique<ReactorServer>(reactor);
+  reactor.max_connections = std::max<size_t>(1, options_.max_connections);
+  reactor.sweep_interval = std::clamp<std::chrono::milliseconds>(
+      std::min(options_.keep_alive_timeout, options_.request_timeout) / 4, std::chrono::milliseconds(10),
+      std::chrono::milliseconds(250));
+  reactor_ = std::make_unique<Reactor>(
+      reactor, [this](int fd) { ExchangeFactory& factory = *this;
+        return std::make_unique<Connection>(fd, factory, limits_, &metrics_); }, &metrics_);
   // A worker waiting for authentication lets another serve the other connections.
   api::auth::SetWaitHooks({&Reactor::BlockingBegin, &Reactor::BlockingEnd});
-  Install();
 }
 
-Server::~Server() { Stop(); }
+Server::~Server() {
+  Stop();
+  if (listen_fd_ >= 0 && !started_) ::close(listen_fd_);  // once started, the reactor owns it
+}
 
 std::string Server::Url() const {
   const bool v6 = options_.host.find(':') != std::string::npos;
   return "http://" + (v6 ? "[" + options_.host + "]" : options_.host) + ":" + std::to_string(port_) + "/";
 }
 
-void Server::Install() {
-  httplib::Server& s = *server_;
-  s.set_tcp_nodelay(true);
-  s.set_socket_options([this](socket_t fd) {
+Status Server::Bind() {
+  if (listen_fd_ >= 0) return OkStatus();
+  const std::string where = options_.host + ":" + std::to_string(options_.port);
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  const int rc = ::getaddrinfo(options_.host.empty() ? nullptr : options_.host.c_str(),
+                               std::to_string(options_.port).c_str(), &hints, &found);
+  if (rc != 0) return RuntimeError("cannot listen on " + where + ": " + ::gai_strerror(rc));
+  std::string error = "no address";
+  for (addrinfo* ai = found; ai != nullptr; ai = ai->ai_next) {
+    const int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+    if (fd < 0) {
+      error = std::strerror(errno);
+      continue;
+    }
     int yes = 1;
     ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    if (::bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || ::listen(fd, kListenBacklog) != 0) {
+      error = std::strerror(errno);
+      ::close(fd);
+      continue;
+    }
     listen_fd_ = fd;
-  });
-  s.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-    RequestLogBegin();
-    // A GET or HEAD without a body (nearly every read) is answered here: the routes
-    // below would only match it against ".*" with std::regex. One with a body goes the
-    // routed way, which reads and discards the body first.
-    if ((req.method == "GET" || req.method == "HEAD") && !req.has_header("Content-Length") &&
-        !req.has_header("Transfer-Encoding")) {
-      get_(req, res);
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    return httplib::Server::HandlerResponse::Unhandled;
-  });
-  s.set_logger([](const httplib::Request& req, const httplib::Response& res) { RequestLogWrite(req, res); });
-  // Failures cpp-httplib detects itself (bad request line, Range syntax, ...) get the
-  // JSON error body too.
-  s.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
-    // Called for every status >= 400, ours included: add CORS only where it is missing
-    // (a repeated Access-Control-Allow-Origin makes browsers refuse the response).
-    if (!res.has_header("Access-Control-Expose-Headers")) AddCors(options_.cors_origin, req, res);
-    if (!res.body.empty()) return;
-    SetError(api::MakeTransportErrorResponse(res.status), res);
-  });
-  s.set_exception_handler([this](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
-    std::string what = "unknown exception";
-    try {
-      if (ep) std::rethrow_exception(ep);
-    } catch (const std::exception& e) {
-      what = e.what();
-    } catch (...) {
-    }
-    spdlog::error("internal error on {} {}: {}", req.method, req.path, what);
-    SetError(api::MakeErrorResponse(RuntimeError("internal error: " + what), Suppressed(req)), res);
-    if (!res.has_header("Access-Control-Expose-Headers")) AddCors(options_.cors_origin, req, res);
-  });
-
-  auto handle = [this](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader* reader) {
-    AddCors(options_.cors_origin, req, res);
-    // The Range of a content stream is applied by the service; cpp-httplib must not
-    // apply it a second time (nor to JSON bodies).
-    const_cast<httplib::Request&>(req).ranges.clear();
-    auto head = ReadRequestHead(req);
-    if (!head.ok()) {
-      if (reader != nullptr) res.set_header("Connection", "close");  // the body stays unread
-      SetError(api::MakeErrorResponse(head.status(), Suppressed(req)), res);
-      return;
-    }
-    api::Request request = std::move(*head);
-    if (request.method == "HEAD") request.method = "GET";
-    if (reader != nullptr) {
-      BodyResult body = ReadRequestBody(req, *reader, service_, options_.max_body, request);
-      if (!body.status.ok()) {
-        service_.ReleaseUpload(request);
-        res.set_header("Connection", "close");
-        SetError(body.too_large ? api::MakeTransportErrorResponse(api::TransportError::kBodyTooLarge,
-                                                                  body.status.message(), Suppressed(req))
-                                : api::MakeErrorResponse(body.status, Suppressed(req)),
-                 res);
-        return;
-      }
-    }
-    api::Response response = service_.Handle(request);
-    RequestLogOperation(response.operation);
-    Send(std::move(response), res);
-  };
-
-  get_ = [handle](const httplib::Request& req, httplib::Response& res) { handle(req, res, nullptr); };
-  s.Get(".*", get_);
-  s.Post(".*", [handle](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
-    handle(req, res, &reader);
-  });
-  // CORS preflight (CONTRACT §2).
-  s.Options(".*", [this](const httplib::Request& req, httplib::Response& res) {
-    AddCors(options_.cors_origin, req, res);
-    res.set_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
-    const std::string asked = req.get_header_value("Access-Control-Request-Headers");
-    res.set_header("Access-Control-Allow-Headers",
-                   asked.empty() ? "Authorization, Content-Type, X-API-KEY" : asked);
-    res.set_header("Access-Control-Max-Age", "86400");
-    res.set_header("Allow", "GET, POST, OPTIONS");
-    res.status = 204;
-  });
-  // The binding uses GET and POST only (binding §0).
-  auto refuse = [this](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader&) {
-    AddCors(options_.cors_origin, req, res);
-    res.set_header("Allow", "GET, POST, OPTIONS");
-    res.set_header("Connection", "close");
-    SetError(api::MakeErrorResponse(NotSupported("method " + req.method + " is not supported: use GET or POST"),
-                                    Suppressed(req)),
-             res);
-  };
-  s.Put(".*", refuse);
-  s.Patch(".*", refuse);
-  s.Delete(".*", refuse);
-}
-
-Status Server::Bind() {
-  if (options_.port == 0) {
-    port_ = server_->bind_to_any_port(options_.host);
-    if (port_ <= 0) return RuntimeError("cannot listen on " + options_.host + " (any port)");
-  } else {
-    if (!server_->bind_to_port(options_.host, options_.port)) {
-      return RuntimeError("cannot listen on " + options_.host + ":" + std::to_string(options_.port) +
-                          " (address in use or not available)");
-    }
-    port_ = options_.port;
+    break;
   }
-  // cpp-httplib listens with a backlog of 5; many clients connecting at once would see
-  // their SYNs dropped and retried a second later. Listening again raises it.
-  if (listen_fd_ >= 0) ::listen(listen_fd_, 1024);
-  return OkStatus();
-}
-
-// Stop() and Serve() may race (a signal right at start-up): Stop() raises
-// stop_requested_ first and Serve() raises serving_ first, so at least one of them sees
-// the other; the server can only be stopped once it runs, hence the wait.
-Status Server::Serve() {
-  serving_ = true;
-  if (stop_requested_) {
-    serve_returned_ = true;
-    return OkStatus();
-  }
-  const bool ok = server_->listen_after_bind();
-  serve_returned_ = true;
-  if (!ok && !stop_requested_) return RuntimeError("the server stopped unexpectedly");
+  ::freeaddrinfo(found);
+  if (listen_fd_ < 0) return RuntimeError("cannot listen on " + where + ": " + error);
+  sockaddr_storage addr{};
+  socklen_t len = sizeof(addr);
+  ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+  port_ = ntohs(addr.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port
+                                           : reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
   return OkStatus();
 }
 
 Status Server::Start() {
   FOLIO_RETURN_IF_ERROR(Bind());
-  thread_ = std::thread([this] { (void)Serve(); });
-  while (!server_->is_running() && !serve_returned_) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!started_ && !stopped_) {
+    started_ = true;
+    reactor_->Start(listen_fd_);
+  }
+  return OkStatus();
+}
+
+Status Server::Serve() {
+  FOLIO_RETURN_IF_ERROR(Start());
+  std::unique_lock<std::mutex> lock(mu_);
+  stopped_cv_.wait(lock, [&] { return stopped_; });
   return OkStatus();
 }
 
 void Server::Stop() {
-  stop_requested_ = true;
-  if (serving_) {
-    while (!server_->is_running() && !serve_returned_) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    server_->Stop();
+  stopping_ = true;
+  reactor_->Stop();
+  std::lock_guard<std::mutex> lock(mu_);
+  stopped_ = true;
+  stopped_cv_.notify_all();
+}
+
+std::unique_ptr<Exchange> Server::Begin(HttpHead head, int fd) {
+  auto call = std::make_unique<Call>(call_context_, head);
+  const std::string& method = head.method;
+  const std::string_view path = std::string_view(head.target).substr(0, head.target.find('?'));
+  if (method == "OPTIONS") {  // CORS preflight (CONTRACT §2)
+    HttpResponse r;
+    r.status = 204;
+    r.headers.emplace_back("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+    const std::string_view asked = head.header("Access-Control-Request-Headers");
+    r.headers.emplace_back("Access-Control-Allow-Headers",
+                           asked.empty() ? "Authorization, Content-Type, X-API-KEY" : std::string(asked));
+    r.headers.emplace_back("Access-Control-Max-Age", "86400");
+    r.headers.emplace_back("Allow", "GET, POST, OPTIONS");
+    call->Answer(std::move(r));
+    return call;
   }
-  if (thread_.joinable()) thread_.join();
+  if (method != "GET" && method != "HEAD" && method != "POST") {  // the binding uses GET and POST only
+    call->Fail(0, NotSupported("method " + method + " is not supported: use GET or POST"));
+    return call;
+  }
+  if (path.substr(0, 3) == "/-/") {  // never a domain: domain ids are word characters
+    OperationsEndpoint(*call, head, path);
+    return call;
+  }
+  const bool may_reuse = options_.response_cache_entries > 0 && MayReuse(head);
+  if (may_reuse) {
+    if (std::shared_ptr<const ResponseCache::Answer> kept = cache_.Find(head.target)) {
+      call->AnswerKept(*kept);
+      return call;
+    }
+  }
+  auto request = ReadRequestHead(head, [fd] { return LocalAuthority(fd); });
+  if (!request.ok()) {
+    call->Fail(0, request.status());
+    return call;
+  }
+  // Who is asking (docs/API.md §11.2): credentials, and whether the client is local.
+  request->authorization = std::string(head.header("Authorization"));
+  request->api_key = std::string(head.header("X-API-KEY"));
+  request->peer_loopback = api::auth::IsLoopbackAddress(PeerAddress(fd));
+  // Refuse before reading when the client announces too much (CONTRACT §8).
+  if (const uint64_t announced = AnnouncedLength(head); announced > options_.max_body) {
+    call->Fail(413, Constraint("request body is larger than the limit of " + std::to_string(options_.max_body) +
+                               " bytes (--max-body)"));
+    return call;
+  }
+  call->Handle(std::move(*request), may_reuse);
+  return call;
+}
+
+std::unique_ptr<Exchange> Server::Refuse(int status, std::string message, const HttpHead& head) {
+  auto call = std::make_unique<Call>(call_context_, head);
+  call->Fail(status, InvalidArgument(message));
+  return call;
+}
+
+void Server::OperationsEndpoint(Call& call, const HttpHead& head, std::string_view path) const {
+  if (path != "/-/health" && path != "/-/metrics") {
+    call.Fail(0, ObjectNotFound("no operations endpoint '" + std::string(path.substr(0, 100)) +
+                                "': use /-/health or /-/metrics"));
+    return;
+  }
+  if (head.method == "POST") {
+    call.Fail(0, NotSupported(std::string(path) + " answers GET only"));
+    return;
+  }
+  if (path == "/-/health") {
+    // 503 while stopping: a load balancer stops sending new requests here.
+    call.Answer(stopping_ ? JsonResponse(503, R"({"status":"stopping"})") : JsonResponse(200, R"({"status":"ok"})"),
+                "health");
+    return;
+  }
+  HttpResponse r;
+  r.headers.emplace_back("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+  r.body = metrics_.Render();
+  call.Answer(std::move(r), "metrics");
 }
 
 }  // namespace folio::http

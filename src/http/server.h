@@ -1,43 +1,54 @@
-// The HTTP server: cpp-httplib listening on host:port, every request handed to
-// api::Service, CORS on every response, one log line per request, and a clean stop
-// (requests in flight finish).
+// The HTTP server: listens on host:port, reads requests on connections served by a
+// reactor (reactor.h, connection.h), hands each to api::Service, and answers with CORS
+// headers, a request log line, and metrics; serves the operations endpoints /-/health
+// and /-/metrics; stops cleanly (requests in flight finish).
 #pragma once
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
-#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
-#include <thread>
 
 #include "api/dispatch.h"
 #include "folio/status.h"
-
-namespace httplib {
-struct Request;
-struct Response;
-}
+#include "http/call.h"
+#include "http/connection.h"
+#include "http/exchange.h"
+#include "http/log_output.h"
+#include "http/metrics.h"
+#include "http/reactor.h"
+#include "http/request_log.h"
+#include "http/response_cache.h"
 
 namespace folio::http {
 
-class ReactorServer;
-
 struct ServerOptions {
   std::string host = "127.0.0.1";
-  int port = 8080;                          // 0 picks a free port
-  size_t threads = 0;                       // core workers, 0: the number of cores (more join
-                                            // while requests are slow)
-  uint64_t max_body = 256ull * 1024 * 1024;  // CONTRACT §8
-  std::string cors_origin = "*";           // "*" or a comma-separated list of origins
+  int port = 8080;                           // 0 picks a free port
+  size_t threads = 0;                        // core workers, 0: the number of cores (more join
+                                             // while requests are slow)
+  uint64_t max_body = 256ull * 1024 * 1024;  // largest request body (413 beyond)
+  std::string cors_origin = "*";             // "*" or a comma-separated list of origins
   // An idle keep-alive connection is closed after this long.
   std::chrono::milliseconds keep_alive_timeout{3000};
+  // A request's head and body must arrive within this long of its first byte (408 and
+  // closed beyond it).
+  std::chrono::milliseconds request_timeout{30000};
+  size_t max_connections = 10000;       // beyond it, new connections wait in the listen queue
+  size_t max_header_bytes = 64 * 1024;  // request line and header fields (431 beyond)
+  size_t max_header_fields = 100;       // (431 beyond)
+  LogFormat log_format = LogFormat::kText;  // of the request log
+  // Answers kept for reuse (response_cache.h); 0 keeps none.
+  size_t response_cache_entries = 2048;
 };
 
-class Server {
+class Server final : private ExchangeFactory {
  public:
   Server(api::Service& service, ServerOptions options);
-  ~Server();  // stops the server if it runs
+  ~Server() override;  // stops the server if it runs
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
@@ -49,28 +60,43 @@ class Server {
   // "http://HOST:PORT/" (IPv6 hosts in brackets).
   std::string Url() const;
 
-  // Serves until Stop(), blocking the calling thread.
+  // Serves until Stop() has finished, blocking the calling thread (which does no work:
+  // the reactor's threads do). Starts serving if Start() did not.
   Status Serve();
-  // Bind + Serve on a background thread (tests); returns when requests are accepted.
+  // Bind (unless done) and serve in the background; returns once requests are accepted.
   Status Start();
-  // Stops accepting, lets requests in flight finish, and returns when all have.
-  // Safe to call from any thread, more than once.
+  // Stops accepting, answers /-/health with 503, lets requests in flight finish, and
+  // returns when all have. Safe to call from any thread but the server's own, more than
+  // once.
   void Stop();
 
+  const HttpMetrics& metrics() const { return metrics_; }
+  const ResponseCache& response_cache() const { return cache_; }
+
  private:
-  void Install();
+  // ExchangeFactory.
+  std::unique_ptr<Exchange> Begin(HttpHead head, int fd) override;
+  std::unique_ptr<Exchange> Refuse(int status, std::string message, const HttpHead& head) override;
+  bool Stopping() const override { return stopping_; }
+
+  // /-/health and /-/metrics (`path` starts with "/-/").
+  void OperationsEndpoint(Call& call, const HttpHead& head, std::string_view path) const;
 
   api::Service& service_;
-  ServerOptions options_;
-  std::unique_ptr<ReactorServer> server_;
-  // The GET/HEAD handler, called from the pre-routing hook and from the route.
-  std::function<void(const httplib::Request&, httplib::Response&)> get_;
-  int port_ = 0;
+  const ServerOptions options_;
+  HttpMetrics metrics_;
+  RequestLog log_;
+  ResponseCache cache_;
+  CallContext call_context_;
+  ConnectionLimits limits_;
+  std::unique_ptr<Reactor> reactor_;
   int listen_fd_ = -1;
-  std::thread thread_;
-  std::atomic<bool> stop_requested_{false};
-  std::atomic<bool> serving_{false};
-  std::atomic<bool> serve_returned_{false};
+  int port_ = 0;
+  std::atomic<bool> stopping_{false};
+  std::mutex mu_;
+  std::condition_variable stopped_cv_;
+  bool started_ = false;  // guarded by mu_
+  bool stopped_ = false;  // guarded by mu_
 };
 
 }  // namespace folio::http

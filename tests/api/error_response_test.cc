@@ -94,6 +94,9 @@ TEST_CASE("MakeTransportErrorResponse: every transport error has its status and 
       {TransportError::kUnsupportedEncoding, 415, "invalidArgument", "Content-Encoding"},
       {TransportError::kRangeNotSatisfiable, 416, "invalidArgument", "Range"},
       {TransportError::kHeaderFieldsTooLarge, 431, "constraint", "headers are too large"},
+      {TransportError::kRequestTimeout, 408, "invalidArgument", "did not arrive in time"},
+      {TransportError::kNotImplemented, 501, "notSupported", "does not implement"},
+      {TransportError::kVersionNotSupported, 505, "notSupported", "HTTP/1.1"},
       {TransportError::kInternal, 500, "runtime", "internal error"},
   };
   REQUIRE(std::size(cases) == std::size(kAllTransportErrors));
@@ -131,7 +134,7 @@ TEST_CASE("MakeTransportErrorResponse: any other status of the HTTP library keep
     CHECK(body["message"].is_string());
     std::string_view expected = status >= 500 ? "runtime" : "invalidArgument";
     if (status == 404) expected = "objectNotFound";
-    if (status == 405 || status == 501) expected = "notSupported";
+    if (status == 405 || status == 501 || status == 505) expected = "notSupported";
     if (status == 413 || status == 414 || status == 431) expected = "constraint";
     CHECK(response.exception == expected);
   }

@@ -2,12 +2,17 @@
 
 #include <doctest/doctest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "api_test_util.h"
 
 namespace folio::api {
 namespace {
 
 using testing::Contains;
+using testing::ParseUrlencodedInPieces;
 
 TEST_CASE("PercentDecode: decodes escapes in either case") {
   struct Case {
@@ -127,7 +132,7 @@ TEST_CASE("ParseFormUrlencoded: keeps order and repeats, '+' is a space") {
   CHECK(ParseFormUrlencoded("", "form body")->empty());
 }
 
-TEST_CASE("ParseFormUrlencoded: names the parameter with a bad escape or bad UTF-8") {
+TEST_CASE("ParseFormUrlencoded: names the parameter with a bad escape or bad UTF-8; so does UrlencodedParser, split anywhere") {
   struct Case {
     std::string_view in;
     std::string_view culprit;
@@ -136,12 +141,39 @@ TEST_CASE("ParseFormUrlencoded: names the parameter with a bad escape or bad UTF
       {"a=1&name=x%zz", "invalid percent-escape '%zz' in form body parameter 'name'"},
       {"a=1&na%zzme=x", "invalid percent-escape '%zz' in form body parameter name 'na%zzme'"},
       {"name=%C3%28", "invalid UTF-8 in form body parameter 'name'"},
+      {"a=1&name=x%4", "invalid percent-escape '%4' in form body parameter 'name'"},
+      {"a=%4&b=1", "invalid percent-escape '%4' in form body parameter 'a'"},
+      {"%C3%28=1", "invalid UTF-8 in form body parameter name '%C3%28'"},
   };
   for (const Case& c : cases) {
+    CAPTURE(c.in);
     auto pairs = ParseFormUrlencoded(c.in, "form body");
     REQUIRE_MESSAGE(!pairs.ok(), c.in);
     CHECK(pairs.status().kind() == ErrorKind::kInvalidArgument);
     CHECK_MESSAGE(Contains(pairs.status().message(), c.culprit), pairs.status().message());
+    for (size_t piece : {1, 2, 5}) {
+      CAPTURE(piece);
+      std::vector<std::pair<std::string, std::string>> streamed;
+      const Status s = ParseUrlencodedInPieces(c.in, piece, streamed);
+      CHECK(s.kind() == ErrorKind::kInvalidArgument);
+      CHECK(s.message() == pairs.status().message());
+    }
+  }
+}
+
+TEST_CASE("UrlencodedParser: pieces of any size give the pairs of the whole body") {
+  const std::string body =
+      "cmisaction=createFolder&&propertyId%5B0%5D=cmis%3Aname&propertyValue%5B0%5D=My+Reports"
+      "&flag&empty=&a=1&a=2&eq=x=y&na%C3%AFve=%E2%82%AC";
+  auto whole = ParseFormUrlencoded(body, "form body");
+  REQUIRE(whole.ok());
+  CHECK(whole->size() == 9);
+  CHECK(whole->back() == std::pair<std::string, std::string>("na\xC3\xAFve", "\xE2\x82\xAC"));
+  for (size_t piece = 1; piece <= 8; ++piece) {
+    CAPTURE(piece);
+    std::vector<std::pair<std::string, std::string>> pairs;
+    REQUIRE(ParseUrlencodedInPieces(body, piece, pairs).ok());
+    CHECK(pairs == *whole);
   }
 }
 

@@ -172,8 +172,11 @@ TEST_CASE("Crash: SIGKILL at 200 random moments; fsck --repair keeps every repor
       auto repo = (*store)->GetRepository("demo", "main");
       REQUIRE_MESSAGE(repo.ok(), repo.status().ToString());
       for (auto& [s, e] : model) {
-        CAPTURE(s);
-        CAPTURE(e.name);
+        // CAPTURE keeps a lambda, and clang 14 cannot capture a structured binding.
+        const auto& series = s;
+        const std::string& name = e.name;
+        CAPTURE(series);
+        CAPTURE(name);
         const int seen = Observed(**repo, s, e);
         const int last = e.deletes ? kDeleted : kRenamed;
         CHECK(seen >= e.reported);

@@ -23,7 +23,6 @@ std::string RawRequest(int port, const std::string& raw) {
   return out;
 }
 
-int StatusOf(const std::string& raw) { return raw.size() > 12 ? std::stoi(raw.substr(9, 3)) : 0; }
 Json BodyOf(const std::string& raw) {
   const size_t p = raw.find("\r\n\r\n");
   return Json::parse(p == std::string::npos ? "" : raw.substr(p + 4), nullptr, false);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <string>
+#include <sys/types.h>
 
 namespace folio::testing {
 
@@ -35,6 +36,38 @@ inline void SendAll(int fd, const std::string& bytes) {
     if (n <= 0) break;
     sent += static_cast<size_t>(n);
   }
+}
+
+// One response (head and Content-Length body); empty when the connection ends first.
+inline std::string ReadResponse(int fd) {
+  std::string out;
+  char c;
+  while (out.find("\r\n\r\n") == std::string::npos) {
+    if (::recv(fd, &c, 1, 0) != 1) return "";
+    out += c;
+  }
+  size_t length = 0;
+  const size_t at = out.find("Content-Length: ");
+  if (at != std::string::npos) length = std::stoul(out.substr(at + 16));
+  std::string body(length, '\0');
+  size_t got = 0;
+  while (got < length) {
+    ssize_t n = ::recv(fd, body.data() + got, length - got, 0);
+    if (n <= 0) return "";
+    got += static_cast<size_t>(n);
+  }
+  return out + body;
+}
+
+// The status code of a raw response; 0 when there is none.
+inline int StatusOf(const std::string& response) {
+  return response.size() > 12 ? std::stoi(response.substr(9, 3)) : 0;
+}
+
+// The body of a raw response.
+inline std::string BodyText(const std::string& response) {
+  const size_t p = response.find("\r\n\r\n");
+  return p == std::string::npos ? "" : response.substr(p + 4);
 }
 
 // Everything the server sends until it closes the connection (or the read timeout).

@@ -401,7 +401,8 @@ TEST_CASE("Failure: on MemFs, EIO or ENOSPC at every step of a change leaves old
   for (std::errc error : {std::errc::io_error, std::errc::no_space_on_device}) {
     CAPTURE(static_cast<int>(error));
     for (const auto& [name, scenario] : AllScenarios()) {
-      CAPTURE(name);
+      const auto& scenario_name = name;  // clang 14 cannot capture a structured binding
+    CAPTURE(scenario_name);
       WalkFailuresInMemory(scenario, error);
     }
   }
@@ -409,14 +410,16 @@ TEST_CASE("Failure: on MemFs, EIO or ENOSPC at every step of a change leaves old
 
 TEST_CASE("Failure: a power loss at every step of a change leaves old or new (unsynced data dropped)") {
   for (const auto& [name, scenario] : AllScenarios()) {
-    CAPTURE(name);
+    const auto& scenario_name = name;  // clang 14 cannot capture a structured binding
+    CAPTURE(scenario_name);
     WalkPowerCuts(scenario, PowerLoss::kDropUnsynced);
   }
 }
 
 TEST_CASE("Failure: a power loss at every step of a change leaves old or new (every ordered prefix kept)") {
   for (const auto& [name, scenario] : AllScenarios()) {
-    CAPTURE(name);
+    const auto& scenario_name = name;  // clang 14 cannot capture a structured binding
+    CAPTURE(scenario_name);
     WalkPowerCuts(scenario, PowerLoss::kKeepPrefix);
   }
 }

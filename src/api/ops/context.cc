@@ -30,16 +30,17 @@ Result<const ObjectData*> Context::Target() {
     return target_.get();
   }
   if (!repo) return RuntimeError("no repository for an object operation");
-  Result<std::shared_ptr<const ObjectData>> object = ObjectNotFound("no target");
   const std::string_view id_param = params.Has("objectId") ? "objectId" : "folderId";
   if (params.Has(id_param)) {
-    FOLIO_ASSIGN_OR_RETURN(std::string text, params.GetString(id_param));
-    object = repo->GetObjectShared(text);
+    FOLIO_ASSIGN_OR_RETURN(target_key_, params.GetString(id_param));
   } else if (path.empty()) {
-    object = repo->GetObjectShared(repo->info().root_folder_id);
+    target_key_ = repo->info().root_folder_id;
   } else {
-    object = repo->GetObjectByPathShared(path);
+    target_key_ = path;
+    target_by_path_ = true;
   }
+  Result<std::shared_ptr<const ObjectData>> object =
+      target_by_path_ ? repo->GetObjectByPathShared(target_key_) : repo->GetObjectShared(target_key_);
   if (!object.ok()) return object.status();
   FOLIO_RETURN_IF_ERROR(CheckTarget(*this, **object));
   target_ = std::move(*object);

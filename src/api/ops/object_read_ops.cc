@@ -197,11 +197,41 @@ Json AllowableActions(const ObjectData& o, acl::Permission held) {
               {"canApplyACL", all}};
 }
 
+// The answer of getObject may be given again while the repository still resolves the
+// request's target to the very object it was made of: the repository shares one built
+// document until its series or version record, its type, its parent folder or its
+// visible file changes, in this process or another (and checks that on every lookup),
+// and the body depends on nothing else but the request's URL. Only documents are shared
+// that way, and an object with secondary types is left out: the renderer reads their
+// definitions, which the shared object does not follow.
+std::function<bool()> ReuseCheck(const Context& ctx, const ObjectData* answered) {
+  const std::shared_ptr<const ObjectData> object = ctx.target_;
+  if (!object || object.get() != answered || object->base != BaseType::kDocument) return {};
+  const auto secondary = object->properties.find(std::string(kPropSecondaryObjectTypeIds));
+  if (secondary != object->properties.end() && !secondary->is_null() && !secondary->empty()) return {};
+  // Kept answers are served before authentication: only in a domain open to anyone
+  // (no users), and only while it still is (docs/API.md §11.2).
+  const auto anonymous = [](const std::shared_ptr<acl::DomainAccounts>& accounts) {
+    if (!accounts) return false;
+    auto principals = accounts->Current();
+    return principals.ok() && !(*principals)->has_users();
+  };
+  if (!anonymous(ctx.accounts)) return {};
+  return [repo = ctx.repo, key = ctx.target_key_, by_path = ctx.target_by_path_, object, accounts = ctx.accounts,
+          anonymous] {
+    if (!anonymous(accounts)) return false;
+    Result<std::shared_ptr<const ObjectData>> now = by_path ? repo->GetObjectByPathShared(key) : repo->GetObjectShared(key);
+    return now.ok() && *now == object;
+  };
+}
+
 Result<Response> GetObject(Context& ctx) {
   std::optional<ObjectData> other;
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object, TargetVersion(ctx, other));
   FOLIO_RETURN_IF_ERROR(RequireRead(ctx, *object));
-  return ObjectResponse(ctx, *object, 200);
+  FOLIO_ASSIGN_OR_RETURN(Response r, ObjectResponse(ctx, *object, 200));
+  r.still_valid = ReuseCheck(ctx, object);
+  return r;
 }
 
 Result<Response> GetProperties(Context& ctx) {

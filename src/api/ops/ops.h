@@ -80,6 +80,8 @@ struct Context {
 
   std::shared_ptr<const ObjectData> target_;  // shared with the repository's memo
   bool target_checked_ = false;               // CheckTarget passed for target_
+  std::string target_key_;                    // the id or path Target() resolved,
+  bool target_by_path_ = false;               // by GetObjectByPathShared or GetObjectShared
 };
 
 // Responses.

@@ -1,0 +1,183 @@
+// A request handled by the server; see call.h.
+#include "http/call.h"
+
+#include <spdlog/spdlog.h>
+
+#include <exception>
+
+#include "api/ascii.h"
+#include "api/error_response.h"
+
+namespace folio::http {
+namespace {
+
+// suppressResponseCodes=true in the raw query string (CMIS 1.1): read before the query is
+// decoded, so that a request refused for its head is answered as the client asked.
+bool SuppressedIn(std::string_view target) {
+  const size_t q = target.find('?');
+  if (q == std::string_view::npos) return false;
+  std::string_view rest = target.substr(q + 1);
+  while (!rest.empty()) {
+    const size_t amp = rest.find('&');
+    const std::string_view piece = rest.substr(0, amp);
+    const size_t eq = piece.find('=');
+    if (eq != std::string_view::npos && api::EqualsIgnoreCase(piece.substr(0, eq), "suppressResponseCodes") &&
+        api::EqualsIgnoreCase(piece.substr(eq + 1), "true")) {
+      return true;
+    }
+    if (amp == std::string_view::npos) break;
+    rest.remove_prefix(amp + 1);
+  }
+  return false;
+}
+
+// The transport error answered with `http_status` (400 when none has it).
+api::TransportError TransportErrorFor(int http_status) {
+  for (api::TransportError e : api::kAllTransportErrors) {
+    if (api::HttpStatusFor(e) == http_status) return e;
+  }
+  return api::TransportError::kBadRequest;
+}
+
+}  // namespace
+
+Call::Call(const CallContext& ctx, const HttpHead& head)
+    : ctx_(ctx),
+      method_(head.method),
+      target_(head.target),
+      origin_(ctx.cors_origin == "*" ? std::string_view() : head.header("Origin")),
+      suppress_(SuppressedIn(head.target)) {}
+
+Call::~Call() {
+  if (handle_ && !handled_) ctx_.service.ReleaseUpload(request_);
+}
+
+void Call::Answer(HttpResponse response, std::string_view operation) {
+  answer_ = std::move(response);
+  operation_ = operation;
+}
+
+void Call::Fail(int http_status, const Status& error) {
+  failed_ = true;
+  // Only a body too large is found once the query string has been read; the head's
+  // failures keep their status (docs/API.md §8.3).
+  api::Response r = http_status == 0 ? api::MakeErrorResponse(error, suppress_)
+                                     : api::MakeTransportErrorResponse(TransportErrorFor(http_status),
+                                                                       error.message(), suppress_ && http_status == 413);
+  answer_ = HttpResponse();
+  answer_.status = r.status;
+  answer_.headers = std::move(r.headers);
+  answer_.headers.emplace_back("Content-Type", r.content_type);
+  answer_.body = std::move(r.body);
+  exception_ = std::move(r.exception);
+  message_ = std::move(r.message);
+}
+
+void Call::AnswerKept(const ResponseCache::Answer& kept) {
+  HttpResponse r;
+  r.status = kept.status;
+  if (!kept.content_type.empty()) r.headers.emplace_back("Content-Type", kept.content_type);
+  r.body = kept.body;
+  Answer(std::move(r), kept.operation);
+}
+
+void Call::Handle(api::Request request, bool may_keep) {
+  handle_ = true;
+  may_keep_ = may_keep;
+  request_ = std::move(request);
+}
+
+Status Call::OnBody(std::string_view bytes) {
+  if (!body_) body_ = std::make_unique<BodyReader>(ctx_.service, ctx_.max_body, request_);
+  Status s = body_->Write(bytes);
+  if (!s.ok()) Fail(body_->too_large() ? 413 : 0, s);
+  return s;
+}
+
+void Call::OnBodyFailed(int http_status, Status error) { Fail(http_status, error); }
+
+HttpResponse Call::Respond() {
+  HttpResponse response;
+  if (handle_ && !failed_ && body_) {
+    if (Status s = body_->Finish(); !s.ok()) Fail(body_->too_large() ? 413 : 0, s);
+  }
+  response = handle_ && !failed_ ? RunService() : std::move(answer_);
+  AddCors(response);
+  return response;
+}
+
+HttpResponse Call::RunService() {
+  if (request_.method == "HEAD") request_.method = "GET";
+  api::Response r;
+  try {
+    r = ctx_.service.Handle(request_);
+  } catch (const std::exception& e) {
+    // A bug: the service answers every error itself. Log it and answer runtime.
+    spdlog::error("internal error on {} {}: {}", method_, target_.substr(0, target_.find('?')), e.what());
+    r = api::MakeErrorResponse(RuntimeError(std::string("internal error: ") + e.what()), suppress_);
+  }
+  handled_ = true;  // the service removed the upload, or consumed it
+  operation_ = std::move(r.operation);
+  exception_ = std::move(r.exception);
+  message_ = std::move(r.message);
+  if (may_keep_ && r.still_valid && r.status == 200 && r.headers.empty() && !r.stream) {
+    ctx_.cache.Put(target_, {r.status, r.content_type, r.body, operation_, std::move(r.still_valid)});
+  }
+  HttpResponse h;
+  h.status = r.status;
+  h.headers = std::move(r.headers);
+  if (!r.content_type.empty()) h.headers.emplace_back("Content-Type", std::move(r.content_type));
+  if (r.stream) {
+    h.stream = std::move(r.stream);
+    h.offset = r.offset;
+    h.length = r.length;
+  } else {
+    h.body = std::move(r.body);
+  }
+  return h;
+}
+
+// CORS headers (CONTRACT §2): "*" allows every origin; a list allows those it names,
+// echoing the one that matches.
+void Call::AddCors(HttpResponse& response) const {
+  auto& h = response.headers;
+  const std::string& allowed = ctx_.cors_origin;
+  if (allowed == "*") {
+    h.emplace_back("Access-Control-Allow-Origin", "*");
+  } else {
+    bool match = false;
+    size_t pos = 0;
+    while (pos <= allowed.size() && !origin_.empty()) {
+      size_t comma = allowed.find(',', pos);
+      if (comma == std::string::npos) comma = allowed.size();
+      std::string_view one = std::string_view(allowed).substr(pos, comma - pos);
+      while (!one.empty() && one.front() == ' ') one.remove_prefix(1);
+      while (!one.empty() && one.back() == ' ') one.remove_suffix(1);
+      if (one == origin_) match = true;
+      pos = comma + 1;
+    }
+    if (match) {
+      h.emplace_back("Access-Control-Allow-Origin", origin_);
+      h.emplace_back("Access-Control-Allow-Credentials", "true");
+    }
+    h.emplace_back("Vary", "Origin");
+  }
+  h.emplace_back("Access-Control-Expose-Headers", "Content-Disposition, Content-Range, Content-Length, Location");
+}
+
+void Call::Done(const Outcome& outcome) {
+  if (outcome.status == 0) return;  // abandoned before a response: nothing was answered
+  ctx_.metrics.ObserveRequest(operation_, outcome.status, outcome.seconds);
+  RequestRecord record;
+  record.method = method_;
+  record.target = target_;
+  record.operation = operation_;
+  record.status = outcome.status;
+  record.bytes = outcome.body_bytes;
+  record.seconds = outcome.seconds;
+  record.exception = exception_;
+  record.message = message_;
+  ctx_.log.Write(record);
+}
+
+}  // namespace folio::http

@@ -1,0 +1,80 @@
+// One request as the server handles it (an Exchange, exchange.h): either a response known
+// at once (an error, a CORS preflight, an operations endpoint) or a request for the
+// service, whose body is read into it as it arrives. Every response carries the CORS
+// headers; every finished call writes its request log line and counts in the metrics.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "api/dispatch.h"
+#include "api/request.h"
+#include "folio/status.h"
+#include "http/exchange.h"
+#include "http/metrics.h"
+#include "http/request_log.h"
+#include "http/request_reader.h"
+#include "http/response_cache.h"
+
+namespace folio::http {
+
+// What every call of one server shares; must outlive its calls.
+struct CallContext {
+  api::Service& service;
+  uint64_t max_body;
+  std::string cors_origin;  // "*" or a comma-separated list of origins
+  HttpMetrics& metrics;
+  const RequestLog& log;
+  ResponseCache& cache;
+};
+
+class Call final : public Exchange {
+ public:
+  Call(const CallContext& ctx, const HttpHead& head);
+  ~Call() override;  // removes the upload of a request that was never handled
+
+  // Call one of these three right after construction.
+  // Answers `response` (CORS headers are added); `operation` names it in the log.
+  void Answer(HttpResponse response, std::string_view operation = "");
+  // Answers `error`: `http_status` 0 gives the status of its kind (with
+  // suppressResponseCodes honoured), 413 the body-too-large response, 431 the
+  // headers-too-large one, any other the transport error of that status.
+  void Fail(int http_status, const Status& error);
+  // Answers the `kept` answer of an earlier, identical request (response_cache.h).
+  void AnswerKept(const ResponseCache::Answer& kept);
+  // Runs `request` through the service once its body (if any) has been read. With
+  // `may_keep` (a GET or HEAD without body or credentials), an answer the operation
+  // allows to be reused is kept in the cache under the request's target.
+  void Handle(api::Request request, bool may_keep = false);
+
+  // Exchange.
+  bool WantsBody() const override { return handle_ && !failed_; }
+  Status OnBody(std::string_view bytes) override;
+  void OnBodyFailed(int http_status, Status error) override;
+  HttpResponse Respond() override;
+  void Done(const Outcome& outcome) override;
+
+ private:
+  void AddCors(HttpResponse& response) const;
+  HttpResponse RunService();
+
+  const CallContext& ctx_;
+  std::string method_;
+  std::string target_;
+  std::string origin_;   // the Origin header
+  bool suppress_;        // suppressResponseCodes=true in the query string
+  bool handle_ = false;  // the service runs it (Handle)
+  bool failed_ = false;
+  bool handled_ = false;
+  bool may_keep_ = false;
+  api::Request request_;
+  std::unique_ptr<BodyReader> body_;
+  HttpResponse answer_;
+  std::string operation_;
+  std::string exception_;
+  std::string message_;
+};
+
+}  // namespace folio::http
