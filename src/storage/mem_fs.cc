@@ -297,21 +297,21 @@ void MemFs::RemoveTreeAt(uint64_t dir, const std::string& name) {
 }
 
 Result<FileStat> MemFs::Stat(const std::string& path) {
-  FOLIO_ASSIGN_OR_RETURN(uint64_t ino, StatTarget(path));
+  // Resolved and read under one lock: another thread may unlink it in between otherwise.
   std::lock_guard<std::mutex> lock(core_->mu);
+  FOLIO_ASSIGN_OR_RETURN(uint64_t ino, StatTargetLocked(path));
   return StatOf(*core_, ino);
 }
 
 Result<uint32_t> MemFs::LinkCount(const std::string& path) {
-  FOLIO_ASSIGN_OR_RETURN(uint64_t ino, StatTarget(path));
   std::lock_guard<std::mutex> lock(core_->mu);
+  FOLIO_ASSIGN_OR_RETURN(uint64_t ino, StatTargetLocked(path));
   return core_->live.Find(ino)->links;
 }
 
-Result<uint64_t> MemFs::StatTarget(const std::string& path) {
+Result<uint64_t> MemFs::StatTargetLocked(const std::string& path) {
   FOLIO_ASSIGN_OR_RETURN(auto segs, Segments(path));
   if (segs.empty()) return kRootInode;
-  std::lock_guard<std::mutex> lock(core_->mu);
   FOLIO_ASSIGN_OR_RETURN(uint64_t parent, ParentOf(*core_, segs));
   const uint64_t ino = Child(*core_, parent, segs.back());
   if (ino == 0) return Errno("stat", path, ENOENT);

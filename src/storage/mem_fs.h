@@ -136,7 +136,8 @@ class MemFs : public Fs {
   Status RenameImpl(const std::string& from, const std::string& to, bool no_replace);
   Status MakeNode(const std::string& path, FileType type, const std::string& bytes);
   void RemoveTreeAt(uint64_t dir, const std::string& name);
-  Result<uint64_t> StatTarget(const std::string& path);
+  // The inode at `path` (not following a final symlink). Requires core_->mu held.
+  Result<uint64_t> StatTargetLocked(const std::string& path);
   Result<uint64_t> OpenOrCreate(const std::vector<std::string>& segs, const std::string& path);
 
   std::shared_ptr<mem::Core> core_;
