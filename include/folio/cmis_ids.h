@@ -29,7 +29,7 @@ inline constexpr char kVersionSeriesId[] = "cmis:versionSeriesId";
 inline constexpr char kIsVersionSeriesCheckedOut[] = "cmis:isVersionSeriesCheckedOut";
 inline constexpr char kVersionSeriesCheckedOutBy[] = "cmis:versionSeriesCheckedOutBy";
 inline constexpr char kVersionSeriesCheckedOutId[] = "cmis:versionSeriesCheckedOutId";
-// The seed's versioning property; not in CMIS 1.1, kept under the same prefix.
+// The service's versioning property; not in CMIS 1.1, kept under the same prefix.
 inline constexpr char kVersionSeriesCheckedOutDate[] = "cmis:versionSeriesCheckedOutDate";
 inline constexpr char kCheckinComment[] = "cmis:checkinComment";
 inline constexpr char kContentStreamLength[] = "cmis:contentStreamLength";

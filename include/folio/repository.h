@@ -33,7 +33,7 @@ struct RepositoryInfo {
   std::string repository_id;
   std::string name;
   std::string description;
-  std::string variant = "B";  // "A" or "B" (CONTRACT §4)
+  std::string variant = "B";  // "A" or "B" (docs/API.md §5)
   int64_t created_ms = 0;
   std::string root_folder_id;
 };
@@ -228,7 +228,7 @@ class Repository {
   // event; no property changes. An unchanged ACL writes nothing. kObjectNotFound.
   Result<ObjectData> SetAcl(const std::string& id, const std::vector<Ace>& acl);
 
-  // --- Versioning primitives (seed §3, §9) --------------------------------------
+  // --- Versioning primitives (docs/API.md §6.4) --------------------------------------
   // Makes the private working copy of version `id` (a series id or a path-resolved
   // object means its latest version). kVersioning if the series is checked out
   // (naming who holds it); kConstraint if `id` is not a versionable document.

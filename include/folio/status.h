@@ -1,5 +1,5 @@
 // The error vocabulary of every layer: ErrorKind (the CMIS exception names of
-// CONTRACT §6), Status (OK or a kind + message) and Result<T> (a T or a Status).
+// docs/API.md §8), Status (OK or a kind + message) and Result<T> (a T or a Status).
 // Nothing is thrown across a layer; these values are returned instead.
 #pragma once
 

@@ -1,4 +1,4 @@
-// A data directory: the domains it holds and their repositories (CONTRACT §2, §9).
+// A data directory: the domains it holds and their repositories (docs/API.md §3.1; docs/STORAGE.md).
 #pragma once
 
 #include <functional>

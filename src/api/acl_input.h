@@ -25,7 +25,7 @@ struct AclChanges {
 // Parsed entries (properties_form.h) in the engine's form.
 std::vector<folio::Ace> ToEngineAces(std::vector<api::Ace> aces);
 
-// `ACLPropagation`, or `propagation` (what CmisJS sends, binding §13): "objectonly",
+// `ACLPropagation`, or `propagation` (what CmisJS sends, docs/API.md §3.8): "objectonly",
 // "repositorydetermined" (the default), any case; both may be given if they agree.
 // Errors: kConstraint for "propagate" (Folio's propagation is objectonly: a folder's
 // ACL is copied to new objects, never pushed to existing ones); kInvalidArgument for

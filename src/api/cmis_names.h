@@ -10,7 +10,7 @@
 
 namespace folio::api {
 
-// The prefix of every built-in id; variant A leaves it out in responses (CONTRACT §4).
+// The prefix of every built-in id; variant A leaves it out in responses (docs/API.md §5).
 inline constexpr std::string_view kCmisPrefix = cmis::kPrefix;
 
 // --- Built-in property ids, §6.1: on every base type except cmis:secondary.
@@ -37,7 +37,7 @@ inline constexpr std::string_view kPropVersionSeriesId = cmis::kVersionSeriesId;
 inline constexpr std::string_view kPropIsVersionSeriesCheckedOut = cmis::kIsVersionSeriesCheckedOut;
 inline constexpr std::string_view kPropVersionSeriesCheckedOutBy = cmis::kVersionSeriesCheckedOutBy;
 inline constexpr std::string_view kPropVersionSeriesCheckedOutId = cmis::kVersionSeriesCheckedOutId;
-// The seed's (§2) versioning property; not in CMIS 1.1, kept under the same prefix.
+// The service's (docs/API.md §6.1) versioning property; not in CMIS 1.1, kept under the same prefix.
 inline constexpr std::string_view kPropVersionSeriesCheckedOutDate = cmis::kVersionSeriesCheckedOutDate;
 inline constexpr std::string_view kPropCheckinComment = cmis::kCheckinComment;
 inline constexpr std::string_view kPropContentStreamLength = cmis::kContentStreamLength;
@@ -106,7 +106,7 @@ inline constexpr std::array kBuiltinTypeIds = {
 };
 
 // --- Request parameter names (§3). Matched case-insensitively by Params.
-inline constexpr std::string_view kParamOperation = "operation";  // the seed's name
+inline constexpr std::string_view kParamOperation = "operation";  // the service's own name
 inline constexpr std::string_view kParamCmisSelector = "cmisselector";
 inline constexpr std::string_view kParamCmisAction = "cmisaction";
 inline constexpr std::string_view kParamProperties = "properties";

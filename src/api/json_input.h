@@ -1,6 +1,6 @@
 // Decoding JSON that a client sent (a request body, a `properties` or `addACEs` form
 // field, a type definition): the one place that catches nlohmann's exceptions for
-// request input and enforces the nesting limit of CONTRACT §8.
+// request input and enforces the nesting limit of docs/API.md §9
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -14,7 +14,7 @@ namespace folio::api {
 // Request JSON keeps the client's key order (properties are reported in that order).
 using Json = nlohmann::ordered_json;
 
-inline constexpr int kMaxJsonDepth = 64;  // CONTRACT §8; `[]` and `{}` are depth 1
+inline constexpr int kMaxJsonDepth = 64;  // docs/API.md §9; `[]` and `{}` are depth 1
 // Values in one JSON text (array elements, object members, containers): a parsed value
 // costs 16 to 48 bytes whatever its text, so "[0,0,0,...]" would cost 8 times its size.
 inline constexpr size_t kMaxJsonValues = 1000000;

@@ -13,7 +13,7 @@ namespace folio::api {
 namespace {
 
 // The lookup key of a parameter name: lowercased; the three names of the operation
-// parameter share one key (CONTRACT §3).
+// parameter share one key (docs/API.md §3.2–§3.3).
 std::string Key(std::string_view name) {
   std::string key = AsciiToLower(name);
   if (key == kParamCmisSelector || key == kParamCmisAction) return std::string(kParamOperation);

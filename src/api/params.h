@@ -1,6 +1,6 @@
 // Params: every parameter of one request in one place: the query string merged with
 // the body (JSON object, x-www-form-urlencoded or multipart fields), read through typed
-// getters that name the parameter in every error (CONTRACT §3, binding §0 and §3).
+// getters that name the parameter in every error (docs/API.md §3.2–§3.3, §3.1, §3.3).
 #pragma once
 
 #include <cstdint>
@@ -17,7 +17,7 @@
 
 namespace folio::api {
 
-// How the body carried its parameters; --strict uses it (CONTRACT §4).
+// How the body carried its parameters; --strict uses it (docs/API.md §5).
 enum class BodyEncoding { kNone, kJson, kUrlencoded, kMultipart };
 
 // The encoding of a body of media type `media` (MediaType() of its Content-Type):

@@ -124,7 +124,7 @@ Status AddProperty(Json& out, std::string_view raw_id, Json value) {
                                "; expected strings, numbers or booleans");
       }
     }
-    if (value.empty()) value = nullptr;  // [] is "not set" (binding §4.1)
+    if (value.empty()) value = nullptr;  // [] is "not set" (docs/API.md §3.4)
   }
   if (IsTypeIdProperty(id)) CanonicalizeTypeIds(value);
   if (out.contains(id)) return InvalidArgument("property " + Quoted(id) + " is given twice");

@@ -1,5 +1,5 @@
 // Reading properties and access control entries out of Params, in both of their
-// encodings (CONTRACT §3; binding §3.2): JSON (`properties`, `addACEs`, `removeACEs`)
+// encodings (docs/API.md §3.2–§3.3, §3.3): JSON (`properties`, `addACEs`, `removeACEs`)
 // and the CMIS form convention (propertyId[N]/propertyValue[N][M],
 // addACEPrincipal[N]/addACEPermission[N][M], and the remove... pair).
 #pragma once
@@ -15,16 +15,16 @@
 
 namespace folio::api {
 
-// At most this many properties in one request (CONTRACT §8). Exceeding it is
+// At most this many properties in one request (docs/API.md §9). Exceeding it is
 // kConstraint: the request is well formed but over a server limit, like an oversized
-// body (also `constraint`, CONTRACT §8).
+// body (also `constraint`, docs/API.md §9).
 inline constexpr size_t kMaxProperties = 1000;
 
 // The properties of the request as an ordered JSON object, canonical id -> value, in
 // the order the client gave them; an empty object when none were given.
 // - From `properties` (a JSON object, or a string holding one): values are kept as
 //   sent (string, number, boolean, null, or an array of those); an empty array is null
-//   ("not set", binding §4.1).
+//   ("not set", docs/API.md §3.4).
 // - From the form: propertyValue[N] gives a string ("" gives null, "not set"),
 //   propertyValue[N][M] an array of strings, propertyId[N] alone null. Indices start at
 //   0 and have no gaps.
@@ -68,7 +68,7 @@ Result<std::vector<std::string>> ReadIndexedStrings(const Params& params, std::s
                                                     IndexGaps gaps = IndexGaps::kRefused);
 
 // `text` without one pair of surrounding JSON double quotes, JSON escapes decoded:
-// "\"acme:x\"" -> "acme:x" (CmisJS's deleteType, binding §13). Other text is returned
+// "\"acme:x\"" -> "acme:x" (CmisJS's deleteType, docs/API.md §3.8). Other text is returned
 // unchanged.
 std::string StripJsonQuotes(std::string_view text);
 

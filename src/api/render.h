@@ -1,4 +1,4 @@
-// Rendering engine objects as Browser Binding JSON (binding §4, §5, §7): the detailed
+// Rendering engine objects as Browser Binding JSON (docs/API.md §4.1, §4.2, §4.5): the detailed
 // `properties` form or `succinctProperties`, property filters, type definitions and
 // repositoryInfo, with ids spelled for the repository's variant (through variant.h,
 // the one translation layer; the engine's ids are always canonical).
@@ -34,7 +34,7 @@ struct RenderOptions {
   PropertyFilter filter;
 };
 
-// One column of a query result (binding §11.4): a property of the object, or a value the
+// One column of a query result (docs/API.md §12): a property of the object, or a value the
 // query computed (SCORE()). Keyed by `alias` when given, else by the property id in the
 // variant's spelling; in the detailed form `queryName` is that key.
 struct ResultColumn {
@@ -85,7 +85,7 @@ class Renderer {
   std::map<std::string, Definitions, std::less<>> types_;  // by type id; nodes never move
 };
 
-// The repositoryInfo of `info` (binding §1); `repository_url` is absolute.
+// The repositoryInfo of `info` (docs/API.md §4.4); `repository_url` is absolute.
 // `changes`: the state of its change log (latestChangeLogToken, changesIncomplete).
 Json RepositoryInfoJson(const RepositoryInfo& info, Variant variant, const std::string& repository_url,
                         const ChangeLogStatus& changes);

@@ -15,7 +15,7 @@ namespace folio::api {
 // One non-file field of a multipart/form-data body, in body order.
 struct FormField {
   std::string name;
-  std::string value;  // UTF-8 text (multipart fields default to UTF-8, binding §3.3)
+  std::string value;  // UTF-8 text (multipart fields default to UTF-8, docs/API.md §3.3)
 };
 
 // The content part of a multipart body, streamed to disk by src/http as it arrived

@@ -1,4 +1,4 @@
-// Variants A and B (CONTRACT §4) and the one translation layer between the canonical
+// Variants A and B (docs/API.md §5) and the one translation layer between the canonical
 // ids the engine uses (always the CMIS spelling: "cmis:name", "cmis:document") and the
 // spelling a variant shows or a client sends. Only the built-in ids of cmis_names.h are
 // translated; custom ids ("acme:amount", "title") pass through unchanged.

@@ -1,4 +1,4 @@
-// folio serve: serves a data directory over HTTP (CONTRACT §1). Options, the ready
+// folio serve: serves a data directory over HTTP (docs/API.md §2). Options, the ready
 // line, --ephemeral copies, and a clean stop on SIGINT/SIGTERM.
 #include <pthread.h>
 #include <signal.h>
@@ -218,7 +218,7 @@ void RegisterServe(CLI::App& app, int& exit_code) {
   cmd->add_flag("--exit-with-parent", opts->exit_with_parent,
                 "stop (as on SIGTERM) when the process that started folio exits (Linux): for test fixtures");
   cmd->add_flag("--read-only", opts->read_only, "refuse every write with permissionDenied");
-  cmd->add_flag("--strict", opts->strict, "reject what the seed's variant does not accept");
+  cmd->add_flag("--strict", opts->strict, "reject what the published variant does not accept");
   cmd->add_option("--max-body", opts->max_body, "largest accepted request body, in bytes")->capture_default_str();
   cmd->add_option("--threads", opts->threads, "worker threads (default: number of cores)");
   cmd->add_option("--response-cache", opts->response_cache,

@@ -137,7 +137,7 @@ HttpResponse Call::RunService() {
   return h;
 }
 
-// CORS headers (CONTRACT §2): "*" allows every origin; a list allows those it names,
+// CORS headers (docs/API.md §3.1): "*" allows every origin; a list allows those it names,
 // echoing the one that matches.
 void Call::AddCors(HttpResponse& response) const {
   auto& h = response.headers;

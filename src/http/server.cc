@@ -186,7 +186,7 @@ std::unique_ptr<Exchange> Server::Begin(HttpHead head, int fd) {
   auto call = std::make_unique<Call>(call_context_, head);
   const std::string& method = head.method;
   const std::string_view path = std::string_view(head.target).substr(0, head.target.find('?'));
-  if (method == "OPTIONS") {  // CORS preflight (CONTRACT §2)
+  if (method == "OPTIONS") {  // CORS preflight (docs/API.md §3.1)
     HttpResponse r;
     r.status = 204;
     r.headers.emplace_back("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
@@ -222,7 +222,7 @@ std::unique_ptr<Exchange> Server::Begin(HttpHead head, int fd) {
   request->authorization = std::string(head.header("Authorization"));
   request->api_key = std::string(head.header("X-API-KEY"));
   request->peer_loopback = api::auth::IsLoopbackAddress(PeerAddress(fd));
-  // Refuse before reading when the client announces too much (CONTRACT §8).
+  // Refuse before reading when the client announces too much (docs/API.md §9).
   if (const uint64_t announced = AnnouncedLength(head); announced > options_.max_body) {
     call->Fail(413, Constraint("request body is larger than the limit of " + std::to_string(options_.max_body) +
                                " bytes (--max-body)"));

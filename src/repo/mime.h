@@ -1,5 +1,5 @@
 // MIME types derived from file names, for content sent without a usable type
-// (cmis-browser-binding §3.4: browsers send application/octet-stream).
+// (docs/API.md §3.7: browsers send application/octet-stream).
 #pragma once
 
 #include <string>

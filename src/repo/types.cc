@@ -17,7 +17,7 @@ struct BuiltInProp {
   bool required;
 };
 
-// cmis-browser-binding §6.1.
+// docs/API.md §6.1
 const BuiltInProp kCommon[] = {
     {"cmis:name", "Name", PropertyType::kString, false, Updatability::kReadWrite, true},
     {"cmis:description", "Description", PropertyType::kString, false, Updatability::kReadWrite, false},
@@ -32,7 +32,7 @@ const BuiltInProp kCommon[] = {
      Updatability::kReadOnly, false},
     {"cmis:changeToken", "Change Token", PropertyType::kString, false, Updatability::kReadOnly, false},
 };
-// §6.2, plus the seed's versionSeriesCheckedOutDate.
+// the document properties of docs/API.md §6.1, plus the service's versionSeriesCheckedOutDate.
 const BuiltInProp kDocument[] = {
     {"cmis:isImmutable", "Is Immutable", PropertyType::kBoolean, false, Updatability::kReadOnly, false},
     {"cmis:isLatestVersion", "Is Latest Version", PropertyType::kBoolean, false, Updatability::kReadOnly, false},

@@ -1,4 +1,4 @@
-// Object types: the built-in CMIS base types (cmis-browser-binding §6, §7) and custom
+// Object types: the built-in CMIS base types (docs/API.md §6.1, §4.5) and custom
 // types stored as JSON files in R/.folio/types/. Property definitions drive validation
 // (updatability, value types) and the stored form of datetimes.
 #pragma once

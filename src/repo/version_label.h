@@ -1,4 +1,4 @@
-// Version labels "<major>.<minor>" and their arithmetic (seed §3 rules 1-3).
+// Version labels "<major>.<minor>" and their arithmetic (the label rules of docs/API.md §6.4).
 #pragma once
 
 #include <optional>

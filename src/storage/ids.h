@@ -1,7 +1,7 @@
 // Object ids: opaque, URL-safe, unique, never reused. Folders, document series, items
 // and relationships get a random id with a one-letter kind prefix (f, d, i, r); a
 // document version is "{seriesId};{label}" and a private working copy "{seriesId};pwc"
-// (CONTRACT §5), so they need no index entry of their own.
+// (docs/API.md §6), so they need no index entry of their own.
 #pragma once
 
 #include <optional>

@@ -1,4 +1,4 @@
-// Which object names the storage accepts (CONTRACT §2): the same rules serve the
+// Which object names the storage accepts (docs/API.md §3.1): the same rules serve the
 // engine, the HTTP layer and fsck.
 #pragma once
 

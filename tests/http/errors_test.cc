@@ -1,4 +1,4 @@
-// Errors and bad input over HTTP (CONTRACT §6, §8): every failure is
+// Errors and bad input over HTTP (docs/API.md §8, §9): every failure is
 // {"exception","message"} with the contract's status, names the culprit, leaves the
 // data unchanged and the server up. Also CORS, --read-only, --strict, --max-body.
 #include <arpa/inet.h>

@@ -1,4 +1,4 @@
-// URL levels and dispatch (CONTRACT §2, §3): server, domain, repository, object by path
+// URL levels and dispatch (docs/API.md §3.1, §3.2–§3.3): server, domain, repository, object by path
 // and by id, operation synonyms, defaults of a GET without operation.
 #include "http/server_fixture.h"
 

@@ -1,4 +1,4 @@
-// Object operations over HTTP (binding §2.2, §2.3) in both variants and every body
+// Object operations over HTTP (docs/API.md §7.5, §7.7–§7.9) in both variants and every body
 // encoding: create*, getObject/getProperties (filter), getChildren (paging, orderBy),
 // getParent/getObjectParents, content (Range), setContent, deleteContent,
 // updateProperties, delete, deleteTree, move, types, checkOut/checkIn wiring.
@@ -57,7 +57,7 @@ TEST_CASE("Http objects: createFolder/createDocument/createItem in both variants
         CHECK(d["succinctProperties"][v.prefix + "contentStreamLength"] == 10);
         CHECK(c.Get((parent + "/a.txt").c_str())->body == "alpha text");
       }
-      // createObject (the seed's generic name) takes the type from the properties.
+      // createObject (the service's generic name) takes the type from the properties.
       auto minor = PostAs(c, parent, enc, {{"operation", "createObject"}, {"versioningState", "minor"}},
                           Json{{v.prefix + "name", "b.txt"}, {v.prefix + "objectTypeId", v.prefix + "document"}});
       CHECK(minor->status == 201);

@@ -1,4 +1,4 @@
-// query over HTTP (docs/API.md §12; binding §2.2, §11.4): GET with q and POST with
+// query over HTTP (docs/API.md §12, §7.5): GET with q and POST with
 // statement by every operation synonym, in both variants; result keys, aliases, the
 // detailed form, paging, searchAllVersions, dateTimeFormat, allowable actions; changes
 // seen by the next query; repositoryInfo and type definitions; errors; a second server

@@ -1,4 +1,4 @@
-// Replays the request examples of the seed (seed.md §2, §4) in both variants, and the
+// Replays the request examples of the published service description (docs/API.md §6.1, §7.10) in both variants, and the
 // README's three curl lines (list repositories, get a document, check one out).
 #include "http/server_fixture.h"
 
@@ -28,7 +28,7 @@ TEST_CASE("Http seed: createObject with properties at the parent folder path, bo
   CHECK(jb["properties"]["cmis:name"]["value"] == "spec.txt");
   CHECK(jb["properties"]["cmis:objectTypeId"]["value"] == "cmis:document");
   CHECK(jb["properties"]["cmis:versionLabel"]["value"] == "1.0");
-  // versioningState minor gives 0.1 (seed §3).
+  // versioningState minor gives 0.1 (docs/API.md §6.4).
   auto m = c.Post("/demo/beta/docs",
                   R"({"operation": "createObject", "versioningState": "minor",
                       "properties": {"cmis:name": "draft.txt", "cmis:objectTypeId": "cmis:document"}})",

@@ -1,4 +1,4 @@
-// `folio serve` as a process (CONTRACT §1): the ready line, --ephemeral leaves the data
+// `folio serve` as a process (docs/API.md §2): the ready line, --ephemeral leaves the data
 // untouched, SIGTERM stops it cleanly with exit code 0.
 #include <signal.h>
 #include <sys/wait.h>

@@ -100,7 +100,7 @@ struct FixtureVariant {
 };
 inline const FixtureVariant kFixtureVariants[] = {{"alpha", ""}, {"beta", "cmis:"}};
 
-// Helpers to send the same request in each body encoding (CONTRACT §3).
+// Helpers to send the same request in each body encoding (docs/API.md §3.2–§3.3).
 enum class Encoding { kJson, kMultipart, kUrlencoded };
 
 inline const char* EncodingName(Encoding e) {

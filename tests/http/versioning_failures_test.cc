@@ -1,4 +1,4 @@
-// Versioning failures over HTTP (CONTRACT §5, §6) and concurrency (issue 4 §4):
+// Versioning failures over HTTP (docs/API.md §6, §8) and concurrency (issue 4 §4):
 // exception names, statuses and messages; 50 simultaneous checkOuts; checkIn racing
 // cancelCheckOut; concurrent check-ins of different series.
 #include <atomic>
@@ -57,7 +57,7 @@ TEST_CASE("Http versioning failures: exceptions, statuses and messages naming th
       CHECK(Has(ErrorMessage(again), "anonymous"));
     }
 
-    // Updating a versioning property directly: constraint naming it (seed §9 rule 6).
+    // Updating a versioning property directly: constraint naming it (docs/API.md §6.4).
     for (const char* prop : {"versionLabel", "isLatestVersion", "versionSeriesCheckedOutBy", "isPrivateWorkingCopy"}) {
       CAPTURE(prop);
       for (const std::string& id : {v1, pwc_id}) {
@@ -110,7 +110,7 @@ TEST_CASE("Http versioning failures: exceptions, statuses and messages naming th
       CHECK(ErrorName(r) == "constraint");
       CHECK(Has(ErrorMessage(r), k.named));
     }
-    // getAllVersions of a folder: invalidArgument (binding §8.6).
+    // getAllVersions of a folder: invalidArgument (docs/API.md §7.10).
     auto folder_versions = c.Get((v.Url() + "/docs?operation=versions").c_str());
     CHECK(folder_versions->status == 400);
     CHECK(ErrorName(folder_versions) == "invalidArgument");

@@ -1,4 +1,4 @@
-// Versioning over HTTP (seed §3, §4, §9; CONTRACT §4, §5): every row of the state
+// Versioning over HTTP (docs/API.md §6.4, §7.10, §5, §6): every row of the state
 // table and every rule, through a mixed history, in both variants and each encoding.
 #include <vector>
 
@@ -51,7 +51,7 @@ void CheckHistory(httplib::Client& c, const Var& v, const std::string& doc, cons
     REQUIRE(content);
     CHECK(content->body == "v" + labels[i]);
   }
-  // The document's own file holds the latest version's content (CONTRACT §9).
+  // The document's own file holds the latest version's content (docs/STORAGE.md).
   CHECK(ReadDiskFile(dir) == "v" + labels.back());
   CHECK(c.Get(doc.c_str())->body == "v" + labels.back());
 }
@@ -168,7 +168,7 @@ TEST_CASE("Http versioning: created minor, checked out and unversioned; check-in
   auto c = f.Client();
   for (const Var& v : {kVarA, kVarB}) {
     CAPTURE(v.repo);
-    // major (the default) -> 1.0 and minor -> 0.1 (seed §3 rows 1, 2); from 0.1 a minor
+    // major (the default) -> 1.0 and minor -> 0.1 (docs/API.md §6.4); from 0.1 a minor
     // check-in gives 0.2, a major one 1.0.
     Json major = CreateDoc(c, v, "m.txt", "m");
     CHECK(Get(major, v.Id("versionLabel")) == "1.0");
@@ -245,7 +245,7 @@ TEST_CASE("Http versioning: checking out an earlier version by objectId and chec
     CHECK(
         c.Get((v.Url() + "?cmisselector=content&objectId=" + Get(old_pwc, v.Id("objectId")).get<std::string>()).c_str())
             ->body == "original");
-    // A series id as objectId is the latest version (CONTRACT §3): the working copy of 2.0.
+    // A series id as objectId is the latest version (docs/API.md §3.2–§3.3): the working copy of 2.0.
     auto by_series = PostAs(c, v.Url(), Encoding::kJson,
                             {{"operation", "cancelCheckOut"}, {"objectId", Get(old_pwc, v.Id("objectId"))}});
     REQUIRE(by_series->status == 200);

@@ -1,4 +1,4 @@
-// The version-series primitives: check-out, check-in, cancel, all versions (seed §3).
+// The version-series primitives: check-out, check-in, cancel, all versions (docs/API.md §6.4).
 #include <doctest/doctest.h>
 
 

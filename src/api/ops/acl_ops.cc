@@ -93,7 +93,7 @@ Json AclJson(const std::vector<folio::Ace>& acl, bool only_basic) {
   return Json{{"aces", std::move(aces)}, {"isExact", acl::kAclIsExact}};
 }
 
-// The ACL of an object (binding §9.1): every entry is the object's own (propagation is
+// The ACL of an object (docs/API.md §7.11): every entry is the object's own (propagation is
 // objectonly: isDirect true, and the list is exact).
 Result<Response> GetAcl(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object, ctx.Target());
@@ -101,7 +101,7 @@ Result<Response> GetAcl(Context& ctx) {
   return JsonResponse(200, AclJson(object->acl, only_basic));
 }
 
-// applyACL (binding §9.2): the entries to add, then those to remove, on the object
+// applyACL (docs/API.md §11.3): the entries to add, then those to remove, on the object
 // named (never on objects below it); needs cmis:all. Answers the new ACL.
 Result<Response> ApplyAcl(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object, ctx.Target());
@@ -112,7 +112,7 @@ Result<Response> ApplyAcl(Context& ctx) {
   }
   const std::vector<folio::Ace> acl = acl::ApplyAces(object->acl, changes.add, changes.remove);
   FOLIO_ASSIGN_OR_RETURN(ObjectData changed, ctx.repo->SetAcl(object->id, acl));
-  return JsonResponse(201, AclJson(changed.acl, true));  // 201 as OpenCMIS answers (binding §2)
+  return JsonResponse(201, AclJson(changed.acl, true));  // 201 as OpenCMIS answers (docs/API.md §7)
 }
 
 }  // namespace folio::api::ops

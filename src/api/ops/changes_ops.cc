@@ -1,4 +1,4 @@
-// getContentChanges (binding §2.2, §4.1, §5; docs/API.md §7.12): the repository's change
+// getContentChanges (docs/API.md §7.12): the repository's change
 // log as objects with changeEventInfo, with the token rules of CMIS 1.1.
 #include <charconv>
 

@@ -1,4 +1,4 @@
-// Content stream writes (binding §2.3): setContent, appendContent, deleteContent.
+// Content stream writes (docs/API.md §7.7–§7.9): setContent, appendContent, deleteContent.
 #include "api/ops/ops.h"
 
 namespace folio::api::ops {

@@ -1,4 +1,4 @@
-// Domain level (CONTRACT §2): the CMIS service document and the repositories.
+// Domain level (docs/API.md §3.1): the CMIS service document and the repositories.
 #include "api/ops/ops.h"
 #include "repo/acl/checker.h"
 
@@ -26,7 +26,7 @@ ChangeLogStatus ChangesOf(const Context& ctx, const std::string& id) {
 }  // namespace
 
 // The service document: repositoryId -> repositoryInfo, in id order (CmisJS takes the
-// first key as its default repository, binding §0.1), of the repositories the caller
+// first key as its default repository, docs/API.md §3.1), of the repositories the caller
 // may use (the gate: docs/API.md §11.3).
 Result<Response> GetRepositories(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::vector<folio::RepositoryInfo> repos, ctx.store.ListRepositories(ctx.domain_id));

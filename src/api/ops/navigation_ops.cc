@@ -1,4 +1,4 @@
-// getDescendants and getFolderTree (binding §2.2, §5; docs/API.md §7.6): the tree below
+// getDescendants and getFolderTree (docs/API.md §7.6): the tree below
 // a folder as nested containers, written while the engine walks it.
 #include <vector>
 
@@ -12,7 +12,7 @@ namespace {
 constexpr uint64_t kMaxTreeObjects = 10000;
 
 // Writes `[{"object": {"object": <object>, "pathSegment": name}, "children": [...]}]`,
-// `children` left out for leaves (binding §5).
+// `children` left out for leaves (docs/API.md §4.2).
 class ContainerWriter : public TreeVisitor {
  public:
   ContainerWriter(const Context& ctx, ObjectWriter& objects, JsonWriter& w, bool path_segments)

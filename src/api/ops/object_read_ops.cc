@@ -1,4 +1,4 @@
-// Object reads (binding §2.2): object, properties, allowable actions, content,
+// Object reads (docs/API.md §7.5): object, properties, allowable actions, content,
 // children, parents, relationships (renditions and policies: none).
 #include <algorithm>
 #include <charconv>
@@ -50,7 +50,7 @@ Result<const ObjectData*> TargetVersion(Context& ctx, std::optional<ObjectData>&
     return VersionByLabel(ctx, *target, label, other);
   }
   // CmisJS's getObjectOfLatestVersion sends versionSeriesId (and major) instead of
-  // returnVersion (binding §13, consequence 3).
+  // returnVersion (docs/API.md §3.8, consequence 3).
   std::string fallback = "this";
   if (ctx.params.Has("versionSeriesId")) {
     FOLIO_ASSIGN_OR_RETURN(bool major, ctx.params.GetBool("major", false));
@@ -77,7 +77,7 @@ Result<const ObjectData*> TargetVersion(Context& ctx, std::optional<ObjectData>&
 bool IsPlainFileNameChar(unsigned char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; }
 
 // Content-Disposition with the file name: plain when it is printable ASCII, else an
-// ASCII fallback plus RFC 5987 filename* (binding §10.2).
+// ASCII fallback plus RFC 5987 filename* (docs/API.md §7.9).
 std::string ContentDisposition(std::string_view disposition, const std::string& name) {
   std::string out(disposition);
   if (name.empty()) return out;

@@ -1,4 +1,4 @@
-// Object writes (binding §2.3): create*, createDocumentFromSource, update, bulkUpdate,
+// Object writes (docs/API.md §7.7–§7.9): create*, createDocumentFromSource, update, bulkUpdate,
 // delete, deleteTree, move. Content writes are in content_ops.cc.
 #include <unordered_set>
 

@@ -68,8 +68,8 @@ struct Context {
   std::string RepositoryUrl() const;
   // True when the request names an object: `objectId` (or, for creates, `folderId`) or a path.
   bool HasTarget() const;
-  // The object the request addresses: `objectId` wins over the path (binding §2.1);
-  // creates also accept `folderId` for the parent (CONTRACT §3). Cached.
+  // The object the request addresses: `objectId` wins over the path (docs/API.md §3.1);
+  // creates also accept `folderId` for the parent (docs/API.md §3.2–§3.3). Cached.
   // The target object, resolved once per request and kept here; the pointer stays valid
   // for the life of the Context (no copy per call: objects carry ~35 properties).
   // Errors: kPermissionDenied when the caller lacks what the operation needs on it
@@ -186,7 +186,7 @@ Result<Response> DeleteType(Context& ctx);
 Result<Response> GetObject(Context& ctx);
 Result<Response> GetProperties(Context& ctx);
 Result<Response> GetAllowableActions(Context& ctx);
-// getObjectRelationships (binding §2.2, §5): {objects, hasMoreItems, numItems} with
+// getObjectRelationships (docs/API.md §7.5, §4.2): {objects, hasMoreItems, numItems} with
 // relationshipDirection (source, target, either), typeId, includeSubRelationshipTypes,
 // maxItems and skipCount.
 Result<Response> GetObjectRelationships(Context& ctx);
@@ -197,7 +197,7 @@ Result<Response> GetContent(Context& ctx);
 Result<Response> GetChildren(Context& ctx);
 Result<Response> GetParent(Context& ctx);
 Result<Response> GetParents(Context& ctx);
-// What a caller holding `held` on `object` may do with it (binding §2.2.4).
+// What a caller holding `held` on `object` may do with it (docs/API.md §7.5).
 Json AllowableActions(const ObjectData& object, acl::Permission held);
 // navigation_ops.cc: getDescendants and getFolderTree (docs/API.md §7.6).
 Result<Response> GetDescendants(Context& ctx);
@@ -205,21 +205,21 @@ Result<Response> GetFolderTree(Context& ctx);
 // object_write_ops.cc
 Result<Response> CreateObject(Context& ctx);
 Result<Response> UpdateProperties(Context& ctx);
-// bulkUpdateProperties (binding §2.3, §5): the request's properties set on each object
+// bulkUpdateProperties (docs/API.md §7.7–§7.9, §4.2): the request's properties set on each object
 // of objectId[N] (with changeToken[N]) or objectIds; answers [{id, newId, changeToken}]
 // for those updated. One that cannot be (missing, stale token, refused property) is
 // left out, as CMIS says; when none can, the first failure is the error.
 Result<Response> BulkUpdate(Context& ctx);
 Result<Response> DeleteObject(Context& ctx);
 Result<Response> DeleteTree(Context& ctx);
-// createDocumentFromSource (binding §2.3): a new document in the target folder with
+// createDocumentFromSource (docs/API.md §7.7–§7.9): a new document in the target folder with
 // the content and the settable properties of document `sourceId`, the request's
 // properties applied over them; its own versioningState.
 Result<Response> CreateDocumentFromSource(Context& ctx);
 // content_ops.cc
 Result<Response> SetContent(Context& ctx);
 Result<Response> DeleteContent(Context& ctx);
-// appendContentStream (binding §2.3): the request's content part added to the end of
+// appendContentStream (docs/API.md §7.7–§7.9): the request's content part added to the end of
 // the document's content (a document without content gets it as its content). Like
 // setContent, no new version. `isLastChunk` is accepted; every chunk is stored at once.
 Result<Response> AppendContent(Context& ctx);

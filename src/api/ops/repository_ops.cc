@@ -1,4 +1,4 @@
-// Repository level (binding §2.2, §2.3): repositoryInfo, types (the checked-out list
+// Repository level (docs/API.md §7.5, §7.7–§7.9): repositoryInfo, types (the checked-out list
 // is in versioning_ops.cc).
 #include "api/ops/ops.h"
 #include "api/properties_form.h"
@@ -25,7 +25,7 @@ Result<std::string> TypeIdParam(const Context& ctx, bool required) {
   } else {
     FOLIO_ASSIGN_OR_RETURN(text, ctx.params.GetString("typeId"));
   }
-  // CmisJS sends the id wrapped in JSON quotes (binding §13).
+  // CmisJS sends the id wrapped in JSON quotes (docs/API.md §3.8).
   return std::string(ToCanonicalTypeId(StripJsonQuotes(text)));
 }
 

@@ -1,4 +1,4 @@
-// Server level (CONTRACT §2): the domains. Every operation here needs the server
+// Server level (docs/API.md §3.1): the domains. Every operation here needs the server
 // administrator (dispatch.cc).
 #include "api/ops/ops.h"
 #include "repo/acl/accounts.h"

@@ -1,4 +1,4 @@
-// Versioning (seed §3, §4, §9; CONTRACT §5; binding §8): checkOut, checkIn,
+// Versioning (docs/API.md §6.4, §7.10, §6): checkOut, checkIn,
 // cancelCheckOut, getAllVersions and the checked-out list, on the engine's primitives.
 // The engine owns the rules and failures; this file picks the target and renders.
 #include <algorithm>
@@ -10,7 +10,7 @@
 namespace folio::api::ops {
 namespace {
 
-// The working copy a checkIn or cancelCheckOut addresses (seed §4: "by path or
+// The working copy a checkIn or cancelCheckOut addresses (docs/API.md §7.10: "by path or
 // objectId"). An objectId is taken as given, so that a version id fails with
 // `versioning` in the engine; a path names the document, whose working copy is meant.
 Result<std::string> WorkingCopyId(Context& ctx) {
@@ -32,7 +32,7 @@ Result<Response> CheckOut(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* target_ptr, ctx.Target());
   const ObjectData& target = *target_ptr;
   // A path names the document, so its latest version; an objectId names exactly that
-  // version (seed §3: checking out an earlier version restores it). A series id given as
+  // version (docs/API.md §6.4: checking out an earlier version restores it). A series id given as
   // objectId already resolved to the latest version.
   const bool by_id = ctx.params.Has("objectId");
   const std::string id = by_id || target.series_id.empty() ? target.id : target.series_id;
@@ -84,15 +84,15 @@ Result<Response> CancelCheckOut(Context& ctx) {
 Result<Response> GetAllVersions(Context& ctx) {
   std::string id;
   if (!ctx.params.Has("objectId") && !ctx.path_given && ctx.params.Has("versionSeriesId")) {
-    // CmisJS names the series only (binding §13).
+    // CmisJS names the series only (docs/API.md §3.8).
     FOLIO_ASSIGN_OR_RETURN(id, ctx.params.GetString("versionSeriesId"));
   } else {
     FOLIO_ASSIGN_OR_RETURN(const ObjectData* target_ptr, ctx.Target());
     const ObjectData& target = *target_ptr;
     id = target.id;
   }
-  // Oldest first, working copy last (seed §4, CONTRACT §4); reversed, the CMIS order:
-  // newest first, working copy first (binding §8.6). Each version is written as it is
+  // Oldest first, working copy last (docs/API.md §7.10, §5); reversed, the CMIS order:
+  // newest first, working copy first (docs/API.md §7.10). Each version is written as it is
   // built and then dropped: a long series is never held whole.
   FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
   std::string body;
@@ -120,7 +120,7 @@ Result<Response> GetAllVersions(Context& ctx) {
 }
 
 // The working copies of the repository, or of one folder when the request names one
-// (binding §2.2; list shape §5: {objects, hasMoreItems, numItems}).
+// (docs/API.md §7.5; list shape §4.2: {objects, hasMoreItems, numItems}).
 Result<Response> CheckedOut(Context& ctx) {
   std::string folder_id;
   if (ctx.HasTarget()) {

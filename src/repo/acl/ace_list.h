@@ -22,7 +22,7 @@ inline constexpr bool kAclIsExact = true;        // CMIS ACL isExact / exactACL
 // principal and at least one permission, every permission is cmis:read, cmis:write or
 // cmis:all, and, when `principals` is given, every principal is cmis:anyone,
 // cmis:anonymous, or a user or group of the domain.
-// Errors: kConstraint naming an unsupported permission (binding §9.1); kInvalidArgument
+// Errors: kConstraint naming an unsupported permission (docs/API.md §7.11); kInvalidArgument
 // naming an empty principal, an entry without permissions or an unknown principal.
 Status ValidateAces(const std::vector<Ace>& aces, std::string_view list_name, const Principals* principals);
 

@@ -17,7 +17,7 @@ struct KeyRow {
   Role role;
 };
 
-// Every key of binding §9.3, in its order ("Descendents" and "Checkout" as CMIS
+// Every key of docs/API.md §11.3, in its order ("Descendents" and "Checkout" as CMIS
 // spells them). Policies and multi-filing do not exist in Folio; their keys say what
 // they would need (read to see an object, write to change a folder or an object).
 constexpr KeyRow kKeys[] = {

@@ -2,7 +2,7 @@
 // every read, cmis:write for changes (properties, content, check-out/in, creating
 // children in a folder, deleting), write on the object and both folders for a move,
 // cmis:all for applyACL. Also the aclCapabilities that repositoryInfo announces
-// (binding §1.2), its permissionMapping derived from the same table (binding §9.3).
+// (docs/API.md §4.4), its permissionMapping derived from the same table (docs/API.md §11.3).
 #pragma once
 
 #include <span>
@@ -38,7 +38,7 @@ struct Requirement {
 };
 Requirement RequirementOf(Action action);
 
-// One entry of aclCapabilities.permissionMapping (binding §9.3): key -> permission.
+// One entry of aclCapabilities.permissionMapping (docs/API.md §11.3): key -> permission.
 struct PermissionMapping {
   std::string_view key;  // "canCheckout.Document", spelled as CMIS spells it
   Permission permission;
@@ -49,13 +49,13 @@ struct PermissionDefinition {
   std::string_view description;
 };
 
-// What repositoryInfo announces about ACLs (binding §1.1 capabilityACL, §1.2).
+// What repositoryInfo announces about ACLs (docs/API.md §4.4 capabilityACL, §1.2).
 struct AclCapabilities {
   std::string_view capability;            // capabilityACL: "manage"
   std::string_view supported_permissions;  // "basic"
   std::string_view propagation;           // "objectonly": a new object copies its parent's entries
   std::span<const PermissionDefinition> permissions;
-  std::span<const PermissionMapping> mapping;  // every key of binding §9.3
+  std::span<const PermissionMapping> mapping;  // every key of docs/API.md §11.3
 };
 const AclCapabilities& Capabilities();
 

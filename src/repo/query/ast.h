@@ -1,4 +1,4 @@
-// The syntax tree of a CMIS QL statement (cmis-browser-binding §11, CMIS 1.1 §2.1.14):
+// The syntax tree of a CMIS QL statement (docs/API.md §12, CMIS 1.1 §2.1.14):
 // what parser.h produces and binder.h checks against the repository's types. Names are
 // kept as written; nothing here knows the types or the variant spellings.
 #pragma once

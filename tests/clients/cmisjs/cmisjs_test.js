@@ -269,7 +269,7 @@ async function runVariant(letter) {
     assert.equal(d[P('isMajorVersion')], true);
     assert.equal(d[P('isLatestVersion')], true);
     assert.equal(d[P('contentStreamLength')], Buffer.byteLength(text1));
-    // The part arrives as application/octet-stream; the type comes from the name (binding §3.4).
+    // The part arrives as application/octet-stream; the type comes from the name (docs/API.md §3.7).
     assert.equal(d[P('contentStreamMimeType')], 'text/plain');
     s.docId = d[P('objectId')];
     s.docSeries = d[P('versionSeriesId')];
@@ -330,7 +330,7 @@ async function runVariant(letter) {
   await step(V, 'setContentStream (overwriteFlag false, then true) and deleteContentStream', async () => {
     const d = props(await session.createDocument(s.folderId, 'first', 'scratch.txt'));
     const id = d[P('objectId')];
-    // CmisJS sends overwriteFlag=false by default: a document with content refuses (binding §13.9).
+    // CmisJS sends overwriteFlag=false by default: a document with content refuses (docs/API.md §3.8).
     await expectHttpError(session.setContentStream(id, 'second', undefined, 'scratch.txt'), 409, 'contentAlreadyExists', 'setContent without overwrite');
     const u = props(await session.setContentStream(id, 'second, longer', true, 'scratch.txt'));
     assert.equal(u[P('contentStreamLength')], 'second, longer'.length);
@@ -388,7 +388,7 @@ async function runVariant(letter) {
     });
     assert.equal(t.id, id);
     assert.equal((await session.getTypeDefinition(id)).parentId, P('document'));
-    // updateType (binding §7.2): a display attribute and a new optional property.
+    // updateType (docs/API.md §7.4): a display attribute and a new optional property.
     const u = await session.updateType({
       id, displayName: 'CmisJS test type, renamed',
       propertyDefinitions: { 'cmisjs:note': { id: 'cmisjs:note', propertyType: 'string', cardinality: 'single',
@@ -412,7 +412,7 @@ async function runVariant(letter) {
     await expectHttpError(session.getTypeDefinition(id), 404, 'objectNotFound', 'deleted type');
   });
 
-  // getDescendants and getFolderTree (binding §2.2, §5): containers {object: {object}, children}.
+  // getDescendants and getFolderTree (docs/API.md §7.5, §4.2): containers {object: {object}, children}.
   await step(V, 'getDescendants and getFolderTree', async () => {
     const names = (list) => list.map((c) => c.object.object.succinctProperties[P('name')]).sort();
     const all = await session.getDescendants(s.folderId);
@@ -431,7 +431,7 @@ async function runVariant(letter) {
     // covered by the HTTP tests instead.
   });
 
-  // getContentChanges (binding §2.2, §5; CMIS 1.1 token rules): follow the log from the
+  // getContentChanges (docs/API.md §7.5, §4.2; CMIS 1.1 token rules): follow the log from the
   // newest token, make a change, and see exactly it.
   await step(V, 'getContentChanges', async () => {
     const info = (await session.getRepositoryInfo())[V.repoId];
@@ -504,7 +504,7 @@ async function runVariant(letter) {
     const res = await session.getAllVersions(s.docSeries);
     const versions = await res.json();
     assert.ok(Array.isArray(versions), `a plain JSON array, got ${JSON.stringify(versions).slice(0, 200)}`);
-    // Folio's default order is oldest first (CONTRACT §4).
+    // Folio's default order is oldest first (docs/API.md §5).
     assert.deepEqual(versions.map((v) => props(v, 'version')[P('versionLabel')]), ['1.0', '2.0', '2.1']);
     assert.deepEqual(versions.map((v) => v.succinctProperties[P('isLatestVersion')]), [false, false, true]);
     assert.deepEqual(versions.map((v) => v.succinctProperties[P('checkinComment')] ?? null), [null, 'major check-in', 'minor check-in']);
@@ -550,34 +550,34 @@ async function runVariant(letter) {
     await expectHttpError(session.getObjectByPath(`${s.folderPath}/hello-renamed.txt`), 404, 'objectNotFound', 'old path after move');
   });
 
-  // bulkUpdate (binding §2.3, §5; CMIS 1.1 §2.2.4.14 bulkUpdateProperties).
+  // bulkUpdate (docs/API.md §7.7–§7.9, §4.2; CMIS 1.1 §2.2.4.14 bulkUpdateProperties).
   await step(V, 'bulkUpdateProperties', async () => {
     const r = await session.bulkUpdateProperties([s.v21Id], { 'cmis:description': 'bulk' });
     assert.ok(Array.isArray(r) && r.length === 1 && r[0].id, `array of {id,newId,changeToken}, got ${JSON.stringify(r)}`);
     assert.equal(props(await session.getObject(s.v21Id))[P('description')], 'bulk');
   });
 
-  // appendContent (binding §2.3; CMIS 1.1 §2.2.4.19 appendContentStream).
+  // appendContent (docs/API.md §7.7–§7.9; CMIS 1.1 §2.2.4.19 appendContentStream).
   await step(V, 'appendContentStream', async () => {
     const d = props(await session.createDocument(s.folderId, 'part 1;', 'append.txt'));
     await session.appendContentStream(d[P('objectId')], ' part 2', true, 'append.txt');
     assert.equal(await (await session.getContentStream(d[P('objectId')])).text(), 'part 1; part 2');
   });
 
-  // createDocumentFromSource (binding §2.3; CMIS 1.1 §2.2.4.2).
+  // createDocumentFromSource (docs/API.md §7.7–§7.9; CMIS 1.1 §2.2.4.2).
   await step(V, 'createDocumentFromSource', async () => {
     const c = props(await session.createDocumentFromSource(s.folderId, s.readmeId, undefined, 'readme-copy.md'));
     assert.equal(c[P('name')], 'readme-copy.md');
     assert.match(await (await session.getContentStream(c[P('objectId')])).text(), /^# Welcome to Folio/);
   });
 
-  // policies / renditions selectors (binding §2.2, §5): Folio has neither: empty arrays.
+  // policies / renditions selectors (docs/API.md §7.5, §4.2): Folio has neither: empty arrays.
   await step(V, 'getAppliedPolicies and getRenditions (none)', async () => {
     assert.deepEqual(await session.getAppliedPolicies(s.v21Id), []);
     assert.deepEqual(await session.getRenditions(s.v21Id), []);
   });
 
-  // getObjectRelationships (binding §2.2 `relationships`, §5 list shape; CMIS 1.1 §2.2.8.1).
+  // getObjectRelationships (docs/API.md §7.5 `relationships`, §4.2 list shape; CMIS 1.1 §2.2.8.1).
   await step(V, 'getObjectRelationships', async () => {
     const rel = props(await session.createRelationship({
       'cmis:name': 'cites-2', 'cmis:objectTypeId': 'cmis:relationship', 'cmis:sourceId': s.v21Id, 'cmis:targetId': s.readmeId,
@@ -588,7 +588,7 @@ async function runVariant(letter) {
     await session.deleteObject(rel[P('objectId')], true);
   });
 
-  // query (binding §2.3, §11.4; docs/API.md §12): CmisJS POSTs cmisaction=query with `statement`.
+  // query (docs/API.md §12): CmisJS POSTs cmisaction=query with `statement`.
   await step(V, 'query: by name, both spellings, an alias', async () => {
     const r = await session.query(`SELECT ${P('name')} AS n, cmis:objectId FROM ${P('document')} WHERE cmis:name = 'README.md'`);
     assert.ok(Array.isArray(r.results), 'results array');
