@@ -117,18 +117,13 @@ TEST_CASE("Crash: SIGKILL at 200 random moments; fsck --repair keeps every repor
   for (int d = 0; d < kDirs; ++d) {
     TempDir dir;
     {
-      auto store = Store::Open(dir.path(), StoreOptions{.durable = false});
-      REQUIRE(store.ok());
-      REQUIRE((*store)->CreateDomain("demo", "").ok());
-      RepositoryInfo info;
-      info.repository_id = "main";
-      REQUIRE((*store)->CreateRepository("demo", info).ok());
-      auto repo = (*store)->GetRepository("demo", "main");
+      folio::testing::DemoMain demo = folio::testing::MakeDemoMain(dir.path());
+      Repository* repo = demo.repo.get();
       NewObject fa, fb;
       fa.name = "A";
       fb.name = "B";
-      REQUIRE((*repo)->CreateFolder((*repo)->info().root_folder_id, fa, "w").ok());
-      REQUIRE((*repo)->CreateFolder((*repo)->info().root_folder_id, fb, "w").ok());
+      REQUIRE(repo->CreateFolder(repo->info().root_folder_id, fa, "w").ok());
+      REQUIRE(repo->CreateFolder(repo->info().root_folder_id, fb, "w").ok());
     }
     std::map<std::string, Expect> model;
     for (int k = 0; k < kKillsPerDir; ++k, ++kills) {

@@ -70,14 +70,7 @@ TEST_CASE("Crash: SIGKILL while writing and indexing; after a restart the index 
   int kills = 0;
   for (int d = 0; d < 3; ++d) {
     TempDir dir;
-    {
-      auto store = Store::Open(dir.path(), StoreOptions{.durable = false});
-      REQUIRE(store.ok());
-      REQUIRE((*store)->CreateDomain("demo", "").ok());
-      RepositoryInfo info;
-      info.repository_id = "main";
-      REQUIRE((*store)->CreateRepository("demo", info).ok());
-    }
+    folio::testing::MakeDemoMain(dir.path());  // closed again at once
     for (int k = 0; k < 10; ++k, ++kills) {
       folio::testing::Child child = folio::testing::ForkWithPipe([&](int fd) { Workload(dir.path(), kills, fd); });
       char line[64];

@@ -18,13 +18,6 @@ namespace {
 
 const char* const kReadme = "/demo/beta/docs/readme.txt?cmisselector=object";
 
-Json GetJson(httplib::Client& c, const std::string& target) {
-  auto r = c.Get(target.c_str());
-  REQUIRE(r);
-  REQUIRE_MESSAGE(r->status == 200, r->body);
-  return Json::parse(r->body);
-}
-
 // A property's value as text (strings without quotes).
 std::string PropText(const Json& object, const std::string& id) {
   const Json v = Prop(object, id);

@@ -53,6 +53,25 @@ inline std::string ContentOf(Repository& repo, const std::string& id) {
   return ReadAll(*s->file);
 }
 
+// A new data directory at `dir` (not durable: for tests that kill processes, not the
+// machine) holding domain "demo" with repository "main", open (the repository uses its
+// store's Fs: the store outlives it, members being destroyed in reverse order).
+struct DemoMain {
+  std::unique_ptr<Store> store;
+  std::shared_ptr<Repository> repo;
+};
+inline DemoMain MakeDemoMain(const std::string& dir) {
+  auto store = Store::Open(dir, StoreOptions{.durable = false});
+  REQUIRE(store.ok());
+  REQUIRE((*store)->CreateDomain("demo", "").ok());
+  RepositoryInfo info;
+  info.repository_id = "main";
+  REQUIRE((*store)->CreateRepository("demo", info).ok());
+  auto repo = (*store)->GetRepository("demo", "main");
+  REQUIRE(repo.ok());
+  return DemoMain{std::move(*store), std::move(*repo)};
+}
+
 struct RepoFixture {
   TempDir dir;
   std::unique_ptr<Store> store;
