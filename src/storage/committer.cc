@@ -343,7 +343,14 @@ Status Committer::RunImpl(const std::function<Status(ChangeSet&)>& stage) {
 // (outermost Run only), so the next change can be staged and share the sync.
 Status Committer::CommitLocked(ChangeSet& change, bool outermost, std::unique_lock<std::recursive_mutex>& lock) {
   spilled_.clear();
-  if (Status prepared = PrepareLocked(change); !prepared.ok()) {
+  Status prepared = PrepareLocked(change);
+  if (prepared.Is(std::errc::no_space_on_device)) {
+    DropSpilledLocked();
+    // A full disk may hold garbage that only waits for a checkpoint (a deleted
+    // document's files): free it and try once more.
+    if (FreeGarbage()) prepared = PrepareLocked(change);
+  }
+  if (!prepared.ok()) {
     DropSpilledLocked();  // written for a record that will not be
     return prepared;
   }
@@ -426,6 +433,13 @@ void Committer::LeadBatch(const std::vector<std::shared_ptr<Pending>>& batch) {
   for (const auto& b : batch) {
     if (s.ok()) {
       b->status = ApplyRecord(b->change);
+      if (b->status.Is(std::errc::no_space_on_device) && !broken_ && FreeGarbage()) {
+        // The record is committed: applying it again (as recovery would) completes
+        // it, now that the garbage of earlier changes (a deleted document's files)
+        // has made room.
+        RemoveTempsBeside(b->change);
+        b->status = ApplyRecord(b->change);
+      }
       if (b->status.ok() && !broken_) {
         std::lock_guard<std::mutex> h(header_mu_);
         header_.applied_lsn = b->lsn;
@@ -501,17 +515,7 @@ Status Committer::CheckpointLocked() {
     FOLIO_RETURN_IF_ERROR(RecoverLocked());
   }
   // Every applied change becomes durable; then the log can start over.
-  std::vector<std::string> garbage;
-  {
-    std::lock_guard<std::mutex> lock(trash_mu_);
-    garbage = garbage_pending_;  // what was applied before the sync
-  }
-  FOLIO_RETURN_IF_ERROR(fs_.SyncAll());
-  {
-    std::lock_guard<std::mutex> lock(trash_mu_);
-    garbage_pending_.erase(garbage_pending_.begin(), garbage_pending_.begin() + garbage.size());
-    garbage_durable_.insert(garbage_durable_.end(), garbage.begin(), garbage.end());
-  }
+  FOLIO_RETURN_IF_ERROR(SyncApplied());
   {
     std::lock_guard<std::mutex> h(header_mu_);
     header_.epoch += 1;
@@ -532,6 +536,33 @@ void Committer::AddGarbage(const std::vector<std::string>& paths) {
   if (paths.empty()) return;
   std::lock_guard<std::mutex> lock(trash_mu_);
   garbage_pending_.insert(garbage_pending_.end(), paths.begin(), paths.end());
+}
+
+Status Committer::SyncApplied() {
+  std::lock_guard<std::mutex> sync(sync_mu_);
+  std::vector<std::string> garbage;
+  {
+    std::lock_guard<std::mutex> lock(trash_mu_);
+    garbage = garbage_pending_;  // what was applied before the sync
+  }
+  FOLIO_RETURN_IF_ERROR(fs_.SyncAll());
+  std::lock_guard<std::mutex> lock(trash_mu_);
+  // Only appended to meanwhile (sync_mu_ keeps out another SyncApplied).
+  garbage_pending_.erase(garbage_pending_.begin(), garbage_pending_.begin() + garbage.size());
+  garbage_durable_.insert(garbage_durable_.end(), garbage.begin(), garbage.end());
+  return OkStatus();
+}
+
+bool Committer::FreeGarbage() {
+  {
+    std::lock_guard<std::mutex> lock(trash_mu_);
+    if (garbage_pending_.empty() && garbage_durable_.empty()) return false;
+  }
+  // Pending garbage may go once the changes that made it are durable: sync them now
+  // rather than wait for the next checkpoint (the log itself stays as it is).
+  if (!SyncApplied().ok()) return false;
+  RemoveTrash();
+  return true;
 }
 
 void Committer::RemoveTrash() {

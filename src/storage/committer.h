@@ -135,6 +135,13 @@ class Committer {
   Status EnsureLogLocked();
   // Removes the garbage a checkpoint has made safe to remove.
   void RemoveTrash();
+  // On a full disk: syncs what is applied (so every queued garbage is safe to remove)
+  // and removes all of it. False when there was none (nothing would change). Requires
+  // this process to hold the file lock; staging may run meanwhile (garbage is never
+  // read).
+  bool FreeGarbage();
+  // Syncs the filesystem; the garbage queued before it is then durable garbage.
+  Status SyncApplied();
   // Queues what earlier processes left in trash/ for removal (lock held).
   void SweepTrashDir();
   // Queues `paths` for removal once a checkpoint has made their changes durable.
@@ -169,6 +176,7 @@ class Committer {
   std::atomic<bool> broken_{false};  // a record was committed but not fully applied
   std::atomic<int64_t> last_commit_ns_{0};
 
+  std::mutex sync_mu_;   // one SyncApplied at a time
   std::mutex trash_mu_;
   // Directories renamed into trash/ and upload files linked into place. Removing one
   // before the change that made it garbage is durable could lose data on a filesystem

@@ -1,10 +1,13 @@
 // `folio serve` over a small filesystem (tmpfs), full or read-only. On a read-only mount (a tmpfs remounted read-only,
 // where this process may mount: root on Linux): every read is served without
 // --read-only, files made by hand included; every write answers `storage` naming the
-// read-only filesystem; the server stays up; fsck finds the store clean.
+// read-only filesystem; the server stays up; fsck finds the store clean. On a full one,
+// writes answer storage naming the cause, and a delete makes room for the next write
+// at once (its garbage is removed without waiting for a checkpoint).
 #include <doctest/doctest.h>
 #include <sys/mount.h>
 
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -133,7 +136,21 @@ TEST_CASE("Full disk: folio serve on a small tmpfs answers storage naming it, ke
       CHECK(got->body.size() == big.size());
     }
     CHECK(c.Get(("/demo/beta/docs/big" + std::to_string(made) + ".bin").c_str())->status == 404);
-    // Room made again: writes work again.
+    // Fill what is left but a few pages, whatever the failing write left free: what
+    // follows must then get its room from the deleted document.
+    const std::string filler = m.dir.path() + "/filler";
+    {
+      std::FILE* f = std::fopen(filler.c_str(), "wb");
+      REQUIRE(f != nullptr);
+      std::setvbuf(f, nullptr, _IONBF, 0);
+      const std::string page(4096, 'f');
+      while (std::fwrite(page.data(), 1, page.size(), f) == page.size()) {
+      }
+      std::fclose(f);
+      fs::resize_file(filler, fs::file_size(filler) / 4096 * 4096);
+    }
+    // Room made again (a delete needs no more than a few pages): writes work again at
+    // once, before any idle checkpoint could have removed the deleted files.
     REQUIRE(c.Post("/demo/beta/docs/big0.bin", Json{{"operation", "delete"}}.dump(), "application/json")->status <
             300);
     auto after = c.Post("/demo/beta/docs",
