@@ -84,6 +84,20 @@ TEST_CASE("Fsck query index: query-index-unreadable for a file that is not an in
   CHECK(QueryDocuments(f, after) == 5);
 }
 
+TEST_CASE("Fsck query index: a database without tables (its first writer killed before the schema) is no index") {
+  FsckFixture f;
+  {
+    auto db = query::Db::Open(f.Abs(kIndex));  // makes the file, writes no table
+    REQUIRE(db.ok());
+  }
+  const FsckReport r = RunCheck(f.dir.path());
+  CHECK_MESSAGE(r.findings.empty(), Dump(r));
+  query::QueryIndexes after(*f.store);
+  CHECK(QueryDocuments(f, after) == 5);
+  const FsckReport built = RunCheck(f.dir.path());
+  CHECK_MESSAGE(built.findings.empty(), Dump(built));
+}
+
 TEST_CASE("Fsck query index: query-index-incomplete (a note) for an interrupted build") {
   FsckFixture f;
   {

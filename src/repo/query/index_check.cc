@@ -49,6 +49,15 @@ IndexCheck CheckIndexFile(const std::string& db_path, const std::vector<Expected
     out.detail = s.message();
     return out;
   };
+  // A database without any table is an index whose first writer stopped before its
+  // schema's transaction committed (SQLite makes the file on open): as good as none.
+  {
+    auto tables = db.Prepare("SELECT count(*) FROM sqlite_master");
+    if (!tables.ok()) return unreadable(tables.status());
+    auto row = tables->Step();
+    if (!row.ok()) return unreadable(row.status());
+    if (*row && tables->Int(0) == 0) return out;  // kAbsent
+  }
   auto schema = ReadMeta(db, "schema");
   if (!schema.ok()) return unreadable(schema.status());
   if (!*schema || **schema != kSchemaVersion) {

@@ -23,7 +23,8 @@ struct ExpectedRow {
 
 struct IndexCheck {
   enum class State {
-    kAbsent,      // no index file: a server builds one when it needs it
+    kAbsent,      // no index file, or one without any table (its first writer was
+                  // stopped before the schema committed): a server builds one when needed
     kUnreadable,  // not a database, damaged, or of an unknown schema version
     kIncomplete,  // a build is running or was interrupted, or change log events wait
     kChecked,     // compared: see differences
