@@ -237,6 +237,7 @@ int main(int argc, char** argv) {
 
   // 3, 4. Queries over HTTP, warm, against find and grep.
   httplib::Client c("127.0.0.1", server.port);
+  c.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
   c.set_read_timeout(120, 0);
   auto query = [&](const std::string& statement, int max_items) -> double {
     httplib::Params p{

@@ -72,6 +72,7 @@ std::vector<Row> VersionsRows(const std::string& folio, const std::vector<int>& 
   std::unique_ptr<httplib::Client> cli;
   if (server.port != 0) {
     cli = std::make_unique<httplib::Client>("127.0.0.1", server.port);
+    cli->set_tcp_nodelay(true);
     cli->set_read_timeout(120, 0);
   }
   int have = 1;

@@ -24,6 +24,7 @@ TEST_CASE("Http serve: ready line, --ephemeral, clean stop on SIGTERM") {
   CHECK(ready.back() == '\n');
   const int port = std::stoi(ready.substr(std::string("folio listening on http://127.0.0.1:").size()));
   httplib::Client c("127.0.0.1", port);
+  c.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
   CHECK(c.Get("/demo/beta/docs/readme.txt")->body == "hello");
   auto made = c.Post("/demo/beta/docs", R"({"operation":"createFolder","properties":{"cmis:name":"tmp"}})",
                      "application/json");

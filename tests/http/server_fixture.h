@@ -78,6 +78,7 @@ class ServerFixture {
   std::string base() const { return "http://127.0.0.1:" + std::to_string(port()); }
   httplib::Client Client() const {
     httplib::Client c("127.0.0.1", port());
+    c.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
     c.set_read_timeout(10, 0);
     return c;
   }

@@ -57,12 +57,14 @@ TEST_CASE("folio::testing::Server: serves a copy on a free port; the copy goes w
     CHECK(a.data_dir() != b.data_dir());
     copy = a.data_dir();
     httplib::Client c("127.0.0.1", a.port());
+    c.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
     CHECK(c.Get("/demo/beta/docs/readme.txt")->body == "hello");
     CHECK(c.Post("/demo/beta/docs/readme.txt", "operation=setContent&content=changed",
                  "application/x-www-form-urlencoded")
               ->status == 201);
     CHECK(ReadText(a.data_dir() + "/demo/beta/docs/readme.txt") == "changed");
     httplib::Client cb("127.0.0.1", b.port());
+    cb.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
     CHECK(cb.Get("/demo/beta/docs/readme.txt")->body == "hello");  // b's copy is its own
     Server moved = std::move(a);
     CHECK(moved.data_dir() == copy);
@@ -76,6 +78,7 @@ TEST_CASE("folio::testing::Server: serves a copy on a free port; the copy goes w
 TEST_CASE("folio::testing::Server: no fixture is an empty data directory; options apply") {
   Server empty;
   httplib::Client c("127.0.0.1", empty.port());
+  c.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
   CHECK(c.Get("/")->body == R"({"domains":[]})");
   CHECK(c.Post("/", "operation=createDomain&domainId=acme", "application/x-www-form-urlencoded")->status == 201);
   CHECK(c.Post("/acme", "operation=createRepository&repositoryId=docs", "application/x-www-form-urlencoded")
@@ -89,6 +92,7 @@ TEST_CASE("folio::testing::Server: no fixture is an empty data directory; option
   BuildFixtureData(fixture.path());
   Server read_only(fixture.path(), options);
   httplib::Client r("127.0.0.1", read_only.port());
+  r.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
   auto refused = r.Post("/demo/beta/docs", "operation=createFolder&name=x", "application/x-www-form-urlencoded");
   CHECK(refused->status == 403);
 }
