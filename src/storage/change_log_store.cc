@@ -163,16 +163,18 @@ Result<bool> ChangeLogStore::Truncated() {
 Status ChangeLogStore::Append(const std::vector<ChangeEvent>& events) {
   if (events.empty()) return OkStatus();
   std::lock_guard<std::mutex> lock(mu_);
-  Status made = fs_.MakeDir(dir_);
-  if (!made.ok() && !made.Is(std::errc::file_exists)) return made;
-  // The tail as last written, when the file still has that size; else read it.
+  // The tail as last written, when the file still has that size (then the directory
+  // exists and the file ends with a whole line); else read it.
   std::optional<Tail> tail;
   if (tail_) {
     auto st = fs_.Stat(JoinPath(dir_, tail_->name));
     if (st.ok() && st->size == tail_->size) tail = tail_;
   }
   tail_.reset();
+  const bool known_tail = tail.has_value();
   if (!tail) {
+    Status made = fs_.MakeDir(dir_);
+    if (!made.ok() && !made.Is(std::errc::file_exists)) return made;
     FOLIO_ASSIGN_OR_RETURN(std::vector<Segment> segments, Segments());
     if (!segments.empty()) {
       FOLIO_ASSIGN_OR_RETURN(std::vector<ChangeEvent> in_last, ReadSegment(segments.back(), 0, SIZE_MAX));
@@ -196,7 +198,7 @@ Status ChangeLogStore::Append(const std::vector<ChangeEvent>& events) {
   FOLIO_ASSIGN_OR_RETURN(auto file, fs_.OpenRandomAccess(path));
   FOLIO_ASSIGN_OR_RETURN(uint64_t size, file->Size());
   std::string lines;
-  if (size > 0) {
+  if (size > 0 && !(known_tail && size == tail->size)) {
     // A torn last line (a crash mid-append) is closed so the next event starts clean.
     char end = '\n';
     FOLIO_ASSIGN_OR_RETURN(size_t n, file->ReadAt(size - 1, &end, 1));

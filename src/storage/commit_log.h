@@ -63,6 +63,9 @@ class CommitLog {
   Result<LogHeader> ReadHeader();
   // Writes `header` (with version increased) into the older slot. No sync.
   Status WriteHeader(LogHeader& header);
+  // The version of the header slot last read or written whole by this object: what the
+  // disk holds unless another process wrote a header since.
+  uint64_t last_version() const { return last_slot_version_; }
 
   // The records of `epoch` from `offset` on, in order, up to the first frame that is
   // not a whole, valid record of that epoch with the next lsn after `after_lsn`.

@@ -166,15 +166,22 @@ Status Committer::AcquireLocked() {
 }
 
 void Committer::ReleaseIfIdleLocked() {
+  std::optional<uint64_t> version;
+  {
+    std::lock_guard<std::mutex> h(header_mu_);
+    if (log_) version = log_->last_version();
+  }
   std::lock_guard<std::mutex> q(q_mu_);
-  if (depth_ == 0 && queue_.empty() && !leader_active_ && file_lock_) file_lock_.reset();
+  if (depth_ == 0 && queue_.empty() && !leader_active_ && file_lock_) {
+    file_lock_.reset();
+    released_version_ = broken_ ? std::nullopt : version;
+  }
 }
 
 Status Committer::RecoverLocked() {
-  // A data directory written by an older Folio may hold records of the format-1 journal.
-  FOLIO_RETURN_IF_ERROR(RecoverJournal(fs_, layout_.JournalDir()).status());
   FOLIO_RETURN_IF_ERROR(EnsureLogLocked());
   std::unique_lock<std::mutex> h(header_mu_);
+  const uint64_t known_next_token = header_.next_token;
   FOLIO_ASSIGN_OR_RETURN(header_, log_->ReadHeader());
   const std::string boot = fs_.BootId();
   // Same boot: every record up to applied_lsn is in the files (the page cache is
@@ -183,6 +190,19 @@ Status Committer::RecoverLocked() {
   uint64_t offset = same_boot ? header_.applied_end : kLogHeaderBytes;
   uint64_t after = same_boot ? header_.applied_lsn : 0;
   FOLIO_ASSIGN_OR_RETURN(std::vector<LogRecord> records, log_->Scan(header_.epoch, offset, after));
+  if (released_version_ && *released_version_ == header_.version && records.empty() && !broken_) {
+    // Nobody wrote the header since this process let the lock go (every writer writes
+    // it after applying, or leaves a record that Scan finds): what this process knew
+    // then still holds, the next token included. A lock acquisition then costs a
+    // header read and one scan, not the journal's and the change log's reads.
+    header_.next_token = std::max(header_.next_token, known_next_token);
+    tail_ = offset;
+    next_lsn_ = after + 1;
+    applied_lsn_ = after;
+    return OkStatus();
+  }
+  // A data directory written by an older Folio may hold records of the format-1 journal.
+  FOLIO_RETURN_IF_ERROR(RecoverJournal(fs_, layout_.JournalDir()).status());
   for (LogRecord& r : records) {
     FOLIO_RETURN_IF_ERROR(ApplyRecord(r.change));
     // An apply that was cut short may have left temp files beside its targets; only

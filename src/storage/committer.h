@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -162,6 +163,9 @@ class Committer {
   std::unique_ptr<CommitLog> log_;
   uint64_t tail_ = kLogHeaderBytes;  // where the next record goes; guarded by mu_
   uint64_t next_lsn_ = 1;            // guarded by mu_
+  // The log header's version when this process last let the file lock go: if it is
+  // unchanged at the next acquisition, no other process wrote meanwhile. Guarded by mu_.
+  std::optional<uint64_t> released_version_;
   std::vector<std::string> spilled_; // uploads PrepareLocked wrote for the record in hand
 
   std::mutex header_mu_;  // header_ and log_'s header slots
