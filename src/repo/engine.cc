@@ -15,6 +15,13 @@ Engine::Engine(Fs& raw, std::string base, EngineOptions options)
       committer(raw, layout, [&] {
         storage::CommitterOptions c = options.committer;
         c.read_only = options.read_only;
+        // Records this process writes are kept parsed: a request reads back what it or
+        // the previous one has just written (series.json, the working copy) without a
+        // read. Called only once the engine is built (by the first change).
+        c.on_json_written = [this](const std::string& path, const FileStat& st,
+                                   std::shared_ptr<const storage::Json> value) {
+          records.Remember(path, st, std::move(value));
+        };
         return c;
       }()),
       types(fs, layout, &committer),

@@ -25,6 +25,10 @@ class RecordReader {
   // The cached parse of `path` WITHOUT validation (nullptr if none): only a hint the
   // caller verifies by other means.
   std::shared_ptr<const storage::Json> Peek(const std::string& path);
+  // What the engine's commit path has just written at `path` (see JsonCache::Remember).
+  void Remember(const std::string& path, const FileStat& st, std::shared_ptr<const storage::Json> json) {
+    cache_.Remember(path, st, std::move(json));
+  }
 
   // A folder, item, relationship, version or working-copy record. Errors: as Read, and
   // kStorage naming a field that is missing or of the wrong type.

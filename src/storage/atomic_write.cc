@@ -30,7 +30,7 @@ Result<std::string> WriteTemp(Fs& fs, const std::string& target, Fill fill) {
 std::string TempPathBeside(std::string_view path) {
   // pid + counter + random: unique across threads and processes sharing a directory.
   static std::atomic<uint64_t> counter{0};
-  std::string name = std::string(kTempPrefix) + std::to_string(::getpid()) + "-" +
+  std::string name = std::string(kTempPrefix) + std::to_string(ProcessId()) + "-" +
                      std::to_string(counter.fetch_add(1)) + "-" + NewId('t').substr(1, 6);
   return JoinPath(ParentPath(path), name);
 }

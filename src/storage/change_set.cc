@@ -131,12 +131,28 @@ Result<std::string> Stamped(Fs& fs, const Action& a) {
   return SerializeJson(j);
 }
 
+// Tells options.on_json_written what the Put of `path` left there (nothing when the
+// file cannot be stat'ed now: a reader then reads it).
+void ReportJsonWritten(Fs& fs, const ApplyOptions& options, const Action& a, std::string_view bytes) {
+  if (!options.on_json_written || !a.json) return;
+  auto st = fs.IdentityStat(a.path);
+  if (!st.ok() || st->size != bytes.size()) return;
+  auto parsed = ParseStoredJson(bytes, a.path);
+  if (parsed.ok()) options.on_json_written(a.path, *st, std::make_shared<const Json>(std::move(*parsed)));
+}
+
 Status ApplyOne(Fs& fs, const Action& a, const ApplyOptions& options, std::vector<std::string>* trashed) {
   switch (a.op) {
     case Action::Op::kPut: {
-      if (a.stamp.empty()) return PutFile(fs, a.path, a.bytes);
+      if (a.stamp.empty()) {
+        FOLIO_RETURN_IF_ERROR(PutFile(fs, a.path, a.bytes));
+        ReportJsonWritten(fs, options, a, a.bytes);
+        return OkStatus();
+      }
       FOLIO_ASSIGN_OR_RETURN(std::string bytes, Stamped(fs, a));
-      return PutFile(fs, a.path, bytes);
+      FOLIO_RETURN_IF_ERROR(PutFile(fs, a.path, bytes));
+      ReportJsonWritten(fs, options, a, bytes);
+      return OkStatus();
     }
     case Action::Op::kMakeDir: {
       Status s = fs.MakeDir(a.path);
@@ -213,10 +229,13 @@ void ChangeSet::Put(std::string path, std::string bytes) {
   actions_.push_back(std::move(a));
 }
 
-void ChangeSet::PutJson(std::string path, const Json& value) { Put(std::move(path), SerializeJson(value)); }
+void ChangeSet::PutJson(std::string path, const Json& value) {
+  Put(std::move(path), SerializeJson(value));
+  actions_.back().json = true;
+}
 
 void ChangeSet::PutJsonStamped(std::string path, const Json& value, std::string stamped) {
-  Put(std::move(path), SerializeJson(value));
+  PutJson(std::move(path), value);
   actions_.back().stamp = std::move(stamped);
 }
 

@@ -10,6 +10,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -74,6 +76,10 @@ struct Action {
   // it, is written into the JSON's "file" member (a series records its visible file,
   // which the same change writes just before).
   std::string stamp;
+  // kPut by PutJson (never logged: a replayed record has it false). The apply hands
+  // what it wrote to ApplyOptions::on_json_written, so that readers need not read back
+  // what this process has just written.
+  bool json = false;
 };
 
 class ChangeSet {
@@ -128,6 +134,11 @@ struct ApplyOptions {
   // Where a removed directory goes first (renamed, then removed by the caller later):
   // a tree disappears from listings at once and its removal leaves the request path.
   std::string trash_dir;
+  // Called after a JSON file (ChangeSet::PutJson) was put in place, with its identity as
+  // the apply found it right after the rename and its bytes parsed as a reader parses
+  // them: a cache of parsed records can keep it.
+  std::function<void(const std::string& path, const FileStat& st, std::shared_ptr<const Json> value)>
+      on_json_written;
 };
 
 // Applies every action of `change` in order, idempotently (see the file comment), with

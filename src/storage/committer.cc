@@ -196,6 +196,7 @@ Status Committer::RecoverLocked() {
     // then still holds, the next token included. A lock acquisition then costs a
     // header read and one scan, not the journal's and the change log's reads.
     header_.next_token = std::max(header_.next_token, known_next_token);
+    header_.boot_id = boot;  // as below: the next header written carries this boot's id
     tail_ = offset;
     next_lsn_ = after + 1;
     applied_lsn_ = after;
@@ -244,6 +245,7 @@ Status Committer::ApplyRecord(const ChangeSet& change) {
   std::vector<std::string> trashed;
   ApplyOptions options;
   options.trash_dir = layout_.TrashDir();
+  options.on_json_written = options_.on_json_written;
   FOLIO_RETURN_IF_ERROR(ApplyChangeSet(fs_, change, options, &trashed));
   FOLIO_RETURN_IF_ERROR(changes_.Append(change.events()));
   // Uploads linked into place are consumed: their own name goes after the next

@@ -1,23 +1,50 @@
 // Id generation and parsing; see ids.h.
 #include "storage/ids.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <mutex>
 #include <random>
 
 namespace folio::storage {
+namespace {
+
+// getpid is a system call (glibc caches it no more): ids and temp names are made for
+// every file a change writes, so the pid is kept, and renewed in a forked child.
+std::atomic<pid_t> g_pid{0};
+std::atomic<uint64_t> g_fork_generation{1};
+
+void AfterForkInChild() {
+  g_pid.store(::getpid());
+  g_fork_generation.fetch_add(1);
+}
+
+}  // namespace
+
+pid_t ProcessId() {
+  pid_t pid = g_pid.load(std::memory_order_relaxed);
+  if (pid != 0) return pid;
+  static std::once_flag registered;
+  std::call_once(registered, [] { ::pthread_atfork(nullptr, nullptr, AfterForkInChild); });
+  pid = ::getpid();
+  g_pid.store(pid);
+  return pid;
+}
 
 std::string NewId(char prefix) {
   static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
   // Seeded per thread, and again in a forked child: it would otherwise repeat its
   // parent's sequence, and so its ids.
   thread_local std::mt19937_64 rng;
-  thread_local pid_t seeded_for = -1;
-  if (seeded_for != ::getpid()) {
+  thread_local uint64_t seeded_for = 0;
+  (void)ProcessId();  // registers the fork handler before the first fork can matter
+  if (seeded_for != g_fork_generation.load(std::memory_order_relaxed)) {
     std::random_device rd;
-    std::seed_seq seq{rd(), rd(), rd(), rd(), static_cast<unsigned>(::getpid())};
+    std::seed_seq seq{rd(), rd(), rd(), rd(), static_cast<unsigned>(ProcessId())};
     rng.seed(seq);
-    seeded_for = ::getpid();
+    seeded_for = g_fork_generation.load(std::memory_order_relaxed);
   }
   std::string id(1, prefix);
   for (int i = 0; i < 16; ++i) id += kAlphabet[rng() % 36];

@@ -4,6 +4,8 @@
 // (docs/API.md §6), so they need no index entry of their own.
 #pragma once
 
+#include <sys/types.h>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +14,8 @@ namespace folio::storage {
 
 // A new random id: `prefix` followed by 16 characters of [a-z0-9] (about 82 bits).
 std::string NewId(char prefix);
+// This process's id without a system call per use (renewed in a forked child).
+pid_t ProcessId();
 
 std::string VersionId(std::string_view series_id, std::string_view label);
 std::string PwcId(std::string_view series_id);

@@ -54,6 +54,24 @@ Result<std::shared_ptr<const Json>> JsonCache::Read(Fs& fs, const std::string& p
   return json;
 }
 
+void JsonCache::Remember(const std::string& path, const FileStat& st, std::shared_ptr<const Json> json) {
+  if (capacity_ == 0) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = map_.find(path);
+  if (it != map_.end()) {
+    it->second.stat = st;
+    it->second.json = std::move(json);
+    lru_.splice(lru_.begin(), lru_, it->second.lru);
+    return;
+  }
+  lru_.push_front(path);
+  map_[path] = Entry{st, std::move(json), lru_.begin()};
+  if (map_.size() > capacity_) {
+    map_.erase(lru_.back());
+    lru_.pop_back();
+  }
+}
+
 std::shared_ptr<const Json> JsonCache::Peek(const std::string& path) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = map_.find(path);

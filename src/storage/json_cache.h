@@ -25,6 +25,12 @@ class JsonCache {
   // The cached parse of `path` WITHOUT validating it (nullptr if none): only for hints
   // that the caller verifies by other means (an index entry checked against the record).
   std::shared_ptr<const Json> Peek(const std::string& path);
+  // Keeps `json` as the parse of `path` with identity `st`: what this process has just
+  // written there (no read back). Unlike Read, a recent file is kept: a later change by
+  // hand still gives it another identity, unless it is made in place, to the same size,
+  // within the file system's time stamp granularity of Folio's write: the same window a
+  // read of a just-written file has.
+  void Remember(const std::string& path, const FileStat& st, std::shared_ptr<const Json> json);
   void Clear();
 
  private:

@@ -116,7 +116,15 @@ TEST_CASE("Fsck: plants id-duplicate and reports id-duplicate") {
 TEST_CASE("Fsck: plants index-entry-missing and reports index-entry-missing") {
   FsckFixture f;
   fs::remove(f.Abs(f.IndexEntry(f.q3.series_id)));
-  CHECK(f.repo->GetObject(f.q3.series_id).status().kind() == ErrorKind::kObjectNotFound);
+  {
+    // A process that has not cached the entry finds nothing by id (this one may still
+    // know where the entry pointed, and finds the object: harmless, fsck tells).
+    auto fresh = Store::Open(f.dir.path());
+    REQUIRE(fresh.ok());
+    auto repo = (*fresh)->GetRepository("demo", "main");
+    REQUIRE(repo.ok());
+    CHECK((*repo)->GetObject(f.q3.series_id).status().kind() == ErrorKind::kObjectNotFound);
+  }
   CHECK(ExpectRepaired(f.dir.path(), "index-entry-missing", f.IndexEntry(f.q3.series_id)) == "wrote the entry");
   CHECK(f.Content(f.q3.series_id) == "version two");
 }

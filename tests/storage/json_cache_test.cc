@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "storage/atomic_write.h"
+#include "storage/change_set.h"
 #include "storage/json_cache.h"
 #include "support/repo_fixture.h"
 
@@ -32,4 +33,32 @@ TEST_CASE("JsonCache: a replaced or edited file is read again") {
   CHECK((*cache.Read(**fs, "a.json").value())["v"] == 3);
   std::filesystem::remove(dir / "a.json");
   CHECK(cache.Read(**fs, "a.json").status().Is(std::errc::no_such_file_or_directory));
+}
+
+TEST_CASE("JsonCache: what the commit path wrote is kept without a read, and a later change is still seen") {
+  TempDir dir;
+  auto fs = OpenPosixFs(dir.path());
+  REQUIRE(fs.ok());
+  JsonCache cache(16);
+  ChangeSet change;
+  change.PutJson("s.json", Json{{"v", 1}});
+  change.Put("plain.txt", "not JSON");
+  std::vector<std::pair<std::string, std::shared_ptr<const Json>>> told;
+  ApplyOptions options;
+  options.on_json_written = [&](const std::string& path, const FileStat& st, std::shared_ptr<const Json> value) {
+    told.emplace_back(path, value);
+    cache.Remember(path, st, value);
+  };
+  REQUIRE(ApplyChangeSet(**fs, change, options, nullptr).ok());
+  // Only the JSON record is told, with its bytes as a reader parses them.
+  REQUIRE(told.size() == 1);
+  CHECK(told[0].first == "s.json");
+  CHECK((*told[0].second)["v"] == 1);
+  // Just written (a "racy" file Read would not keep), yet served from the cache.
+  auto read = cache.Read(**fs, "s.json");
+  REQUIRE(read.ok());
+  CHECK(read->get() == told[0].second.get());
+  // Replaced by hand: another identity, read again.
+  WriteFile(dir / "s.json", R"({"v": 22})");
+  CHECK((*cache.Read(**fs, "s.json").value())["v"] == 22);
 }
