@@ -107,6 +107,24 @@ class TreeVisitor {
   virtual Status Leave() = 0;
 };
 
+// Who may make a change (docs/API.md §11.3). The engine asks it inside the change,
+// while the change is staged under the repository's write exclusion, on each object the
+// change involves as it finds it then: no other change (an applyACL that revokes the
+// permission) can come between the check and the write. The role says what the object
+// is to the change.
+enum class WriteRole {
+  kObject,  // the object changed, deleted, checked out or in; for a create, its folder
+  kSource,  // a move: the folder the object leaves; a relationship: its source
+  kTarget,  // a move: the folder it goes to; a relationship: its target
+  kBelow,   // deleteTree: each object below the folder (id, base, type_id, name, path
+            // and acl filled in; every other member empty)
+};
+// Returns OK to allow, or the error that refuses the change (kPermissionDenied naming
+// the object); nothing is written then. Called on the writing thread, possibly more than
+// once per change (a staging may run again); must not call the repository. An empty
+// function allows every change.
+using WriteCheck = std::function<Status(WriteRole role, const ObjectData& object)>;
+
 struct RepositoryOptions {
   bool read_only = false;
   // Change-log events kept (see StoreOptions::change_log_max_events).
@@ -187,15 +205,19 @@ class Repository {
   // if it is not a folder or the type does not exist or is of another base type;
   // kNameConstraintViolation for a bad or taken name; kConstraint for properties the
   // type does not allow (naming them); kPermissionDenied on a read-only repository.
-  Result<ObjectData> CreateFolder(const std::string& parent_id, const NewObject& obj, const std::string& user);
+  // `check` (every change below takes one): WriteCheck; the parent folder is its kObject.
+  Result<ObjectData> CreateFolder(const std::string& parent_id, const NewObject& obj, const std::string& user,
+                                  const WriteCheck& check = {});
   // `state` kMajor -> 1.0, kMinor -> 0.1, kCheckedOut -> returns the working copy of a
   // series with no version yet, kNone -> an unversioned document.
   Result<ObjectData> CreateDocument(const std::string& parent_id, const NewObject& obj,
                                     const std::optional<ContentSource>& content, VersioningState state,
-                                    const std::string& user);
-  Result<ObjectData> CreateItem(const std::string& parent_id, const NewObject& obj, const std::string& user);
-  // `obj.properties` must hold "cmis:sourceId" and "cmis:targetId" of existing objects.
-  Result<ObjectData> CreateRelationship(const NewObject& obj, const std::string& user);
+                                    const std::string& user, const WriteCheck& check = {});
+  Result<ObjectData> CreateItem(const std::string& parent_id, const NewObject& obj, const std::string& user,
+                                const WriteCheck& check = {});
+  // `obj.properties` must hold "cmis:sourceId" and "cmis:targetId" of existing objects
+  // (checked as kSource and kTarget).
+  Result<ObjectData> CreateRelationship(const NewObject& obj, const std::string& user, const WriteCheck& check = {});
   // A new, empty upload in this repository (see Upload). kPermissionDenied when
   // read-only; kStorage.
   Result<std::unique_ptr<Upload>> NewUpload();
@@ -204,41 +226,52 @@ class Repository {
   // Sets the given properties (null unsets); a new "cmis:name" renames. Never creates a
   // version. kConstraint naming a read-only property; kInvalidArgument naming an unknown
   // one; kNameConstraintViolation for a bad or taken name.
-  Result<ObjectData> UpdateProperties(const std::string& id, const Json& changes, const std::string& user);
+  Result<ObjectData> UpdateProperties(const std::string& id, const Json& changes, const std::string& user,
+                                      const WriteCheck& check = {});
   // kContentAlreadyExists if the document has content and !overwrite; kConstraint for
   // a non-document.
   Result<ObjectData> SetContent(const std::string& id, const ContentSource& content, bool overwrite,
-                                const std::string& user);
-  Result<ObjectData> DeleteContent(const std::string& id, const std::string& user);
+                                const std::string& user, const WriteCheck& check = {});
+  Result<ObjectData> DeleteContent(const std::string& id, const std::string& user, const WriteCheck& check = {});
   // Deletes an object. For a document: all versions (all_versions), or only that one
   // (the previous version becomes the latest). A working copy: as CancelCheckOut.
   // kConstraint for a non-empty folder or the root folder.
-  Status Delete(const std::string& id, bool all_versions);
+  Status Delete(const std::string& id, bool all_versions, const WriteCheck& check = {});
   // Deletes a folder and everything below it. Returns the ids that could not be
-  // deleted (none: the operation is atomic).
-  Result<std::vector<std::string>> DeleteTree(const std::string& folder_id);
+  // deleted (none: the operation is atomic: `check` refusing the folder or any object
+  // below it (kBelow) refuses the whole change, naming the first refused).
+  Result<std::vector<std::string>> DeleteTree(const std::string& folder_id, const WriteCheck& check = {});
   // Moves an object into `target_folder_id` (ids kept). `source_folder_id`, when not
   // empty, must be its current parent (kInvalidArgument otherwise). kConstraint for
   // moving a folder into itself or below itself, or moving the root folder.
+  // `check` sees the object (kObject), its folder (kSource) and the target (kTarget).
   Result<ObjectData> Move(const std::string& id, const std::string& target_folder_id,
-                          const std::string& source_folder_id, const std::string& user);
+                          const std::string& source_folder_id, const std::string& user,
+                          const WriteCheck& check = {});
 
   // Sets the ACL of `id` (applyACL, docs/API.md §11): a document's is its whole version
   // series' (every version and the working copy); the change log records a "security"
   // event; no property changes. An unchanged ACL writes nothing. kObjectNotFound.
-  Result<ObjectData> SetAcl(const std::string& id, const std::vector<Ace>& acl);
+  Result<ObjectData> SetAcl(const std::string& id, const std::vector<Ace>& acl, const WriteCheck& check = {});
+  // applyACL: as SetAcl, with the ACL the object has when the change is staged, `add`
+  // added, then `remove` removed (two concurrent applyACLs never lose one's entries).
+  Result<ObjectData> ApplyAcl(const std::string& id, const std::vector<Ace>& add, const std::vector<Ace>& remove,
+                              const WriteCheck& check = {});
 
   // --- Versioning primitives (docs/API.md §6.4) --------------------------------------
   // Makes the private working copy of version `id` (a series id or a path-resolved
   // object means its latest version). kVersioning if the series is checked out
   // (naming who holds it); kConstraint if `id` is not a versionable document.
-  Result<ObjectData> CheckOut(const std::string& id, const std::string& user);
+  Result<ObjectData> CheckOut(const std::string& id, const std::string& user, const WriteCheck& check = {});
   // Turns working copy `pwc_id` into the next version of its series (major: N+1.0,
   // minor: N.M+1) and returns it. kVersioning if `pwc_id` is not a working copy;
   // kObjectNotFound if it was already checked in or cancelled.
-  Result<ObjectData> CheckIn(const std::string& pwc_id, const CheckInRequest& request, const std::string& user);
+  // Entries added or removed by `request` change the ACL of the whole series and are
+  // recorded as a "security" event of their own (after the new version's "created").
+  Result<ObjectData> CheckIn(const std::string& pwc_id, const CheckInRequest& request, const std::string& user,
+                             const WriteCheck& check = {});
   // Discards the working copy; the versions stay as they were.
-  Status CancelCheckOut(const std::string& pwc_id);
+  Status CancelCheckOut(const std::string& pwc_id, const WriteCheck& check = {});
 
   // --- Types ---------------------------------------------------------------------
   // A type definition in CMIS type JSON (canonical ids). kObjectNotFound if unknown.

@@ -1,12 +1,14 @@
 // Adoption of what a person made by hand; see adopter.h.
 #include "repo/adopter.h"
 
+#include <algorithm>
 #include <set>
 
 #include "folio/cmis_ids.h"
 #include "folio/repository.h"
 #include "repo/locator.h"
 #include "repo/mime.h"
+#include "storage/datetime.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
 #include "storage/name_rules.h"
@@ -173,6 +175,42 @@ Result<SeriesRecord> Adopter::AbsorbHandEdit(const std::string& folder, const st
     return OkStatus();
   }));
   return records_.ReadSeries(folder, name);
+}
+
+Status Adopter::AbsorbHandRemovals(const std::string& folder, const std::vector<std::string>& names) {
+  if (committer_.read_only() || committer_.on_read_only_fs() || names.empty()) return OkStatus();
+  // One time stamp per change, in the form fsck's lost+found directories use.
+  std::string stamp = storage::FormatIsoMs(storage::NowMs());
+  std::replace(stamp.begin(), stamp.end(), ':', '-');
+  return committer_.Run([&](storage::ChangeSet& change) -> Status {
+    bool first = true;
+    for (size_t i = 0; i < names.size() && i < kAdoptionBatch; ++i) {
+      const std::string& name = names[i];
+      auto series = records_.ReadSeries(folder, name);
+      // Gone already (another process, a change in flight), or damaged: fsck's to tell.
+      if (!series.ok() || series->series_id.empty()) continue;
+      auto st = fs_.Stat(layout_.Child(folder, name));
+      if (st.ok()) continue;  // the file is there (back, or never gone)
+      if (!st.status().Is(std::errc::no_such_file_or_directory)) return st.status();
+      auto rec = records_.ReadDocumentRecord(folder, name, *series);
+      const std::string type_id = rec.ok() ? StoredTypeId(rec->properties, BaseType::kDocument) : cmis::kDocument;
+      const std::string from = layout_.SeriesDir(folder, name);
+      const std::string to = storage::JoinPath(storage::JoinPath(layout_.LostFoundDir(), stamp),
+                                               from.substr(layout_.base().size() + 1));
+      if (first) change.MakeDir(layout_.LostFoundDir());
+      first = false;
+      // Every directory on the way (MakeDir of one that exists does nothing).
+      for (size_t slash = layout_.LostFoundDir().size(); (slash = to.find('/', slash + 1)) != std::string::npos;) {
+        change.MakeDir(to.substr(0, slash));
+      }
+      change.Rename(from, to, storage::Guard::RecordId(std::string(storage::kSeriesFileName), "seriesId",
+                                                       series->series_id));
+      storage::StageIndexRemoval(change, layout_, series->series_id);
+      change.Remove(layout_.CheckedOutMarker(series->series_id));
+      change.Record(Event("deleted", series->series_id, BaseType::kDocument, type_id));
+    }
+    return OkStatus();
+  });
 }
 
 }  // namespace folio::repo

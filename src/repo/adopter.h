@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "folio/fs.h"
 #include "folio/repository.h"
@@ -38,6 +39,15 @@ class Adopter {
   // version (no new version: updates never make one). The same bytes under a new time
   // stamp only update the recorded identity. Returns the series as it now is.
   Result<SeriesRecord> AbsorbHandEdit(const std::string& folder, const std::string& name);
+  // Takes the removal by hand of the visible files of documents `names` in `folder`
+  // (their series are still there) as their deletion (docs/STORAGE.md §9): for each, in
+  // one change, a "deleted" event naming its series id; its index entry and checked-out
+  // marker go, and its series directory (every version, a working copy) moves to
+  // `.folio/lost+found/<time>/`, as fsck --repair would move it. Checked again inside
+  // the change, so a file that is back, or a series a change in flight moved or
+  // removed, is left alone and two processes record one event. Nothing on a read-only
+  // repository (the document just stays out of sight). Errors: kStorage.
+  Status AbsorbHandRemovals(const std::string& folder, const std::vector<std::string>& names);
   // See Repository::SetMimeSniffer.
   void SetMimeSniffer(MimeSniffer sniffer);
 

@@ -8,6 +8,7 @@
 #include "repo/properties.h"
 #include "repo/staging.h"
 #include "repo/version_label.h"
+#include "repo/write_check.h"
 #include "storage/datetime.h"
 #include "storage/committer.h"
 #include "storage/id_index.h"
@@ -53,9 +54,10 @@ struct Creator::Filed {
 };
 
 Result<Creator::Filed> Creator::PrepareFiled(const std::string& parent_id, const NewObject& obj, BaseType base,
-                                             char id_prefix, const std::string& user) {
+                                             char id_prefix, const std::string& user, const WriteCheck& check) {
   Filed f;
   FOLIO_ASSIGN_OR_RETURN(f.parent, locator_.LocateFolder(parent_id));
+  FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, f.parent));
   FOLIO_ASSIGN_OR_RETURN(f.type, CreatableType(types_, obj.type_id, base));
   FOLIO_RETURN_IF_ERROR(listings_.CheckNameFree(f.parent.folder, obj.name));
   if (id_prefix != 0) f.rec.id = staging_.NewObjectId(id_prefix);
@@ -64,10 +66,11 @@ Result<Creator::Filed> Creator::PrepareFiled(const std::string& parent_id, const
   return f;
 }
 
-Result<ObjectData> Creator::CreateFolder(const std::string& parent_id, const NewObject& obj, const std::string& user) {
+Result<ObjectData> Creator::CreateFolder(const std::string& parent_id, const NewObject& obj, const std::string& user,
+                                         const WriteCheck& check) {
   Loc made;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(Filed f, PrepareFiled(parent_id, obj, BaseType::kFolder, 'f', user));
+    FOLIO_ASSIGN_OR_RETURN(Filed f, PrepareFiled(parent_id, obj, BaseType::kFolder, 'f', user, check));
     const std::string path = storage::JoinPath(f.parent.folder, obj.name);
     change.MakeDir(layout_.Dir(path));
     change.MakeDir(layout_.FolderMeta(path));
@@ -83,12 +86,12 @@ Result<ObjectData> Creator::CreateFolder(const std::string& parent_id, const New
 
 Result<ObjectData> Creator::CreateDocument(const std::string& parent_id, const NewObject& obj,
                                            const std::optional<ContentSource>& content, VersioningState state,
-                                           const std::string& user) {
+                                           const std::string& user, const WriteCheck& check) {
   Loc made;
   SeriesRecord series;
   const bool checked_out = state == VersioningState::kCheckedOut;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(Filed f, PrepareFiled(parent_id, obj, BaseType::kDocument, 0, user));
+    FOLIO_ASSIGN_OR_RETURN(Filed f, PrepareFiled(parent_id, obj, BaseType::kDocument, 0, user, check));
     const TypeDef& type = f.type;
     if (content && type.content_stream_allowed == "notallowed") {
       return StreamNotSupported("type '" + type.id + "' does not allow content");
@@ -145,10 +148,11 @@ Result<ObjectData> Creator::CreateDocument(const std::string& parent_id, const N
   return builder_.Build(t);
 }
 
-Result<ObjectData> Creator::CreateItem(const std::string& parent_id, const NewObject& obj, const std::string& user) {
+Result<ObjectData> Creator::CreateItem(const std::string& parent_id, const NewObject& obj, const std::string& user,
+                                       const WriteCheck& check) {
   Loc made;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(Filed f, PrepareFiled(parent_id, obj, BaseType::kItem, 'i', user));
+    FOLIO_ASSIGN_OR_RETURN(Filed f, PrepareFiled(parent_id, obj, BaseType::kItem, 'i', user, check));
     FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, f.parent.folder, true));
     const std::string dir = layout_.ItemDir(f.parent.folder, obj.name);
     change.MakeDir(dir);
@@ -163,7 +167,8 @@ Result<ObjectData> Creator::CreateItem(const std::string& parent_id, const NewOb
   return builder_.BuildItem(made);
 }
 
-Result<ObjectData> Creator::CreateRelationship(const NewObject& obj, const std::string& user) {
+Result<ObjectData> Creator::CreateRelationship(const NewObject& obj, const std::string& user,
+                                               const WriteCheck& check) {
   Loc made;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(TypeDef type, CreatableType(types_, obj.type_id, BaseType::kRelationship));
@@ -173,9 +178,12 @@ Result<ObjectData> Creator::CreateRelationship(const NewObject& obj, const std::
       if (it == props.end() || !it->is_string()) {
         return InvalidArgument("relationship needs the property '" + std::string(end) + "'");
       }
-      if (!locator_.ResolveId(it->get<std::string>()).ok()) {
+      auto found = locator_.ResolveId(it->get<std::string>());
+      if (!found.ok()) {
         return InvalidArgument(std::string(end) + " '" + it->get<std::string>() + "' is not an existing object");
       }
+      const WriteRole role = std::string_view(end) == cmis::kSourceId ? WriteRole::kSource : WriteRole::kTarget;
+      FOLIO_RETURN_IF_ERROR(CheckWrite(check, role, builder_, *found));
     }
     ObjectRecord rec;
     rec.id = staging_.NewObjectId('r');

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "folio/object.h"
+#include "folio/repository.h"
 #include "repo/location.h"
 #include "repo/types.h"
 
@@ -32,22 +33,27 @@ class Creator {
   // is not a folder or the type does not exist or is of another base type;
   // kNameConstraintViolation for a bad or taken name; kConstraint for properties the
   // type does not allow (naming them), or a type that is not creatable;
-  // kPermissionDenied on a read-only repository; kStorage.
-  Result<ObjectData> CreateFolder(const std::string& parent_id, const NewObject& obj, const std::string& user);
+  // kPermissionDenied on a read-only repository, or `check`'s error (WriteCheck,
+  // folio/repository.h; the parent folder is its kObject, a relationship's ends its
+  // kSource and kTarget); kStorage.
+  Result<ObjectData> CreateFolder(const std::string& parent_id, const NewObject& obj, const std::string& user,
+                                  const WriteCheck& check);
   // `state` kMajor -> 1.0, kMinor -> 0.1, kCheckedOut -> the working copy of a series
   // with no version yet, kNone -> an unversioned document. Also kStreamNotSupported for
   // content a type forbids, kConstraint for content a type requires but is missing.
   Result<ObjectData> CreateDocument(const std::string& parent_id, const NewObject& obj,
                                     const std::optional<ContentSource>& content, VersioningState state,
-                                    const std::string& user);
-  Result<ObjectData> CreateItem(const std::string& parent_id, const NewObject& obj, const std::string& user);
+                                    const std::string& user, const WriteCheck& check);
+  Result<ObjectData> CreateItem(const std::string& parent_id, const NewObject& obj, const std::string& user,
+                                const WriteCheck& check);
   // `obj.properties` must hold "cmis:sourceId" and "cmis:targetId" of existing objects.
-  Result<ObjectData> CreateRelationship(const NewObject& obj, const std::string& user);
+  Result<ObjectData> CreateRelationship(const NewObject& obj, const std::string& user, const WriteCheck& check);
 
  private:
   struct Filed;
+  // Also runs `check` on the parent folder (WriteRole::kObject).
   Result<Filed> PrepareFiled(const std::string& parent_id, const NewObject& obj, BaseType base, char id_prefix,
-                             const std::string& user);
+                             const std::string& user, const WriteCheck& check);
 
   const storage::RepoLayout& layout_;
   storage::Committer& committer_;

@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include "folio/cmis_ids.h"
+#include "repo/adopter.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
 #include "storage/json_access.h"
@@ -44,6 +45,7 @@ Result<std::shared_ptr<const Listing>> Listings::List(const std::string& folder)
   listing->dir_inode = dir_st.inode;
   listing->items_mtime_ns = items_mtime;
   FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, fs_.List(layout_.Dir(folder)));
+  FOLIO_RETURN_IF_ERROR(AbsorbRemovals(folder, entries));
   for (DirEntry& e : entries) {
     // Metadata, temp files, symlinks and special files are not objects.
     if (storage::IsReservedName(e.name) || !storage::ValidateName(e.name).ok()) continue;
@@ -71,6 +73,22 @@ Result<std::shared_ptr<const Listing>> Listings::List(const std::string& folder)
     cache_[folder] = listing;
   }
   return std::shared_ptr<const Listing>(listing);
+}
+
+Status Listings::AbsorbRemovals(const std::string& folder, const std::vector<DirEntry>& entries) {
+  auto series = fs_.List(layout_.DocsDir(folder));
+  if (!series.ok()) {
+    return series.status().Is(std::errc::no_such_file_or_directory) ? OkStatus() : series.status();
+  }
+  std::set<std::string_view> files;
+  for (const DirEntry& e : entries) {
+    if (e.type != FileType::kDirectory) files.insert(e.name);
+  }
+  std::vector<std::string> removed;
+  for (const DirEntry& s : *series) {
+    if (!storage::IsTempName(s.name) && files.count(s.name) == 0) removed.push_back(s.name);
+  }
+  return adopter_.AbsorbHandRemovals(folder, removed);
 }
 
 Status Listings::CheckNameFree(const std::string& folder, const std::string& name) {

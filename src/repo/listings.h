@@ -17,6 +17,7 @@
 
 namespace folio::repo {
 
+class Adopter;
 class Locator;
 class ObjectBuilder;
 
@@ -33,11 +34,14 @@ struct Listing {
 
 class Listings {
  public:
-  Listings(Fs& fs, const storage::RepoLayout& layout, Locator& locator, ObjectBuilder& builder)
-      : fs_(fs), layout_(layout), locator_(locator), builder_(builder) {}
+  Listings(Fs& fs, const storage::RepoLayout& layout, Locator& locator, Adopter& adopter, ObjectBuilder& builder)
+      : fs_(fs), layout_(layout), locator_(locator), adopter_(adopter), builder_(builder) {}
 
   // The children of the folder at `folder` (repository-relative): what ls shows, less
-  // metadata, temp files, symlinks and special files, plus the folder's items.
+  // metadata, temp files, symlinks and special files, plus the folder's items. A listing
+  // read afresh (the directory changed) also finds the documents whose file was removed
+  // by hand and has their deletion recorded (Adopter::AbsorbHandRemovals): one more
+  // directory read, only when the folder changed.
   // Errors: kStorage (kObjectNotFound-like causes as the filesystem gives them).
   Result<std::shared_ptr<const Listing>> List(const std::string& folder);
   // A page of the children of folder `folder_id`, built; children removed meanwhile are
@@ -57,10 +61,14 @@ class Listings {
   Fs& fs_;
   const storage::RepoLayout& layout_;
   Locator& locator_;
+  Adopter& adopter_;
   ObjectBuilder& builder_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<const Listing>> cache_;
   std::set<std::string> logged_damage_;  // guarded by mu_; bounded (kMaxLoggedDamage)
+  // Has the deletion of documents whose file is not among `entries` (the folder's
+  // directory as just read) recorded.
+  Status AbsorbRemovals(const std::string& folder, const std::vector<DirEntry>& entries);
   // Records a damaged child in `page` and the log.
   void Damaged(ChildrenPage& page, const std::string& folder, const ListedChild& child, const Status& why);
 };

@@ -190,6 +190,11 @@ Result<Target> Locator::ResolvePath(const std::string& path) {
     t.loc = Loc{BaseType::kItem, storage::StringOr(**item, "id", ""), parent, name};
     return t;
   }
+  // A document whose file was removed by hand: its deletion is recorded now
+  // (docs/STORAGE.md §9).
+  if (Exists(fs_, layout_.SeriesFile(parent, name))) {
+    FOLIO_RETURN_IF_ERROR(adopter_->AbsorbHandRemovals(parent, {name}));
+  }
   return ObjectNotFound("no object at path '" + shown + "'");
 }
 

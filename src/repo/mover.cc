@@ -7,6 +7,7 @@
 #include "repo/object_builder.h"
 #include "repo/record_reader.h"
 #include "repo/staging.h"
+#include "repo/write_check.h"
 #include "storage/committer.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
@@ -15,7 +16,8 @@
 namespace folio::repo {
 
 Result<ObjectData> Mover::Move(const std::string& id, const std::string& target_folder_id,
-                               const std::string& source_folder_id, const std::string& user) {
+                               const std::string& source_folder_id, const std::string& user,
+                               const WriteCheck& check) {
   (void)user;
   Target out;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
@@ -30,6 +32,11 @@ Result<ObjectData> Mover::Move(const std::string& id, const std::string& target_
     if (!source_folder_id.empty() && source_folder_id != current_parent_id) {
       return InvalidArgument("object '" + id + "' is not in folder '" + source_folder_id + "' (sourceFolderId)");
     }
+    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
+    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kSource, builder_,
+                                     Loc{BaseType::kFolder, current_parent_id, from_folder,
+                                         storage::BaseName(from_folder)}));
+    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kTarget, builder_, target));
     if (loc.base == BaseType::kFolder &&
         (target.folder == loc.folder || target.folder.rfind(loc.folder + "/", 0) == 0)) {
       return Constraint("folder '/" + loc.folder + "' cannot be moved into itself or below itself");
@@ -43,14 +50,16 @@ Result<ObjectData> Mover::Move(const std::string& id, const std::string& target_
                     storage::Guard::RecordId(storage::FolderFileInDir(), "id", loc.id));
       storage::StageIndexEntry(change, layout_, loc.id, {"folder", target.id, loc.name, new_path});
       out.loc.folder = new_path;
-      type_id = cmis::kFolder;
+      FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.FolderFile(loc.folder)));
+      type_id = StoredTypeId(rec.properties, BaseType::kFolder);
     } else if (loc.base == BaseType::kItem) {
       FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, target.folder, true));
       change.Rename(layout_.ItemDir(loc.folder, loc.name), layout_.ItemDir(target.folder, loc.name),
                     storage::Guard::RecordId(std::string(storage::kItemFileName), "id", loc.id));
       storage::StageIndexEntry(change, layout_, loc.id, {"item", target.id, loc.name, new_path});
       out.loc.folder = target.folder;
-      type_id = cmis::kItem;
+      FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.ItemFile(loc.folder, loc.name)));
+      type_id = StoredTypeId(rec.properties, BaseType::kItem);
     } else {
       FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, target.folder, false));
       FOLIO_ASSIGN_OR_RETURN(FileStat visible, fs_.Stat(layout_.Child(loc.folder, loc.name)));
@@ -60,16 +69,13 @@ Result<ObjectData> Mover::Move(const std::string& id, const std::string& target_
                     storage::Guard::RecordId(std::string(storage::kSeriesFileName), "seriesId", loc.id));
       storage::StageIndexEntry(change, layout_, loc.id, {"document", target.id, loc.name, new_path});
       out.loc.folder = target.folder;
-      type_id = cmis::kDocument;
       // The event names the latest version (its working copy before the first check-in),
       // as the other changes of a document do, so that a client following the log can
       // match it with the object it has.
-      const Json* versions = loc.record ? storage::Member(*loc.record, "versions") : nullptr;
-      if (versions != nullptr && versions->is_array() && !versions->empty() && versions->back().is_string()) {
-        event_id = storage::VersionId(loc.id, versions->back().get<std::string>());
-      } else {
-        event_id = storage::PwcId(loc.id);
-      }
+      FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(loc.folder, loc.name));
+      FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadDocumentRecord(loc.folder, loc.name, series));
+      type_id = StoredTypeId(rec.properties, BaseType::kDocument);
+      event_id = series.versions.empty() ? storage::PwcId(loc.id) : storage::VersionId(loc.id, series.versions.back());
     }
     change.Record(Event("updated", event_id, loc.base, type_id));
     return OkStatus();

@@ -202,7 +202,9 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
       FOLIO_ASSIGN_OR_RETURN(absorbed_series, adopter_.AbsorbHandEdit(loc.folder, loc.name));
       absorbed = true;
     } else if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) {
-      // Removed by hand: the document is gone for a person running ls, so for us too.
+      // Removed by hand: the document is gone for a person running ls, so for us too;
+      // its deletion is recorded now (docs/STORAGE.md §9).
+      FOLIO_RETURN_IF_ERROR(adopter_.AbsorbHandRemovals(loc.folder, {loc.name}));
       return ObjectNotFound("document '" + storage::JoinPath(loc.folder, loc.name) + "' was removed from disk");
     }
   }

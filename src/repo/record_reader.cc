@@ -38,6 +38,12 @@ Result<std::shared_ptr<const SeriesRecord>> RecordReader::DecodeSeries(const std
   return series;
 }
 
+Result<ObjectRecord> RecordReader::ReadDocumentRecord(const std::string& folder, const std::string& name,
+                                                      const SeriesRecord& series) {
+  return ReadRecord(series.versions.empty() ? layout_.PwcProps(folder, name)
+                                            : layout_.VersionProps(folder, name, series.versions.back()));
+}
+
 Result<std::string> RecordReader::FolderId(const std::string& folder) {
   const std::string path = layout_.FolderFile(folder);
   FOLIO_ASSIGN_OR_RETURN(auto j, cache_.Read(fs_, path));

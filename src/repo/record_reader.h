@@ -39,6 +39,11 @@ class RecordReader {
   // series lists thousands of labels and every request by path needs the record).
   Result<std::shared_ptr<const SeriesRecord>> DecodeSeries(const std::shared_ptr<const storage::Json>& json,
                                                            const std::string& what);
+  // The record that stands for the document `name` in `folder` (its type, its ACL): its
+  // latest version's, or its working copy's when it has no version yet. Errors: as
+  // ReadRecord.
+  Result<ObjectRecord> ReadDocumentRecord(const std::string& folder, const std::string& name,
+                                          const SeriesRecord& series);
   // The id a folder's folder.json holds. Errors: as Read; kStorage if it has none.
   Result<std::string> FolderId(const std::string& folder);
 

@@ -46,6 +46,14 @@ std::vector<Ace> AclFromJson(const Json& j) {
   return out;
 }
 
+bool SameAcl(const std::vector<Ace>& a, const std::vector<Ace>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].principal != b[i].principal || a[i].permissions != b[i].permissions) return false;
+  }
+  return true;
+}
+
 std::vector<Ace> ApplyAces(std::vector<Ace> acl, const std::vector<Ace>& add, const std::vector<Ace>& remove) {
   return acl::ApplyAces(std::move(acl), add, remove);
 }

@@ -50,6 +50,8 @@ Result<SeriesRecord> SeriesRecordFromJson(const Json& j, const std::string& what
 
 Json AclToJson(const std::vector<Ace>& acl);
 std::vector<Ace> AclFromJson(const Json& j);
+// True when `a` and `b` hold the same entries in the same order.
+bool SameAcl(const std::vector<Ace>& a, const std::vector<Ace>& b);
 // acl::ApplyAces (repo/acl/ace_list.h): adds `add` then removes `remove`.
 std::vector<Ace> ApplyAces(std::vector<Ace> acl, const std::vector<Ace>& add, const std::vector<Ace>& remove);
 

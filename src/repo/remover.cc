@@ -10,6 +10,7 @@
 #include "repo/record_reader.h"
 #include "repo/staging.h"
 #include "repo/versioning.h"
+#include "repo/write_check.h"
 #include "storage/committer.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
@@ -18,11 +19,16 @@
 
 namespace folio::repo {
 
-Status Remover::Delete(const std::string& id, bool all_versions) {
+Status Remover::Delete(const std::string& id, bool all_versions, const WriteCheck& check) {
   bool cancel = false;
   Status s = committer_.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveId(id));
     const Loc& loc = t.loc;
+    if (t.pwc) {
+      cancel = true;  // deleting a working copy cancels the check-out (which checks)
+      return OkStatus();
+    }
+    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
     switch (loc.base) {
       case BaseType::kFolder: {
         if (loc.folder.empty()) return Constraint("the root folder cannot be deleted");
@@ -55,16 +61,11 @@ Status Remover::Delete(const std::string& id, bool all_versions) {
       }
       case BaseType::kDocument: break;
     }
-    if (t.pwc) {
-      cancel = true;  // deleting a working copy cancels the check-out
-      return OkStatus();
-    }
     FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(loc.folder, loc.name));
     const bool whole = all_versions || !t.label || series.versions.size() <= 1;
     std::string type_id = cmis::kDocument;
-    if (!series.versions.empty()) {
-      auto latest = records_.ReadRecord(layout_.VersionProps(loc.folder, loc.name, series.versions.back()));
-      if (latest.ok()) type_id = StoredTypeId(latest->properties, BaseType::kDocument);
+    if (auto latest = records_.ReadDocumentRecord(loc.folder, loc.name, series); latest.ok()) {
+      type_id = StoredTypeId(latest->properties, BaseType::kDocument);
     }
     if (whole) {
       FOLIO_RETURN_IF_ERROR(staging_.StageSeriesRemoval(change, loc));
@@ -102,7 +103,7 @@ Status Remover::Delete(const std::string& id, bool all_versions) {
     return OkStatus();
   });
   FOLIO_RETURN_IF_ERROR(s);
-  if (cancel) return versioning_.CancelCheckOut(id);
+  if (cancel) return versioning_.CancelCheckOut(id, check);
   return OkStatus();
 }
 
@@ -113,55 +114,59 @@ struct Remover::Collected {
   std::vector<std::string> checked_out;
 };
 
-Status Remover::Collect(const std::string& folder, Collected& out) {
-  auto folder_rec = records_.Read(layout_.FolderFile(folder));
-  if (folder_rec.ok()) {
-    if (auto id = storage::StringField(**folder_rec, "id")) {
-      out.ids.push_back(*id);
-      const Json* props = storage::Member(**folder_rec, "properties");
-      out.events.push_back(
-          Event("deleted", *id, BaseType::kFolder, StoredTypeId(props ? *props : Json::object(), BaseType::kFolder)));
+Status Remover::Collect(const std::string& folder, bool top, const WriteCheck& check, Collected& out) {
+  // Each object's own record gives its type (and its ACL, for `check`); an object whose
+  // record cannot be read is still deleted, as its base type, with no ACL to grant.
+  const auto add = [&](BaseType base, const std::string& id, const std::string& path,
+                       const Result<ObjectRecord>& rec) -> Status {
+    const std::string type_id = rec.ok() ? StoredTypeId(rec->properties, base) : std::string(BaseTypeId(base));
+    if (check && !top) {
+      FOLIO_RETURN_IF_ERROR(
+          check(WriteRole::kBelow, CheckedObject(base, id, type_id, path, rec.ok() ? rec->acl : std::vector<Ace>{})));
     }
+    out.ids.push_back(id);
+    out.events.push_back(Event("deleted", id, base, type_id));
+    return OkStatus();
+  };
+  auto folder_rec = records_.ReadRecord(layout_.FolderFile(folder));
+  if (folder_rec.ok() && !folder_rec->id.empty()) {
+    FOLIO_RETURN_IF_ERROR(add(BaseType::kFolder, folder_rec->id, folder, folder_rec));
   }
+  top = false;
   auto docs = fs_.List(layout_.DocsDir(folder));
   if (docs.ok()) {
     for (const DirEntry& e : *docs) {
-      auto s = records_.Read(layout_.SeriesFile(folder, e.name));
-      if (!s.ok()) continue;
-      auto id = storage::StringField(**s, "seriesId");
-      if (!id) continue;
-      out.ids.push_back(*id);
-      out.events.push_back(Event("deleted", *id, BaseType::kDocument, cmis::kDocument));
-      const Json* co = storage::Member(**s, "checkedOut");
-      if (co != nullptr && !co->is_null()) out.checked_out.push_back(*id);
+      auto series = records_.ReadSeries(folder, e.name);
+      if (!series.ok() || series->series_id.empty()) continue;
+      FOLIO_RETURN_IF_ERROR(add(BaseType::kDocument, series->series_id, storage::JoinPath(folder, e.name),
+                                records_.ReadDocumentRecord(folder, e.name, *series)));
+      if (series->checked_out) out.checked_out.push_back(series->series_id);
     }
   }
   auto items = fs_.List(layout_.ItemsDir(folder));
   if (items.ok()) {
     for (const DirEntry& e : *items) {
-      auto s = records_.Read(layout_.ItemFile(folder, e.name));
-      if (!s.ok()) continue;
-      if (auto id = storage::StringField(**s, "id")) {
-        out.ids.push_back(*id);
-        out.events.push_back(Event("deleted", *id, BaseType::kItem, cmis::kItem));
-      }
+      auto rec = records_.ReadRecord(layout_.ItemFile(folder, e.name));
+      if (!rec.ok() || rec->id.empty()) continue;
+      FOLIO_RETURN_IF_ERROR(add(BaseType::kItem, rec->id, storage::JoinPath(folder, e.name), rec));
     }
   }
   FOLIO_ASSIGN_OR_RETURN(auto entries, fs_.List(layout_.Dir(folder)));
   for (const DirEntry& e : entries) {
     if (e.type == FileType::kDirectory && !storage::IsReservedName(e.name)) {
-      FOLIO_RETURN_IF_ERROR(Collect(storage::JoinPath(folder, e.name), out));
+      FOLIO_RETURN_IF_ERROR(Collect(storage::JoinPath(folder, e.name), false, check, out));
     }
   }
   return OkStatus();
 }
 
-Result<std::vector<std::string>> Remover::DeleteTree(const std::string& folder_id) {
+Result<std::vector<std::string>> Remover::DeleteTree(const std::string& folder_id, const WriteCheck& check) {
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(Loc loc, locator_.LocateFolder(folder_id));
     if (loc.folder.empty()) return Constraint("the root folder cannot be deleted");
+    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, loc));
     Collected c;
-    FOLIO_RETURN_IF_ERROR(Collect(loc.folder, c));
+    FOLIO_RETURN_IF_ERROR(Collect(loc.folder, true, check, c));
     // The whole tree disappears at once (renamed into trash, removed after).
     change.Remove(layout_.Dir(loc.folder), storage::Guard::RecordId(storage::FolderFileInDir(), "id", loc.id));
     for (const std::string& gone : c.ids) storage::StageIndexRemoval(change, layout_, gone);

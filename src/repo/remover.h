@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "folio/object.h"
+#include "folio/repository.h"
 #include "repo/location.h"
 
 namespace folio::storage {
@@ -16,6 +17,7 @@ namespace folio::repo {
 
 class Listings;
 class Locator;
+class ObjectBuilder;
 class RecordReader;
 class Staging;
 class Versioning;
@@ -23,23 +25,27 @@ class Versioning;
 class Remover {
  public:
   Remover(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator,
-          Listings& listings, RecordReader& records, Staging& staging, Versioning& versioning)
+          Listings& listings, RecordReader& records, Staging& staging, Versioning& versioning, ObjectBuilder& builder)
       : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
-        staging_(staging), versioning_(versioning) {}
+        staging_(staging), versioning_(versioning), builder_(builder) {}
 
   // Deletes an object. A document: all its versions (all_versions, or a target without
   // a label) or only that version (the one before becomes the latest). A working copy:
   // as CancelCheckOut. Errors: kConstraint for a non-empty folder or the root folder;
-  // kVersioning for the version a working copy is based on; kObjectNotFound.
-  Status Delete(const std::string& id, bool all_versions);
+  // kVersioning for the version a working copy is based on; kObjectNotFound; `check`'s
+  // error (WriteCheck, folio/repository.h: the object is its kObject).
+  Status Delete(const std::string& id, bool all_versions, const WriteCheck& check);
   // Deletes a folder and everything below it at once. Returns the ids that could not
   // be deleted (none: the change is atomic). Errors: kConstraint for the root folder;
-  // kInvalidArgument if `folder_id` is not a folder.
-  Result<std::vector<std::string>> DeleteTree(const std::string& folder_id);
+  // kInvalidArgument if `folder_id` is not a folder; `check`'s first error (the folder
+  // is its kObject, every object below it a kBelow): then nothing is deleted.
+  Result<std::vector<std::string>> DeleteTree(const std::string& folder_id, const WriteCheck& check);
 
  private:
   struct Collected;
-  Status Collect(const std::string& folder, Collected& out);
+  // Gathers `folder` and everything below it into `out`, asking `check` (when given)
+  // about each object below the top one.
+  Status Collect(const std::string& folder, bool top, const WriteCheck& check, Collected& out);
 
   Fs& fs_;
   const storage::RepoLayout& layout_;
@@ -49,6 +55,7 @@ class Remover {
   RecordReader& records_;
   Staging& staging_;
   Versioning& versioning_;
+  ObjectBuilder& builder_;
 };
 
 }  // namespace folio::repo

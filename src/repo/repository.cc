@@ -184,54 +184,67 @@ Result<std::vector<ObjectData>> Repository::GetCheckedOut(const std::string& fol
 }
 
 Result<ObjectData> Repository::CreateFolder(const std::string& parent_id, const NewObject& obj,
-                                            const std::string& user) {
-  return engine_->creator.CreateFolder(parent_id, obj, user);
+                                            const std::string& user, const WriteCheck& check) {
+  return engine_->creator.CreateFolder(parent_id, obj, user, check);
 }
 Result<ObjectData> Repository::CreateDocument(const std::string& parent_id, const NewObject& obj,
                                               const std::optional<ContentSource>& content, VersioningState state,
-                                              const std::string& user) {
-  return engine_->creator.CreateDocument(parent_id, obj, content, state, user);
+                                              const std::string& user, const WriteCheck& check) {
+  return engine_->creator.CreateDocument(parent_id, obj, content, state, user, check);
 }
 Result<ObjectData> Repository::CreateItem(const std::string& parent_id, const NewObject& obj,
-                                          const std::string& user) {
-  return engine_->creator.CreateItem(parent_id, obj, user);
+                                          const std::string& user, const WriteCheck& check) {
+  return engine_->creator.CreateItem(parent_id, obj, user, check);
 }
-Result<ObjectData> Repository::CreateRelationship(const NewObject& obj, const std::string& user) {
-  return engine_->creator.CreateRelationship(obj, user);
+Result<ObjectData> Repository::CreateRelationship(const NewObject& obj, const std::string& user,
+                                                  const WriteCheck& check) {
+  return engine_->creator.CreateRelationship(obj, user, check);
 }
 Result<std::unique_ptr<Upload>> Repository::NewUpload() { return engine_->uploads.New(); }
 
-Result<ObjectData> Repository::SetAcl(const std::string& id, const std::vector<Ace>& acl) {
-  return engine_->updater.SetAcl(id, acl);
+Result<ObjectData> Repository::SetAcl(const std::string& id, const std::vector<Ace>& acl, const WriteCheck& check) {
+  return engine_->updater.ChangeAcl(id, [&](const std::vector<Ace>&) { return acl; }, check);
+}
+Result<ObjectData> Repository::ApplyAcl(const std::string& id, const std::vector<Ace>& add,
+                                        const std::vector<Ace>& remove, const WriteCheck& check) {
+  return engine_->updater.ChangeAcl(
+      id, [&](const std::vector<Ace>& current) { return repo::ApplyAces(current, add, remove); }, check);
 }
 
-Result<ObjectData> Repository::UpdateProperties(const std::string& id, const Json& changes, const std::string& user) {
-  return engine_->updater.UpdateProperties(id, changes, user);
+Result<ObjectData> Repository::UpdateProperties(const std::string& id, const Json& changes, const std::string& user,
+                                                const WriteCheck& check) {
+  return engine_->updater.UpdateProperties(id, changes, user, check);
 }
 Result<ObjectData> Repository::SetContent(const std::string& id, const ContentSource& content, bool overwrite,
-                                          const std::string& user) {
-  return engine_->updater.SetContent(id, content, overwrite, user);
+                                          const std::string& user, const WriteCheck& check) {
+  return engine_->updater.SetContent(id, content, overwrite, user, check);
 }
-Result<ObjectData> Repository::DeleteContent(const std::string& id, const std::string& user) {
-  return engine_->updater.SetContent(id, std::nullopt, true, user);
+Result<ObjectData> Repository::DeleteContent(const std::string& id, const std::string& user,
+                                             const WriteCheck& check) {
+  return engine_->updater.SetContent(id, std::nullopt, true, user, check);
 }
-Status Repository::Delete(const std::string& id, bool all_versions) { return engine_->remover.Delete(id, all_versions); }
-Result<std::vector<std::string>> Repository::DeleteTree(const std::string& folder_id) {
-  return engine_->remover.DeleteTree(folder_id);
+Status Repository::Delete(const std::string& id, bool all_versions, const WriteCheck& check) {
+  return engine_->remover.Delete(id, all_versions, check);
+}
+Result<std::vector<std::string>> Repository::DeleteTree(const std::string& folder_id, const WriteCheck& check) {
+  return engine_->remover.DeleteTree(folder_id, check);
 }
 Result<ObjectData> Repository::Move(const std::string& id, const std::string& target_folder_id,
-                                    const std::string& source_folder_id, const std::string& user) {
-  return engine_->mover.Move(id, target_folder_id, source_folder_id, user);
+                                    const std::string& source_folder_id, const std::string& user,
+                                    const WriteCheck& check) {
+  return engine_->mover.Move(id, target_folder_id, source_folder_id, user, check);
 }
 
-Result<ObjectData> Repository::CheckOut(const std::string& id, const std::string& user) {
-  return engine_->versioning.CheckOut(id, user);
+Result<ObjectData> Repository::CheckOut(const std::string& id, const std::string& user, const WriteCheck& check) {
+  return engine_->versioning.CheckOut(id, user, check);
 }
 Result<ObjectData> Repository::CheckIn(const std::string& pwc_id, const CheckInRequest& request,
-                                       const std::string& user) {
-  return engine_->versioning.CheckIn(pwc_id, request, user);
+                                       const std::string& user, const WriteCheck& check) {
+  return engine_->versioning.CheckIn(pwc_id, request, user, check);
 }
-Status Repository::CancelCheckOut(const std::string& pwc_id) { return engine_->versioning.CancelCheckOut(pwc_id); }
+Status Repository::CancelCheckOut(const std::string& pwc_id, const WriteCheck& check) {
+  return engine_->versioning.CancelCheckOut(pwc_id, check);
+}
 
 Result<Json> Repository::GetTypeDefinition(const std::string& type_id) {
   FOLIO_ASSIGN_OR_RETURN(auto t, engine_->types.Get(type_id));

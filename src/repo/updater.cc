@@ -10,6 +10,7 @@
 #include "repo/properties.h"
 #include "repo/record_reader.h"
 #include "repo/staging.h"
+#include "repo/write_check.h"
 #include "storage/datetime.h"
 #include "storage/committer.h"
 #include "storage/id_index.h"
@@ -49,11 +50,13 @@ Result<Target> Updater::WriteTarget(const std::string& id) {
   return t;
 }
 
-Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& changes, const std::string& user) {
+Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& changes, const std::string& user,
+                                             const WriteCheck& check) {
   Target out;
   bool changed = false;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(Target t, WriteTarget(id));
+    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
     const Loc& loc = t.loc;
     out = t;
     std::string record_path;
@@ -158,22 +161,11 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
   return builder_.Build(out);
 }
 
-namespace {
-
-bool SameAcl(const std::vector<Ace>& a, const std::vector<Ace>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].principal != b[i].principal || a[i].permissions != b[i].permissions) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
-Result<ObjectData> Updater::SetAcl(const std::string& id, const std::vector<Ace>& acl) {
+Result<ObjectData> Updater::ChangeAcl(const std::string& id, const AclChange& acl_change, const WriteCheck& check) {
   Target out;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveId(id));
+    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
     out = t;
     const Loc& loc = t.loc;
     std::vector<std::string> records;
@@ -196,11 +188,13 @@ Result<ObjectData> Updater::SetAcl(const std::string& id, const std::vector<Ace>
       }
     }
     bool changed = false;
+    std::optional<std::vector<Ace>> acl;  // the new ACL, from the first record's (a series shares one)
     for (const std::string& path : records) {
       FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(path));
       if (type_id.empty()) type_id = StoredTypeId(rec.properties, loc.base);
-      if (SameAcl(rec.acl, acl)) continue;
-      rec.acl = acl;
+      if (!acl) acl = acl_change(rec.acl);
+      if (SameAcl(rec.acl, *acl)) continue;
+      rec.acl = *acl;
       change.PutJson(path, ToJson(rec));
       changed = true;
     }
@@ -213,10 +207,11 @@ Result<ObjectData> Updater::SetAcl(const std::string& id, const std::vector<Ace>
 }
 
 Result<ObjectData> Updater::SetContent(const std::string& id, const std::optional<ContentSource>& content,
-                                       bool overwrite, const std::string& user) {
+                                       bool overwrite, const std::string& user, const WriteCheck& check) {
   Target out;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(Target t, WriteTarget(id));
+    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
     out = t;
     const Loc& loc = t.loc;
     if (loc.base != BaseType::kDocument) return Constraint("object '" + id + "' is not a document and has no content");

@@ -3,10 +3,12 @@
 // addressed to the document (its path or series id) goes to its working copy.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
 #include "folio/object.h"
+#include "folio/repository.h"
 #include "repo/location.h"
 #include "repo/types.h"
 
@@ -32,19 +34,23 @@ class Updater {
   // Sets the given properties (canonical ids; null unsets); a new "cmis:name" renames
   // (the file or directory too). Errors: kConstraint naming a read-only property or the
   // root folder; kInvalidArgument naming an unknown one; kNameConstraintViolation for a
-  // bad or taken name; kObjectNotFound.
-  Result<ObjectData> UpdateProperties(const std::string& id, const Json& changes, const std::string& user);
+  // bad or taken name; kObjectNotFound. Every change here also fails with `check`'s
+  // error (WriteCheck, folio/repository.h: the object changed is its kObject), checked
+  // inside the change.
+  Result<ObjectData> UpdateProperties(const std::string& id, const Json& changes, const std::string& user,
+                                      const WriteCheck& check);
   // Replaces (or, with nullopt, removes) a document's content. Errors:
   // kContentAlreadyExists if it has content and !overwrite; kConstraint for a
   // non-document or content a type requires; kStreamNotSupported for content a type
   // forbids.
   Result<ObjectData> SetContent(const std::string& id, const std::optional<ContentSource>& content, bool overwrite,
-                                const std::string& user);
-  // Sets the ACL of `id` to `acl` (docs/API.md §11): of a document, of every version of
+                                const std::string& user, const WriteCheck& check);
+  // Sets the ACL of `id` to `change(its ACL as this change finds it)` (docs/API.md §11): of a document, of every version of
   // its series and its working copy (a version series shares one ACL). Nothing else
   // changes (no property, no change token); the change log records a "security" event.
   // An ACL equal to the current one writes nothing. Errors: kObjectNotFound.
-  Result<ObjectData> SetAcl(const std::string& id, const std::vector<Ace>& acl);
+  using AclChange = std::function<std::vector<Ace>(const std::vector<Ace>& current)>;
+  Result<ObjectData> ChangeAcl(const std::string& id, const AclChange& change, const WriteCheck& check);
 
  private:
   // A document target without a label means the document; while it is checked out,

@@ -12,6 +12,7 @@
 #include "repo/staging.h"
 #include "repo/types.h"
 #include "repo/version_label.h"
+#include "repo/write_check.h"
 #include "storage/datetime.h"
 #include "storage/committer.h"
 #include "storage/id_index.h"
@@ -41,7 +42,7 @@ Result<std::pair<Target, SeriesRecord>> WorkingCopy(Locator& locator, RecordRead
 
 }  // namespace
 
-Result<ObjectData> Versioning::CheckOut(const std::string& id, const std::string& user) {
+Result<ObjectData> Versioning::CheckOut(const std::string& id, const std::string& user, const WriteCheck& check) {
   Loc doc;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveId(id));
@@ -51,6 +52,7 @@ Result<ObjectData> Versioning::CheckOut(const std::string& id, const std::string
       return Constraint("object '" + id + "' is a " + std::string(BaseTypeId(loc.base)) +
                         "; only documents can be checked out");
     }
+    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
     FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(loc.folder, loc.name));
     const std::string path = "/" + storage::JoinPath(loc.folder, loc.name);
     if (!series.versionable) return Constraint("document '" + path + "' is not versionable");
@@ -80,6 +82,7 @@ Result<ObjectData> Versioning::CheckOut(const std::string& id, const std::string
     FOLIO_RETURN_IF_ERROR(staging_.StageCheckedOutMarker(change, series.series_id, true));
     change.Record(Event("created", storage::PwcId(series.series_id), BaseType::kDocument,
                         StoredTypeId(pwc.properties, BaseType::kDocument)));
+    FOLIO_RETURN_IF_ERROR(RecordSeriesUpdated(change, loc, series));
     return OkStatus();
   }));
   FOLIO_ASSIGN_OR_RETURN(Target t, locator_.DocumentTarget(doc.folder, doc.name));
@@ -88,13 +91,15 @@ Result<ObjectData> Versioning::CheckOut(const std::string& id, const std::string
   return builder_.Build(t);
 }
 
-Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInRequest& req, const std::string& user) {
+Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInRequest& req, const std::string& user,
+                                      const WriteCheck& check) {
   Loc out;
   std::string label;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(auto wc, WorkingCopy(locator_, records_, pwc_id));
     auto& [t, series] = wc;
     const Loc loc = t.loc;
+    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
     FOLIO_ASSIGN_OR_RETURN(ObjectRecord pwc, records_.ReadRecord(layout_.PwcProps(loc.folder, loc.name)));
     FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(StoredTypeId(pwc.properties, BaseType::kDocument)));
     FOLIO_ASSIGN_OR_RETURN(Json norm,
@@ -184,6 +189,11 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     FOLIO_RETURN_IF_ERROR(staging_.StageCheckedOutMarker(change, series.series_id, false));
     change.Record(Event("deleted", storage::PwcId(series.series_id), BaseType::kDocument, type->id));
     change.Record(Event("created", storage::VersionId(series.series_id, label), BaseType::kDocument, type->id));
+    if (!SameAcl(rec.acl, pwc.acl)) {
+      // Entries changed with the check-in are an ACL change of the series, logged as
+      // applyACL logs one (docs/API.md §7.12).
+      change.Record(Event("security", storage::VersionId(series.series_id, label), BaseType::kDocument, type->id));
+    }
     out = now_at;
     return OkStatus();
   }));
@@ -193,21 +203,33 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
   return builder_.Build(t);
 }
 
-Status Versioning::CancelCheckOut(const std::string& pwc_id) {
+Status Versioning::CancelCheckOut(const std::string& pwc_id, const WriteCheck& check) {
   return committer_.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(auto wc, WorkingCopy(locator_, records_, pwc_id));
     auto& [t, series] = wc;
-    change.Record(Event("deleted", storage::PwcId(series.series_id), BaseType::kDocument, cmis::kDocument));
+    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
+    FOLIO_ASSIGN_OR_RETURN(ObjectRecord pwc, records_.ReadRecord(layout_.PwcProps(t.loc.folder, t.loc.name)));
+    change.Record(Event("deleted", storage::PwcId(series.series_id), BaseType::kDocument,
+                        StoredTypeId(pwc.properties, BaseType::kDocument)));
     if (series.versions.empty()) {
       // Created checked out: without its working copy the document has nothing left.
       return staging_.StageSeriesRemoval(change, t.loc);
     }
+    FOLIO_RETURN_IF_ERROR(RecordSeriesUpdated(change, t.loc, series));
     series.checked_out.reset();
     change.PutJson(layout_.SeriesFile(t.loc.folder, t.loc.name), ToJson(series));
     change.Remove(layout_.PwcProps(t.loc.folder, t.loc.name));
     FOLIO_RETURN_IF_ERROR(staging_.StageRemoveFile(change, layout_.PwcContent(t.loc.folder, t.loc.name)));
     return staging_.StageCheckedOutMarker(change, series.series_id, false);
   });
+}
+
+Status Versioning::RecordSeriesUpdated(storage::ChangeSet& change, const Loc& doc, const SeriesRecord& series) {
+  if (series.versions.empty()) return OkStatus();
+  FOLIO_ASSIGN_OR_RETURN(ObjectRecord latest, records_.ReadDocumentRecord(doc.folder, doc.name, series));
+  change.Record(Event("updated", storage::VersionId(series.series_id, series.versions.back()), BaseType::kDocument,
+                      StoredTypeId(latest.properties, BaseType::kDocument)));
+  return OkStatus();
 }
 
 Result<ObjectData> Versioning::LatestVersion(const std::string& id, bool major) {

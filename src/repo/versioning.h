@@ -9,9 +9,11 @@
 #include <vector>
 
 #include "folio/object.h"
+#include "folio/repository.h"
 #include "repo/location.h"
 
 namespace folio::storage {
+class ChangeSet;
 class Committer;
 }
 
@@ -22,6 +24,7 @@ class Locator;
 class ObjectBuilder;
 class RecordReader;
 class Staging;
+struct SeriesRecord;
 class TypeRegistry;
 
 class Versioning {
@@ -33,14 +36,22 @@ class Versioning {
 
   // Makes the private working copy of version `id` (a series id or a path-resolved
   // object means its latest version). Errors: kVersioning if the series is checked out
-  // (naming who holds it); kConstraint if `id` is not a versionable document.
-  Result<ObjectData> CheckOut(const std::string& id, const std::string& user);
+  // (naming who holds it); kConstraint if `id` is not a versionable document. The
+  // change log records the working copy "created" and the latest version "updated" (its
+  // series is checked out now; docs/API.md §7.12). All three also fail with `check`'s
+  // error (WriteCheck, folio/repository.h: the version or working copy is its kObject).
+  Result<ObjectData> CheckOut(const std::string& id, const std::string& user, const WriteCheck& check);
   // Turns working copy `pwc_id` into the next version of its series (major: N+1.0,
   // minor: N.M+1). Errors: kVersioning if `pwc_id` is not a working copy;
-  // kObjectNotFound if it was already checked in or cancelled.
-  Result<ObjectData> CheckIn(const std::string& pwc_id, const CheckInRequest& request, const std::string& user);
-  // Discards the working copy; the versions stay as they were. Errors: as CheckIn.
-  Status CancelCheckOut(const std::string& pwc_id);
+  // kObjectNotFound if it was already checked in or cancelled. Logs the working copy
+  // "deleted", the new version "created" and, when `request` changes the ACL, a
+  // "security" event of the new version.
+  Result<ObjectData> CheckIn(const std::string& pwc_id, const CheckInRequest& request, const std::string& user,
+                             const WriteCheck& check);
+  // Discards the working copy; the versions stay as they were. Errors: as CheckIn. Logs
+  // the working copy "deleted" and the latest version "updated" (no longer checked out;
+  // a document created checked out has none and is gone).
+  Status CancelCheckOut(const std::string& pwc_id, const WriteCheck& check);
 
   // The latest version (or latest major version) of the series `id` belongs to.
   Result<ObjectData> LatestVersion(const std::string& id, bool major);
@@ -53,6 +64,9 @@ class Versioning {
   Result<std::vector<ObjectData>> CheckedOut(const std::string& folder_id);
 
  private:
+  // The latest version's "updated" event: checking out or cancelling changes the
+  // checked-out properties every version of the series shows. Nothing without versions.
+  Status RecordSeriesUpdated(storage::ChangeSet& change, const Loc& doc, const SeriesRecord& series);
   Fs& fs_;
   const storage::RepoLayout& layout_;
   storage::Committer& committer_;

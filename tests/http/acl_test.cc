@@ -2,9 +2,12 @@
 // permission boundary as a pair (the allowed user succeeds; the other gets 403
 // permissionDenied naming what it lacks, and nothing changed), listings that leave out
 // what the caller may not read, inheritance at creation, nested groups, version series
-// sharing one ACL, allowable actions for the caller, and applyACL recorded as a
-// "security" event.
+// sharing one ACL, allowable actions for the caller, applyACL and a check-in's entries
+// recorded as "security" events, and writes racing a revoke (none succeeds after it).
 #include <doctest/doctest.h>
+
+#include <atomic>
+#include <thread>
 
 #include "folio/repository.h"
 #include "http/auth_fixture.h"
@@ -279,6 +282,78 @@ TEST_CASE("ACL: versioning: check-out/in need cmis:write; a version series share
   // Version 1.0 has carol's entry as well as 2.0.
   CHECK(a.Get("carol", "/acme/main/priv/d.txt?versionLabel=1.0")->body == "secret text");
   CHECK(a.Get("carol", "/acme/main/priv/d.txt?cmisselector=versions")->status == 200);
+  // The change log: the working copy goes, the version comes, and the ACL change is a
+  // "security" event of its own, as applyACL's is.
+  const std::string v2 = AclFixture::Id(in);
+  auto repo = a.f.server().store().GetRepository("acme", "main");
+  REQUIRE(repo.ok());
+  const uint64_t last = (*repo)->LatestChangeToken().value();
+  auto changes = (*repo)->ReadChanges(last - 2, 10);
+  REQUIRE(changes.ok());
+  std::vector<std::string> got;
+  for (const ChangeEventInfo& e : changes->events) got.push_back(e.type + " " + e.object_id);
+  CHECK(got == std::vector<std::string>{"deleted " + pwc_id, "created " + v2, "security " + v2});
+  const Json seen = BodyJson(a.Get("alice", "/acme/main?cmisselector=contentChanges&succinct=true&changeLogToken=" +
+                                               std::to_string(last)));
+  REQUIRE(seen["objects"].size() == 1);
+  CHECK(seen["objects"][0]["changeEventInfo"]["changeType"] == "security");
+  CHECK(seen["objects"][0]["succinctProperties"]["cmis:objectId"] == v2);
+}
+
+TEST_CASE("ACL: once a revoke of cmis:write is acknowledged, no write of the revoked user succeeds") {
+  AclFixture a;
+  a.Grant(a.doc, "bob", "cmis:write");
+  auto repo = a.f.server().store().GetRepository("acme", "main");
+  REQUIRE(repo.ok());
+  const uint64_t start = (*repo)->LatestChangeToken().value();
+  std::atomic<bool> revoked{false};   // set once alice's applyACL is answered
+  std::atomic<int> written{0}, late{0}, refused_after{0};
+  std::vector<std::thread> writers;
+  for (int w = 0; w < 2; ++w) {
+    writers.emplace_back([&, w] {
+      auto c = a.f.server().Client();  // (the fixture's helpers are for one thread)
+      for (int i = 0; i < 400 && refused_after < 10; ++i) {
+        const bool after = revoked.load();  // before the request is sent
+        auto r = c.Post("/acme/main", BasicAuth("bob", AuthFixture::kBobPassword),
+                        FormBody({{"cmisaction", "update"}, {"objectId", a.doc}, {"propertyId[0]", "cmis:description"},
+                                  {"propertyValue[0]", std::to_string(w) + "-" + std::to_string(i)}}),
+                        "application/x-www-form-urlencoded");
+        if (!r) {
+          CHECK_MESSAGE(false, "no answer");
+          return;
+        }
+        if (r->status == 200) {
+          ++written;
+          if (after) ++late;  // a write sent after the revoke was acknowledged succeeded
+        } else {
+          CHECK(r->status == 403);
+          if (after) ++refused_after;
+        }
+      }
+    });
+  }
+  while (written < 6) std::this_thread::yield();
+  auto r = a.Post("alice", "/acme/main", {{"cmisaction", "applyACL"}, {"objectId", a.doc},
+                                          {"removeACEPrincipal[0]", "bob"}, {"removeACEPermission[0][0]", "cmis:write"}});
+  REQUIRE_MESSAGE(r->status == 201, r->body);
+  revoked = true;
+  for (auto& t : writers) t.join();
+  CHECK(late == 0);
+  CHECK(refused_after >= 10);
+  // In the log, every update of bob comes before the revoke's security event.
+  auto changes = (*repo)->ReadChanges(start + 1, 10000);
+  REQUIRE(changes.ok());
+  bool security_seen = false;
+  int updates = 0;
+  for (const ChangeEventInfo& e : changes->events) {
+    if (e.type == "security") security_seen = true;
+    if (e.type == "updated") {
+      ++updates;
+      CHECK_MESSAGE(!security_seen, "an update logged after the revoke, token " << e.token);
+    }
+  }
+  CHECK(security_seen);
+  CHECK(updates == written);
 }
 
 TEST_CASE("ACL: relationships: creating one needs both ends readable; one with an unreadable end is left out") {

@@ -2,11 +2,17 @@
 // kind of change, the CMIS 1.1 token rules (the named event first, the answer's token is
 // the last one returned, following the log sees every event once), maxItems,
 // includeProperties, includeACL, includePolicyIds, repositoryInfo's change-log members,
-// retention, and every error.
+// retention, every error, and files removed by hand (one event, also with two servers).
+#include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <thread>
+
 
 #include "http/server_fixture.h"
+#include "support/serve_process.h"
+#include "support/temp_dir.h"
 
 namespace folio::testing {
 namespace {
@@ -74,7 +80,8 @@ TEST_CASE("Http changes: every kind of change is one event, in order, with the t
     Json all = GetJson(c, url);
     const std::vector<std::string> expected = {
         "created " + docs,   "created " + readme, "created " + f_id, "created " + d_id,   "updated " + d_id,
-        "updated " + d_id,   "created " + pwc_id, "deleted " + pwc_id, "created " + v2_id, "updated " + v2_id,
+        "updated " + d_id,   "created " + pwc_id, "updated " + d_id, "deleted " + pwc_id, "created " + v2_id,
+        "updated " + v2_id,
         "created " + hand,   "deleted " + f_id};
     {
       std::string got, want;
@@ -221,6 +228,103 @@ TEST_CASE("Http changes: retention drops the oldest events, says so, and refuses
   CHECK(GetJson(c, base + "?cmisselector=contentChanges&changeLogToken=" + std::to_string(oldest))["objects"].size() == n);
   // The other repository's log is its own, and complete.
   CHECK(GetJson(c, "/demo/alpha?cmisselector=repositoryInfo")["alpha"]["changesIncomplete"] == false);
+}
+
+}  // namespace
+}  // namespace folio::testing
+
+namespace folio::testing {
+namespace {
+
+// The "deleted" events of `series` in the whole log of `base`.
+int DeletedEventsOf(httplib::Client& c, const std::string& base, const std::string& prefix,
+                    const std::string& series) {
+  Json all = GetJson(c, base + "?cmisselector=contentChanges&succinct=true&maxItems=10000");
+  const auto events = Events(all, prefix);
+  return static_cast<int>(std::count(events.begin(), events.end(), "deleted " + series));
+}
+
+TEST_CASE("Http changes: a file removed by hand is one deleted event when Folio first sees it") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const FixtureVariant& v : kFixtureVariants) {
+    CAPTURE(v.repo);
+    const std::string base = "/demo/" + v.repo;
+    const auto series_of = [&](const std::string& path) -> std::string {
+      return GetJson(c, base + path + "?cmisselector=object&succinct=true")["succinctProperties"]
+                    [v.prefix + "versionSeriesId"];
+    };
+    for (const char* name : {"listed.txt", "by-path.txt", "by-id.txt"}) {
+      Post(c, base + "/docs", {{"operation", "createDocument"}, {"content", "x"}}, Json{{"cmis:name", name}}, 201);
+    }
+    const std::string listed = series_of("/docs/listed.txt");
+    const std::string by_path = series_of("/docs/by-path.txt");
+    const std::string by_id = series_of("/docs/by-id.txt");
+    const std::filesystem::path docs = std::filesystem::path(f.dir()) / "demo" / v.repo / "docs";
+    for (const char* name : {"listed.txt", "by-path.txt", "by-id.txt"}) std::filesystem::remove(docs / name);
+    // A listing of the folder sees all three gone at once, and says so once.
+    Json children = GetJson(c, base + "/docs?cmisselector=children&succinct=true");
+    CHECK(children["numItems"] == 1);  // readme.txt
+    GetJson(c, base + "/docs?cmisselector=children");
+    auto by_path_answer = c.Get((base + "/docs/by-path.txt").c_str());
+    REQUIRE(by_path_answer);
+    CHECK(by_path_answer->status == 404);
+    CHECK(BodyJson(by_path_answer)["exception"] == "objectNotFound");
+    auto by_id_answer = c.Get((base + "?cmisselector=object&objectId=" + by_id).c_str());
+    REQUIRE(by_id_answer);
+    CHECK(by_id_answer->status == 404);
+    for (const std::string& s : {listed, by_path, by_id}) CHECK(DeletedEventsOf(c, base, v.prefix, s) == 1);
+  }
+  // Seen first by a lookup by path: the event is there before any listing.
+  const std::string base = "/demo/beta";
+  Post(c, base + "/docs", {{"operation", "createDocument"}, {"content", "y"}}, Json{{"cmis:name", "p.txt"}}, 201);
+  const std::string p_series =
+      GetJson(c, base + "/docs/p.txt?cmisselector=object&succinct=true")["succinctProperties"]["cmis:versionSeriesId"];
+  std::filesystem::remove(std::filesystem::path(f.dir()) / "demo/beta/docs/p.txt");
+  auto gone = c.Get((base + "/docs/p.txt").c_str());
+  REQUIRE(gone);
+  CHECK(gone->status == 404);
+  CHECK(DeletedEventsOf(c, base, "cmis:", p_series) == 1);
+}
+
+TEST_CASE("Http changes: two servers that both see a file removed by hand record one deleted event") {
+  TempDir dir;
+  BuildFixtureData(dir.path());
+  ServeProcess a(dir.path());
+  ServeProcess b(dir.path());
+  httplib::Client ca("127.0.0.1", a.port()), cb("127.0.0.1", b.port());
+  ca.set_read_timeout(60, 0);
+  cb.set_read_timeout(60, 0);
+  const std::string base = "/demo/beta";
+  std::vector<std::string> series;
+  for (int i = 0; i < 6; ++i) {
+    const std::string name = "gone" + std::to_string(i) + ".txt";
+    Json made = Post(ca, base + "/docs", {{"operation", "createDocument"}, {"content", "x"}},
+                     Json{{"cmis:name", name}}, 201);
+    series.push_back(made["succinctProperties"]["cmis:versionSeriesId"]);
+  }
+  for (int round = 0; round < 6; ++round) {
+    CAPTURE(round);
+    std::filesystem::remove(std::filesystem::path(dir.path()) / "demo/beta/docs" /
+                            ("gone" + std::to_string(round) + ".txt"));
+    // Both servers list the folder (and look the file up) at once.
+    std::vector<std::thread> threads;
+    std::atomic<int> ready{0};
+    for (int t = 0; t < 4; ++t) {
+      threads.emplace_back([&, t] {
+        httplib::Client c("127.0.0.1", t % 2 == 0 ? a.port() : b.port());
+        c.set_read_timeout(60, 0);
+        ++ready;
+        while (ready < 4) std::this_thread::yield();
+        auto r = t < 2 ? c.Get((base + "/docs?cmisselector=children").c_str())
+                       : c.Get((base + "/docs/gone" + std::to_string(round) + ".txt").c_str());
+        CHECK(r);
+      });
+    }
+    for (auto& t : threads) t.join();
+    CHECK(DeletedEventsOf(ca, base, "cmis:", series[round]) == 1);
+    CHECK(DeletedEventsOf(cb, base, "cmis:", series[round]) == 1);
+  }
 }
 
 }  // namespace

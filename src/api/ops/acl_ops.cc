@@ -56,28 +56,6 @@ Result<std::vector<folio::Ace>> NewObjectAcl(const Context& ctx, const std::vect
   return acl::InitialAcl(parent_acl, ctx.caller.user(), changes.add, changes.remove);
 }
 
-Status CheckTreeWritable(Context& ctx, const ObjectData& folder) {
-  const acl::Checker checker = ctx.Checker();
-  if (SeesEverything(ctx)) return OkStatus();
-  // Depth first, one page of children at a time: every object below must be writable
-  // before anything is deleted (deleteTree is all or nothing).
-  std::vector<std::string> pending{folder.id};
-  while (!pending.empty()) {
-    const std::string id = std::move(pending.back());
-    pending.pop_back();
-    for (uint64_t skip = 0;;) {
-      FOLIO_ASSIGN_OR_RETURN(ChildrenPage page, ctx.repo->GetChildren(id, skip, 1000));
-      for (const ObjectData& child : page.objects) {
-        FOLIO_RETURN_IF_ERROR(checker.Require(acl::Action::kDelete, child));
-        if (child.base == BaseType::kFolder) pending.push_back(child.id);
-      }
-      skip += page.objects.size();
-      if (!page.has_more || page.objects.empty()) break;
-    }
-  }
-  return OkStatus();
-}
-
 Json AclJson(const std::vector<folio::Ace>& acl, bool only_basic) {
   Json aces = Json::array();
   for (const folio::Ace& ace : acl) {
@@ -110,8 +88,10 @@ Result<Response> ApplyAcl(Context& ctx) {
     return InvalidArgument("applyACL needs entries to add or remove: addACEs/removeACEs (JSON) or "
                            "addACEPrincipal[N]/addACEPermission[N][M] (form)");
   }
-  const std::vector<folio::Ace> acl = acl::ApplyAces(object->acl, changes.add, changes.remove);
-  FOLIO_ASSIGN_OR_RETURN(ObjectData changed, ctx.repo->SetAcl(object->id, acl));
+  // Applied to the ACL the object has when the change is made, with the permission
+  // checked there too: a concurrent applyACL is neither lost nor slipped in between.
+  FOLIO_ASSIGN_OR_RETURN(ObjectData changed, ctx.repo->ApplyAcl(object->id, changes.add, changes.remove,
+                                                                ctx.Checker().ForWrite(acl::Action::kApplyAcl)));
   return JsonResponse(201, AclJson(changed.acl, true));  // 201 as OpenCMIS answers (docs/API.md §7)
 }
 

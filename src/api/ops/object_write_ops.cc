@@ -155,21 +155,10 @@ Result<Response> CreateObject(Context& ctx) {
   }
   Result<ObjectData> made = RuntimeError("unreachable");
   if (*base == BaseType::kRelationship) {
-    // Both ends must be readable; the relationship starts with its creator's entry.
-    std::shared_ptr<const ObjectData> ends[2];
-    const char* names[2] = {cmis::kSourceId, cmis::kTargetId};
-    for (int i = 0; i < 2; ++i) {
-      auto it = props.find(names[i]);
-      if (it == props.end() || !it->is_string()) continue;  // the engine names what is missing
-      auto end = ctx.repo->GetObjectShared(it->get<std::string>());
-      if (end.ok()) ends[i] = std::move(*end);
-    }
-    if (ends[0] && ends[1]) {
-      FOLIO_RETURN_IF_ERROR(ctx.Checker().Require(acl::Action::kCreateRelationship, *ends[0], ends[0].get(),
-                                                  ends[1].get()));
-    }
+    // Both ends must be readable (the engine checks them); the relationship starts with
+    // its creator's entry.
     FOLIO_ASSIGN_OR_RETURN(obj.acl, NewObjectAcl(ctx, {}));
-    made = ctx.repo->CreateRelationship(obj, ctx.user);
+    made = ctx.repo->CreateRelationship(obj, ctx.user, ctx.Checker().ForWrite(acl::Action::kCreateRelationship));
   } else {
     FOLIO_ASSIGN_OR_RETURN(const ObjectData* parent_ptr, ctx.Target());
     const ObjectData& parent = *parent_ptr;
@@ -178,12 +167,13 @@ Result<Response> CreateObject(Context& ctx) {
                              "' is not a folder");
     }
     FOLIO_ASSIGN_OR_RETURN(obj.acl, NewObjectAcl(ctx, parent.acl));
+    const WriteCheck check = ctx.Checker().ForWrite(acl::Action::kCreateChild);
     switch (*base) {
-      case BaseType::kFolder: made = ctx.repo->CreateFolder(parent.id, obj, ctx.user); break;
-      case BaseType::kItem: made = ctx.repo->CreateItem(parent.id, obj, ctx.user); break;
+      case BaseType::kFolder: made = ctx.repo->CreateFolder(parent.id, obj, ctx.user, check); break;
+      case BaseType::kItem: made = ctx.repo->CreateItem(parent.id, obj, ctx.user, check); break;
       case BaseType::kDocument: {
         FOLIO_ASSIGN_OR_RETURN(VersioningState state, ReadVersioningState(ctx));
-        made = ctx.repo->CreateDocument(parent.id, obj, content, state, ctx.user);
+        made = ctx.repo->CreateDocument(parent.id, obj, content, state, ctx.user, check);
         break;
       }
       case BaseType::kRelationship: break;
@@ -239,7 +229,8 @@ Result<Response> CreateDocumentFromSource(Context& ctx) {
     FOLIO_ASSIGN_OR_RETURN(copy, CopyIntoUpload(ctx, {stream.file.get()}));
     content = copy->AsContent(stream.info.mime_type, stream.info.file_name);
   }
-  FOLIO_ASSIGN_OR_RETURN(ObjectData made, ctx.repo->CreateDocument(parent->id, obj, content, state, ctx.user));
+  FOLIO_ASSIGN_OR_RETURN(ObjectData made, ctx.repo->CreateDocument(parent->id, obj, content, state, ctx.user,
+                                                                   ctx.Checker().ForWrite(acl::Action::kCreateChild)));
   return ObjectResponse(ctx, made, 201);
 }
 
@@ -250,7 +241,8 @@ Result<Response> UpdateProperties(Context& ctx) {
   // CMIS requires properties here; an update without any is a mistake to report (a
   // field the request layer does not know, say), not a change to make.
   if (props.empty()) return InvalidArgument("missing required parameter 'properties': " + HowToPassProperties());
-  FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->UpdateProperties(object.id, props, ctx.user));
+  FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->UpdateProperties(object.id, props, ctx.user,
+                                                                      ctx.Checker().ForWrite(acl::Action::kUpdateProperties)));
   return ObjectResponse(ctx, updated, 200);
 }
 
@@ -270,16 +262,19 @@ Result<Response> BulkUpdate(Context& ctx) {
   w.BeginArray();
   Status first_failure = OkStatus();
   size_t updated_count = 0;
+  const WriteCheck check = ctx.Checker().ForWrite(acl::Action::kUpdateProperties);
   for (size_t i = 0; i < ids.size(); ++i) {
     // CMIS leaves out an object that cannot be updated; when none can, the first
     // reason is the answer (an empty list would explain nothing).
     Result<ObjectData> updated = [&]() -> Result<ObjectData> {
       FOLIO_ASSIGN_OR_RETURN(ObjectData object, ctx.repo->GetObject(ids[i]));
+      // Early, so that a stale token of an object the caller may not change tells
+      // nothing; the engine checks again inside the change.
       FOLIO_RETURN_IF_ERROR(ctx.Checker().Require(acl::Action::kUpdateProperties, object));
       FOLIO_RETURN_IF_ERROR(CheckToken(object, i < tokens.size() ? tokens[i] : ""));
       Json typed = props;
       FOLIO_RETURN_IF_ERROR(NormalizeDatetimes(*ctx.repo, object.type_id, typed));
-      return ctx.repo->UpdateProperties(object.id, typed, ctx.user);
+      return ctx.repo->UpdateProperties(object.id, typed, ctx.user, check);
     }();
     if (!updated.ok()) {
       if (first_failure.ok()) first_failure = updated.status();
@@ -298,7 +293,7 @@ Result<Response> DeleteObject(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
   const ObjectData& object = *object_ptr;
   FOLIO_ASSIGN_OR_RETURN(bool all_versions, ctx.params.GetBool("allVersions", true));
-  FOLIO_RETURN_IF_ERROR(ctx.repo->Delete(object.id, all_versions));
+  FOLIO_RETURN_IF_ERROR(ctx.repo->Delete(object.id, all_versions, ctx.Checker().ForWrite(acl::Action::kDelete)));
   return EmptyResponse(200);
 }
 
@@ -310,8 +305,10 @@ Result<Response> DeleteTree(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(bool continue_on_failure, ctx.params.GetBool("continueOnFailure", false));
   (void)all_versions;
   (void)continue_on_failure;
-  FOLIO_RETURN_IF_ERROR(CheckTreeWritable(ctx, folder));
-  FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> failed, ctx.repo->DeleteTree(folder.id));
+  // Write on the folder and every object below it, all or nothing: the engine checks
+  // them inside the change.
+  FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> failed,
+                         ctx.repo->DeleteTree(folder.id, ctx.Checker().ForWrite(acl::Action::kDeleteTree)));
   if (failed.empty()) return EmptyResponse(200);
   return JsonResponse(200, Json{{"ids", failed}});
 }
@@ -321,15 +318,9 @@ Result<Response> Move(Context& ctx) {
   const ObjectData& object = *object_ptr;
   FOLIO_ASSIGN_OR_RETURN(std::string target_folder, FolderIdParam(ctx, "targetFolderId", true));
   FOLIO_ASSIGN_OR_RETURN(std::string source_folder, FolderIdParam(ctx, "sourceFolderId", false));
-  // Write on the object (checked with the target), its folder and the folder it goes to.
-  if (!SeesEverything(ctx)) {
-    FOLIO_ASSIGN_OR_RETURN(ObjectData to, ctx.repo->GetObject(target_folder));
-    FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> from, ctx.repo->GetParents(object.id));
-    if (!from.empty()) {
-      FOLIO_RETURN_IF_ERROR(ctx.Checker().Require(acl::Action::kMove, object, &from.front(), &to));
-    }
-  }
-  FOLIO_ASSIGN_OR_RETURN(ObjectData moved, ctx.repo->Move(object.id, target_folder, source_folder, ctx.user));
+  // Write on the object, its folder and the folder it goes to: checked by the engine.
+  FOLIO_ASSIGN_OR_RETURN(ObjectData moved, ctx.repo->Move(object.id, target_folder, source_folder, ctx.user,
+                                                          ctx.Checker().ForWrite(acl::Action::kMove)));
   return ObjectResponse(ctx, moved, 201);
 }
 

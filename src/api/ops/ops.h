@@ -248,9 +248,6 @@ bool SeesEverything(const Context& ctx);
 // cmis:all for the creator, then the request's addACEs/removeACEs (checked against
 // the domain's principals). Errors: those of ReadAclChanges.
 Result<std::vector<folio::Ace>> NewObjectAcl(const Context& ctx, const std::vector<folio::Ace>& parent_acl);
-// Errors: kPermissionDenied naming the first object below `folder` the caller may not
-// delete (deleteTree is all or nothing); errors of reading the tree.
-Status CheckTreeWritable(Context& ctx, const ObjectData& folder);
 // query_ops.cc
 // query (docs/API.md §12): the statement in `statement` or `q`, with searchAllVersions,
 // maxItems, skipCount, succinct, includeAllowableActions and dateTimeFormat; answers

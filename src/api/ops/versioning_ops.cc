@@ -36,7 +36,7 @@ Result<Response> CheckOut(Context& ctx) {
   // objectId already resolved to the latest version.
   const bool by_id = ctx.params.Has("objectId");
   const std::string id = by_id || target.series_id.empty() ? target.id : target.series_id;
-  FOLIO_ASSIGN_OR_RETURN(ObjectData pwc, ctx.repo->CheckOut(id, ctx.user));
+  FOLIO_ASSIGN_OR_RETURN(ObjectData pwc, ctx.repo->CheckOut(id, ctx.user, ctx.Checker().ForWrite(acl::Action::kCheckOut)));
   return ObjectResponse(ctx, pwc, 201);
 }
 
@@ -65,19 +65,20 @@ Result<Response> CheckIn(Context& ctx) {
   }
   FOLIO_ASSIGN_OR_RETURN(request.content, InputContent(ctx));
   FOLIO_ASSIGN_OR_RETURN(AclChanges aces, ReadAclChanges(ctx.params, ctx.caller.principals().get()));
-  if (!aces.add.empty() || !aces.remove.empty()) {
-    // Entries changed with the check-in are an ACL change: they need what applyACL needs.
-    FOLIO_RETURN_IF_ERROR(ctx.Checker().Require(acl::Action::kApplyAcl, target));
-  }
+  // Entries changed with the check-in are an ACL change: they need what applyACL needs.
+  const bool changes_acl = !aces.add.empty() || !aces.remove.empty();
   request.add_aces = std::move(aces.add);
   request.remove_aces = std::move(aces.remove);
-  FOLIO_ASSIGN_OR_RETURN(ObjectData version, ctx.repo->CheckIn(pwc_id, request, ctx.user));
+  FOLIO_ASSIGN_OR_RETURN(ObjectData version,
+                         ctx.repo->CheckIn(pwc_id, request, ctx.user,
+                                           ctx.Checker().ForWrite(changes_acl ? acl::Action::kApplyAcl
+                                                                              : acl::Action::kCheckIn)));
   return ObjectResponse(ctx, version, 201);
 }
 
 Result<Response> CancelCheckOut(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::string pwc_id, WorkingCopyId(ctx));
-  FOLIO_RETURN_IF_ERROR(ctx.repo->CancelCheckOut(pwc_id));
+  FOLIO_RETURN_IF_ERROR(ctx.repo->CancelCheckOut(pwc_id, ctx.Checker().ForWrite(acl::Action::kCancelCheckOut)));
   return EmptyResponse(200);
 }
 

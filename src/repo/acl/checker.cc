@@ -59,4 +59,17 @@ Status Checker::Require(Action action, const ObjectData& object, const ObjectDat
   return OkStatus();
 }
 
+WriteCheck Checker::ForWrite(Action action) const {
+  if (caller_.domain_admin()) return {};
+  return [checker = *this, r = RequirementOf(action)](WriteRole role, const ObjectData& object) -> Status {
+    switch (role) {
+      case WriteRole::kObject: return checker.Require(r.object, object);
+      case WriteRole::kSource: return checker.Require(r.source, object);
+      case WriteRole::kTarget: return checker.Require(r.target, object);
+      case WriteRole::kBelow: return checker.Require(Action::kDelete, object);
+    }
+    return checker.Require(Permission::kAll, object);
+  };
+}
+
 }  // namespace folio::acl

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "folio/object.h"
+#include "folio/repository.h"
 #include "folio/status.h"
 #include "repo/acl/actions.h"
 #include "repo/acl/caller.h"
@@ -45,6 +46,13 @@ class Checker {
                  const ObjectData* target = nullptr) const;
   // The same for a bare permission on one object.
   Status Require(Permission permission, const ObjectData& object) const;
+  // What the engine asks inside the change that does `action` (WriteCheck,
+  // folio/repository.h), so that no ACL change comes between the check and the write:
+  // Require(action) for the roles kObject, kSource and kTarget, and what deleting needs
+  // for each object below a deleteTree's folder (kBelow). Empty (nothing to check) for
+  // a caller who holds cmis:all everywhere (a domain administrator). Keeps a copy of
+  // this checker.
+  WriteCheck ForWrite(Action action) const;
 
  private:
   Caller caller_;

@@ -1,0 +1,33 @@
+// Write checks inside a change; see write_check.h.
+#include "repo/write_check.h"
+
+#include "repo/object_builder.h"
+#include "storage/layout.h"
+
+namespace folio::repo {
+
+Status CheckWrite(const WriteCheck& check, WriteRole role, ObjectBuilder& builder, const Target& target) {
+  if (!check) return OkStatus();
+  FOLIO_ASSIGN_OR_RETURN(ObjectData object, builder.Build(target));
+  return check(role, object);
+}
+
+Status CheckWrite(const WriteCheck& check, WriteRole role, ObjectBuilder& builder, const Loc& loc) {
+  if (!check) return OkStatus();
+  Target t;
+  t.loc = loc;
+  return CheckWrite(check, role, builder, t);
+}
+
+ObjectData CheckedObject(BaseType base, std::string id, std::string type_id, std::string path, std::vector<Ace> acl) {
+  ObjectData o;
+  o.base = base;
+  o.id = std::move(id);
+  o.type_id = std::move(type_id);
+  o.name = storage::BaseName(path);
+  o.path = std::move(path);
+  o.acl = std::move(acl);
+  return o;
+}
+
+}  // namespace folio::repo

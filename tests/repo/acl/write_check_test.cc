@@ -1,0 +1,157 @@
+// The permission of a write is checked inside the change (WriteCheck,
+// folio/repository.h; docs/API.md §11.3): on the objects as the change finds them,
+// under the repository's write exclusion, so that an applyACL cannot come between the
+// check and the write; for every write family, with the role of each object.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <future>
+#include <memory>
+
+#include "repo/acl/checker.h"
+#include "support/change_events.h"
+#include "support/repo_fixture.h"
+
+using namespace folio;
+using folio::testing::Contains;
+using folio::testing::EventsAfter;
+using folio::testing::RepoFixture;
+
+namespace {
+
+std::shared_ptr<const acl::Principals> Domain() {
+  auto user = [](std::string id) {
+    acl::UserRecord u;
+    u.id = std::move(id);
+    return u;
+  };
+  return std::make_shared<const acl::Principals>(
+      std::vector<acl::UserRecord>{user("alice"), user("bob")},
+      std::vector<acl::GroupRecord>{{"admin", {"alice"}}, {"repository_main", {"bob"}}});
+}
+
+acl::Checker Bob() { return acl::Checker(acl::Caller::User(Domain(), "bob")); }
+
+}  // namespace
+
+TEST_CASE("WriteCheck: a revoke acknowledged before the write's change is staged refuses the write") {
+  RepoFixture f;
+  const ObjectData folder = f.Folder(f.root, "f");
+  const ObjectData doc = f.Doc(folder.id, "a.txt", "one");
+  REQUIRE(f.repo->SetAcl(doc.id, {Ace{"bob", {"cmis:write"}}}).ok());
+  // What the HTTP layer saw when it looked the object up: bob may write.
+  const ObjectData seen = *f.repo->GetObject(doc.id);
+  CHECK(Bob().Require(acl::Action::kUpdateProperties, seen).ok());
+  // The revoke is acknowledged; then bob's change is staged.
+  REQUIRE(f.repo->SetAcl(doc.id, {Ace{"bob", {"cmis:read"}}}).ok());
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  const WriteCheck check = Bob().ForWrite(acl::Action::kUpdateProperties);
+  auto updated = f.repo->UpdateProperties(seen.id, Json{{"cmis:description", "x"}}, "bob", check);
+  REQUIRE(updated.status().kind() == ErrorKind::kPermissionDenied);
+  CHECK(Contains(updated.status().message(), "user 'bob' needs cmis:write on '/f/a.txt' and has cmis:read"));
+  auto content = f.repo->SetContent(seen.id, ContentSource::FromBytes("two"), true, "bob",
+                                    Bob().ForWrite(acl::Action::kSetContent));
+  CHECK(content.status().kind() == ErrorKind::kPermissionDenied);
+  CHECK(f.repo->Delete(seen.id, true, Bob().ForWrite(acl::Action::kDelete)).kind() == ErrorKind::kPermissionDenied);
+  CHECK(f.repo->CheckOut(seen.id, "bob", Bob().ForWrite(acl::Action::kCheckOut)).status().kind() ==
+        ErrorKind::kPermissionDenied);
+  CHECK(f.repo->ApplyAcl(seen.id, {Ace{"bob", {"cmis:all"}}}, {}, Bob().ForWrite(acl::Action::kApplyAcl))
+            .status()
+            .kind() == ErrorKind::kPermissionDenied);
+  // Nothing changed, nothing was logged.
+  CHECK(EventsAfter(*f.repo, mark).empty());
+  CHECK(f.Content(doc.id) == "one");
+  CHECK(f.repo->GetObject(doc.id)->properties.value("cmis:description", Json()).is_null());
+}
+
+TEST_CASE("WriteCheck: an applyACL arriving while a write is checked waits for that write's commit") {
+  RepoFixture f;
+  const ObjectData doc = f.Doc(f.root, "a.txt", "one");
+  REQUIRE(f.repo->SetAcl(doc.id, {Ace{"alice", {"cmis:all"}}, Ace{"bob", {"cmis:write"}}}).ok());
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  std::future<Result<ObjectData>> revoke;
+  const WriteCheck inner = Bob().ForWrite(acl::Action::kUpdateProperties);
+  // The hook: the moment bob's permission is found, the revoke is sent. It must not be
+  // acknowledged before bob's change is (were the check outside the change, it could be,
+  // and bob's write would then land after it).
+  const WriteCheck check = [&](WriteRole role, const ObjectData& object) -> Status {
+    Status s = inner(role, object);
+    if (!revoke.valid()) {
+      revoke = std::async(std::launch::async, [&] {
+        return f.repo->ApplyAcl(doc.id, {}, {Ace{"bob", {"cmis:write"}}});
+      });
+      CHECK(revoke.wait_for(std::chrono::milliseconds(200)) == std::future_status::timeout);
+    }
+    return s;
+  };
+  auto updated = f.repo->UpdateProperties(doc.id, Json{{"cmis:description", "x"}}, "bob", check);
+  REQUIRE_MESSAGE(updated.ok(), updated.status().ToString());
+  REQUIRE(revoke.valid());
+  auto revoked = revoke.get();
+  REQUIRE_MESSAGE(revoked.ok(), revoked.status().ToString());
+  CHECK(revoked->acl.size() == 1);
+  // In the log: bob's write first, then the revoke; and bob may write no more.
+  CHECK(EventsAfter(*f.repo, mark) == std::vector<std::string>{"updated " + doc.id, "security " + doc.id});
+  CHECK(f.repo->UpdateProperties(doc.id, Json{{"cmis:description", "y"}}, "bob", inner).status().kind() ==
+        ErrorKind::kPermissionDenied);
+}
+
+TEST_CASE("WriteCheck: each family checks the objects of its roles inside the change") {
+  RepoFixture f;
+  const ObjectData open = f.Folder(f.root, "open");
+  const ObjectData closed = f.Folder(f.root, "closed");
+  const ObjectData hidden = f.Folder(f.root, "hidden");  // no entry: bob may not even read it
+  const ObjectData doc = f.Doc(open.id, "a.txt", "one");
+  const ObjectData tree = f.Folder(open.id, "tree");
+  const ObjectData below = f.Doc(tree.id, "locked.txt", "l");
+  const std::vector<Ace> write = {Ace{"bob", {"cmis:write"}}};
+  for (const std::string& id : {open.id, doc.id, tree.id}) REQUIRE(f.repo->SetAcl(id, write).ok());
+  REQUIRE(f.repo->SetAcl(closed.id, {Ace{"bob", {"cmis:read"}}}).ok());
+  REQUIRE(f.repo->SetAcl(below.id, {Ace{"bob", {"cmis:read"}}}).ok());
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  const acl::Checker bob = Bob();
+  auto denied = [](const Status& s, const std::string& what) {
+    CHECK(s.kind() == ErrorKind::kPermissionDenied);
+    CHECK_MESSAGE(Contains(s.message(), what), s.message());
+  };
+  NewObject o;
+  o.name = "new";
+  // Creates: the folder made in.
+  denied(f.repo->CreateFolder(closed.id, o, "bob", bob.ForWrite(acl::Action::kCreateChild)).status(),
+         "needs cmis:write on '/closed' and has cmis:read");
+  denied(f.repo->CreateItem(closed.id, o, "bob", bob.ForWrite(acl::Action::kCreateChild)).status(), "'/closed'");
+  denied(f.repo->CreateDocument(closed.id, o, std::nullopt, VersioningState::kMajor, "bob",
+                                bob.ForWrite(acl::Action::kCreateChild))
+             .status(),
+         "'/closed'");
+  // A relationship: both ends readable.
+  NewObject rel;
+  rel.type_id = "cmis:relationship";
+  rel.properties = Json{{"cmis:sourceId", doc.id}, {"cmis:targetId", hidden.id}};
+  denied(f.repo->CreateRelationship(rel, "bob", bob.ForWrite(acl::Action::kCreateRelationship)).status(),
+         "needs cmis:read on '/hidden' and has no permission");
+  // A move: the object, the folder it leaves and the folder it goes to.
+  denied(f.repo->Move(doc.id, closed.id, "", "bob", bob.ForWrite(acl::Action::kMove)).status(), "'/closed'");
+  denied(f.repo->Move(below.id, open.id, "", "bob", bob.ForWrite(acl::Action::kMove)).status(),
+         "'/open/tree/locked.txt'");
+  // deleteTree: all or nothing, naming the object below that is refused.
+  denied(f.repo->DeleteTree(tree.id, bob.ForWrite(acl::Action::kDeleteTree)).status(),
+         "needs cmis:write on '/open/tree/locked.txt' and has cmis:read");
+  CHECK(f.repo->GetObject(tree.id).ok());
+  CHECK(EventsAfter(*f.repo, mark).empty());
+  // What bob may do, he does.
+  auto made = f.repo->CreateFolder(open.id, o, "bob", bob.ForWrite(acl::Action::kCreateChild));
+  REQUIRE_MESSAGE(made.ok(), made.status().ToString());
+  REQUIRE(f.repo->SetAcl(below.id, write).ok());
+  CHECK(f.repo->DeleteTree(tree.id, bob.ForWrite(acl::Action::kDeleteTree)).ok());
+  auto pwc = f.repo->CheckOut(doc.id, "bob", bob.ForWrite(acl::Action::kCheckOut));
+  REQUIRE(pwc.ok());
+  // A check-in that changes entries needs cmis:all (the api asks for kApplyAcl then).
+  CheckInRequest req;
+  req.add_aces = {Ace{"bob", {"cmis:all"}}};
+  denied(f.repo->CheckIn(pwc->id, req, "bob", bob.ForWrite(acl::Action::kApplyAcl)).status(),
+         "needs cmis:all on '/open/a.txt' and has cmis:write");
+  CHECK(f.repo->CheckIn(pwc->id, CheckInRequest{}, "bob", bob.ForWrite(acl::Action::kCheckIn)).ok());
+  // An administrator's check is empty: nothing to ask.
+  CHECK(!acl::Checker(acl::Caller::User(Domain(), "alice")).ForWrite(acl::Action::kApplyAcl));
+}
