@@ -128,7 +128,8 @@ const std::pair<const char*, const char*> kVariants[] = {{"alpha", "A"}, {"main"
 }  // namespace
 
 TEST_CASE("Http query ACL: a user who may read half of the matches pages through exactly those, in both variants") {
-  for (const auto& [repo, variant] : kVariants) {
+  for (const auto& v : kVariants) {
+    const std::string repo = v.first, variant = v.second;
     CAPTURE(variant);
     QueryAclFixture a(repo, variant);
     const std::string by_name = "SELECT cmis:name FROM cmis:document WHERE cmis:name LIKE 'n%' ORDER BY cmis:name";
@@ -181,7 +182,8 @@ TEST_CASE("Http query ACL: a user who may read half of the matches pages through
 }
 
 TEST_CASE("Http query ACL: applyACL is seen by the next query's results and numItems, in both variants") {
-  for (const auto& [repo, variant] : kVariants) {
+  for (const auto& v : kVariants) {
+    const std::string repo = v.first, variant = v.second;
     CAPTURE(variant);
     QueryAclFixture a(repo, variant);
     const std::string q = "SELECT cmis:name FROM cmis:document WHERE CONTAINS('shared') ORDER BY cmis:name";
