@@ -19,6 +19,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/serve_exposed_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/newcomer_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/query_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/query_acl_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/navigation_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/types_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/changes_test.cc

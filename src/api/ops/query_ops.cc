@@ -44,6 +44,10 @@ Result<Response> Query(Context& ctx) {
   page.skip = static_cast<uint64_t>(skip);
   page.max = static_cast<uint64_t>(max);
   page.all_versions = all_versions;
+  // The index keeps only what the caller may read (its readers table), so that paging
+  // and numItems count what the caller sees; a domain administrator reads everything
+  // and pays nothing for it (docs/API.md §12.6).
+  if (!SeesEverything(ctx)) page.readers = ctx.caller.MatchingPrincipals();
   FOLIO_ASSIGN_OR_RETURN(query::QueryHits hits, index->Run(*ctx.repo, bound, page));
 
   std::vector<ResultColumn> columns;
@@ -68,8 +72,8 @@ Result<Response> Query(Context& ctx) {
       if (object.status().kind() == ErrorKind::kObjectNotFound) continue;
       return object.status();
     }
-    // The index knows no ACLs: what the caller may not read is left out here (so a page
-    // may hold fewer results, and numItems counts them: docs/API.md §12.6).
+    // The index matched only what the caller may read; an ACL changed since it answered
+    // (by another process) is looked at again here, so nothing unreadable is shown.
     if (!MayRead(ctx, **object)) continue;
     if (score_column < columns.size()) columns[score_column].computed = hit.score;
     if (actions) {

@@ -27,4 +27,20 @@ bool Caller::Matches(std::string_view principal) const {
   return false;
 }
 
+std::vector<std::string> Caller::MatchingPrincipals() const {
+  switch (kind_) {
+    case Kind::kAnonymousDomain: return {std::string(kAnyone), std::string(kAnonymousPrincipal)};
+    case Kind::kUser: {
+      std::vector<std::string> out{user_, std::string(kAnyone)};
+      if (principals_) {
+        const std::vector<std::string>& groups = principals_->GroupsOf(user_);
+        out.insert(out.end(), groups.begin(), groups.end());
+      }
+      return out;
+    }
+    case Kind::kServerAdmin: return {};
+  }
+  return {};
+}
+
 }  // namespace folio::acl

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "repo/acl/principals.h"
 
@@ -42,6 +43,11 @@ class Caller {
   // anyone in a domain without users), `cmis:anonymous` (only in a domain without
   // users: once a domain has users it matches nobody).
   bool Matches(std::string_view principal) const;
+  // Every principal Matches is true for: a user's id, cmis:anyone and its groups
+  // ("user" included); cmis:anyone and cmis:anonymous in a domain without users; none
+  // for the server administrator. An index can keep the objects readable by a caller
+  // with it (the query index's readers).
+  std::vector<std::string> MatchingPrincipals() const;
   // The users and groups of the caller's domain (null unless kUser).
   const std::shared_ptr<const Principals>& principals() const { return principals_; }
 

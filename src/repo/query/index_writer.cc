@@ -1,8 +1,10 @@
 // Writing the query index; see index_writer.h.
 #include "repo/query/index_writer.h"
 
+#include <algorithm>
 #include <set>
 
+#include "repo/acl/permission.h"
 #include "repo/query/schema.h"
 #include "repo/query/text_extract.h"
 
@@ -115,7 +117,8 @@ Result<std::optional<IndexWriter::Existing>> IndexWriter::Find(const std::string
 
 Status IndexWriter::RemoveRow(int64_t rid) {
   for (const char* sql :
-       {"DELETE FROM objects WHERE rid = ?", "DELETE FROM props WHERE obj = ?", "DELETE FROM fts WHERE rowid = ?"}) {
+       {"DELETE FROM objects WHERE rid = ?", "DELETE FROM props WHERE obj = ?", "DELETE FROM fts WHERE rowid = ?",
+        "DELETE FROM readers WHERE obj = ?"}) {
     FOLIO_ASSIGN_OR_RETURN(Stmt * s, Cached(sql));
     s->BindInt(1, rid);
     FOLIO_RETURN_IF_ERROR(s->Run());
@@ -130,6 +133,7 @@ Result<bool> IndexWriter::InsertNew(const ObjectData& o, const std::string* text
   if (db_.Changes() == 0) return false;
   const int64_t rid = db_.LastInsertRowId();
   FOLIO_RETURN_IF_ERROR(PutProps(rid, o, /*fresh=*/true));
+  FOLIO_RETURN_IF_ERROR(PutReaders(rid, o, /*fresh=*/true));
   if (o.base == BaseType::kDocument) FOLIO_RETURN_IF_ERROR(PutText(rid, o, TextKey(o), text, /*fresh=*/true));
   return true;
 }
@@ -147,6 +151,7 @@ Status IndexWriter::Put(const ObjectData& o, const std::string* text) {
   FOLIO_RETURN_IF_ERROR(s->Run());
   const int64_t rid = old ? old->rid : db_.LastInsertRowId();
   FOLIO_RETURN_IF_ERROR(PutProps(rid, o, /*fresh=*/false));
+  FOLIO_RETURN_IF_ERROR(PutReaders(rid, o, /*fresh=*/!old));
   if (o.base == BaseType::kDocument) {
     const std::string key = TextKey(o);
     if (!old || old->text_key != key) FOLIO_RETURN_IF_ERROR(PutText(rid, o, key, text, /*fresh=*/!old));
@@ -186,6 +191,27 @@ Status IndexWriter::PutProps(int64_t rid, const ObjectData& o, bool fresh) {
     } else {
       FOLIO_RETURN_IF_ERROR(put(0, *it));
     }
+  }
+  return OkStatus();
+}
+
+Status IndexWriter::PutReaders(int64_t rid, const ObjectData& o, bool fresh) {
+  if (!fresh) {
+    FOLIO_ASSIGN_OR_RETURN(Stmt * del, Cached("DELETE FROM readers WHERE obj = ?"));
+    del->BindInt(1, rid);
+    FOLIO_RETURN_IF_ERROR(del->Run());
+  }
+  for (const Ace& ace : o.acl) {
+    // Every basic permission includes cmis:read; other names grant nothing (as
+    // acl::EffectivePermission reads them).
+    const bool reads = std::any_of(ace.permissions.begin(), ace.permissions.end(), [](const std::string& name) {
+      const std::optional<acl::Permission> p = acl::ParsePermission(name);
+      return p && acl::Grants(*p, acl::Permission::kRead);
+    });
+    if (!reads) continue;
+    FOLIO_ASSIGN_OR_RETURN(Stmt * ins, Cached("INSERT OR IGNORE INTO readers(obj, principal) VALUES(?, ?)"));
+    ins->BindInt(1, rid).BindText(2, ace.principal);
+    FOLIO_RETURN_IF_ERROR(ins->Run());
   }
   return OkStatus();
 }

@@ -34,7 +34,8 @@ class IndexWriter {
 
   // Inserts or replaces the row of `object` (a folder, item, relationship or document
   // version; a working copy is ignored), keeping its row id. Re-reads the content for
-  // the full-text index only when the name, content or modification time changed.
+  // the full-text index only when the name, content or modification time changed; the
+  // principals its ACL lets read always (an ACL changes without a new modification time).
   // A folder whose path changed takes the paths of the folders below it along.
   // `text`: the document's text when the caller has read it already (a build).
   Status Put(const ObjectData& object, const std::string* text = nullptr);
@@ -65,6 +66,8 @@ class IndexWriter {
   Status RemoveRow(int64_t rid);
   // `fresh`: the row was just inserted, so it has no props or full-text row to replace.
   Status PutProps(int64_t rid, const ObjectData& object, bool fresh);
+  // The principals `o`'s ACL lets read (schema.h, readers).
+  Status PutReaders(int64_t rid, const ObjectData& o, bool fresh);
   Status PutText(int64_t rid, const ObjectData& object, const std::string& text_key, const std::string* text,
                  bool fresh);
   // The prepared statement for `sql`, reset; prepared once per writer (a rebuild runs

@@ -398,7 +398,8 @@ void QueryIndex::ReleaseReader(std::unique_ptr<Db> db, uint64_t generation) {
 }
 
 Result<QueryHits> QueryIndex::RunOnce(const BoundQuery& query, const QueryPage& page) {
-  const SqlPlan plan = PlanQuery(query, page.all_versions, page.skip, page.max);
+  const SqlPlan plan =
+      PlanQuery(query, page.all_versions, page.skip, page.max, page.readers ? &*page.readers : nullptr);
   uint64_t generation = 0;
   FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<Db> db, AcquireReader(generation));
   db->SetDeadline(std::chrono::steady_clock::now() + kQueryTimeLimit);

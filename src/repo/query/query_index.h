@@ -53,6 +53,10 @@ struct QueryPage {
   uint64_t skip = 0;
   uint64_t max = 100;
   bool all_versions = false;  // searchAllVersions
+  // nullopt: every object (a domain administrator, a domain without users). Else the
+  // principals that stand for the caller (its user id, its groups, cmis:anyone): only
+  // the objects whose ACL lets one of them read are matched, counted and paged.
+  std::optional<std::vector<std::string>> readers;
 };
 
 struct QueryHit {
@@ -62,7 +66,7 @@ struct QueryHit {
 
 struct QueryHits {
   std::vector<QueryHit> hits;  // the page, in order
-  uint64_t total = 0;          // every match
+  uint64_t total = 0;          // every match (the caller may read)
 };
 
 // How long one query may run in SQLite before it is stopped.

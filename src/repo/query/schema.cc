@@ -26,6 +26,8 @@ std::string CreateSchemaSql(bool with_indexes) {
   sql +=
       "CREATE TABLE IF NOT EXISTS props(obj INTEGER NOT NULL, prop TEXT NOT NULL, ord INTEGER NOT NULL, v,\n"
       "  PRIMARY KEY(obj, prop, ord)) WITHOUT ROWID;\n"
+      "CREATE TABLE IF NOT EXISTS readers(obj INTEGER NOT NULL, principal TEXT NOT NULL,\n"
+      "  PRIMARY KEY(obj, principal)) WITHOUT ROWID;\n"
       "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(name, body, tokenize='unicode61 remove_diacritics 2');\n";
   if (with_indexes) sql += CreateIndexesSql();
   return sql;
@@ -43,7 +45,7 @@ std::string CreateIndexesSql() {
 
 std::string DropSchemaSql() {
   return "DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS props; DROP TABLE IF EXISTS objects; "
-         "DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS pending;";
+         "DROP TABLE IF EXISTS readers; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS pending;";
 }
 
 }  // namespace folio::query

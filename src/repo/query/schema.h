@@ -9,6 +9,10 @@
 //   props    (object, property, ordinal, value) for multi-valued and custom properties,
 //            one row per value; an unset property has no row.
 //   fts      FTS5 (unicode61, accents removed) over each document's name and text.
+//   readers  (object, principal) for every principal an entry of the object's ACL
+//            grants cmis:read or more: a query of a caller who is not a domain
+//            administrator keeps the rows one of its principals may read, so that paging
+//            and numItems count only what the caller sees.
 //   meta     schema version, whether the index is complete, the change log token
 //            applied (key "token:change-log").
 #pragma once
@@ -19,7 +23,7 @@
 namespace folio::query {
 
 // Bumped whenever the tables change: an index of another version is rebuilt.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 // The meta key of the change log token the index has applied.
 inline constexpr const char* kChangeLogTokenKey = "token:change-log";

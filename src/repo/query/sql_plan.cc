@@ -207,13 +207,26 @@ bool NeedsScore(const BoundQuery& q) {
 
 }  // namespace
 
-SqlPlan PlanQuery(const BoundQuery& q, bool all_versions, uint64_t skip, uint64_t max) {
+SqlPlan PlanQuery(const BoundQuery& q, bool all_versions, uint64_t skip, uint64_t max,
+                  const std::vector<std::string>* readers) {
   Writer where;
   where.Text("o.p_objectTypeId IN ");
   std::vector<SqlValue> types;
   for (const std::string& t : q.type_ids) types.push_back(SqlValue::Text(t));
   where.List(types);
   if (!all_versions) where.Text(" AND o.current = 1");
+  if (readers != nullptr) {
+    if (readers->empty()) {
+      where.Text(" AND 0");
+    } else {
+      // One primary-key lookup per candidate row.
+      where.Text(" AND EXISTS (SELECT 1 FROM readers r WHERE r.obj = o.rid AND r.principal IN ");
+      std::vector<SqlValue> principals;
+      for (const std::string& p : *readers) principals.push_back(SqlValue::Text(p));
+      where.List(principals);
+      where.Text(")");
+    }
+  }
   if (q.where) {
     where.Text(" AND ");
     where.Expr(*q.where);

@@ -26,6 +26,9 @@ struct SqlPlan {
 };
 
 // `all_versions`: searchAllVersions (every version, not only the latest of each series).
-SqlPlan PlanQuery(const BoundQuery& query, bool all_versions, uint64_t skip, uint64_t max);
+// `readers`: null for every object; else only the objects whose ACL lets one of these
+// principals read them (the readers table), in the count and the page alike.
+SqlPlan PlanQuery(const BoundQuery& query, bool all_versions, uint64_t skip, uint64_t max,
+                  const std::vector<std::string>* readers = nullptr);
 
 }  // namespace folio::query

@@ -66,7 +66,7 @@ std::string ExtractText(Repository& repo, const ObjectData& doc) {
       !IsTextual("", doc.name)) {
     return "";
   }
-  auto stream = repo.OpenContent(doc.id);
+  auto stream = repo.OpenContent(doc);  // the version is built already: no second lookup
   if (!stream.ok()) return "";
   std::string bytes;
   bytes.resize(std::min<uint64_t>(kMaxIndexedTextBytes, doc.content->length));

@@ -1,6 +1,7 @@
 // acl::Caller, EffectivePermission, the repository gate and Checker.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "repo/acl/checker.h"
@@ -62,6 +63,28 @@ TEST_CASE("Caller: who matches which principal") {
   CHECK(server.kind() == Caller::Kind::kServerAdmin);
   CHECK_FALSE(server.domain_admin());
   CHECK_FALSE(server.Matches("cmis:anyone"));
+}
+
+TEST_CASE("Caller: MatchingPrincipals lists exactly the principals Matches is true for") {
+  auto d = Domain();
+  using V = std::vector<std::string>;
+  CHECK(Caller::User(d, "bob").MatchingPrincipals() == V{"bob", "cmis:anyone", "eng", "repository_main", "user"});
+  CHECK(Caller::User(d, "carol").MatchingPrincipals() ==
+        V{"carol", "cmis:anyone", "eng", "leads", "repository_main", "user"});
+  CHECK(Caller::User(d, "dave").MatchingPrincipals() == V{"dave", "cmis:anyone", "user"});
+  CHECK(Caller::AnonymousDomain().MatchingPrincipals() == V{"cmis:anyone", "cmis:anonymous"});
+  CHECK(Caller::ServerAdmin().MatchingPrincipals().empty());
+  // Each listed one matches; a sample of others does not.
+  for (const char* user : {"bob", "carol", "dave", "alice"}) {
+    const Caller c = Caller::User(d, user);
+    CAPTURE(user);
+    for (const std::string& p : c.MatchingPrincipals()) CHECK(c.Matches(p));
+    for (const std::string p : {"alice", "bob", "carol", "dave", "eng", "leads", "admin", "repository_main", "user",
+                                "cmis:anyone", "cmis:anonymous", "nobody"}) {
+      const V all = c.MatchingPrincipals();
+      CHECK(c.Matches(p) == (std::find(all.begin(), all.end(), p) != all.end()));
+    }
+  }
 }
 
 TEST_CASE("EffectivePermission: the greatest permission of the matching entries") {
