@@ -125,6 +125,8 @@ Status Committer::RunBookkeeping(const std::function<Status(ChangeSet&)>& stage)
   for (const Action& a : change.actions()) {
     if (a.op == Action::Op::kCopy) return PermissionDenied("a read-only repository copies no file");
   }
+  // Held whole or not at all: the room is asked for before the first action.
+  FOLIO_RETURN_IF_ERROR(OverlayFs::CheckRoom(OverlayFs::CostOf(change), layout_.base()));
   return ApplyChangeSet(*overlay_, change, ApplyOptions{}, nullptr);
 }
 
