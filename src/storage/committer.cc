@@ -21,8 +21,8 @@ struct Committer::Pending {
   std::string frame;
   ChangeSet change;
   std::vector<std::string> paths;  // TouchedPaths(): conflicts for stagings meanwhile
-  bool done = false;
-  Status status;
+  bool done = false;  // guarded by q_mu_: set by the leader once `status` is final
+  Status status;      // written by the leader, read by the waiter once it sees `done`
 };
 
 namespace {
@@ -415,6 +415,10 @@ Status Committer::WaitDone(const std::shared_ptr<Pending>& p) {
     q.unlock();
     LeadBatch(batch);
     q.lock();
+    // Under q_mu_, which the waiters hold while they look: a waiter woken early (or by
+    // another leader) must not see `done` before its status is written (ThreadSanitizer
+    // found `done` set without the lock).
+    for (const auto& b : batch) b->done = true;
     queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(batch.size()));
     leader_active_ = false;
     q_cv_.notify_all();
@@ -471,7 +475,6 @@ void Committer::LeadBatch(const std::vector<std::shared_ptr<Pending>>& batch) {
   }
   applied_lsn_.store(batch.back()->lsn);
   last_commit_ns_.store(std::chrono::steady_clock::now().time_since_epoch().count());
-  for (const auto& b : batch) b->done = true;
 }
 
 void Committer::WaitApplied(uint64_t lsn) {
