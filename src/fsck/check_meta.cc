@@ -1,5 +1,5 @@
 // Checks of the data, domain and repository metadata, and of what interrupted work
-// leaves behind (journal records, temp files, trash, uploads); plus symlink notes.
+// leaves behind (journal records, temp files, trash, uploads); plus symlinks and special files.
 #include <chrono>
 #include <regex>
 
@@ -153,10 +153,18 @@ Problems CheckUploads(const RepoFacts& f, int64_t now_ns) {
 Problems CheckSpecialFiles(const std::vector<SpecialFile>& specials) {
   Problems out;
   for (const SpecialFile& s : specials) {
-    out.push_back(
-        MakeProblem(kSymlinkIgnored, s.path,
-                    std::string(s.type == FileType::kSymlink ? "ignored symbolic link '" : "ignored special file '") +
-                        s.path + "': Folio neither follows nor lists it"));
+    const std::string what = s.type == FileType::kSymlink ? "symbolic link '" : "special file '";
+    if (s.in_place_of != nullptr) {
+      // Where a domain or repository is looked for: what the operator meant to be served
+      // is not, which is worth a warning (nothing for --repair to do: it is theirs).
+      out.push_back(MakeProblem(kSymlinkNotServed, s.path,
+                                what + s.path + "' in place of " + s.in_place_of +
+                                    ": Folio does not follow it, so it is not served (requests answer "
+                                    "objectNotFound); move the directory itself there"));
+    } else {
+      out.push_back(MakeProblem(kSymlinkIgnored, s.path,
+                                "ignored " + what + s.path + "': Folio neither follows nor lists it"));
+    }
   }
   return out;
 }

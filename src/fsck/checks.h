@@ -22,7 +22,7 @@ Problems CheckCommitLog(const RepoFacts& f);                           // log-pe
 Problems CheckTempFiles(const std::vector<std::string>& temps);        // leftover-temp-file
 Problems CheckTrash(const std::vector<std::string>& trash);            // trash-leftover
 Problems CheckUploads(const RepoFacts& f, int64_t now_ns);             // upload-leftover
-Problems CheckSpecialFiles(const std::vector<SpecialFile>& specials);  // symlink-ignored
+Problems CheckSpecialFiles(const std::vector<SpecialFile>& specials);  // symlink-ignored, symlink-not-served
 
 // --- check_records.cc: records, ids, the index and types ---
 Problems CheckSidecars(const RepoFacts& f);             // sidecar-unparseable

@@ -23,6 +23,10 @@ namespace folio::fsck {
 struct SpecialFile {
   std::string path;
   FileType type = FileType::kSymlink;  // kSymlink or kOther
+  // What the operator meant it to be when it stands where Folio looks for a domain, a
+  // repository or a repository's .folio ("a domain", ...): then it is data not served
+  // (symlink-not-served, a warning). nullptr: a file among content (symlink-ignored).
+  const char* in_place_of = nullptr;
 };
 
 // A record (or the directory that should hold one) that cannot be used.

@@ -43,6 +43,7 @@ inline constexpr FindingKind kLatestContentMismatch{"latest-content-mismatch", S
 inline constexpr FindingKind kObjectTypeUnknown{"object-type-unknown", Severity::kError};
 inline constexpr FindingKind kTypeUnparseable{"type-unparseable", Severity::kError};
 inline constexpr FindingKind kSymlinkIgnored{"symlink-ignored", Severity::kNote};
+inline constexpr FindingKind kSymlinkNotServed{"symlink-not-served", Severity::kWarning};
 inline constexpr FindingKind kUserRecordInvalid{"user-record-invalid", Severity::kError};
 inline constexpr FindingKind kGroupRecordInvalid{"group-record-invalid", Severity::kError};
 inline constexpr FindingKind kGroupMemberUnknown{"group-member-unknown", Severity::kWarning};

@@ -26,16 +26,16 @@ void WalkDomainCandidate(Fs& fs, const std::string& dir, DataFacts& d) {
     } else if (storage::IsReservedName(e.name)) {
       continue;
     } else if (e.type == FileType::kSymlink || e.type == FileType::kOther) {
-      specials.push_back({path, e.type});
+      specials.push_back({path, e.type, "a repository"});
     } else if (e.type == FileType::kDirectory) {
       const std::string meta_path = JoinPath(path, storage::kMetaDir);
       auto meta = fs.Stat(meta_path);
       if (meta.ok() && meta->type == FileType::kDirectory) repos.push_back(path);
       // A repository whose metadata is a symlink is not served (objectNotFound): say so.
       if (meta.ok() && (meta->type == FileType::kSymlink || meta->type == FileType::kOther)) {
-        specials.push_back({meta_path, meta->type});
+        specials.push_back({meta_path, meta->type, "a repository's metadata"});
       } else if (!meta.ok() && meta.status().Is(std::errc::too_many_symbolic_link_levels)) {
-        specials.push_back({meta_path, FileType::kSymlink});
+        specials.push_back({meta_path, FileType::kSymlink, "a repository's metadata"});
       }
     }
   }
@@ -76,7 +76,7 @@ Result<DataFacts> WalkData(Fs& fs) {
     } else if (storage::IsReservedName(e.name)) {
       continue;
     } else if (e.type == FileType::kSymlink || e.type == FileType::kOther) {
-      d.specials.push_back({e.name, e.type});
+      d.specials.push_back({e.name, e.type, "a domain"});
     } else if (e.type == FileType::kDirectory) {
       WalkDomainCandidate(fs, e.name, d);
     }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <set>
 
+#include <spdlog/spdlog.h>
+
 #include "folio/cmis_ids.h"
 #include "folio/repository.h"
 #include "repo/locator.h"
@@ -21,13 +23,22 @@ int64_t MsOf(int64_t ns) { return ns / 1000000; }
 
 }  // namespace
 
+Status Adopter::Bookkeep(const std::function<Status(storage::ChangeSet&)>& stage) {
+  Status s = committer_.RunBookkeeping(stage);
+  // A read-only process out of memory for adoptions: every request for what is not
+  // adopted yet fails the same way (what an overlay holds stays for the process's life),
+  // so the operator is told once per repository.
+  if (s.Is(std::errc::not_enough_memory) && !told_out_of_memory_.exchange(true)) spdlog::warn("{}", s.message());
+  return s;
+}
+
 Status Adopter::AdoptFolder(const std::string& folder) {
   std::string parent_id;
   if (!folder.empty()) {
     // First: the parent may need adopting too.
     FOLIO_ASSIGN_OR_RETURN(parent_id, locator_.FolderIdAt(storage::ParentPath(folder)));
   }
-  return committer_.RunBookkeeping([&](storage::ChangeSet& change) -> Status {
+  return Bookkeep([&](storage::ChangeSet& change) -> Status {
     if (Exists(fs_, layout_.FolderFile(folder))) return OkStatus();
     FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.Dir(folder)));
     if (st.type != FileType::kDirectory) return ObjectNotFound("no folder at path '/" + folder + "'");
@@ -68,7 +79,9 @@ Status Adopter::StageDocument(storage::ChangeSet& change, const std::string& fol
 
 Status Adopter::AdoptDocument(const std::string& folder, const std::string& name) {
   FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(folder));
-  return committer_.RunBookkeeping([&](storage::ChangeSet& change) -> Status {
+  // Read-only with too little memory left for the whole batch: this one alone may fit.
+  bool alone = false;
+  auto adopt = [&](storage::ChangeSet& change) -> Status {
     if (Exists(fs_, layout_.SeriesFile(folder, name))) return OkStatus();
     if (Exists(fs_, layout_.SeriesDir(folder, name))) {
       // Metadata without its series.json: damaged, not hand-added.
@@ -81,6 +94,7 @@ Status Adopter::AdoptDocument(const std::string& folder, const std::string& name
     }
     FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, folder, false));
     FOLIO_RETURN_IF_ERROR(StageDocument(change, folder, parent_id, name, st));
+    if (alone) return OkStatus();
     // The other files added by hand to this folder come along: listing a folder of new
     // files then costs one change, not one per file.
     std::set<std::string> known;
@@ -101,7 +115,11 @@ Status Adopter::AdoptDocument(const std::string& folder, const std::string& name
       ++batch;
     }
     return OkStatus();
-  });
+  };
+  Status s = committer_.RunBookkeeping(adopt);  // logged below if even this one cannot be held
+  if (!s.Is(std::errc::not_enough_memory)) return s;
+  alone = true;
+  return Bookkeep(adopt);
 }
 
 void Adopter::SetMimeSniffer(MimeSniffer sniffer) {
@@ -135,7 +153,7 @@ std::string Adopter::MimeTypeOf(const std::string& visible, const std::string& n
 
 Result<SeriesRecord> Adopter::AbsorbHandEdit(const std::string& folder, const std::string& name) {
   const std::string visible = layout_.Child(folder, name);
-  FOLIO_RETURN_IF_ERROR(committer_.RunBookkeeping([&](storage::ChangeSet& change) -> Status {
+  FOLIO_RETURN_IF_ERROR(Bookkeep([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(folder, name));
     FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(visible));
     if (series.versions.empty() || (st.size == series.file_size && st.mtime_ns == series.file_mtime_ns)) {

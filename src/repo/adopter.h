@@ -5,6 +5,9 @@
 // gives last as long as the process, and the data directory is left as it is.
 #pragma once
 
+#include <atomic>
+#include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -28,7 +31,9 @@ class Adopter {
 
   // Gives the directory `folder`, made by hand, a folder record and an id (and every
   // sibling directory made by hand with it). OK if it has one. Errors: kObjectNotFound
-  // if it is not a directory; kStorage.
+  // if it is not a directory; kStorage (in a read-only repository also when the memory
+  // for adoptions is used up: cause not_enough_memory, logged once, docs/STORAGE.md §9).
+  // The same for AdoptDocument and AbsorbHandEdit.
   Status AdoptFolder(const std::string& folder);
   // Gives the file `name` in `folder`, added by hand, a series with version 1.0 (and
   // every other file added by hand to that folder with it, up to a batch). OK if it has
@@ -52,6 +57,9 @@ class Adopter {
   void SetMimeSniffer(MimeSniffer sniffer);
 
  private:
+  // Committer::RunBookkeeping, with the warning of a read-only process out of memory for
+  // adoptions logged once.
+  Status Bookkeep(const std::function<Status(storage::ChangeSet&)>& stage);
   Status StageDocument(storage::ChangeSet& change, const std::string& folder, const std::string& parent_id,
                        const std::string& name, const FileStat& st);
   // The extension's MIME type, else the sniffer's verdict on the file's first bytes.
@@ -66,6 +74,7 @@ class Adopter {
   Staging& staging_;
   std::mutex sniffer_mu_;
   MimeSniffer sniffer_;
+  std::atomic<bool> told_out_of_memory_{false};
 };
 
 // Files adopted in one change at most (a folder of 10,000 new files takes ten).

@@ -123,6 +123,9 @@ void Listings::Damaged(ChildrenPage& page, const std::string& folder, const List
   // 10,000 documents is not lost to one bad byte).
   if (page.total > 0) --page.total;
   page.damaged.push_back(DamagedChild{child.name, child.base, why.message()});
+  // Not damage but a read-only process out of memory for adoptions: the Adopter has
+  // said so once, for every such object.
+  if (why.Is(std::errc::not_enough_memory)) return;
   const std::string path = "/" + storage::JoinPath(folder, child.name);
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -21,8 +21,8 @@ struct Committer::Pending {
   std::string frame;
   ChangeSet change;
   std::vector<std::string> paths;  // TouchedPaths(): conflicts for stagings meanwhile
-  bool done = false;
-  Status status;
+  bool done = false;  // guarded by q_mu_: set by the leader once `status` is final
+  Status status;      // written by the leader, read by the waiter once it sees `done`
 };
 
 namespace {
@@ -125,6 +125,8 @@ Status Committer::RunBookkeeping(const std::function<Status(ChangeSet&)>& stage)
   for (const Action& a : change.actions()) {
     if (a.op == Action::Op::kCopy) return PermissionDenied("a read-only repository copies no file");
   }
+  // Held whole or not at all: the room is asked for before the first action.
+  FOLIO_RETURN_IF_ERROR(OverlayFs::CheckRoom(OverlayFs::CostOf(change), layout_.base()));
   return ApplyChangeSet(*overlay_, change, ApplyOptions{}, nullptr);
 }
 
@@ -435,6 +437,10 @@ Status Committer::WaitDone(const std::shared_ptr<Pending>& p) {
     q.unlock();
     LeadBatch(batch);
     q.lock();
+    // Under q_mu_, which the waiters hold while they look: a waiter woken early (or by
+    // another leader) must not see `done` before its status is written (ThreadSanitizer
+    // found `done` set without the lock).
+    for (const auto& b : batch) b->done = true;
     queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(batch.size()));
     leader_active_ = false;
     q_cv_.notify_all();
@@ -491,7 +497,6 @@ void Committer::LeadBatch(const std::vector<std::shared_ptr<Pending>>& batch) {
   }
   applied_lsn_.store(batch.back()->lsn);
   last_commit_ns_.store(std::chrono::steady_clock::now().time_since_epoch().count());
-  for (const auto& b : batch) b->done = true;
 }
 
 void Committer::WaitApplied(uint64_t lsn) {

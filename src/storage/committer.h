@@ -33,6 +33,7 @@
 #include "storage/change_set.h"
 #include "storage/commit_log.h"
 #include "storage/layout.h"
+#include "storage/overlay_fs.h"
 
 namespace folio::storage {
 
@@ -91,10 +92,11 @@ class Committer {
   // §9): as Run for a writable repository; for a read-only one (the option, or a
   // filesystem Open found read-only) the change is applied to `overlay` only (see
   // set_overlay): this process sees it, nothing is written, no event is recorded.
-  // Errors: those of `stage`; kStorage.
+  // Errors: those of `stage`; kStorage; kStorage with cause not_enough_memory when the
+  // overlays of the process would hold more than their limit (OverlayFs::CheckRoom).
   Status RunBookkeeping(const std::function<Status(ChangeSet&)>& stage);
   // Requires: `overlay` (an OverlayFs above this committer's Fs) outlives the committer.
-  void set_overlay(Fs* overlay) { overlay_ = overlay; }
+  void set_overlay(OverlayFs* overlay) { overlay_ = overlay; }
 
   // Waits until no change of this process is in flight and no other process holds the
   // write lock: for a reader that found a file gone in the middle of a change, before
@@ -158,7 +160,7 @@ class Committer {
   CommitterOptions options_;
   ChangeLogStore changes_;
   std::unique_ptr<ConflictSet> conflicts_;
-  Fs* overlay_ = nullptr;
+  OverlayFs* overlay_ = nullptr;
   std::atomic<bool> read_only_fs_{false};
 
   std::recursive_mutex mu_;  // staging; the log's tail; lsn assignment

@@ -2,9 +2,12 @@
 #include "storage/overlay_fs.h"
 
 #include <chrono>
+#include <string>
 #include <cstring>
 #include <mutex>
 #include <system_error>
+
+#include "storage/change_set.h"
 
 namespace folio::storage {
 namespace {
@@ -23,6 +26,19 @@ std::string Parent(const std::string& path) {
   const size_t slash = path.rfind('/');
   return slash == std::string::npos ? std::string() : path.substr(0, slash);
 }
+// What one path and one node cost beyond their strings and bytes: the map's node, the
+// Node, its shared_ptr control block and the string headers (rounded up).
+constexpr uint64_t kPathOverhead = 96;
+constexpr uint64_t kNodeOverhead = 160;
+
+std::atomic<uint64_t> g_used{0};
+std::atomic<uint64_t> g_limit{kOverlayMemoryLimit};
+
+std::string SizeText(uint64_t bytes) {
+  if (bytes >= (1u << 20)) return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
+
 int64_t NowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
@@ -32,6 +48,21 @@ int64_t NowNs() {
 
 struct OverlayFs::Node {
   enum class Kind { kFile, kDir, kAlias };
+  // Counts itself against `owner`'s memory (set once its kind and target are).
+  explicit Node(OverlayFs& o) : owner(o) {}
+  ~Node() { owner.Charge(-static_cast<int64_t>(charged)); }
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+  // Brings the count up to date with the bytes and target held now. Requires the
+  // owner's mu_ (exclusive) once the node is in the map.
+  void Recount() {
+    const uint64_t now = kNodeOverhead + target.size() + bytes->size();
+    owner.Charge(static_cast<int64_t>(now) - static_cast<int64_t>(charged));
+    charged = now;
+  }
+
+  OverlayFs& owner;
+  uint64_t charged = 0;
   Kind kind = Kind::kFile;
   std::shared_ptr<const std::string> bytes = std::make_shared<const std::string>();  // kFile
   std::string target;  // kAlias: the file below this is another name of
@@ -90,6 +121,7 @@ class OverlayFs::Writer : public WritableFile {
     std::unique_lock lock(fs_.mu_);
     node_->bytes = std::make_shared<const std::string>(std::move(buffer_));
     node_->mtime_ns = NowNs();
+    node_->Recount();
     return OkStatus();
   }
 
@@ -100,6 +132,67 @@ class OverlayFs::Writer : public WritableFile {
   std::string buffer_;
   bool closed_ = false;
 };
+
+OverlayFs::~OverlayFs() {
+  std::unique_lock lock(mu_);
+  while (!nodes_.empty()) EraseLocked(nodes_.begin());
+}
+
+void OverlayFs::Charge(int64_t delta) {
+  used_.fetch_add(static_cast<uint64_t>(delta));  // wraps as a signed add would
+  g_used.fetch_add(static_cast<uint64_t>(delta));
+}
+
+void OverlayFs::PutLocked(const std::string& path, std::shared_ptr<Node> node) {
+  auto [it, inserted] = nodes_.try_emplace(path);
+  if (inserted) Charge(static_cast<int64_t>(kPathOverhead + path.size()));
+  it->second = std::move(node);  // what was there goes (and uncounts itself) when unused
+  empty_ = false;
+}
+
+void OverlayFs::EraseLocked(std::map<std::string, std::shared_ptr<Node>>::iterator it) {
+  Charge(-static_cast<int64_t>(kPathOverhead + it->first.size()));
+  nodes_.erase(it);
+}
+
+uint64_t OverlayFs::MemoryLimit() { return g_limit.load(); }
+void OverlayFs::SetMemoryLimit(uint64_t bytes) { g_limit.store(bytes); }
+uint64_t OverlayFs::MemoryUsedByAll() { return g_used.load(); }
+
+uint64_t OverlayFs::CostOf(const ChangeSet& change) {
+  uint64_t cost = 0;
+  for (const Action& a : change.actions()) {
+    switch (a.op) {
+      case Action::Op::kPut:  // a temporary name, renamed onto the path
+      case Action::Op::kCopy:
+        cost += 2 * (kPathOverhead + a.path.size() + 32) + kNodeOverhead + a.bytes.size();
+        break;
+      case Action::Op::kMakeDir:
+        cost += kPathOverhead + a.path.size() + kNodeOverhead;
+        break;
+      case Action::Op::kLink:
+        cost += kPathOverhead + a.path.size() + kNodeOverhead + a.source.size();
+        break;
+      case Action::Op::kRename:
+        cost += kPathOverhead + a.path.size();
+        break;
+      case Action::Op::kRemove:
+        break;
+    }
+  }
+  return cost;
+}
+
+Status OverlayFs::CheckRoom(uint64_t cost, const std::string& what) {
+  const uint64_t used = g_used.load();
+  const uint64_t limit = g_limit.load();
+  if (used <= limit && cost <= limit - used) return OkStatus();
+  return StorageError("read-only repository '" + what + "': adopting in memory what was added by hand would need " +
+                          std::to_string(cost) + " bytes more than the " + SizeText(limit) +
+                          " that a read-only process keeps for all its repositories (" + SizeText(used) +
+                          " held); a writable folio serve, or folio fsck --repair, adopts it on disk once",
+                      std::errc::not_enough_memory);
+}
 
 const std::shared_ptr<OverlayFs::Node>* OverlayFs::FindLocked(const std::string& path) const {
   auto it = nodes_.find(path);
@@ -155,11 +248,11 @@ Result<std::unique_ptr<WritableFile>> OverlayFs::CreateNew(const std::string& pa
   std::unique_lock lock(mu_);
   if (ExistsLocked(path)) return Err("create", path, std::errc::file_exists);
   FOLIO_RETURN_IF_ERROR(RequireParentLocked(path));
-  auto node = std::make_shared<Node>();
+  auto node = std::make_shared<Node>(*this);
   node->inode = next_inode_++;
   node->mtime_ns = NowNs();
-  nodes_[path] = node;
-  empty_ = false;
+  node->Recount();
+  PutLocked(path, node);
   return std::unique_ptr<WritableFile>(new Writer(*this, std::move(node), path));
 }
 
@@ -175,8 +268,8 @@ Status OverlayFs::RenameImpl(const std::string& from, const std::string& to, boo
   // A file below under `to` is shadowed, not changed.
   FOLIO_RETURN_IF_ERROR(RequireParentLocked(to));
   std::shared_ptr<Node> node = std::move(it->second);
-  nodes_.erase(it);
-  nodes_[to] = std::move(node);
+  EraseLocked(it);
+  PutLocked(to, std::move(node));
   return OkStatus();
 }
 
@@ -217,12 +310,12 @@ Status OverlayFs::MakeDir(const std::string& path) {
   std::unique_lock lock(mu_);
   if (ExistsLocked(path)) return Err("create directory", path, std::errc::file_exists);
   FOLIO_RETURN_IF_ERROR(RequireParentLocked(path));
-  auto node = std::make_shared<Node>();
+  auto node = std::make_shared<Node>(*this);
   node->kind = Node::Kind::kDir;
   node->inode = next_inode_++;
   node->mtime_ns = NowNs();
-  nodes_[path] = std::move(node);
-  empty_ = false;
+  node->Recount();
+  PutLocked(path, std::move(node));
   return OkStatus();
 }
 
@@ -233,7 +326,7 @@ Status OverlayFs::Remove(const std::string& path) {
     if (!lower_.IdentityStat(path).ok()) return Err("remove", path, std::errc::no_such_file_or_directory);
     return ReadOnlyBelow("remove", path);
   }
-  nodes_.erase(it);
+  EraseLocked(it);
   return OkStatus();
 }
 
@@ -244,10 +337,10 @@ Status OverlayFs::RemoveTree(const std::string& path) {
     if (!lower_.IdentityStat(path).ok()) return OkStatus();
     return ReadOnlyBelow("remove", path);
   }
-  nodes_.erase(it);
+  EraseLocked(it);
   const std::string prefix = path + "/";
   for (auto c = nodes_.lower_bound(prefix); c != nodes_.end() && c->first.compare(0, prefix.size(), prefix) == 0;) {
-    c = nodes_.erase(c);
+    EraseLocked(c++);
   }
   return OkStatus();
 }
@@ -279,12 +372,12 @@ Status OverlayFs::Link(const std::string& from, const std::string& to) {
   } else {
     FOLIO_ASSIGN_OR_RETURN(FileStat st, lower_.Stat(from));
     if (st.type != FileType::kFile) return Err("link", from, std::errc::operation_not_permitted);
-    node = std::make_shared<Node>();
+    node = std::make_shared<Node>(*this);
     node->kind = Node::Kind::kAlias;
     node->target = from;
+    node->Recount();
   }
-  nodes_[to] = std::move(node);
-  empty_ = false;
+  PutLocked(to, std::move(node));
   return OkStatus();
 }
 

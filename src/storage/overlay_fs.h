@@ -9,6 +9,12 @@
 // removing a file or directory of the filesystem below is refused with kStorage, cause
 // read_only_file_system.
 //
+// Memory: what every overlay of the process holds together (paths, records, and the
+// bytes of files written to it) is counted against one limit, kOverlayMemoryLimit by
+// default (docs/STORAGE.md §9). The overlay itself never refuses a call for it: the
+// Committer asks for room (CheckRoom) before it applies a change, so that a change is
+// held whole or not at all.
+//
 // Thread-safety: every call may be made from any thread.
 #pragma once
 
@@ -22,10 +28,16 @@
 
 namespace folio::storage {
 
+class ChangeSet;
+
+// The memory every OverlayFs of a process may hold together, by default.
+inline constexpr uint64_t kOverlayMemoryLimit = uint64_t{256} << 20;
+
 class OverlayFs : public Fs {
  public:
   // Requires: `lower` outlives the overlay.
   explicit OverlayFs(Fs& lower) : lower_(lower) {}
+  ~OverlayFs() override;
 
   Result<std::unique_ptr<ReadableFile>> Open(const std::string& path) override;
   // The filesystem below's own (a directory descriptor) while the overlay holds nothing.
@@ -51,6 +63,20 @@ class OverlayFs : public Fs {
 
   // Paths the overlay holds (files, directories and links); for tests and metrics.
   size_t size() const;
+  // Bytes this overlay holds, as counted against the limit.
+  uint64_t memory_used() const { return used_.load(); }
+
+  // The limit for all overlays of the process together (kOverlayMemoryLimit unless set),
+  // and what they hold now. Thread-safe.
+  static uint64_t MemoryLimit();
+  static void SetMemoryLimit(uint64_t bytes);
+  static uint64_t MemoryUsedByAll();
+  // At most the bytes that applying `change` to an overlay adds to what it holds.
+  static uint64_t CostOf(const ChangeSet& change);
+  // OK when all overlays together may hold `cost` bytes more. Errors: kStorage with
+  // cause not_enough_memory, its message naming `what` (the repository), the limit and
+  // how to adopt on disk instead.
+  static Status CheckRoom(uint64_t cost, const std::string& what);
 
  private:
   struct Node;
@@ -64,12 +90,19 @@ class OverlayFs : public Fs {
   Status RequireParentLocked(const std::string& path);
   Status RenameImpl(const std::string& from, const std::string& to, bool replace);
   Result<FileStat> StatImpl(const std::string& path, bool identity);
+  // Requires mu_ (exclusive): `path` holds `node` (replacing what it held), or holds
+  // nothing; both keep the memory count.
+  void PutLocked(const std::string& path, std::shared_ptr<Node> node);
+  void EraseLocked(std::map<std::string, std::shared_ptr<Node>>::iterator it);
+  // Adds `delta` (may be negative) to this overlay's count and the process's.
+  void Charge(int64_t delta);
 
   Fs& lower_;
   mutable std::shared_mutex mu_;
   std::map<std::string, std::shared_ptr<Node>> nodes_;
   std::atomic<bool> empty_{true};  // no node yet: every call goes straight below
   uint64_t next_inode_ = 1;        // guarded by mu_
+  std::atomic<uint64_t> used_{0};  // bytes counted: each path, each node and its bytes
 };
 
 }  // namespace folio::storage

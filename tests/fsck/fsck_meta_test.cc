@@ -139,6 +139,40 @@ TEST_CASE("Fsck: plants upload-leftover and reports upload-leftover") {
   CHECK(fs::exists(f.Abs((*fresh)->path())));  // may still be in use
 }
 
+TEST_CASE("Fsck: plants symlink-not-served and reports symlink-not-served") {
+  // Where a domain, a repository or a repository's .folio is looked for, a symlink or a
+  // special file is data the operator meant to be served and is not: a warning (exit 1),
+  // which no repair changes (the link is the operator's).
+  FsckFixture f;
+  TempDir elsewhere;
+  fs::copy(f.Abs("demo"), elsewhere / "demo", fs::copy_options::recursive);
+  fs::create_directory_symlink(elsewhere / "demo", f.Abs("linkdom"));
+  fs::create_directory_symlink(elsewhere / "demo/main", f.Abs("demo/linkrepo"));
+  fs::create_directories(f.Abs("demo/halfrepo"));
+  fs::create_directory_symlink(elsewhere / "demo/main/.folio", f.Abs("demo/halfrepo/.folio"));
+  REQUIRE(::mkfifo(f.Abs("demo/piperepo").c_str(), 0644) == 0);
+  const struct {
+    const char* path;
+    const char* says;
+  } cases[] = {{"linkdom", "symbolic link 'linkdom' in place of a domain"},
+               {"demo/linkrepo", "symbolic link 'demo/linkrepo' in place of a repository"},
+               {"demo/halfrepo/.folio", "symbolic link 'demo/halfrepo/.folio' in place of a repository's metadata"},
+               {"demo/piperepo", "special file 'demo/piperepo' in place of a repository"}};
+  const FsckReport before = RunCheck(f.dir.path());
+  for (const auto& c : cases) {
+    CAPTURE(c.path);
+    const Finding* w = Find(before, "symlink-not-served", c.path);
+    REQUIRE_MESSAGE(w != nullptr, Dump(before));
+    CHECK(w->severity == Severity::kWarning);
+    CHECK(w->message.find(c.says) != std::string::npos);
+    CHECK(w->message.find("objectNotFound") != std::string::npos);
+    CHECK(Find(before, "symlink-ignored", c.path) == nullptr);
+    ExpectUnrepairable(f.dir.path(), "symlink-not-served", c.path);
+  }
+  CHECK(fs::is_symlink(f.Abs("linkdom")));
+  CHECK(fs::is_symlink(f.Abs("demo/halfrepo/.folio")));
+}
+
 TEST_CASE("Fsck: plants symlink-ignored and reports symlink-ignored") {
   FsckFixture f;
   fs::create_symlink("q3.txt", f.RepoPath("reports/link.txt"));

@@ -8,6 +8,7 @@
 
 #include "folio/store.h"
 #include "storage/mem_fs.h"
+#include "storage/overlay_fs.h"
 #include "support/faulty_fs.h"
 #include "support/repo_fixture.h"
 #include "support/tree_snapshot.h"
@@ -125,4 +126,86 @@ TEST_CASE("Read-only filesystem: reads are served without --read-only; writes an
   CHECK(ro.calls() > 0);  // writes were tried, and none landed:
   CHECK(!Exists(mem, "demo/main/refused"));
   CHECK(ContentOf(**repo, f.edited.series_id) == "after, longer");
+}
+
+namespace {
+
+// Sets the memory limit of every OverlayFs of the process for one test.
+struct OverlayLimit {
+  explicit OverlayLimit(uint64_t bytes) { storage::OverlayFs::SetMemoryLimit(bytes); }
+  ~OverlayLimit() { storage::OverlayFs::SetMemoryLimit(storage::kOverlayMemoryLimit); }
+};
+
+}  // namespace
+
+TEST_CASE("Read-only: memory for adoptions is bounded; past it a file made by hand answers storage, the rest is served") {
+  RepoFixture f;
+  const ObjectData doc = f.Doc(f.root, "kept.txt", "adopted long ago");
+  REQUIRE(f.repo->Checkpoint().ok());
+  std::filesystem::create_directories(f.RepoPath("Handmade"));
+  constexpr int kFiles = 20;
+  auto name = [](int i) { return "f" + std::to_string(100 + i) + ".txt"; };
+  for (int i = 0; i < kFiles; ++i) WriteFile(f.RepoPath("Handmade/" + name(i)), "by hand " + std::to_string(i));
+  const std::string before = TreeSnapshot(f.dir.path());
+  const uint64_t base = storage::OverlayFs::MemoryUsedByAll();
+  auto open_ro = [&] {
+    auto store = Store::Open(f.dir.path(), StoreOptions{.read_only = true, .create = false});
+    REQUIRE_MESSAGE(store.ok(), store.status().ToString());
+    return std::move(*store);
+  };
+  // What the folder and its 20 files cost, adopted together without a limit.
+  uint64_t folder_cost = 0, batch_cost = 0;
+  {
+    auto store = open_ro();
+    auto repo = store->GetRepository("demo", "main");
+    REQUIRE(repo.ok());
+    REQUIRE((*repo)->GetObjectByPath("Handmade").ok());
+    folder_cost = storage::OverlayFs::MemoryUsedByAll() - base;
+    REQUIRE((*repo)->GetObjectByPath("Handmade/" + name(0)).ok());
+    batch_cost = storage::OverlayFs::MemoryUsedByAll() - base - folder_cost;
+  }
+  CHECK(storage::OverlayFs::MemoryUsedByAll() == base);
+  REQUIRE(batch_cost > 0);
+  // Room for the folder and about a quarter of the files, one at a time.
+  const uint64_t limit = base + folder_cost + batch_cost / 4;
+  OverlayLimit guard(limit);
+  auto store = open_ro();
+  auto repo = store->GetRepository("demo", "main");
+  REQUIRE(repo.ok());
+  int served = 0, refused = 0;
+  for (int i = 0; i < kFiles; ++i) {
+    CAPTURE(i);
+    auto o = (*repo)->GetObjectByPath("Handmade/" + name(i));
+    CHECK(storage::OverlayFs::MemoryUsedByAll() <= limit);
+    if (o.ok()) {
+      CHECK(refused == 0);  // once full, it stays full
+      CHECK(ContentOf(**repo, o->id) == "by hand " + std::to_string(i));
+      ++served;
+      continue;
+    }
+    ++refused;
+    CHECK(o.status().kind() == ErrorKind::kStorage);
+    CHECK(o.status().Is(std::errc::not_enough_memory));
+    CHECK_MESSAGE(o.status().message().find("read-only repository 'demo/main'") != std::string::npos,
+                  o.status().message());
+    CHECK_MESSAGE(o.status().message().find("that a read-only process keeps for all its repositories") != std::string::npos,
+                  o.status().message());
+  }
+  // The batch did not fit, single files did, until the limit.
+  CHECK(served >= 2);
+  CHECK(served < kFiles);
+  CHECK(refused == kFiles - served);
+  // What was adopted, and what needed no adoption, is still served; the folder lists
+  // the adopted files and says which it could not take.
+  auto kept = (*repo)->GetObject(doc.series_id);
+  REQUIRE(kept.ok());
+  CHECK(ContentOf(**repo, kept->id) == "adopted long ago");
+  auto hand = (*repo)->GetObjectByPath("Handmade");
+  REQUIRE(hand.ok());
+  auto page = (*repo)->GetChildren(hand->id, 0, 100);
+  REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+  CHECK(page->objects.size() == static_cast<size_t>(served));
+  CHECK(page->damaged.size() == static_cast<size_t>(refused));
+  CHECK(storage::OverlayFs::MemoryUsedByAll() <= limit);
+  CHECK(TreeSnapshot(f.dir.path()) == before);
 }

@@ -1,6 +1,7 @@
 // OverlayFs: changes kept in memory above a filesystem that is never changed.
 #include <doctest/doctest.h>
 
+#include "storage/change_set.h"
 #include "storage/mem_fs.h"
 #include "storage/overlay_fs.h"
 #include "support/fs_worlds.h"
@@ -56,4 +57,53 @@ TEST_CASE("OverlayFs: files, directories and links live above; the filesystem be
   auto below_list = below.List("d");
   REQUIRE(below_list.ok());
   CHECK(below_list->size() == 2);
+}
+
+TEST_CASE("OverlayFs: what every overlay holds is counted against one limit; a change is asked room for first") {
+  storage::MemFs below;
+  REQUIRE(below.MakeDir("d").ok());
+  const uint64_t all_before = storage::OverlayFs::MemoryUsedByAll();
+  {
+    storage::OverlayFs fs(below);
+    CHECK(fs.memory_used() == 0);
+    // A change as a read-only repository applies it: its cost bounds what it adds.
+    storage::ChangeSet change;
+    change.MakeDir("d/meta");
+    change.Put("d/meta/record.json", std::string(10000, 'x'));
+    Put(below, "d/file.txt", "below");
+    change.Link("d/meta/1.0.content", "d/file.txt", storage::Guard::None());
+    const uint64_t cost = storage::OverlayFs::CostOf(change);
+    REQUIRE(storage::ApplyChangeSet(fs, change, storage::ApplyOptions{}, nullptr).ok());
+    const uint64_t held = fs.memory_used();
+    CHECK(held > 10000);
+    CHECK(held <= cost);
+    CHECK(storage::OverlayFs::MemoryUsedByAll() == all_before + held);
+    // Replacing a file's bytes counts the new bytes instead of the old.
+    Put(fs, "d/meta/small.tmp", "1234");
+    REQUIRE(fs.Rename("d/meta/small.tmp", "d/meta/record.json").ok());
+    CHECK(fs.memory_used() < held - 9000);
+    // Removed: uncounted.
+    REQUIRE(fs.RemoveTree("d/meta").ok());
+    CHECK(fs.memory_used() == 0);
+    Put(fs, "d/kept.txt", std::string(5000, 'k'));
+    CHECK(fs.memory_used() > 5000);
+  }
+  // A destroyed overlay gives back all it held.
+  CHECK(storage::OverlayFs::MemoryUsedByAll() == all_before);
+
+  // Past the limit a change is refused whole, naming the repository and the limit.
+  const uint64_t saved = storage::OverlayFs::MemoryLimit();
+  storage::OverlayFs::SetMemoryLimit(all_before + 1000);
+  CHECK(storage::OverlayFs::CheckRoom(1000, "demo/main").ok());
+  Status refused = storage::OverlayFs::CheckRoom(1001, "demo/main");
+  storage::OverlayFs::SetMemoryLimit(saved);
+  CHECK(refused.kind() == ErrorKind::kStorage);
+  CHECK(refused.Is(std::errc::not_enough_memory));
+  CHECK(refused.message().find("read-only repository 'demo/main'") != std::string::npos);
+  CHECK(refused.message().find(" that a read-only process keeps for all its repositories") != std::string::npos);
+  CHECK(refused.message().find("folio fsck --repair") != std::string::npos);
+  CHECK(storage::OverlayFs::MemoryLimit() == storage::kOverlayMemoryLimit);
+  Status too_big = storage::OverlayFs::CheckRoom(storage::kOverlayMemoryLimit + 1, "d/r");
+  CHECK(too_big.Is(std::errc::not_enough_memory));
+  CHECK(too_big.message().find("than the 256 MiB that") != std::string::npos);
 }
