@@ -36,7 +36,7 @@ case "$kind" in
     # two processes on one directory, the response and JSON caches, the password hash
     # pool and throttle, the metrics, the log writer, the query index and its watcher,
     # fsck beside a live writer, read-only adoption in memory, the test server library.
-    tests=("-tc=Http*,HTTP crash*,Auth*,ACL*,Authenticator*,HashPool*,Throttle*,Concurrency*,Two servers*,Change log*,ChangeLog*,Response cache*,ResponseCache*,JsonCache*,Histogram*,ObserveCommitLatency*,LogOutput*,RequestLog*,QueryIndex*,HandWatcher*,Fsck beside*,Read-only*,Full disk*,Hostile*,FaultyFs*,folio serve*,Serve exposed*,folio::testing::Server*")
+    tests=("-tc=Committer*,Http*,HTTP crash*,Auth*,ACL*,Authenticator*,HashPool*,Throttle*,Concurrency*,Two servers*,Change log*,ChangeLog*,Response cache*,ResponseCache*,JsonCache*,Histogram*,ObserveCommitLatency*,LogOutput*,RequestLog*,QueryIndex*,HandWatcher*,Fsck beside*,Read-only*,Full disk*,Hostile*,FaultyFs*,folio serve*,Serve exposed*,folio::testing::Server*")
     ;;
   *)
     echo "usage: scripts/sanitize.sh asan|tsan [folio_tests arguments]" >&2
