@@ -182,7 +182,7 @@ Result<std::vector<LogRecord>> CommitLog::Scan(uint64_t epoch, uint64_t offset, 
   uint64_t expected = after_lsn + 1;
   while (offset < size) {
     // Read a window; grow it until it holds a whole frame (or the file ends).
-    size_t want = 64 * 1024;
+    size_t want = 4096;  // most records are smaller; a larger one grows the window
     std::optional<Json> j;
     size_t len = 0;
     for (;;) {

@@ -165,9 +165,13 @@ Result<Response> ObjectResponse(Context& ctx, const ObjectData& object, int stat
 }
 
 Status NormalizeDatetimes(Repository& repo, const std::string& type_id, Json& properties) {
+  // Most writes (checkOut, checkIn, setContent) carry no property: no type to build.
+  if (!properties.is_object() || properties.empty()) return OkStatus();
   auto type = repo.GetTypeDefinition(type_id);
   if (!type.ok()) return OkStatus();  // the engine reports the unknown type
-  const Json defs = type->value("propertyDefinitions", Json::object());
+  const auto found = type->find("propertyDefinitions");
+  if (found == type->end() || !found->is_object()) return OkStatus();
+  const Json& defs = *found;
   for (auto it = properties.begin(); it != properties.end(); ++it) {
     auto def = defs.find(it.key());
     if (def == defs.end() || def->value("propertyType", "") != "datetime" || it->is_null()) continue;
