@@ -12,7 +12,7 @@ namespace {
 // The token parameter: absent or "" means from the oldest event kept (0).
 Result<uint64_t> TokenParam(const Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::string text, ctx.params.GetString("changeLogToken"));
-  const std::string_view t = StripJsonQuotes(text);
+  const std::string t = StripJsonQuotes(text);  // owns the bytes: a view of the temporary dangled
   if (t.empty()) return uint64_t{0};
   uint64_t v = 0;
   auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
