@@ -16,8 +16,6 @@
 namespace folio::testing {
 namespace {
 
-const char* const kReadme = "/demo/beta/docs/readme.txt?cmisselector=object";
-
 // A property's value as text (strings without quotes).
 std::string PropText(const Json& object, const std::string& id) {
   const Json v = Prop(object, id);
