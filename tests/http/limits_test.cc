@@ -255,7 +255,7 @@ TEST_CASE("Http limits: form fields over 1 MiB each or 16 MiB in all are constra
     const double grown = peak.Stop();
     MESSAGE("17 MB of urlencoded fields, chunked: peak RSS grew by " << grown << " MiB");
     CheckConstraint(r, {"16 MiB (16777216 bytes) in all", "'f16'"});
-    CHECK(grown < 64);  // 16 MiB of fields are held, a small multiple of them at most
+    if (kRssBoundsHold) CHECK(grown < 64);  // 16 MiB of fields are held, a small multiple at most
   }
   SUBCASE("a 2 MB multipart field") {
     const std::string r = PostStreamed(
@@ -275,7 +275,7 @@ TEST_CASE("Http limits: form fields over 1 MiB each or 16 MiB in all are constra
     const double grown = peak.Stop();
     MESSAGE("20 MB JSON body: peak RSS grew by " << grown << " MiB");
     CheckConstraint(r, {"JSON body", "16 MiB"});
-    CHECK(grown < 40);
+    if (kRssBoundsHold) CHECK(grown < 40);
   }
   SUBCASE("a content part is a file: 20 MB pass, streamed to disk") {
     PeakRss peak;

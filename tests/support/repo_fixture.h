@@ -163,6 +163,9 @@ struct MemRepoFixture : RepoFixture {
     repo = *r;
     fs_ = &mem;
   }
+  // The repository (its committer checkpoints on close) goes before `mem`, which the
+  // base's members would otherwise outlive.
+  ~MemRepoFixture() override { repo.reset(); }
   void Symlink(const std::string& rel, const std::string& target) override {
     REQUIRE(mem.MakeSymlinkForTest("demo/main/" + rel, target).ok());
   }
