@@ -42,14 +42,7 @@ Result<std::shared_ptr<const Json>> JsonCache::Read(Fs& fs, const std::string& p
                              std::chrono::system_clock::now().time_since_epoch()).count();
   if (bytes.size() == st.size && now_ns - st.mtime_ns > 100 * 1000000LL && capacity_ > 0) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (map_.find(path) == map_.end()) {
-      lru_.push_front(path);
-      map_[path] = Entry{st, json, lru_.begin()};
-      if (map_.size() > capacity_) {
-        map_.erase(lru_.back());
-        lru_.pop_back();
-      }
-    }
+    if (map_.find(path) == map_.end()) InsertLocked(path, st, json);
   }
   return json;
 }
@@ -57,6 +50,10 @@ Result<std::shared_ptr<const Json>> JsonCache::Read(Fs& fs, const std::string& p
 void JsonCache::Remember(const std::string& path, const FileStat& st, std::shared_ptr<const Json> json) {
   if (capacity_ == 0) return;
   std::lock_guard<std::mutex> lock(mu_);
+  InsertLocked(path, st, std::move(json));
+}
+
+void JsonCache::InsertLocked(const std::string& path, const FileStat& st, std::shared_ptr<const Json> json) {
   auto it = map_.find(path);
   if (it != map_.end()) {
     it->second.stat = st;

@@ -39,6 +39,10 @@ class JsonCache {
     std::shared_ptr<const Json> json;
     std::list<std::string>::iterator lru;
   };
+  // Puts `json` in as the newest entry for `path` (replacing one there), evicting the
+  // oldest beyond capacity. Requires mu_.
+  void InsertLocked(const std::string& path, const FileStat& st, std::shared_ptr<const Json> json);
+
   size_t capacity_;
   std::mutex mu_;
   std::list<std::string> lru_;  // most recent first

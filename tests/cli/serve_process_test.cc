@@ -15,6 +15,7 @@
 #include "cli/ephemeral_copy.h"
 #include "http/server_fixture.h"
 #include "support/child_process.h"
+#include "support/http_client.h"
 
 namespace folio::testing {
 namespace {
@@ -113,8 +114,7 @@ TEST_CASE("folio serve --exit-with-parent: the server stops cleanly when its par
                             env);
   const int port = PortOfReadyLine(with.ready);
   REQUIRE_MESSAGE(port > 0, with.ready);
-  httplib::Client c("127.0.0.1", port);
-  c.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
+  auto c = TestClient("127.0.0.1", port);
   CHECK(c.Get("/demo/beta/docs/readme.txt")->body == "hello");
   CHECK(CopiesIn(tmp.path()).size() == 1);
   ::kill(with.runner, SIGKILL);
@@ -128,8 +128,7 @@ TEST_CASE("folio serve --exit-with-parent: the server stops cleanly when its par
   REQUIRE(port2 > 0);
   ::kill(without.runner, SIGKILL);
   CHECK(WaitExit(without.runner) == 128 + SIGKILL);
-  httplib::Client c2("127.0.0.1", port2);
-  c2.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
+  auto c2 = TestClient("127.0.0.1", port2);
   auto still = c2.Get("/demo/beta/docs/readme.txt");
   REQUIRE(still);
   CHECK(still->body == "hello");

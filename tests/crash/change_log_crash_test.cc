@@ -16,9 +16,12 @@
 #include <sstream>
 
 #include "folio/store.h"
+#include "support/repo_fixture.h"
 #include "support/temp_dir.h"
 
 using namespace folio;
+using folio::testing::DemoMain;
+using folio::testing::MakeDemoMain;
 using folio::testing::TempDir;
 
 namespace {
@@ -29,17 +32,11 @@ void Report(int fd, const std::string& line) {
 }
 
 void MakeRepository(const std::string& dir) {
-  auto store = Store::Open(dir, StoreOptions{.durable = false});
-  REQUIRE(store.ok());
-  REQUIRE((*store)->CreateDomain("demo", "").ok());
-  RepositoryInfo info;
-  info.repository_id = "main";
-  REQUIRE((*store)->CreateRepository("demo", info).ok());
-  auto repo = (*store)->GetRepository("demo", "main");
+  DemoMain demo = MakeDemoMain(dir);
   for (const char* name : {"A", "B"}) {
     NewObject f;
     f.name = name;
-    REQUIRE((*repo)->CreateFolder((*repo)->info().root_folder_id, f, "w").ok());
+    REQUIRE(demo.repo->CreateFolder(demo.repo->info().root_folder_id, f, "w").ok());
   }
 }
 

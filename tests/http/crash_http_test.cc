@@ -15,6 +15,7 @@
 
 #include "folio/fsck.h"
 #include "http/server_fixture.h"
+#include "support/http_client.h"
 #include "support/serve_process.h"
 #include "support/temp_dir.h"
 
@@ -47,8 +48,7 @@ TEST_CASE("HTTP crash: SIGKILL at random moments; every 2xx answer survives, fsc
       killed = true;
       server.Stop(SIGKILL);
     });
-    httplib::Client c("127.0.0.1", port);
-    c.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
+    auto c = TestClient("127.0.0.1", port);
     c.set_read_timeout(30, 0);
     auto post = [&](const std::string& path, const Json& body) -> std::optional<Json> {
       auto r = c.Post(("/demo/beta" + path).c_str(), body.dump(), "application/json");
@@ -101,8 +101,7 @@ TEST_CASE("HTTP crash: SIGKILL at random moments; every 2xx answer survives, fsc
     // Whatever was in flight at the kill is in doubt: its document is no longer checked.
     // (A request answered just before the kill is known; one cut off is not.)
     ServeProcess again(dir.path());
-    httplib::Client r("127.0.0.1", again.port());
-    r.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
+    auto r = TestClient("127.0.0.1", again.port());
     r.set_read_timeout(30, 0);
     for (auto it = known.begin(); it != known.end();) {
       const Expected& e = it->second;

@@ -12,6 +12,7 @@
 
 #include "http/server_fixture.h"
 #include "support/child_process.h"
+#include "support/http_client.h"
 
 namespace folio::testing {
 namespace {
@@ -368,8 +369,7 @@ TEST_CASE("Http query: a write made by a second folio serve process is seen by t
       Spawn({FOLIO_BINARY, "serve", "--data", f.dir(), "--port", "0", "--log-level", "warn", "--threads", "2"});
   const int port = folio::testing::PortOfReadyLine(other.ReadLine());
   REQUIRE(port > 0);
-  httplib::Client c2("127.0.0.1", port);
-  c2.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
+  auto c2 = TestClient("127.0.0.1", port);
   auto made = PostAs(c2, "/demo/beta/docs", Encoding::kJson, {{"operation", "createDocument"}},
                      Json{{"cmis:name", "other.txt"}});
   REQUIRE(made);

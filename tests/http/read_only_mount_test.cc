@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "http/server_fixture.h"
+#include "support/http_client.h"
 #include "support/serve_process.h"
 #include "support/temp_dir.h"
 #include "support/tree_snapshot.h"
@@ -55,8 +56,7 @@ TEST_CASE("Read-only mount: folio serve reads without --read-only, writes answer
   const std::string before = TreeSnapshot(data);
   {
     ServeProcess server(data);
-    httplib::Client c("127.0.0.1", server.port());
-    c.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
+    auto c = TestClient("127.0.0.1", server.port());
     c.set_read_timeout(30, 0);
     auto readme = c.Get("/demo/beta/docs/readme.txt");
     REQUIRE(readme);
@@ -100,8 +100,7 @@ TEST_CASE("Full disk: folio serve on a small tmpfs answers storage naming it, ke
   BuildFixtureData(data);
   {
     ServeProcess server(data);
-    httplib::Client c("127.0.0.1", server.port());
-    c.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
+    auto c = TestClient("127.0.0.1", server.port());
     c.set_read_timeout(60, 0);
     const std::string big(512 * 1024, 'x');
     int made = 0;

@@ -9,6 +9,7 @@
 
 #include "http/auth_fixture.h"
 #include "support/child_process.h"
+#include "support/http_client.h"
 #include "support/repo_fixture.h"
 
 namespace folio::testing {
@@ -95,8 +96,7 @@ TEST_CASE("Serve exposed: refuses anonymous domains beyond loopback; --insecure 
                    "--log-level", "warn"},
                   {}, err);
   REQUIRE(insecure.ready.rfind("folio listening on http://" + address + ":", 0) == 0);
-  httplib::Client c(address, insecure.Port());
-  c.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
+  auto c = TestClient(address, insecure.Port());
   c.set_read_timeout(10, 0);
   CHECK(c.Get("/demo")->status == 200);
   CHECK(c.Get("/acme", BasicAuth("root", "root-pw"))->status == 200);
@@ -118,8 +118,7 @@ TEST_CASE("Serve exposed: starts when every domain has users; createDomain then 
   Served served({FOLIO_BINARY, "serve", "--data", dir.path(), "--host", address, "--port", "0", "--log-level", "warn"},
                 {"FOLIO_ADMIN_PASSWORD=server-pw"}, dir / "stderr");
   REQUIRE(served.ready.rfind("folio listening on http://" + address + ":", 0) == 0);
-  httplib::Client c(address, served.Port());
-  c.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
+  auto c = TestClient(address, served.Port());
   c.set_read_timeout(10, 0);
   CHECK(c.Get("/")->status == 401);
   const httplib::Headers admin = BasicAuth("admin", "server-pw");

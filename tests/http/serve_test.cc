@@ -8,6 +8,7 @@
 
 #include "http/server_fixture.h"
 #include "support/child_process.h"
+#include "support/http_client.h"
 
 namespace folio::testing {
 namespace {
@@ -23,8 +24,7 @@ TEST_CASE("Http serve: ready line, --ephemeral, clean stop on SIGTERM") {
   REQUIRE(ready.rfind("folio listening on http://127.0.0.1:", 0) == 0);
   CHECK(ready.back() == '\n');
   const int port = std::stoi(ready.substr(std::string("folio listening on http://127.0.0.1:").size()));
-  httplib::Client c("127.0.0.1", port);
-  c.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
+  auto c = TestClient("127.0.0.1", port);
   CHECK(c.Get("/demo/beta/docs/readme.txt")->body == "hello");
   auto made = c.Post("/demo/beta/docs", R"({"operation":"createFolder","properties":{"cmis:name":"tmp"}})",
                      "application/json");

@@ -16,6 +16,7 @@
 #include "api/dispatch.h"
 #include "folio/store.h"
 #include "http/server.h"
+#include "support/http_client.h"
 #include "support/temp_dir.h"
 
 namespace folio::testing {
@@ -85,8 +86,7 @@ class ServerFixture {
   int port() const { return server_->port(); }
   std::string base() const { return "http://127.0.0.1:" + std::to_string(port()); }
   httplib::Client Client() const {
-    httplib::Client c("127.0.0.1", port());
-    c.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
+    auto c = TestClient("127.0.0.1", port());
     c.set_read_timeout(10, 0);
     return c;
   }

@@ -9,6 +9,7 @@
 
 #include "folio/fsck.h"
 #include "http/server_fixture.h"
+#include "support/http_client.h"
 #include "support/serve_process.h"
 #include "support/temp_dir.h"
 
@@ -16,8 +17,7 @@ namespace folio::testing {
 namespace {
 
 httplib::Result PostJson(int port, const std::string& path, const Json& body) {
-  httplib::Client c("127.0.0.1", port);
-  c.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
+  auto c = TestClient("127.0.0.1", port);
   c.set_read_timeout(60, 0);
   return c.Post(path.c_str(), body.dump(), "application/json");
 }
@@ -50,9 +50,8 @@ TEST_CASE("Two servers on one data directory: racing writes, read-after-write, f
   {
     ServeProcess a(dir.path());
     ServeProcess b(dir.path());
-    httplib::Client ca("127.0.0.1", a.port()), cb("127.0.0.1", b.port());
-    ca.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
-    cb.set_tcp_nodelay(true);
+    auto ca = TestClient("127.0.0.1", a.port());
+    auto cb = TestClient("127.0.0.1", b.port());
     for (int round = 0; round < 5; ++round) {
       CAPTURE(round);
       const std::string name = "race" + std::to_string(round) + ".txt";

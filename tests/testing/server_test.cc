@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "http/server_fixture.h"
+#include "support/http_client.h"
 
 namespace folio::testing {
 namespace {
@@ -56,15 +57,13 @@ TEST_CASE("folio::testing::Server: serves a copy on a free port; the copy goes w
     CHECK(a.url() == "http://127.0.0.1:" + std::to_string(a.port()) + "/");
     CHECK(a.data_dir() != b.data_dir());
     copy = a.data_dir();
-    httplib::Client c("127.0.0.1", a.port());
-    c.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
+    auto c = TestClient("127.0.0.1", a.port());
     CHECK(c.Get("/demo/beta/docs/readme.txt")->body == "hello");
     CHECK(c.Post("/demo/beta/docs/readme.txt", "operation=setContent&content=changed",
                  "application/x-www-form-urlencoded")
               ->status == 201);
     CHECK(ReadText(a.data_dir() + "/demo/beta/docs/readme.txt") == "changed");
-    httplib::Client cb("127.0.0.1", b.port());
-    cb.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
+    auto cb = TestClient("127.0.0.1", b.port());
     CHECK(cb.Get("/demo/beta/docs/readme.txt")->body == "hello");  // b's copy is its own
     Server moved = std::move(a);
     CHECK(moved.data_dir() == copy);
@@ -77,8 +76,7 @@ TEST_CASE("folio::testing::Server: serves a copy on a free port; the copy goes w
 
 TEST_CASE("folio::testing::Server: no fixture is an empty data directory; options apply") {
   Server empty;
-  httplib::Client c("127.0.0.1", empty.port());
-  c.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
+  auto c = TestClient("127.0.0.1", empty.port());
   CHECK(c.Get("/")->body == R"({"domains":[]})");
   CHECK(c.Post("/", "operation=createDomain&domainId=acme", "application/x-www-form-urlencoded")->status == 201);
   CHECK(c.Post("/acme", "operation=createRepository&repositoryId=docs", "application/x-www-form-urlencoded")
@@ -91,8 +89,7 @@ TEST_CASE("folio::testing::Server: no fixture is an empty data directory; option
   TempDir fixture;
   BuildFixtureData(fixture.path());
   Server read_only(fixture.path(), options);
-  httplib::Client r("127.0.0.1", read_only.port());
-  r.set_tcp_nodelay(true);  // as curl and browsers: no Nagle wait on a POST's body
+  auto r = TestClient("127.0.0.1", read_only.port());
   auto refused = r.Post("/demo/beta/docs", "operation=createFolder&name=x", "application/x-www-form-urlencoded");
   CHECK(refused->status == 403);
 }
