@@ -8,6 +8,7 @@
 #include "repo/locator.h"
 #include "repo/staging.h"
 #include "storage/id_index.h"
+#include "storage/json_access.h"
 #include "storage/name_rules.h"
 
 namespace folio::repo {
@@ -50,7 +51,29 @@ std::string UnescapeFileName(const std::string& name) {
 bool Vanished::StillVanished(const std::string& id) {
   if (id.empty() || id == info_.root_folder_id || !Exists(fs_, layout_.IndexEntry(id))) return false;
   auto loc = locator_.Locate(id);
-  return !loc.ok() && loc.status().kind() == ErrorKind::kObjectNotFound;
+  if (loc.ok() || loc.status().kind() != ErrorKind::kObjectNotFound) return false;
+  // Not found may also mean a record that cannot be read (damaged, or a failing disk):
+  // that object is still there, and fsck's to tell. Gone is a record that is missing
+  // where the entry says, or holds another object's id.
+  auto entry = storage::ReadIndexEntry(fs_, layout_, id);
+  if (!entry.ok()) return false;
+  const auto base = BaseOfKind(entry->kind);
+  if (!base) return false;
+  const std::string parent = storage::ParentPath(entry->path);
+  std::string record;
+  const char* key = "id";
+  switch (*base) {
+    case BaseType::kFolder: record = layout_.FolderFile(entry->path); break;
+    case BaseType::kDocument:
+      record = layout_.SeriesFile(parent, entry->name);
+      key = "seriesId";
+      break;
+    case BaseType::kItem: record = layout_.ItemFile(parent, entry->name); break;
+    case BaseType::kRelationship: record = layout_.RelationshipFile(id); break;
+  }
+  auto json = records_.Read(record);
+  if (json.ok()) return storage::StringOr(**json, key, "") != id;
+  return json.status().Is(std::errc::no_such_file_or_directory) || json.status().Is(std::errc::not_a_directory);
 }
 
 Status Vanished::Absorb(const std::string& id) {
