@@ -6,6 +6,7 @@
 #include "storage/atomic_write.h"
 #include "storage/crc32.h"
 #include "storage/json_access.h"
+#include "storage/json_text.h"
 #include "storage/layout.h"
 
 namespace folio::storage {
@@ -81,7 +82,8 @@ class ReadOnlyLogFile : public RandomAccessFile {
 }  // namespace
 
 std::string Frame(const Json& value) {
-  const std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
+  std::string text;
+  AppendJson(text, value);
   char crc[10];
   std::snprintf(crc, sizeof crc, "%08x ", Crc32(text));
   std::string out;
