@@ -96,6 +96,7 @@ Committer::~Committer() {
     stopping_ = true;
   }
   q_cv_.notify_all();
+  idle_cv_.notify_all();
   if (idle_thread_.joinable()) idle_thread_.join();
   if (!options_.read_only && log_) {
     // Leave the log empty at rest: readers and fsck then find nothing pending.
@@ -732,7 +733,7 @@ CommitterStats Committer::stats() const {
 void Committer::IdleLoop() {
   std::unique_lock<std::mutex> q(q_mu_);
   while (!stopping_) {
-    q_cv_.wait_for(q, options_.idle_checkpoint);
+    idle_cv_.wait_for(q, options_.idle_checkpoint);
     if (stopping_) break;
     q.unlock();
     const auto idle_for = std::chrono::steady_clock::now().time_since_epoch().count() - last_commit_ns_.load();
