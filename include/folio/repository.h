@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "folio/fs.h"
@@ -27,6 +28,17 @@ namespace folio {
 namespace repo {
 class Engine;
 }
+
+// A type's property definitions (the "propertyDefinitions" member of its CMIS type
+// JSON, own and inherited) with an index by property id. Shared and immutable; not
+// copyable (the index points into `json`).
+struct PropertyDefinitionIndex {
+  PropertyDefinitionIndex() = default;
+  PropertyDefinitionIndex(const PropertyDefinitionIndex&) = delete;
+  PropertyDefinitionIndex& operator=(const PropertyDefinitionIndex&) = delete;
+  Json json = Json::object();
+  std::unordered_map<std::string_view, const Json*> by_id;  // views into `json`
+};
 
 struct RepositoryInfo {
   std::string domain_id;
@@ -276,6 +288,9 @@ class Repository {
   // --- Types ---------------------------------------------------------------------
   // A type definition in CMIS type JSON (canonical ids). kObjectNotFound if unknown.
   Result<Json> GetTypeDefinition(const std::string& type_id);
+  // The property definitions of `type_id`, built once per version of the type (what a
+  // renderer of every answer needs, without copying the type). kObjectNotFound if unknown.
+  Result<std::shared_ptr<const PropertyDefinitionIndex>> GetPropertyDefinitions(const std::string& type_id);
   // Direct subtypes of `type_id` ("" -> the base types).
   Result<std::vector<Json>> GetTypeChildren(const std::string& type_id);
   // Stores a custom type (CMIS type JSON). kInvalidArgument for a malformed definition,

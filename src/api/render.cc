@@ -52,20 +52,14 @@ Result<PropertyFilter> ParseFilter(std::string_view filter) {
   return PropertyFilter(std::move(ids));
 }
 
-const Renderer::Definitions* Renderer::PropertyDefinitions(const std::string& type_id) {
+const PropertyDefinitionIndex* Renderer::PropertyDefinitions(const std::string& type_id) {
   if (repo_ == nullptr) return nullptr;
   auto it = types_.find(type_id);
   if (it == types_.end()) {
-    auto type = repo_->GetTypeDefinition(type_id);
-    Json defs = type.ok() ? type->value("propertyDefinitions", Json::object()) : Json::object();
-    if (!defs.is_object()) defs = Json::object();
-    it = types_.emplace(type_id, Definitions{std::move(defs), {}}).first;
-    // Indexed only now that the JSON sits in its final place.
-    for (auto d = it->second.json.begin(); d != it->second.json.end(); ++d) {
-      if (d->is_object()) it->second.by_id.emplace(d.key(), &*d);
-    }
+    auto defs = repo_->GetPropertyDefinitions(type_id);
+    it = types_.emplace(type_id, defs.ok() ? *defs : nullptr).first;
   }
-  return &it->second;
+  return it->second.get();
 }
 
 namespace {
@@ -127,7 +121,7 @@ void Renderer::WriteDetailed(std::string_view id, std::string_view response_id, 
 
 void Renderer::WriteProperties(const ObjectData& object, JsonWriter& w) {
   const bool need_defs = !options_.succinct || options_.extended_dates;
-  const Definitions* defs = need_defs ? PropertyDefinitions(object.type_id) : nullptr;
+  const PropertyDefinitionIndex* defs = need_defs ? PropertyDefinitions(object.type_id) : nullptr;
   const bool variant_a = options_.variant == Variant::kA;
   w.BeginObject();
   for (auto it = object.properties.begin(); it != object.properties.end(); ++it) {
@@ -165,7 +159,7 @@ void Renderer::WriteObject(const ObjectData& object, JsonWriter& w, const Json* 
 void Renderer::WriteQueryResult(const ObjectData& object, const std::vector<ResultColumn>& columns, JsonWriter& w,
                                 const Json* allowable_actions) {
   const bool need_defs = !options_.succinct || options_.extended_dates;
-  const Definitions* defs = need_defs ? PropertyDefinitions(object.type_id) : nullptr;
+  const PropertyDefinitionIndex* defs = need_defs ? PropertyDefinitions(object.type_id) : nullptr;
   static const Json kNull;
   w.BeginObject();
   w.Key(options_.succinct ? "succinctProperties" : "properties");

@@ -70,19 +70,17 @@ class Renderer {
   Json Type(const Json& type, bool with_property_definitions) const;
 
  private:
-  // A type's property definitions with an index by id (ordered_json finds linearly).
-  struct Definitions {
-    Json json;
-    std::unordered_map<std::string_view, const Json*> by_id;  // views into `json`
-  };
-  const Definitions* PropertyDefinitions(const std::string& type_id);
+  // A type's property definitions with an index by id (ordered_json finds linearly);
+  // null when there is no repository or no such type.
+  const PropertyDefinitionIndex* PropertyDefinitions(const std::string& type_id);
   void WriteValue(std::string_view id, const Json& value, const Json* definition, JsonWriter& w) const;
   void WriteDetailed(std::string_view id, std::string_view response_id, std::string_view query_name,
                      const Json& value, const Json* definition, JsonWriter& w) const;
 
   Repository* repo_;
   RenderOptions options_;
-  std::map<std::string, Definitions, std::less<>> types_;  // by type id; nodes never move
+  // By type id: the repository's shared index, held for this renderer's answer.
+  std::map<std::string, std::shared_ptr<const PropertyDefinitionIndex>, std::less<>> types_;
 };
 
 // The repositoryInfo of `info` (docs/API.md §4.4); `repository_url` is absolute.

@@ -19,6 +19,14 @@ std::string IdIn(Fs& fs, const std::string& path, const char* key) {
   return storage::StringOr(*j, key, "");
 }
 
+// The repository `base` as the engine opens it, through a Store of its own (`store`).
+Result<std::shared_ptr<Repository>> OpenEngine(Fs& fs, const std::string& base, std::unique_ptr<Store>& store) {
+  StoreOptions options;
+  options.create = false;
+  FOLIO_ASSIGN_OR_RETURN(store, Store::Open(fs, options));
+  return store->GetRepository(storage::ParentPath(base), storage::BaseName(base));
+}
+
 }  // namespace
 
 bool RepairThroughEngine(Fs& fs, const std::string& base, const Problems& problems,
@@ -39,14 +47,8 @@ bool RepairThroughEngine(Fs& fs, const std::string& base, const Problems& proble
       for (const Problem* p : *group) log.Failed(*p, s);
     }
   };
-  StoreOptions options;
-  options.create = false;
-  auto store = Store::Open(fs, options);
-  if (!store.ok()) {
-    fail_all(store.status());
-    return false;
-  }
-  auto repo = (*store)->GetRepository(storage::ParentPath(base), storage::BaseName(base));
+  std::unique_ptr<Store> store;
+  auto repo = OpenEngine(fs, base, store);
   if (!repo.ok()) {
     fail_all(repo.status());
     return false;
@@ -86,6 +88,40 @@ bool RepairThroughEngine(Fs& fs, const std::string& base, const Problems& proble
       continue;
     }
     log.Done(*p, "took the file as the latest version's content");
+    progress = true;
+  }
+  return progress;
+}
+
+}  // namespace folio::fsck
+
+namespace folio::fsck {
+
+bool ForgetThroughEngine(Fs& fs, const std::string& base, const Problems& problems, RepairLog& log) {
+  std::vector<std::pair<const Problem*, std::string>> dangling;
+  for (const Problem& p : problems) {
+    if (p.finding.id != kIndexEntryDangling.id) continue;
+    auto id = storage::IdOfRecordFileName(storage::BaseName(p.finding.path));
+    if (id) dangling.emplace_back(&p, *id);
+  }
+  if (dangling.empty()) return false;
+  std::unique_ptr<Store> store;
+  auto repo = OpenEngine(fs, base, store);
+  if (!repo.ok()) {
+    for (const auto& [p, id] : dangling) log.Failed(*p, repo.status());
+    return false;
+  }
+  bool progress = false;
+  for (const auto& [p, id] : dangling) {
+    // A lookup of a vanished id has the engine record the deletion of everything that
+    // vanished with it (the first lookup does it all; the others find their entry gone).
+    auto o = (*repo)->GetObject(id);
+    if (Exists(fs, p->finding.path)) {
+      // Not gone after all (it resolves: RebuildIndex corrects it), or the engine failed.
+      if (!o.ok() && o.status().kind() != ErrorKind::kObjectNotFound) log.Failed(*p, o.status());
+      continue;
+    }
+    log.Done(*p, "recorded the deletion of '" + id + "' in the change log and removed the entry");
     progress = true;
   }
   return progress;

@@ -141,14 +141,20 @@ bool RepairCommitLog(Fs& fs, const storage::RepoLayout& layout, const Problems& 
   return s.ok();
 }
 
-// Everything but adoption, under the repository's write lock, each step on a fresh walk.
-bool RepairUnderLock(Fs& fs, const std::string& base, LostFound& lost, RepairLog& log, bool compare_bytes) {
+// Everything but adoption, under the repository's write lock, each step on a fresh walk:
+// what is set aside and corrected in place, or (`derived`) what is derived from it.
+bool RepairUnderLock(Fs& fs, const std::string& base, LostFound& lost, RepairLog& log, bool compare_bytes,
+                     bool derived) {
   const storage::RepoLayout layout(base);
   auto lock = fs.Lock(layout.LockFile());
   if (!lock.ok()) return false;
   const std::unique_ptr<FileLock> held = std::move(*lock);
   if (!storage::RecoverJournal(fs, layout.JournalDir()).ok()) return false;
   bool progress = false;
+  if (derived) {
+    // 3. What is derived from the records: markers and the id index.
+    return Step(fs, base, false, {Kind::kWriteMarker, Kind::kRemoveMarker, Kind::kRebuildIndex}, lost, log);
+  }
   // 1. What goes (temp files, trash, old uploads), what is set aside, and hand edits
   //    the engine did not take.
   progress |= Step(fs, base, compare_bytes, {Kind::kRemove, Kind::kMoveToLostFound, Kind::kAbsorb}, lost, log);
@@ -156,8 +162,6 @@ bool RepairUnderLock(Fs& fs, const std::string& base, LostFound& lost, RepairLog
   progress |= Step(fs, base, false,
                    {Kind::kSetContentLength, Kind::kClearCheckOut, Kind::kWriteRootFolder, Kind::kRebuildVersionRecord},
                    lost, log);
-  // 3. What is derived from the records: markers and the id index.
-  progress |= Step(fs, base, false, {Kind::kWriteMarker, Kind::kRemoveMarker, Kind::kRebuildIndex}, lost, log);
   return progress;
 }
 
@@ -273,7 +277,11 @@ void RepairRepository(Fs& fs, const std::string& base, LostFound& lost, RepairLo
     bool progress = false;
     const bool engine = HasAction(problems, {Kind::kAdopt, Kind::kAbsorb});
     if (engine) progress = RepairThroughEngine(fs, base, problems, log);
-    progress = RepairUnderLock(fs, base, lost, log, /*compare_bytes=*/engine) || progress;
+    progress = RepairUnderLock(fs, base, lost, log, /*compare_bytes=*/engine, /*derived=*/false) || progress;
+    // Objects gone (removed by hand, or set aside just now) that a client may know:
+    // their deletion is logged before their index entries go.
+    progress = ForgetThroughEngine(fs, base, CheckRepository(fs, WalkRepository(fs, base), false), log) || progress;
+    progress = RepairUnderLock(fs, base, lost, log, false, /*derived=*/true) || progress;
     if (!progress) return;
   }
 }

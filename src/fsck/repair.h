@@ -50,6 +50,14 @@ void RepairRepository(Fs& fs, const std::string& base, LostFound& lost, RepairLo
 bool RepairThroughEngine(Fs& fs, const std::string& base, const Problems& problems,
                          RepairLog& log);
 
+// adopt.cc: has the engine take in the objects whose index entries are dangling
+// (kIndexEntryDangling: removed by hand with their folder, or set aside by a repair):
+// their deletion is recorded in the change log (a deleted event each, in the change
+// that removes the entry), so that a client following the log drops their ids.
+// Requires: the caller does not hold the repository's lock. Returns true if anything
+// was done.
+bool ForgetThroughEngine(Fs& fs, const std::string& base, const Problems& problems, RepairLog& log);
+
 // check_query_index.cc: rebuilds the repository's query index (kRebuildQueryIndex)
 // through the engine, once every other problem is repaired. Requires: the caller does
 // not hold the repository's lock. Returns true if it was rebuilt.

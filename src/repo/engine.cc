@@ -29,6 +29,7 @@ Engine::Engine(Fs& raw, std::string base, EngineOptions options)
       staging(fs, layout),
       locator(fs, layout, info, records, committer),
       adopter(fs, layout, info, records, locator, committer, staging),
+      vanished(fs, layout, info, records, locator, committer),
       builder(fs, layout, records, types, locator, adopter),
       listings(fs, layout, locator, adopter, builder),
       tree(locator, listings),
@@ -41,6 +42,7 @@ Engine::Engine(Fs& raw, std::string base, EngineOptions options)
       type_usage(fs, layout, info, locator, builder, tree, relationships),
       uploads(fs, layout, options.read_only) {
   locator.set_adopter(&adopter);
+  locator.set_vanished(&vanished);
   committer.set_overlay(&overlay);
 }
 

@@ -1,7 +1,8 @@
 // The parts of an open repository, wired together; folio::Repository is its facade.
 // Each part is one concept (see its header): finding objects (Locator), reading records
 // (RecordReader), building objects (ObjectBuilder), folder listings (Listings), the
-// tree below a folder (Tree), adoption of hand-made files (Adopter), staging helpers
+// tree below a folder (Tree), adoption of hand-made files (Adopter) and of folders removed or moved by
+// hand (Vanished), staging helpers
 // (Staging), the commit path (storage::Committer), and the operations: Creator,
 // Updater, Remover, Mover, Versioning, Relationships, Uploads; whether a type is in
 // use (TypeUsage).
@@ -26,6 +27,7 @@
 #include "repo/types.h"
 #include "repo/updater.h"
 #include "repo/uploads.h"
+#include "repo/vanished.h"
 #include "repo/versioning.h"
 #include "storage/committer.h"
 #include "storage/layout.h"
@@ -60,6 +62,7 @@ class Engine {
   Staging staging;
   Locator locator;
   Adopter adopter;
+  Vanished vanished;
   ObjectBuilder builder;
   Listings listings;
   Tree tree;

@@ -30,6 +30,9 @@ struct Listing {
   uint64_t dir_inode = 0;
   int64_t items_mtime_ns = 0;
   std::vector<ListedChild> children;  // sorted by name (byte order)
+  // Read within the clock's granularity of the directory's change: never a cache hit,
+  // kept only as what the folder held before (see Listings::List).
+  bool racy = false;
 };
 
 class Listings {
@@ -41,7 +44,9 @@ class Listings {
   // metadata, temp files, symlinks and special files, plus the folder's items. A listing
   // read afresh (the directory changed) also finds the documents whose file was removed
   // by hand and has their deletion recorded (Adopter::AbsorbHandRemovals): one more
-  // directory read, only when the folder changed.
+  // directory read, only when the folder changed. A subfolder that this process listed
+  // before and is gone now has its removal (or move) by hand taken in
+  // (Locator::AbsorbVanished).
   // Errors: kStorage (kObjectNotFound-like causes as the filesystem gives them).
   Result<std::shared_ptr<const Listing>> List(const std::string& folder);
   // A page of the children of folder `folder_id`, built; children removed meanwhile are
@@ -69,6 +74,9 @@ class Listings {
   // Has the deletion of documents whose file is not among `entries` (the folder's
   // directory as just read) recorded.
   Status AbsorbRemovals(const std::string& folder, const std::vector<DirEntry>& entries);
+  // Has the subfolders of `previous` that are not among `entries` taken in as removed
+  // or moved by hand.
+  Status AbsorbGoneFolders(const std::string& folder, const Listing& previous, const std::vector<DirEntry>& entries);
   // Records a damaged child in `page` and the log.
   void Damaged(ChildrenPage& page, const std::string& folder, const ListedChild& child, const Status& why);
 };

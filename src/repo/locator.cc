@@ -5,6 +5,7 @@
 
 #include "folio/repository.h"
 #include "repo/adopter.h"
+#include "repo/vanished.h"
 #include "storage/committer.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
@@ -105,6 +106,12 @@ Result<Target> Locator::ResolveId(const std::string& id) {
     // writers to finish, then look once more.
     committer_.WaitForWriters();
     loc = Locate(parsed->base);
+    if (!loc.ok() && loc.status().kind() == ErrorKind::kObjectNotFound &&
+        Exists(fs_, layout_.IndexEntry(parsed->base))) {
+      // Indexed but gone: removed or moved by hand with its folder (docs/STORAGE.md §9).
+      FOLIO_RETURN_IF_ERROR(vanished_->Absorb(parsed->base));
+      loc = Locate(parsed->base);
+    }
   }
   if (!loc.ok()) return loc.status();
   Target t;
@@ -195,6 +202,7 @@ Result<Target> Locator::ResolvePath(const std::string& path) {
   if (Exists(fs_, layout_.SeriesFile(parent, name))) {
     FOLIO_RETURN_IF_ERROR(adopter_->AbsorbHandRemovals(parent, {name}));
   }
+  FOLIO_RETURN_IF_ERROR(AbsorbGoneAncestor(clean));
   return ObjectNotFound("no object at path '" + shown + "'");
 }
 
@@ -245,6 +253,24 @@ Result<Target> Locator::DocumentTarget(const std::string& folder, const std::str
   t.loc.record = *json;  // lets the builder reuse it (and its memo of built documents)
   t.pwc = series->versions.empty();  // created checked out: only the working copy exists
   return t;
+}
+
+Status Locator::AbsorbGoneFolder(const std::string& folder_path) {
+  auto known = records_.Peek(layout_.FolderFile(folder_path));
+  if (!known) return OkStatus();
+  const std::string id = storage::StringOr(*known, "id", "");
+  return id.empty() ? OkStatus() : vanished_->Absorb(id);
+}
+
+Status Locator::AbsorbGoneAncestor(const std::string& path) {
+  // The highest gone folder on the way (`path` itself included): one Stat per level
+  // for a path never seen, and a sweep only for a folder this process knew.
+  for (std::string folder = path; !folder.empty(); folder = storage::ParentPath(folder)) {
+    auto st = fs_.Stat(layout_.Dir(folder));
+    if (st.ok() || !st.status().Is(std::errc::no_such_file_or_directory)) break;
+    if (Exists(fs_, layout_.Dir(storage::ParentPath(folder)))) return AbsorbGoneFolder(folder);
+  }
+  return OkStatus();
 }
 
 Result<std::string> Locator::FolderIdAt(const std::string& folder_path) {

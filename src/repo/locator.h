@@ -21,6 +21,7 @@ class Committer;
 namespace folio::repo {
 
 class Adopter;
+class Vanished;
 
 class Locator {
  public:
@@ -28,14 +29,17 @@ class Locator {
           storage::Committer& committer)
       : fs_(fs), layout_(layout), info_(info), records_(records), committer_(committer) {}
   void set_adopter(Adopter* adopter) { adopter_ = adopter; }
+  void set_vanished(Vanished* vanished) { vanished_ = vanished; }
 
   // The object an id names: a folder, item or relationship id, a series id (the latest
-  // version), "{series};{label}" or "{series};pwc". Errors: kObjectNotFound naming the
-  // id; kStorage.
+  // version), "{series};{label}" or "{series};pwc". An id whose index entry is there but
+  // whose object is not (removed or moved by hand with its folder) has that taken in
+  // first (Vanished::Absorb). Errors: kObjectNotFound naming the id; kStorage.
   Result<Target> ResolveId(const std::string& id);
   // The object at a repository-relative, percent-decoded path ("" is the root folder).
   // Errors: kObjectNotFound naming the path (also for symlinks, special files and
-  // reserved names on the way); kStorage.
+  // reserved names on the way); kStorage. A path below a folder this process knew
+  // (its record is cached) that is gone has the folder's removal taken in first.
   Result<Target> ResolvePath(const std::string& path);
   // The location an indexed id names, verified. kObjectNotFound if none.
   Result<Loc> Locate(const std::string& base_id);
@@ -45,6 +49,12 @@ class Locator {
   // its record: how a write resolves the object a request already resolved, without the
   // index. Falls back to ResolveId when the object moved meanwhile.
   Result<Target> Relocate(const ObjectData& object);
+  // Has the removal (or move) by hand of the folder that was at `folder_path` taken in
+  // (Vanished::Absorb), when this process knows its id: its record, which went with the
+  // folder, is still in the record cache. Moved or deleted by Folio, the id resolves
+  // and nothing is done. For Listings, which finds a folder gone from a listing.
+  // Errors: kStorage.
+  Status AbsorbGoneFolder(const std::string& folder_path);
   // The id of the folder at `folder_path`, adopting a directory made by hand.
   Result<std::string> FolderIdAt(const std::string& folder_path);
   // The document `name` in `folder` with its series record attached (a file added by
@@ -54,6 +64,8 @@ class Locator {
  private:
   Result<Loc> LocateAt(const std::string& base_id, int depth);
   bool Verify(Loc& loc);
+  // ResolvePath's notice of a gone folder above `path` (see ResolvePath).
+  Status AbsorbGoneAncestor(const std::string& path);
   std::optional<Target> KnownDocumentAt(const std::string& visible, const std::string& parent,
                                         const std::string& name);
   void RememberDocumentAt(const std::string& visible, const FileStat& st);
@@ -64,6 +76,7 @@ class Locator {
   RecordReader& records_;
   storage::Committer& committer_;
   Adopter* adopter_ = nullptr;
+  Vanished* vanished_ = nullptr;
   // Visible document paths a confined Stat found to be regular files, with their
   // identity (see KnownDocumentAt).
   static constexpr size_t kMaxKnownPaths = 4096;

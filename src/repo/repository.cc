@@ -250,6 +250,9 @@ Result<Json> Repository::GetTypeDefinition(const std::string& type_id) {
   FOLIO_ASSIGN_OR_RETURN(auto t, engine_->types.Get(type_id));
   return t->json;
 }
+Result<std::shared_ptr<const PropertyDefinitionIndex>> Repository::GetPropertyDefinitions(const std::string& type_id) {
+  return engine_->types.Definitions(type_id);
+}
 Result<std::vector<Json>> Repository::GetTypeChildren(const std::string& type_id) {
   return engine_->types.Children(type_id);
 }

@@ -265,6 +265,26 @@ const std::vector<std::string>& BuiltInTypeIds() {
 
 Result<std::shared_ptr<const TypeDef>> TypeRegistry::Get(const std::string& id) { return Load(id, 0); }
 
+Result<std::shared_ptr<const PropertyDefinitionIndex>> TypeRegistry::Definitions(const std::string& id) {
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const TypeDef> type, Get(id));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = definitions_.find(id);
+    if (it != definitions_.end() && it->second.first == type) return it->second.second;
+  }
+  auto index = std::make_shared<PropertyDefinitionIndex>();
+  if (const Json* defs = storage::Member(type->json, "propertyDefinitions"); defs != nullptr && defs->is_object()) {
+    index->json = *defs;
+  }
+  // Indexed only now that the JSON sits in its final place.
+  for (auto d = index->json.begin(); d != index->json.end(); ++d) {
+    if (d->is_object()) index->by_id.emplace(d.key(), &*d);
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  definitions_[id] = {type, index};
+  return std::shared_ptr<const PropertyDefinitionIndex>(std::move(index));
+}
+
 Result<std::shared_ptr<const TypeDef>> TypeRegistry::Load(const std::string& id, int depth) {
   if (auto b = BuiltInType(id)) return b;
   if (id.empty() || id.size() > 200) return ObjectNotFound("no type '" + id + "'");

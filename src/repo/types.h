@@ -13,6 +13,7 @@
 
 #include "folio/fs.h"
 #include "folio/object.h"
+#include "folio/repository.h"
 #include "storage/layout.h"
 
 namespace folio::storage {
@@ -60,6 +61,10 @@ class TypeRegistry {
   // Shared and immutable: built-in types are made once; custom ones are rebuilt only
   // when their file changes.
   Result<std::shared_ptr<const TypeDef>> Get(const std::string& id);
+  // The property definitions of type `id` with their index, built once per version of
+  // the type (a custom type rebuilt from a changed file gets a new one). Errors: those
+  // of Get.
+  Result<std::shared_ptr<const PropertyDefinitionIndex>> Definitions(const std::string& id);
   // Type JSONs whose parent is `parent_id` ("" -> the base types).
   Result<std::vector<Json>> Children(const std::string& parent_id);
   // Validates and stores a custom type (one change); returns its JSON with inherited
@@ -90,6 +95,9 @@ class TypeRegistry {
   std::mutex mu_;
   // Custom types built from their file, keyed by id; valid while the file is unchanged.
   std::map<std::string, std::pair<FileStat, std::shared_ptr<const TypeDef>>> custom_;
+  // Definitions() by type id, with the TypeDef they were built from (guarded by mu_).
+  std::map<std::string, std::pair<std::shared_ptr<const TypeDef>, std::shared_ptr<const PropertyDefinitionIndex>>>
+      definitions_;
 };
 
 }  // namespace folio::repo

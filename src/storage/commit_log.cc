@@ -143,10 +143,15 @@ Result<LogHeader> CommitLog::ReadHeader() {
   for (uint64_t slot = 0; slot < 2; ++slot) {
     if (buf.size() < (slot + 1) * kLogSlotBytes) continue;
     const std::string_view s(buf.data() + slot * kLogSlotBytes, kLogSlotBytes);
-    if (s.find_first_not_of('\0') != std::string_view::npos) written = true;
     size_t len = 0;
     auto j = ParseFrame(s, &len);
-    if (!j) continue;
+    if (!j) {
+      // Only a slot that is not a valid frame is scanned for bytes (the scan of a
+      // whole slot costs more than parsing a header, on every lock acquisition).
+      if (s.find_first_not_of('\0') != std::string_view::npos) written = true;
+      continue;
+    }
+    written = true;
     auto h = DecodeHeader(*j);
     if (h && (!best || h->version > best->version)) best = h;
   }

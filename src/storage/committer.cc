@@ -14,15 +14,26 @@
 namespace folio::storage {
 
 // A record committed (its lsn and place in the log are fixed) and waiting to be
-// written, synced and applied by the group-commit leader.
+// written and synced by the group-commit leader, then applied by its own thread.
 struct Committer::Pending {
   uint64_t lsn = 0;
   uint64_t offset = 0;
   std::string frame;
   ChangeSet change;
   std::vector<std::string> paths;  // TouchedPaths(): conflicts for stagings meanwhile
-  bool done = false;  // guarded by q_mu_: set by the leader once `status` is final
-  Status status;      // written by the leader, read by the waiter once it sees `done`
+  // Guarded by q_mu_. `batched`: taken into the leader's batch; `durable`: the batch's
+  // write and sync are over (`status` holds their failure if any); `applying` and
+  // `applied`: this record's files, by its own thread; `done`: set by the leader once
+  // `status` is final.
+  bool batched = false;
+  bool durable = false;
+  bool applying = false;
+  bool applied = false;
+  bool done = false;
+  // Earlier records of the batch that touch the same paths, or a directory above one
+  // of them: applied first, in log order. Guarded by q_mu_ (set before `durable`).
+  std::vector<Pending*> after;
+  Status status;  // written under q_mu_ or by the record's own apply; read once `done`
 };
 
 namespace {
@@ -244,12 +255,16 @@ Status Committer::RecoverLocked() {
 }
 
 Status Committer::ApplyRecord(const ChangeSet& change) {
+  FOLIO_RETURN_IF_ERROR(ApplyFiles(change));
+  return changes_.Append(change.events());
+}
+
+Status Committer::ApplyFiles(const ChangeSet& change) {
   std::vector<std::string> trashed;
   ApplyOptions options;
   options.trash_dir = layout_.TrashDir();
   options.on_json_written = options_.on_json_written;
   FOLIO_RETURN_IF_ERROR(ApplyChangeSet(fs_, change, options, &trashed));
-  FOLIO_RETURN_IF_ERROR(changes_.Append(change.events()));
   // Uploads linked into place are consumed: their own name goes after the next
   // checkpoint (until then a replay of the record links them again, harmlessly).
   const std::string uploads = layout_.UploadsDir();
@@ -423,19 +438,41 @@ Status Committer::CommitLocked(ChangeSet& change, bool outermost, std::unique_lo
   return s;
 }
 
-// Group commit: the first waiter to find no leader becomes it, writes every queued
-// record with one write and one fdatasync, applies them in order, and wakes the rest.
+// Group commit: the first waiter to find no leader becomes it and writes every queued
+// record with one write and one fdatasync. Then each record is applied by its own
+// waiting thread, in parallel with the others of the batch (a record that touches a
+// path of an earlier one, or a directory above it, waits for that one first). The
+// leader waits until all are applied, records their events in log order, advances the
+// log header and wakes everyone.
 Status Committer::WaitDone(const std::shared_ptr<Pending>& p) {
   std::unique_lock<std::mutex> q(q_mu_);
   while (!p->done) {
+    if (p->durable && !p->applying) {
+      ApplyOwn(*p, q);
+      continue;
+    }
     if (leader_active_) {
       q_cv_.wait(q);
       continue;
     }
     leader_active_ = true;
     std::vector<std::shared_ptr<Pending>> batch(queue_.begin(), queue_.end());
+    OrderBatch(batch);
     q.unlock();
-    LeadBatch(batch);
+    const Status written = WriteBatch(batch);
+    q.lock();
+    for (const auto& b : batch) {
+      b->durable = true;
+      if (!written.ok()) {
+        b->status = written;
+        b->applying = b->applied = true;  // never applied: recovery completes the log
+      }
+    }
+    q_cv_.notify_all();
+    if (!p->applying) ApplyOwn(*p, q);
+    q_cv_.wait(q, [&] { return std::all_of(batch.begin(), batch.end(), [](const auto& b) { return b->applied; }); });
+    q.unlock();
+    FinishBatch(batch, written);
     q.lock();
     // Under q_mu_, which the waiters hold while they look: a waiter woken early (or by
     // another leader) must not see `done` before its status is written (ThreadSanitizer
@@ -448,7 +485,31 @@ Status Committer::WaitDone(const std::shared_ptr<Pending>& p) {
   return p->status;
 }
 
-void Committer::LeadBatch(const std::vector<std::shared_ptr<Pending>>& batch) {
+namespace {
+
+// True when applying `a` and `b` in either order could differ: a common path, or one
+// under the other (a directory made, renamed or removed above the other's file).
+bool Overlap(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  for (const std::string& x : a) {
+    for (const std::string& y : b) {
+      if (x == y || IsUnder(x, y) || IsUnder(y, x)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+void Committer::OrderBatch(const std::vector<std::shared_ptr<Pending>>& batch) {
+  for (size_t i = 0; i < batch.size(); ++i) {
+    batch[i]->after.clear();
+    for (size_t j = 0; j < i; ++j) {
+      if (Overlap(batch[i]->paths, batch[j]->paths)) batch[i]->after.push_back(batch[j].get());
+    }
+  }
+}
+
+Status Committer::WriteBatch(const std::vector<std::shared_ptr<Pending>>& batch) {
   // The records of a batch lie one after the other in the log.
   std::string frames;
   for (const auto& b : batch) frames += b->frame;
@@ -458,27 +519,58 @@ void Committer::LeadBatch(const std::vector<std::shared_ptr<Pending>>& batch) {
     ++stats_.log_syncs;
     stats_.commits += batch.size();
   }
+  return s;
+}
+
+void Committer::ApplyOwn(Pending& p, std::unique_lock<std::mutex>& q) {
+  p.applying = true;
+  q_cv_.wait(q, [&] { return std::all_of(p.after.begin(), p.after.end(), [](const Pending* a) { return a->applied; }); });
+  q.unlock();
+  // Applying reads through this committer's Fs; a nested Run's thread is inside its
+  // outer staging, whose conflict checks must not see this record's own paths.
+  StagingContext* staging = t_staging;
+  t_staging = nullptr;
+  Status s = ApplyFiles(p.change);
+  t_staging = staging;
+  q.lock();
+  p.status = s;
+  p.applied = true;
+  q_cv_.notify_all();
+}
+
+void Committer::FinishBatch(const std::vector<std::shared_ptr<Pending>>& batch, const Status& written) {
+  if (written.ok()) {
+    // On a full disk, alone now (the whole batch is applied, and staging writes
+    // nothing): the garbage of earlier changes (a deleted document's files) may make
+    // room. A committed record is applied again, as recovery would apply it.
+    bool freed = false;
+    for (const auto& b : batch) {
+      if (!b->status.Is(std::errc::no_space_on_device) || broken_) continue;
+      if (!freed && !FreeGarbage()) break;
+      freed = true;
+      RemoveTempsBeside(b->change);
+      b->status = ApplyFiles(b->change);
+    }
+    // The events of the applied records, in log order, in one append.
+    std::vector<ChangeEvent> events;
+    for (const auto& b : batch) {
+      if (!b->status.ok()) continue;
+      events.insert(events.end(), b->change.events().begin(), b->change.events().end());
+    }
+    Status logged = changes_.Append(events);
+    if (logged.Is(std::errc::no_space_on_device) && FreeGarbage()) logged = changes_.Append(events);
+    for (const auto& b : batch) {
+      if (b->status.ok() && !b->change.events().empty()) b->status = logged;
+    }
+  }
   for (const auto& b : batch) {
-    if (s.ok()) {
-      b->status = ApplyRecord(b->change);
-      if (b->status.Is(std::errc::no_space_on_device) && !broken_ && FreeGarbage()) {
-        // The record is committed: applying it again (as recovery would) completes
-        // it, now that the garbage of earlier changes (a deleted document's files)
-        // has made room.
-        RemoveTempsBeside(b->change);
-        b->status = ApplyRecord(b->change);
-      }
-      if (b->status.ok() && !broken_) {
-        std::lock_guard<std::mutex> h(header_mu_);
-        header_.applied_lsn = b->lsn;
-        header_.applied_end = b->offset + b->frame.size();
-      } else {
-        // Committed but not fully applied: recovery applies it again (and the records
-        // after it) before the next change or checkpoint.
-        broken_ = true;
-      }
+    if (b->status.ok() && !broken_) {
+      std::lock_guard<std::mutex> h(header_mu_);
+      header_.applied_lsn = b->lsn;
+      header_.applied_end = b->offset + b->frame.size();
     } else {
-      b->status = s;
+      // Committed but not fully applied (or not written): recovery applies it again
+      // (and the records after it) before the next change or checkpoint.
       broken_ = true;
     }
   }

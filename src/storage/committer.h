@@ -135,9 +135,20 @@ class Committer {
   void RemoveTempsBeside(const ChangeSet& change);
   Status CommitLocked(ChangeSet& change, bool outermost, std::unique_lock<std::recursive_mutex>& lock);
   Status WaitDone(const std::shared_ptr<Pending>& p);
-  void LeadBatch(const std::vector<std::shared_ptr<Pending>>& batch);
+  // The leader's steps: which records of the batch must wait for which (same paths);
+  // the write and sync of the batch (the commit point); after every record is applied,
+  // their events, the log header, the conflict set.
+  void OrderBatch(const std::vector<std::shared_ptr<Pending>>& batch);
+  Status WriteBatch(const std::vector<std::shared_ptr<Pending>>& batch);
+  void FinishBatch(const std::vector<std::shared_ptr<Pending>>& batch, const Status& written);
+  // Applies `p`'s files on the calling thread (its own), once the records it must
+  // follow are applied. Requires q_mu_ held by `q`; lets it go while applying.
+  void ApplyOwn(Pending& p, std::unique_lock<std::mutex>& q);
   void WaitApplied(uint64_t lsn);
+  // A record's files and its events (recovery: one record at a time, in order).
   Status ApplyRecord(const ChangeSet& change);
+  // A record's files only; the batch path appends the events of a batch in order.
+  Status ApplyFiles(const ChangeSet& change);
   Status CheckpointLocked();     // requires mu_, the file lock, nothing in flight
   Status EnsureLogLocked();
   // Removes the garbage a checkpoint has made safe to remove.

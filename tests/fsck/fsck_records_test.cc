@@ -159,7 +159,9 @@ TEST_CASE("Fsck: plants index-entry-dangling and reports index-entry-dangling") 
   fs::create_directories(f.Abs(f.IndexEntry(gone)).substr(0, f.Abs(f.IndexEntry(gone)).rfind('/')));
   WriteFile(f.Abs(f.IndexEntry(gone)),
             Json{{"kind", "document"}, {"parent", f.root}, {"name", "gone.txt"}, {"path", "gone.txt"}}.dump());
-  CHECK(ExpectRepaired(f.dir.path(), "index-entry-dangling", f.IndexEntry(gone)) == "removed the entry");
+  // An entry with no object is an object gone: its deletion goes to the change log.
+  CHECK(ExpectRepaired(f.dir.path(), "index-entry-dangling", f.IndexEntry(gone)) ==
+        "recorded the deletion of '" + gone + "' in the change log and removed the entry");
   CHECK_FALSE(fs::exists(f.Abs(f.IndexEntry(gone))));
 }
 

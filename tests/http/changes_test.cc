@@ -2,7 +2,8 @@
 // kind of change, the CMIS 1.1 token rules (the named event first, the answer's token is
 // the last one returned, following the log sees every event once), maxItems,
 // includeProperties, includeACL, includePolicyIds, repositoryInfo's change-log members,
-// retention, every error, and files removed by hand (one event, also with two servers).
+// retention, every error, and files removed by hand (one event, also with two servers),
+// and folder trees removed by hand (one event per object).
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
@@ -285,6 +286,58 @@ TEST_CASE("Http changes: a file removed by hand is one deleted event when Folio 
   REQUIRE(gone);
   CHECK(gone->status == 404);
   CHECK(DeletedEventsOf(c, base, "cmis:", p_series) == 1);
+}
+
+TEST_CASE("Http changes: a folder tree removed by hand is one deleted event per object, in both variants") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const FixtureVariant& v : kFixtureVariants) {
+    CAPTURE(v.repo);
+    const std::string base = "/demo/" + v.repo;
+    const std::string id = v.prefix + "objectId";
+    const auto prop = [&](const std::string& path, const std::string& name) -> std::string {
+      return GetJson(c, base + path + "?cmisselector=object&succinct=true")["succinctProperties"][v.prefix + name];
+    };
+    Post(c, base, {{"operation", "createFolder"}}, Json{{"cmis:name", "tree"}}, 201);
+    Post(c, base + "/tree", {{"operation", "createFolder"}}, Json{{"cmis:name", "sub"}}, 201);
+    Post(c, base + "/tree", {{"operation", "createDocument"}, {"content", "a"}}, Json{{"cmis:name", "a.txt"}}, 201);
+    Post(c, base + "/tree/sub", {{"operation", "createDocument"}, {"content", "b"}}, Json{{"cmis:name", "b.txt"}},
+         201);
+    const std::string tree = prop("/tree", "objectId"), sub = prop("/tree/sub", "objectId");
+    const std::string a = prop("/tree/a.txt", "versionSeriesId"), b = prop("/tree/sub/b.txt", "versionSeriesId");
+    const std::string b_version = prop("/tree/sub/b.txt", "objectId");
+    GetJson(c, base + "?cmisselector=children");  // the server lists the root: it knows "tree"
+    const std::string mark = GetJson(c, base + "?cmisselector=repositoryInfo")[v.repo]["latestChangeLogToken"];
+    std::filesystem::remove_all(std::filesystem::path(f.dir()) / "demo" / v.repo / "tree");
+    // The listing of its parent sees it gone and says so, once for each object.
+    Json children = GetJson(c, base + "?cmisselector=children&succinct=true");
+    for (const Json& o : children["objects"]) CHECK(o["object"]["succinctProperties"][id] != tree);
+    CHECK(children["objects"].size() == 1);  // docs
+    const std::string url = base + "?cmisselector=contentChanges&succinct=true&changeLogToken=" + mark;
+    Json changes = GetJson(c, url);
+    std::vector<std::string> got = Events(changes, v.prefix);
+    REQUIRE_FALSE(got.empty());
+    got.erase(got.begin());  // the event named by the token: seen before
+    std::sort(got.begin(), got.end());
+    std::vector<std::string> want = {"deleted " + tree, "deleted " + sub, "deleted " + a, "deleted " + b};
+    std::sort(want.begin(), want.end());
+    CHECK(got == want);
+    for (const Json& o : changes["objects"]) {
+      const Json& p = o["succinctProperties"];
+      if (p[id] == tree || p[id] == sub) CHECK(p[v.prefix + "baseTypeId"] == v.prefix + "folder");
+      if (p[id] == a || p[id] == b) CHECK(p[v.prefix + "baseTypeId"] == v.prefix + "document");
+    }
+    // Looked up again, by path and by id: gone, and nothing more is logged.
+    for (const std::string& gone : {base + "/tree/sub/b.txt", base + "?cmisselector=object&objectId=" + b_version,
+                                    base + "?cmisselector=object&objectId=" + sub}) {
+      CAPTURE(gone);
+      auto answer = c.Get(gone.c_str());
+      REQUIRE(answer);
+      CHECK(answer->status == 404);
+      CHECK(BodyJson(answer)["exception"] == "objectNotFound");
+    }
+    CHECK(Events(GetJson(c, url), v.prefix).size() == want.size() + 1);
+  }
 }
 
 TEST_CASE("Http changes: two servers that both see a file removed by hand record one deleted event") {

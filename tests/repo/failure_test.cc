@@ -5,6 +5,7 @@
 // power loss models.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -369,6 +370,50 @@ Scenario AdoptionScenario() {
       }};
 }
 
+// The deleted events in the whole log, sorted.
+std::vector<std::string> DeletedEvents(Repository& r) {
+  auto page = r.ReadChanges(1, 1000);
+  REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+  std::vector<std::string> out;
+  for (const ChangeEventInfo& e : page->events) {
+    if (e.type == "deleted") out.push_back(e.object_id);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A folder tree removed by hand (rm -r) and noticed by a lookup of its id: its objects'
+// deleted events and the removal of their index entries are all there or none.
+Scenario FolderRemovedByHandScenario() {
+  auto ids = std::make_shared<std::vector<std::string>>();
+  return {
+      [ids](RepoFixture& f) {
+        const ObjectData top = f.Folder(f.root, "top");
+        const ObjectData sub = f.Folder(top.id, "sub");
+        const ObjectData a = f.Doc(top.id, "a.txt", "a");
+        const ObjectData b = f.Doc(sub.id, "b.txt", "b");
+        *ids = {top.id, sub.id, a.series_id, b.series_id};
+        std::sort(ids->begin(), ids->end());
+        std::filesystem::remove_all(f.RepoPath("top"));
+        return top.id;
+      },
+      [](Repository& r, const std::string& top) {
+        auto o = r.GetObject(top);
+        if (o.ok()) return RuntimeError("a folder removed by hand was found");
+        return o.status().kind() == ErrorKind::kObjectNotFound ? OkStatus() : o.status();
+      },
+      [](Repository& r, const std::string&) { return !DeletedEvents(r).empty(); },
+      [ids](Repository& r, const std::string& top, bool effect) {
+        // One change: every event or none.
+        CHECK(DeletedEvents(r) == (effect ? *ids : std::vector<std::string>{}));
+        // Not taken in yet: the next lookup takes it in, once.
+        CHECK(r.GetObject(top).status().kind() == ErrorKind::kObjectNotFound);
+        CHECK(DeletedEvents(r) == *ids);
+        for (const std::string& id : *ids) CHECK(r.GetObject(id).status().kind() == ErrorKind::kObjectNotFound);
+        CHECK(DeletedEvents(r) == *ids);
+      }};
+}
+
 // Every change that touches several files.
 std::vector<std::pair<const char*, Scenario>> AllScenarios() {
   return {{"createDocument", CreateDocumentScenario()},
@@ -380,7 +425,8 @@ std::vector<std::pair<const char*, Scenario>> AllScenarios() {
           {"rename", RenameScenario()},
           {"delete", DeleteScenario()},
           {"deleteTree", DeleteTreeScenario()},
-          {"adoption", AdoptionScenario()}};
+          {"adoption", AdoptionScenario()},
+          {"folder removed by hand", FolderRemovedByHandScenario()}};
 }
 
 }  // namespace
@@ -395,6 +441,10 @@ TEST_CASE("Failure: checkIn at every failing step gives the old version or the n
 
 TEST_CASE("Failure: move at every failing step leaves the document in one place") {
   WalkFailures(MoveScenario());
+}
+
+TEST_CASE("Failure: a folder removed by hand, taken in at every failing step, is all or nothing") {
+  WalkFailures(FolderRemovedByHandScenario());
 }
 
 TEST_CASE("Failure: on MemFs, EIO or ENOSPC at every step of a change leaves old or new") {

@@ -1,0 +1,67 @@
+// Objects removed by hand with the folder that held them (docs/STORAGE.md §9): `rm -r`
+// of a folder takes its records along (they live in its own `.folio`), so what is left
+// of its objects is their id index entries. An entry that no longer resolves names an
+// object a client may know that is gone: its deletion is recorded (a "deleted" event,
+// the entry removed, in one change), once. A folder moved or renamed by hand (`mv a b`)
+// took its records along too: it keeps its id (and so does everything in it), its
+// index entry is brought to its new place with an "updated" event, as a move by Folio
+// would log it.
+#pragma once
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "folio/fs.h"
+#include "folio/repository.h"
+#include "repo/record_reader.h"
+#include "storage/committer.h"
+#include "storage/layout.h"
+
+namespace folio::repo {
+
+class Locator;
+
+class Vanished {
+ public:
+  Vanished(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, RecordReader& records,
+           Locator& locator, storage::Committer& committer)
+      : fs_(fs), layout_(layout), info_(info), records_(records), locator_(locator), committer_(committer) {}
+
+  // Called when the indexed id `id` was found not to resolve (its entry is there, its
+  // record is not): first finds the folders moved by hand (a walk of the folder tree,
+  // one directory at a time) and brings their entries to their new place; then, if
+  // `id` still does not resolve, reads the whole id index, one shard directory at a
+  // time, and records the deletion of every object that does not resolve, in changes of
+  // at most kAdoptionBatch objects, `id` last (so that an interrupted sweep is resumed
+  // the next time `id` is looked up). Every object is checked again inside its change,
+  // under the repository's lock: two processes record one event per object, and a
+  // restart none. Memory: one directory listing per level of the walk, one shard and
+  // one batch of the index. Nothing on a read-only repository. When this process is
+  // already sweeping (another thread), returns at once. Errors: kStorage.
+  // Thread-safe.
+  Status Absorb(const std::string& id);
+
+ private:
+  // True when `id` has an index entry and does not resolve (never the root folder).
+  bool StillVanished(const std::string& id);
+  // Brings the entries of folders moved by hand below `folder` (id `folder_id`) to
+  // their new place.
+  Status FindMoved(const std::string& folder, const std::string& folder_id, int depth);
+  Status Reidentify(const std::string& path, const std::string& id, const std::string& parent_id);
+  // Records the deletion of those of `ids` that still do not resolve, in one change.
+  Status Forget(const std::vector<std::string>& ids);
+  // The type of the vanished object `id`: its marker in `.folio/typed/` (docs/STORAGE.md
+  // §7), else its base type.
+  std::string TypeOf(const std::string& id, BaseType base, const std::vector<std::string>& typed_dirs);
+
+  Fs& fs_;
+  const storage::RepoLayout& layout_;
+  const RepositoryInfo& info_;
+  RecordReader& records_;
+  Locator& locator_;
+  storage::Committer& committer_;
+  std::atomic<bool> sweeping_{false};  // one sweep per process at a time, never waited for
+};
+
+}  // namespace folio::repo

@@ -1,0 +1,227 @@
+// Folders removed or moved by hand (docs/STORAGE.md §9): every object of a folder tree
+// removed with `rm -r` is one "deleted" event (its own type), recorded once, whichever
+// way it is noticed and however many processes notice it; a folder moved by hand keeps
+// its id and is one "updated" event.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "support/change_events.h"
+#include "support/repo_fixture.h"
+
+namespace folio::testing {
+namespace {
+
+std::vector<std::string> TypedEvents(Repository& r, uint64_t after) {
+  auto page = r.ReadChanges(after + 1, 1000);
+  REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+  std::vector<std::string> out;
+  for (const ChangeEventInfo& e : page->events) out.push_back(e.type + " " + e.object_id + " " + e.type_id);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A folder "gone" holding a document of a custom type, a checked-out document, an
+// item and a subfolder with a document; "kept" beside it.
+struct Tree {
+  ObjectData gone, sub, memo, plain, item, deep, kept, kept_doc;
+  std::vector<std::string> Deleted() const {
+    std::vector<std::string> out = {"deleted " + gone.id + " cmis:folder",
+                                    "deleted " + sub.id + " acme:box",
+                                    "deleted " + memo.series_id + " acme:memo",
+                                    "deleted " + plain.series_id + " cmis:document",
+                                    "deleted " + item.id + " cmis:item",
+                                    "deleted " + deep.series_id + " cmis:document"};
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  std::vector<std::string> Ids() const {
+    return {gone.id, sub.id, memo.series_id, memo.id, plain.series_id, item.id, deep.series_id};
+  }
+};
+
+Tree MakeTree(RepoFixture& f) {
+  Repository& r = *f.repo;
+  REQUIRE(r.CreateType(Json{{"id", "acme:box"}, {"parentId", "cmis:folder"}, {"displayName", "box"}}).ok());
+  REQUIRE(r.CreateType(Json{{"id", "acme:memo"}, {"parentId", "cmis:document"}, {"displayName", "memo"}}).ok());
+  Tree t;
+  t.gone = f.Folder(f.root, "gone");
+  NewObject box;
+  box.name = "sub";
+  box.type_id = "acme:box";
+  auto sub = r.CreateFolder(t.gone.id, box, "alice");
+  REQUIRE(sub.ok());
+  t.sub = *sub;
+  NewObject memo;
+  memo.name = "memo.txt";
+  memo.type_id = "acme:memo";
+  auto m = r.CreateDocument(t.gone.id, memo, ContentSource::FromBytes("m"), VersioningState::kMajor, "alice");
+  REQUIRE(m.ok());
+  t.memo = *m;
+  t.plain = f.Doc(t.gone.id, "plain.txt", "p");
+  REQUIRE(r.CheckOut(t.plain.id, "alice").ok());
+  NewObject item;
+  item.name = "card";
+  item.type_id = "cmis:item";
+  auto it = r.CreateItem(t.gone.id, item, "alice");
+  REQUIRE_MESSAGE(it.ok(), it.status().ToString());
+  t.item = *it;
+  t.deep = f.Doc(t.sub.id, "deep.txt", "d");
+  t.kept = f.Folder(f.root, "kept");
+  t.kept_doc = f.Doc(t.kept.id, "k.txt", "k");
+  return t;
+}
+
+void CheckGone(Repository& r, const Tree& t) {
+  for (const std::string& id : t.Ids()) {
+    CAPTURE(id);
+    CHECK(r.GetObject(id).status().kind() == ErrorKind::kObjectNotFound);
+  }
+  CHECK(r.GetObject(t.kept_doc.id).ok());
+  CHECK(r.GetObjectByPath("kept/k.txt").ok());
+  auto out = r.GetCheckedOut("");
+  REQUIRE(out.ok());
+  CHECK(out->empty());
+}
+
+TEST_CASE("Vanished: a folder tree removed by hand is one deleted event per object, once") {
+  RepoFixture f;
+  Repository& r = *f.repo;
+  const Tree t = MakeTree(f);
+  REQUIRE(r.GetChildren(f.root, 0, 100).ok());  // this process lists the root: it knows "gone"
+  const uint64_t mark = *r.LatestChangeToken();
+  std::filesystem::remove_all(f.RepoPath("gone"));
+
+  SUBCASE("noticed by a listing of its parent") {
+    auto page = r.GetChildren(f.root, 0, 100);
+    REQUIRE(page.ok());
+    CHECK(page->objects.size() == 1);
+    CHECK(TypedEvents(r, mark) == t.Deleted());
+  }
+  SUBCASE("noticed by a lookup of a path below it") {
+    CHECK(r.GetObjectByPath("gone/sub/deep.txt").status().kind() == ErrorKind::kObjectNotFound);
+    CHECK(TypedEvents(r, mark) == t.Deleted());
+  }
+  SUBCASE("noticed by a lookup of an id that was below it") {
+    CHECK(r.GetObject(t.deep.id).status().kind() == ErrorKind::kObjectNotFound);
+    CHECK(TypedEvents(r, mark) == t.Deleted());
+  }
+  // Seen again, every way there is: nothing more.
+  CheckGone(r, t);
+  CHECK(r.GetObjectByPath("gone").status().kind() == ErrorKind::kObjectNotFound);
+  REQUIRE(r.GetChildren(f.root, 0, 100).ok());
+  CHECK(TypedEvents(r, mark).size() == t.Deleted().size());
+  for (const std::string& id : t.Ids()) {
+    CHECK_FALSE(f.Has(".folio/index/" + id.substr(id.size() - 2) + "/" + id + ".json"));
+  }
+  // A restart: nothing more either.
+  f.repo.reset();
+  auto again = Repository::Open(f.fs(), "demo/main");
+  REQUIRE(again.ok());
+  CheckGone(**again, t);
+  CHECK(TypedEvents(**again, mark).size() == t.Deleted().size());
+}
+
+TEST_CASE("Vanished: two processes noticing the same removal record it once") {
+  RepoFixture f;
+  const Tree t = MakeTree(f);
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  // A second Store on the same data directory (as a second folio serve would be).
+  auto other_store = Store::Open(f.dir.path(), StoreOptions{.durable = false});
+  REQUIRE(other_store.ok());
+  auto other = (*other_store)->GetRepository("demo", "main");
+  REQUIRE(other.ok());
+  std::filesystem::remove_all(f.RepoPath("gone"));
+  CHECK((*other)->GetObject(t.gone.id).status().kind() == ErrorKind::kObjectNotFound);
+  CHECK(f.repo->GetObject(t.memo.id).status().kind() == ErrorKind::kObjectNotFound);
+  CHECK(f.repo->GetObject(t.gone.id).status().kind() == ErrorKind::kObjectNotFound);
+  CheckGone(*f.repo, t);
+  CheckGone(**other, t);
+  CHECK(TypedEvents(*f.repo, mark) == t.Deleted());
+  CHECK(TypedEvents(**other, mark) == t.Deleted());
+}
+
+TEST_CASE("Vanished: a removal by hand among many objects is recorded in batches, all of it") {
+  RepoFixture f;
+  Repository& r = *f.repo;
+  const ObjectData big = f.Folder(f.root, "big");
+  std::vector<std::string> expected = {"deleted " + big.id + " cmis:folder"};
+  // More files than one change takes (kAdoptionBatch): adopted, then removed.
+  std::filesystem::create_directories(f.RepoPath("big/inner"));
+  for (int i = 0; i < 1100; ++i) {
+    std::ofstream(f.RepoPath("big/inner/f" + std::to_string(i) + ".txt")) << i;
+  }
+  auto inner = r.GetObjectByPath("big/inner");
+  REQUIRE(inner.ok());
+  expected.push_back("deleted " + inner->id + " cmis:folder");
+  for (uint64_t skip = 0;; skip += 500) {
+    auto page = r.GetChildren(inner->id, skip, 500);
+    REQUIRE(page.ok());
+    for (const ObjectData& d : page->objects) expected.push_back("deleted " + d.series_id + " cmis:document");
+    if (!page->has_more) break;
+  }
+  REQUIRE(expected.size() == 1102);
+  std::sort(expected.begin(), expected.end());
+  const uint64_t mark = *r.LatestChangeToken();
+  std::filesystem::remove_all(f.RepoPath("big"));
+  CHECK(r.GetObject(big.id).status().kind() == ErrorKind::kObjectNotFound);
+  auto page = r.ReadChanges(mark + 1, 2000);
+  REQUIRE(page.ok());
+  std::vector<std::string> got;
+  for (const ChangeEventInfo& e : page->events) got.push_back(e.type + " " + e.object_id + " " + e.type_id);
+  // The folder that was looked up comes last: an interrupted sweep resumes on its next lookup.
+  REQUIRE_FALSE(got.empty());
+  CHECK(got.back() == "deleted " + big.id + " cmis:folder");
+  std::sort(got.begin(), got.end());
+  CHECK(got == expected);
+}
+
+TEST_CASE("Vanished: a folder moved or renamed by hand keeps its id and everything in it") {
+  RepoFixture f;
+  Repository& r = *f.repo;
+  const Tree t = MakeTree(f);
+  REQUIRE(r.GetChildren(f.root, 0, 100).ok());
+  const uint64_t mark = *r.LatestChangeToken();
+  std::string where;
+  SUBCASE("renamed, noticed by a listing") {
+    std::filesystem::rename(f.RepoPath("gone"), f.RepoPath("renamed"));
+    where = "renamed";
+    auto page = r.GetChildren(f.root, 0, 100);
+    REQUIRE(page.ok());
+    CHECK(page->objects.size() == 2);
+  }
+  SUBCASE("moved into another folder, noticed by its id") {
+    std::filesystem::rename(f.RepoPath("gone"), f.RepoPath("kept/moved"));
+    where = "kept/moved";
+    CHECK(r.GetObject(t.gone.id).ok());
+  }
+  CHECK(TypedEvents(r, mark) == std::vector<std::string>{"updated " + t.gone.id + " cmis:folder"});
+  auto folder = r.GetObject(t.gone.id);
+  REQUIRE(folder.ok());
+  CHECK(folder->path == where);
+  auto deep = r.GetObject(t.deep.id);
+  REQUIRE_MESSAGE(deep.ok(), deep.status().ToString());
+  CHECK(deep->path == where + "/sub/deep.txt");
+  CHECK(r.GetObject(t.item.id).ok());
+  CHECK(r.GetObjectByPath(where + "/memo.txt")->series_id == t.memo.series_id);
+  REQUIRE(r.GetChildren(f.root, 0, 100).ok());
+  CHECK(TypedEvents(r, mark).size() == 1);
+}
+
+TEST_CASE("Vanished: a read-only repository records nothing for a folder removed by hand") {
+  RepoFixture f;
+  const Tree t = MakeTree(f);
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  auto ro = Repository::Open(f.fs(), "demo/main", true);
+  REQUIRE(ro.ok());
+  std::filesystem::remove_all(f.RepoPath("gone"));
+  CHECK((*ro)->GetObject(t.deep.id).status().kind() == ErrorKind::kObjectNotFound);
+  CHECK(*f.repo->LatestChangeToken() == mark);
+  CHECK(f.Has(".folio/index/" + t.deep.series_id.substr(t.deep.series_id.size() - 2) + "/" + t.deep.series_id +
+              ".json"));
+}
+
+}  // namespace
+}  // namespace folio::testing
