@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "storage/atomic_write.h"
 #include "storage/base64.h"
@@ -205,15 +206,17 @@ class Applier {
  private:
   bool InPlace(const Action& a, size_t index) const {
     const std::string parent = ParentPath(a.path);
-    if (std::find(fresh_.begin(), fresh_.end(), parent) == fresh_.end()) return false;
+    if (fresh_.count(parent) == 0) return false;
     auto last = last_put_.find(parent);
     return last != last_put_.end() && last->second != index;
   }
 
   // `path` is renamed or removed: what was created there is no longer this
-  // application's alone.
+  // application's alone, nor known to be there.
   void Forget(const std::string& path) {
-    std::erase_if(fresh_, [&](const std::string& dir) { return IsAtOrBelow(dir, path); });
+    const auto at_or_below = [&](const std::string& dir) { return IsAtOrBelow(dir, path); };
+    std::erase_if(fresh_, at_or_below);
+    std::erase_if(dirs_, at_or_below);
   }
 
   Status Put(const Action& a, size_t index, std::string_view bytes) {
@@ -231,12 +234,20 @@ class Applier {
         return Put(a, index, bytes);
       }
       case Action::Op::kMakeDir: {
+        // A change often makes one directory many times (the id index's, for each of
+        // its documents): the first one did it.
+        if (dirs_.count(a.path) > 0) return OkStatus();
         Status s = fs.MakeDir(a.path);
         if (s.ok()) {
-          fresh_.push_back(a.path);
+          fresh_.insert(a.path);
+          dirs_.insert(a.path);
           return OkStatus();
         }
-        return s.Is(std::errc::file_exists) || ParentGone(fs, s, a.path) ? OkStatus() : s;
+        if (s.Is(std::errc::file_exists)) {
+          dirs_.insert(a.path);
+          return OkStatus();
+        }
+        return ParentGone(fs, s, a.path) ? OkStatus() : s;
       }
       case Action::Op::kLink: {
         FOLIO_ASSIGN_OR_RETURN(bool holds, GuardHolds(fs, a.source, a.guard));
@@ -280,7 +291,8 @@ class Applier {
   Fs& fs_;
   const ApplyOptions& options_;
   std::vector<std::string>* trashed_;
-  std::vector<std::string> fresh_;                    // directories this application made
+  std::unordered_set<std::string> fresh_;             // directories this application made
+  std::unordered_set<std::string> dirs_;              // made, or found there, by a MakeDir
   std::unordered_map<std::string, size_t> last_put_;  // directory -> index of the last Put into it
 };
 
