@@ -133,17 +133,16 @@ Status PutNewFile(Fs& fs, const std::string& path, std::string_view bytes) {
   return s;
 }
 
-// Makes `path` another name of `source`: one link when `path` is free, else a link made
-// beside it and renamed over it. Missing: the source or the target's directory is gone.
-Status LinkFile(Fs& fs, const std::string& source, const std::string& path) {
-  Status s = fs.Link(source, path);
-  if (!s.Is(std::errc::file_exists)) return s;
-  auto there = fs.Stat(path), src = fs.Stat(source);
-  // Linked already (the record applied again): a rename of two names of one file would
-  // do nothing and leave the temp name behind.
-  if (there.ok() && src.ok() && there->inode == src->inode && there->device == src->device) return OkStatus();
+// Makes `path` another name of `source` by a link made beside it and renamed over it;
+// with `is_new` (a directory this application created) by one link, unless `path` is
+// there after all. Missing: the source or the target's directory is gone.
+Status LinkFile(Fs& fs, const std::string& source, const std::string& path, bool is_new) {
+  if (is_new) {
+    Status s = fs.Link(source, path);
+    if (!s.Is(std::errc::file_exists)) return s;
+  }
   const std::string tmp = TempPathBeside(path);
-  s = fs.Link(source, tmp);
+  Status s = fs.Link(source, tmp);
   if (!s.ok()) return s;
   s = fs.Rename(tmp, path);
   if (!s.ok()) (void)fs.Remove(tmp);
@@ -252,7 +251,7 @@ class Applier {
       case Action::Op::kLink: {
         FOLIO_ASSIGN_OR_RETURN(bool holds, GuardHolds(fs, a.source, a.guard));
         if (!holds) return OkStatus();
-        Status s = LinkFile(fs, a.source, a.path);
+        Status s = LinkFile(fs, a.source, a.path, fresh_.count(ParentPath(a.path)) > 0);
         return Missing(s) ? OkStatus() : s;  // the source, or the target's directory, is gone
       }
       case Action::Op::kRename: {
