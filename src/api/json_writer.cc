@@ -1,28 +1,11 @@
 // The direct JSON text writer; see json_writer.h.
 #include "api/json_writer.h"
 
-#include <array>
 #include <charconv>
 
+#include "storage/json_text.h"
+
 namespace folio::api {
-namespace {
-
-// Whether `s` can be copied between quotes as it is: printable ASCII without '"' or
-// '\'. Anything else takes nlohmann's serializer (escapes, UTF-8 checks).
-constexpr std::array<bool, 256> kPlainByte = [] {
-  std::array<bool, 256> t{};
-  for (int c = 0x20; c < 0x7f; ++c) t[c] = c != '"' && c != '\\';
-  return t;
-}();
-
-bool Plain(std::string_view s) {
-  for (const char c : s) {
-    if (!kPlainByte[static_cast<unsigned char>(c)]) return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 void JsonWriter::Separate() {
   if (after_key_) {
@@ -35,13 +18,13 @@ void JsonWriter::Separate() {
 }
 
 void JsonWriter::Quoted(std::string_view s) {
-  if (Plain(s)) {
+  if (storage::IsPlainAscii(s)) {  // most keys and values: no call beyond the check
     out_ += '"';
     out_ += s;
     out_ += '"';
     return;
   }
-  out_ += Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
+  storage::AppendJsonString(out_, s);
 }
 
 JsonWriter& JsonWriter::BeginObject() {

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "storage/json_access.h"
+#include "storage/json_text.h"
 #include "storage/layout.h"
 
 namespace folio::storage {
@@ -205,7 +206,7 @@ Status ChangeLogStore::Append(const std::vector<ChangeEvent>& events) {
     if (n == 1 && end != '\n') lines.push_back('\n');
   }
   for (; i < events.size(); ++i) {
-    lines += events[i].Encode().dump(-1, ' ', false, Json::error_handler_t::replace);
+    AppendJson(lines, events[i].Encode());
     lines.push_back('\n');
     ++tail->count;
     tail->last = events[i].token;

@@ -6,6 +6,7 @@
 #include "storage/atomic_write.h"
 #include "storage/crc32.h"
 #include "storage/json_access.h"
+#include "storage/json_text.h"
 #include "storage/layout.h"
 
 namespace folio::storage {
@@ -81,7 +82,8 @@ class ReadOnlyLogFile : public RandomAccessFile {
 }  // namespace
 
 std::string Frame(const Json& value) {
-  const std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
+  std::string text;
+  AppendJson(text, value);
   char crc[10];
   std::snprintf(crc, sizeof crc, "%08x ", Crc32(text));
   std::string out;
@@ -138,6 +140,10 @@ Result<LogHeader> CommitLog::ReadHeader() {
   std::string buf(kLogHeaderBytes, '\0');
   FOLIO_ASSIGN_OR_RETURN(size_t n, file_->ReadAt(0, buf.data(), buf.size()));
   buf.resize(n);
+  if (known_header_ && buf == known_bytes_) {
+    last_slot_version_ = known_header_->version;
+    return *known_header_;
+  }
   std::optional<LogHeader> best;
   bool written = false;
   for (uint64_t slot = 0; slot < 2; ++slot) {
@@ -157,6 +163,8 @@ Result<LogHeader> CommitLog::ReadHeader() {
   }
   if (best) {
     last_slot_version_ = best->version;
+    known_bytes_ = std::move(buf);
+    known_header_ = best;
     return *best;
   }
   if (written) return StorageError("commit log '" + path_ + "' has no valid header: run folio fsck --repair");
@@ -175,8 +183,17 @@ Status CommitLog::WriteHeader(LogHeader& header) {
   std::string frame = Frame(j);
   if (frame.size() > kLogSlotBytes) return RuntimeError("commit log header too long");
   frame.resize(kLogSlotBytes, '\0');
-  FOLIO_RETURN_IF_ERROR(file_->WriteAt((header.version % 2) * kLogSlotBytes, frame));
+  const uint64_t at = (header.version % 2) * kLogSlotBytes;
+  Status s = file_->WriteAt(at, frame);
+  if (!s.ok()) {
+    known_header_.reset();  // the slot may be half written
+    return s;
+  }
   last_slot_version_ = header.version;
+  if (known_header_ && known_bytes_.size() == kLogHeaderBytes) {
+    known_bytes_.replace(at, kLogSlotBytes, frame);
+    known_header_ = header;
+  }
   return OkStatus();
 }
 

@@ -80,6 +80,10 @@ class CommitLog {
   std::unique_ptr<RandomAccessFile> file_;
   std::string path_;
   uint64_t last_slot_version_ = 0;
+  // The header area as this object last read or wrote it, and the header it holds: a
+  // read that finds the same bytes (nobody else wrote) returns it without parsing.
+  std::string known_bytes_;
+  std::optional<LogHeader> known_header_;
 };
 
 // The frame of record `lsn` of `epoch` holding `change`.

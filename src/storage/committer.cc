@@ -96,6 +96,7 @@ Committer::~Committer() {
     stopping_ = true;
   }
   q_cv_.notify_all();
+  idle_cv_.notify_all();
   if (idle_thread_.joinable()) idle_thread_.join();
   if (!options_.read_only && log_) {
     // Leave the log empty at rest: readers and fsck then find nothing pending.
@@ -402,7 +403,13 @@ Status Committer::CommitLocked(ChangeSet& change, bool outermost, std::unique_lo
       if (e.time_ms == 0) e.time_ms = now;
     }
   }
-  if (!idle_thread_.joinable()) idle_thread_ = std::thread([this] { IdleLoop(); });
+  if (!idle_thread_.joinable()) {
+    // Idle counts from now: the checkpointer must not take the repository as long idle
+    // while its first change is in flight (it would checkpoint at once, removing the
+    // garbage of that change early and costing a syncfs).
+    last_commit_ns_.store(std::chrono::steady_clock::now().time_since_epoch().count());
+    idle_thread_ = std::thread([this] { IdleLoop(); });
+  }
   auto p = std::make_shared<Pending>();
   p->lsn = next_lsn_;
   p->frame = RecordFrame(header_.epoch, p->lsn, change);
@@ -732,8 +739,9 @@ CommitterStats Committer::stats() const {
 void Committer::IdleLoop() {
   std::unique_lock<std::mutex> q(q_mu_);
   while (!stopping_) {
-    q_cv_.wait_for(q, options_.idle_checkpoint);
+    idle_cv_.wait_for(q, options_.idle_checkpoint);
     if (stopping_) break;
+    if (!queue_.empty() || leader_active_) continue;  // a change in flight: not idle
     q.unlock();
     const auto idle_for = std::chrono::steady_clock::now().time_since_epoch().count() - last_commit_ns_.load();
     if (idle_for >= std::chrono::duration_cast<std::chrono::nanoseconds>(options_.idle_checkpoint).count()) {

@@ -190,6 +190,9 @@ class Committer {
 
   std::mutex q_mu_;  // queue_, leader_active_, stopping_
   std::condition_variable q_cv_;
+  // The idle checkpointer's own: woken only to stop (a wait on q_cv_ would wake it at
+  // every step of every group commit, for nothing).
+  std::condition_variable idle_cv_;
   std::deque<std::shared_ptr<Pending>> queue_;
   bool leader_active_ = false;
   bool stopping_ = false;

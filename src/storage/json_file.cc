@@ -2,6 +2,7 @@
 #include "storage/json_file.h"
 
 #include "storage/atomic_write.h"
+#include "storage/json_text.h"
 
 namespace folio::storage {
 
@@ -22,7 +23,10 @@ Result<Json> ReadJsonFile(Fs& fs, const std::string& path) {
 
 std::string SerializeJson(const Json& value) {
   // Replace invalid UTF-8 instead of throwing: names are validated before they get here.
-  return value.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  std::string out;
+  AppendJson(out, value, 2);
+  out.push_back('\n');
+  return out;
 }
 
 Status WriteJsonAtomically(Fs& fs, const std::string& path, const Json& value) {
