@@ -142,6 +142,19 @@ class Fs {
   virtual std::string BootId() = 0;
   // The absolute host path of `path`, for messages and tools only.
   virtual std::string Describe(const std::string& path) const = 0;
+
+  // A view of this Fs for one thread's run of related calls (the application of one
+  // change, storage/change_set.h), which may keep the directories it resolves open
+  // between its calls so that each is resolved once: PosixFs then makes one openat2
+  // per directory (beneath the root, no symlinks, as always) and plain *at calls on one
+  // name below it, instead of resolving every path from the root.
+  // Paths, results and errors are those of this Fs. A directory the view renames or
+  // removes is forgotten; one renamed meanwhile by someone else would be followed to
+  // its new place, so use it only while nothing else renames or removes the
+  // directories it touches (the Committer's exclusion). Not thread-safe (one per
+  // thread); must not outlive this Fs. nullptr (the default): nothing to gain, use
+  // this Fs itself.
+  virtual std::unique_ptr<Fs> HoldDirectories() { return nullptr; }
 };
 
 // Convenience built on Fs.
@@ -159,7 +172,9 @@ struct PosixFsOptions {
 
 // The real filesystem below `root` (which must exist and be a directory). Every path
 // is resolved beneath `root` by the kernel (openat2 RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS),
-// so no path, however built, reaches outside it or through a symlink.
+// so no path, however built, reaches outside it or through a symlink; its
+// HoldDirectories() view resolves a directory the same way, once, and the names
+// below it with *at calls on one segment (O_NOFOLLOW).
 Result<std::unique_ptr<Fs>> OpenPosixFs(const std::string& root, PosixFsOptions options = {});
 
 }  // namespace folio

@@ -2,6 +2,8 @@
 #include "storage/change_set.h"
 
 #include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "storage/atomic_write.h"
 #include "storage/base64.h"
@@ -115,6 +117,38 @@ Status PutFile(Fs& fs, const std::string& path, std::string_view bytes) {
   return s;
 }
 
+// Creates `path` holding the bytes, written where it stands: for a file no reader can
+// reach yet (see Applier::InPlace). When `path` exists after all (the same change put it
+// before), replaces it as PutFile does.
+Status PutNewFile(Fs& fs, const std::string& path, std::string_view bytes) {
+  auto file = fs.CreateNew(path);
+  if (!file.ok()) {
+    if (file.status().Is(std::errc::file_exists)) return PutFile(fs, path, bytes);
+    return ParentGone(fs, file.status(), path) ? OkStatus() : file.status();
+  }
+  Status s = (*file)->Append(bytes);
+  if (s.ok()) s = (*file)->Close();
+  // Nothing half-written is left behind; the record stays in the log and is applied again.
+  if (!s.ok()) (void)fs.Remove(path);
+  return s;
+}
+
+// Makes `path` another name of `source` by a link made beside it and renamed over it;
+// with `is_new` (a directory this application created) by one link, unless `path` is
+// there after all. Missing: the source or the target's directory is gone.
+Status LinkFile(Fs& fs, const std::string& source, const std::string& path, bool is_new) {
+  if (is_new) {
+    Status s = fs.Link(source, path);
+    if (!s.Is(std::errc::file_exists)) return s;
+  }
+  const std::string tmp = TempPathBeside(path);
+  Status s = fs.Link(source, tmp);
+  if (!s.ok()) return s;
+  s = fs.Rename(tmp, path);
+  if (!s.ok()) (void)fs.Remove(tmp);
+  return s;
+}
+
 // The JSON of a stamped Put with the identity of its stamped file in "file".
 Result<std::string> Stamped(Fs& fs, const Action& a) {
   Json j = Json::parse(a.bytes, nullptr, /*allow_exceptions=*/false);
@@ -141,61 +175,125 @@ void ReportJsonWritten(Fs& fs, const ApplyOptions& options, const Action& a, std
   if (parsed.ok()) options.on_json_written(a.path, *st, std::make_shared<const Json>(std::move(*parsed)));
 }
 
-Status ApplyOne(Fs& fs, const Action& a, const ApplyOptions& options, std::vector<std::string>* trashed) {
-  switch (a.op) {
-    case Action::Op::kPut: {
-      if (a.stamp.empty()) {
-        FOLIO_RETURN_IF_ERROR(PutFile(fs, a.path, a.bytes));
-        ReportJsonWritten(fs, options, a, a.bytes);
-        return OkStatus();
-      }
-      FOLIO_ASSIGN_OR_RETURN(std::string bytes, Stamped(fs, a));
-      FOLIO_RETURN_IF_ERROR(PutFile(fs, a.path, bytes));
-      ReportJsonWritten(fs, options, a, bytes);
-      return OkStatus();
+// One application of one change (ApplyChangeSet): the Fs it goes through (a view that
+// holds the directories it resolves, when the Fs has one: one resolution per directory
+// per change, not per action), and the directories it has created itself.
+//
+// A file put into a directory this application created is written in place (no temp
+// name, no rename), unless it is the last file the change puts there. No reader can
+// reach the earlier ones before that last one (a series' version records and content
+// before its series.json): readers find a directory's object by the record the change
+// writes last into it, which still appears whole by a rename. Applying the record again
+// finds the directory there, not created by that application, and puts every file by
+// a rename: it stays idempotent from any state a crash leaves.
+class Applier {
+ public:
+  Applier(Fs& fs, const ChangeSet& change, const ApplyOptions& options, std::vector<std::string>* trashed)
+      : held_(fs.HoldDirectories()), fs_(held_ ? *held_ : fs), options_(options), trashed_(trashed) {
+    const auto& actions = change.actions();
+    for (size_t i = 0; i < actions.size(); ++i) {
+      if (actions[i].op == Action::Op::kPut) last_put_[ParentPath(actions[i].path)] = i;
     }
-    case Action::Op::kMakeDir: {
-      Status s = fs.MakeDir(a.path);
-      return s.Is(std::errc::file_exists) || ParentGone(fs, s, a.path) ? OkStatus() : s;
-    }
-    case Action::Op::kLink: {
-      FOLIO_ASSIGN_OR_RETURN(bool holds, GuardHolds(fs, a.source, a.guard));
-      if (!holds) return OkStatus();
-      const std::string tmp = TempPathBeside(a.path);
-      Status s = fs.Link(a.source, tmp);
-      if (!s.ok()) return Missing(s) ? OkStatus() : s;  // the source, or the target's directory, is gone
-      s = fs.Rename(tmp, a.path);
-      if (!s.ok()) (void)fs.Remove(tmp);
-      return s;
-    }
-    case Action::Op::kRename: {
-      FOLIO_ASSIGN_OR_RETURN(bool holds, GuardHolds(fs, a.source, a.guard));
-      if (!holds) return OkStatus();
-      Status s = fs.Rename(a.source, a.path);
-      return Missing(s) ? OkStatus() : s;  // the source, or the target's directory, is gone
-    }
-    case Action::Op::kRemove: {
-      FOLIO_ASSIGN_OR_RETURN(bool holds, GuardHolds(fs, a.path, a.guard));
-      if (!holds) return OkStatus();
-      auto st = fs.Stat(a.path);
-      if (!st.ok()) return Missing(st.status()) ? OkStatus() : st.status();
-      if (st->type == FileType::kDirectory && !options.trash_dir.empty()) {
-        // Gone from listings in one rename; the files are removed off the request path.
-        Status made = fs.MakeDir(options.trash_dir);
-        if (!made.ok() && !made.Is(std::errc::file_exists)) return made;
-        const std::string trash = JoinPath(options.trash_dir, BaseName(TempPathBeside(a.path)));
-        FOLIO_RETURN_IF_ERROR(fs.Rename(a.path, trash));
-        if (trashed != nullptr) trashed->push_back(trash);
-        return OkStatus();
-      }
-      Status s = st->type == FileType::kDirectory ? fs.RemoveTree(a.path) : fs.Remove(a.path);
-      return Missing(s) ? OkStatus() : s;
-    }
-    case Action::Op::kCopy:
-      return RuntimeError("a copy of '" + a.source + "' reached the commit log unprepared");
   }
-  return OkStatus();
-}
+
+  Status Apply(const ChangeSet& change) {
+    const auto& actions = change.actions();
+    for (size_t i = 0; i < actions.size(); ++i) FOLIO_RETURN_IF_ERROR(ApplyOne(actions[i], i));
+    return OkStatus();
+  }
+
+ private:
+  bool InPlace(const Action& a, size_t index) const {
+    const std::string parent = ParentPath(a.path);
+    if (fresh_.count(parent) == 0) return false;
+    auto last = last_put_.find(parent);
+    return last != last_put_.end() && last->second != index;
+  }
+
+  // `path` is renamed or removed: what was created there is no longer this
+  // application's alone, nor known to be there.
+  void Forget(const std::string& path) {
+    const auto at_or_below = [&](const std::string& dir) { return IsAtOrBelow(dir, path); };
+    std::erase_if(fresh_, at_or_below);
+    std::erase_if(dirs_, at_or_below);
+  }
+
+  Status Put(const Action& a, size_t index, std::string_view bytes) {
+    FOLIO_RETURN_IF_ERROR(InPlace(a, index) ? PutNewFile(fs_, a.path, bytes) : PutFile(fs_, a.path, bytes));
+    ReportJsonWritten(fs_, options_, a, bytes);
+    return OkStatus();
+  }
+
+  Status ApplyOne(const Action& a, size_t index) {
+    Fs& fs = fs_;
+    switch (a.op) {
+      case Action::Op::kPut: {
+        if (a.stamp.empty()) return Put(a, index, a.bytes);
+        FOLIO_ASSIGN_OR_RETURN(std::string bytes, Stamped(fs, a));
+        return Put(a, index, bytes);
+      }
+      case Action::Op::kMakeDir: {
+        // A change often makes one directory many times (the id index's, for each of
+        // its documents): the first one did it.
+        if (dirs_.count(a.path) > 0) return OkStatus();
+        Status s = fs.MakeDir(a.path);
+        if (s.ok()) {
+          fresh_.insert(a.path);
+          dirs_.insert(a.path);
+          return OkStatus();
+        }
+        if (s.Is(std::errc::file_exists)) {
+          dirs_.insert(a.path);
+          return OkStatus();
+        }
+        return ParentGone(fs, s, a.path) ? OkStatus() : s;
+      }
+      case Action::Op::kLink: {
+        FOLIO_ASSIGN_OR_RETURN(bool holds, GuardHolds(fs, a.source, a.guard));
+        if (!holds) return OkStatus();
+        Status s = LinkFile(fs, a.source, a.path, fresh_.count(ParentPath(a.path)) > 0);
+        return Missing(s) ? OkStatus() : s;  // the source, or the target's directory, is gone
+      }
+      case Action::Op::kRename: {
+        FOLIO_ASSIGN_OR_RETURN(bool holds, GuardHolds(fs, a.source, a.guard));
+        if (!holds) return OkStatus();
+        Forget(a.source);
+        Forget(a.path);
+        Status s = fs.Rename(a.source, a.path);
+        return Missing(s) ? OkStatus() : s;  // the source, or the target's directory, is gone
+      }
+      case Action::Op::kRemove: {
+        FOLIO_ASSIGN_OR_RETURN(bool holds, GuardHolds(fs, a.path, a.guard));
+        if (!holds) return OkStatus();
+        auto st = fs.Stat(a.path);
+        if (!st.ok()) return Missing(st.status()) ? OkStatus() : st.status();
+        Forget(a.path);
+        if (st->type == FileType::kDirectory && !options_.trash_dir.empty()) {
+          // Gone from listings in one rename; the files are removed off the request path.
+          Status made = fs.MakeDir(options_.trash_dir);
+          if (!made.ok() && !made.Is(std::errc::file_exists)) return made;
+          const std::string trash = JoinPath(options_.trash_dir, BaseName(TempPathBeside(a.path)));
+          FOLIO_RETURN_IF_ERROR(fs.Rename(a.path, trash));
+          if (trashed_ != nullptr) trashed_->push_back(trash);
+          return OkStatus();
+        }
+        Status s = st->type == FileType::kDirectory ? fs.RemoveTree(a.path) : fs.Remove(a.path);
+        return Missing(s) ? OkStatus() : s;
+      }
+      case Action::Op::kCopy:
+        return RuntimeError("a copy of '" + a.source + "' reached the commit log unprepared");
+    }
+    return OkStatus();
+  }
+
+  std::unique_ptr<Fs> held_;
+  Fs& fs_;
+  const ApplyOptions& options_;
+  std::vector<std::string>* trashed_;
+  std::unordered_set<std::string> fresh_;             // directories this application made
+  std::unordered_set<std::string> dirs_;              // made, or found there, by a MakeDir
+  std::unordered_map<std::string, size_t> last_put_;  // directory -> index of the last Put into it
+};
 
 }  // namespace
 
@@ -368,8 +466,7 @@ Result<ChangeSet> DecodeChangeSet(const Json& record, const std::string& what) {
 
 Status ApplyChangeSet(Fs& fs, const ChangeSet& change, const ApplyOptions& options,
                       std::vector<std::string>* trashed) {
-  for (const Action& a : change.actions()) FOLIO_RETURN_IF_ERROR(ApplyOne(fs, a, options, trashed));
-  return OkStatus();
+  return Applier(fs, change, options, trashed).Apply(change);
 }
 
 }  // namespace folio::storage

@@ -69,6 +69,9 @@ std::string BaseName(std::string_view path) {
   size_t slash = path.rfind('/');
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
+bool IsAtOrBelow(std::string_view path, std::string_view dir) {
+  return path.substr(0, dir.size()) == dir && (path.size() == dir.size() || path[dir.size()] == '/');
+}
 
 std::string ServerMetaDir() { return std::string(kMetaDir); }
 std::string ServerLockFile() { return JoinPath(kMetaDir, "lock"); }

@@ -29,6 +29,8 @@ std::string JoinPath(std::string_view a, std::string_view b, std::string_view c)
 std::string ParentPath(std::string_view path);
 // "a/b/c" -> "c".
 std::string BaseName(std::string_view path);
+// True when `path` is `dir` itself or a path below it ("a/b" is at or below "a", "ab" is not).
+bool IsAtOrBelow(std::string_view path, std::string_view dir);
 
 // Data-directory level.
 std::string ServerMetaDir();                        // .folio

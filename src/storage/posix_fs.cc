@@ -1,6 +1,7 @@
 // PosixFs: the only code that touches the disk. Every path is resolved beneath the
 // root directory descriptor with openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS), so a
-// symlink or a '..' can never lead outside the data directory.
+// symlink or a '..' can never lead outside the data directory. Its HoldDirectories()
+// view (HeldPosixFs) resolves each directory that way once and keeps it open.
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -9,19 +10,25 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 
 #include "folio/fs.h"
+#include "storage/layout.h"
+#include "storage/posix_files.h"
 
 namespace folio {
 namespace {
 
-Status Errno(const std::string& what, const std::string& path, int err) {
-  return StorageError("cannot " + what + " '" + path + "': " + std::strerror(err),
-                      static_cast<std::errc>(err));
-}
+using storage::Errno;
+using storage::Fd;
+using storage::ToFileStat;
+using storage::TypeOfMode;
+
+// The kernel answered ENOSYS to openat2 once (kernels before 5.6, valgrind).
+std::atomic<bool> g_no_openat2{false};
 
 // '/'-separated, relative, no empty, '.' or '..' segments, no NUL. "" is the root.
 Status ValidatePath(const std::string& path) {
@@ -46,241 +53,156 @@ std::pair<std::string, std::string> SplitParent(const std::string& path) {
   return {path.substr(0, slash), path.substr(slash + 1)};
 }
 
-class Fd {
+// A directory descriptor for one call: opened for it (and closed after), or held by a
+// HeldPosixFs (or the root) and only borrowed.
+class DirRef {
  public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  Fd(Fd&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
-  Fd& operator=(Fd&& o) noexcept {
-    if (this != &o) { Reset(); fd_ = o.fd_; o.fd_ = -1; }
-    return *this;
+  static DirRef Owned(Fd fd) {
+    DirRef d;
+    d.fd_ = fd.get();
+    d.owned_ = std::move(fd);
+    return d;
   }
-  ~Fd() { Reset(); }
+  static DirRef Borrowed(int fd) {
+    DirRef d;
+    d.fd_ = fd;
+    return d;
+  }
   int get() const { return fd_; }
-  int release() { int f = fd_; fd_ = -1; return f; }
-  void Reset() { if (fd_ >= 0) ::close(fd_); fd_ = -1; }
 
  private:
-  int fd_;
+  Fd owned_;
+  int fd_ = -1;
 };
 
-FileType TypeOfMode(mode_t mode) {
-  if (S_ISREG(mode)) return FileType::kFile;
-  if (S_ISDIR(mode)) return FileType::kDirectory;
-  if (S_ISLNK(mode)) return FileType::kSymlink;
-  return FileType::kOther;
-}
+// Opens `rel` (validated; "" is `at` itself) beneath the directory `at`, never through
+// a symlink; errors name `shown`, and say "create" when `flags` has O_CREAT or
+// `creating` (a directory opened on the way to a file to create).
+Result<Fd> OpenBeneath(int at, const std::string& rel, const std::string& shown, int flags, mode_t mode,
+                       bool creating = false);
 
-FileStat ToFileStat(const struct stat& st) {
-  FileStat out;
-  out.type = TypeOfMode(st.st_mode);
-  out.size = static_cast<uint64_t>(st.st_size);
-  out.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
-  out.inode = st.st_ino;
-  out.device = st.st_dev;
-  return out;
-}
-
-class PosixReadableFile : public ReadableFile {
- public:
-  PosixReadableFile(Fd fd, uint64_t size, std::string path)
-      : fd_(std::move(fd)), size_(size), path_(std::move(path)) {}
-  Result<size_t> Read(char* buf, size_t n) override {
-    for (;;) {
-      ssize_t r = ::read(fd_.get(), buf, n);
-      if (r >= 0) return static_cast<size_t>(r);
-      if (errno != EINTR) return Errno("read", path_, errno);
-    }
+// Without openat2 (kernels before 5.6, valgrind): the same confinement by walking one
+// component at a time, each opened with O_NOFOLLOW beneath the previous one;
+// ValidatePath has already refused '.', '..' and empty segments.
+Result<Fd> OpenByWalk(int at_root, const std::string& path, const std::string& shown, int flags, mode_t mode,
+                      bool creating) {
+  const int final_flags = flags | O_CLOEXEC | O_NOFOLLOW;
+  if (path.empty()) {
+    int fd = ::openat(at_root, ".", final_flags, mode);
+    if (fd < 0) return Errno("open", shown, errno);
+    return Fd(fd);
   }
-  Status Seek(uint64_t offset) override {
-    if (::lseek(fd_.get(), static_cast<off_t>(offset), SEEK_SET) < 0) return Errno("seek", path_, errno);
-    return OkStatus();
-  }
-  uint64_t size() const override { return size_; }
-  Result<FileStat> Stat() const override {
-    struct stat st;
-    if (::fstat(fd_.get(), &st) != 0) return Errno("stat", path_, errno);
-    return ToFileStat(st);
-  }
-  int fd() const { return fd_.get(); }
-
- private:
-  Fd fd_;
-  uint64_t size_;
-  std::string path_;
-};
-
-class PosixWritableFile : public WritableFile {
- public:
-  PosixWritableFile(Fd fd, std::string path, bool durable)
-      : fd_(std::move(fd)), path_(std::move(path)), durable_(durable) {}
-  Status Append(std::string_view bytes) override {
-    if (fd_.get() < 0) return StorageError("write to closed file '" + path_ + "'");
-    while (!bytes.empty()) {
-      ssize_t w = ::write(fd_.get(), bytes.data(), bytes.size());
-      if (w < 0) {
-        if (errno == EINTR) continue;
-        return Errno("write", path_, errno);
-      }
-      bytes.remove_prefix(static_cast<size_t>(w));
-    }
-    return OkStatus();
-  }
-  Status AppendFrom(ReadableFile& src) override {
-    auto* posix = dynamic_cast<PosixReadableFile*>(&src);
-    if (posix == nullptr) return WritableFile::AppendFrom(src);
-    for (;;) {
-      ssize_t n = ::copy_file_range(posix->fd(), nullptr, fd_.get(), nullptr, 1 << 30, 0);
-      if (n == 0) return OkStatus();
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        if (errno == EXDEV || errno == EINVAL || errno == ENOSYS) return WritableFile::AppendFrom(src);
-        return Errno("copy into", path_, errno);
-      }
-    }
-  }
-  Status Sync() override {
-    if (!durable_) return OkStatus();
-    if (::fsync(fd_.get()) != 0) return Errno("sync", path_, errno);
-    return OkStatus();
-  }
-  Status Close() override {
-    if (fd_.get() < 0) return OkStatus();
-    int fd = fd_.release();
-    if (::close(fd) != 0) return Errno("close", path_, errno);
-    return OkStatus();
-  }
-
- private:
-  Fd fd_;
-  std::string path_;
-  bool durable_;
-};
-
-// A directory opened beneath the root (PosixFs::OpenDirectory); its files are opened
-// with openat beneath it, one segment, O_NOFOLLOW: nothing can lead outside it.
-class PosixDirectory : public Directory {
- public:
-  PosixDirectory(Fd fd, std::string path) : fd_(std::move(fd)), path_(std::move(path)) {}
-  Status ReadFile(const std::string& name, std::string& out) override {
-    if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
-        name.find('\0') != std::string::npos) {
-      return InvalidArgument("invalid storage path '" + Shown(name) + "'");
-    }
-    int raw;
+  Fd dir;  // the directory reached so far; at_root while empty
+  size_t start = 0;
+  for (;;) {
+    const size_t slash = path.find('/', start);
+    const bool last = slash == std::string::npos;
+    const std::string seg = path.substr(start, last ? std::string::npos : slash - start);
+    const int at = dir.get() >= 0 ? dir.get() : at_root;
+    const int seg_flags = last ? final_flags : (O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int fd;
     do {
-      raw = ::openat(fd_.get(), name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-    } while (raw < 0 && errno == EINTR);
-    // ELOOP: the file is a symlink (reported as Fs::Open reports it).
-    if (raw < 0) return Errno("open", Shown(name), errno);
-    Fd fd(raw);
-    struct stat st;
-    if (::fstat(fd.get(), &st) != 0) return Errno("stat", Shown(name), errno);
-    if (!S_ISREG(st.st_mode)) return Errno("open", Shown(name), S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
-    // One read normally does: one byte more than the size asks for, so that a short
-    // read of the (regular) file is its end; a file that grew meanwhile is read on to
-    // its end.
-    out.resize(static_cast<size_t>(st.st_size) + 1);
-    size_t have = 0;
-    for (;;) {
-      if (have == out.size()) out.resize(out.size() * 2 + 4096);
-      const size_t want = out.size() - have;
-      ssize_t n = ::read(fd.get(), out.data() + have, want);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        return Errno("read", Shown(name), errno);
+      fd = ::openat(at, seg.c_str(), seg_flags, last ? mode : 0);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+      int err = errno;
+      struct stat st;
+      if ((err == ENOTDIR || err == ELOOP) && ::fstatat(at, seg.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+          S_ISLNK(st.st_mode)) {
+        err = ELOOP;
       }
-      have += static_cast<size_t>(n);
-      if (n == 0 || static_cast<size_t>(n) < want) break;
+      if (err == ELOOP) return Errno("open", shown, ELOOP);
+      return Errno((flags & O_CREAT) || creating ? "create" : "open", shown, err);
     }
-    out.resize(have);
+    Fd next(fd);
+    if (last) {
+      // O_PATH with O_NOFOLLOW opens a final symlink itself instead of failing.
+      struct stat st;
+      if ((flags & O_PATH) && ::fstat(next.get(), &st) == 0 && S_ISLNK(st.st_mode)) {
+        return Errno("open", shown, ELOOP);
+      }
+      return next;
+    }
+    dir = std::move(next);
+    start = slash + 1;
+  }
+}
+
+Result<Fd> OpenBeneath(int at, const std::string& rel, const std::string& shown, int flags, mode_t mode,
+                       bool creating) {
+  const char* p = rel.empty() ? "." : rel.c_str();
+  struct open_how how {};
+  how.flags = static_cast<uint64_t>(flags | O_CLOEXEC | O_NOFOLLOW);
+  if (flags & O_PATH) how.flags = static_cast<uint64_t>(flags | O_CLOEXEC);
+  how.mode = (flags & O_CREAT) ? mode : 0;
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+  for (;;) {
+    if (g_no_openat2.load(std::memory_order_relaxed)) return OpenByWalk(at, rel, shown, flags, mode, creating);
+    long fd = ::syscall(SYS_openat2, at, p, &how, sizeof(how));
+    if (fd >= 0) return Fd(static_cast<int>(fd));
+    if (errno == EINTR || errno == EAGAIN) continue;
+    if (errno == ENOSYS) {
+      g_no_openat2.store(true, std::memory_order_relaxed);
+      continue;
+    }
+    // ELOOP: a symlink on the way; EXDEV: an attempt to leave the root.
+    if (errno == ELOOP || errno == EXDEV) return Errno("open", shown, ELOOP);
+    return Errno((flags & O_CREAT) || creating ? "create" : "open", shown, errno);
+  }
+}
+
+Status RemoveTreeAt(int parent_fd, const std::string& name, const std::string& shown) {
+  struct stat st;
+  if (::fstatat(parent_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    return errno == ENOENT ? OkStatus() : Errno("remove", shown, errno);
+  }
+  if (S_ISDIR(st.st_mode)) {
+    int raw = ::openat(parent_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (raw < 0) return Errno("open", shown, errno);
+    DIR* d = ::fdopendir(raw);
+    if (d == nullptr) { int err = errno; ::close(raw); return Errno("list", shown, err); }
+    std::vector<std::string> children;
+    while (struct dirent* e = ::readdir(d)) {
+      std::string_view n(e->d_name);
+      if (n != "." && n != "..") children.emplace_back(n);
+    }
+    Status s;
+    for (const std::string& child : children) {
+      s = RemoveTreeAt(::dirfd(d), child, shown + "/" + child);
+      if (!s.ok()) break;
+    }
+    ::closedir(d);
+    FOLIO_RETURN_IF_ERROR(s);
+    if (::unlinkat(parent_fd, name.c_str(), AT_REMOVEDIR) != 0 && errno != ENOENT) return Errno("remove", shown, errno);
     return OkStatus();
   }
-
- private:
-  std::string Shown(const std::string& name) const { return path_.empty() ? name : path_ + "/" + name; }
-
-  Fd fd_;
-  std::string path_;
-};
-
-class PosixRandomAccessFile : public RandomAccessFile {
- public:
-  PosixRandomAccessFile(Fd fd, std::string path, bool durable)
-      : fd_(std::move(fd)), path_(std::move(path)), durable_(durable) {}
-  Result<size_t> ReadAt(uint64_t offset, char* buf, size_t n) override {
-    size_t have = 0;
-    while (have < n) {
-      ssize_t r = ::pread(fd_.get(), buf + have, n - have, static_cast<off_t>(offset + have));
-      if (r < 0) {
-        if (errno == EINTR) continue;
-        return Errno("read", path_, errno);
-      }
-      if (r == 0) break;
-      have += static_cast<size_t>(r);
-    }
-    return have;
-  }
-  Status WriteAt(uint64_t offset, std::string_view bytes) override {
-    while (!bytes.empty()) {
-      ssize_t w = ::pwrite(fd_.get(), bytes.data(), bytes.size(), static_cast<off_t>(offset));
-      if (w < 0) {
-        if (errno == EINTR) continue;
-        return Errno("write", path_, errno);
-      }
-      bytes.remove_prefix(static_cast<size_t>(w));
-      offset += static_cast<uint64_t>(w);
-    }
-    return OkStatus();
-  }
-  Status DataSync() override {
-    if (!durable_) return OkStatus();
-    if (::fdatasync(fd_.get()) != 0) return Errno("sync", path_, errno);
-    return OkStatus();
-  }
-  Result<uint64_t> Size() override {
-    struct stat st;
-    if (::fstat(fd_.get(), &st) != 0) return Errno("stat", path_, errno);
-    return static_cast<uint64_t>(st.st_size);
-  }
-
- private:
-  Fd fd_;
-  std::string path_;
-  bool durable_;
-};
-
-class PosixLock : public FileLock {
- public:
-  explicit PosixLock(Fd fd) : fd_(std::move(fd)) {}
-  ~PosixLock() override { ::flock(fd_.get(), LOCK_UN); }
-
- private:
-  Fd fd_;
-};
+  if (::unlinkat(parent_fd, name.c_str(), 0) != 0 && errno != ENOENT) return Errno("remove", shown, errno);
+  return OkStatus();
+}
 
 class PosixFs : public Fs {
  public:
-  PosixFs(Fd root, std::string root_path, PosixFsOptions options)
-      : root_(std::move(root)), root_path_(std::move(root_path)), options_(options) {}
+  // `root` is owned by the PosixFs made by OpenPosixFs, borrowed by a HeldPosixFs.
+  PosixFs(Fd owned_root, int root, std::string root_path, PosixFsOptions options)
+      : owned_root_(std::move(owned_root)), root_(root), root_path_(std::move(root_path)), options_(options) {}
 
   Result<std::unique_ptr<ReadableFile>> Open(const std::string& path) override {
     // O_NONBLOCK: opening a FIFO someone put in the data directory must not block.
-    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(path, O_RDONLY | O_NONBLOCK, 0));
+    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenPath(path, O_RDONLY | O_NONBLOCK, 0));
     struct stat st;
     if (::fstat(fd.get(), &st) != 0) return Errno("stat", path, errno);
     if (!S_ISREG(st.st_mode)) return Errno("open", path, S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
-    return std::unique_ptr<ReadableFile>(
-        new PosixReadableFile(std::move(fd), static_cast<uint64_t>(st.st_size), path));
+    return storage::NewPosixReadableFile(std::move(fd), static_cast<uint64_t>(st.st_size), path);
   }
 
   Result<std::unique_ptr<Directory>> OpenDirectory(const std::string& path) override {
-    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(path, O_PATH | O_DIRECTORY, 0));
-    return std::unique_ptr<Directory>(new PosixDirectory(std::move(fd), path));
+    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenPath(path, O_PATH | O_DIRECTORY, 0));
+    return storage::NewPosixDirectory(std::move(fd), path);
   }
 
   Result<std::unique_ptr<WritableFile>> CreateNew(const std::string& path) override {
-    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(path, O_WRONLY | O_CREAT | O_EXCL, 0644));
-    return std::unique_ptr<WritableFile>(new PosixWritableFile(std::move(fd), path, options_.durable));
+    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenPath(path, O_WRONLY | O_CREAT | O_EXCL, 0644));
+    return storage::NewPosixWritableFile(std::move(fd), path, options_.durable);
   }
 
   Status Rename(const std::string& from, const std::string& to) override {
@@ -292,13 +214,13 @@ class PosixFs : public Fs {
 
   Status SyncDir(const std::string& dir) override {
     if (!options_.durable) return OkStatus();
-    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(dir, O_RDONLY | O_DIRECTORY, 0));
+    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenPath(dir, O_RDONLY | O_DIRECTORY, 0));
     if (::fsync(fd.get()) != 0) return Errno("sync directory", dir, errno);
     return OkStatus();
   }
 
   Result<std::vector<DirEntry>> List(const std::string& dir) override {
-    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(dir, O_RDONLY | O_DIRECTORY, 0));
+    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenPath(dir, O_RDONLY | O_DIRECTORY, 0));
     int raw = fd.release();
     DIR* d = ::fdopendir(raw);
     if (d == nullptr) {
@@ -336,7 +258,7 @@ class PosixFs : public Fs {
     FOLIO_RETURN_IF_ERROR(ValidatePath(path));
     if (path.empty()) return Errno("create directory", path, EEXIST);
     auto [parent, name] = SplitParent(path);
-    FOLIO_ASSIGN_OR_RETURN(Fd dir, OpenBeneath(parent, O_PATH | O_DIRECTORY, 0));
+    FOLIO_ASSIGN_OR_RETURN(DirRef dir, OpenDir(parent));
     if (::mkdirat(dir.get(), name.c_str(), 0755) != 0) return Errno("create directory", path, errno);
     return OkStatus();
   }
@@ -345,11 +267,12 @@ class PosixFs : public Fs {
     FOLIO_RETURN_IF_ERROR(ValidatePath(path));
     if (path.empty()) return InvalidArgument("cannot remove the data directory itself");
     auto [parent, name] = SplitParent(path);
-    FOLIO_ASSIGN_OR_RETURN(Fd dir, OpenBeneath(parent, O_PATH | O_DIRECTORY, 0));
+    FOLIO_ASSIGN_OR_RETURN(DirRef dir, OpenDir(parent));
     struct stat st;
     if (::fstatat(dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return Errno("remove", path, errno);
     int flags = S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0;
     if (::unlinkat(dir.get(), name.c_str(), flags) != 0) return Errno("remove", path, errno);
+    if (S_ISDIR(st.st_mode)) Forget(path);
     return OkStatus();
   }
 
@@ -357,19 +280,21 @@ class PosixFs : public Fs {
     FOLIO_RETURN_IF_ERROR(ValidatePath(path));
     if (path.empty()) return InvalidArgument("cannot remove the data directory itself");
     auto [parent, name] = SplitParent(path);
-    auto dir = OpenBeneath(parent, O_PATH | O_DIRECTORY, 0);
+    auto dir = OpenDir(parent);
     if (!dir.ok()) return dir.status().Is(std::errc::no_such_file_or_directory) ? OkStatus() : dir.status();
-    return RemoveTreeAt(dir->get(), name, path);
+    Status s = RemoveTreeAt(dir->get(), name, path);
+    Forget(path);  // what is gone, or half gone
+    return s;
   }
 
   Result<FileStat> Stat(const std::string& path) override {
     FOLIO_RETURN_IF_ERROR(ValidatePath(path));
     struct stat st;
     if (path.empty()) {
-      if (::fstat(root_.get(), &st) != 0) return Errno("stat", path, errno);
+      if (::fstat(root_, &st) != 0) return Errno("stat", path, errno);
     } else {
       auto [parent, name] = SplitParent(path);
-      FOLIO_ASSIGN_OR_RETURN(Fd dir, OpenBeneath(parent, O_PATH | O_DIRECTORY, 0));
+      FOLIO_ASSIGN_OR_RETURN(DirRef dir, OpenDir(parent));
       if (::fstatat(dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return Errno("stat", path, errno);
     }
     return ToFileStat(st);
@@ -380,18 +305,22 @@ class PosixFs : public Fs {
     // lead elsewhere, and then the identity differs from the remembered one.
     FOLIO_RETURN_IF_ERROR(ValidatePath(path));
     if (path.empty()) return Stat(path);
+    auto [parent, name] = SplitParent(path);
+    const int held = HeldDir(parent);
     struct stat st;
-    if (::fstatat(root_.get(), path.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return Errno("stat", path, errno);
+    const int r = held >= 0 ? ::fstatat(held, name.c_str(), &st, AT_SYMLINK_NOFOLLOW)
+                            : ::fstatat(root_, path.c_str(), &st, AT_SYMLINK_NOFOLLOW);
+    if (r != 0) return Errno("stat", path, errno);
     return ToFileStat(st);
   }
 
   Result<std::unique_ptr<FileLock>> Lock(const std::string& path, LockMode mode) override {
-    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(path, O_RDWR | O_CREAT, 0644));
+    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenPath(path, O_RDWR | O_CREAT, 0644));
     const int op = mode == LockMode::kShared ? LOCK_SH : LOCK_EX;
     while (::flock(fd.get(), op) != 0) {
       if (errno != EINTR) return Errno("lock", path, errno);
     }
-    return std::unique_ptr<FileLock>(new PosixLock(std::move(fd)));
+    return storage::NewPosixLock(std::move(fd));
   }
 
   Status Link(const std::string& from, const std::string& to) override {
@@ -400,8 +329,8 @@ class PosixFs : public Fs {
     if (from.empty() || to.empty()) return InvalidArgument("cannot link the data directory itself");
     auto [from_parent, from_name] = SplitParent(from);
     auto [to_parent, to_name] = SplitParent(to);
-    FOLIO_ASSIGN_OR_RETURN(Fd a, OpenBeneath(from_parent, O_PATH | O_DIRECTORY, 0));
-    FOLIO_ASSIGN_OR_RETURN(Fd b, OpenBeneath(to_parent, O_PATH | O_DIRECTORY, 0));
+    FOLIO_ASSIGN_OR_RETURN(DirRef a, OpenDir(from_parent));
+    FOLIO_ASSIGN_OR_RETURN(DirRef b, OpenDir(to_parent));
     // No AT_SYMLINK_FOLLOW: a symlink at `from` is linked as itself, never followed.
     if (::linkat(a.get(), from_name.c_str(), b.get(), to_name.c_str(), 0) != 0) {
       return Errno("link", from + "' to '" + to, errno);
@@ -410,17 +339,17 @@ class PosixFs : public Fs {
   }
 
   Result<std::unique_ptr<RandomAccessFile>> OpenRandomAccess(const std::string& path) override {
-    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(path, O_RDWR | O_CREAT, 0644));
+    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenPath(path, O_RDWR | O_CREAT, 0644));
     struct stat st;
     if (::fstat(fd.get(), &st) != 0) return Errno("stat", path, errno);
     if (!S_ISREG(st.st_mode)) return Errno("open", path, S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
-    return std::unique_ptr<RandomAccessFile>(new PosixRandomAccessFile(std::move(fd), path, options_.durable));
+    return storage::NewPosixRandomAccessFile(std::move(fd), path, options_.durable);
   }
 
   Status SyncAll() override {
     if (!options_.durable) return OkStatus();
     // Not root_ itself: an O_PATH descriptor is refused by syncfs.
-    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath("", O_RDONLY | O_DIRECTORY, 0));
+    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(root_, "", root_path_, O_RDONLY | O_DIRECTORY, 0));
     if (::syncfs(fd.get()) != 0) return Errno("sync the filesystem of", root_path_, errno);
     return OkStatus();
   }
@@ -447,129 +376,137 @@ class PosixFs : public Fs {
     return path.empty() ? root_path_ : root_path_ + "/" + path;
   }
 
- private:
-  Result<Fd> OpenBeneath(const std::string& path, int flags, mode_t mode) {
+  std::unique_ptr<Fs> HoldDirectories() override;
+
+ protected:
+  // The directory `dir` (validated; "" is the root), for *at calls on names in it.
+  // Errors name `dir`.
+  virtual Result<DirRef> OpenDir(const std::string& dir) {
+    if (dir.empty()) return DirRef::Borrowed(root_);
+    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(root_, dir, dir, O_PATH | O_DIRECTORY, 0));
+    return DirRef::Owned(std::move(fd));
+  }
+  // Opens `path` itself with `flags`. Errors name `path`.
+  virtual Result<Fd> OpenPath(const std::string& path, int flags, mode_t mode) {
     FOLIO_RETURN_IF_ERROR(ValidatePath(path));
-    const char* p = path.empty() ? "." : path.c_str();
-    struct open_how how {};
-    how.flags = static_cast<uint64_t>(flags | O_CLOEXEC | O_NOFOLLOW);
-    if (flags & O_PATH) how.flags = static_cast<uint64_t>(flags | O_CLOEXEC);
-    how.mode = (flags & O_CREAT) ? mode : 0;
-    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-    for (;;) {
-      if (no_openat2_.load(std::memory_order_relaxed)) return OpenByWalk(path, flags, mode);
-      long fd = ::syscall(SYS_openat2, root_.get(), p, &how, sizeof(how));
-      if (fd >= 0) return Fd(static_cast<int>(fd));
-      if (errno == EINTR || errno == EAGAIN) continue;
-      if (errno == ENOSYS) {
-        no_openat2_.store(true, std::memory_order_relaxed);
-        continue;
-      }
-      // ELOOP: a symlink on the way; EXDEV: an attempt to leave the root.
-      if (errno == ELOOP || errno == EXDEV) return Errno("open", path, ELOOP);
-      return Errno(flags & O_CREAT ? "create" : "open", path, errno);
-    }
+    return OpenBeneath(root_, path, path, flags, mode);
   }
+  // A descriptor of `dir` held open already, or -1.
+  virtual int HeldDir(const std::string& /*dir*/) { return -1; }
+  // `path` (and everything below it) is about to be renamed or removed.
+  virtual void Forget(const std::string& /*path*/) {}
 
-  // Without openat2 (kernels before 5.6, valgrind): the same confinement by walking one
-  // component at a time, each opened with O_NOFOLLOW beneath the previous one;
-  // ValidatePath has already refused '.', '..' and empty segments.
-  Result<Fd> OpenByWalk(const std::string& path, int flags, mode_t mode) {
-    const int final_flags = flags | O_CLOEXEC | O_NOFOLLOW;
-    if (path.empty()) {
-      int fd = ::openat(root_.get(), ".", final_flags, mode);
-      if (fd < 0) return Errno("open", path, errno);
-      return Fd(fd);
-    }
-    Fd dir;  // the directory reached so far; root_ while empty
-    size_t start = 0;
-    for (;;) {
-      const size_t slash = path.find('/', start);
-      const bool last = slash == std::string::npos;
-      const std::string seg = path.substr(start, last ? std::string::npos : slash - start);
-      const int at = dir.get() >= 0 ? dir.get() : root_.get();
-      const int seg_flags = last ? final_flags : (O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      int fd;
-      do {
-        fd = ::openat(at, seg.c_str(), seg_flags, last ? mode : 0);
-      } while (fd < 0 && errno == EINTR);
-      if (fd < 0) {
-        int err = errno;
-        struct stat st;
-        if ((err == ENOTDIR || err == ELOOP) && ::fstatat(at, seg.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-            S_ISLNK(st.st_mode)) {
-          err = ELOOP;
-        }
-        if (err == ELOOP) return Errno("open", path, ELOOP);
-        return Errno(flags & O_CREAT ? "create" : "open", path, err);
-      }
-      Fd next(fd);
-      if (last) {
-        // O_PATH with O_NOFOLLOW opens a final symlink itself instead of failing.
-        struct stat st;
-        if ((flags & O_PATH) && ::fstat(next.get(), &st) == 0 && S_ISLNK(st.st_mode)) {
-          return Errno("open", path, ELOOP);
-        }
-        return next;
-      }
-      dir = std::move(next);
-      start = slash + 1;
-    }
-  }
+  int root() const { return root_; }
 
+ private:
   Status RenameImpl(const std::string& from, const std::string& to, unsigned flags) {
     FOLIO_RETURN_IF_ERROR(ValidatePath(from));
     FOLIO_RETURN_IF_ERROR(ValidatePath(to));
     if (from.empty() || to.empty()) return InvalidArgument("cannot rename the data directory itself");
     auto [from_parent, from_name] = SplitParent(from);
     auto [to_parent, to_name] = SplitParent(to);
-    FOLIO_ASSIGN_OR_RETURN(Fd a, OpenBeneath(from_parent, O_PATH | O_DIRECTORY, 0));
+    FOLIO_ASSIGN_OR_RETURN(DirRef a, OpenDir(from_parent));
     // A temp file renamed over its target (every write) stays in one directory: resolve it once.
-    Fd other;
+    DirRef other;
     if (to_parent != from_parent) {
-      FOLIO_ASSIGN_OR_RETURN(other, OpenBeneath(to_parent, O_PATH | O_DIRECTORY, 0));
+      FOLIO_ASSIGN_OR_RETURN(other, OpenDir(to_parent));
     }
     const int b = other.get() >= 0 ? other.get() : a.get();
-    if (::renameat2(a.get(), from_name.c_str(), b, to_name.c_str(), flags) != 0) {
-      return Errno("rename", from + "' to '" + to, errno);
-    }
+    const int r = ::renameat2(a.get(), from_name.c_str(), b, to_name.c_str(), flags);
+    const int err = errno;
+    // A directory renamed, or replaced (an empty one), is no longer where it was held.
+    // (Only now: `a` or `b` may be one of the held descriptors.)
+    Forget(from);
+    Forget(to);
+    if (r != 0) return Errno("rename", from + "' to '" + to, err);
     return OkStatus();
   }
 
-  Status RemoveTreeAt(int parent_fd, const std::string& name, const std::string& shown) {
-    struct stat st;
-    if (::fstatat(parent_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-      return errno == ENOENT ? OkStatus() : Errno("remove", shown, errno);
-    }
-    if (S_ISDIR(st.st_mode)) {
-      int raw = ::openat(parent_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      if (raw < 0) return Errno("open", shown, errno);
-      DIR* d = ::fdopendir(raw);
-      if (d == nullptr) { int err = errno; ::close(raw); return Errno("list", shown, err); }
-      std::vector<std::string> children;
-      while (struct dirent* e = ::readdir(d)) {
-        std::string_view n(e->d_name);
-        if (n != "." && n != "..") children.emplace_back(n);
-      }
-      Status s;
-      for (const std::string& child : children) {
-        s = RemoveTreeAt(::dirfd(d), child, shown + "/" + child);
-        if (!s.ok()) break;
-      }
-      ::closedir(d);
-      FOLIO_RETURN_IF_ERROR(s);
-      if (::unlinkat(parent_fd, name.c_str(), AT_REMOVEDIR) != 0 && errno != ENOENT) return Errno("remove", shown, errno);
-      return OkStatus();
-    }
-    if (::unlinkat(parent_fd, name.c_str(), 0) != 0 && errno != ENOENT) return Errno("remove", shown, errno);
-    return OkStatus();
-  }
-
-  Fd root_;
+  Fd owned_root_;
+  int root_;
   std::string root_path_;
   PosixFsOptions options_;
-  std::atomic<bool> no_openat2_{false};  // the kernel answered ENOSYS once
 };
+
+// PosixFs::HoldDirectories(): the directories it resolves stay open (a few dozen at
+// most, the least recently used let go first), each opened beneath the nearest one
+// held (or the root) with the same openat2 confinement. Every call then costs one *at
+// call on a single name below a held descriptor, as the kernel would resolve it.
+class HeldPosixFs final : public PosixFs {
+ public:
+  HeldPosixFs(int root, std::string root_path, PosixFsOptions options)
+      : PosixFs(Fd(), root, std::move(root_path), options) {}
+
+  std::unique_ptr<Fs> HoldDirectories() override { return nullptr; }
+
+ protected:
+  Result<DirRef> OpenDir(const std::string& dir) override {
+    if (dir.empty()) return DirRef::Borrowed(root());
+    FOLIO_ASSIGN_OR_RETURN(int fd, Hold(dir, dir, false));
+    return DirRef::Borrowed(fd);
+  }
+
+  Result<Fd> OpenPath(const std::string& path, int flags, mode_t mode) override {
+    FOLIO_RETURN_IF_ERROR(ValidatePath(path));
+    auto [parent, name] = SplitParent(path);
+    if (parent.empty()) return OpenBeneath(root(), path, path, flags, mode);
+    FOLIO_ASSIGN_OR_RETURN(int dir, Hold(parent, path, (flags & O_CREAT) != 0));
+    return OpenBeneath(dir, name, path, flags, mode);
+  }
+
+  int HeldDir(const std::string& dir) override {
+    if (dir.empty()) return root();
+    for (Entry& e : held_) {
+      if (e.path == dir) {
+        e.used = ++clock_;
+        return e.fd.get();
+      }
+    }
+    return -1;
+  }
+
+  void Forget(const std::string& path) override {
+    std::erase_if(held_, [&](const Entry& e) { return storage::IsAtOrBelow(e.path, path); });
+  }
+
+ private:
+  static constexpr size_t kMaxHeld = 32;
+  struct Entry {
+    std::string path;
+    Fd fd;
+    uint64_t used = 0;
+  };
+
+  // The held descriptor of `dir` (not ""), opened beneath the nearest held directory
+  // above it when not held yet. Errors are those of opening `dir` from the root,
+  // naming `shown` (said as "create" when `creating`).
+  Result<int> Hold(const std::string& dir, const std::string& shown, bool creating) {
+    if (int fd = HeldDir(dir); fd >= 0) return fd;
+    const Entry* above = nullptr;
+    for (const Entry& e : held_) {
+      if (dir != e.path && storage::IsAtOrBelow(dir, e.path) && (above == nullptr || e.path.size() > above->path.size())) {
+        above = &e;
+      }
+    }
+    const int at = above != nullptr ? above->fd.get() : root();
+    const std::string rel = above != nullptr ? dir.substr(above->path.size() + 1) : dir;
+    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(at, rel, shown, O_PATH | O_DIRECTORY, 0, creating));
+    if (held_.size() >= kMaxHeld) {
+      auto lru = std::min_element(held_.begin(), held_.end(),
+                                  [](const Entry& a, const Entry& b) { return a.used < b.used; });
+      held_.erase(lru);
+    }
+    held_.push_back(Entry{dir, std::move(fd), ++clock_});
+    return held_.back().fd.get();
+  }
+
+  std::vector<Entry> held_;
+  uint64_t clock_ = 0;
+};
+
+std::unique_ptr<Fs> PosixFs::HoldDirectories() {
+  return std::make_unique<HeldPosixFs>(root_, root_path_, options_);
+}
 
 }  // namespace
 
@@ -580,7 +517,7 @@ Result<std::unique_ptr<Fs>> OpenPosixFs(const std::string& root, PosixFsOptions 
   ::free(real);
   int fd = ::open(root_path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return Errno("open data directory", root_path, errno);
-  return std::unique_ptr<Fs>(new PosixFs(Fd(fd), root_path, options));
+  return std::unique_ptr<Fs>(new PosixFs(Fd(fd), fd, root_path, options));
 }
 
 }  // namespace folio

@@ -370,16 +370,53 @@ Scenario AdoptionScenario() {
       }};
 }
 
-// The deleted events in the whole log, sorted.
-std::vector<std::string> DeletedEvents(Repository& r) {
+// The events of `type` in the whole log, sorted.
+std::vector<std::string> EventsOf(Repository& r, const std::string& type) {
   auto page = r.ReadChanges(1, 1000);
   REQUIRE_MESSAGE(page.ok(), page.status().ToString());
   std::vector<std::string> out;
   for (const ChangeEventInfo& e : page->events) {
-    if (e.type == "deleted") out.push_back(e.object_id);
+    if (e.type == type) out.push_back(e.object_id);
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::vector<std::string> DeletedEvents(Repository& r) { return EventsOf(r, "deleted"); }
+
+// What folio import does: a new folder of files copied in (before the repository knows
+// them), then adopted: one change for the folder, one for all its files (new series
+// directories whose version records are written in place, docs/STORAGE.md §8.2).
+// Checked without adopting anything first: the change log says which changes took
+// effect, each whole (the folder's, then the documents' together); then every file is
+// a document of version 1.0 holding its bytes.
+Scenario ImportScenario() {
+  static const std::vector<std::string> kFiles = {"a.txt", "b.bin", "c.txt", "d.md"};
+  auto before = std::make_shared<size_t>(0);  // created events of the fixture itself
+  const auto created = [before](Repository& r) { return EventsOf(r, "created").size() - *before; };
+  return {
+      [before](RepoFixture& f) {
+        *before = EventsOf(*f.repo, "created").size();
+        std::filesystem::create_directories(f.RepoPath("imported"));
+        for (const std::string& n : kFiles) std::ofstream(f.RepoPath("imported/" + n)) << "bytes of " << n;
+        return std::string("imported");
+      },
+      [](Repository& r, const std::string& folder) {
+        for (const std::string& n : kFiles) FOLIO_RETURN_IF_ERROR(r.GetObjectByPath(folder + "/" + n).status());
+        return OkStatus();
+      },
+      [created](Repository& r, const std::string&) { return created(r) == 1 + kFiles.size(); },
+      [created](Repository& r, const std::string& folder, bool) {
+        const size_t n_created = created(r);
+        CHECK_MESSAGE((n_created == 0 || n_created == 1 || n_created == 1 + kFiles.size()), n_created);
+        for (const std::string& n : kFiles) {
+          auto doc = r.GetObjectByPath(folder + "/" + n);
+          REQUIRE_MESSAGE(doc.ok(), doc.status().ToString());
+          CHECK(doc->properties["cmis:versionLabel"] == "1.0");
+          CHECK(ContentOf(r, doc->id) == "bytes of " + n);
+        }
+        CHECK(created(r) == 1 + kFiles.size());
+      }};
 }
 
 // A folder tree removed by hand (rm -r) and noticed by a lookup of its id: its objects'
@@ -426,6 +463,7 @@ std::vector<std::pair<const char*, Scenario>> AllScenarios() {
           {"delete", DeleteScenario()},
           {"deleteTree", DeleteTreeScenario()},
           {"adoption", AdoptionScenario()},
+          {"import", ImportScenario()},
           {"folder removed by hand", FolderRemovedByHandScenario()}};
 }
 

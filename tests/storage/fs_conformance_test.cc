@@ -1,4 +1,5 @@
-// The Fs contract, written once and run on PosixFs (a temp dir) and MemFs: every method,
+// The Fs contract, written once and run on PosixFs (a temp dir), its HoldDirectories()
+// view and MemFs: every method,
 // its results and the error causes callers rely on. A MemFs that passes behaves as the
 // disk does for everything the engine can ask.
 #include <doctest/doctest.h>
@@ -15,10 +16,12 @@ using namespace folio;
 using folio::testing::Contains;
 using folio::testing::Get;
 using folio::testing::MemWorld;
+using folio::testing::PosixHeldWorld;
 using folio::testing::PosixWorld;
 using folio::testing::Put;
 
 TYPE_TO_STRING(PosixWorld);
+TYPE_TO_STRING(PosixHeldWorld);
 TYPE_TO_STRING(MemWorld);
 
 namespace {
@@ -61,7 +64,7 @@ constexpr std::errc kNotEmpty = std::errc::directory_not_empty;
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("Fs: every method refuses paths that are not normal and relative", W, PosixWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: every method refuses paths that are not normal and relative", W, PosixWorld, PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("a").ok());
@@ -96,7 +99,7 @@ TEST_CASE_TEMPLATE("Fs: every method refuses paths that are not normal and relat
   CHECK(Names(fs, "") == std::set<std::string>{"a"});
 }
 
-TEST_CASE_TEMPLATE("Fs: Open reads a file and refuses everything else with its cause", W, PosixWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: Open reads a file and refuses everything else with its cause", W, PosixWorld, PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -134,7 +137,7 @@ TEST_CASE_TEMPLATE("Fs: Open reads a file and refuses everything else with its c
 }
 
 TEST_CASE_TEMPLATE("Fs: an open file stays readable after its name is removed or replaced", W, PosixWorld,
-                   MemWorld) {
+                   PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   Put(fs, "f", "old bytes");
@@ -151,7 +154,7 @@ TEST_CASE_TEMPLATE("Fs: an open file stays readable after its name is removed or
   CHECK(InodeOf(fs, "f") != ino);
 }
 
-TEST_CASE_TEMPLATE("Fs: OpenDirectory reads files by name as Open would", W, PosixWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: OpenDirectory reads files by name as Open would", W, PosixWorld, PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -193,7 +196,7 @@ TEST_CASE_TEMPLATE("Fs: OpenDirectory reads files by name as Open would", W, Pos
   CHECK_FAILS(fs.OpenDirectory("dlink"), kLoop, "dlink");
 }
 
-TEST_CASE_TEMPLATE("Fs: CreateNew makes a new file and nothing else", W, PosixWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: CreateNew makes a new file and nothing else", W, PosixWorld, PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -222,7 +225,7 @@ TEST_CASE_TEMPLATE("Fs: CreateNew makes a new file and nothing else", W, PosixWo
   CHECK(Names(fs, "d") == std::set<std::string>{"new"});
 }
 
-TEST_CASE_TEMPLATE("Fs: AppendFrom copies what the source has left", W, PosixWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: AppendFrom copies what the source has left", W, PosixWorld, PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   Put(fs, "src", "0123456789");
@@ -237,7 +240,7 @@ TEST_CASE_TEMPLATE("Fs: AppendFrom copies what the source has left", W, PosixWor
   CHECK(Get(fs, "dst") == "<3456789");
 }
 
-TEST_CASE_TEMPLATE("Fs: Rename replaces a file or an empty directory, atomically", W, PosixWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: Rename replaces a file or an empty directory, atomically", W, PosixWorld, PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   Put(fs, "a", "A");
@@ -276,7 +279,7 @@ TEST_CASE_TEMPLATE("Fs: Rename replaces a file or an empty directory, atomically
   CHECK(Names(fs, "full") == std::set<std::string>{"b", "sub", "x"});
 }
 
-TEST_CASE_TEMPLATE("Fs: Rename of two names of one file does nothing", W, PosixWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: Rename of two names of one file does nothing", W, PosixWorld, PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   Put(fs, "a", "A");
@@ -285,7 +288,7 @@ TEST_CASE_TEMPLATE("Fs: Rename of two names of one file does nothing", W, PosixW
   CHECK(Names(fs, "") == std::set<std::string>{"a", "b"});
 }
 
-TEST_CASE_TEMPLATE("Fs: Rename moves a symlink itself, never what it points to", W, PosixWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: Rename moves a symlink itself, never what it points to", W, PosixWorld, PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   Put(fs, "target", "T");
@@ -300,7 +303,7 @@ TEST_CASE_TEMPLATE("Fs: Rename moves a symlink itself, never what it points to",
   CHECK(fs.Stat("over")->type == FileType::kSymlink);
 }
 
-TEST_CASE_TEMPLATE("Fs: RenameNoReplace never replaces", W, PosixWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: RenameNoReplace never replaces", W, PosixWorld, PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   Put(fs, "a", "A");
@@ -316,7 +319,7 @@ TEST_CASE_TEMPLATE("Fs: RenameNoReplace never replaces", W, PosixWorld, MemWorld
   CHECK(Names(fs, "") == std::set<std::string>{"b", "d"});
 }
 
-TEST_CASE_TEMPLATE("Fs: SyncDir and List take a directory", W, PosixWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: SyncDir and List take a directory", W, PosixWorld, PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -350,7 +353,7 @@ TEST_CASE_TEMPLATE("Fs: SyncDir and List take a directory", W, PosixWorld, MemWo
   CHECK_FAILS(fs.List("d/f/x"), kNotDir, "d/f/x");
 }
 
-TEST_CASE_TEMPLATE("Fs: MakeDir makes one new directory", W, PosixWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: MakeDir makes one new directory", W, PosixWorld, PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -368,7 +371,7 @@ TEST_CASE_TEMPLATE("Fs: MakeDir makes one new directory", W, PosixWorld, MemWorl
 }
 
 TEST_CASE_TEMPLATE("Fs: Remove takes one name: a file, a link, a special file or an empty directory", W,
-                   PosixWorld, MemWorld) {
+                   PosixWorld, PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -389,7 +392,7 @@ TEST_CASE_TEMPLATE("Fs: Remove takes one name: a file, a link, a special file or
   CHECK(Names(fs, "").empty());
 }
 
-TEST_CASE_TEMPLATE("Fs: RemoveTree removes everything below, links as links", W, PosixWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: RemoveTree removes everything below, links as links", W, PosixWorld, PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("keep").ok());
@@ -415,7 +418,7 @@ TEST_CASE_TEMPLATE("Fs: RemoveTree removes everything below, links as links", W,
 }
 
 TEST_CASE_TEMPLATE("Fs: Stat reports type, size and identity without following a final link", W, PosixWorld,
-                   MemWorld) {
+                   PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -456,7 +459,7 @@ TEST_CASE_TEMPLATE("Fs: Stat reports type, size and identity without following a
   CHECK(fs.IdentityStat("g")->size == 4);
 }
 
-TEST_CASE_TEMPLATE("Fs: Lock creates the file and excludes as flock does", W, PosixWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: Lock creates the file and excludes as flock does", W, PosixWorld, PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -493,7 +496,7 @@ TEST_CASE_TEMPLATE("Fs: Lock creates the file and excludes as flock does", W, Po
   }
 }
 
-TEST_CASE_TEMPLATE("Fs: Link gives a file a second name", W, PosixWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: Link gives a file a second name", W, PosixWorld, PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -522,7 +525,7 @@ TEST_CASE_TEMPLATE("Fs: Link gives a file a second name", W, PosixWorld, MemWorl
   CHECK_FAILS(fs.Link("nodir/b", "c"), kNoEnt, "nodir");
 }
 
-TEST_CASE_TEMPLATE("Fs: OpenRandomAccess reads and writes at offsets", W, PosixWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: OpenRandomAccess reads and writes at offsets", W, PosixWorld, PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -554,7 +557,7 @@ TEST_CASE_TEMPLATE("Fs: OpenRandomAccess reads and writes at offsets", W, PosixW
   CHECK_FAILS(fs.OpenRandomAccess("missing/f"), kNoEnt, "missing/f");
 }
 
-TEST_CASE_TEMPLATE("Fs: SyncAll, BootId and Describe", W, PosixWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: SyncAll, BootId and Describe", W, PosixWorld, PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   Put(fs, "f", "F");
@@ -565,7 +568,7 @@ TEST_CASE_TEMPLATE("Fs: SyncAll, BootId and Describe", W, PosixWorld, MemWorld) 
   CHECK(Contains(fs.Describe("a/b"), "a/b"));
 }
 
-TEST_CASE_TEMPLATE("Fs: ReadWholeFile and SameBytes", W, PosixWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: ReadWholeFile and SameBytes", W, PosixWorld, PosixHeldWorld, MemWorld) {
   W w;
   Fs& fs = w.fs();
   const std::string big(200000, 'z');

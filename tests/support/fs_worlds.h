@@ -1,5 +1,6 @@
-// The two Fs implementations as test fixtures of one shape, for tests written once and
-// run on both (TEST_CASE_TEMPLATE(..., W, PosixWorld, MemWorld)), plus small helpers.
+// The Fs implementations as test fixtures of one shape, for tests written once and run
+// on each (TEST_CASE_TEMPLATE(..., W, PosixWorld, PosixHeldWorld, MemWorld)), plus small
+// helpers.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -47,6 +48,20 @@ struct PosixWorld {
     REQUIRE_FALSE(ec);
   }
   void Special(const std::string& path) { REQUIRE(::mkfifo((dir / path).c_str(), 0644) == 0); }
+};
+
+// PosixFs's HoldDirectories() view (the Fs that applies a change), kept for the whole
+// test, so that every call of the contract also runs through directories it holds,
+// renames and removes.
+struct PosixHeldWorld : PosixWorld {
+  static constexpr const char* kName = "PosixFs::HoldDirectories";
+  std::unique_ptr<Fs> held_;
+
+  PosixHeldWorld() {
+    held_ = PosixWorld::fs().HoldDirectories();
+    REQUIRE(held_ != nullptr);
+  }
+  Fs& fs() { return *held_; }
 };
 
 struct MemWorld {
