@@ -30,9 +30,10 @@ struct Committer::Pending {
   bool applying = false;
   bool applied = false;
   bool done = false;
-  // Earlier records of the batch that touch the same paths, or a directory above one
-  // of them: applied first, in log order. Guarded by q_mu_ (set before `durable`).
-  std::vector<Pending*> after;
+  // Earlier records still in flight (of this group or an earlier one) that touch the
+  // same paths, or a directory above one of them: applied first, in log order. Guarded
+  // by q_mu_ (set before `durable`); shared, as an earlier group may finish first.
+  std::vector<std::shared_ptr<Pending>> after;
   Status status;  // written under q_mu_ or by the record's own apply; read once `done`
 };
 
@@ -458,12 +459,17 @@ Status Committer::WaitDone(const std::shared_ptr<Pending>& p) {
       ApplyOwn(*p, q);
       continue;
     }
-    if (leader_active_) {
+    if (leader_active_ || p->batched) {
       q_cv_.wait(q);
       continue;
     }
     leader_active_ = true;
-    std::vector<std::shared_ptr<Pending>> batch(queue_.begin(), queue_.end());
+    // The group: every record not yet in one (earlier groups may still be applying).
+    std::vector<std::shared_ptr<Pending>> batch;
+    for (const auto& b : queue_) {
+      if (!b->batched) batch.push_back(b);
+    }
+    for (const auto& b : batch) b->batched = true;
     OrderBatch(batch);
     q.unlock();
     const Status written = WriteBatch(batch);
@@ -475,9 +481,16 @@ Status Committer::WaitDone(const std::shared_ptr<Pending>& p) {
         b->applying = b->applied = true;  // never applied: recovery completes the log
       }
     }
+    // The next group may be written and synced while this one is applied.
+    leader_active_ = false;
     q_cv_.notify_all();
     if (!p->applying) ApplyOwn(*p, q);
-    q_cv_.wait(q, [&] { return std::all_of(batch.begin(), batch.end(), [](const auto& b) { return b->applied; }); });
+    // Groups finish in log order: every record of this one applied, and every earlier
+    // group finished (then this group's first record is the oldest in the queue).
+    q_cv_.wait(q, [&] {
+      return queue_.front() == batch.front() &&
+             std::all_of(batch.begin(), batch.end(), [](const auto& b) { return b->applied; });
+    });
     q.unlock();
     FinishBatch(batch, written);
     q.lock();
@@ -486,7 +499,6 @@ Status Committer::WaitDone(const std::shared_ptr<Pending>& p) {
     // found `done` set without the lock).
     for (const auto& b : batch) b->done = true;
     queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(batch.size()));
-    leader_active_ = false;
     q_cv_.notify_all();
   }
   return p->status;
@@ -508,10 +520,12 @@ bool Overlap(const std::vector<std::string>& a, const std::vector<std::string>& 
 }  // namespace
 
 void Committer::OrderBatch(const std::vector<std::shared_ptr<Pending>>& batch) {
-  for (size_t i = 0; i < batch.size(); ++i) {
-    batch[i]->after.clear();
-    for (size_t j = 0; j < i; ++j) {
-      if (Overlap(batch[i]->paths, batch[j]->paths)) batch[i]->after.push_back(batch[j].get());
+  // Requires q_mu_. Every record before `batch` in the queue is of an earlier group.
+  for (const auto& b : batch) {
+    b->after.clear();
+    for (const auto& earlier : queue_) {
+      if (earlier == b) break;
+      if (!earlier->applied && Overlap(b->paths, earlier->paths)) b->after.push_back(earlier);
     }
   }
 }
@@ -531,7 +545,7 @@ Status Committer::WriteBatch(const std::vector<std::shared_ptr<Pending>>& batch)
 
 void Committer::ApplyOwn(Pending& p, std::unique_lock<std::mutex>& q) {
   p.applying = true;
-  q_cv_.wait(q, [&] { return std::all_of(p.after.begin(), p.after.end(), [](const Pending* a) { return a->applied; }); });
+  q_cv_.wait(q, [&] { return std::all_of(p.after.begin(), p.after.end(), [](const auto& a) { return a->applied; }); });
   q.unlock();
   // Applying reads through this committer's Fs; a nested Run's thread is inside its
   // outer staging, whose conflict checks must not see this record's own paths.
@@ -547,16 +561,30 @@ void Committer::ApplyOwn(Pending& p, std::unique_lock<std::mutex>& q) {
 
 void Committer::FinishBatch(const std::vector<std::shared_ptr<Pending>>& batch, const Status& written) {
   if (written.ok()) {
-    // On a full disk, alone now (the whole batch is applied, and staging writes
-    // nothing): the garbage of earlier changes (a deleted document's files) may make
-    // room. A committed record is applied again, as recovery would apply it.
-    bool freed = false;
-    for (const auto& b : batch) {
-      if (!b->status.Is(std::errc::no_space_on_device) || broken_) continue;
-      if (!freed && !FreeGarbage()) break;
-      freed = true;
-      RemoveTempsBeside(b->change);
-      b->status = ApplyFiles(b->change);
+    // On a full disk: the garbage of earlier changes (a deleted document's files) may
+    // make room. A committed record is applied again, as recovery would apply it, alone
+    // (no later group is written or applied meanwhile: its temp files sit beside ours).
+    bool full = false;
+    for (const auto& b : batch) full |= b->status.Is(std::errc::no_space_on_device);
+    if (full && !broken_) {
+      std::unique_lock<std::mutex> q(q_mu_);
+      q_cv_.wait(q, [&] { return !leader_active_; });
+      leader_active_ = true;
+      q_cv_.wait(q, [&] {
+        return std::all_of(queue_.begin(), queue_.end(), [](const auto& b) { return !b->durable || b->applied; });
+      });
+      q.unlock();
+      bool freed = false;
+      for (const auto& b : batch) {
+        if (!b->status.Is(std::errc::no_space_on_device) || broken_) continue;
+        if (!freed && !FreeGarbage()) break;
+        freed = true;
+        RemoveTempsBeside(b->change);
+        b->status = ApplyFiles(b->change);
+      }
+      q.lock();
+      leader_active_ = false;
+      q_cv_.notify_all();
     }
     // The events of the applied records, in log order, in one append.
     std::vector<ChangeEvent> events;
