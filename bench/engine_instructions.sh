@@ -13,26 +13,15 @@ folio="${1:-$root/build}/folio"
 cycles="${2:-50}"
 [ -x "$folio" ] || { echo "no $folio: build first" >&2; exit 2; }
 command -v valgrind >/dev/null && command -v curl >/dev/null || { echo "needs valgrind and curl" >&2; exit 2; }
-work=$(mktemp -d /tmp/folio-instructions-XXXXXX)
-cp -a "$root/sample-data" "$work/data"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+. "$root/bench/cycle_lib.sh"
 valgrind --tool=callgrind --callgrind-out-file="$work/out" "$folio" serve --data "$work/data" --port "$port" \
   --threads 2 --log-level warn >"$work/serve.out" 2>"$work/serve.err" &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT INT TERM
-for _ in $(seq 100); do grep -q listening "$work/serve.out" 2>/dev/null && break; sleep 0.3; done
-url="http://127.0.0.1:$port/demo/plain/README.md"
-# The curl arguments of `n` cycles on one connection.
-cycle_args() {
-  i=0
-  while [ "$i" -lt "$1" ]; do
-    printf '%s\n' -s -o /dev/null -d operation=checkOut "$url" --next -s -o /dev/null -d "operation=checkIn&major=false" "$url" --next
-    i=$((i + 1))
-  done
-}
-cycle_args 5 | sed "$ d" | xargs curl >/dev/null            # warm up
+wait_listening 100 || true
+run_cycles 5            # warm up
 callgrind_control -z "$pid" >/dev/null 2>&1
-cycle_args "$cycles" | sed "$ d" | xargs curl >/dev/null
+run_cycles "$cycles"
 callgrind_control -d "$pid" >/dev/null 2>&1
 sleep 1
 f=$(ls -t "$work"/out.* | head -1)

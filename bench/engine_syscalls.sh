@@ -12,27 +12,16 @@ folio="${1:-$root/build}/folio"
 cycles="${2:-50}"
 [ -x "$folio" ] || { echo "no $folio: build first" >&2; exit 2; }
 command -v strace >/dev/null && command -v curl >/dev/null || { echo "needs strace and curl" >&2; exit 2; }
-work=$(mktemp -d /tmp/folio-syscalls-XXXXXX)
-cp -a "$root/sample-data" "$work/data"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+. "$root/bench/cycle_lib.sh"
 "$folio" serve --data "$work/data" --port "$port" --log-level warn >"$work/serve.out" 2>"$work/serve.err" &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT INT TERM
-for _ in $(seq 100); do grep -q listening "$work/serve.out" 2>/dev/null && break; sleep 0.1; done
-url="http://127.0.0.1:$port/demo/plain/README.md"
-# The curl arguments of `n` cycles on one connection.
-cycle_args() {
-  i=0
-  while [ "$i" -lt "$1" ]; do
-    printf '%s\n' -s -o /dev/null -d operation=checkOut "$url" --next -s -o /dev/null -d "operation=checkIn&major=false" "$url" --next
-    i=$((i + 1))
-  done
-}
-cycle_args 5 | sed "$ d" | xargs curl >/dev/null            # warm up
+wait_listening 100 || true
+run_cycles 5            # warm up
 strace -f -c -o "$work/strace" -p "$pid" &
 spid=$!
 sleep 0.5
-cycle_args "$cycles" | sed "$ d" | xargs curl >/dev/null
+run_cycles "$cycles"
 sleep 0.2
 kill -INT $spid
 wait $spid 2>/dev/null || true

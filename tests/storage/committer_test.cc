@@ -33,6 +33,15 @@ Status PutWithEvent(Committer& c, const std::string& file) {
   });
 }
 
+// The real filesystem at `dir`, holding an empty repository directory "r".
+std::unique_ptr<Fs> RepoDir(const folio::testing::TempDir& dir) {
+  auto fs = OpenPosixFs(dir.path());
+  REQUIRE(fs.ok());
+  REQUIRE((*fs)->MakeDir("r").ok());
+  REQUIRE((*fs)->MakeDir("r/.folio").ok());
+  return std::move(*fs);
+}
+
 std::vector<uint64_t> Tokens(Committer& c) {
   auto events = c.change_log().Read(1, 1000);
   REQUIRE(events.ok());
@@ -45,14 +54,11 @@ std::vector<uint64_t> Tokens(Committer& c) {
 
 TEST_CASE("Committer: two committers on one directory take turns; tokens stay consecutive, nothing is lost") {
   folio::testing::TempDir dir;
-  auto fs = OpenPosixFs(dir.path());
-  REQUIRE(fs.ok());
-  REQUIRE((*fs)->MakeDir("r").ok());
-  REQUIRE((*fs)->MakeDir("r/.folio").ok());
+  auto fs = RepoDir(dir);
   const RepoLayout layout("r");
   CommitterOptions options;
   options.idle_checkpoint = std::chrono::milliseconds(60000);  // no checkpoint between turns
-  Committer a(**fs, layout, options), b(**fs, layout, options);
+  Committer a(*fs, layout, options), b(*fs, layout, options);
   REQUIRE(a.Open().ok());
   REQUIRE(b.Open().ok());
   // a alone, twice: the second acquisition finds the header as a left it.
@@ -71,7 +77,7 @@ TEST_CASE("Committer: two committers on one directory take turns; tokens stay co
   for (const ChangeEvent& e : *events) ids.push_back(e.object_id);
   CHECK(ids == std::vector<std::string>{"a1", "a2", "b1", "a3", "b2", "b3", "a4"});
   for (const char* f : {"a1", "a2", "a3", "a4", "b1", "b2", "b3"}) {
-    auto bytes = ReadWholeFile(**fs, std::string("r/") + f);
+    auto bytes = ReadWholeFile(*fs, std::string("r/") + f);
     REQUIRE_MESSAGE(bytes.ok(), f);
     CHECK(*bytes == std::string("bytes of ") + f);
   }
@@ -82,7 +88,7 @@ TEST_CASE("Committer: two committers on one directory take turns; tokens stay co
   CHECK(Tokens(b) == std::vector<uint64_t>{1, 2, 3, 4, 5, 6, 7, 8, 9});
   // A new process finds every record applied: nothing to replay (a header written
   // without this boot's id would make it re-apply the whole epoch over newer files).
-  Committer c(**fs, layout, options);
+  Committer c(*fs, layout, options);
   REQUIRE(c.Open().ok());
   CHECK(c.stats().recovered == 0);
   CHECK(a.stats().recovered == 0);
@@ -91,10 +97,7 @@ TEST_CASE("Committer: two committers on one directory take turns; tokens stay co
 
 TEST_CASE("Committer: a group commit's records are applied in parallel; the same file keeps log order; events keep token order") {
   folio::testing::TempDir dir;
-  auto fs = OpenPosixFs(dir.path());
-  REQUIRE(fs.ok());
-  REQUIRE((*fs)->MakeDir("r").ok());
-  REQUIRE((*fs)->MakeDir("r/.folio").ok());
+  auto fs = RepoDir(dir);
   const RepoLayout layout("r");
   // Applying a JSON file is made slow (the callback runs on the applying thread, inside
   // the apply), so that records of one batch are applied at the same time if they can.
@@ -109,7 +112,7 @@ TEST_CASE("Committer: a group commit's records are applied in parallel; the same
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
     --applying;
   };
-  Committer c(**fs, layout, options);
+  Committer c(*fs, layout, options);
   REQUIRE(c.Open().ok());
   constexpr int kThreads = 8, kEach = 12;
   // Each thread writes its own file and, in the same change, the shared file with its
@@ -154,11 +157,11 @@ TEST_CASE("Committer: a group commit's records are applied in parallel; the same
   for (const auto& [mine, at] : last) {
     if (newest.empty() || at > newest_at) newest = mine, newest_at = at;
   }
-  auto shared = ReadWholeFile(**fs, "r/shared");
+  auto shared = ReadWholeFile(*fs, "r/shared");
   REQUIRE(shared.ok());
   CHECK(*shared == newest);
   for (int t = 0; t < kThreads; ++t) {
-    auto own = ReadWholeFile(**fs, "r/own-" + std::to_string(t) + ".json");
+    auto own = ReadWholeFile(*fs, "r/own-" + std::to_string(t) + ".json");
     REQUIRE(own.ok());
     CHECK(Json::parse(*own)["step"] == kEach - 1);
   }
@@ -175,7 +178,7 @@ TEST_CASE("Committer: a group commit's records are applied in parallel; the same
   CHECK(most.load() >= 2);
   MESSAGE("records " << stats.commits << ", log syncs " << stats.log_syncs << ", most applied at once " << most.load());
   // Nothing left to replay for the next process.
-  Committer next(**fs, layout, options);
+  Committer next(*fs, layout, options);
   REQUIRE(next.Open().ok());
   CHECK(next.stats().recovered == 0);
 }
