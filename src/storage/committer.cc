@@ -404,13 +404,7 @@ Status Committer::CommitLocked(ChangeSet& change, bool outermost, std::unique_lo
       if (e.time_ms == 0) e.time_ms = now;
     }
   }
-  if (!idle_thread_.joinable()) {
-    // Idle counts from now: the checkpointer must not take the repository as long idle
-    // while its first change is in flight (it would checkpoint at once, removing the
-    // garbage of that change early and costing a syncfs).
-    last_commit_ns_.store(std::chrono::steady_clock::now().time_since_epoch().count());
-    idle_thread_ = std::thread([this] { IdleLoop(); });
-  }
+  if (!idle_thread_.joinable()) idle_thread_ = std::thread([this] { IdleLoop(); });
   auto p = std::make_shared<Pending>();
   p->lsn = next_lsn_;
   p->frame = RecordFrame(header_.epoch, p->lsn, change);
@@ -769,7 +763,10 @@ void Committer::IdleLoop() {
   while (!stopping_) {
     idle_cv_.wait_for(q, options_.idle_checkpoint);
     if (stopping_) break;
-    if (!queue_.empty() || leader_active_) continue;  // a change in flight: not idle
+    // A change in flight is not idle (the first one has no commit time yet: counted as
+    // idle, it was checkpointed in the middle, its garbage removed early). One being
+    // staged holds mu_, which the checkpoint below only tries to take.
+    if (!queue_.empty() || leader_active_) continue;
     q.unlock();
     const auto idle_for = std::chrono::steady_clock::now().time_since_epoch().count() - last_commit_ns_.load();
     if (idle_for >= std::chrono::duration_cast<std::chrono::nanoseconds>(options_.idle_checkpoint).count()) {

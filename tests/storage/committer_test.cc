@@ -19,16 +19,21 @@
 namespace folio::storage {
 namespace {
 
+// An event of `type` about the document `id`.
+ChangeEvent DocumentEvent(const char* type, const std::string& id) {
+  ChangeEvent e;
+  e.type = type;
+  e.object_id = id;
+  e.base_type_id = "cmis:document";
+  e.type_id = "cmis:document";
+  return e;
+}
+
 // Puts `file` in the repository with one "created" event; returns the change's status.
 Status PutWithEvent(Committer& c, const std::string& file) {
   return c.Run([&](ChangeSet& change) {
     change.Put("r/" + file, "bytes of " + file);
-    ChangeEvent e;
-    e.type = "created";
-    e.object_id = file;
-    e.base_type_id = "cmis:document";
-    e.type_id = "cmis:document";
-    change.Record(e);
+    change.Record(DocumentEvent("created", file));
     return OkStatus();
   });
 }
@@ -134,12 +139,7 @@ TEST_CASE("Committer: a group commit's records are applied in parallel; the same
             std::lock_guard<std::mutex> lock(order_mu);
             shared_order.push_back(mine);
           }
-          ChangeEvent e;
-          e.type = "updated";
-          e.object_id = mine;
-          e.base_type_id = "cmis:document";
-          e.type_id = "cmis:document";
-          change.Record(e);
+          change.Record(DocumentEvent("updated", mine));
           return OkStatus();
         });
         if (!s.ok()) ++failures;
