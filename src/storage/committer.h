@@ -144,6 +144,8 @@ class Committer {
   // Applies `p`'s files on the calling thread (its own), once the records it must
   // follow are applied. Requires q_mu_ held by `q`; lets it go while applying.
   void ApplyOwn(Pending& p, std::unique_lock<std::mutex>& q);
+  // Lets the leader's place go and wakes a record that may take it. Requires q_mu_.
+  void ReleaseLeaderLocked();
   void WaitApplied(uint64_t lsn);
   // A record's files and its events (recovery: one record at a time, in order).
   Status ApplyRecord(const ChangeSet& change);
