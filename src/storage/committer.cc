@@ -181,7 +181,11 @@ Status Committer::AcquireLocked() {
     if (!s.ok()) broken_ = true;
     return s;
   }
-  FOLIO_ASSIGN_OR_RETURN(file_lock_, fs_.Lock(layout_.LockFile()));
+  if (options_.lock_held) {
+    file_lock_ = std::make_unique<FileLock>();  // the caller's stands for it
+  } else {
+    FOLIO_ASSIGN_OR_RETURN(file_lock_, fs_.Lock(layout_.LockFile()));
+  }
   Status s = RecoverLocked();
   if (!s.ok()) file_lock_.reset();
   return s;

@@ -39,6 +39,10 @@ namespace folio::storage {
 
 struct CommitterOptions {
   bool read_only = false;  // every change refused (kPermissionDenied)
+  // The caller holds the repository's file lock (exclusive) for the committer's whole
+  // life, and the committer takes none (fsck's repairs: a second flock of the same file
+  // in one process would wait for ever). No other committer of this process may run.
+  bool lock_held = false;
   // Put bytes larger than this are written to an upload file (synced) before the
   // record, which then links it: the log holds small content only.
   size_t inline_limit = 64 * 1024;
