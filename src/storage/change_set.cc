@@ -43,13 +43,8 @@ std::optional<Action::Op> ParseOp(const std::string& s) {
   return std::nullopt;
 }
 
-void AppendUint(std::string& out, uint64_t n) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, n);
-  out.append(buf, r.ptr);
-}
-
-void AppendInt(std::string& out, int64_t n) {
+template <typename Integer>
+void AppendNumber(std::string& out, Integer n) {
   char buf[24];
   auto r = std::to_chars(buf, buf + sizeof buf, n);
   out.append(buf, r.ptr);
@@ -60,9 +55,9 @@ void AppendGuard(std::string& out, const Guard& g) {
     case Guard::Kind::kNone: out += "null"; return;
     case Guard::Kind::kInode:
       out += "{\"device\":";
-      AppendUint(out, g.device);
+      AppendNumber(out, g.device);
       out += ",\"inode\":";
-      AppendUint(out, g.inode);
+      AppendNumber(out, g.inode);
       out.push_back('}');
       return;
     case Guard::Kind::kRecordId:
@@ -375,9 +370,9 @@ class Applier {
 
 void ChangeEvent::AppendJson(std::string& out) const {
   out += "{\"token\":";
-  AppendUint(out, token);
+  AppendNumber(out, token);
   out += ",\"time\":";
-  AppendInt(out, time_ms);
+  AppendNumber(out, time_ms);
   out += ",\"type\":";
   AppendJsonString(out, type);
   out += ",\"objectId\":";
