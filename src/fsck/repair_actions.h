@@ -25,8 +25,10 @@ Result<std::string> WriteMarker(Fs& fs, const storage::RepoLayout& layout, const
 // Writes the folder marker `path` holding `id` (what stands there instead is removed).
 Result<std::string> WriteFolderMarker(Fs& fs, const std::string& path, const std::string& id);
 // Takes the user-visible file of the document at `object` as the content of its latest
-// version, in one transaction, keeping a copy of the replaced content in lost+found.
-// For edits the engine does not notice (the file's size and mtime match series.json).
+// version, in one change of the commit log with its "updated" event (as the engine
+// absorbs a hand edit), keeping a copy of the replaced content in lost+found. For
+// edits the engine does not notice (the file's size and mtime match series.json).
+// Requires the repository's write lock held by the caller.
 Result<std::string> AbsorbVisibleFile(Fs& fs, LostFound& lost, const RepoFacts& f, const std::string& object);
 // Writes the missing record `record` of version `label` of its document: the
 // properties of the document's nearest readable record (or those of a document made by

@@ -206,7 +206,7 @@ Status ChangeLogStore::Append(const std::vector<ChangeEvent>& events) {
     if (n == 1 && end != '\n') lines.push_back('\n');
   }
   for (; i < events.size(); ++i) {
-    AppendJson(lines, events[i].Encode());
+    events[i].AppendJson(lines);
     lines.push_back('\n');
     ++tail->count;
     tail->last = events[i].token;

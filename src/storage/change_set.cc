@@ -2,12 +2,15 @@
 #include "storage/change_set.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "storage/atomic_write.h"
 #include "storage/base64.h"
 #include "storage/json_access.h"
+#include "storage/json_text.h"
 #include "storage/layout.h"
 #include "storage/name_rules.h"
 #include "storage/utf8.h"
@@ -40,13 +43,34 @@ std::optional<Action::Op> ParseOp(const std::string& s) {
   return std::nullopt;
 }
 
-Json EncodeGuard(const Guard& g) {
+template <typename Integer>
+void AppendNumber(std::string& out, Integer n) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, n);
+  out.append(buf, r.ptr);
+}
+
+void AppendGuard(std::string& out, const Guard& g) {
   switch (g.kind) {
-    case Guard::Kind::kNone: return nullptr;
-    case Guard::Kind::kInode: return Json{{"device", g.device}, {"inode", g.inode}};
-    case Guard::Kind::kRecordId: return Json{{"file", g.file}, {"field", g.field}, {"value", g.value}};
+    case Guard::Kind::kNone: out += "null"; return;
+    case Guard::Kind::kInode:
+      out += "{\"device\":";
+      AppendNumber(out, g.device);
+      out += ",\"inode\":";
+      AppendNumber(out, g.inode);
+      out.push_back('}');
+      return;
+    case Guard::Kind::kRecordId:
+      out += "{\"file\":";
+      AppendJsonString(out, g.file);
+      out += ",\"field\":";
+      AppendJsonString(out, g.field);
+      out += ",\"value\":";
+      AppendJsonString(out, g.value);
+      out.push_back('}');
+      return;
   }
-  return nullptr;
+  out += "null";
 }
 
 std::optional<Guard> DecodeGuard(const Json& j) {
@@ -149,9 +173,47 @@ Status LinkFile(Fs& fs, const std::string& source, const std::string& path, bool
   return s;
 }
 
+// Makes `value` what parsing its JSON text gives back: the parser reads a non-negative
+// integer as unsigned. False when the text would not give it back (invalid UTF-8 is
+// written replaced, a non-finite number as null): a reader must parse the text then.
+bool AsParsed(Json& value) {
+  switch (value.type()) {
+    case Json::value_t::object:
+      for (auto it = value.begin(); it != value.end(); ++it) {
+        if (!IsPlainAscii(it.key()) && !IsValidUtf8(it.key())) return false;
+        if (!AsParsed(it.value())) return false;
+      }
+      return true;
+    case Json::value_t::array:
+      for (Json& v : value) {
+        if (!AsParsed(v)) return false;
+      }
+      return true;
+    case Json::value_t::string: {
+      const auto& s = value.get_ref<const std::string&>();
+      return IsPlainAscii(s) || IsValidUtf8(s);
+    }
+    case Json::value_t::number_integer: {
+      const auto n = value.get<int64_t>();
+      if (n >= 0) value = static_cast<uint64_t>(n);
+      return true;
+    }
+    case Json::value_t::number_float: return std::isfinite(value.get<double>());
+    case Json::value_t::binary:
+    case Json::value_t::discarded: return false;
+    default: return true;  // null, boolean, unsigned
+  }
+}
+
+// What a Put writes: its bytes and, when known, the value they are the text of.
+struct PutText {
+  std::string bytes;
+  std::shared_ptr<const Json> value;
+};
+
 // The JSON of a stamped Put with the identity of its stamped file in "file".
-Result<std::string> Stamped(Fs& fs, const Action& a) {
-  Json j = Json::parse(a.bytes, nullptr, /*allow_exceptions=*/false);
+Result<PutText> Stamped(Fs& fs, const Action& a) {
+  Json j = a.value ? *a.value : Json::parse(a.bytes, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object()) return StorageError("stamped record for '" + a.path + "' is not a JSON object");
   auto st = fs.Stat(a.stamp);
   if (!st.ok()) {
@@ -162,15 +224,24 @@ Result<std::string> Stamped(Fs& fs, const Action& a) {
   } else {
     j["file"] = Json{{"size", st->size}, {"mtimeNs", st->mtime_ns}, {"inode", st->inode}};
   }
-  return SerializeJson(j);
+  PutText out;
+  out.bytes = SerializeJson(j);
+  if (a.value && AsParsed(j["file"])) out.value = std::make_shared<const Json>(std::move(j));
+  return out;
 }
 
 // Tells options.on_json_written what the Put of `path` left there (nothing when the
-// file cannot be stat'ed now: a reader then reads it).
-void ReportJsonWritten(Fs& fs, const ApplyOptions& options, const Action& a, std::string_view bytes) {
+// file cannot be stat'ed now: a reader then reads it): `value` when the change carries
+// it, else `bytes` parsed.
+void ReportJsonWritten(Fs& fs, const ApplyOptions& options, const Action& a, std::string_view bytes,
+                       std::shared_ptr<const Json> value) {
   if (!options.on_json_written || !a.json) return;
   auto st = fs.IdentityStat(a.path);
   if (!st.ok() || st->size != bytes.size()) return;
+  if (value) {
+    options.on_json_written(a.path, *st, std::move(value));
+    return;
+  }
   auto parsed = ParseStoredJson(bytes, a.path);
   if (parsed.ok()) options.on_json_written(a.path, *st, std::make_shared<const Json>(std::move(*parsed)));
 }
@@ -218,9 +289,9 @@ class Applier {
     std::erase_if(dirs_, at_or_below);
   }
 
-  Status Put(const Action& a, size_t index, std::string_view bytes) {
+  Status Put(const Action& a, size_t index, std::string_view bytes, std::shared_ptr<const Json> value) {
     FOLIO_RETURN_IF_ERROR(InPlace(a, index) ? PutNewFile(fs_, a.path, bytes) : PutFile(fs_, a.path, bytes));
-    ReportJsonWritten(fs_, options_, a, bytes);
+    ReportJsonWritten(fs_, options_, a, bytes, std::move(value));
     return OkStatus();
   }
 
@@ -228,9 +299,9 @@ class Applier {
     Fs& fs = fs_;
     switch (a.op) {
       case Action::Op::kPut: {
-        if (a.stamp.empty()) return Put(a, index, a.bytes);
-        FOLIO_ASSIGN_OR_RETURN(std::string bytes, Stamped(fs, a));
-        return Put(a, index, bytes);
+        if (a.stamp.empty()) return Put(a, index, a.bytes, a.value);
+        FOLIO_ASSIGN_OR_RETURN(PutText stamped, Stamped(fs, a));
+        return Put(a, index, stamped.bytes, std::move(stamped.value));
       }
       case Action::Op::kMakeDir: {
         // A change often makes one directory many times (the id index's, for each of
@@ -297,9 +368,20 @@ class Applier {
 
 }  // namespace
 
-Json ChangeEvent::Encode() const {
-  return Json{{"token", token},          {"time", time_ms},         {"type", type},
-              {"objectId", object_id},   {"baseTypeId", base_type_id}, {"typeId", type_id}};
+void ChangeEvent::AppendJson(std::string& out) const {
+  out += "{\"token\":";
+  AppendNumber(out, token);
+  out += ",\"time\":";
+  AppendNumber(out, time_ms);
+  out += ",\"type\":";
+  AppendJsonString(out, type);
+  out += ",\"objectId\":";
+  AppendJsonString(out, object_id);
+  out += ",\"baseTypeId\":";
+  AppendJsonString(out, base_type_id);
+  out += ",\"typeId\":";
+  AppendJsonString(out, type_id);
+  out.push_back('}');
 }
 
 std::optional<ChangeEvent> ChangeEvent::Decode(const Json& j) {
@@ -327,13 +409,14 @@ void ChangeSet::Put(std::string path, std::string bytes) {
   actions_.push_back(std::move(a));
 }
 
-void ChangeSet::PutJson(std::string path, const Json& value) {
+void ChangeSet::PutJson(std::string path, Json value) {
   Put(std::move(path), SerializeJson(value));
   actions_.back().json = true;
+  if (AsParsed(value)) actions_.back().value = std::make_shared<const Json>(std::move(value));
 }
 
-void ChangeSet::PutJsonStamped(std::string path, const Json& value, std::string stamped) {
-  PutJson(std::move(path), value);
+void ChangeSet::PutJsonStamped(std::string path, Json value, std::string stamped) {
+  PutJson(std::move(path), std::move(value));
   actions_.back().stamp = std::move(stamped);
 }
 
@@ -383,36 +466,59 @@ size_t ChangeSet::InlineBytes() const {
   return n;
 }
 
-Json EncodeChangeSet(const ChangeSet& change) {
-  Json actions = Json::array();
+void AppendChangeSetMembers(std::string& out, const ChangeSet& change) {
+  // Member order as DecodeChangeSet's readers see it in the log: op, path, then the op's own.
+  out += "\"actions\":[";
+  bool first = true;
   for (const Action& a : change.actions()) {
-    Json j = Json::object();
-    j["op"] = OpName(a.op);
-    j["path"] = a.path;
+    if (!first) out.push_back(',');
+    first = false;
+    out += "{\"op\":";
+    AppendJsonString(out, OpName(a.op));
+    out += ",\"path\":";
+    AppendJsonString(out, a.path);
     switch (a.op) {
       case Action::Op::kPut:
         // Text stays readable in the log (cat, jq); other bytes go in base64.
         if (IsValidUtf8(a.bytes)) {
-          j["text"] = a.bytes;
+          out += ",\"text\":";
+          AppendJsonString(out, a.bytes);
         } else {
-          j["base64"] = Base64Encode(a.bytes);
+          out += ",\"base64\":";
+          AppendJsonString(out, Base64Encode(a.bytes));
         }
-        if (!a.stamp.empty()) j["stamp"] = a.stamp;
+        if (!a.stamp.empty()) {
+          out += ",\"stamp\":";
+          AppendJsonString(out, a.stamp);
+        }
         break;
       case Action::Op::kMakeDir: break;
       case Action::Op::kLink:
       case Action::Op::kRename:
-        j["from"] = a.source;
-        j["guard"] = EncodeGuard(a.guard);
+        out += ",\"from\":";
+        AppendJsonString(out, a.source);
+        out += ",\"guard\":";
+        AppendGuard(out, a.guard);
         break;
-      case Action::Op::kRemove: j["guard"] = EncodeGuard(a.guard); break;
-      case Action::Op::kCopy: j["from"] = a.source; break;
+      case Action::Op::kRemove:
+        out += ",\"guard\":";
+        AppendGuard(out, a.guard);
+        break;
+      case Action::Op::kCopy:
+        out += ",\"from\":";
+        AppendJsonString(out, a.source);
+        break;
     }
-    actions.push_back(std::move(j));
+    out.push_back('}');
   }
-  Json events = Json::array();
-  for (const ChangeEvent& e : change.events()) events.push_back(e.Encode());
-  return Json{{"actions", std::move(actions)}, {"events", std::move(events)}};
+  out += "],\"events\":[";
+  first = true;
+  for (const ChangeEvent& e : change.events()) {
+    if (!first) out.push_back(',');
+    first = false;
+    e.AppendJson(out);
+  }
+  out.push_back(']');
 }
 
 Result<ChangeSet> DecodeChangeSet(const Json& record, const std::string& what) {

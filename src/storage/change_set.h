@@ -59,7 +59,9 @@ struct ChangeEvent {
   std::string object_id;
   std::string base_type_id;  // "cmis:document", ...
   std::string type_id;       // the object's type
-  Json Encode() const;
+  // Appends the event as one JSON object (docs/STORAGE.md §8): the text of a change-log
+  // line and of a redo record's event, written without building a JSON value.
+  void AppendJson(std::string& out) const;
   static std::optional<ChangeEvent> Decode(const Json& j);
 };
 
@@ -80,6 +82,9 @@ struct Action {
   // what it wrote to ApplyOptions::on_json_written, so that readers need not read back
   // what this process has just written.
   bool json = false;
+  // kPut by PutJson: the value `bytes` is the text of, as a reader parsing `bytes` gets
+  // it (never logged; null when it cannot be, and then the apply parses `bytes`).
+  std::shared_ptr<const Json> value;
 };
 
 class ChangeSet {
@@ -87,10 +92,10 @@ class ChangeSet {
   // At commit, `path` holds `bytes` (created or replaced; readers see the old bytes or
   // the new ones).
   void Put(std::string path, std::string bytes);
-  void PutJson(std::string path, const Json& value);
+  void PutJson(std::string path, Json value);
   // As PutJson, with the identity of `stamped` (written earlier in this change set) put
   // into the member "file" of `value` when the change is applied.
-  void PutJsonStamped(std::string path, const Json& value, std::string stamped);
+  void PutJsonStamped(std::string path, Json value, std::string stamped);
   // At commit, the directory `path` exists (nothing if it does).
   void MakeDir(std::string path);
   // At commit, `path` is another name of the file `source` (no byte copied), replacing
@@ -124,9 +129,12 @@ class ChangeSet {
   std::vector<ChangeEvent> events_;
 };
 
-// The redo record of `change` (docs/STORAGE.md §8): JSON, content bytes in base64 only
-// when they are not valid UTF-8 text.
-Json EncodeChangeSet(const ChangeSet& change);
+// Appends the members of the redo record of `change` (docs/STORAGE.md §8):
+// `"actions":[...],"events":[...]`, no braces (the commit log adds its own members
+// around them). Content bytes are text when they are valid UTF-8, else base64. Written
+// directly as text (no JSON value is built): it runs for every change, under the
+// commit path's staging lock. DecodeChangeSet reads it back.
+void AppendChangeSetMembers(std::string& out, const ChangeSet& change);
 // Errors: kStorage naming `what` if the record is malformed.
 Result<ChangeSet> DecodeChangeSet(const Json& record, const std::string& what);
 

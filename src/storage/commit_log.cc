@@ -93,13 +93,22 @@ std::string Frame(const Json& value) {
 }
 
 std::string RecordFrame(uint64_t epoch, uint64_t lsn, const ChangeSet& change) {
-  Json j = EncodeChangeSet(change);
-  Json record = Json::object();
-  record["epoch"] = epoch;
-  record["lsn"] = lsn;
-  record["actions"] = std::move(j["actions"]);
-  record["events"] = std::move(j["events"]);
-  return Frame(record);
+  // The frame's text is written in place after room for its CRC (no JSON value, no
+  // second copy): this runs for every change under the staging lock.
+  std::string out(9, ' ');
+  out.reserve(9 + 64 + change.InlineBytes() + 256 * change.actions().size());
+  out += "{\"epoch\":";
+  out += std::to_string(epoch);
+  out += ",\"lsn\":";
+  out += std::to_string(lsn);
+  out.push_back(',');
+  AppendChangeSetMembers(out, change);
+  out.push_back('}');
+  char crc[10];
+  std::snprintf(crc, sizeof crc, "%08x ", Crc32(std::string_view(out).substr(9)));
+  out.replace(0, 9, crc, 9);
+  out.push_back('\n');
+  return out;
 }
 
 Result<std::unique_ptr<CommitLog>> CommitLog::Open(Fs& fs, const std::string& path) {

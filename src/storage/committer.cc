@@ -35,6 +35,13 @@ struct Committer::Pending {
   // by q_mu_ (set before `durable`); shared, as an earlier group may finish first.
   std::vector<std::shared_ptr<Pending>> after;
   Status status;  // written under q_mu_ or by the record's own apply; read once `done`
+  // The record's own thread waits here (with q_mu_), and is woken only by what it waits
+  // for: its group durable or finished, a record in `after` applied, the leader's place
+  // free; as a group's leader, a record of its group applied, or the group before it
+  // finished. (One condition variable for all would wake every waiting thread at every
+  // step of every group.)
+  std::condition_variable cv;
+  Pending* leader = nullptr;  // the leader of its group, once batched (guarded by q_mu_)
 };
 
 namespace {
@@ -174,7 +181,11 @@ Status Committer::AcquireLocked() {
     if (!s.ok()) broken_ = true;
     return s;
   }
-  FOLIO_ASSIGN_OR_RETURN(file_lock_, fs_.Lock(layout_.LockFile()));
+  if (options_.lock_held) {
+    file_lock_ = std::make_unique<FileLock>();  // the caller's stands for it
+  } else {
+    FOLIO_ASSIGN_OR_RETURN(file_lock_, fs_.Lock(layout_.LockFile()));
+  }
   Status s = RecoverLocked();
   if (!s.ok()) file_lock_.reset();
   return s;
@@ -454,7 +465,7 @@ Status Committer::WaitDone(const std::shared_ptr<Pending>& p) {
       continue;
     }
     if (leader_active_ || p->batched) {
-      q_cv_.wait(q);
+      p->cv.wait(q);
       continue;
     }
     leader_active_ = true;
@@ -463,7 +474,10 @@ Status Committer::WaitDone(const std::shared_ptr<Pending>& p) {
     for (const auto& b : queue_) {
       if (!b->batched) batch.push_back(b);
     }
-    for (const auto& b : batch) b->batched = true;
+    for (const auto& b : batch) {
+      b->batched = true;
+      b->leader = p.get();
+    }
     OrderBatch(batch);
     q.unlock();
     const Status written = WriteBatch(batch);
@@ -474,14 +488,14 @@ Status Committer::WaitDone(const std::shared_ptr<Pending>& p) {
         b->status = written;
         b->applying = b->applied = true;  // never applied: recovery completes the log
       }
+      if (b != p) b->cv.notify_one();  // durable: its thread applies it
     }
     // The next group may be written and synced while this one is applied.
-    leader_active_ = false;
-    q_cv_.notify_all();
+    ReleaseLeaderLocked();
     if (!p->applying) ApplyOwn(*p, q);
     // Groups finish in log order: every record of this one applied, and every earlier
     // group finished (then this group's first record is the oldest in the queue).
-    q_cv_.wait(q, [&] {
+    p->cv.wait(q, [&] {
       return queue_.front() == batch.front() &&
              std::all_of(batch.begin(), batch.end(), [](const auto& b) { return b->applied; });
     });
@@ -493,9 +507,27 @@ Status Committer::WaitDone(const std::shared_ptr<Pending>& p) {
     // found `done` set without the lock).
     for (const auto& b : batch) b->done = true;
     queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(batch.size()));
-    q_cv_.notify_all();
+    for (const auto& b : batch) {
+      if (b != p) b->cv.notify_one();
+    }
+    // The next group's leader may be waiting for this one to finish.
+    if (!queue_.empty() && queue_.front()->leader != nullptr) queue_.front()->leader->cv.notify_one();
+    q_cv_.notify_all();  // WaitApplied, WaitForWriters (no system call when none waits)
   }
   return p->status;
+}
+
+void Committer::ReleaseLeaderLocked() {
+  leader_active_ = false;
+  // The oldest record queued meanwhile leads the next group, which takes every record
+  // queued by then. (A record queued later looks for itself when it starts waiting.)
+  for (const auto& b : queue_) {
+    if (!b->batched) {
+      b->cv.notify_one();
+      break;
+    }
+  }
+  q_cv_.notify_all();  // a full-disk retry waiting for the leader's place
 }
 
 namespace {
@@ -539,7 +571,7 @@ Status Committer::WriteBatch(const std::vector<std::shared_ptr<Pending>>& batch)
 
 void Committer::ApplyOwn(Pending& p, std::unique_lock<std::mutex>& q) {
   p.applying = true;
-  q_cv_.wait(q, [&] { return std::all_of(p.after.begin(), p.after.end(), [](const auto& a) { return a->applied; }); });
+  p.cv.wait(q, [&] { return std::all_of(p.after.begin(), p.after.end(), [](const auto& a) { return a->applied; }); });
   q.unlock();
   // Applying reads through this committer's Fs; a nested Run's thread is inside its
   // outer staging, whose conflict checks must not see this record's own paths.
@@ -550,7 +582,15 @@ void Committer::ApplyOwn(Pending& p, std::unique_lock<std::mutex>& q) {
   q.lock();
   p.status = s;
   p.applied = true;
-  q_cv_.notify_all();
+  // Who may wait for this record: its group's leader, the records that follow it.
+  if (p.leader != nullptr && p.leader != &p) p.leader->cv.notify_one();
+  for (const auto& b : queue_) {
+    if (b->applying && !b->applied &&
+        std::any_of(b->after.begin(), b->after.end(), [&](const auto& a) { return a.get() == &p; })) {
+      b->cv.notify_one();
+    }
+  }
+  q_cv_.notify_all();  // a full-disk retry waiting for every record applied
 }
 
 void Committer::FinishBatch(const std::vector<std::shared_ptr<Pending>>& batch, const Status& written) {
@@ -577,8 +617,7 @@ void Committer::FinishBatch(const std::vector<std::shared_ptr<Pending>>& batch, 
         b->status = ApplyFiles(b->change);
       }
       q.lock();
-      leader_active_ = false;
-      q_cv_.notify_all();
+      ReleaseLeaderLocked();
     }
     // The events of the applied records, in log order, in one append.
     std::vector<ChangeEvent> events;

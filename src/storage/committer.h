@@ -39,6 +39,10 @@ namespace folio::storage {
 
 struct CommitterOptions {
   bool read_only = false;  // every change refused (kPermissionDenied)
+  // The caller holds the repository's file lock (exclusive) for the committer's whole
+  // life, and the committer takes none (fsck's repairs: a second flock of the same file
+  // in one process would wait for ever). No other committer of this process may run.
+  bool lock_held = false;
   // Put bytes larger than this are written to an upload file (synced) before the
   // record, which then links it: the log holds small content only.
   size_t inline_limit = 64 * 1024;
@@ -144,6 +148,8 @@ class Committer {
   // Applies `p`'s files on the calling thread (its own), once the records it must
   // follow are applied. Requires q_mu_ held by `q`; lets it go while applying.
   void ApplyOwn(Pending& p, std::unique_lock<std::mutex>& q);
+  // Lets the leader's place go and wakes a record that may take it. Requires q_mu_.
+  void ReleaseLeaderLocked();
   void WaitApplied(uint64_t lsn);
   // A record's files and its events (recovery: one record at a time, in order).
   Status ApplyRecord(const ChangeSet& change);

@@ -156,6 +156,17 @@ TEST_CASE("Fsck: plants latest-content-mismatch and reports latest-content-misma
     CHECK(Contains(said, "lost+found"));
     CHECK(ReadFile(f.Abs(Q3("2.0.content"))) == "version two");
     CHECK(InLostFound(f, "q3.txt/2.0.content") == "VERSION TWO");
+    // One change of the commit log, as the engine takes in an edit: the content is the
+    // visible file itself (linked), and the change log says the version was updated.
+    CHECK(fs::equivalent(f.Abs(Q3("2.0.content")), f.RepoPath("reports/q3.txt")));
+    auto latest = f.repo->LatestChangeToken();
+    REQUIRE(latest.ok());
+    auto page = f.repo->ReadChanges(*latest, 1);
+    REQUIRE(page.ok());
+    REQUIRE(page->events.size() == 1);
+    CHECK(page->events[0].type == "updated");
+    CHECK(page->events[0].object_id == f.q3.series_id + ";2.0");
+    CHECK_FALSE(fs::exists(f.RepoPath(".folio/journal")));
   }
   SUBCASE("a document without content has an empty file") {
     WriteFile(f.RepoPath("contract.pdf"), "%PDF-1.4");

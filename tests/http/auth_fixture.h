@@ -4,12 +4,14 @@
 // one of them, and every response and log line kept, to look for secrets in them.
 #pragma once
 
-#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 
 #include <map>
 #include <memory>
-#include <sstream>
+#include <chrono>
+#include <mutex>
+#include <thread>
 #include <string>
 
 #include "http/server_fixture.h"
@@ -30,22 +32,51 @@ inline std::string FormBody(const std::vector<std::pair<std::string, std::string
   return body;
 }
 
-// Sends the request log (and every other log line) to a string while alive.
+// Sends the request log (and every other log line) to a string while alive. The
+// server's threads write while a test reads: the text is read under the sink's lock.
 class LogCapture {
  public:
-  LogCapture() : old_(spdlog::default_logger()), old_level_(spdlog::get_level()) {
-    auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(out_);
-    spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", sink));
+  LogCapture() : sink_(std::make_shared<Sink>()), old_(spdlog::default_logger()), old_level_(spdlog::get_level()) {
+    spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", sink_));
     spdlog::set_level(spdlog::level::debug);
   }
   ~LogCapture() {
     spdlog::set_default_logger(old_);
     spdlog::set_level(old_level_);
   }
-  std::string text() const { return out_.str(); }
+  std::string text() const { return sink_->text(); }
+  // The text once it holds `needle` (a request's line is written after its answer is
+  // sent: a client may have the answer before the line is there), or after 10 s.
+  std::string WaitFor(const std::string& needle) const {
+    for (int i = 0; i < 1000; ++i) {
+      std::string t = text();
+      if (t.find(needle) != std::string::npos) return t;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return text();
+  }
 
  private:
-  std::ostringstream out_;
+  class Sink : public spdlog::sinks::base_sink<std::mutex> {
+   public:
+    std::string text() {
+      std::lock_guard<std::mutex> lock(mutex_);
+      return text_;
+    }
+
+   protected:
+    void sink_it_(const spdlog::details::log_msg& msg) override {
+      spdlog::memory_buf_t formatted;
+      formatter_->format(msg, formatted);
+      text_.append(formatted.data(), formatted.size());
+    }
+    void flush_() override {}
+
+   private:
+    std::string text_;
+  };
+
+  std::shared_ptr<Sink> sink_;
   std::shared_ptr<spdlog::logger> old_;
   spdlog::level::level_enum old_level_;
 };

@@ -4,10 +4,16 @@
 // step: the replay recovery makes then ends where one clean application ends.
 #include <doctest/doctest.h>
 
+#include <cstdio>
+#include <map>
 #include <sstream>
 #include <thread>
 
 #include "storage/change_set.h"
+#include "storage/commit_log.h"
+#include "storage/crc32.h"
+#include "storage/json_file.h"
+#include "storage/json_text.h"
 #include "storage/layout.h"
 #include "storage/mem_fs.h"
 #include "support/faulty_fs.h"
@@ -197,4 +203,148 @@ TEST_CASE_TEMPLATE("ApplyChangeSet: changes of disjoint paths applied from sever
     REQUIRE(list.ok());
     CHECK(list->size() == 20);  // seed, moved, d2..d19: no temp file left
   }
+}
+
+namespace {
+
+// Equal values of equal JSON types all the way down (nlohmann's == takes 1 and 1u, or
+// 1 and 1.0, as equal; a reader's code may not).
+bool SameJson(const Json& a, const Json& b) {
+  if (a.type() != b.type()) return false;
+  if (a.is_object()) {
+    if (a.size() != b.size()) return false;
+    for (auto ia = a.begin(), ib = b.begin(); ia != a.end(); ++ia, ++ib) {
+      if (ia.key() != ib.key() || !SameJson(ia.value(), ib.value())) return false;
+    }
+    return true;
+  }
+  if (a.is_array()) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!SameJson(a[i], b[i])) return false;
+    }
+    return true;
+  }
+  return a == b;
+}
+
+}  // namespace
+
+TEST_CASE("Redo record: every kind of action and event is written as JSON text and reads back as it was") {
+  ChangeSet change;
+  change.Put("r/a \"quoted\".txt", "line 1\nline 2\t\x01 caf\xc3\xa9 \xe2\x82\xac");
+  change.Put("r/b.bin", std::string("\xff\xfe\x00\x80 binary", 12));
+  change.PutJsonStamped("r/.folio/docs/a/series.json", Json{{"seriesId", "d1"}, {"n", -3}}, "r/a.txt");
+  change.MakeDir("r/new dir");
+  FileStat st;
+  st.device = 2049;
+  st.inode = 18446744073709551615ULL;
+  change.Link("r/.folio/docs/a/1.0.content", "r/a.txt", Guard::Inode(st));
+  change.Rename("r/old", "r/new", Guard::RecordId(".folio/folder.json", "id", "f\\1"));
+  change.Remove("r/gone");
+  storage::ChangeEvent e;
+  e.token = 41;
+  e.time_ms = -5;  // before 1970: written as it is
+  e.type = "created";
+  e.object_id = "d1;1.0";
+  e.base_type_id = "cmis:document";
+  e.type_id = "my:type \"x\"";
+  change.Record(e);
+  e.token = 42;
+  e.time_ms = 1764000000000;
+  e.type = "deleted";
+  change.Record(e);
+
+  const std::string frame = storage::RecordFrame(3, 7, change);
+  REQUIRE(frame.size() > 10);
+  CHECK(frame.back() == '\n');
+  CHECK(frame[8] == ' ');
+  const std::string text = frame.substr(9, frame.size() - 10);
+  char crc[9];
+  std::snprintf(crc, sizeof crc, "%08x", storage::Crc32(text));
+  CHECK(frame.substr(0, 8) == crc);
+  CHECK(text.find('\n') == std::string::npos);
+  const Json parsed = Json::parse(text);
+  // The text is compact JSON in nlohmann's own spelling (what the log held before it
+  // was written directly), members in the documented order.
+  std::string again;
+  storage::AppendJson(again, parsed);
+  CHECK(again == text);
+  CHECK(text.rfind("{\"epoch\":3,\"lsn\":7,\"actions\":[{\"op\":\"put\",\"path\":", 0) == 0);
+  CHECK(parsed["actions"][1].contains("base64"));
+  CHECK(parsed["events"][0]["time"] == -5);
+
+  auto decoded = storage::DecodeChangeSet(parsed, "test");
+  REQUIRE(decoded.ok());
+  const auto& in = change.actions();
+  const auto& out = decoded->actions();
+  REQUIRE(out.size() == in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    CAPTURE(i);
+    CHECK(out[i].op == in[i].op);
+    CHECK(out[i].path == in[i].path);
+    CHECK(out[i].source == in[i].source);
+    CHECK(out[i].bytes == in[i].bytes);
+    CHECK(out[i].stamp == in[i].stamp);
+    CHECK(out[i].guard.kind == in[i].guard.kind);
+    CHECK(out[i].guard.device == in[i].guard.device);
+    CHECK(out[i].guard.inode == in[i].guard.inode);
+    CHECK(out[i].guard.file == in[i].guard.file);
+    CHECK(out[i].guard.field == in[i].guard.field);
+    CHECK(out[i].guard.value == in[i].guard.value);
+    CHECK_FALSE(out[i].json);  // never logged
+    CHECK(out[i].value == nullptr);
+  }
+  REQUIRE(decoded->events().size() == 2);
+  for (size_t i = 0; i < 2; ++i) {
+    const auto& a = change.events()[i];
+    const auto& b = decoded->events()[i];
+    CHECK(b.token == a.token);
+    CHECK(b.time_ms == a.time_ms);
+    CHECK(b.type == a.type);
+    CHECK(b.object_id == a.object_id);
+    CHECK(b.base_type_id == a.base_type_id);
+    CHECK(b.type_id == a.type_id);
+  }
+}
+
+TEST_CASE("ApplyChangeSet: the JSON value handed to readers is the one they would parse from the file") {
+  MemFs fs;
+  for (const char* dir : {"r", "r/.folio"}) REQUIRE(fs.MakeDir(dir).ok());
+  Put(fs, "r/a.txt", "visible bytes");
+  const Json plain = {{"label", "1.1"},
+                      {"major", false},
+                      {"count", 3},
+                      {"negative", -7},
+                      {"big", 18446744073709551615ULL},
+                      {"ratio", 2.0},
+                      {"nothing", nullptr},
+                      {"list", Json::array({1, "caf\xc3\xa9", Json::object({{"deep", 5}})})},
+                      {"emptyObject", Json::object()}};
+  Json broken = plain;
+  broken["name"] = "bad \xff utf-8";  // written replaced: a reader gets U+FFFD
+  ChangeSet change;
+  change.PutJson("r/.folio/plain.json", plain);
+  change.PutJson("r/.folio/broken.json", broken);
+  change.PutJsonStamped("r/.folio/series.json", plain, "r/a.txt");
+  CHECK(change.actions()[0].value != nullptr);
+  CHECK(change.actions()[1].value == nullptr);  // the apply parses this one
+
+  std::map<std::string, std::shared_ptr<const Json>> reported;
+  storage::ApplyOptions options;
+  options.on_json_written = [&](const std::string& path, const FileStat&, std::shared_ptr<const Json> value) {
+    reported[path] = std::move(value);
+  };
+  REQUIRE(storage::ApplyChangeSet(fs, change, options, nullptr).ok());
+  REQUIRE(reported.size() == 3);
+  for (const auto& [path, value] : reported) {
+    CAPTURE(path);
+    REQUIRE(value != nullptr);
+    auto read = storage::ReadJsonFile(fs, path);
+    REQUIRE(read.ok());
+    CHECK(SameJson(*value, *read));
+  }
+  CHECK(reported["r/.folio/plain.json"]->at("count").is_number_unsigned());
+  CHECK(reported["r/.folio/series.json"]->contains("file"));
+  CHECK(reported["r/.folio/broken.json"]->at("name") == "bad \xef\xbf\xbd utf-8");
 }
