@@ -195,6 +195,7 @@ Problems CheckRepository(Fs& fs, const RepoFacts& f, bool compare_bytes) {
   Append(out, CheckContentFiles(f));
   Append(out, CheckIdDuplicates(f));
   Append(out, CheckIndex(f));
+  Append(out, CheckFolderMarkers(f));
   Append(out, CheckVersionLabels(f));
   Append(out, CheckVersionFiles(f));
   Append(out, CheckContentLengths(f));

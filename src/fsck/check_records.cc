@@ -165,6 +165,52 @@ Problems CheckIndex(const RepoFacts& f) {
   return out;
 }
 
+Problems CheckFolderMarkers(const RepoFacts& f) {
+  Problems out;
+  for (const std::string& dir : f.bad_folder_marker_dirs) {
+    out.push_back(MakeProblem(kFolderMarkerMismatch, dir, "folder marker directory '" + dir + "' is not a directory",
+                              Act(Action::Kind::kRemoveMarker, dir)));
+  }
+  // The marker each folder has in its parent, holding its id (one folder per id: a
+  // copy holding another folder's id is id-duplicate's).
+  std::map<std::string, const RecordFact*> expected;
+  for (const RecordFact* r : FindIdOwners(f).owners) {
+    if (r->kind == "folder" && !r->path.empty()) expected[f.layout.FolderMarker(r->path)] = r;
+  }
+  std::set<std::string> seen;
+  for (const FolderMarkerFact& m : f.folder_markers) {
+    seen.insert(m.path);
+    const std::string held = m.id ? "'" + *m.id + "'" : "no id";
+    auto it = expected.find(m.path);
+    if (it == expected.end()) {
+      // A folder removed by hand: its objects' deletion is recorded first
+      // (index-entry-dangling), then the marker goes.
+      out.push_back(MakeProblem(kFolderMarkerMismatch, m.path,
+                                "stale folder marker '" + m.path + "' (holding " + held +
+                                    "): no folder with a record is at '/" + m.folder_path + "'",
+                                Act(Action::Kind::kRemoveMarker, m.path)));
+      continue;
+    }
+    const RecordFact& folder = *it->second;
+    if (m.id == folder.id) continue;
+    Action write = Act(Action::Kind::kWriteFolderMarker, m.path);
+    write.object = folder.id;
+    out.push_back(MakeProblem(kFolderMarkerMismatch, m.path,
+                              "folder marker '" + m.path + "' holds " + held + " instead of the id of " +
+                                  Describe(folder),
+                              write));
+  }
+  for (const auto& [path, folder] : expected) {
+    // A folder whose parent has no record yet gets its marker when the parent is adopted.
+    if (seen.count(path) || !folder->parent) continue;
+    Action write = Act(Action::Kind::kWriteFolderMarker, path);
+    write.object = folder->id;
+    out.push_back(MakeProblem(kFolderMarkerMismatch, path,
+                              "missing folder marker '" + path + "' of " + Describe(*folder), write));
+  }
+  return out;
+}
+
 Problems CheckTypes(Fs& fs, const RepoFacts& f) {
   repo::TypeRegistry registry(fs, f.layout);
   Problems out;

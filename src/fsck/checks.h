@@ -29,6 +29,7 @@ Problems CheckSidecars(const RepoFacts& f);             // sidecar-unparseable
 Problems CheckUnadopted(const RepoFacts& f);            // folder-record-missing, document-record-missing
 Problems CheckIdDuplicates(const RepoFacts& f);         // id-duplicate
 Problems CheckIndex(const RepoFacts& f);                // index-entry-missing, -wrong, -dangling
+Problems CheckFolderMarkers(const RepoFacts& f);        // folder-marker-mismatch
 Problems CheckTypes(Fs& fs, const RepoFacts& f);        // type-unparseable
 Problems CheckObjectTypes(Fs& fs, const RepoFacts& f);  // object-type-unknown
 

@@ -82,6 +82,13 @@ struct SeriesFact {
   bool EditedInPlace() const;
 };
 
+// A file in a folder's `.folio/folders/` (a subfolder marker, repo/folder_markers.h).
+struct FolderMarkerFact {
+  std::string path;               // the marker
+  std::string folder_path;        // repository-relative path of the folder it names
+  std::optional<std::string> id;  // nullopt: not a file, or it holds no id
+};
+
 struct IndexFileFact {
   std::string path;
   std::string id;  // from the file name; "" if the name is not <id>.json
@@ -134,6 +141,8 @@ struct RepoFacts {
   std::vector<IndexFileFact> index;
   std::vector<std::string> markers;  // names in checkedout/
   bool markers_dir_is_file = false;  // checkedout/ exists but is not a directory
+  std::vector<FolderMarkerFact> folder_markers;
+  std::vector<std::string> bad_folder_marker_dirs;  // .folio/folders that are not directories
   std::vector<JournalFact> journal;
   LogFact log;
   std::vector<std::string> trash;

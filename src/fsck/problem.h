@@ -39,6 +39,7 @@ inline constexpr FindingKind kVersionFileUnlisted{"version-file-unlisted", Sever
 inline constexpr FindingKind kContentLengthMismatch{"content-length-mismatch", Severity::kError};
 inline constexpr FindingKind kPwcInconsistent{"pwc-inconsistent", Severity::kError};
 inline constexpr FindingKind kCheckedOutMarkerMismatch{"checkedout-marker-mismatch", Severity::kWarning};
+inline constexpr FindingKind kFolderMarkerMismatch{"folder-marker-mismatch", Severity::kWarning};
 inline constexpr FindingKind kLatestContentMismatch{"latest-content-mismatch", Severity::kWarning};
 inline constexpr FindingKind kObjectTypeUnknown{"object-type-unknown", Severity::kError};
 inline constexpr FindingKind kTypeUnparseable{"type-unparseable", Severity::kError};
@@ -70,7 +71,8 @@ struct Action {
     kSetContentLength,  // set content.length in the record `path` to `size`
     kClearCheckOut,     // set checkedOut to null in the series file `path`
     kWriteMarker,       // create the check-out marker `path`
-    kRemoveMarker,      // remove the check-out marker `path`
+    kRemoveMarker,      // remove the check-out or folder marker `path`
+    kWriteFolderMarker,  // write the folder marker `path` holding the id `object`
     kRebuildIndex,      // rewrite the repository's id index from the tree
     kRebuildQueryIndex,  // rebuild the repository's query index through the engine
     kWriteDataMeta,     // write .folio/folio.json
@@ -79,7 +81,7 @@ struct Action {
   Kind kind = Kind::kNone;
   std::string path;
   std::string object;  // kAdopt, kAbsorb: repository-relative path of the object;
-                       // kRebuildVersionRecord: the version's label
+                       // kRebuildVersionRecord: the version's label; kWriteFolderMarker: the id
   uint64_t size = 0;   // kSetContentLength
 };
 

@@ -39,6 +39,7 @@ Result<std::string> Execute(Fs& fs, const RepoFacts& facts, const Action& a, Los
     case Kind::kClearCheckOut: return ClearCheckOut(fs, a.path);
     case Kind::kWriteRootFolder: return WriteRootFolder(fs, facts);
     case Kind::kWriteMarker: return WriteMarker(fs, facts.layout, a.path);
+    case Kind::kWriteFolderMarker: return WriteFolderMarker(fs, a.path, a.object);
     case Kind::kRebuildVersionRecord: return RebuildVersionRecord(fs, facts, a.path, a.object);
     case Kind::kRemoveMarker: return RemovePath(fs, a.path);
     default: return std::string();
@@ -152,8 +153,11 @@ bool RepairUnderLock(Fs& fs, const std::string& base, LostFound& lost, RepairLog
   if (!storage::RecoverJournal(fs, layout.JournalDir()).ok()) return false;
   bool progress = false;
   if (derived) {
-    // 3. What is derived from the records: markers and the id index.
-    return Step(fs, base, false, {Kind::kWriteMarker, Kind::kRemoveMarker, Kind::kRebuildIndex}, lost, log);
+    // 3. What is derived from the records: markers and the id index. After the engine
+    //    has recorded the deletion of what is gone (ForgetThroughEngine): a folder marker
+    //    naming a folder removed by hand goes only then.
+    return Step(fs, base, false,
+                {Kind::kWriteMarker, Kind::kRemoveMarker, Kind::kWriteFolderMarker, Kind::kRebuildIndex}, lost, log);
   }
   // 1. What goes (temp files, trash, old uploads), what is set aside, and hand edits
   //    the engine did not take.

@@ -70,6 +70,13 @@ Result<std::string> WriteMarker(Fs& fs, const storage::RepoLayout& layout, const
   return std::string("created the marker");
 }
 
+Result<std::string> WriteFolderMarker(Fs& fs, const std::string& path, const std::string& id) {
+  FOLIO_RETURN_IF_ERROR(storage::EnsureDir(fs, storage::ParentPath(path)));
+  if (auto st = fs.Stat(path); st.ok() && st->type != FileType::kFile) FOLIO_RETURN_IF_ERROR(fs.RemoveTree(path));
+  FOLIO_RETURN_IF_ERROR(storage::WriteFileAtomically(fs, path, id + "\n"));
+  return "wrote the marker with id '" + id + "'";
+}
+
 Result<std::string> AbsorbVisibleFile(Fs& fs, LostFound& lost, const RepoFacts& f, const std::string& object) {
   const SeriesFact* s = nullptr;
   for (const SeriesFact& candidate : f.series) {

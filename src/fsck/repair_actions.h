@@ -22,6 +22,8 @@ Result<std::string> ClearCheckOut(Fs& fs, const std::string& series_file);
 // adoption does; the engine adopts the root only through a child).
 Result<std::string> WriteRootFolder(Fs& fs, const RepoFacts& f);
 Result<std::string> WriteMarker(Fs& fs, const storage::RepoLayout& layout, const std::string& path);
+// Writes the folder marker `path` holding `id` (what stands there instead is removed).
+Result<std::string> WriteFolderMarker(Fs& fs, const std::string& path, const std::string& id);
 // Takes the user-visible file of the document at `object` as the content of its latest
 // version, in one change of the commit log with its "updated" event (as the engine
 // absorbs a hand edit), keeping a copy of the replaced content in lost+found. For

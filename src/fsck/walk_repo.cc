@@ -4,6 +4,7 @@
 
 #include "fsck/facts.h"
 #include "fsck/walk_util.h"
+#include "repo/folder_markers.h"
 #include "storage/ids.h"
 #include "storage/name_rules.h"
 
@@ -195,6 +196,7 @@ class RepoWalker {
       } else {
         f_.unadopted_folders.push_back(folder);
       }
+      ReadFolderMarkers(folder);
       CheckRecordDir(layout_.DocsDir(folder));
       CheckRecordDir(layout_.ItemsDir(folder));
       for (const DirEntry& e : List(layout_.DocsDir(folder))) {
@@ -214,6 +216,18 @@ class RepoWalker {
       if (!series_names.count(name)) f_.unadopted_files.push_back(JoinPath(folder, name));
     }
     for (const std::string& name : subfolders) WalkFolder(JoinPath(folder, name), id);
+  }
+
+  void ReadFolderMarkers(const std::string& folder) {
+    const std::string dir = layout_.FolderMarkersDir(folder);
+    if (NotADirectory(dir)) f_.bad_folder_marker_dirs.push_back(dir);
+    for (const DirEntry& e : List(dir)) {
+      FolderMarkerFact m;
+      m.path = JoinPath(dir, e.name);
+      m.folder_path = JoinPath(folder, e.name);
+      if (e.type == FileType::kFile) m.id = repo::ReadFolderMarker(fs_, layout_, m.folder_path);
+      f_.folder_markers.push_back(std::move(m));
+    }
   }
 
   std::optional<std::string> ReadFolderRecord(const std::string& folder, const std::optional<std::string>& parent_id) {

@@ -8,6 +8,7 @@
 
 #include "folio/cmis_ids.h"
 #include "folio/repository.h"
+#include "repo/folder_markers.h"
 #include "repo/locator.h"
 #include "repo/mime.h"
 #include "storage/datetime.h"
@@ -37,6 +38,9 @@ Status Adopter::AdoptFolder(const std::string& folder) {
   if (!folder.empty()) {
     // First: the parent may need adopting too.
     FOLIO_ASSIGN_OR_RETURN(parent_id, locator_.FolderIdAt(storage::ParentPath(folder)));
+    // A directory made by hand where a folder was (rm -r, then mkdir): the removal of
+    // that folder, which its marker names, is taken in first (nothing when read-only).
+    if (!Exists(fs_, layout_.FolderFile(folder))) FOLIO_RETURN_IF_ERROR(locator_.AbsorbGoneFolder(folder));
   }
   return Bookkeep([&](storage::ChangeSet& change) -> Status {
     if (Exists(fs_, layout_.FolderFile(folder))) return OkStatus();
@@ -49,6 +53,7 @@ Status Adopter::AdoptFolder(const std::string& folder) {
     change.PutJson(layout_.FolderFile(folder), ToJson(rec));
     storage::StageIndexEntry(change, layout_, rec.id,
                              {"folder", parent_id, folder.empty() ? "" : storage::BaseName(folder), folder});
+    if (!folder.empty()) FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, staging_, folder, rec.id));
     change.Record(Event("created", rec.id, BaseType::kFolder, cmis::kFolder));
     return OkStatus();
   });

@@ -29,8 +29,10 @@ class Adopter {
       : fs_(fs), layout_(layout), info_(info), records_(records), locator_(locator), committer_(committer),
         staging_(staging) {}
 
-  // Gives the directory `folder`, made by hand, a folder record and an id (and every
-  // sibling directory made by hand with it). OK if it has one. Errors: kObjectNotFound
+  // Gives the directory `folder`, made by hand, a folder record and an id, and its
+  // marker in its parent. OK if it has one. A folder that was at that name before
+  // (removed by hand, its marker left) has its removal taken in first
+  // (Locator::AbsorbGoneFolder). Errors: kObjectNotFound
   // if it is not a directory; kStorage (in a read-only repository also when the memory
   // for adoptions is used up: cause not_enough_memory, logged once, docs/STORAGE.md §9).
   // The same for AdoptDocument and AbsorbHandEdit.

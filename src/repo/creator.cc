@@ -2,6 +2,7 @@
 #include "repo/creator.h"
 
 #include "folio/cmis_ids.h"
+#include "repo/folder_markers.h"
 #include "repo/listings.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
@@ -76,6 +77,7 @@ Result<ObjectData> Creator::CreateFolder(const std::string& parent_id, const New
     change.MakeDir(layout_.FolderMeta(path));
     change.PutJson(layout_.FolderFile(path), ToJson(f.rec));
     storage::StageIndexEntry(change, layout_, f.rec.id, {"folder", f.parent.id, obj.name, path});
+    FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, staging_, path, f.rec.id));
     change.Record(Event("created", f.rec.id, BaseType::kFolder, f.type.id));
     FOLIO_RETURN_IF_ERROR(staging_.StageTypeUsage(change, f.type.id, f.rec.id));
     made = Loc{BaseType::kFolder, f.rec.id, path, obj.name};

@@ -2,7 +2,7 @@
 // Each part is one concept (see its header): finding objects (Locator), reading records
 // (RecordReader), building objects (ObjectBuilder), folder listings (Listings), the
 // tree below a folder (Tree), adoption of hand-made files (Adopter) and of folders removed or moved by
-// hand (Vanished), staging helpers
+// hand (Vanished), what a folder's parent knows of it (FolderMarkers), staging helpers
 // (Staging), the commit path (storage::Committer), and the operations: Creator,
 // Updater, Remover, Mover, Versioning, Relationships, Uploads; whether a type is in
 // use (TypeUsage).
@@ -14,6 +14,7 @@
 #include "folio/repository.h"
 #include "repo/adopter.h"
 #include "repo/creator.h"
+#include "repo/folder_markers.h"
 #include "repo/listings.h"
 #include "repo/locator.h"
 #include "repo/mover.h"
@@ -63,6 +64,7 @@ class Engine {
   Locator locator;
   Adopter adopter;
   Vanished vanished;
+  FolderMarkers markers;
   ObjectBuilder builder;
   Listings listings;
   Tree tree;

@@ -8,6 +8,7 @@
 
 #include "folio/cmis_ids.h"
 #include "repo/adopter.h"
+#include "repo/folder_markers.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
 #include "storage/json_access.h"
@@ -32,16 +33,12 @@ Result<std::shared_ptr<const Listing>> Listings::List(const std::string& folder)
   int64_t items_mtime = 0;
   auto items_st = fs_.Stat(layout_.ItemsDir(folder));
   if (items_st.ok()) items_mtime = items_st->mtime_ns;
-  std::shared_ptr<const Listing> previous;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = cache_.find(folder);
-    if (it != cache_.end()) {
-      if (!it->second->racy && it->second->dir_mtime_ns == dir_st.mtime_ns && it->second->dir_inode == dir_st.inode &&
-          it->second->items_mtime_ns == items_mtime) {
-        return it->second;
-      }
-      previous = it->second;
+    if (it != cache_.end() && !it->second->racy && it->second->dir_mtime_ns == dir_st.mtime_ns &&
+        it->second->dir_inode == dir_st.inode && it->second->items_mtime_ns == items_mtime) {
+      return it->second;
     }
   }
   auto listing = std::make_shared<Listing>();
@@ -50,7 +47,7 @@ Result<std::shared_ptr<const Listing>> Listings::List(const std::string& folder)
   listing->items_mtime_ns = items_mtime;
   FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, fs_.List(layout_.Dir(folder)));
   FOLIO_RETURN_IF_ERROR(AbsorbRemovals(folder, entries));
-  if (previous) FOLIO_RETURN_IF_ERROR(AbsorbGoneFolders(folder, *previous, entries));
+  FOLIO_RETURN_IF_ERROR(markers_.Reconcile(folder, entries));
   for (DirEntry& e : entries) {
     // Metadata, temp files, symlinks and special files are not objects.
     if (storage::IsReservedName(e.name) || !storage::ValidateName(e.name).ok()) continue;
@@ -95,19 +92,6 @@ Status Listings::AbsorbRemovals(const std::string& folder, const std::vector<Dir
     if (!storage::IsTempName(s.name) && files.count(s.name) == 0) removed.push_back(s.name);
   }
   return adopter_.AbsorbHandRemovals(folder, removed);
-}
-
-Status Listings::AbsorbGoneFolders(const std::string& folder, const Listing& previous,
-                                   const std::vector<DirEntry>& entries) {
-  std::set<std::string_view> dirs;
-  for (const DirEntry& e : entries) {
-    if (e.type == FileType::kDirectory) dirs.insert(e.name);
-  }
-  for (const ListedChild& c : previous.children) {
-    if (c.base != BaseType::kFolder || dirs.count(c.name) > 0) continue;
-    FOLIO_RETURN_IF_ERROR(locator_.AbsorbGoneFolder(storage::JoinPath(folder, c.name)));
-  }
-  return OkStatus();
 }
 
 Status Listings::CheckNameFree(const std::string& folder, const std::string& name) {

@@ -18,6 +18,7 @@
 namespace folio::repo {
 
 class Adopter;
+class FolderMarkers;
 class Locator;
 class ObjectBuilder;
 
@@ -30,23 +31,24 @@ struct Listing {
   uint64_t dir_inode = 0;
   int64_t items_mtime_ns = 0;
   std::vector<ListedChild> children;  // sorted by name (byte order)
-  // Read within the clock's granularity of the directory's change: never a cache hit,
-  // kept only as what the folder held before (see Listings::List).
+  // Read within the clock's granularity of the directory's change: never a cache hit
+  // (the directory may change again unseen).
   bool racy = false;
 };
 
 class Listings {
  public:
-  Listings(Fs& fs, const storage::RepoLayout& layout, Locator& locator, Adopter& adopter, ObjectBuilder& builder)
-      : fs_(fs), layout_(layout), locator_(locator), adopter_(adopter), builder_(builder) {}
+  Listings(Fs& fs, const storage::RepoLayout& layout, Locator& locator, Adopter& adopter, ObjectBuilder& builder,
+           FolderMarkers& markers)
+      : fs_(fs), layout_(layout), locator_(locator), adopter_(adopter), builder_(builder), markers_(markers) {}
 
   // The children of the folder at `folder` (repository-relative): what ls shows, less
   // metadata, temp files, symlinks and special files, plus the folder's items. A listing
-  // read afresh (the directory changed) also finds the documents whose file was removed
-  // by hand and has their deletion recorded (Adopter::AbsorbHandRemovals): one more
-  // directory read, only when the folder changed. A subfolder that this process listed
-  // before and is gone now has its removal (or move) by hand taken in
-  // (Locator::AbsorbVanished).
+  // read afresh (not cached, or the directory changed) also finds the documents whose
+  // file was removed by hand and has their deletion recorded
+  // (Adopter::AbsorbHandRemovals), and compares the subfolders with their markers
+  // (FolderMarkers::Reconcile): a subfolder removed or moved by hand, also while no
+  // Folio ran, is taken in. Two more directory reads, only when the folder changed.
   // Errors: kStorage (kObjectNotFound-like causes as the filesystem gives them).
   Result<std::shared_ptr<const Listing>> List(const std::string& folder);
   // A page of the children of folder `folder_id`, built; children removed meanwhile are
@@ -68,15 +70,13 @@ class Listings {
   Locator& locator_;
   Adopter& adopter_;
   ObjectBuilder& builder_;
+  FolderMarkers& markers_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<const Listing>> cache_;
   std::set<std::string> logged_damage_;  // guarded by mu_; bounded (kMaxLoggedDamage)
   // Has the deletion of documents whose file is not among `entries` (the folder's
   // directory as just read) recorded.
   Status AbsorbRemovals(const std::string& folder, const std::vector<DirEntry>& entries);
-  // Has the subfolders of `previous` that are not among `entries` taken in as removed
-  // or moved by hand.
-  Status AbsorbGoneFolders(const std::string& folder, const Listing& previous, const std::vector<DirEntry>& entries);
   // Records a damaged child in `page` and the log.
   void Damaged(ChildrenPage& page, const std::string& folder, const ListedChild& child, const Status& why);
 };

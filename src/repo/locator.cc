@@ -5,6 +5,7 @@
 
 #include "folio/repository.h"
 #include "repo/adopter.h"
+#include "repo/folder_markers.h"
 #include "repo/vanished.h"
 #include "storage/committer.h"
 #include "storage/id_index.h"
@@ -256,9 +257,12 @@ Result<Target> Locator::DocumentTarget(const std::string& folder, const std::str
 }
 
 Status Locator::AbsorbGoneFolder(const std::string& folder_path) {
-  auto known = records_.Peek(layout_.FolderFile(folder_path));
-  if (!known) return OkStatus();
-  const std::string id = storage::StringOr(*known, "id", "");
+  // Its marker in its parent names it (repo/folder_markers.h); a folder of data written
+  // before markers is known only if this process read its record.
+  std::string id = ReadFolderMarker(fs_, layout_, folder_path).value_or("");
+  if (id.empty()) {
+    if (auto known = records_.Peek(layout_.FolderFile(folder_path))) id = storage::StringOr(*known, "id", "");
+  }
   return id.empty() ? OkStatus() : vanished_->Absorb(id);
 }
 

@@ -38,8 +38,8 @@ class Locator {
   Result<Target> ResolveId(const std::string& id);
   // The object at a repository-relative, percent-decoded path ("" is the root folder).
   // Errors: kObjectNotFound naming the path (also for symlinks, special files and
-  // reserved names on the way); kStorage. A path below a folder this process knew
-  // (its record is cached) that is gone has the folder's removal taken in first.
+  // reserved names on the way); kStorage. A path below a folder that is gone has the
+  // folder's removal taken in first (see AbsorbGoneFolder).
   Result<Target> ResolvePath(const std::string& path);
   // The location an indexed id names, verified. kObjectNotFound if none.
   Result<Loc> Locate(const std::string& base_id);
@@ -50,10 +50,10 @@ class Locator {
   // index. Falls back to ResolveId when the object moved meanwhile.
   Result<Target> Relocate(const ObjectData& object);
   // Has the removal (or move) by hand of the folder that was at `folder_path` taken in
-  // (Vanished::Absorb), when this process knows its id: its record, which went with the
-  // folder, is still in the record cache. Moved or deleted by Folio, the id resolves
-  // and nothing is done. For Listings, which finds a folder gone from a listing.
-  // Errors: kStorage.
+  // (Vanished::Absorb), when its id is known: from its marker in its parent
+  // (repo/folder_markers.h), else (data written before markers) from its record, which
+  // went with the folder, if this process read it (the record cache). Moved or deleted
+  // by Folio, the id resolves and nothing is done. Errors: kStorage.
   Status AbsorbGoneFolder(const std::string& folder_path);
   // The id of the folder at `folder_path`, adopting a directory made by hand.
   Result<std::string> FolderIdAt(const std::string& folder_path);

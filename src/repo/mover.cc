@@ -2,6 +2,7 @@
 #include "repo/mover.h"
 
 #include "folio/cmis_ids.h"
+#include "repo/folder_markers.h"
 #include "repo/listings.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
@@ -46,9 +47,11 @@ Result<ObjectData> Mover::Move(const std::string& id, const std::string& target_
     const std::string new_path = storage::JoinPath(target.folder, loc.name);
     std::string event_id = loc.id, type_id;
     if (loc.base == BaseType::kFolder) {
+      FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, fs_, layout_, loc.folder));
       change.Rename(layout_.Dir(loc.folder), layout_.Dir(new_path),
                     storage::Guard::RecordId(storage::FolderFileInDir(), "id", loc.id));
       storage::StageIndexEntry(change, layout_, loc.id, {"folder", target.id, loc.name, new_path});
+      FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, staging_, new_path, loc.id));
       out.loc.folder = new_path;
       FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.FolderFile(loc.folder)));
       type_id = StoredTypeId(rec.properties, BaseType::kFolder);

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "folio/cmis_ids.h"
+#include "repo/folder_markers.h"
 #include "repo/listings.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
@@ -38,6 +39,7 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
                             " children); use deleteTree");
         }
         FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.FolderFile(loc.folder)));
+        FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, fs_, layout_, loc.folder));
         change.Remove(layout_.Dir(loc.folder), storage::Guard::RecordId(storage::FolderFileInDir(), "id", loc.id));
         storage::StageIndexRemoval(change, layout_, loc.id);
         change.Record(Event("deleted", loc.id, BaseType::kFolder, StoredTypeId(rec.properties, BaseType::kFolder)));
@@ -167,7 +169,9 @@ Result<std::vector<std::string>> Remover::DeleteTree(const std::string& folder_i
     FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, loc));
     Collected c;
     FOLIO_RETURN_IF_ERROR(Collect(loc.folder, true, check, c));
-    // The whole tree disappears at once (renamed into trash, removed after).
+    // The whole tree disappears at once (renamed into trash, removed after), and with it
+    // the markers of its subfolders; its own marker is in its parent.
+    FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, fs_, layout_, loc.folder));
     change.Remove(layout_.Dir(loc.folder), storage::Guard::RecordId(storage::FolderFileInDir(), "id", loc.id));
     for (const std::string& gone : c.ids) storage::StageIndexRemoval(change, layout_, gone);
     for (const std::string& s : c.checked_out) change.Remove(layout_.CheckedOutMarker(s));

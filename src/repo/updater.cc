@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "folio/cmis_ids.h"
+#include "repo/folder_markers.h"
 #include "repo/listings.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
@@ -119,9 +120,11 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
       const std::string new_path = storage::JoinPath(parent_folder, new_name);
       FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(parent_folder));
       if (loc.base == BaseType::kFolder) {
+        FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, staging_.fs(), layout_, loc.folder));
         change.Rename(layout_.Dir(loc.folder), layout_.Dir(new_path),
                       storage::Guard::RecordId(storage::FolderFileInDir(), "id", loc.id));
         storage::StageIndexEntry(change, layout_, loc.id, {"folder", parent_id, new_name, new_path});
+        FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, staging_, new_path, loc.id));
         final_record_path = layout_.FolderFile(new_path);
         out.loc.folder = new_path;
       } else if (loc.base == BaseType::kItem) {

@@ -5,6 +5,7 @@
 
 #include "folio/cmis_ids.h"
 #include "repo/adopter.h"
+#include "repo/folder_markers.h"
 #include "repo/locator.h"
 #include "repo/staging.h"
 #include "storage/id_index.h"
@@ -130,12 +131,27 @@ Status Vanished::FindMoved(const std::string& folder, const std::string& folder_
   return OkStatus();
 }
 
+std::optional<std::string> Vanished::IndexedPlace(const storage::IndexEntry& entry) {
+  if (entry.parent.empty()) return std::nullopt;
+  auto parent = locator_.Locate(entry.parent);
+  if (!parent.ok() || parent->base != BaseType::kFolder) return std::nullopt;
+  return storage::JoinPath(parent->folder, entry.name);
+}
+
 Status Vanished::Reidentify(const std::string& path, const std::string& id, const std::string& parent_id) {
   return committer_.Run([&](storage::ChangeSet& change) -> Status {
     if (!StillVanished(id)) return OkStatus();
     auto rec = records_.ReadRecord(layout_.FolderFile(path));
     if (!rec.ok() || rec->id != id) return OkStatus();  // moved again meanwhile
+    // Its marker moves too: the one at its old place goes (a folder made there since
+    // keeps its own), one is written at its new place.
+    if (auto entry = storage::ReadIndexEntry(fs_, layout_, id); entry.ok()) {
+      if (auto old = IndexedPlace(*entry); old && *old != path) {
+        FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, fs_, layout_, *old, id));
+      }
+    }
     storage::StageIndexEntry(change, layout_, id, {"folder", parent_id, storage::BaseName(path), path});
+    FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, staging_, path, id));
     change.Record(Event("updated", id, BaseType::kFolder, StoredTypeId(rec->properties, BaseType::kFolder)));
     return OkStatus();
   });
@@ -157,6 +173,13 @@ Status Vanished::Forget(const std::vector<std::string>& ids) {
       if (!entry.ok()) continue;
       const auto base = BaseOfKind(entry->kind);
       if (!base) continue;  // an entry of an unknown kind: fsck's to tell
+      if (*base == BaseType::kFolder) {
+        // Its marker in its parent, when that is still there (the parent of a tree's
+        // top folder), holds an id no folder has any more.
+        if (auto place = IndexedPlace(*entry)) {
+          FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, fs_, layout_, *place, id));
+        }
+      }
       storage::StageIndexRemoval(change, layout_, id);
       if (*base == BaseType::kDocument) change.Remove(layout_.CheckedOutMarker(id));
       change.Record(Event("deleted", id, *base, TypeOf(id, *base, typed_dirs)));

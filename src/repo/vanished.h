@@ -5,10 +5,12 @@
 // the entry removed, in one change), once. A folder moved or renamed by hand (`mv a b`)
 // took its records along too: it keeps its id (and so does everything in it), its
 // index entry is brought to its new place with an "updated" event, as a move by Folio
-// would log it.
+// would log it. The folder's marker in its parent (repo/folder_markers.h) follows, in
+// the same change: removed with a deleted folder, moved with a moved one.
 #pragma once
 
 #include <atomic>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,17 +18,20 @@
 #include "folio/repository.h"
 #include "repo/record_reader.h"
 #include "storage/committer.h"
+#include "storage/id_index.h"
 #include "storage/layout.h"
 
 namespace folio::repo {
 
 class Locator;
+class Staging;
 
 class Vanished {
  public:
   Vanished(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, RecordReader& records,
-           Locator& locator, storage::Committer& committer)
-      : fs_(fs), layout_(layout), info_(info), records_(records), locator_(locator), committer_(committer) {}
+           Locator& locator, storage::Committer& committer, Staging& staging)
+      : fs_(fs), layout_(layout), info_(info), records_(records), locator_(locator), committer_(committer),
+        staging_(staging) {}
 
   // Called when the indexed id `id` was found not to resolve (its entry is there, its
   // record is not): first finds the folders moved by hand (a walk of the folder tree,
@@ -42,9 +47,16 @@ class Vanished {
   // Thread-safe.
   Status Absorb(const std::string& id);
 
- private:
-  // True when `id` has an index entry and does not resolve (never the root folder).
+  // True when `id` has an index entry and does not resolve: its record is missing where
+  // the entry says, or holds another id (never the root folder; never for a record that
+  // cannot be read, which is damage, not a removal). Thread-safe.
   bool StillVanished(const std::string& id);
+
+ private:
+  // Where the indexed folder of `entry` is as far as its parent knows (its parent's
+  // present place and the entry's name): where its marker is. nullopt when the parent
+  // does not resolve (gone too).
+  std::optional<std::string> IndexedPlace(const storage::IndexEntry& entry);
   // Brings the entries of folders moved by hand below `folder` (id `folder_id`) to
   // their new place.
   Status FindMoved(const std::string& folder, const std::string& folder_id, int depth);
@@ -61,6 +73,7 @@ class Vanished {
   RecordReader& records_;
   Locator& locator_;
   storage::Committer& committer_;
+  Staging& staging_;
   std::atomic<bool> sweeping_{false};  // one sweep per process at a time, never waited for
 };
 

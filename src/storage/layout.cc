@@ -150,6 +150,12 @@ std::string RepoLayout::FolderFile(std::string_view folder) const {
 }
 std::string RepoLayout::DocsDir(std::string_view folder) const { return JoinPath(FolderMeta(folder), "docs"); }
 std::string RepoLayout::ItemsDir(std::string_view folder) const { return JoinPath(FolderMeta(folder), "items"); }
+std::string RepoLayout::FolderMarkersDir(std::string_view folder) const {
+  return JoinPath(FolderMeta(folder), "folders");
+}
+std::string RepoLayout::FolderMarker(std::string_view folder_path) const {
+  return JoinPath(FolderMarkersDir(ParentPath(folder_path)), BaseName(folder_path));
+}
 std::string RepoLayout::Child(std::string_view folder, std::string_view name) const {
   return JoinPath(Dir(folder), name);
 }

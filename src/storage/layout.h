@@ -91,6 +91,12 @@ class RepoLayout {
   std::string FolderFile(std::string_view folder) const;     // .../.folio/folder.json
   std::string DocsDir(std::string_view folder) const;        // .../.folio/docs
   std::string ItemsDir(std::string_view folder) const;       // .../.folio/items
+  // R/<folder>/.folio/folders: one marker per subfolder, named after it, holding its id
+  // (docs/STORAGE.md §3).
+  std::string FolderMarkersDir(std::string_view folder) const;
+  // The marker of the folder at `folder_path` (not the root) in its parent:
+  // R/<parent>/.folio/folders/<name>.
+  std::string FolderMarker(std::string_view folder_path) const;
   // The user-visible file of a document, or a child folder's directory.
   std::string Child(std::string_view folder, std::string_view name) const;
 

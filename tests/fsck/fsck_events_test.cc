@@ -42,11 +42,25 @@ TEST_CASE("Fsck events: --repair records the deletion of a folder tree removed b
   fs::remove_all(f.Abs(f.Data("reports")));
   const FsckReport before = RunCheck(f.dir.path());
   CHECK(Find(before, "index-entry-dangling", f.IndexEntry(f.reports.id)) != nullptr);
+  // Its marker in the root names it still.
+  const std::string marker = f.Data(".folio/folders/reports");
+  const Finding* stale = Find(before, "folder-marker-mismatch", marker);
+  REQUIRE_MESSAGE(stale != nullptr, Dump(before));
+  CHECK(stale->severity == Severity::kWarning);
+  CHECK_MESSAGE(stale->message.find("stale folder marker '" + marker + "' (holding '" + f.reports.id + "')") !=
+                    std::string::npos,
+                stale->message);
+  CHECK_MESSAGE(stale->message.find("'/reports'") != std::string::npos, stale->message);
   const FsckReport repaired = RunRepair(f.dir.path());
   CHECK_MESSAGE(repaired.problems() == 0, Dump(repaired));
   const Finding* fixed = Find(repaired, "index-entry-dangling", f.IndexEntry(f.q3.series_id));
   REQUIRE_MESSAGE(fixed != nullptr, Dump(repaired));
   CHECK(fixed->repair.find("change log") != std::string::npos);
+  // The marker went with the recorded deletion (the engine's change), not before it.
+  const Finding* marker_fixed = Find(repaired, "folder-marker-mismatch", marker);
+  REQUIRE_MESSAGE(marker_fixed != nullptr, Dump(repaired));
+  CHECK(marker_fixed->repair == "resolved by the other repairs");
+  CHECK_FALSE(fs::exists(f.Abs(marker)));
   // reports/ held q3.txt, draft.md (checked out), new.txt (a working copy only), the
   // item ticket and 2024/ with old.txt.
   std::vector<std::string> want = {"deleted " + f.reports.id + " cmis:folder",

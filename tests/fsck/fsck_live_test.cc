@@ -30,6 +30,16 @@ TEST_CASE("Fsck beside a live writer: changes in flight are not reported as dama
       }
       (void)f.repo->Move(doc->series_id, target.id, f.root, "alice");
       (void)f.repo->Delete(doc->series_id, true);
+      // A folder's changes also move its marker in its parent (folder-marker-mismatch).
+      const std::string n = std::to_string(i % 5);
+      NewObject folder;
+      folder.name = "dir" + n;
+      auto dir = f.repo->CreateFolder(f.root, folder, "alice");
+      if (dir.ok()) {
+        (void)f.repo->UpdateProperties(dir->id, Json{{"cmis:name", "renamed" + n}}, "alice");
+        (void)f.repo->Move(dir->id, target.id, f.root, "alice");
+        (void)f.repo->Delete(dir->id, true);
+      }
       ++rounds;
     }
   });
@@ -44,5 +54,7 @@ TEST_CASE("Fsck beside a live writer: changes in flight are not reported as dama
   }
   stop = true;
   writer.join();
-  MESSAGE(runs << " fsck runs beside " << rounds.load() << " rounds of create, checkOut, checkIn, move, delete");
+  MESSAGE(runs << " fsck runs beside " << rounds.load()
+                << " rounds of create, checkOut, checkIn, move, delete (documents), create, rename, move, delete "
+                   "(folders)");
 }

@@ -3,7 +3,8 @@
 // the last one returned, following the log sees every event once), maxItems,
 // includeProperties, includeACL, includePolicyIds, repositoryInfo's change-log members,
 // retention, every error, and files removed by hand (one event, also with two servers),
-// and folder trees removed by hand (one event per object).
+// and folder trees removed by hand (one event per object, also while the server was
+// stopped).
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
@@ -338,6 +339,61 @@ TEST_CASE("Http changes: a folder tree removed by hand is one deleted event per 
     }
     CHECK(Events(GetJson(c, url), v.prefix).size() == want.size() + 1);
   }
+}
+
+TEST_CASE("Http changes: a folder tree removed by hand while the server was stopped is noticed by the first listing") {
+  TempDir dir;
+  BuildFixtureData(dir.path());
+  ServeProcess server(dir.path());
+  const std::string base = "/demo/beta";
+  const auto client = [&] {
+    httplib::Client c("127.0.0.1", server.port());
+    c.set_read_timeout(60, 0);
+    return c;
+  };
+  std::string tree, sub, a, b, mark;
+  {
+    auto c = client();
+    const auto made = [&](const std::string& url, const Json& props, const std::string& content) -> std::string {
+      std::vector<std::pair<std::string, std::string>> fields = {
+          {"operation", content.empty() ? "createFolder" : "createDocument"}};
+      if (!content.empty()) fields.emplace_back("content", content);
+      const Json p = Post(c, url, fields, props, 201)["succinctProperties"];
+      return p[content.empty() ? "cmis:objectId" : "cmis:versionSeriesId"];
+    };
+    tree = made(base, Json{{"cmis:name", "tree"}}, "");
+    sub = made(base + "/tree", Json{{"cmis:name", "sub"}}, "");
+    a = made(base + "/tree", Json{{"cmis:name", "a.txt"}}, "a");
+    b = made(base + "/tree/sub", Json{{"cmis:name", "b.txt"}}, "b");
+    mark = GetJson(c, base + "?cmisselector=repositoryInfo")["beta"]["latestChangeLogToken"];
+  }
+  CHECK(server.Stop(SIGTERM) == 0);
+  std::filesystem::remove_all(std::filesystem::path(dir.path()) / "demo/beta/tree");
+  server.Start();
+  const std::string url = base + "?cmisselector=contentChanges&succinct=true&changeLogToken=" + mark;
+  std::vector<std::string> want = {"deleted " + tree, "deleted " + sub, "deleted " + a, "deleted " + b};
+  std::sort(want.begin(), want.end());
+  const auto deleted = [&](httplib::Client& c) {
+    std::vector<std::string> got = Events(GetJson(c, url), "cmis:");
+    got.erase(got.begin());  // the event named by the token: seen before
+    std::sort(got.begin(), got.end());
+    return got;
+  };
+  {
+    auto c = client();
+    // Nothing looked up: the first listing of the root finds "tree" gone.
+    Json children = GetJson(c, base + "?cmisselector=children&succinct=true");
+    CHECK(children["objects"].size() == 1);  // docs
+    CHECK(deleted(c) == want);
+    GetJson(c, base + "?cmisselector=children");
+    CHECK(deleted(c) == want);
+  }
+  // Started again: nothing more.
+  CHECK(server.Stop(SIGTERM) == 0);
+  server.Start();
+  auto c = client();
+  GetJson(c, base + "?cmisselector=children");
+  CHECK(deleted(c) == want);
 }
 
 TEST_CASE("Http changes: two servers that both see a file removed by hand record one deleted event") {

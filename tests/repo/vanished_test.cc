@@ -1,13 +1,15 @@
 // Folders removed or moved by hand (docs/STORAGE.md §9): every object of a folder tree
 // removed with `rm -r` is one "deleted" event (its own type), recorded once, whichever
-// way it is noticed and however many processes notice it; a folder moved by hand keeps
-// its id and is one "updated" event.
+// way it is noticed, however many processes notice it, and also when it happened while
+// no Folio ran (the folder's marker in its parent tells the first listing); a folder
+// moved by hand keeps its id and is one "updated" event.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 
+#include "storage/layout.h"
 #include "support/change_events.h"
 #include "support/repo_fixture.h"
 
@@ -208,6 +210,111 @@ TEST_CASE("Vanished: a folder moved or renamed by hand keeps its id and everythi
   CHECK(r.GetObjectByPath(where + "/memo.txt")->series_id == t.memo.series_id);
   REQUIRE(r.GetChildren(f.root, 0, 100).ok());
   CHECK(TypedEvents(r, mark).size() == 1);
+}
+
+std::string MarkerOf(const std::string& id) { return id + "\n"; }
+
+TEST_CASE("Vanished: a folder tree removed by hand while no Folio ran is noticed by the first listing of its parent") {
+  RepoFixture f;
+  const Tree t = MakeTree(f);
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  std::string parent_id, removed;
+  std::vector<std::string> want;
+  SUBCASE("a folder of the root") {
+    parent_id = f.root;
+    removed = "gone";
+    want = t.Deleted();
+  }
+  SUBCASE("a folder below another") {
+    parent_id = t.gone.id;
+    removed = "gone/sub";
+    want = {"deleted " + t.sub.id + " acme:box", "deleted " + t.deep.series_id + " cmis:document"};
+    std::sort(want.begin(), want.end());
+  }
+  f.Restart([&] { std::filesystem::remove_all(f.RepoPath(removed)); });
+  // Nothing looked up yet: a listing of the parent is all it takes.
+  auto page = f.repo->GetChildren(parent_id, 0, 100);
+  REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+  CHECK(TypedEvents(*f.repo, mark) == want);
+  const std::string parent = storage::ParentPath(removed);
+  CHECK_FALSE(f.Has(storage::JoinPath(parent, ".folio/folders/" + storage::BaseName(removed))));
+  CHECK(f.repo->GetObject(t.deep.id).status().kind() == ErrorKind::kObjectNotFound);
+  CHECK(f.repo->GetObject(t.kept_doc.id).ok());
+  // Listed again, by this process and after another restart: nothing more.
+  REQUIRE(f.repo->GetChildren(parent_id, 0, 100).ok());
+  f.Restart();
+  REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
+  if (parent_id != f.root) REQUIRE(f.repo->GetChildren(parent_id, 0, 100).ok());
+  CHECK(TypedEvents(*f.repo, mark) == want);
+  CHECK(f.Visible(".folio/folders/kept") == MarkerOf(t.kept.id));
+}
+
+TEST_CASE("Vanished: a folder tree removed by hand while no Folio ran is noticed by a lookup of a path below it") {
+  RepoFixture f;
+  const Tree t = MakeTree(f);
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  f.Restart([&] { std::filesystem::remove_all(f.RepoPath("gone")); });
+  CHECK(f.repo->GetObjectByPath("gone/sub/deep.txt").status().kind() == ErrorKind::kObjectNotFound);
+  CHECK(TypedEvents(*f.repo, mark) == t.Deleted());
+  CHECK_FALSE(f.Has(".folio/folders/gone"));
+}
+
+TEST_CASE("Vanished: a folder removed by hand and made again under its name is its tree's deletion and a new folder") {
+  RepoFixture f;
+  const Tree t = MakeTree(f);
+  REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  SUBCASE("while Folio runs") {
+    std::filesystem::remove_all(f.RepoPath("gone"));
+    std::filesystem::create_directories(f.RepoPath("gone"));
+  }
+  SUBCASE("while no Folio runs") {
+    f.Restart([&] {
+      std::filesystem::remove_all(f.RepoPath("gone"));
+      std::filesystem::create_directories(f.RepoPath("gone"));
+    });
+  }
+  auto page = f.repo->GetChildren(f.root, 0, 100);
+  REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+  auto made = f.repo->GetObjectByPath("gone");
+  REQUIRE(made.ok());
+  CHECK(made->id != t.gone.id);
+  std::vector<std::string> want = t.Deleted();
+  want.push_back("created " + made->id + " cmis:folder");
+  std::sort(want.begin(), want.end());
+  CHECK(TypedEvents(*f.repo, mark) == want);
+  CHECK(f.Visible(".folio/folders/gone") == MarkerOf(made->id));
+  CheckGone(*f.repo, t);
+}
+
+TEST_CASE("Vanished: a folder moved by hand while no Folio ran keeps its id, noticed by the first listing") {
+  RepoFixture f;
+  const Tree t = MakeTree(f);
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  std::string where;
+  SUBCASE("renamed") {
+    where = "renamed";
+  }
+  SUBCASE("moved into another folder") {
+    where = "kept/moved";
+  }
+  f.Restart([&] { std::filesystem::rename(f.RepoPath("gone"), f.RepoPath(where)); });
+  auto page = f.repo->GetChildren(f.root, 0, 100);
+  REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+  CHECK(TypedEvents(*f.repo, mark) == std::vector<std::string>{"updated " + t.gone.id + " cmis:folder"});
+  // Its marker moved with it; what it holds kept theirs.
+  CHECK_FALSE(f.Has(".folio/folders/gone"));
+  CHECK(f.Visible(storage::JoinPath(storage::ParentPath(where), ".folio/folders/" + storage::BaseName(where))) ==
+        MarkerOf(t.gone.id));
+  CHECK(f.Visible(where + "/.folio/folders/sub") == MarkerOf(t.sub.id));
+  auto deep = f.repo->GetObject(t.deep.id);
+  REQUIRE_MESSAGE(deep.ok(), deep.status().ToString());
+  CHECK(deep->path == where + "/sub/deep.txt");
+  CHECK(f.repo->GetObject(t.gone.id)->path == where);
+  f.Restart();
+  REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
+  REQUIRE(f.repo->GetChildren(t.kept.id, 0, 100).ok());
+  CHECK(TypedEvents(*f.repo, mark).size() == 1);
 }
 
 TEST_CASE("Vanished: a read-only repository records nothing for a folder removed by hand") {

@@ -15,6 +15,10 @@ TEST_CASE("Layout: every path of a document series is under its folder's .folio"
   CHECK(l.VersionContent("", "x.txt", "2.1") == "demo/main/.folio/docs/x.txt/2.1.content");
   CHECK(l.PwcProps("a", "x.txt") == "demo/main/a/.folio/docs/x.txt/pwc.json");
   CHECK(l.FolderFile("") == "demo/main/.folio/folder.json");
+  CHECK(l.FolderMarkersDir("") == "demo/main/.folio/folders");
+  CHECK(l.FolderMarkersDir("a/b") == "demo/main/a/b/.folio/folders");
+  CHECK(l.FolderMarker("a") == "demo/main/.folio/folders/a");
+  CHECK(l.FolderMarker("a/b/c d") == "demo/main/a/b/.folio/folders/c d");
   CHECK(l.IndexEntry("fabcdef") == "demo/main/.folio/index/ef/fabcdef.json");
   CHECK(l.TypeFile("acme:a/b") == "demo/main/.folio/types/acme:a%2Fb.json");
 }

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -142,9 +143,27 @@ struct RepoFixture {
     std::filesystem::create_symlink(target, RepoPath(rel), ec);
     REQUIRE_FALSE(ec);
   }
+  // Closes the repository and its store, as a server that stops (its committer
+  // checkpoints), runs `meanwhile` (what a person does while no Folio runs), and opens
+  // them again: nothing of the first process's memory is left.
+  void Restart(const std::function<void()>& meanwhile = {}) {
+    repo.reset();
+    store.reset();
+    if (meanwhile) meanwhile();
+    Reopen();
+  }
   virtual ~RepoFixture() = default;
 
  protected:
+  virtual void Reopen() {
+    auto s = Store::Open(dir.path(), StoreOptions{.durable = false, .create = false});
+    REQUIRE_MESSAGE(s.ok(), s.status().ToString());
+    store = std::move(*s);
+    auto r = store->GetRepository("demo", "main");
+    REQUIRE_MESSAGE(r.ok(), r.status().ToString());
+    repo = *r;
+  }
+
   std::unique_ptr<Fs> disk_;
   Fs* fs_ = nullptr;
 };
@@ -168,6 +187,13 @@ struct MemRepoFixture : RepoFixture {
   ~MemRepoFixture() override { repo.reset(); }
   void Symlink(const std::string& rel, const std::string& target) override {
     REQUIRE(mem.MakeSymlinkForTest("demo/main/" + rel, target).ok());
+  }
+
+ protected:
+  void Reopen() override {
+    auto r = Repository::Open(mem, "demo/main");
+    REQUIRE_MESSAGE(r.ok(), r.status().ToString());
+    repo = *r;
   }
 };
 
