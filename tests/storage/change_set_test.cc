@@ -337,7 +337,10 @@ TEST_CASE("ApplyChangeSet: the JSON value handed to readers is the one they woul
   };
   REQUIRE(storage::ApplyChangeSet(fs, change, options, nullptr).ok());
   REQUIRE(reported.size() == 3);
-  for (const auto& [path, value] : reported) {
+  for (const auto& entry : reported) {
+    // Not a structured binding: clang 14 cannot capture one (CAPTURE is a lambda).
+    const std::string& path = entry.first;
+    const std::shared_ptr<const Json>& value = entry.second;
     CAPTURE(path);
     REQUIRE(value != nullptr);
     auto read = storage::ReadJsonFile(fs, path);
