@@ -33,6 +33,9 @@ struct FileStat {
   uint64_t device = 0;
 };
 
+// True when `a` and `b` are the same file (two names of one inode).
+inline bool SameInode(const FileStat& a, const FileStat& b) { return a.inode == b.inode && a.device == b.device; }
+
 class ReadableFile {
  public:
   virtual ~ReadableFile() = default;
@@ -158,7 +161,9 @@ class Fs {
 };
 
 // Convenience built on Fs.
-Result<std::string> ReadWholeFile(Fs& fs, const std::string& path);
+// The bytes of the file at `path`. Errors: the Fs's; kStorage when the file holds more
+// than `max_bytes` (only that many and one more are read).
+Result<std::string> ReadWholeFile(Fs& fs, const std::string& path, uint64_t max_bytes = UINT64_MAX);
 bool Exists(Fs& fs, const std::string& path);
 // True if the files at `a` and `b` hold the same bytes (read in chunks, never whole);
 // nullopt if either cannot be read.

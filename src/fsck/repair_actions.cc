@@ -6,12 +6,11 @@
 
 #include "fsck/checks.h"
 #include "folio/cmis_ids.h"
+#include "repo/adopter.h"
 #include "repo/mime.h"
 #include "repo/staging.h"
 #include "storage/atomic_write.h"
 #include "storage/committer.h"
-#include "storage/ids.h"
-#include "storage/json_access.h"
 #include "storage/datetime.h"
 
 namespace folio::fsck {
@@ -92,39 +91,16 @@ Result<std::string> AbsorbVisibleFile(Fs& fs, LostFound& lost, const RepoFacts& 
   if (lf.content) {
     FOLIO_ASSIGN_OR_RETURN(kept, lost.Copy(f.layout, lf.content_path));
   }
-  FOLIO_ASSIGN_OR_RETURN(Json record, storage::ReadJsonFile(fs, lf.json_path));
-  // As Folio's own absorption of a hand edit (repo/adopter.cc), in one change of the
-  // commit log: the file becomes the version's content (linked, as Folio keeps it),
-  // modified by "system" at the file's mtime, and the change log says "updated".
-  Json content = Json{{"length", 0}, {"mimeType", repo::MimeTypeForName(s->name)}, {"fileName", s->name}};
-  if (auto c = record.find("content"); c != record.end() && c->is_object()) content = *c;
-  content["length"] = visible.size;
-  record["content"] = content;
-  std::string type_id = cmis::kDocument;
-  if (auto p = record.find("properties"); p != record.end() && p->is_object()) {
-    (*p)["cmis:lastModifiedBy"] = "system";
-    (*p)["cmis:lastModificationDate"] = storage::FormatIsoMs(visible.mtime_ns / 1000000);
-    type_id = storage::StringOr(*p, cmis::kObjectTypeId, type_id);
-  }
+  // As the engine takes in a hand edit (repo/adopter.h StageHandEdit), in one change of
+  // the commit log with its "updated" event.
   storage::CommitterOptions options;
   options.lock_held = true;  // RepairUnderLock holds it
   storage::Committer committer(fs, f.layout, options);
   FOLIO_RETURN_IF_ERROR(committer.Open());
   FOLIO_RETURN_IF_ERROR(committer.Run([&](storage::ChangeSet& change) -> Status {
-    // An edit in place of the content's own inode (the visible file is a link to it)
-    // needs no link.
     auto content_st = fs.Stat(lf.content_path);
-    const bool same_inode =
-        content_st.ok() && content_st->inode == visible.inode && content_st->device == visible.device;
-    if (!same_inode) change.Link(lf.content_path, s->visible, storage::Guard::Inode(visible));
-    change.PutJson(lf.json_path, record);
-    change.PutJsonStamped(s->series_file, s->series_json, s->visible);
-    storage::ChangeEvent e;
-    e.type = "updated";
-    e.object_id = storage::VersionId(s->series->series_id, label);
-    e.base_type_id = cmis::kDocument;
-    e.type_id = type_id;
-    change.Record(std::move(e));
+    repo::StageHandEdit(change, f.layout, s->folder, s->name, *s->series, *lf.record, visible,
+                        content_st.ok() && SameInode(*content_st, visible));
     return OkStatus();
   }));
   return "took the file as the content of version " + label +

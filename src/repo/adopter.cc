@@ -171,7 +171,7 @@ Result<SeriesRecord> Adopter::AbsorbHandEdit(const std::string& folder, const st
     auto content_st = fs_.Stat(content_path);
     // The visible file is usually the latest content's own inode (a link): an edit in
     // place changed both, and is an edit even though the bytes compare equal.
-    const bool same_inode = content_st.ok() && content_st->inode == st.inode && content_st->device == st.device;
+    const bool same_inode = content_st.ok() && SameInode(*content_st, st);
     if (same_inode && committer_.read_only() && rec.content && rec.content->length == st.size) {
       // Read-only, the file is the latest content itself and its size unchanged: a
       // touch cannot be told from an edit in place, and a repository that cannot
@@ -186,18 +186,26 @@ Result<SeriesRecord> Adopter::AbsorbHandEdit(const std::string& folder, const st
       change.PutJsonStamped(layout_.SeriesFile(folder, name), ToJson(series), visible);
       return OkStatus();
     }
-    if (!same_inode) change.Link(content_path, visible, storage::Guard::Inode(st));
-    ContentInfo info = rec.content.value_or(ContentInfo{0, MimeTypeForName(name), name});
-    info.length = st.size;
-    rec.content = info;
-    Touch(rec.properties, kSystemUser, MsOf(st.mtime_ns));
-    change.PutJson(props_path, ToJson(rec));
-    change.PutJsonStamped(layout_.SeriesFile(folder, name), ToJson(series), visible);
-    change.Record(Event("updated", storage::VersionId(series.series_id, latest), BaseType::kDocument,
-                        StoredTypeId(rec.properties, BaseType::kDocument)));
+    StageHandEdit(change, layout_, folder, name, series, std::move(rec), st, same_inode);
     return OkStatus();
   }));
   return records_.ReadSeries(folder, name);
+}
+
+void StageHandEdit(storage::ChangeSet& change, const storage::RepoLayout& layout, const std::string& folder,
+                   const std::string& name, const SeriesRecord& series, ObjectRecord rec, const FileStat& st,
+                   bool same_inode) {
+  const std::string latest = series.versions.back();
+  const std::string visible = layout.Child(folder, name);
+  if (!same_inode) change.Link(layout.VersionContent(folder, name, latest), visible, storage::Guard::Inode(st));
+  ContentInfo info = rec.content.value_or(ContentInfo{0, MimeTypeForName(name), name});
+  info.length = st.size;
+  rec.content = info;
+  Touch(rec.properties, kSystemUser, MsOf(st.mtime_ns));
+  change.PutJson(layout.VersionProps(folder, name, latest), ToJson(rec));
+  change.PutJsonStamped(layout.SeriesFile(folder, name), ToJson(series), visible);
+  change.Record(Event("updated", storage::VersionId(series.series_id, latest), BaseType::kDocument,
+                      StoredTypeId(rec.properties, BaseType::kDocument)));
 }
 
 Status Adopter::AbsorbHandRemovals(const std::string& folder, const std::vector<std::string>& names) {

@@ -22,6 +22,16 @@ namespace folio::repo {
 
 class Locator;
 
+// Stages the file `name` of `folder`, edited by hand (identity `st`), as the content of
+// the latest version of `series`, whose record is `rec` (docs/STORAGE.md §9): the
+// version's content linked to the file (unless `same_inode`: it is that file already,
+// edited in place), the record given the file's length and modified by "system" at the
+// file's mtime, the series stamped with the file, an "updated" event. The engine's
+// absorption of an edit and fsck's repair of one both stage it so.
+void StageHandEdit(storage::ChangeSet& change, const storage::RepoLayout& layout, const std::string& folder,
+                   const std::string& name, const SeriesRecord& series, ObjectRecord rec, const FileStat& st,
+                   bool same_inode);
+
 class Adopter {
  public:
   Adopter(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, RecordReader& records,

@@ -62,7 +62,7 @@ Status Apply(Fs& fs, const JournalAction& a, std::set<std::string>& touched) {
     // destination is synced first, so that a power loss between the two syncs leaves
     // two names of the file (completed here on recovery), never none.
     auto to = fs.Stat(a.to);
-    if (to.ok() && to->type != FileType::kDirectory && to->inode == st->inode && to->device == st->device) {
+    if (to.ok() && to->type != FileType::kDirectory && SameInode(*to, *st)) {
       FOLIO_RETURN_IF_ERROR(fs.Remove(a.from));
       return fs.SyncDir(from_dir);
     }

@@ -113,7 +113,7 @@ Result<QueryIndex::State> QueryIndex::CheckLocked(std::shared_ptr<ChangeFeed>& f
     feed = feed_;
   }
   auto st = fs_.Stat(paths_.db_fs_path);
-  const bool same = writer_ && st.ok() && identity_ && st->inode == identity_->inode && st->device == identity_->device;
+  const bool same = writer_ && st.ok() && identity_ && SameInode(*st, *identity_);
   if (!same) {
     if (writer_) Log("the index file was removed or replaced: it is opened again");
     FOLIO_RETURN_IF_ERROR(ReopenLocked());
