@@ -9,10 +9,7 @@
 # Usage: bench/engine_instructions.sh [BUILD_DIR] [CYCLES]   (needs valgrind and curl)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
-folio="${1:-$root/build}/folio"
-cycles="${2:-50}"
-[ -x "$folio" ] || { echo "no $folio: build first" >&2; exit 2; }
-command -v valgrind >/dev/null && command -v curl >/dev/null || { echo "needs valgrind and curl" >&2; exit 2; }
+needs=valgrind
 . "$root/bench/cycle_lib.sh"
 valgrind --tool=callgrind --callgrind-out-file="$work/out" "$folio" serve --data "$work/data" --port "$port" \
   --threads 2 --log-level warn >"$work/serve.out" 2>"$work/serve.err" &

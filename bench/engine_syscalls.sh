@@ -8,10 +8,7 @@
 # Usage: bench/engine_syscalls.sh [BUILD_DIR] [CYCLES]   (needs strace and curl)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
-folio="${1:-$root/build}/folio"
-cycles="${2:-50}"
-[ -x "$folio" ] || { echo "no $folio: build first" >&2; exit 2; }
-command -v strace >/dev/null && command -v curl >/dev/null || { echo "needs strace and curl" >&2; exit 2; }
+needs=strace
 . "$root/bench/cycle_lib.sh"
 "$folio" serve --data "$work/data" --port "$port" --log-level warn >"$work/serve.out" 2>"$work/serve.err" &
 pid=$!
