@@ -79,24 +79,30 @@ class ReadOnlyLogFile : public RandomAccessFile {
   std::string path_;
 };
 
-}  // namespace
+constexpr size_t kCrcRoom = 9;  // "xxxxxxxx "
 
-std::string Frame(const Json& value) {
-  std::string text;
-  AppendJson(text, value);
-  char crc[10];
-  std::snprintf(crc, sizeof crc, "%08x ", Crc32(text));
-  std::string out;
-  out.reserve(text.size() + 10);
-  out.append(crc, 9).append(text).push_back('\n');
+// `out` holds kCrcRoom bytes of room, then a frame's JSON text: the frame, its CRC
+// written into the room and its newline appended (the text is never copied).
+std::string Sealed(std::string out) {
+  char crc[kCrcRoom + 1];
+  std::snprintf(crc, sizeof crc, "%08x ", Crc32(std::string_view(out).substr(kCrcRoom)));
+  out.replace(0, kCrcRoom, crc, kCrcRoom);
+  out.push_back('\n');
   return out;
 }
 
+}  // namespace
+
+std::string Frame(const Json& value) {
+  std::string out(kCrcRoom, ' ');
+  AppendJson(out, value);
+  return Sealed(std::move(out));
+}
+
 std::string RecordFrame(uint64_t epoch, uint64_t lsn, const ChangeSet& change) {
-  // The frame's text is written in place after room for its CRC (no JSON value, no
-  // second copy): this runs for every change under the staging lock.
-  std::string out(9, ' ');
-  out.reserve(9 + 64 + change.InlineBytes() + 256 * change.actions().size());
+  // Written as text (no JSON value): this runs for every change under the staging lock.
+  std::string out(kCrcRoom, ' ');
+  out.reserve(kCrcRoom + 64 + change.InlineBytes() + 256 * change.actions().size());
   out += "{\"epoch\":";
   out += std::to_string(epoch);
   out += ",\"lsn\":";
@@ -104,11 +110,7 @@ std::string RecordFrame(uint64_t epoch, uint64_t lsn, const ChangeSet& change) {
   out.push_back(',');
   AppendChangeSetMembers(out, change);
   out.push_back('}');
-  char crc[10];
-  std::snprintf(crc, sizeof crc, "%08x ", Crc32(std::string_view(out).substr(9)));
-  out.replace(0, 9, crc, 9);
-  out.push_back('\n');
-  return out;
+  return Sealed(std::move(out));
 }
 
 Result<std::unique_ptr<CommitLog>> CommitLog::Open(Fs& fs, const std::string& path) {
