@@ -30,17 +30,9 @@ bool IsIndexedId(const std::string& id) {
 
 std::optional<std::string> ReadFolderMarker(Fs& fs, const storage::RepoLayout& layout,
                                             const std::string& folder_path) {
-  auto file = fs.Open(layout.FolderMarker(folder_path));
-  if (!file.ok() || (*file)->size() > kMaxMarkerBytes) return std::nullopt;
-  std::string bytes(kMaxMarkerBytes, '\0');
-  size_t got = 0;
-  while (got < bytes.size()) {
-    auto n = (*file)->Read(bytes.data() + got, bytes.size() - got);
-    if (!n.ok()) return std::nullopt;
-    if (*n == 0) break;
-    got += *n;
-  }
-  bytes.resize(got);
+  auto read = ReadWholeFile(fs, layout.FolderMarker(folder_path), kMaxMarkerBytes);
+  if (!read.ok()) return std::nullopt;
+  std::string& bytes = *read;
   while (!bytes.empty() && std::isspace(static_cast<unsigned char>(bytes.back()))) bytes.pop_back();
   if (!IsIndexedId(bytes)) return std::nullopt;
   return bytes;

@@ -1,6 +1,8 @@
 // Helpers shared by every Fs implementation.
 #include "folio/fs.h"
 
+#include <algorithm>
+
 namespace folio {
 
 Status WritableFile::AppendFrom(ReadableFile& src) {
@@ -39,16 +41,26 @@ Result<std::unique_ptr<Directory>> Fs::OpenDirectory(const std::string& path) {
   return std::unique_ptr<Directory>(new PathDirectory(*this, path));
 }
 
-Result<std::string> ReadWholeFile(Fs& fs, const std::string& path) {
+Result<std::string> ReadWholeFile(Fs& fs, const std::string& path, uint64_t max_bytes) {
   FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<ReadableFile> file, fs.Open(path));
+  const auto too_large = [&] {
+    return StorageError("'" + path + "' holds more than " + std::to_string(max_bytes) + " bytes");
+  };
+  if (file->size() > max_bytes) return too_large();
   std::string out;
   out.resize(file->size());
   size_t have = 0;
   for (;;) {
-    if (have == out.size()) out.resize(out.size() * 2 + 4096);
+    if (have == out.size()) {
+      // Grow, but never read more than one byte past the bound.
+      const uint64_t room = max_bytes == UINT64_MAX ? UINT64_MAX : max_bytes + 1;
+      out.resize(static_cast<size_t>(std::min<uint64_t>(out.size() * 2 + 4096, room)));
+      if (have == out.size()) return too_large();
+    }
     FOLIO_ASSIGN_OR_RETURN(size_t n, file->Read(out.data() + have, out.size() - have));
     if (n == 0) break;
     have += n;
+    if (have > max_bytes) return too_large();  // it grew while read
   }
   out.resize(have);
   return out;

@@ -576,6 +576,10 @@ TEST_CASE_TEMPLATE("Fs: ReadWholeFile and SameBytes", W, PosixWorld, PosixHeldWo
   Put(fs, "b", big);
   Put(fs, "c", big.substr(1) + "y");
   CHECK(*ReadWholeFile(fs, "a") == big);
+  CHECK(*ReadWholeFile(fs, "a", big.size()) == big);  // exactly the bound is allowed
+  auto over = ReadWholeFile(fs, "a", big.size() - 1);
+  REQUIRE_FALSE(over.ok());
+  CHECK(over.status().kind() == ErrorKind::kStorage);
   CHECK(SameBytes(fs, "a", "b") == true);
   CHECK(SameBytes(fs, "a", "c") == false);
   CHECK(SameBytes(fs, "a", "missing") == std::nullopt);
