@@ -244,7 +244,7 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
   if (memo) {
     std::lock_guard<std::mutex> lock(memo_mu_);
     auto it = memo_.find(memo_key);
-    if (it != memo_.end() && it->second.series == loc.record && it->second.record == rec_json &&
+    if (it != memo_.end() && it->second.series.lock() == loc.record && it->second.record.lock() == rec_json &&
         it->second.parent_id == parent_id) {
       FOLIO_ASSIGN_OR_RETURN(auto type_now, types_.Get(it->second.obj->type_id));
       if (type_now == it->second.type) return it->second.obj;
@@ -259,7 +259,8 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
       std::make_shared<ObjectData>(AssembleDocument(context, the_label, pwc, type_id, *type, std::move(rec)));
   if (memo) {
     std::lock_guard<std::mutex> lock(memo_mu_);
-    if (memo_.size() >= kMaxMemoDocuments) memo_.clear();
+    SweepMemo(memo_, memo_sweep_at_, kMaxMemoDocuments,
+              [](const DocMemo& m) { return m.series.expired() || m.record.expired(); });
     memo_[memo_key] = DocMemo{loc.record, rec_json, type, parent_id, o};
   }
   return o;

@@ -13,6 +13,7 @@
 #include "folio/fs.h"
 #include "folio/object.h"
 #include "repo/location.h"
+#include "repo/memo_sweep.h"
 #include "repo/record_reader.h"
 #include "repo/types.h"
 
@@ -83,9 +84,12 @@ class ObjectBuilder {
   Adopter& adopter_;
 
   // Documents as last built, by record path; valid only while built from the same
-  // cached series record, version record and type, under the same parent id.
+  // cached series record, version record and type, under the same parent id. The
+  // records are held weakly: each check-in gives a document a new record path, and a
+  // memo that kept the records alive kept every state of the series (each as long as
+  // its version list) until the memo filled.
   struct DocMemo {
-    std::shared_ptr<const storage::Json> series, record;
+    std::weak_ptr<const storage::Json> series, record;
     std::shared_ptr<const TypeDef> type;
     std::string parent_id;
     std::shared_ptr<const ObjectData> obj;
@@ -93,6 +97,7 @@ class ObjectBuilder {
   static constexpr size_t kMaxMemoDocuments = 2048;
   std::mutex memo_mu_;
   std::unordered_map<std::string, DocMemo> memo_;
+  size_t memo_sweep_at_ = kFirstMemoSweep;  // see repo/memo_sweep.h
 };
 
 }  // namespace folio::repo

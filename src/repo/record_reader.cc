@@ -28,14 +28,20 @@ Result<std::shared_ptr<const SeriesRecord>> RecordReader::DecodeSeries(const std
   {
     std::lock_guard<std::mutex> lock(series_mu_);
     auto it = series_memo_.find(json.get());
-    if (it != series_memo_.end()) return it->second.series;
+    // An expired entry is an earlier JSON that had this address: not ours.
+    if (it != series_memo_.end() && it->second.json.lock() == json) return it->second.series;
   }
   FOLIO_ASSIGN_OR_RETURN(SeriesRecord decoded, SeriesRecordFromJson(*json, what));
   auto series = std::make_shared<const SeriesRecord>(std::move(decoded));
   std::lock_guard<std::mutex> lock(series_mu_);
-  if (series_memo_.size() >= kMaxSeriesMemo) series_memo_.clear();
+  SweepMemo(series_memo_, sweep_at_, kMaxSeriesMemo, [](const SeriesMemo& m) { return m.json.expired(); });
   series_memo_[json.get()] = SeriesMemo{json, series};
   return series;
+}
+
+size_t RecordReader::SeriesMemoSize() {
+  std::lock_guard<std::mutex> lock(series_mu_);
+  return series_memo_.size();
 }
 
 Result<ObjectRecord> RecordReader::ReadDocumentRecord(const std::string& folder, const std::string& name,

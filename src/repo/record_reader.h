@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "folio/fs.h"
+#include "repo/memo_sweep.h"
 #include "repo/records.h"
 #include "storage/json_cache.h"
 #include "storage/layout.h"
@@ -39,6 +40,8 @@ class RecordReader {
   // series lists thousands of labels and every request by path needs the record).
   Result<std::shared_ptr<const SeriesRecord>> DecodeSeries(const std::shared_ptr<const storage::Json>& json,
                                                            const std::string& what);
+  // How many decodings the memo holds (for tests of its bound).
+  size_t SeriesMemoSize();
   // The record that stands for the document `name` in `folder` (its type, its ACL): its
   // latest version's, or its working copy's when it has no version yet. Errors: as
   // ReadRecord.
@@ -48,8 +51,12 @@ class RecordReader {
   Result<std::string> FolderId(const std::string& folder);
 
  private:
+  // A decoding lives as long as the parsed JSON it came from, no longer: the memo does
+  // not keep the JSON alive (each write of a series.json makes a new one, and a memo
+  // that held them kept every state of a busy document, each as long as its version
+  // list). Entries whose JSON is gone are swept when the memo has doubled.
   struct SeriesMemo {
-    std::shared_ptr<const storage::Json> json;  // kept alive: its address is the key
+    std::weak_ptr<const storage::Json> json;  // its address is the key
     std::shared_ptr<const SeriesRecord> series;
   };
   static constexpr size_t kMaxSeriesMemo = 2048;
@@ -59,6 +66,7 @@ class RecordReader {
   storage::JsonCache cache_{8192};
   std::mutex series_mu_;
   std::unordered_map<const storage::Json*, SeriesMemo> series_memo_;
+  size_t sweep_at_ = kFirstMemoSweep;  // see repo/memo_sweep.h
 };
 
 }  // namespace folio::repo
