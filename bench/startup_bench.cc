@@ -4,8 +4,10 @@
 // stops when waitpid returns, for folio when the ready line has been read from its
 // standard output (then it is stopped with SIGTERM, untimed).
 //
-// Usage: folio_bench_startup [--folio PATH] [--runs N]
-//   --folio defaults to build/folio beside this binary's build tree; --runs to 200.
+// Usage: folio_bench_startup [--folio PATH]... [--runs N]
+//   --folio defaults to build/folio beside this binary's build tree; given more than once,
+//   each binary is timed in turn within every run (before/after comparisons on a shared
+//   machine see the same load); --runs defaults to 200.
 // Prints the medians, the 10th and 90th percentiles and the ratio of the medians.
 #include <fcntl.h>
 #include <signal.h>
@@ -92,46 +94,52 @@ double Percentile(std::vector<double> v, double p) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string folio = FOLIO_BINARY;
+  std::vector<std::string> folios;
   int runs = 200;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--folio") == 0 && i + 1 < argc) {
-      folio = argv[++i];
+      folios.push_back(argv[++i]);
     } else if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
       runs = std::max(1, std::atoi(argv[++i]));
     } else {
-      std::fprintf(stderr, "usage: %s [--folio PATH] [--runs N]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--folio PATH]... [--runs N]\n", argv[0]);
       return 2;
     }
   }
+  if (folios.empty()) folios.push_back(FOLIO_BINARY);
   char dir[] = "/tmp/folio-bench-startup-XXXXXX";
   if (::mkdtemp(dir) == nullptr) return 1;
   const std::string data = std::string(dir) + "/data";
-  if (TimeFolio(folio, data) < 0) {  // creates the (empty) data directory; warms the page cache
-    std::fprintf(stderr, "%s serve did not print its ready line\n", folio.c_str());
-    return 1;
-  }
-  std::vector<double> t_true;
-  std::vector<double> t_folio;
-  for (int i = 0; i < runs; ++i) {
-    t_true.push_back(TimeTrue());
-    const double us = TimeFolio(folio, data);
-    if (us < 0) {
-      std::fprintf(stderr, "run %d: no ready line\n", i);
+  for (const std::string& folio : folios) {
+    if (TimeFolio(folio, data) < 0) {  // creates the (empty) data directory; warms the page cache
+      std::fprintf(stderr, "%s serve did not print its ready line\n", folio.c_str());
       return 1;
     }
-    t_folio.push_back(us);
+  }
+  std::vector<double> t_true;
+  std::vector<std::vector<double>> t_folio(folios.size());
+  for (int i = 0; i < runs; ++i) {
+    t_true.push_back(TimeTrue());
+    for (size_t f = 0; f < folios.size(); ++f) {
+      const double us = TimeFolio(folios[f], data);
+      if (us < 0) {
+        std::fprintf(stderr, "run %d: no ready line from %s\n", i, folios[f].c_str());
+        return 1;
+      }
+      t_folio[f].push_back(us);
+    }
   }
   std::string rm = "rm -rf '" + std::string(dir) + "'";
   if (std::system(rm.c_str()) != 0) std::fprintf(stderr, "could not remove %s\n", dir);
   const double m_true = Percentile(t_true, 0.5);
-  const double m_folio = Percentile(t_folio, 0.5);
-  std::printf("runs: %d each, interleaved; folio: %s\n", runs, folio.c_str());
-  std::printf("| what | median us | p10 us | p90 us |\n|---|---|---|---|\n");
-  std::printf("| exec /bin/true until exit | %.0f | %.0f | %.0f |\n", m_true, Percentile(t_true, 0.1),
+  std::printf("runs: %d each, interleaved\n", runs);
+  std::printf("| what | median us | p10 us | p90 us | ratio of medians (goal <= 3x) |\n|---|---|---|---|---|\n");
+  std::printf("| exec /bin/true until exit | %.0f | %.0f | %.0f | |\n", m_true, Percentile(t_true, 0.1),
               Percentile(t_true, 0.9));
-  std::printf("| exec folio serve until ready line | %.0f | %.0f | %.0f |\n", m_folio, Percentile(t_folio, 0.1),
-              Percentile(t_folio, 0.9));
-  std::printf("ratio of medians: %.2fx (goal <= 3x)\n", m_folio / m_true);
+  for (size_t f = 0; f < folios.size(); ++f) {
+    const double m_folio = Percentile(t_folio[f], 0.5);
+    std::printf("| exec %s serve until ready line | %.0f | %.0f | %.0f | %.2fx |\n", folios[f].c_str(), m_folio,
+                Percentile(t_folio[f], 0.1), Percentile(t_folio[f], 0.9), m_folio / m_true);
+  }
   return 0;
 }

@@ -60,6 +60,13 @@ Status CheckDataDirectory(const ServeOptions& o) {
   return InvalidArgument(NotADataDirectory(o.data, kind, HintFor::kServe));
 }
 
+// Removes the --ephemeral copies in $TMPDIR that killed servers left, and says so.
+void RemoveAbandonedCopies() {
+  for (const std::string& removed : RemoveAbandonedEphemeralCopies()) {
+    spdlog::info("removed {}: an --ephemeral copy left by a process that no longer runs", removed);
+  }
+}
+
 int RunServe(const ServeOptions& o) {
   const auto level = spdlog::level::from_str(o.log_level);
   if (level == spdlog::level::off && o.log_level != "off") {
@@ -90,9 +97,6 @@ int RunServe(const ServeOptions& o) {
       return 1;
     }
   }
-  for (const std::string& removed : RemoveAbandonedEphemeralCopies()) {
-    spdlog::info("removed {}: an --ephemeral copy left by a process that no longer runs", removed);
-  }
   if (Status s = CheckDataDirectory(o); !s.ok()) {
     std::cerr << "folio serve: " << s.message() << "\n";
     return 1;
@@ -100,6 +104,7 @@ int RunServe(const ServeOptions& o) {
   std::unique_ptr<EphemeralCopy> copy;
   std::string dir = o.data;
   if (o.ephemeral) {
+    RemoveAbandonedCopies();  // before the copy: the room they take may be needed for it
     auto made = EphemeralCopy::Make(o.data);
     if (!made.ok()) {
       std::cerr << "folio serve: " << made.status().ToString() << "\n";
@@ -184,6 +189,13 @@ int RunServe(const ServeOptions& o) {
                  o.strict ? ", strict" : "");
   }
   service.StartQueryIndexing();  // after the ready line: it never waits for an index
+  if (Status s = server.Start(); !s.ok()) {
+    std::cerr << "folio serve: " << s.message() << "\n";
+    return 1;
+  }
+  // Serving already: the ready line waits neither for a scan of all of $TMPDIR nor for the
+  // removal of a large copy (a stop signal meanwhile waits for the sweep's end).
+  if (!o.ephemeral) RemoveAbandonedCopies();
 
   std::thread waiter([&server, &signals] {
     int sig = 0;

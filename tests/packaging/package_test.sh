@@ -46,6 +46,8 @@ check "every sample data file is in folio" \
   test "$(cd "$root/sample-data" && find . -type f | wc -l)" = "$(grep -c '^/usr/share/folio/sample-data/.*[^/]$' <<<"$server_files")"
 check "folio: Package folio, Depends from the libraries it loads" \
   bash -c "dpkg-deb -f '$server_deb' Package | grep -qx folio && dpkg-deb -f '$server_deb' Depends | grep -q 'libc6'"
+check "folio: Depends on libmagic-mgc (libmagic is linked in, its database is read at run time)" \
+  bash -c "dpkg-deb -f '$server_deb' Depends | grep -q 'libmagic-mgc'"
 check "folio-dev: Depends on folio of the same version" \
   bash -c "dpkg-deb -f '$dev_deb' Depends | grep -q 'folio (= $(dpkg-deb -f "$server_deb" Version))'"
 
