@@ -19,8 +19,7 @@ Result<std::shared_ptr<const Json>> JsonCache::Read(Fs& fs, const std::string& p
         lru_.splice(lru_.begin(), lru_, it->second.lru);
         return it->second.json;
       }
-      lru_.erase(it->second.lru);
-      map_.erase(it);
+      EraseLocked(it);
     }
   }
   // Read through the confined Open; remember the identity of what was opened.
@@ -56,17 +55,32 @@ void JsonCache::Remember(const std::string& path, const FileStat& st, std::share
 void JsonCache::InsertLocked(const std::string& path, const FileStat& st, std::shared_ptr<const Json> json) {
   auto it = map_.find(path);
   if (it != map_.end()) {
+    bytes_ -= it->second.stat.size;
     it->second.stat = st;
     it->second.json = std::move(json);
     lru_.splice(lru_.begin(), lru_, it->second.lru);
-    return;
+  } else {
+    lru_.push_front(path);
+    map_[path] = Entry{st, std::move(json), lru_.begin()};
   }
-  lru_.push_front(path);
-  map_[path] = Entry{st, std::move(json), lru_.begin()};
-  if (map_.size() > capacity_) {
-    map_.erase(lru_.back());
-    lru_.pop_back();
-  }
+  bytes_ += st.size;
+  while (map_.size() > 1 && (map_.size() > capacity_ || bytes_ > max_bytes_)) EraseLocked(map_.find(lru_.back()));
+}
+
+void JsonCache::EraseLocked(std::unordered_map<std::string, Entry>::iterator it) {
+  bytes_ -= it->second.stat.size;
+  lru_.erase(it->second.lru);
+  map_.erase(it);
+}
+
+size_t JsonCache::size() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return map_.size();
+}
+
+uint64_t JsonCache::bytes() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return bytes_;
 }
 
 std::shared_ptr<const Json> JsonCache::Peek(const std::string& path) {
@@ -79,6 +93,7 @@ void JsonCache::Clear() {
   std::lock_guard<std::mutex> lock(mu_);
   map_.clear();
   lru_.clear();
+  bytes_ = 0;
 }
 
 }  // namespace folio::storage

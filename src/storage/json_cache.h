@@ -5,6 +5,7 @@
 // a further change in the same clock tick (the "racy" case, as git's index has it).
 #pragma once
 
+#include <cstdint>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -18,7 +19,13 @@ namespace folio::storage {
 
 class JsonCache {
  public:
-  explicit JsonCache(size_t capacity) : capacity_(capacity) {}
+  // At most `capacity` files, and at most `max_bytes` of them counted by their size on
+  // disk (a parse takes a few times that): the count alone would let large records (a
+  // series listing thousands of versions) take any amount of memory. The newest entry
+  // is kept even when it alone is over `max_bytes`.
+  explicit JsonCache(size_t capacity, uint64_t max_bytes = kDefaultMaxBytes)
+      : capacity_(capacity), max_bytes_(max_bytes) {}
+  static constexpr uint64_t kDefaultMaxBytes = uint64_t{4} << 20;  // 4 MiB
   // The parsed file, from the cache when its stat matches, else read and parsed.
   // Errors: as ReadJsonFile. Thread-safe.
   Result<std::shared_ptr<const Json>> Read(Fs& fs, const std::string& path);
@@ -32,6 +39,9 @@ class JsonCache {
   // read of a just-written file has.
   void Remember(const std::string& path, const FileStat& st, std::shared_ptr<const Json> json);
   void Clear();
+  // What the cache holds: entries, and their bytes on disk. Thread-safe.
+  size_t size();
+  uint64_t bytes();
 
  private:
   struct Entry {
@@ -40,10 +50,14 @@ class JsonCache {
     std::list<std::string>::iterator lru;
   };
   // Puts `json` in as the newest entry for `path` (replacing one there), evicting the
-  // oldest beyond capacity. Requires mu_.
+  // oldest beyond capacity or the byte budget. Requires mu_.
   void InsertLocked(const std::string& path, const FileStat& st, std::shared_ptr<const Json> json);
+  // Drops `it`. Requires mu_.
+  void EraseLocked(std::unordered_map<std::string, Entry>::iterator it);
 
   size_t capacity_;
+  uint64_t max_bytes_;
+  uint64_t bytes_ = 0;  // the sum of the entries' stat.size
   std::mutex mu_;
   std::list<std::string> lru_;  // most recent first
   std::unordered_map<std::string, Entry> map_;

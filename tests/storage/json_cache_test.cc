@@ -62,3 +62,35 @@ TEST_CASE("JsonCache: what the commit path wrote is kept without a read, and a l
   WriteFile(dir / "s.json", R"({"v": 22})");
   CHECK((*cache.Read(**fs, "s.json").value())["v"] == 22);
 }
+
+TEST_CASE("JsonCache: bounded by bytes as well as by count, the newest kept") {
+  JsonCache cache(100, 1000);
+  auto remember = [&](const std::string& path, uint64_t size) {
+    FileStat st;
+    st.type = FileType::kFile;
+    st.size = size;
+    st.inode = std::hash<std::string>{}(path);
+    cache.Remember(path, st, std::make_shared<const Json>(Json{{"path", path}}));
+  };
+  for (int i = 0; i < 20; ++i) remember("f" + std::to_string(i), 100);
+  CHECK(cache.size() == 10);  // 10 x 100 bytes: the budget, not the count of 100
+  CHECK(cache.bytes() == 1000);
+  CHECK(cache.Peek("f19") != nullptr);  // the newest stay
+  CHECK(cache.Peek("f10") != nullptr);
+  CHECK(cache.Peek("f9") == nullptr);  // the oldest went
+  // Replacing an entry counts its new size only.
+  remember("f19", 300);
+  CHECK(cache.bytes() <= 1000);
+  CHECK(cache.Peek("f19") != nullptr);
+  // One entry over the whole budget is still kept, alone.
+  remember("huge", 5000);
+  CHECK(cache.size() == 1);
+  CHECK(cache.bytes() == 5000);
+  CHECK(cache.Peek("huge") != nullptr);
+  remember("small", 10);
+  CHECK(cache.size() == 1);
+  CHECK(cache.Peek("small") != nullptr);
+  cache.Clear();
+  CHECK(cache.size() == 0);
+  CHECK(cache.bytes() == 0);
+}
