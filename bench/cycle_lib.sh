@@ -1,4 +1,4 @@
-# Shared by bench/engine_syscalls.sh and bench/engine_instructions.sh (sourced): a copy of
+# Shared by bench/engine_syscalls.sh, engine_instructions.sh and engine_memory.sh (sourced): a copy of
 # the sample data, a free port, and the curl arguments of checkOut + checkIn cycles of
 # one document over one keep-alive connection (curl --next).
 #
