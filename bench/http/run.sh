@@ -33,6 +33,9 @@ sidecar="$root/sample-data/demo/cmis/.folio/docs/README.md/1.0.json"
 
 # folio serve on a free port (ephemeral: the sample data stays untouched); $1: extra options.
 start_folio() {
+  # The old output goes first: the background job truncates its file only once it runs,
+  # and the wait below must not find the previous server's ready line there.
+  rm -f "$work/folio.out" "$work/folio.err"
   "$folio" serve --data "$root/sample-data" --ephemeral --port 0 --log-level warn "$@" >"$work/folio.out" 2>"$work/folio.err" &
   folio_pid=$!
   for _ in $(seq 100); do grep -q "folio listening" "$work/folio.out" && break; sleep 0.05; done
