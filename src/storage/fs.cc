@@ -55,7 +55,6 @@ Result<std::string> ReadWholeFile(Fs& fs, const std::string& path, uint64_t max_
       // Grow, but never read more than one byte past the bound.
       const uint64_t room = max_bytes == UINT64_MAX ? UINT64_MAX : max_bytes + 1;
       out.resize(static_cast<size_t>(std::min<uint64_t>(out.size() * 2 + 4096, room)));
-      if (have == out.size()) return too_large();
     }
     FOLIO_ASSIGN_OR_RETURN(size_t n, file->Read(out.data() + have, out.size() - have));
     if (n == 0) break;
