@@ -13,6 +13,7 @@
 
 #include "folio/fs.h"
 #include "folio/repository.h"
+#include "repo/adopted_docs.h"
 #include "repo/location.h"
 #include "repo/record_reader.h"
 #include "repo/staging.h"
@@ -35,9 +36,9 @@ void StageHandEdit(storage::ChangeSet& change, const storage::RepoLayout& layout
 class Adopter {
  public:
   Adopter(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, RecordReader& records,
-          Locator& locator, storage::Committer& committer, Staging& staging)
-      : fs_(fs), layout_(layout), info_(info), records_(records), locator_(locator), committer_(committer),
-        staging_(staging) {}
+          AdoptedDocs& adopted, Locator& locator, storage::Committer& committer, Staging& staging)
+      : fs_(fs), layout_(layout), info_(info), records_(records), adopted_(adopted), locator_(locator),
+        committer_(committer), staging_(staging) {}
 
   // Gives the directory `folder`, made by hand, a folder record and an id, and its
   // marker in its parent. OK if it has one. A folder that was at that name before
@@ -81,6 +82,7 @@ class Adopter {
   const storage::RepoLayout& layout_;
   const RepositoryInfo& info_;
   RecordReader& records_;
+  AdoptedDocs& adopted_;
   Locator& locator_;
   storage::Committer& committer_;
   Staging& staging_;

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "folio/repository.h"
+#include "repo/adopted_docs.h"
 #include "repo/adopter.h"
 #include "repo/creator.h"
 #include "repo/folder_markers.h"
@@ -60,6 +61,7 @@ class Engine {
   storage::Committer committer;
   TypeRegistry types;
   RecordReader records;
+  AdoptedDocs adopted;
   Staging staging;
   Locator locator;
   Adopter adopter;

@@ -4,6 +4,8 @@
 
 #include "repo/listings.h"
 
+#include "repo/adopted_docs.h"
+
 #include <spdlog/spdlog.h>
 
 #include "folio/cmis_ids.h"

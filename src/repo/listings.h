@@ -17,6 +17,8 @@
 
 namespace folio::repo {
 
+class AdoptedDocs;
+
 class Adopter;
 class FolderMarkers;
 class Locator;
@@ -38,9 +40,10 @@ struct Listing {
 
 class Listings {
  public:
-  Listings(Fs& fs, const storage::RepoLayout& layout, Locator& locator, Adopter& adopter, ObjectBuilder& builder,
-           FolderMarkers& markers)
-      : fs_(fs), layout_(layout), locator_(locator), adopter_(adopter), builder_(builder), markers_(markers) {}
+  Listings(Fs& fs, const storage::RepoLayout& layout, Locator& locator, AdoptedDocs& adopted, Adopter& adopter,
+           ObjectBuilder& builder, FolderMarkers& markers)
+      : fs_(fs), layout_(layout), locator_(locator), adopted_(adopted), adopter_(adopter), builder_(builder),
+        markers_(markers) {}
 
   // The children of the folder at `folder` (repository-relative): what ls shows, less
   // metadata, temp files, symlinks and special files, plus the folder's items. A listing
@@ -68,6 +71,7 @@ class Listings {
   Fs& fs_;
   const storage::RepoLayout& layout_;
   Locator& locator_;
+  AdoptedDocs& adopted_;
   Adopter& adopter_;
   ObjectBuilder& builder_;
   FolderMarkers& markers_;

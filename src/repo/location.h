@@ -12,6 +12,8 @@
 
 namespace folio::repo {
 
+struct AdoptedDoc;
+
 struct Loc {
   Loc() = default;
   Loc(BaseType b, std::string i, std::string f, std::string n)
@@ -26,6 +28,9 @@ struct Loc {
   // A document's visible file as stat'ed while resolving its path in this request, so
   // that building it does not stat it again; may be empty.
   std::optional<FileStat> visible;
+  // A document found in its folder's adoption table (docs/STORAGE.md §4.1): it has no
+  // series directory yet, and `record` is the series.json it stands for. Null otherwise.
+  std::shared_ptr<const AdoptedDoc> adopted;
 
   // The repository-relative path of the folder holding the object (a folder's parent).
   std::string ParentFolder() const { return base == BaseType::kFolder ? storage::ParentPath(folder) : folder; }

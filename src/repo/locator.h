@@ -20,14 +20,16 @@ class Committer;
 
 namespace folio::repo {
 
+class AdoptedDocs;
+
 class Adopter;
 class Vanished;
 
 class Locator {
  public:
   Locator(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, RecordReader& records,
-          storage::Committer& committer)
-      : fs_(fs), layout_(layout), info_(info), records_(records), committer_(committer) {}
+          AdoptedDocs& adopted, storage::Committer& committer)
+      : fs_(fs), layout_(layout), info_(info), records_(records), adopted_(adopted), committer_(committer) {}
   void set_adopter(Adopter* adopter) { adopter_ = adopter; }
   void set_vanished(Vanished* vanished) { vanished_ = vanished; }
 
@@ -74,6 +76,7 @@ class Locator {
   const storage::RepoLayout& layout_;
   const RepositoryInfo& info_;
   RecordReader& records_;
+  AdoptedDocs& adopted_;
   storage::Committer& committer_;
   Adopter* adopter_ = nullptr;
   Vanished* vanished_ = nullptr;

@@ -1,6 +1,8 @@
 // Deletion; see remover.h.
 #include "repo/remover.h"
 
+#include "repo/adopted_docs.h"
+
 #include <algorithm>
 
 #include "folio/cmis_ids.h"

@@ -15,6 +15,8 @@ class Committer;
 
 namespace folio::repo {
 
+class AdoptedDocs;
+
 class Listings;
 class Locator;
 class ObjectBuilder;
@@ -25,9 +27,10 @@ class Versioning;
 class Remover {
  public:
   Remover(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator,
-          Listings& listings, RecordReader& records, Staging& staging, Versioning& versioning, ObjectBuilder& builder)
+          Listings& listings, RecordReader& records, AdoptedDocs& adopted, Staging& staging, Versioning& versioning,
+          ObjectBuilder& builder)
       : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
-        staging_(staging), versioning_(versioning), builder_(builder) {}
+        adopted_(adopted), staging_(staging), versioning_(versioning), builder_(builder) {}
 
   // Deletes an object. A document: all its versions (all_versions, or a target without
   // a label) or only that version (the one before becomes the latest). A working copy:
@@ -53,6 +56,7 @@ class Remover {
   Locator& locator_;
   Listings& listings_;
   RecordReader& records_;
+  AdoptedDocs& adopted_;
   Staging& staging_;
   Versioning& versioning_;
   ObjectBuilder& builder_;

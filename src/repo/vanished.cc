@@ -1,6 +1,8 @@
 // Objects removed or moved by hand with their folder; see vanished.h.
 #include "repo/vanished.h"
 
+#include "repo/adopted_docs.h"
+
 #include <algorithm>
 
 #include "folio/cmis_ids.h"

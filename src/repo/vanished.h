@@ -23,15 +23,17 @@
 
 namespace folio::repo {
 
+class AdoptedDocs;
+
 class Locator;
 class Staging;
 
 class Vanished {
  public:
   Vanished(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, RecordReader& records,
-           Locator& locator, storage::Committer& committer, Staging& staging)
-      : fs_(fs), layout_(layout), info_(info), records_(records), locator_(locator), committer_(committer),
-        staging_(staging) {}
+           AdoptedDocs& adopted, Locator& locator, storage::Committer& committer, Staging& staging)
+      : fs_(fs), layout_(layout), info_(info), records_(records), adopted_(adopted), locator_(locator),
+        committer_(committer), staging_(staging) {}
 
   // Called when the indexed id `id` was found not to resolve (its entry is there, its
   // record is not): first finds the folders moved by hand (a walk of the folder tree,
@@ -71,6 +73,7 @@ class Vanished {
   const storage::RepoLayout& layout_;
   const RepositoryInfo& info_;
   RecordReader& records_;
+  AdoptedDocs& adopted_;
   Locator& locator_;
   storage::Committer& committer_;
   Staging& staging_;

@@ -33,6 +33,10 @@ pid_t ProcessId() {
   return pid;
 }
 
+namespace {
+constexpr size_t kAdoptedRandom = 10;
+}  // namespace
+
 std::string NewId(char prefix) {
   static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
   // Seeded per thread, and again in a forked child: it would otherwise repeat its
@@ -49,6 +53,27 @@ std::string NewId(char prefix) {
   std::string id(1, prefix);
   for (int i = 0; i < 16; ++i) id += kAlphabet[rng() % 36];
   return id;
+}
+
+std::string NewAdoptedSeriesId(std::string_view folder_id) {
+  std::string id = NewId('d').substr(0, 1 + kAdoptedRandom);
+  id += '-';
+  id += folder_id;
+  return id;
+}
+
+std::optional<std::string> AdoptedFolderOf(std::string_view series_id) {
+  if (series_id.size() <= kAdoptedRandom + 2 || series_id[0] != 'd' || series_id[kAdoptedRandom + 1] != '-') {
+    return std::nullopt;
+  }
+  for (size_t i = 1; i <= kAdoptedRandom; ++i) {
+    const char c = series_id[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return std::nullopt;
+  }
+  const std::string_view folder = series_id.substr(kAdoptedRandom + 2);
+  auto parsed = ParseObjectId(folder);
+  if (!parsed || parsed->label) return std::nullopt;
+  return std::string(folder);
 }
 
 std::string VersionId(std::string_view series_id, std::string_view label) {

@@ -17,6 +17,14 @@ std::string NewId(char prefix);
 // This process's id without a system call per use (renewed in a forked child).
 pid_t ProcessId();
 
+// A new series id for a document adopted in the folder `folder_id` (docs/STORAGE.md
+// §4.1): "d", ten characters of [a-z0-9], "-", `folder_id`. The folder is where a
+// lookup of the id finds the document as long as it has no index entry.
+std::string NewAdoptedSeriesId(std::string_view folder_id);
+// The folder id an adopted document's series id names; nullopt for any other id (also
+// one whose folder part is not a valid object id).
+std::optional<std::string> AdoptedFolderOf(std::string_view series_id);
+
 std::string VersionId(std::string_view series_id, std::string_view label);
 std::string PwcId(std::string_view series_id);
 

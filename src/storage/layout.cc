@@ -143,6 +143,14 @@ std::string RepoLayout::CheckedOutMarker(std::string_view series_id) const {
   return JoinPath(CheckedOutDir(), series_id);
 }
 
+std::string RepoLayout::AdoptedDir() const { return JoinPath(MetaDir(), "adopted"); }
+std::string RepoLayout::AdoptedFolderDir(std::string_view folder_id) const {
+  return JoinPath(AdoptedDir(), folder_id);
+}
+std::string RepoLayout::AdoptionTable(std::string_view folder_id, uint64_t n) const {
+  return JoinPath(AdoptedFolderDir(folder_id), std::to_string(n) + std::string(kJsonSuffix));
+}
+
 std::string RepoLayout::Dir(std::string_view folder) const { return JoinPath(base_, folder); }
 std::string RepoLayout::FolderMeta(std::string_view folder) const { return JoinPath(Dir(folder), kMetaDir); }
 std::string RepoLayout::FolderFile(std::string_view folder) const {
@@ -192,6 +200,18 @@ std::optional<std::string> IdOfRecordFileName(std::string_view file_name) {
   if (file_name.size() <= kJsonSuffix.size() || !file_name.ends_with(kJsonSuffix)) return std::nullopt;
   if (IsReservedName(file_name) || IsTempName(file_name)) return std::nullopt;
   return std::string(file_name.substr(0, file_name.size() - kJsonSuffix.size()));
+}
+
+std::optional<uint64_t> AdoptionTableNumber(std::string_view file_name) {
+  if (file_name.size() <= kJsonSuffix.size() || !file_name.ends_with(kJsonSuffix)) return std::nullopt;
+  const std::string_view digits = file_name.substr(0, file_name.size() - kJsonSuffix.size());
+  if (digits.size() > 18 || digits[0] == '0') return std::nullopt;
+  uint64_t n = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return std::nullopt;
+    n = n * 10 + static_cast<uint64_t>(c - '0');
+  }
+  return n;
 }
 
 SeriesFileName ClassifySeriesFile(std::string_view file_name) {

@@ -4,6 +4,7 @@
 // the root folder).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -84,6 +85,11 @@ class RepoLayout {
   std::string LostFoundDir() const;                  // R/.folio/lost+found
   std::string CheckedOutDir() const;                 // R/.folio/checkedout
   std::string CheckedOutMarker(std::string_view series_id) const;  // .../checkedout/<series id>
+  // Adoption tables (docs/STORAGE.md §4.1): documents found in a folder and not changed
+  // since, named by the folder's id (which must be a valid object id).
+  std::string AdoptedDir() const;                                   // R/.folio/adopted
+  std::string AdoptedFolderDir(std::string_view folder_id) const;   // R/.folio/adopted/<folderId>
+  std::string AdoptionTable(std::string_view folder_id, uint64_t n) const;  // .../<folderId>/<n>.json
 
   // A folder (by repository-relative path) and what its .folio holds.
   std::string Dir(std::string_view folder) const;            // R/<folder>
@@ -138,6 +144,10 @@ std::string FolderFileInDir();
 // The id a record file "<id>.json" (a relationship, an index entry) is named after;
 // nullopt for any other name.
 std::optional<std::string> IdOfRecordFileName(std::string_view file_name);
+
+// The number n of an adoption table's file name "<n>.json" (n >= 1, no leading zero);
+// nullopt for any other name.
+std::optional<uint64_t> AdoptionTableNumber(std::string_view file_name);
 
 // What a file name inside a series directory is: "2.1.json" -> {label "2.1", props}.
 struct SeriesFileName {

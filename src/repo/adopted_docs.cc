@@ -1,0 +1,133 @@
+// Adoption tables read and staged; see adopted_docs.h.
+#include "repo/adopted_docs.h"
+
+#include <algorithm>
+
+#include "storage/ids.h"
+
+namespace folio::repo {
+
+Result<std::vector<uint64_t>> AdoptedDocs::Numbers(const std::string& folder_id) {
+  std::vector<uint64_t> numbers;
+  auto entries = fs_.List(layout_.AdoptedFolderDir(folder_id));
+  if (!entries.ok()) {
+    if (entries.status().Is(std::errc::no_such_file_or_directory)) return numbers;
+    return entries.status();
+  }
+  for (const DirEntry& e : *entries) {
+    if (e.type != FileType::kFile) continue;
+    if (auto n = storage::AdoptionTableNumber(e.name)) numbers.push_back(*n);
+  }
+  std::sort(numbers.begin(), numbers.end());
+  return numbers;
+}
+
+Result<AdoptionTable> AdoptedDocs::ReadTable(const std::string& folder_id, uint64_t n) {
+  const std::string path = layout_.AdoptionTable(folder_id, n);
+  FOLIO_ASSIGN_OR_RETURN(auto json, records_.Read(path));
+  FOLIO_ASSIGN_OR_RETURN(AdoptionTable table, AdoptionTableFromJson(*json, path));
+  if (table.folder_id != folder_id) {
+    return StorageError("adoption table '" + path + "' names the folder '" + table.folder_id + "'");
+  }
+  return table;
+}
+
+Result<std::shared_ptr<const AdoptedDocs::Decoded>> AdoptedDocs::Table(const std::string& folder_id, uint64_t n) {
+  const std::string path = layout_.AdoptionTable(folder_id, n);
+  FOLIO_ASSIGN_OR_RETURN(auto json, records_.Read(path));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = memo_.find(json.get());
+    if (it != memo_.end() && it->second.json.lock() == json) return it->second.decoded;
+  }
+  FOLIO_ASSIGN_OR_RETURN(AdoptionTable table, AdoptionTableFromJson(*json, path));
+  if (table.folder_id != folder_id) {
+    return StorageError("adoption table '" + path + "' names the folder '" + table.folder_id + "'");
+  }
+  auto decoded = std::make_shared<Decoded>();
+  for (auto& [name, entry] : table.documents) {
+    decoded->by_name.emplace(name, std::make_shared<const AdoptedDoc>(AdoptedDoc{folder_id, name, n, std::move(entry)}));
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  SweepMemo(memo_, sweep_at_, kMaxTableMemo, [](const TableMemo& m) { return m.json.expired(); });
+  memo_[json.get()] = TableMemo{json, decoded};
+  return std::shared_ptr<const Decoded>(decoded);
+}
+
+Result<std::shared_ptr<const AdoptedDoc>> AdoptedDocs::Find(const std::string& folder_id, const std::string& name) {
+  FOLIO_ASSIGN_OR_RETURN(std::vector<uint64_t> numbers, Numbers(folder_id));
+  for (uint64_t n : numbers) {
+    FOLIO_ASSIGN_OR_RETURN(auto table, Table(folder_id, n));
+    auto it = table->by_name.find(name);
+    if (it != table->by_name.end()) return it->second;
+  }
+  return std::shared_ptr<const AdoptedDoc>();
+}
+
+Result<std::shared_ptr<const AdoptedDoc>> AdoptedDocs::FindId(const std::string& series_id) {
+  auto folder_id = storage::AdoptedFolderOf(series_id);
+  if (!folder_id) return std::shared_ptr<const AdoptedDoc>();
+  FOLIO_ASSIGN_OR_RETURN(auto all, All(*folder_id));
+  for (const auto& [name, doc] : all) {
+    if (doc->entry.series_id == series_id) return doc;
+  }
+  return std::shared_ptr<const AdoptedDoc>();
+}
+
+Result<std::map<std::string, std::shared_ptr<const AdoptedDoc>>> AdoptedDocs::All(const std::string& folder_id) {
+  std::map<std::string, std::shared_ptr<const AdoptedDoc>> all;
+  FOLIO_ASSIGN_OR_RETURN(std::vector<uint64_t> numbers, Numbers(folder_id));
+  for (uint64_t n : numbers) {
+    FOLIO_ASSIGN_OR_RETURN(auto table, Table(folder_id, n));
+    for (const auto& [name, doc] : table->by_name) all.emplace(name, doc);  // the lowest n wins
+  }
+  return all;
+}
+
+Status AdoptedDocs::StageNewTable(storage::ChangeSet& change, const std::string& folder_id,
+                                  std::map<std::string, AdoptedEntry> documents) {
+  if (documents.empty()) return OkStatus();
+  FOLIO_ASSIGN_OR_RETURN(std::vector<uint64_t> numbers, Numbers(folder_id));
+  const uint64_t n = numbers.empty() ? 1 : numbers.back() + 1;
+  change.MakeDir(layout_.AdoptedDir());
+  change.MakeDir(layout_.AdoptedFolderDir(folder_id));
+  change.PutJson(layout_.AdoptionTable(folder_id, n), ToJson(AdoptionTable{folder_id, std::move(documents)}));
+  return OkStatus();
+}
+
+Status AdoptedDocs::StageWithout(storage::ChangeSet& change, const std::vector<std::shared_ptr<const AdoptedDoc>>& docs) {
+  // Grouped by table: each table is rewritten (or removed) once.
+  std::map<std::pair<std::string, uint64_t>, std::vector<std::string>> by_table;
+  for (const auto& d : docs) by_table[{d->folder_id, d->table}].push_back(d->name);
+  std::map<std::string, size_t> emptied;  // tables left empty, by folder
+  for (const auto& [key, names] : by_table) {
+    FOLIO_ASSIGN_OR_RETURN(AdoptionTable table, ReadTable(key.first, key.second));
+    for (const std::string& name : names) table.documents.erase(name);
+    const std::string path = layout_.AdoptionTable(key.first, key.second);
+    if (table.documents.empty()) {
+      change.Remove(path);
+      ++emptied[key.first];
+    } else {
+      change.PutJson(path, ToJson(table));
+    }
+  }
+  // A folder left without tables loses its directory too.
+  for (const auto& [folder_id, count] : emptied) {
+    FOLIO_ASSIGN_OR_RETURN(std::vector<uint64_t> numbers, Numbers(folder_id));
+    if (numbers.size() == count) StageRemoveFolder(change, folder_id);
+  }
+  return OkStatus();
+}
+
+Status AdoptedDocs::StageReplace(storage::ChangeSet& change, const AdoptedDoc& doc, const AdoptedEntry& entry) {
+  FOLIO_ASSIGN_OR_RETURN(AdoptionTable table, ReadTable(doc.folder_id, doc.table));
+  table.documents[doc.name] = entry;
+  change.PutJson(layout_.AdoptionTable(doc.folder_id, doc.table), ToJson(table));
+  return OkStatus();
+}
+
+void AdoptedDocs::StageRemoveFolder(storage::ChangeSet& change, const std::string& folder_id) {
+  change.Remove(layout_.AdoptedFolderDir(folder_id));
+}
+
+}  // namespace folio::repo

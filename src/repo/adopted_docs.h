@@ -1,0 +1,88 @@
+// Reading and staging adoption tables (docs/STORAGE.md §4.1): the documents of a folder
+// that were found there (added by hand, or by folio import) and not changed through
+// Folio since. Each is one entry of a table named by its folder's id; it has no series
+// directory and no index entry until its first change gives it those (Materialize, in
+// repo/adopter.h).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "folio/fs.h"
+#include "repo/adoption_table.h"
+#include "repo/memo_sweep.h"
+#include "repo/record_reader.h"
+#include "storage/change_set.h"
+#include "storage/layout.h"
+
+namespace folio::repo {
+
+// One adopted document as a table holds it.
+struct AdoptedDoc {
+  std::string folder_id;
+  std::string name;
+  uint64_t table = 0;  // the n of the table file holding it
+  AdoptedEntry entry;
+};
+
+// Thread-safe. Reads go through the RecordReader's cache (validated by file identity),
+// each table decoded once per parse.
+class AdoptedDocs {
+ public:
+  AdoptedDocs(Fs& fs, const storage::RepoLayout& layout, RecordReader& records)
+      : fs_(fs), layout_(layout), records_(records) {}
+
+  // The adopted document `name` of the folder `folder_id`; null when none. Errors:
+  // kStorage when a table of the folder cannot be read or decoded (naming it).
+  Result<std::shared_ptr<const AdoptedDoc>> Find(const std::string& folder_id, const std::string& name);
+  // The adopted document whose series id is `series_id` (its folder is named in the id,
+  // storage::AdoptedFolderOf); null when none (also for an id of another form). Errors:
+  // as Find.
+  Result<std::shared_ptr<const AdoptedDoc>> FindId(const std::string& series_id);
+  // Every adopted document of the folder, by name (a name in two tables, which only a
+  // hand edit makes: the lowest-numbered table's). Errors: as Find.
+  Result<std::map<std::string, std::shared_ptr<const AdoptedDoc>>> All(const std::string& folder_id);
+
+  // Staging, inside a Committer stage (the reads are the stage's own, so a change in
+  // flight that rewrites a table makes the stage run again):
+  // At commit, a new table of `folder_id`, numbered one above its highest, holds
+  // `documents`. Errors: kStorage (the folder's tables unreadable).
+  Status StageNewTable(storage::ChangeSet& change, const std::string& folder_id,
+                       std::map<std::string, AdoptedEntry> documents);
+  // At commit, `doc` is no longer in its table (a table left empty is removed). Several
+  // documents of one table in one change: pass them together. Errors: kStorage.
+  Status StageWithout(storage::ChangeSet& change, const std::vector<std::shared_ptr<const AdoptedDoc>>& docs);
+  // At commit, `doc`'s entry is `entry` (an edit by hand taken in). Errors: kStorage.
+  Status StageReplace(storage::ChangeSet& change, const AdoptedDoc& doc, const AdoptedEntry& entry);
+  // At commit, the folder has no adoption tables (its tree deleted or removed).
+  void StageRemoveFolder(storage::ChangeSet& change, const std::string& folder_id);
+
+ private:
+  struct Decoded {
+    std::map<std::string, std::shared_ptr<const AdoptedDoc>> by_name;
+  };
+  struct TableMemo {
+    std::weak_ptr<const storage::Json> json;
+    std::shared_ptr<const Decoded> decoded;
+  };
+  static constexpr size_t kMaxTableMemo = 256;
+
+  // The folder's table numbers, ascending (none when it has no table directory).
+  Result<std::vector<uint64_t>> Numbers(const std::string& folder_id);
+  Result<std::shared_ptr<const Decoded>> Table(const std::string& folder_id, uint64_t n);
+  Result<AdoptionTable> ReadTable(const std::string& folder_id, uint64_t n);
+
+  Fs& fs_;
+  const storage::RepoLayout& layout_;
+  RecordReader& records_;
+  std::mutex mu_;
+  std::unordered_map<const storage::Json*, TableMemo> memo_;
+  size_t sweep_at_ = kFirstMemoSweep;  // see repo/memo_sweep.h
+};
+
+}  // namespace folio::repo
