@@ -4,6 +4,7 @@
 #include "repo/adopted_docs.h"
 
 #include <algorithm>
+#include <set>
 
 #include "folio/cmis_ids.h"
 #include "repo/folder_markers.h"
@@ -21,6 +22,14 @@
 #include "storage/name_rules.h"
 
 namespace folio::repo {
+
+// Every object at or below a folder: their ids (index entries to remove) and events.
+struct Remover::Collected {
+  std::vector<std::string> ids;
+  std::vector<storage::ChangeEvent> events;
+  std::vector<std::string> checked_out;
+  std::vector<std::string> adopted_folders;  // folders whose adoption tables go too
+};
 
 Status Remover::Delete(const std::string& id, bool all_versions, const WriteCheck& check) {
   bool cancel = false;
@@ -40,12 +49,12 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
           return Constraint("folder '/" + loc.folder + "' is not empty (" + std::to_string(listing->children.size()) +
                             " children); use deleteTree");
         }
-        FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.FolderFile(loc.folder)));
-        FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, fs_, layout_, loc.folder));
-        change.Remove(layout_.Dir(loc.folder), storage::Guard::RecordId(storage::FolderFileInDir(), "id", loc.id));
-        storage::StageIndexRemoval(change, layout_, loc.id);
-        change.Record(Event("deleted", loc.id, BaseType::kFolder, StoredTypeId(rec.properties, BaseType::kFolder)));
-        return OkStatus();
+        FOLIO_RETURN_IF_ERROR(records_.ReadRecord(layout_.FolderFile(loc.folder)).status());
+        // As a tree: what its listing does not show may be left of its adopted documents
+        // (a table entry a series directory shadows) and goes with it.
+        Collected c;
+        FOLIO_RETURN_IF_ERROR(Collect(loc.folder, true, {}, c));
+        return StageTreeRemoval(change, loc, c);
       }
       case BaseType::kItem: {
         FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.ItemFile(loc.folder, loc.name)));
@@ -111,24 +120,18 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
   return OkStatus();
 }
 
-// Every object at or below a folder: their ids (index entries to remove) and events.
-struct Remover::Collected {
-  std::vector<std::string> ids;
-  std::vector<storage::ChangeEvent> events;
-  std::vector<std::string> checked_out;
-};
-
 Status Remover::Collect(const std::string& folder, bool top, const WriteCheck& check, Collected& out) {
   // Each object's own record gives its type (and its ACL, for `check`); an object whose
   // record cannot be read is still deleted, as its base type, with no ACL to grant.
+  // An adopted document (docs/STORAGE.md §4.1) has no index entry (`indexed` false).
   const auto add = [&](BaseType base, const std::string& id, const std::string& path,
-                       const Result<ObjectRecord>& rec) -> Status {
+                       const Result<ObjectRecord>& rec, bool indexed = true) -> Status {
     const std::string type_id = rec.ok() ? StoredTypeId(rec->properties, base) : std::string(BaseTypeId(base));
     if (check && !top) {
       FOLIO_RETURN_IF_ERROR(
           check(WriteRole::kBelow, CheckedObject(base, id, type_id, path, rec.ok() ? rec->acl : std::vector<Ace>{})));
     }
-    out.ids.push_back(id);
+    if (indexed) out.ids.push_back(id);
     out.events.push_back(Event("deleted", id, base, type_id));
     return OkStatus();
   };
@@ -137,14 +140,30 @@ Status Remover::Collect(const std::string& folder, bool top, const WriteCheck& c
     FOLIO_RETURN_IF_ERROR(add(BaseType::kFolder, folder_rec->id, folder, folder_rec));
   }
   top = false;
+  std::set<std::string> series_dirs;  // a series directory wins over a table entry
   auto docs = fs_.List(layout_.DocsDir(folder));
   if (docs.ok()) {
     for (const DirEntry& e : *docs) {
+      series_dirs.insert(e.name);
       auto series = records_.ReadSeries(folder, e.name);
       if (!series.ok() || series->series_id.empty()) continue;
       FOLIO_RETURN_IF_ERROR(add(BaseType::kDocument, series->series_id, storage::JoinPath(folder, e.name),
                                 records_.ReadDocumentRecord(folder, e.name, *series)));
       if (series->checked_out) out.checked_out.push_back(series->series_id);
+    }
+  }
+  // Its adopted documents: their tables are named by its id, outside the tree. A table
+  // that cannot be read refuses the change (its documents' deletions could not be
+  // recorded).
+  if (folder_rec.ok() && !folder_rec->id.empty()) {
+    FOLIO_ASSIGN_OR_RETURN(auto adopted, adopted_.All(folder_rec->id));
+    for (const auto& [name, doc] : adopted) {
+      if (series_dirs.count(name)) continue;
+      FOLIO_RETURN_IF_ERROR(add(BaseType::kDocument, doc->entry.series_id, storage::JoinPath(folder, name),
+                                AdoptedVersion(name, doc->entry), false));
+    }
+    if (!adopted.empty() || Exists(fs_, layout_.AdoptedFolderDir(folder_rec->id))) {
+      out.adopted_folders.push_back(folder_rec->id);
     }
   }
   auto items = fs_.List(layout_.ItemsDir(folder));
@@ -164,6 +183,19 @@ Status Remover::Collect(const std::string& folder, bool top, const WriteCheck& c
   return OkStatus();
 }
 
+Status Remover::StageTreeRemoval(storage::ChangeSet& change, const Loc& loc, Collected& c) {
+  // The whole tree disappears at once (renamed into trash, removed after), and with it
+  // the markers of its subfolders; its own marker is in its parent. The adoption tables
+  // of its folders are outside it (named by their ids).
+  FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, fs_, layout_, loc.folder));
+  change.Remove(layout_.Dir(loc.folder), storage::Guard::RecordId(storage::FolderFileInDir(), "id", loc.id));
+  for (const std::string& gone : c.ids) storage::StageIndexRemoval(change, layout_, gone);
+  for (const std::string& s : c.checked_out) change.Remove(layout_.CheckedOutMarker(s));
+  for (const std::string& f : c.adopted_folders) adopted_.StageRemoveFolder(change, f);
+  for (storage::ChangeEvent& e : c.events) change.Record(std::move(e));
+  return OkStatus();
+}
+
 Result<std::vector<std::string>> Remover::DeleteTree(const std::string& folder_id, const WriteCheck& check) {
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(Loc loc, locator_.LocateFolder(folder_id));
@@ -171,14 +203,7 @@ Result<std::vector<std::string>> Remover::DeleteTree(const std::string& folder_i
     FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, loc));
     Collected c;
     FOLIO_RETURN_IF_ERROR(Collect(loc.folder, true, check, c));
-    // The whole tree disappears at once (renamed into trash, removed after), and with it
-    // the markers of its subfolders; its own marker is in its parent.
-    FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, fs_, layout_, loc.folder));
-    change.Remove(layout_.Dir(loc.folder), storage::Guard::RecordId(storage::FolderFileInDir(), "id", loc.id));
-    for (const std::string& gone : c.ids) storage::StageIndexRemoval(change, layout_, gone);
-    for (const std::string& s : c.checked_out) change.Remove(layout_.CheckedOutMarker(s));
-    for (storage::ChangeEvent& e : c.events) change.Record(std::move(e));
-    return OkStatus();
+    return StageTreeRemoval(change, loc, c);
   }));
   return std::vector<std::string>{};
 }

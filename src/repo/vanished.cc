@@ -4,6 +4,9 @@
 #include "repo/adopted_docs.h"
 
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
 
 #include "folio/cmis_ids.h"
 #include "repo/adopter.h"
@@ -11,6 +14,7 @@
 #include "repo/locator.h"
 #include "repo/staging.h"
 #include "storage/id_index.h"
+#include "storage/ids.h"
 #include "storage/json_access.h"
 #include "storage/name_rules.h"
 
@@ -51,17 +55,19 @@ std::string UnescapeFileName(const std::string& name) {
 
 }  // namespace
 
-bool Vanished::StillVanished(const std::string& id) {
-  if (id.empty() || id == info_.root_folder_id || !Exists(fs_, layout_.IndexEntry(id))) return false;
+bool Vanished::StillVanished(const std::string& id) { return VanishedBase(id).has_value(); }
+
+std::optional<BaseType> Vanished::VanishedBase(const std::string& id) {
+  if (id.empty() || id == info_.root_folder_id || !Exists(fs_, layout_.IndexEntry(id))) return std::nullopt;
   auto loc = locator_.Locate(id);
-  if (loc.ok() || loc.status().kind() != ErrorKind::kObjectNotFound) return false;
+  if (loc.ok() || loc.status().kind() != ErrorKind::kObjectNotFound) return std::nullopt;
   // Not found may also mean a record that cannot be read (damaged, or a failing disk):
   // that object is still there, and fsck's to tell. Gone is a record that is missing
   // where the entry says, or holds another object's id.
   auto entry = storage::ReadIndexEntry(fs_, layout_, id);
-  if (!entry.ok()) return false;
+  if (!entry.ok()) return std::nullopt;
   const auto base = BaseOfKind(entry->kind);
-  if (!base) return false;
+  if (!base) return std::nullopt;
   const std::string parent = storage::ParentPath(entry->path);
   std::string record;
   const char* key = "id";
@@ -75,12 +81,20 @@ bool Vanished::StillVanished(const std::string& id) {
     case BaseType::kRelationship: record = layout_.RelationshipFile(id); break;
   }
   auto json = records_.Read(record);
-  if (json.ok()) return storage::StringOr(**json, key, "") != id;
-  return json.status().Is(std::errc::no_such_file_or_directory) || json.status().Is(std::errc::not_a_directory);
+  const bool gone = json.ok() ? storage::StringOr(**json, key, "") != id
+                              : json.status().Is(std::errc::no_such_file_or_directory) ||
+                                    json.status().Is(std::errc::not_a_directory);
+  if (!gone) return std::nullopt;
+  return base;
 }
 
-Status Vanished::Absorb(const std::string& id) {
+Status Vanished::Absorb(const std::string& looked_up) {
   if (committer_.read_only() || committer_.on_read_only_fs()) return OkStatus();
+  // An adopted document has no index entry: its folder's is what tells.
+  std::string id = looked_up;
+  if (!Exists(fs_, layout_.IndexEntry(id))) {
+    if (auto folder = storage::AdoptedFolderOf(id)) id = std::move(*folder);
+  }
   if (!StillVanished(id)) return OkStatus();  // cheap: a lookup that fails for another reason costs no sweep
   if (sweeping_.exchange(true)) return OkStatus();
   struct Done {
@@ -89,10 +103,31 @@ Status Vanished::Absorb(const std::string& id) {
   } done{sweeping_};
   // A folder moved by hand is not gone: found first, it keeps its id.
   FOLIO_RETURN_IF_ERROR(FindMoved("", info_.root_folder_id, 0));
-  if (!StillVanished(id)) return OkStatus();
+  const auto id_base = VanishedBase(id);
+  if (!id_base) return OkStatus();
   auto shards = fs_.List(layout_.IndexDir());
   if (!shards.ok()) return shards.status();
-  std::vector<std::string> batch;
+  std::vector<Gone> batch;
+  const auto push = [&](Gone g) -> Status {
+    batch.push_back(std::move(g));
+    if (batch.size() < kAdoptionBatch) return OkStatus();
+    FOLIO_RETURN_IF_ERROR(Forget(batch));
+    batch.clear();
+    return OkStatus();
+  };
+  // A vanished folder's adopted documents (docs/STORAGE.md §4.1) come before it, in
+  // batches of their own if need be: their tables shrink batch by batch and the folder's
+  // entry goes with the last, so that a sweep cut short resumes with the rest.
+  const auto add = [&](const std::string& gone, BaseType base) -> Status {
+    if (base == BaseType::kFolder) {
+      auto adopted = adopted_.All(gone);
+      // Tables that cannot be read (damage, a failing disk): the folder is not taken
+      // for removed, and stays for a later sweep (or fsck) to settle.
+      if (!adopted.ok()) return OkStatus();
+      for (const auto& [name, doc] : *adopted) FOLIO_RETURN_IF_ERROR(push(Gone{doc->entry.series_id, gone, name}));
+    }
+    return push(Gone{gone, "", ""});
+  };
   for (const DirEntry& shard : *shards) {
     if (shard.type != FileType::kDirectory || storage::IsTempName(shard.name)) continue;
     auto entries = fs_.List(storage::JoinPath(layout_.IndexDir(), shard.name));
@@ -102,16 +137,12 @@ Status Vanished::Absorb(const std::string& id) {
     }
     for (const DirEntry& e : *entries) {
       auto other = storage::IdOfRecordFileName(e.name);
-      if (!other || *other == id || !StillVanished(*other)) continue;
-      batch.push_back(std::move(*other));
-      if (batch.size() >= kAdoptionBatch) {
-        FOLIO_RETURN_IF_ERROR(Forget(batch));
-        batch.clear();
-      }
+      if (!other || *other == id) continue;
+      if (auto base = VanishedBase(*other)) FOLIO_RETURN_IF_ERROR(add(*other, *base));
     }
   }
-  batch.push_back(id);
-  return Forget(batch);
+  FOLIO_RETURN_IF_ERROR(add(id, *id_base));
+  return batch.empty() ? OkStatus() : Forget(batch);
 }
 
 Status Vanished::FindMoved(const std::string& folder, const std::string& folder_id, int depth) {
@@ -159,7 +190,33 @@ Status Vanished::Reidentify(const std::string& path, const std::string& id, cons
   });
 }
 
-Status Vanished::Forget(const std::vector<std::string>& ids) {
+Status Vanished::StageAdoptedGone(storage::ChangeSet& change, const std::vector<Gone>& batch,
+                                  std::map<std::string, std::set<std::string>>& left) {
+  std::map<std::string, std::vector<const Gone*>> by_folder;
+  for (const Gone& g : batch) {
+    if (!g.folder_id.empty()) by_folder[g.folder_id].push_back(&g);
+  }
+  std::vector<std::shared_ptr<const AdoptedDoc>> gone;
+  for (const auto& [folder_id, docs] : by_folder) {
+    // Checked again under the lock: another process may have recorded them, or found
+    // their folder moved.
+    if (!StillVanished(folder_id)) continue;
+    auto all = adopted_.All(folder_id);
+    if (!all.ok()) continue;  // unreadable meanwhile: not taken for removed (see Absorb)
+    std::set<std::string>& names = left[folder_id];
+    for (const auto& [name, doc] : *all) names.insert(name);
+    for (const Gone* g : docs) {
+      auto it = all->find(g->name);
+      if (it == all->end() || it->second->entry.series_id != g->id) continue;
+      gone.push_back(it->second);
+      names.erase(g->name);
+      change.Record(Event("deleted", g->id, BaseType::kDocument, cmis::kDocument));
+    }
+  }
+  return adopted_.StageWithout(change, gone);
+}
+
+Status Vanished::Forget(const std::vector<Gone>& batch) {
   return committer_.Run([&](storage::ChangeSet& change) -> Status {
     std::vector<std::string> typed_dirs;
     if (auto dirs = fs_.List(layout_.TypeUsageDir()); dirs.ok()) {
@@ -167,7 +224,12 @@ Status Vanished::Forget(const std::vector<std::string>& ids) {
         if (d.type == FileType::kDirectory && !storage::IsTempName(d.name)) typed_dirs.push_back(d.name);
       }
     }
-    for (const std::string& id : ids) {
+    // Adopted documents first: a folder goes only once its tables hold nothing more.
+    std::map<std::string, std::set<std::string>> left;  // entries not in this change, by folder
+    FOLIO_RETURN_IF_ERROR(StageAdoptedGone(change, batch, left));
+    for (const Gone& g : batch) {
+      if (!g.folder_id.empty()) continue;
+      const std::string& id = g.id;
       // Checked again under the lock: another process, or a change in flight, may have
       // forgotten or moved it since.
       if (!StillVanished(id)) continue;
@@ -176,6 +238,16 @@ Status Vanished::Forget(const std::vector<std::string>& ids) {
       const auto base = BaseOfKind(entry->kind);
       if (!base) continue;  // an entry of an unknown kind: fsck's to tell
       if (*base == BaseType::kFolder) {
+        // Its adopted documents are all recorded (in this change or before) or it stays:
+        // entries this sweep did not see (a table written meanwhile) are the next one's.
+        auto known = left.find(id);
+        if (known == left.end()) {
+          auto all = adopted_.All(id);
+          if (!all.ok() || !all->empty()) continue;
+        } else if (!known->second.empty()) {
+          continue;
+        }
+        if (Exists(fs_, layout_.AdoptedFolderDir(id))) adopted_.StageRemoveFolder(change, id);
         // Its marker in its parent, when that is still there (the parent of a tree's
         // top folder), holds an id no folder has any more.
         if (auto place = IndexedPlace(*entry)) {

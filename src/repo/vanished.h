@@ -10,7 +10,9 @@
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,17 +38,22 @@ class Vanished {
         committer_(committer), staging_(staging) {}
 
   // Called when the indexed id `id` was found not to resolve (its entry is there, its
-  // record is not): first finds the folders moved by hand (a walk of the folder tree,
+  // record is not), or the id of an adopted document (docs/STORAGE.md §4.1) whose
+  // folder does not: first finds the folders moved by hand (a walk of the folder tree,
   // one directory at a time) and brings their entries to their new place; then, if
-  // `id` still does not resolve, reads the whole id index, one shard directory at a
-  // time, and records the deletion of every object that does not resolve, in changes of
-  // at most kAdoptionBatch objects, `id` last (so that an interrupted sweep is resumed
-  // the next time `id` is looked up). Every object is checked again inside its change,
-  // under the repository's lock: two processes record one event per object, and a
-  // restart none. Memory: one directory listing per level of the walk, one shard and
-  // one batch of the index. Nothing on a read-only repository. When this process is
-  // already sweeping (another thread), returns at once. Errors: kStorage.
-  // Thread-safe.
+  // `id` (or that folder) still does not resolve, reads the whole id index, one shard
+  // directory at a time, and records the deletion of every object that does not
+  // resolve, and of every document in the adoption tables of each such folder (whose
+  // table directory then goes), in changes of at most kAdoptionBatch objects, `id` last
+  // (so that an interrupted sweep is resumed the next time `id` is looked up); a
+  // folder's adopted documents come before it (its tables shrink change by change, the
+  // folder's entry goes with the last), so a sweep cut short leaves the rest findable.
+  // A folder whose tables cannot be read is not taken for removed (nor its documents).
+  // Every object is checked again inside its change, under the repository's lock: two
+  // processes record one event per object, and a restart none. Memory: one directory
+  // listing per level of the walk, one shard and one batch of the index, one folder's
+  // adopted documents. Nothing on a read-only repository. When this process is already
+  // sweeping (another thread), returns at once. Errors: kStorage. Thread-safe.
   Status Absorb(const std::string& id);
 
   // True when `id` has an index entry and does not resolve: its record is missing where
@@ -63,8 +70,22 @@ class Vanished {
   // their new place.
   Status FindMoved(const std::string& folder, const std::string& folder_id, int depth);
   Status Reidentify(const std::string& path, const std::string& id, const std::string& parent_id);
-  // Records the deletion of those of `ids` that still do not resolve, in one change.
-  Status Forget(const std::vector<std::string>& ids);
+  // One object of a vanished tree: an indexed one, or an adopted document (no index
+  // entry) of a vanished folder.
+  struct Gone {
+    std::string id;         // object id; an adopted document's series id
+    std::string folder_id;  // an adopted document: the folder whose table holds it
+    std::string name;       // an adopted document: its name in that folder
+  };
+  // Records the deletion of those of `batch` that are still gone, in one change (a
+  // folder only once its adoption tables hold no other document).
+  Status Forget(const std::vector<Gone>& batch);
+  // Stages the deletion of the adopted documents of `batch` still in their vanished
+  // folders' tables; `left` gets, by folder, the names of the entries it does not take.
+  Status StageAdoptedGone(storage::ChangeSet& change, const std::vector<Gone>& batch,
+                          std::map<std::string, std::set<std::string>>& left);
+  // The base type of `id` when StillVanished(id); nullopt otherwise.
+  std::optional<BaseType> VanishedBase(const std::string& id);
   // The type of the vanished object `id`: its marker in `.folio/typed/` (docs/STORAGE.md
   // §7), else its base type.
   std::string TypeOf(const std::string& id, BaseType base, const std::vector<std::string>& typed_dirs);

@@ -1,0 +1,423 @@
+// Adopted documents (docs/STORAGE.md §4.1) of a folder tree that goes: deleted through
+// Folio (deleteTree), or removed by hand (`rm -r`, §9). Each adopted document is one
+// "deleted" event naming its series id, recorded once, and its folder's adoption
+// tables (named by the folder's id, outside the folder) go with the last of them.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "folio/repository.h"
+#include "repo/adoption_table.h"
+#include "storage/atomic_write.h"
+#include "storage/ids.h"
+#include "storage/json_file.h"
+#include "storage/layout.h"
+#include "storage/mem_fs.h"
+#include "support/faulty_fs.h"
+#include "support/repo_fixture.h"
+
+namespace folio::testing {
+namespace {
+
+const storage::RepoLayout kLayout("demo/main");
+
+std::string Zeros(size_t i, size_t width) {
+  std::string s = std::to_string(i);
+  return std::string(width > s.size() ? width - s.size() : 0, '0') + s;
+}
+
+// Documents adopted in the folder `folder` (repository-relative, id `folder_id`) as
+// adoption writes them: a file each (holding its name), and tables `first_table`,
+// `first_table` + 1, ... of at most `per_table` entries, in the order of `names`.
+// Returns their series ids, in the same order.
+std::vector<std::string> AdoptByHand(Fs& fs, const std::string& folder, const std::string& folder_id,
+                                     const std::vector<std::string>& names, size_t per_table = 1000,
+                                     uint64_t first_table = 1) {
+  std::vector<std::string> ids;
+  REQUIRE(storage::EnsureDir(fs, kLayout.AdoptedDir()).ok());
+  REQUIRE(storage::EnsureDir(fs, kLayout.AdoptedFolderDir(folder_id)).ok());
+  repo::AdoptionTable table{folder_id, {}};
+  uint64_t n = first_table;
+  const auto flush = [&] {
+    if (table.documents.empty()) return;
+    REQUIRE(storage::WriteFileAtomically(fs, kLayout.AdoptionTable(folder_id, n++),
+                                         storage::SerializeJson(repo::ToJson(table)))
+                .ok());
+    table.documents.clear();
+  };
+  for (const std::string& name : names) {
+    const std::string file = storage::JoinPath(kLayout.base(), storage::JoinPath(folder, name));
+    REQUIRE(storage::WriteFileAtomically(fs, file, name).ok());
+    auto st = fs.Stat(file);
+    REQUIRE(st.ok());
+    repo::AdoptedEntry e;
+    e.series_id = storage::NewAdoptedSeriesId(folder_id);
+    e.mime_type = "text/plain";
+    e.created_ms = e.modified_ms = st->mtime_ns / 1000000;
+    e.file_size = st->size;
+    e.file_mtime_ns = st->mtime_ns;
+    e.file_inode = st->inode;
+    ids.push_back(e.series_id);
+    table.documents.emplace(name, e);
+    if (table.documents.size() >= per_table) flush();
+  }
+  flush();
+  return ids;
+}
+
+// Every event after token `after`: "type objectId typeId", in order.
+std::vector<std::string> EventsSince(Repository& r, uint64_t after) {
+  std::vector<std::string> out;
+  for (uint64_t from = after + 1;;) {
+    auto page = r.ReadChanges(from, 1000);
+    REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+    for (const ChangeEventInfo& e : page->events) {
+      out.push_back(e.type + " " + e.object_id + " " + e.type_id);
+      from = e.token + 1;
+    }
+    if (!page->has_more || page->events.empty()) return out;
+  }
+}
+
+std::vector<std::string> Sorted(std::vector<std::string> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+std::string Deleted(const std::string& id, const std::string& type = "cmis:document") {
+  return "deleted " + id + " " + type;
+}
+
+std::string TablesOf(const std::string& folder_id) { return ".folio/adopted/" + folder_id; }
+
+// A folder "gone" holding a document made through Folio, three adopted documents (in
+// two tables) and a subfolder "sub" with one adopted document; "kept" beside it, with
+// an adopted document of its own.
+struct Tree {
+  ObjectData gone, sub, plain, kept;
+  std::vector<std::string> gone_adopted, sub_adopted, kept_adopted;
+
+  std::vector<std::string> Deleted() const {
+    std::vector<std::string> out = {testing::Deleted(gone.id, "cmis:folder"), testing::Deleted(sub.id, "cmis:folder"),
+                                    testing::Deleted(plain.series_id)};
+    for (const std::string& id : gone_adopted) out.push_back(testing::Deleted(id));
+    for (const std::string& id : sub_adopted) out.push_back(testing::Deleted(id));
+    return Sorted(out);
+  }
+};
+
+Tree MakeTree(RepoFixture& f) {
+  Tree t;
+  t.gone = f.Folder(f.root, "gone");
+  t.sub = f.Folder(t.gone.id, "sub");
+  t.plain = f.Doc(t.gone.id, "plain.txt", "p");
+  t.kept = f.Folder(f.root, "kept");
+  t.gone_adopted = AdoptByHand(f.fs(), "gone", t.gone.id, {"a.txt", "b.txt"});
+  const auto c = AdoptByHand(f.fs(), "gone", t.gone.id, {"c.txt"}, 1000, 2);
+  t.gone_adopted.push_back(c.front());
+  t.sub_adopted = AdoptByHand(f.fs(), "gone/sub", t.sub.id, {"d.txt"});
+  t.kept_adopted = AdoptByHand(f.fs(), "kept", t.kept.id, {"k.txt"});
+  return t;
+}
+
+// What must be left after the tree of `t` is gone, however it went.
+void CheckTreeGone(RepoFixture& f, const Tree& t) {
+  CHECK_FALSE(f.Has(TablesOf(t.gone.id)));
+  CHECK_FALSE(f.Has(TablesOf(t.sub.id)));
+  CHECK(f.Has(TablesOf(t.kept.id) + "/1.json"));
+  CHECK(f.Visible("kept/k.txt") == "k.txt");
+  CHECK_FALSE(f.Has("gone"));
+  CHECK(f.repo->GetObject(t.gone.id).status().kind() == ErrorKind::kObjectNotFound);
+  CHECK(f.repo->GetObject(t.sub.id).status().kind() == ErrorKind::kObjectNotFound);
+  CHECK(f.repo->GetObject(t.kept.id).ok());
+}
+
+TEST_CASE("Adopted tree: deleteTree records one deleted event per adopted document and removes the tables") {
+  RepoFixture f;
+  const Tree t = MakeTree(f);
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  auto failed = f.repo->DeleteTree(t.gone.id);
+  REQUIRE_MESSAGE(failed.ok(), failed.status().ToString());
+  CHECK(failed->empty());
+  CHECK(Sorted(EventsSince(*f.repo, mark)) == t.Deleted());
+  CheckTreeGone(f, t);
+  // Seen again, and after a restart: nothing more.
+  REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
+  f.Restart();
+  REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
+  CHECK(EventsSince(*f.repo, mark).size() == t.Deleted().size());
+}
+
+TEST_CASE("Adopted tree: deleteTree checks each adopted document as an object below the folder") {
+  RepoFixture f;
+  const Tree t = MakeTree(f);
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  std::map<std::string, std::string> below;  // id -> "type path acl-size"
+  const std::string refused = t.sub_adopted.front();
+  bool refuse = false;
+  const WriteCheck check = [&](WriteRole role, const ObjectData& o) -> Status {
+    if (role != WriteRole::kBelow) return OkStatus();
+    below[o.id] = o.type_id + " " + o.path + " " + std::to_string(o.acl.size());
+    if (refuse && o.id == refused) return PermissionDenied("no write on '" + o.path + "'");
+    return OkStatus();
+  };
+  SUBCASE("refused: nothing is deleted") {
+    refuse = true;
+    auto failed = f.repo->DeleteTree(t.gone.id, check);
+    REQUIRE_FALSE(failed.ok());
+    CHECK(failed.status().kind() == ErrorKind::kPermissionDenied);
+    CHECK(Contains(failed.status().message(), "gone/sub/d.txt"));
+    CHECK(EventsSince(*f.repo, mark).empty());
+    CHECK(f.Has(TablesOf(t.gone.id) + "/1.json"));
+    CHECK(f.Has(TablesOf(t.gone.id) + "/2.json"));
+    CHECK(f.Has(TablesOf(t.sub.id) + "/1.json"));
+    CHECK(f.Visible("gone/sub/d.txt") == "d.txt");
+    CHECK(f.repo->GetObject(t.gone.id).ok());
+  }
+  SUBCASE("allowed") {
+    auto failed = f.repo->DeleteTree(t.gone.id, check);
+    REQUIRE_MESSAGE(failed.ok(), failed.status().ToString());
+    CHECK(Sorted(EventsSince(*f.repo, mark)) == t.Deleted());
+    CheckTreeGone(f, t);
+    // Every object below was asked about: the adopted ones as documents of their own
+    // type and path, with no ACL entries of their own.
+    CHECK(below.size() == 6);
+    CHECK(below[t.gone_adopted[0]] == "cmis:document gone/a.txt 0");
+    CHECK(below[t.gone_adopted[1]] == "cmis:document gone/b.txt 0");
+    CHECK(below[t.gone_adopted[2]] == "cmis:document gone/c.txt 0");
+    CHECK(below[t.sub_adopted[0]] == "cmis:document gone/sub/d.txt 0");
+    CHECK(below.count(t.sub.id) == 1);
+    CHECK(below.count(t.plain.series_id) == 1);
+  }
+}
+
+TEST_CASE("Adopted tree: deleteTree refuses a tree whose adoption table cannot be read, naming it") {
+  RepoFixture f;
+  const Tree t = MakeTree(f);
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  const std::string bad = TablesOf(t.sub.id) + "/2.json";
+  WriteFile(f.RepoPath(bad), "{\"folder\": ");
+  auto failed = f.repo->DeleteTree(t.gone.id);
+  REQUIRE_FALSE(failed.ok());
+  CHECK(failed.status().kind() == ErrorKind::kStorage);
+  CHECK(Contains(failed.status().message(), bad));
+  CHECK(EventsSince(*f.repo, mark).empty());
+  CHECK(f.repo->GetObject(t.gone.id).ok());
+  CHECK(f.Has(TablesOf(t.gone.id) + "/1.json"));
+}
+
+TEST_CASE("Adopted tree: an entry shadowed by a series directory is not a document of its own") {
+  RepoFixture f;
+  const ObjectData top = f.Folder(f.root, "top");
+  const ObjectData doc = f.Doc(top.id, "same.txt", "made by Folio");
+  // A table entry under the name of a document that has a series (fsck's
+  // adopted-entry-shadowed): the series wins, the entry stands for nothing.
+  REQUIRE(storage::EnsureDir(f.fs(), kLayout.AdoptedDir()).ok());
+  REQUIRE(storage::EnsureDir(f.fs(), kLayout.AdoptedFolderDir(top.id)).ok());
+  repo::AdoptedEntry e;
+  e.series_id = storage::NewAdoptedSeriesId(top.id);
+  e.mime_type = "text/plain";
+  REQUIRE(storage::WriteFileAtomically(f.fs(), kLayout.AdoptionTable(top.id, 1),
+                                       storage::SerializeJson(repo::ToJson(repo::AdoptionTable{top.id, {{"same.txt", e}}})))
+              .ok());
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  REQUIRE(f.repo->DeleteTree(top.id).ok());
+  CHECK(Sorted(EventsSince(*f.repo, mark)) == Sorted({Deleted(top.id, "cmis:folder"), Deleted(doc.series_id)}));
+  CHECK_FALSE(f.Has(TablesOf(top.id)));
+}
+
+TEST_CASE("Adopted tree: deleting an empty folder takes what is left of its tables along") {
+  RepoFixture f;
+  const ObjectData empty = f.Folder(f.root, "empty");
+  // An entry whose file was removed by hand and whose removal no listing has taken in.
+  const auto ids = AdoptByHand(f.fs(), "empty", empty.id, {"x.txt"});
+  std::filesystem::remove(f.RepoPath("empty/x.txt"));
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  Status s = f.repo->Delete(empty.id, true);
+  REQUIRE_MESSAGE(s.ok(), s.ToString());
+  CHECK(Sorted(EventsSince(*f.repo, mark)) == Sorted({Deleted(empty.id, "cmis:folder"), Deleted(ids.front())}));
+  CHECK_FALSE(f.Has(TablesOf(empty.id)));
+  CHECK_FALSE(f.Has("empty"));
+}
+
+TEST_CASE("Adopted tree: a folder tree removed by hand is one deleted event per adopted document, once") {
+  RepoFixture f;
+  const Tree t = MakeTree(f);
+  REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());  // this process knows "gone"
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  std::filesystem::remove_all(f.RepoPath("gone"));
+  // The tables are outside the folder: the removal left them.
+  REQUIRE(f.Has(TablesOf(t.gone.id) + "/2.json"));
+
+  SUBCASE("noticed by a listing of its parent") {
+    auto page = f.repo->GetChildren(f.root, 0, 100);
+    REQUIRE(page.ok());
+    CHECK(page->objects.size() == 1);
+  }
+  SUBCASE("noticed by a lookup of a path below it") {
+    CHECK(f.repo->GetObjectByPath("gone/sub/d.txt").status().kind() == ErrorKind::kObjectNotFound);
+  }
+  SUBCASE("noticed by a lookup of an id that was below it") {
+    CHECK(f.repo->GetObject(t.sub.id).status().kind() == ErrorKind::kObjectNotFound);
+  }
+  const std::vector<std::string> events = EventsSince(*f.repo, mark);
+  CHECK(Sorted(events) == t.Deleted());
+  // A folder's documents before the folder: a sweep cut short finds the rest through it.
+  const auto at = [&](const std::string& e) { return std::find(events.begin(), events.end(), e) - events.begin(); };
+  for (const std::string& id : t.gone_adopted) CHECK(at(Deleted(id)) < at(Deleted(t.gone.id, "cmis:folder")));
+  CHECK(at(Deleted(t.sub_adopted.front())) < at(Deleted(t.sub.id, "cmis:folder")));
+  CheckTreeGone(f, t);
+  // Seen again, and after a restart: nothing more.
+  REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
+  f.Restart();
+  REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
+  CHECK(f.repo->GetObject(t.gone.id).status().kind() == ErrorKind::kObjectNotFound);
+  CHECK(EventsSince(*f.repo, mark).size() == t.Deleted().size());
+}
+
+TEST_CASE("Adopted tree: a folder removed by hand while no Folio ran is noticed by the first listing of its parent") {
+  RepoFixture f;
+  const Tree t = MakeTree(f);
+  std::string parent_id, removed;
+  std::vector<std::string> want;
+  SUBCASE("a tree of folders") {
+    parent_id = f.root;
+    removed = "gone";
+    want = t.Deleted();
+  }
+  SUBCASE("a folder below another") {
+    parent_id = t.gone.id;
+    removed = "gone/sub";
+    want = Sorted({Deleted(t.sub.id, "cmis:folder"), Deleted(t.sub_adopted.front())});
+    // Listed before (its documents found): what the listing after the removal records
+    // is the removal alone.
+    REQUIRE(f.repo->GetChildren(t.gone.id, 0, 100).ok());
+  }
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  f.Restart([&] { std::filesystem::remove_all(f.RepoPath(removed)); });
+  auto page = f.repo->GetChildren(parent_id, 0, 100);
+  REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+  CHECK(Sorted(EventsSince(*f.repo, mark)) == want);
+  CHECK_FALSE(f.Has(TablesOf(t.sub.id)));
+  CHECK(f.Has(TablesOf(t.gone.id)) == (removed != "gone"));
+  CHECK(f.Has(TablesOf(t.kept.id) + "/1.json"));
+  f.Restart();
+  REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
+  if (parent_id != f.root) REQUIRE(f.repo->GetChildren(parent_id, 0, 100).ok());
+  CHECK(Sorted(EventsSince(*f.repo, mark)) == want);
+}
+
+TEST_CASE("Adopted tree: two processes noticing the same removal record each adopted document once") {
+  RepoFixture f;
+  const Tree t = MakeTree(f);
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  auto other_store = Store::Open(f.dir.path(), StoreOptions{.durable = false});
+  REQUIRE(other_store.ok());
+  auto other = (*other_store)->GetRepository("demo", "main");
+  REQUIRE(other.ok());
+  std::filesystem::remove_all(f.RepoPath("gone"));
+  CHECK((*other)->GetObject(t.sub.id).status().kind() == ErrorKind::kObjectNotFound);
+  CHECK(f.repo->GetObject(t.gone.id).status().kind() == ErrorKind::kObjectNotFound);
+  REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
+  REQUIRE((*other)->GetChildren(f.root, 0, 100).ok());
+  CHECK(Sorted(EventsSince(*f.repo, mark)) == t.Deleted());
+  CHECK(Sorted(EventsSince(**other, mark)) == t.Deleted());
+  CheckTreeGone(f, t);
+}
+
+// A folder "big" with `count` adopted documents f0000.txt, ... in tables of 800 (so
+// that the sweep's batches of 1,000 end inside tables, which are then rewritten).
+struct Big {
+  ObjectData folder;
+  std::vector<std::string> adopted;
+  std::vector<std::string> Deleted() const {
+    std::vector<std::string> out = {testing::Deleted(folder.id, "cmis:folder")};
+    for (const std::string& id : adopted) out.push_back(testing::Deleted(id));
+    return Sorted(out);
+  }
+};
+
+Big MakeBig(RepoFixture& f, size_t count) {
+  Big b;
+  b.folder = f.Folder(f.root, "big");
+  std::vector<std::string> names;
+  for (size_t i = 0; i < count; ++i) names.push_back("f" + Zeros(i, 4) + ".txt");
+  b.adopted = AdoptByHand(f.fs(), "big", b.folder.id, names, 800);
+  return b;
+}
+
+TEST_CASE("Adopted tree: a folder removed by hand with 2,500 adopted documents is recorded in batches, each once") {
+  RepoFixture f;
+  const Big b = MakeBig(f, 2500);
+  REQUIRE(f.Has(TablesOf(b.folder.id) + "/4.json"));
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  std::filesystem::remove_all(f.RepoPath("big"));
+  CHECK(f.repo->GetObject(b.folder.id).status().kind() == ErrorKind::kObjectNotFound);
+  const std::vector<std::string> events = EventsSince(*f.repo, mark);
+  REQUIRE(events.size() == 2501);
+  // The folder that was looked up comes last, after all of its documents.
+  CHECK(events.back() == Deleted(b.folder.id, "cmis:folder"));
+  CHECK(Sorted(events) == b.Deleted());
+  CHECK(std::set<std::string>(events.begin(), events.end()).size() == events.size());
+  CHECK_FALSE(f.Has(TablesOf(b.folder.id)));
+  CHECK_FALSE(f.Has(".folio/folders/big"));
+  f.Restart();
+  REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
+  CHECK(f.repo->GetObject(b.folder.id).status().kind() == ErrorKind::kObjectNotFound);
+  CHECK(EventsSince(*f.repo, mark).size() == 2501);
+}
+
+TEST_CASE("Adopted tree: a sweep of 2,500 adopted documents cut short by a power loss is resumed, never repeated") {
+  // The fixture on disk, then in memory (all durable), the folder removed.
+  RepoFixture f;
+  const Big b = MakeBig(f, 2500);
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  REQUIRE(f.repo->Checkpoint().ok());
+  std::filesystem::remove_all(f.RepoPath("big"));
+  // The sweep's tables are larger than a record holds inline: rewritten through upload
+  // files. A repository that has had uploads has their directory; the first one ever
+  // made is a matter of the commit path, not of the sweep.
+  std::filesystem::create_directories(f.RepoPath(".folio/uploads"));
+  storage::MemFs fixture;
+  REQUIRE(storage::ImportTree(fixture, f.dir.path()).ok());
+  f.repo.reset();
+  const std::vector<std::string> want = b.Deleted();
+  std::set<size_t> seen;  // events found after a power loss, before the sweep resumed
+  for (int step = 0;; ++step) {
+    CAPTURE(step);
+    storage::MemFs disk = fixture.Clone();
+    FaultyFs faulty(disk, FaultyFs::CutPowerAt(step));
+    {
+      auto repo = Repository::Open(faulty, "demo/main");
+      if (repo.ok()) {
+        auto got = (*repo)->GetObject(b.folder.id);
+        CHECK_FALSE(got.ok());
+        if (!faulty.fired()) CHECK(got.status().kind() == ErrorKind::kObjectNotFound);
+      }
+    }
+    auto after = Repository::Open(disk, "demo/main");
+    REQUIRE_MESSAGE(after.ok(), after.status().ToString());
+    const std::vector<std::string> before = EventsSince(**after, mark);
+    // Whole changes of at most 1,000 objects survive, or none.
+    CHECK((before.size() == 0 || before.size() == 1000 || before.size() == 2000 || before.size() == 2501));
+    seen.insert(before.size());
+    // The next lookup resumes the sweep: every document once, the folder once.
+    CHECK((*after)->GetObject(b.folder.id).status().kind() == ErrorKind::kObjectNotFound);
+    const std::vector<std::string> events = EventsSince(**after, mark);
+    CHECK(events.size() == want.size());
+    CHECK(Sorted(events) == want);
+    CHECK_FALSE(Exists(disk, storage::JoinPath(kLayout.base(), TablesOf(b.folder.id))));
+    if (!faulty.fired()) break;
+    REQUIRE(step < 400);
+  }
+  // Every batch boundary was a state a power loss could leave.
+  CHECK(seen == std::set<size_t>{0, 1000, 2000, 2501});
+}
+
+}  // namespace
+}  // namespace folio::testing
