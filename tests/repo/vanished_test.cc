@@ -130,19 +130,15 @@ TEST_CASE("Vanished: two processes noticing the same removal record it once") {
   RepoFixture f;
   const Tree t = MakeTree(f);
   const uint64_t mark = *f.repo->LatestChangeToken();
-  // A second Store on the same data directory (as a second folio serve would be).
-  auto other_store = Store::Open(f.dir.path(), StoreOptions{.durable = false});
-  REQUIRE(other_store.ok());
-  auto other = (*other_store)->GetRepository("demo", "main");
-  REQUIRE(other.ok());
+  DemoMain other = f.SecondProcess();
   std::filesystem::remove_all(f.RepoPath("gone"));
-  CHECK((*other)->GetObject(t.gone.id).status().kind() == ErrorKind::kObjectNotFound);
+  CHECK(other.repo->GetObject(t.gone.id).status().kind() == ErrorKind::kObjectNotFound);
   CHECK(f.repo->GetObject(t.memo.id).status().kind() == ErrorKind::kObjectNotFound);
   CHECK(f.repo->GetObject(t.gone.id).status().kind() == ErrorKind::kObjectNotFound);
   CheckGone(*f.repo, t);
-  CheckGone(**other, t);
+  CheckGone(*other.repo, t);
   CHECK(TypedEvents(*f.repo, mark) == t.Deleted());
-  CHECK(TypedEvents(**other, mark) == t.Deleted());
+  CHECK(TypedEvents(*other.repo, mark) == t.Deleted());
 }
 
 TEST_CASE("Vanished: a removal by hand among many objects is recorded in batches, all of it") {

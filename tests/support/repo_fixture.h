@@ -99,6 +99,16 @@ struct RepoFixture {
     root = repo->info().root_folder_id;
   }
 
+  // The repository as another process opens it (a second folio serve on the same data
+  // directory): a Store of its own, nothing of this one's memory shared.
+  DemoMain SecondProcess() const {
+    auto s = Store::Open(dir.path(), StoreOptions{.durable = false});
+    REQUIRE_MESSAGE(s.ok(), s.status().ToString());
+    auto r = (*s)->GetRepository("demo", "main");
+    REQUIRE_MESSAGE(r.ok(), r.status().ToString());
+    return DemoMain{std::move(*s), std::move(*r)};
+  }
+
   // The repository directory on disk.
   std::string RepoPath(const std::string& rel = "") const {
     return rel.empty() ? dir / "demo/main" : dir / ("demo/main/" + rel);
