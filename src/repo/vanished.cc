@@ -14,7 +14,6 @@
 #include "repo/locator.h"
 #include "repo/staging.h"
 #include "storage/id_index.h"
-#include "storage/ids.h"
 #include "storage/json_access.h"
 #include "storage/name_rules.h"
 
@@ -88,13 +87,8 @@ std::optional<BaseType> Vanished::VanishedBase(const std::string& id) {
   return base;
 }
 
-Status Vanished::Absorb(const std::string& looked_up) {
+Status Vanished::Absorb(const std::string& id) {
   if (committer_.read_only() || committer_.on_read_only_fs()) return OkStatus();
-  // An adopted document has no index entry: its folder's is what tells.
-  std::string id = looked_up;
-  if (!Exists(fs_, layout_.IndexEntry(id))) {
-    if (auto folder = storage::AdoptedFolderOf(id)) id = std::move(*folder);
-  }
   if (!StillVanished(id)) return OkStatus();  // cheap: a lookup that fails for another reason costs no sweep
   if (sweeping_.exchange(true)) return OkStatus();
   struct Done {

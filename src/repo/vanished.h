@@ -38,12 +38,11 @@ class Vanished {
         committer_(committer), staging_(staging) {}
 
   // Called when the indexed id `id` was found not to resolve (its entry is there, its
-  // record is not), or the id of an adopted document (docs/STORAGE.md §4.1) whose
-  // folder does not: first finds the folders moved by hand (a walk of the folder tree,
+  // record is not): first finds the folders moved by hand (a walk of the folder tree,
   // one directory at a time) and brings their entries to their new place; then, if
-  // `id` (or that folder) still does not resolve, reads the whole id index, one shard
-  // directory at a time, and records the deletion of every object that does not
-  // resolve, and of every document in the adoption tables of each such folder (whose
+  // `id` still does not resolve, reads the whole id index, one shard directory at a
+  // time, and records the deletion of every object that does not resolve, and of every
+  // document in the adoption tables (docs/STORAGE.md §4.1) of each such folder (whose
   // table directory then goes), in changes of at most kAdoptionBatch objects, `id` last
   // (so that an interrupted sweep is resumed the next time `id` is looked up); a
   // folder's adopted documents come before it (its tables shrink change by change, the

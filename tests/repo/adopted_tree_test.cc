@@ -410,5 +410,201 @@ TEST_CASE("Adopted tree: a sweep of 2,500 adopted documents cut short by a power
   CHECK(seen == std::set<size_t>{0, 1000, 2000, 2501});
 }
 
+// --- End to end: files added by hand, adopted by a listing of their folder ----------
+
+// The documents of the folder `folder_id`, listed (which adopts the files added by hand
+// into its tables): their series ids, by name.
+std::map<std::string, std::string> ListDocuments(RepoFixture& f, const std::string& folder_id) {
+  std::map<std::string, std::string> out;
+  for (uint64_t skip = 0;; skip += 500) {
+    auto page = f.repo->GetChildren(folder_id, skip, 500);
+    REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+    for (const ObjectData& o : page->objects) {
+      if (o.base == BaseType::kDocument) out[o.name] = o.series_id;
+    }
+    if (!page->has_more) return out;
+  }
+}
+
+// A folder "inbox" made through Folio holding files added by hand (a.txt, b.txt), a
+// subfolder "deep" made through Folio with c.txt, and a directory "handmade" made by
+// hand with h.txt, each folder listed; b.txt then changed through Folio (it has a
+// series of its own since). "kept" beside it.
+struct HandTree {
+  ObjectData inbox, deep, kept;
+  std::string handmade;                          // its id
+  std::map<std::string, std::string> documents;  // series ids by path
+  std::vector<std::string> Deleted() const {
+    std::vector<std::string> out = {testing::Deleted(inbox.id, "cmis:folder"),
+                                    testing::Deleted(deep.id, "cmis:folder"),
+                                    testing::Deleted(handmade, "cmis:folder")};
+    for (const auto& [path, id] : documents) out.push_back(testing::Deleted(id));
+    return Sorted(out);
+  }
+};
+
+HandTree MakeHandTree(RepoFixture& f) {
+  HandTree t;
+  t.inbox = f.Folder(f.root, "inbox");
+  t.deep = f.Folder(t.inbox.id, "deep");
+  t.kept = f.Folder(f.root, "kept");
+  std::filesystem::create_directories(f.RepoPath("inbox/handmade"));
+  for (const char* path : {"inbox/a.txt", "inbox/b.txt", "inbox/deep/c.txt", "inbox/handmade/h.txt"}) {
+    WriteFile(f.RepoPath(path), path);
+  }
+  for (const auto& [name, id] : ListDocuments(f, t.inbox.id)) t.documents["inbox/" + name] = id;
+  auto handmade = f.repo->GetObjectByPath("inbox/handmade");
+  REQUIRE_MESSAGE(handmade.ok(), handmade.status().ToString());
+  t.handmade = handmade->id;
+  for (const auto& [name, id] : ListDocuments(f, t.deep.id)) t.documents["inbox/deep/" + name] = id;
+  for (const auto& [name, id] : ListDocuments(f, t.handmade)) t.documents["inbox/handmade/" + name] = id;
+  REQUIRE(t.documents.size() == 4);
+  // Adopted: an entry each in their folders' tables, no index entry.
+  for (const auto& [path, id] : t.documents) {
+    CAPTURE(path);
+    CHECK(storage::AdoptedFolderOf(id).has_value());
+    CHECK_FALSE(f.Has(".folio/index/" + id.substr(id.size() - 2) + "/" + id + ".json"));
+  }
+  CHECK(f.Has(TablesOf(t.inbox.id) + "/1.json"));
+  CHECK(f.Has(TablesOf(t.deep.id) + "/1.json"));
+  CHECK(f.Has(TablesOf(t.handmade) + "/1.json"));
+  // Changed through Folio: a series of its own, under the same id.
+  auto changed = f.repo->SetContent(t.documents["inbox/b.txt"], ContentSource::FromBytes("b2", "text/plain"), true,
+                                    "alice");
+  REQUIRE_MESSAGE(changed.ok(), changed.status().ToString());
+  CHECK(changed->series_id == t.documents["inbox/b.txt"]);
+  CHECK(f.Has("inbox/.folio/docs/b.txt/series.json"));
+  return t;
+}
+
+void CheckHandTreeGone(RepoFixture& f, const HandTree& t) {
+  for (const std::string& folder : {t.inbox.id, t.deep.id, t.handmade}) CHECK_FALSE(f.Has(TablesOf(folder)));
+  for (const auto& [path, id] : t.documents) {
+    CAPTURE(path);
+    CHECK(f.repo->GetObject(id).status().kind() == ErrorKind::kObjectNotFound);
+    CHECK(f.repo->GetObjectByPath(path).status().kind() == ErrorKind::kObjectNotFound);
+  }
+  CHECK(f.repo->GetObject(t.kept.id).ok());
+}
+
+TEST_CASE("Adopted tree, end to end: deleteTree of a folder whose files were added by hand") {
+  RepoFixture f;
+  const HandTree t = MakeHandTree(f);
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  auto failed = f.repo->DeleteTree(t.inbox.id);
+  REQUIRE_MESSAGE(failed.ok(), failed.status().ToString());
+  CHECK(Sorted(EventsSince(*f.repo, mark)) == t.Deleted());
+  CheckHandTreeGone(f, t);
+  f.Restart();
+  REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
+  CheckHandTreeGone(f, t);
+  CHECK(EventsSince(*f.repo, mark).size() == t.Deleted().size());
+}
+
+TEST_CASE("Adopted tree, end to end: a folder whose files were added by hand removed by hand") {
+  RepoFixture f;
+  const HandTree t = MakeHandTree(f);
+  REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  std::filesystem::remove_all(f.RepoPath("inbox"));
+  SUBCASE("noticed by a lookup of an adopted document's id") {
+    CHECK(f.repo->GetObject(t.documents.at("inbox/deep/c.txt")).status().kind() == ErrorKind::kObjectNotFound);
+  }
+  SUBCASE("noticed by a lookup of an adopted document's path") {
+    CHECK(f.repo->GetObjectByPath("inbox/handmade/h.txt").status().kind() == ErrorKind::kObjectNotFound);
+  }
+  SUBCASE("noticed by a listing of its parent") {
+    auto page = f.repo->GetChildren(f.root, 0, 100);
+    REQUIRE(page.ok());
+    CHECK(page->objects.size() == 1);
+  }
+  SUBCASE("noticed after a restart, by a listing of its parent") {
+    f.Restart();
+    REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
+  }
+  CHECK(Sorted(EventsSince(*f.repo, mark)) == t.Deleted());
+  CheckHandTreeGone(f, t);
+  f.Restart();
+  REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
+  CheckHandTreeGone(f, t);
+  CHECK(EventsSince(*f.repo, mark).size() == t.Deleted().size());
+}
+
+TEST_CASE("Adopted tree, end to end: a folder moved by hand keeps its adopted documents, by path and by id") {
+  RepoFixture f;
+  const HandTree t = MakeHandTree(f);
+  REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  const std::string a = t.documents.at("inbox/a.txt");
+  const std::string h = t.documents.at("inbox/handmade/h.txt");
+  std::string where;
+  SUBCASE("renamed, found by path") {
+    std::filesystem::rename(f.RepoPath("inbox"), f.RepoPath("renamed"));
+    where = "renamed";
+    auto got = f.repo->GetObjectByPath("renamed/handmade/h.txt");
+    REQUIRE_MESSAGE(got.ok(), got.status().ToString());
+    CHECK(got->series_id == h);
+  }
+  SUBCASE("moved into another folder, found by id") {
+    std::filesystem::rename(f.RepoPath("inbox"), f.RepoPath("kept/moved"));
+    where = "kept/moved";
+    auto got = f.repo->GetObject(a);
+    REQUIRE_MESSAGE(got.ok(), got.status().ToString());
+    CHECK(got->path == "kept/moved/a.txt");
+  }
+  SUBCASE("moved while no Folio ran, found by a listing of its new parent") {
+    f.Restart([&] { std::filesystem::rename(f.RepoPath("inbox"), f.RepoPath("kept/moved")); });
+    where = "kept/moved";
+    auto page = f.repo->GetChildren(t.kept.id, 0, 100);
+    REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+    CHECK(page->objects.size() == 1);
+  }
+  // Its tables are named by its id, which it kept: every document is where it went,
+  // under its id, with its content; the move is the folder's one "updated" event.
+  const auto check_all = [&] {
+    for (const auto& [path, id] : t.documents) {
+      const std::string now = where + path.substr(std::string("inbox").size());
+      CAPTURE(now);
+      auto by_id = f.repo->GetObject(id);
+      REQUIRE_MESSAGE(by_id.ok(), by_id.status().ToString());
+      CHECK(by_id->path == now);
+      auto by_path = f.repo->GetObjectByPath(now);
+      REQUIRE_MESSAGE(by_path.ok(), by_path.status().ToString());
+      CHECK(by_path->series_id == id);
+      CHECK(ContentOf(*f.repo, id) == (path == "inbox/b.txt" ? "b2" : path));
+    }
+    CHECK(ListDocuments(f, t.inbox.id).size() == 2);
+    CHECK(EventsSince(*f.repo, mark) == std::vector<std::string>{"updated " + t.inbox.id + " cmis:folder"});
+    CHECK(f.Has(TablesOf(t.inbox.id) + "/1.json"));
+    CHECK(f.Has(TablesOf(t.handmade) + "/1.json"));
+  };
+  check_all();
+  f.Restart();
+  check_all();
+}
+
+TEST_CASE("Adopted tree, end to end: 2,100 files added by hand, adopted, then removed by hand with their folder") {
+  RepoFixture f;
+  const ObjectData bulk = f.Folder(f.root, "bulk");
+  for (int i = 0; i < 2100; ++i) WriteFile(f.RepoPath("bulk/f" + Zeros(i, 4) + ".txt"), std::to_string(i));
+  const auto docs = ListDocuments(f, bulk.id);
+  REQUIRE(docs.size() == 2100);
+  CHECK(f.Has(TablesOf(bulk.id) + "/3.json"));  // a table per batch of 1,000
+  std::vector<std::string> want = {Deleted(bulk.id, "cmis:folder")};
+  for (const auto& [name, id] : docs) want.push_back(Deleted(id));
+  want = Sorted(want);
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  std::filesystem::remove_all(f.RepoPath("bulk"));
+  CHECK(f.repo->GetObject(docs.begin()->second).status().kind() == ErrorKind::kObjectNotFound);
+  const std::vector<std::string> events = EventsSince(*f.repo, mark);
+  REQUIRE(events.size() == 2101);
+  CHECK(events.back() == Deleted(bulk.id, "cmis:folder"));
+  CHECK(Sorted(events) == want);
+  CHECK_FALSE(f.Has(TablesOf(bulk.id)));
+  f.Restart();
+  REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
+  CHECK(EventsSince(*f.repo, mark).size() == 2101);
+}
+
 }  // namespace
 }  // namespace folio::testing
