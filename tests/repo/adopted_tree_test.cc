@@ -487,39 +487,33 @@ void CheckHandTreeGone(RepoFixture& f, const HandTree& t) {
   CHECK(f.repo->GetObject(t.kept.id).ok());
 }
 
-TEST_CASE("Adopted tree, end to end: deleteTree of a folder whose files were added by hand") {
-  RepoFixture f;
-  const HandTree t = MakeHandTree(f);
-  const uint64_t mark = *f.repo->LatestChangeToken();
-  auto failed = f.repo->DeleteTree(t.inbox.id);
-  REQUIRE_MESSAGE(failed.ok(), failed.status().ToString());
-  CHECK(Sorted(EventsSince(*f.repo, mark)) == t.Deleted());
-  CheckHandTreeGone(f, t);
-  f.Restart();
-  REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
-  CheckHandTreeGone(f, t);
-  CHECK(EventsSince(*f.repo, mark).size() == t.Deleted().size());
-}
-
-TEST_CASE("Adopted tree, end to end: a folder whose files were added by hand removed by hand") {
+TEST_CASE("Adopted tree, end to end: a folder whose files were added by hand, deleted through Folio or by hand") {
   RepoFixture f;
   const HandTree t = MakeHandTree(f);
   REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
   const uint64_t mark = *f.repo->LatestChangeToken();
-  std::filesystem::remove_all(f.RepoPath("inbox"));
-  SUBCASE("noticed by a lookup of an adopted document's id") {
+  const auto remove = [&] { std::filesystem::remove_all(f.RepoPath("inbox")); };
+  SUBCASE("deleteTree") {
+    auto failed = f.repo->DeleteTree(t.inbox.id);
+    REQUIRE_MESSAGE(failed.ok(), failed.status().ToString());
+    CHECK(failed->empty());
+  }
+  SUBCASE("removed by hand, noticed by a lookup of an adopted document's id") {
+    remove();
     CHECK(f.repo->GetObject(t.documents.at("inbox/deep/c.txt")).status().kind() == ErrorKind::kObjectNotFound);
   }
-  SUBCASE("noticed by a lookup of an adopted document's path") {
+  SUBCASE("removed by hand, noticed by a lookup of an adopted document's path") {
+    remove();
     CHECK(f.repo->GetObjectByPath("inbox/handmade/h.txt").status().kind() == ErrorKind::kObjectNotFound);
   }
-  SUBCASE("noticed by a listing of its parent") {
+  SUBCASE("removed by hand, noticed by a listing of its parent") {
+    remove();
     auto page = f.repo->GetChildren(f.root, 0, 100);
     REQUIRE(page.ok());
     CHECK(page->objects.size() == 1);
   }
-  SUBCASE("noticed after a restart, by a listing of its parent") {
-    f.Restart();
+  SUBCASE("removed by hand while no Folio ran, noticed by a listing of its parent") {
+    f.Restart(remove);
     REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
   }
   CHECK(Sorted(EventsSince(*f.repo, mark)) == t.Deleted());
