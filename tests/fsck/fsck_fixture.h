@@ -151,7 +151,7 @@ inline void ExpectUnrepairable(const std::string& dir, const std::string& id, co
 }
 
 // The content of the file whose path in lost+found ends with `suffix` ("" if none).
-inline std::string InLostFound(const FsckFixture& f, const std::string& suffix) {
+inline std::string InLostFound(const RepoFixture& f, const std::string& suffix) {
   const std::filesystem::path lost = f.RepoPath(".folio/lost+found");
   std::error_code ec;
   for (auto it = std::filesystem::recursive_directory_iterator(lost, ec);
