@@ -102,14 +102,8 @@ struct AdoptedFixture : RepoFixture {
 
 // "<type> <object id>" of the change log's events after `after`, sorted.
 std::vector<std::string> EventsAfter(const std::string& dir, uint64_t after) {
-  StoreOptions options;
-  options.create = false;
-  options.durable = false;
-  auto store = Store::Open(dir, options);
-  REQUIRE(store.ok());
-  auto repo = (*store)->GetRepository("demo", "main");
-  REQUIRE(repo.ok());
-  auto page = (*repo)->ReadChanges(after + 1, 1000);
+  const DemoMain opened = OpenDemoMain(dir);
+  auto page = opened.repo->ReadChanges(after + 1, 1000);
   REQUIRE(page.ok());
   std::vector<std::string> out;
   for (const ChangeEventInfo& e : page->events) out.push_back(e.type + " " + e.object_id);
@@ -119,14 +113,8 @@ std::vector<std::string> EventsAfter(const std::string& dir, uint64_t after) {
 
 // The id of the document at repository-relative `rel`, as the engine serves it.
 std::string IdAt(const std::string& dir, const std::string& rel) {
-  StoreOptions options;
-  options.create = false;
-  options.durable = false;
-  auto store = Store::Open(dir, options);
-  REQUIRE(store.ok());
-  auto repo = (*store)->GetRepository("demo", "main");
-  REQUIRE(repo.ok());
-  auto o = (*repo)->GetObjectByPath(rel);
+  const DemoMain opened = OpenDemoMain(dir);
+  auto o = opened.repo->GetObjectByPath(rel);
   REQUIRE_MESSAGE(o.ok(), o.status().ToString());
   return o->series_id;
 }
@@ -134,19 +122,13 @@ std::string IdAt(const std::string& dir, const std::string& rel) {
 // Builds the query index of demo/main if needed (as a server's first query does) and
 // returns the number of documents a query finds.
 uint64_t QueryDocuments(const std::string& dir) {
-  StoreOptions options;
-  options.create = false;
-  options.durable = false;
-  auto store = Store::Open(dir, options);
-  REQUIRE(store.ok());
-  auto repo = (*store)->GetRepository("demo", "main");
-  REQUIRE(repo.ok());
-  query::QueryIndexes indexes(**store);
+  const DemoMain opened = OpenDemoMain(dir);
+  query::QueryIndexes indexes(*opened.store);
   auto parsed = query::Parse("SELECT * FROM cmis:document");
   REQUIRE(parsed.ok());
-  auto bound = query::Bind(*parsed, **repo);
+  auto bound = query::Bind(*parsed, *opened.repo);
   REQUIRE(bound.ok());
-  auto hits = indexes.Get("demo", "main")->Run(**repo, *bound, query::QueryPage{});
+  auto hits = indexes.Get("demo", "main")->Run(*opened.repo, *bound, query::QueryPage{});
   REQUIRE_MESSAGE(hits.ok(), hits.status().ToString());
   return hits->total;
 }
