@@ -175,8 +175,19 @@ Problems CheckIndex(const RepoFacts& f) {
           MakeProblem(kIndexEntryWrong, path, "wrong index entry for " + Describe(*r) + ": " + wrong, rebuild));
     }
   }
+  // An entry for an adopted document that does not stand (its file or folder gone, its
+  // name taken): its deletion is the adopted-* repairs' to record, not the engine's.
+  std::set<std::string> adopted;
+  for (const AdoptedFact& a : f.adopted) adopted.insert(f.layout.IndexEntry(a.entry.series_id));
   for (const IndexFileFact& i : f.index) {
     if (matched.count(i.path)) continue;
+    if (adopted.count(i.path)) {
+      out.push_back(MakeProblem(kIndexEntryWrong, i.path,
+                                "index entry '" + i.path + "' for the adopted document '" + i.id +
+                                    "', which has none until it has a series of its own",
+                                rebuild));
+      continue;
+    }
     out.push_back(MakeProblem(kIndexEntryDangling, i.path,
                               i.id.empty() ? "stray file '" + i.path + "' in the id index"
                                            : "dangling index entry '" + i.path + "': no object has id '" + i.id + "'",

@@ -49,7 +49,9 @@ bool IdLivesOn(const RepoFacts& f, const std::string& id, const std::string& tab
 }
 
 // Stages the removal of `docs` from their tables with a "deleted" event for each whose
-// id is gone with it (`keep`: an id that stays anyway). Returns the number of events.
+// id is gone with it (`keep`: an id that stays anyway), and the removal of such an id's
+// index entry, which only damage makes (else the engine would take the entry for an
+// object removed by hand and record its deletion again). Returns the number of events.
 Result<size_t> StageDrop(Fs& fs, const RepoFacts& f, const storage::RepoLayout& layout, storage::ChangeSet& change,
                          const DocList& docs, const std::string& keep = "") {
   repo::RecordReader records(fs, layout);
@@ -60,6 +62,7 @@ Result<size_t> StageDrop(Fs& fs, const RepoFacts& f, const storage::RepoLayout& 
     const std::string& id = d->entry.series_id;
     if (id == keep || IdLivesOn(f, id, layout.AdoptionTable(d->folder_id, d->table), d->name)) continue;
     change.Record(repo::Event("deleted", id, BaseType::kDocument, ""));
+    if (Exists(fs, layout.IndexEntry(id))) change.Remove(layout.IndexEntry(id));
     ++events;
   }
   return events;

@@ -427,15 +427,28 @@ TEST_CASE("Fsck adopted: an index entry for an adopted document is index-entry-w
   const std::string entry = f.IndexEntry(id);
   fs::create_directories(fs::path(f.Abs(entry)).parent_path());
   WriteFile(f.Abs(entry), storage::IndexEntryToJson({"document", f.scans.id, "c.txt", "scans/c.txt"}).dump(2) + "\n");
-  const FsckReport before = RunCheck(f.dir.path());
-  const Finding* wrong = Find(before, "index-entry-wrong", entry);
-  REQUIRE_MESSAGE(wrong != nullptr, Dump(before));
-  CHECK_MESSAGE(Contains(wrong->message, "adopted document '/scans/c.txt' ('" + id + "')"), wrong->message);
-  CHECK(Find(before, "index-entry-dangling", entry) == nullptr);
-  ExpectRepaired(f.dir.path(), "index-entry-wrong", entry);
-  CHECK_FALSE(fs::exists(f.Abs(entry)));
-  CHECK(EventsAfter(f.dir.path(), f.mark).empty());
-  CHECK(IdAt(f.dir.path(), "scans/c.txt") == id);
+  SUBCASE("the document is there") {
+    const FsckReport before = RunCheck(f.dir.path());
+    const Finding* wrong = Find(before, "index-entry-wrong", entry);
+    REQUIRE_MESSAGE(wrong != nullptr, Dump(before));
+    CHECK_MESSAGE(Contains(wrong->message, "adopted document '/scans/c.txt' ('" + id + "')"), wrong->message);
+    CHECK(Find(before, "index-entry-dangling", entry) == nullptr);
+    ExpectRepaired(f.dir.path(), "index-entry-wrong", entry);
+    CHECK_FALSE(fs::exists(f.Abs(entry)));
+    CHECK(EventsAfter(f.dir.path(), f.mark).empty());
+    CHECK(IdAt(f.dir.path(), "scans/c.txt") == id);
+  }
+  SUBCASE("its file removed by hand: one deleted event, recorded by adopted-file-missing's repair") {
+    fs::remove(f.RepoPath("scans/c.txt"));
+    const FsckReport before = RunCheck(f.dir.path());
+    const Finding* wrong = Find(before, "index-entry-wrong", entry);
+    REQUIRE_MESSAGE(wrong != nullptr, Dump(before));
+    CHECK_MESSAGE(Contains(wrong->message, "for the adopted document '" + id + "'"), wrong->message);
+    CHECK(Find(before, "adopted-file-missing", f.Data("scans/c.txt")) != nullptr);
+    ExpectRepaired(f.dir.path(), "index-entry-wrong", entry);
+    CHECK_FALSE(fs::exists(f.Abs(entry)));
+    CHECK(EventsAfter(f.dir.path(), f.mark) == std::vector<std::string>{"deleted " + id});
+  }
 }
 
 TEST_CASE("Fsck adopted: the query index holds an adopted document as its version 1.0 (query-index-stale)") {
