@@ -321,6 +321,12 @@ class Repository {
   // outside the engine. Errors: kObjectNotFound; kPermissionDenied when read-only.
   Status RecordSecurityChange(const std::string& object_id);
 
+  // True when the file at the repository-relative `path` is a document Folio has a
+  // record of (a series, or an entry of its folder's adoption table, docs/STORAGE.md
+  // §4.1); false for a file not adopted yet (nothing is adopted by asking). For tools
+  // that bring files in (folio import). Errors: kStorage.
+  Result<bool> HasDocumentRecord(const std::string& path);
+
   // Sets the sniffer that adoption asks (an empty function: extensions only, the
   // default). Thread-safe.
   void SetMimeSniffer(MimeSniffer sniffer);

@@ -141,9 +141,11 @@ class Importer {
     return OkStatus();
   }
 
+  // True when the repository has a record of the file (a series or an adoption
+  // table's entry); an unreadable record counts as one (the file is left alone).
   bool Adopted(const std::string& folder, const std::string& name) {
-    auto st = HostStat(Host(layout_.SeriesFile(folder, name)));
-    return st.ok() && st->has_value();
+    auto has = repo_.HasDocumentRecord(storage::JoinPath(folder, name));
+    return !has.ok() || *has;
   }
 
   // Syncs what the batch copied, then has every new folder and file adopted:

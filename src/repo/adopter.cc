@@ -22,6 +22,18 @@ namespace {
 constexpr const char* kSystemUser = "system";
 int64_t MsOf(int64_t ns) { return ns / 1000000; }
 
+bool SameIdentity(const AdoptedEntry& e, const FileStat& st) {
+  return st.size == e.file_size && st.mtime_ns == e.file_mtime_ns && st.inode == e.file_inode;
+}
+
+// The entry takes the file's identity, and its modification time as the document's.
+void TakeIdentity(AdoptedEntry& e, const FileStat& st) {
+  e.file_size = st.size;
+  e.file_mtime_ns = st.mtime_ns;
+  e.file_inode = st.inode;
+  e.modified_ms = MsOf(st.mtime_ns);
+}
+
 }  // namespace
 
 Status Adopter::Bookkeep(const std::function<Status(storage::ChangeSet&)>& stage) {
@@ -59,31 +71,21 @@ Status Adopter::AdoptFolder(const std::string& folder) {
   });
 }
 
-Status Adopter::StageDocument(storage::ChangeSet& change, const std::string& folder, const std::string& parent_id,
-                              const std::string& name, const FileStat& st) {
-  SeriesRecord series;
-  series.series_id = staging_.NewObjectId('d');
-  series.versions = {"1.0"};
-  ObjectRecord rec;
-  rec.label = "1.0";
-  rec.major = true;
-  rec.properties = NewObjectProperties(cmis::kDocument, kSystemUser, MsOf(st.mtime_ns));
-  rec.properties[cmis::kName] = name;
-  const std::string visible = layout_.Child(folder, name);
-  rec.content = ContentInfo{st.size, MimeTypeOf(visible, name), name};
-  change.MakeDir(layout_.SeriesDir(folder, name));
-  // The file's own bytes become version 1.0: linked, never copied.
-  change.Link(layout_.VersionContent(folder, name, "1.0"), visible, storage::Guard::Inode(st));
-  change.PutJson(layout_.VersionProps(folder, name, "1.0"), ToJson(rec));
-  change.PutJsonStamped(layout_.SeriesFile(folder, name), ToJson(series), visible);
-  storage::StageIndexEntry(change, layout_, series.series_id,
-                           {"document", parent_id, name, storage::JoinPath(folder, name)});
-  change.Record(Event("created", storage::VersionId(series.series_id, "1.0"), BaseType::kDocument, cmis::kDocument));
-  return OkStatus();
+AdoptedEntry Adopter::NewEntry(storage::ChangeSet& change, const std::string& folder, const std::string& folder_id,
+                               const std::string& name, const FileStat& st) {
+  AdoptedEntry e;
+  e.series_id = storage::NewAdoptedSeriesId(folder_id);
+  e.mime_type = MimeTypeOf(layout_.Child(folder, name), name);
+  e.created_ms = e.modified_ms = MsOf(st.mtime_ns);
+  e.file_size = st.size;
+  e.file_mtime_ns = st.mtime_ns;
+  e.file_inode = st.inode;
+  change.Record(Event("created", storage::VersionId(e.series_id, "1.0"), BaseType::kDocument, cmis::kDocument));
+  return e;
 }
 
 Status Adopter::AdoptDocument(const std::string& folder, const std::string& name) {
-  FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(folder));
+  FOLIO_ASSIGN_OR_RETURN(std::string folder_id, locator_.FolderIdAt(folder));
   // Read-only with too little memory left for the whole batch: this one alone may fit.
   bool alone = false;
   auto adopt = [&](storage::ChangeSet& change) -> Status {
@@ -93,33 +95,38 @@ Status Adopter::AdoptDocument(const std::string& folder, const std::string& name
       return StorageError("document '/" + storage::JoinPath(folder, name) + "' has a series directory without " +
                           "series.json; run folio fsck --repair");
     }
+    // The folder's adopted documents (docs/STORAGE.md §4.1), this one perhaps among them.
+    FOLIO_ASSIGN_OR_RETURN(auto adopted, adopted_.All(folder_id));
+    if (adopted.count(name) > 0) return OkStatus();
     FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.Child(folder, name)));
     if (st.type != FileType::kFile) {
       return ObjectNotFound("no document at path '/" + storage::JoinPath(folder, name) + "'");
     }
-    FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, folder, false));
-    FOLIO_RETURN_IF_ERROR(StageDocument(change, folder, parent_id, name, st));
-    if (alone) return OkStatus();
-    // The other files added by hand to this folder come along: listing a folder of new
-    // files then costs one change, not one per file.
-    std::set<std::string> known;
-    auto docs = fs_.List(layout_.DocsDir(folder));
-    if (docs.ok()) {
-      for (DirEntry& e : *docs) known.insert(std::move(e.name));
+    // One entry per file of one new table: no series directory, version file or index
+    // entry until the document's first change.
+    std::map<std::string, AdoptedEntry> documents;
+    documents.emplace(name, NewEntry(change, folder, folder_id, name, st));
+    if (!alone) {
+      // The other files added by hand to this folder come along: listing a folder of
+      // new files then costs one change, not one per file.
+      std::set<std::string> known;
+      auto docs = fs_.List(layout_.DocsDir(folder));
+      if (docs.ok()) {
+        for (DirEntry& e : *docs) known.insert(std::move(e.name));
+      }
+      auto entries = fs_.List(layout_.Dir(folder));
+      for (const DirEntry& e : entries.ok() ? *entries : std::vector<DirEntry>()) {
+        if (documents.size() >= kAdoptionBatch) break;
+        if (e.type != FileType::kFile || e.name == name || known.count(e.name) > 0 || adopted.count(e.name) > 0) {
+          continue;
+        }
+        if (storage::IsReservedName(e.name) || !storage::ValidateName(e.name).ok()) continue;
+        auto other = fs_.Stat(layout_.Child(folder, e.name));
+        if (!other.ok() || other->type != FileType::kFile) continue;
+        documents.emplace(e.name, NewEntry(change, folder, folder_id, e.name, *other));
+      }
     }
-    auto entries = fs_.List(layout_.Dir(folder));
-    if (!entries.ok()) return OkStatus();  // this one alone, then
-    size_t batch = 1;
-    for (const DirEntry& e : *entries) {
-      if (batch >= kAdoptionBatch) break;
-      if (e.type != FileType::kFile || e.name == name || known.count(e.name) > 0) continue;
-      if (storage::IsReservedName(e.name) || !storage::ValidateName(e.name).ok()) continue;
-      auto other = fs_.Stat(layout_.Child(folder, e.name));
-      if (!other.ok() || other->type != FileType::kFile) continue;
-      FOLIO_RETURN_IF_ERROR(StageDocument(change, folder, parent_id, e.name, *other));
-      ++batch;
-    }
-    return OkStatus();
+    return adopted_.StageNewTable(change, folder_id, std::move(documents));
   };
   Status s = committer_.RunBookkeeping(adopt);  // logged below if even this one cannot be held
   if (!s.Is(std::errc::not_enough_memory)) return s;
@@ -215,9 +222,27 @@ Status Adopter::AbsorbHandRemovals(const std::string& folder, const std::vector<
   std::replace(stamp.begin(), stamp.end(), ':', '-');
   return committer_.Run([&](storage::ChangeSet& change) -> Status {
     bool first = true;
+    std::vector<std::shared_ptr<const AdoptedDoc>> gone_adopted;
+    std::optional<std::map<std::string, std::shared_ptr<const AdoptedDoc>>> adopted;  // read once, if needed
     for (size_t i = 0; i < names.size() && i < kAdoptionBatch; ++i) {
       const std::string& name = names[i];
       auto series = records_.ReadSeries(folder, name);
+      if (!series.ok() && series.status().Is(std::errc::no_such_file_or_directory)) {
+        // An adopted document (docs/STORAGE.md §4.1): its entry goes, nothing is kept.
+        if (!adopted) {
+          auto folder_id = records_.FolderId(folder);
+          if (!folder_id.ok()) break;  // its folder is gone too: the sweep's to record
+          FOLIO_ASSIGN_OR_RETURN(adopted, adopted_.All(*folder_id));
+        }
+        auto it = adopted->find(name);
+        if (it == adopted->end()) continue;
+        auto st = fs_.Stat(layout_.Child(folder, name));
+        if (st.ok()) continue;
+        if (!st.status().Is(std::errc::no_such_file_or_directory)) return st.status();
+        gone_adopted.push_back(it->second);
+        change.Record(Event("deleted", it->second->entry.series_id, BaseType::kDocument, cmis::kDocument));
+        continue;
+      }
       // Gone already (another process, a change in flight), or damaged: fsck's to tell.
       if (!series.ok() || series->series_id.empty()) continue;
       auto st = fs_.Stat(layout_.Child(folder, name));
@@ -240,8 +265,70 @@ Status Adopter::AbsorbHandRemovals(const std::string& folder, const std::vector<
       change.Remove(layout_.CheckedOutMarker(series->series_id));
       change.Record(Event("deleted", series->series_id, BaseType::kDocument, type_id));
     }
+    return adopted_.StageWithout(change, gone_adopted);
+  });
+}
+
+Status Adopter::Materialize(const std::string& folder, const std::string& name) {
+  const std::string visible = layout_.Child(folder, name);
+  // A change, not bookkeeping: it is the first step of a change of the document, which
+  // a read-only repository refuses (with the same error).
+  return committer_.Run([&](storage::ChangeSet& change) -> Status {
+    if (Exists(fs_, layout_.SeriesFile(folder, name))) return OkStatus();
+    FOLIO_ASSIGN_OR_RETURN(std::string folder_id, records_.FolderId(folder));
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, adopted_.Find(folder_id, name));
+    if (doc == nullptr) return OkStatus();  // deleted meanwhile: the change will say so
+    FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(visible));
+    if (st.type != FileType::kFile) {
+      return ObjectNotFound("no document at path '/" + storage::JoinPath(folder, name) + "'");
+    }
+    AdoptedEntry e = doc->entry;
+    // An edit by hand not yet taken in is taken in now, as a read would.
+    const bool edited = !SameIdentity(e, st);
+    if (edited) TakeIdentity(e, st);
+    FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, folder, false));
+    change.MakeDir(layout_.SeriesDir(folder, name));
+    // The file's own bytes become version 1.0: linked, never copied.
+    change.Link(layout_.VersionContent(folder, name, "1.0"), visible, storage::Guard::Inode(st));
+    change.PutJson(layout_.VersionProps(folder, name, "1.0"), ToJson(AdoptedVersion(name, e)));
+    change.PutJsonStamped(layout_.SeriesFile(folder, name), ToJson(AdoptedSeries(e)), visible);
+    storage::StageIndexEntry(change, layout_, e.series_id, {"document", folder_id, name, storage::JoinPath(folder, name)});
+    FOLIO_RETURN_IF_ERROR(adopted_.StageWithout(change, {doc}));
+    if (edited) {
+      change.Record(Event("updated", storage::VersionId(e.series_id, "1.0"), BaseType::kDocument, cmis::kDocument));
+    }
     return OkStatus();
   });
+}
+
+Result<std::shared_ptr<const AdoptedDoc>> Adopter::AbsorbAdoptedEdit(const std::string& folder,
+                                                                     const std::string& name) {
+  const std::string visible = layout_.Child(folder, name);
+  FOLIO_ASSIGN_OR_RETURN(std::string folder_id, records_.FolderId(folder));
+  FOLIO_RETURN_IF_ERROR(Bookkeep([&](storage::ChangeSet& change) -> Status {
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, adopted_.Find(folder_id, name));
+    if (doc == nullptr) return OkStatus();
+    auto st = fs_.Stat(visible);
+    if (!st.ok() || st->type != FileType::kFile) return OkStatus();  // the caller finds out
+    if (SameIdentity(doc->entry, *st)) return OkStatus();
+    AdoptedEntry e = doc->entry;
+    if (committer_.read_only() && st->inode == e.file_inode && st->size == e.file_size) {
+      // Read-only, the same file at the same size: a touch cannot be told from an edit
+      // in place, and a repository that cannot write does not invent a modification.
+      // The new identity is remembered.
+      e.file_mtime_ns = st->mtime_ns;
+      return adopted_.StageReplace(change, *doc, e);
+    }
+    TakeIdentity(e, *st);
+    FOLIO_RETURN_IF_ERROR(adopted_.StageReplace(change, *doc, e));
+    change.Record(Event("updated", storage::VersionId(e.series_id, "1.0"), BaseType::kDocument, cmis::kDocument));
+    return OkStatus();
+  }));
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, adopted_.Find(folder_id, name));
+  if (doc == nullptr) return doc;
+  auto st = fs_.Stat(visible);
+  if (!st.ok() || st->type != FileType::kFile) return std::shared_ptr<const AdoptedDoc>();
+  return doc;
 }
 
 }  // namespace folio::repo

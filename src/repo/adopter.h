@@ -66,6 +66,18 @@ class Adopter {
   // removed, is left alone and two processes record one event. Nothing on a read-only
   // repository (the document just stays out of sight). Errors: kStorage.
   Status AbsorbHandRemovals(const std::string& folder, const std::vector<std::string>& names);
+  // Gives the adopted document `name` of `folder` (docs/STORAGE.md §4.1) the files of
+  // an ordinary document, in a change of its own that records no event (but the
+  // "updated" of an edit by hand not yet taken in): the first step of its first change.
+  // OK if it has them already, or is no adopted document (any more). Errors: those of
+  // Committer::Run (kPermissionDenied when read-only); kObjectNotFound if its file is
+  // not a regular file; kStorage.
+  Status Materialize(const std::string& folder, const std::string& name);
+  // Takes an edit by hand of the file of the adopted document `name` of `folder` into
+  // its entry (its identity, `modified`, an "updated" event; in memory when read-only).
+  // Returns the document as its table now holds it; null if it is no adopted document
+  // or its file is gone. Errors: kStorage (as AdoptFolder).
+  Result<std::shared_ptr<const AdoptedDoc>> AbsorbAdoptedEdit(const std::string& folder, const std::string& name);
   // See Repository::SetMimeSniffer.
   void SetMimeSniffer(MimeSniffer sniffer);
 
@@ -73,8 +85,10 @@ class Adopter {
   // Committer::RunBookkeeping, with the warning of a read-only process out of memory for
   // adoptions logged once.
   Status Bookkeep(const std::function<Status(storage::ChangeSet&)>& stage);
-  Status StageDocument(storage::ChangeSet& change, const std::string& folder, const std::string& parent_id,
-                       const std::string& name, const FileStat& st);
+  // The table entry of the file `name` (identity `st`) of the folder `folder`, id
+  // `folder_id`, adopted in `change` (which records its "created" event).
+  AdoptedEntry NewEntry(storage::ChangeSet& change, const std::string& folder, const std::string& folder_id,
+                        const std::string& name, const FileStat& st);
   // The extension's MIME type, else the sniffer's verdict on the file's first bytes.
   std::string MimeTypeOf(const std::string& visible, const std::string& name);
 

@@ -81,17 +81,26 @@ Result<std::shared_ptr<const Listing>> Listings::List(const std::string& folder)
 }
 
 Status Listings::AbsorbRemovals(const std::string& folder, const std::vector<DirEntry>& entries) {
-  auto series = fs_.List(layout_.DocsDir(folder));
-  if (!series.ok()) {
-    return series.status().Is(std::errc::no_such_file_or_directory) ? OkStatus() : series.status();
-  }
   std::set<std::string_view> files;
   for (const DirEntry& e : entries) {
     if (e.type != FileType::kDirectory) files.insert(e.name);
   }
   std::vector<std::string> removed;
-  for (const DirEntry& s : *series) {
+  auto series = fs_.List(layout_.DocsDir(folder));
+  if (!series.ok() && !series.status().Is(std::errc::no_such_file_or_directory)) return series.status();
+  for (const DirEntry& s : series.ok() ? *series : std::vector<DirEntry>()) {
     if (!storage::IsTempName(s.name) && files.count(s.name) == 0) removed.push_back(s.name);
+  }
+  // Adopted documents (docs/STORAGE.md §4.1) whose file is gone. A folder without a
+  // record has no table.
+  auto folder_id = records_.FolderId(folder);
+  if (folder_id.ok()) {
+    FOLIO_ASSIGN_OR_RETURN(auto adopted, adopted_.All(*folder_id));
+    for (const auto& [name, doc] : adopted) {
+      if (files.count(name) == 0) removed.push_back(name);
+    }
+  } else if (!folder_id.status().Is(std::errc::no_such_file_or_directory)) {
+    return folder_id.status();
   }
   return adopter_.AbsorbHandRemovals(folder, removed);
 }

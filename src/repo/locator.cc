@@ -58,9 +58,49 @@ bool Locator::Verify(Loc& loc) {
     case BaseType::kRelationship: path = layout_.RelationshipFile(loc.id); break;
   }
   auto j = records_.Read(path);
+  if (!j.ok() && loc.base == BaseType::kDocument && j.status().Is(std::errc::no_such_file_or_directory)) {
+    // An adopted document (docs/STORAGE.md §4.1) is verified against its table.
+    auto doc = AdoptedAt(loc.folder, loc.name);
+    if (!doc.ok() || *doc == nullptr || (*doc)->entry.series_id != loc.id) return false;
+    SetAdopted(loc, *doc);
+    return true;
+  }
   if (!j.ok() || storage::StringField(**j, key) != loc.id) return false;
   loc.record = *j;
+  loc.adopted = nullptr;
   return true;
+}
+
+Result<std::shared_ptr<const AdoptedDoc>> Locator::AdoptedAt(const std::string& folder, const std::string& name) {
+  auto folder_id = records_.FolderId(folder);
+  if (!folder_id.ok()) {
+    // A folder without a record has no table yet.
+    if (folder_id.status().Is(std::errc::no_such_file_or_directory)) return std::shared_ptr<const AdoptedDoc>();
+    return folder_id.status();
+  }
+  return adopted_.Find(*folder_id, name);
+}
+
+void Locator::SetAdopted(Loc& loc, const std::shared_ptr<const AdoptedDoc>& doc) {
+  loc.id = doc->entry.series_id;
+  loc.record = std::make_shared<const storage::Json>(ToJson(AdoptedSeries(doc->entry)));
+  loc.adopted = doc;
+}
+
+Result<Loc> Locator::LocateAdopted(const std::string& series_id, int depth) {
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, adopted_.FindId(series_id));
+  if (doc == nullptr) return NotFoundId(series_id);
+  auto folder = LocateAt(doc->folder_id, depth + 1);
+  if (!folder.ok()) {
+    if (folder.status().kind() == ErrorKind::kObjectNotFound) return NotFoundId(series_id);
+    return folder.status();
+  }
+  if (folder->base != BaseType::kFolder) return NotFoundId(series_id);
+  Loc loc{BaseType::kDocument, series_id, folder->folder, doc->name};
+  // A series of its own takes precedence over the entry (docs/STORAGE.md §4.1).
+  if (Exists(fs_, layout_.SeriesDir(loc.folder, loc.name))) return NotFoundId(series_id);
+  SetAdopted(loc, doc);
+  return loc;
 }
 
 Result<Loc> Locator::Locate(const std::string& base_id) { return LocateAt(base_id, 0); }
@@ -76,7 +116,11 @@ Result<Loc> Locator::LocateAt(const std::string& base_id, int depth) {
   }
   auto entry_json = records_.Read(layout_.IndexEntry(base_id));
   if (!entry_json.ok()) {
-    if (entry_json.status().Is(std::errc::no_such_file_or_directory)) return NotFoundId(base_id);
+    if (entry_json.status().Is(std::errc::no_such_file_or_directory)) {
+      // Not indexed: an adopted document's id names the folder whose tables hold it.
+      if (storage::AdoptedFolderOf(base_id)) return LocateAdopted(base_id, depth);
+      return NotFoundId(base_id);
+    }
     return entry_json.status();
   }
   FOLIO_ASSIGN_OR_RETURN(storage::IndexEntry entry,
@@ -114,6 +158,14 @@ Result<Target> Locator::ResolveId(const std::string& id) {
       // Indexed but gone: removed or moved by hand with its folder (docs/STORAGE.md §9).
       FOLIO_RETURN_IF_ERROR(vanished_->Absorb(parsed->base));
       loc = Locate(parsed->base);
+    } else if (!loc.ok() && loc.status().kind() == ErrorKind::kObjectNotFound) {
+      // An adopted document's folder removed or moved by hand: its tables stay until
+      // that is taken in (docs/STORAGE.md §4.1).
+      auto folder_id = storage::AdoptedFolderOf(parsed->base);
+      if (folder_id && Exists(fs_, layout_.IndexEntry(*folder_id)) && !Locate(*folder_id).ok()) {
+        FOLIO_RETURN_IF_ERROR(vanished_->Absorb(*folder_id));
+        loc = Locate(parsed->base);
+      }
     }
   }
   if (!loc.ok()) return loc.status();
@@ -128,6 +180,15 @@ Result<Target> Locator::ResolveId(const std::string& id) {
     }
   }
   return t;
+}
+
+Result<Target> Locator::ResolveIdToChange(const std::string& id) {
+  FOLIO_ASSIGN_OR_RETURN(Target t, ResolveId(id));
+  if (t.loc.adopted == nullptr) return t;
+  // Its first change: the document gets the files of any other first (docs/STORAGE.md
+  // §4.1), then is found as one.
+  FOLIO_RETURN_IF_ERROR(adopter_->Materialize(t.loc.folder, t.loc.name));
+  return ResolveId(id);
 }
 
 Result<Target> Locator::Relocate(const ObjectData& object) {
@@ -204,6 +265,8 @@ Result<Target> Locator::ResolvePath(const std::string& path) {
   // (docs/STORAGE.md §9).
   if (Exists(fs_, layout_.SeriesFile(parent, name))) {
     FOLIO_RETURN_IF_ERROR(adopter_->AbsorbHandRemovals(parent, {name}));
+  } else if (auto doc = AdoptedAt(parent, name); doc.ok() && *doc != nullptr) {
+    FOLIO_RETURN_IF_ERROR(adopter_->AbsorbHandRemovals(parent, {name}));
   }
   FOLIO_RETURN_IF_ERROR(AbsorbGoneAncestor(clean));
   return ObjectNotFound("no object at path '" + shown + "'");
@@ -246,8 +309,22 @@ Result<Target> Locator::DocumentTarget(const std::string& folder, const std::str
   const std::string series_path = layout_.SeriesFile(folder, name);
   auto json = records_.Read(series_path);
   if (!json.ok() && json.status().Is(std::errc::no_such_file_or_directory)) {
-    FOLIO_RETURN_IF_ERROR(adopter_->AdoptDocument(folder, name));
-    json = records_.Read(series_path);
+    // Adopted already (docs/STORAGE.md §4.1), or found now: a file added by hand.
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, AdoptedAt(folder, name));
+    if (doc == nullptr) {
+      FOLIO_RETURN_IF_ERROR(adopter_->AdoptDocument(folder, name));
+      json = records_.Read(series_path);
+      if (!json.ok() && json.status().Is(std::errc::no_such_file_or_directory)) {
+        FOLIO_ASSIGN_OR_RETURN(doc, AdoptedAt(folder, name));
+        if (doc == nullptr) return ObjectNotFound("no document at path '/" + storage::JoinPath(folder, name) + "'");
+      }
+    }
+    if (doc != nullptr) {
+      Target t;
+      t.loc = Loc{BaseType::kDocument, "", folder, name};
+      SetAdopted(t.loc, doc);
+      return t;
+    }
   }
   if (!json.ok()) return json.status();
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> series, records_.DecodeSeries(*json, series_path));

@@ -47,6 +47,10 @@ class Locator {
   Result<Loc> Locate(const std::string& base_id);
   // As ResolveId for a folder. kInvalidArgument if `id` is not a folder.
   Result<Loc> LocateFolder(const std::string& id);
+  // As ResolveId, for a change of the object: an adopted document (docs/STORAGE.md
+  // §4.1) is given the files of an ordinary one first (Adopter::Materialize, its own
+  // change). Errors: as ResolveId; those of Materialize.
+  Result<Target> ResolveIdToChange(const std::string& id);
   // The target an object built before describes (its id and path), verified against
   // its record: how a write resolves the object a request already resolved, without the
   // index. Falls back to ResolveId when the object moved meanwhile.
@@ -66,6 +70,13 @@ class Locator {
  private:
   Result<Loc> LocateAt(const std::string& base_id, int depth);
   bool Verify(Loc& loc);
+  // The adopted document `name` of the folder at `folder` (null if none, also when the
+  // folder has no record yet).
+  Result<std::shared_ptr<const AdoptedDoc>> AdoptedAt(const std::string& folder, const std::string& name);
+  // `loc` is the adopted document `doc`: its id, the series.json it stands for, `doc`.
+  static void SetAdopted(Loc& loc, const std::shared_ptr<const AdoptedDoc>& doc);
+  // The adopted document `series_id` (not indexed), found through its folder's tables.
+  Result<Loc> LocateAdopted(const std::string& series_id, int depth);
   // ResolvePath's notice of a gone folder above `path` (see ResolvePath).
   Status AbsorbGoneAncestor(const std::string& path);
   std::optional<Target> KnownDocumentAt(const std::string& visible, const std::string& parent,

@@ -22,7 +22,7 @@ Result<ObjectData> Mover::Move(const std::string& id, const std::string& target_
   (void)user;
   Target out;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveId(id));
+    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id));
     out = t;
     const Loc& loc = t.loc;
     if (loc.base == BaseType::kRelationship) return Constraint("relationships are not filed in folders");

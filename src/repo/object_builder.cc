@@ -101,7 +101,7 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildShared(const Targe
     FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> series, records_.DecodeSeries(t.loc.record, t.loc.name));
     return BuildDocumentShared(t.loc, *series, t.label, t.pwc);
   }
-  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(t.loc.folder, t.loc.name));
+  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(t.loc));
   return BuildDocumentShared(t.loc, series, t.label, t.pwc);
 }
 
@@ -191,6 +191,8 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
   // per version would make getAllVersions quadratic.
   SeriesRecord absorbed_series;
   bool absorbed = false;
+  // An adopted document (docs/STORAGE.md §4.1): its version 1.0 is its table's entry.
+  std::shared_ptr<const AdoptedDoc> adopted = loc.adopted;
   if (!pwc && !series_in.versions.empty() && (!label || *label == LatestLabel(series_in))) {
     // An edit by hand of the document's file becomes the latest version's content.
     // Metadata only, compared with what Folio wrote: the cheap, unconfined stat is
@@ -199,7 +201,15 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
     if (st.ok() && st->type == FileType::kFile &&
         (st->size != series_in.file_size || st->mtime_ns != series_in.file_mtime_ns ||
          (series_in.file_inode != 0 && st->inode != series_in.file_inode))) {
-      FOLIO_ASSIGN_OR_RETURN(absorbed_series, adopter_.AbsorbHandEdit(loc.folder, loc.name));
+      if (adopted != nullptr) {
+        FOLIO_ASSIGN_OR_RETURN(adopted, adopter_.AbsorbAdoptedEdit(loc.folder, loc.name));
+        if (adopted == nullptr) {
+          return ObjectNotFound("document '" + storage::JoinPath(loc.folder, loc.name) + "' was removed from disk");
+        }
+        absorbed_series = AdoptedSeries(adopted->entry);
+      } else {
+        FOLIO_ASSIGN_OR_RETURN(absorbed_series, adopter_.AbsorbHandEdit(loc.folder, loc.name));
+      }
       absorbed = true;
     } else if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) {
       // Removed by hand: the document is gone for a person running ls, so for us too;
@@ -228,7 +238,10 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
   // Bulk reads (hints) read straight from disk: thousands of versions would only evict
   // everything else from the cache.
   std::shared_ptr<const Json> rec_json;
-  if (hints != nullptr) {
+  if (adopted != nullptr) {
+    if (pwc || the_label != "1.0") return ObjectNotFound("no version '" + the_label + "' of document '" + loc.name + "'");
+    rec_json = std::make_shared<const Json>(ToJson(AdoptedVersion(loc.name, adopted->entry)));
+  } else if (hints != nullptr) {
     FOLIO_ASSIGN_OR_RETURN(Json j, storage::ReadJsonFile(fs_, rec_path));
     rec_json = std::make_shared<const Json>(std::move(j));
   } else {
@@ -239,7 +252,7 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
   // new object whenever a file changes) is the same document: reuse it.
   // Not for bulk reads (hints: getAllVersions): thousands of versions would only churn
   // the memo, copying each object in and clearing it again.
-  const bool memo = loc.record != nullptr && !absorbed && hints == nullptr;
+  const bool memo = loc.record != nullptr && !absorbed && hints == nullptr && adopted == nullptr;
   const std::string memo_key = memo ? rec_path : std::string();
   if (memo) {
     std::lock_guard<std::mutex> lock(memo_mu_);

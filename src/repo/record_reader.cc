@@ -23,6 +23,12 @@ Result<SeriesRecord> RecordReader::ReadSeries(const std::string& folder, const s
   return *s;
 }
 
+Result<SeriesRecord> RecordReader::ReadSeries(const Loc& loc) {
+  if (loc.adopted == nullptr || loc.record == nullptr) return ReadSeries(loc.folder, loc.name);
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> s, DecodeSeries(loc.record, loc.name));
+  return *s;
+}
+
 Result<std::shared_ptr<const SeriesRecord>> RecordReader::DecodeSeries(const std::shared_ptr<const storage::Json>& json,
                                                                        const std::string& what) {
   {

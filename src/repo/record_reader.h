@@ -11,6 +11,7 @@
 #include "folio/fs.h"
 #include "repo/memo_sweep.h"
 #include "repo/records.h"
+#include "repo/location.h"
 #include "storage/json_cache.h"
 #include "storage/layout.h"
 
@@ -36,6 +37,10 @@ class RecordReader {
   Result<ObjectRecord> ReadRecord(const std::string& path);
   // A document's series.json.
   Result<SeriesRecord> ReadSeries(const std::string& folder, const std::string& name);
+  // The series of the document at `loc`: that of an adopted document (docs/STORAGE.md
+  // §4.1) is the one `loc.record` holds, as its table's entry says; any other's is its
+  // series.json.
+  Result<SeriesRecord> ReadSeries(const Loc& loc);
   // The series record `json` decodes to, decoded once per cached JSON object (a long
   // series lists thousands of labels and every request by path needs the record).
   Result<std::shared_ptr<const SeriesRecord>> DecodeSeries(const std::shared_ptr<const storage::Json>& json,

@@ -25,7 +25,7 @@ namespace folio::repo {
 Status Remover::Delete(const std::string& id, bool all_versions, const WriteCheck& check) {
   bool cancel = false;
   Status s = committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveId(id));
+    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id));
     const Loc& loc = t.loc;
     if (t.pwc) {
       cancel = true;  // deleting a working copy cancels the check-out (which checks)

@@ -137,8 +137,10 @@ Result<ContentStream> Repository::OpenContent(const ObjectData& o) {
     if (!fresh.content) return Constraint("document '" + fresh.name + "' has no content");
     const std::string f = storage::ParentPath(fresh.path), n = storage::BaseName(fresh.path);
     s.info = *fresh.content;
-    file = engine_->fs.Open(fresh.is_pwc ? engine_->layout.PwcContent(f, n)
-                                         : engine_->layout.VersionContent(f, n, fresh.version_label));
+    // An adopted document's content is its file (docs/STORAGE.md §4.1).
+    file = engine_->fs.Open(t.loc.adopted != nullptr ? engine_->layout.Child(f, n)
+                            : fresh.is_pwc           ? engine_->layout.PwcContent(f, n)
+                                                     : engine_->layout.VersionContent(f, n, fresh.version_label));
   }
   if (!file.ok()) return file.status();
   s.file = std::move(*file);
@@ -300,6 +302,18 @@ Status Repository::RecordSecurityChange(const std::string& object_id) {
     return OkStatus();
   });
 }
+Result<bool> Repository::HasDocumentRecord(const std::string& path) {
+  const std::string folder = storage::ParentPath(path), name = storage::BaseName(path);
+  if (Exists(engine_->fs, engine_->layout.SeriesFile(folder, name))) return true;
+  auto folder_id = engine_->records.FolderId(folder);
+  if (!folder_id.ok()) {
+    if (folder_id.status().Is(std::errc::no_such_file_or_directory)) return false;
+    return folder_id.status();
+  }
+  FOLIO_ASSIGN_OR_RETURN(auto doc, engine_->adopted.Find(*folder_id, name));
+  return doc != nullptr;
+}
+
 void Repository::SetMimeSniffer(MimeSniffer sniffer) { engine_->adopter.SetMimeSniffer(std::move(sniffer)); }
 
 Status Repository::Checkpoint() { return engine_->committer.Checkpoint(); }

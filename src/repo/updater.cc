@@ -44,7 +44,7 @@ std::string ApplyChanges(Json& stored, Json changes) {
 }  // namespace
 
 Result<Target> Updater::WriteTarget(const std::string& id) {
-  FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveId(id));
+  FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id));
   if (t.loc.base != BaseType::kDocument || t.pwc || t.label) return t;
   FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(t.loc.folder, t.loc.name));
   if (series.checked_out) t.pwc = true;
@@ -167,7 +167,7 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
 Result<ObjectData> Updater::ChangeAcl(const std::string& id, const AclChange& acl_change, const WriteCheck& check) {
   Target out;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveId(id));
+    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id));
     FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
     out = t;
     const Loc& loc = t.loc;

@@ -45,7 +45,7 @@ Result<std::pair<Target, SeriesRecord>> WorkingCopy(Locator& locator, RecordRead
 Result<ObjectData> Versioning::CheckOut(const std::string& id, const std::string& user, const WriteCheck& check) {
   Loc doc;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveId(id));
+    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id));
     const Loc& loc = t.loc;
     doc = loc;
     if (loc.base != BaseType::kDocument) {
@@ -235,7 +235,7 @@ Status Versioning::RecordSeriesUpdated(storage::ChangeSet& change, const Loc& do
 Result<ObjectData> Versioning::LatestVersion(const std::string& id, bool major) {
   FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveId(id));
   if (t.loc.base != BaseType::kDocument) return builder_.Build(t);
-  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(t.loc.folder, t.loc.name));
+  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(t.loc));
   if (!major) {
     if (series.versions.empty()) return ObjectNotFound("document '" + t.loc.name + "' has no version yet");
     return builder_.BuildDocument(t.loc, series, std::nullopt, false);
@@ -252,7 +252,7 @@ Result<size_t> Versioning::VisitAllVersions(const std::string& id, bool newest_f
   if (t.loc.base != BaseType::kDocument) {
     return InvalidArgument("object '" + id + "' is a " + std::string(BaseTypeId(t.loc.base)) + ": not versioned");
   }
-  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(t.loc.folder, t.loc.name));
+  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(t.loc));
   start(series.versions.size() + (series.checked_out ? 1 : 0));
   size_t count = 0;
   FOLIO_RETURN_IF_ERROR(builder_.BuildAllVersions(t.loc, series, newest_first, [&](ObjectData&& o) {

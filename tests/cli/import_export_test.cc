@@ -116,12 +116,15 @@ TEST_CASE(
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::file_clock::to_sys(mtime).time_since_epoch())
           .count();
   CHECK(doc->properties["cmis:creationDate"] == mtime_ms);
-  // Copied once: version 1.0 is the visible file's own inode (a link), not a copy.
-  struct stat visible, version;
+  // Copied once: version 1.0 is the visible file itself, one entry of its folder's
+  // adoption table (docs/STORAGE.md §4.1), with no series directory or second name.
+  struct stat visible;
   REQUIRE(::stat((data + "/acme/docs/reports/q3.csv").c_str(), &visible) == 0);
-  REQUIRE(::stat((data + "/acme/docs/reports/.folio/docs/q3.csv/1.0.content").c_str(), &version) == 0);
-  CHECK(visible.st_ino == version.st_ino);
-  CHECK(visible.st_nlink == 2);
+  CHECK(visible.st_nlink == 1);
+  CHECK_FALSE(fs::exists(data + "/acme/docs/reports/.folio/docs/q3.csv"));
+  auto reports = repo->GetObjectByPath("reports");
+  REQUIRE(reports.ok());
+  CHECK(fs::exists(data + "/acme/docs/.folio/adopted/" + reports->id + "/1.json"));
   auto folder = repo->GetObjectByPath("empty folder");
   REQUIRE(folder.ok());
   CHECK(folder->base == BaseType::kFolder);

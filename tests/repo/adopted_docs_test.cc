@@ -1,0 +1,305 @@
+// Adopted documents (docs/STORAGE.md §4.1): files found in a folder are one entry of
+// the folder's adoption table until their first change through Folio.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <set>
+
+#include "repo/adoption_table.h"
+#include "storage/ids.h"
+#include "storage/layout.h"
+#include "storage/json_file.h"
+#include "support/repo_fixture.h"
+
+using namespace folio;
+using folio::testing::ReadFile;
+using folio::testing::RepoFixture;
+using folio::testing::WriteFile;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The adoption tables of the folder `folder_id`, by number.
+std::map<uint64_t, repo::AdoptionTable> Tables(RepoFixture& f, const std::string& folder_id) {
+  std::map<uint64_t, repo::AdoptionTable> out;
+  const fs::path dir = f.RepoPath(".folio/adopted/" + folder_id);
+  if (!fs::exists(dir)) return out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    auto n = storage::AdoptionTableNumber(e.path().filename().string());
+    REQUIRE_MESSAGE(n, e.path().string());
+    auto j = storage::Json::parse(ReadFile(e.path().string()));
+    auto t = repo::AdoptionTableFromJson(j, e.path().string());
+    REQUIRE_MESSAGE(t.ok(), t.status().ToString());
+    out.emplace(*n, std::move(*t));
+  }
+  return out;
+}
+
+std::vector<ChangeEventInfo> Events(RepoFixture& f) {
+  auto page = f.repo->ReadChanges(0, 100000);
+  REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+  return page->events;
+}
+
+size_t CountEvents(RepoFixture& f, const std::string& type, const std::string& object_id) {
+  size_t n = 0;
+  for (const auto& e : Events(f)) n += e.type == type && e.object_id == object_id;
+  return n;
+}
+
+// Every index entry file of the repository.
+size_t IndexEntries(RepoFixture& f) {
+  size_t n = 0;
+  for (const auto& e : fs::recursive_directory_iterator(f.RepoPath(".folio/index"))) n += e.is_regular_file();
+  return n;
+}
+
+ObjectData Child(RepoFixture& f, const std::string& folder_id, const std::string& name) {
+  auto page = f.repo->GetChildren(folder_id, 0, 1000);
+  REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+  for (const ObjectData& o : page->objects) {
+    if (o.name == name) return o;
+  }
+  FAIL("no child " << name);
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("Adopted: a folder's new files become one table, no series, version file or index entry") {
+  RepoFixture f;
+  const size_t index_before = IndexEntries(f);
+  for (int i = 0; i < 30; ++i) WriteFile(f.RepoPath("f" + std::to_string(i) + ".txt"), "file " + std::to_string(i));
+  auto page = f.repo->GetChildren(f.root, 0, 10);
+  REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+  CHECK(page->total == 30);
+  // One table holding all thirty; nothing per document.
+  auto tables = Tables(f, f.root);
+  REQUIRE(tables.size() == 1);
+  CHECK(tables.begin()->first == 1);
+  CHECK(tables.begin()->second.folder_id == f.root);
+  CHECK(tables.begin()->second.documents.size() == 30);
+  CHECK_FALSE(fs::exists(f.RepoPath(".folio/docs/f0.txt")));
+  CHECK(IndexEntries(f) == index_before);
+  // Each is a document: version 1.0, its file as content, an id naming its folder.
+  const ObjectData d = Child(f, f.root, "f7.txt");
+  CHECK(d.base == BaseType::kDocument);
+  CHECK(storage::AdoptedFolderOf(d.series_id) == f.root);
+  CHECK(d.id == d.series_id + ";1.0");
+  CHECK(d.properties["cmis:versionLabel"] == "1.0");
+  CHECK(d.properties["cmis:isLatestVersion"] == true);
+  CHECK(d.properties["cmis:isMajorVersion"] == true);
+  CHECK(d.properties["cmis:createdBy"] == "system");
+  CHECK(d.properties["cmis:contentStreamLength"] == 6);
+  CHECK(d.properties["cmis:contentStreamMimeType"] == "text/plain");
+  CHECK(d.properties["cmis:isVersionSeriesCheckedOut"] == false);
+  CHECK(d.parent_id == f.root);
+  CHECK(f.Content(d.id) == "file 7");
+  CHECK(f.Content(d.series_id) == "file 7");
+  // One "created" event each, naming version 1.0.
+  CHECK(CountEvents(f, "created", d.id) == 1);
+  size_t created = 0;
+  for (const auto& e : Events(f)) created += e.type == "created" && e.base_type_id == "cmis:document";
+  CHECK(created == 30);
+  // Found by path and by id, the same, also after a restart; nothing adopted twice.
+  CHECK(f.repo->GetObjectByPath("f7.txt")->id == d.id);
+  CHECK(f.repo->GetObject(d.series_id)->name == "f7.txt");
+  f.Restart();
+  CHECK(f.repo->GetObject(d.id)->name == "f7.txt");
+  CHECK(f.repo->GetObjectByPath("f7.txt")->id == d.id);
+  CHECK(f.repo->GetChildren(f.root, 0, 100)->total == 30);
+  CHECK(Tables(f, f.root).size() == 1);
+  created = 0;
+  for (const auto& e : Events(f)) created += e.type == "created" && e.base_type_id == "cmis:document";
+  CHECK(created == 30);
+  // All its versions: one.
+  auto versions = f.repo->GetAllVersions(d.series_id);
+  REQUIRE_MESSAGE(versions.ok(), versions.status().ToString());
+  REQUIRE(versions->size() == 1);
+  CHECK((*versions)[0].id == d.id);
+  // An id that is no adopted document of that folder, or of a folder that does not exist.
+  CHECK(f.repo->GetObject(storage::NewAdoptedSeriesId(f.root)).status().kind() == ErrorKind::kObjectNotFound);
+  CHECK(f.repo->GetObject(storage::NewAdoptedSeriesId("fnosuchfolder0000")).status().kind() ==
+        ErrorKind::kObjectNotFound);
+  CHECK(f.repo->GetObject(d.series_id + ";2.0").status().kind() == ErrorKind::kObjectNotFound);
+  CHECK(f.repo->GetObject(d.series_id + ";pwc").status().kind() == ErrorKind::kObjectNotFound);
+}
+
+TEST_CASE("Adopted: more than a batch of new files makes one table per batch") {
+  RepoFixture f;
+  fs::create_directories(f.RepoPath("many"));
+  for (int i = 0; i < 2500; ++i) WriteFile(f.RepoPath("many/" + std::to_string(i)), "x");
+  auto folder = f.repo->GetObjectByPath("many");
+  REQUIRE(folder.ok());
+  std::set<std::string> ids;
+  for (uint64_t skip = 0;; skip += 500) {
+    auto page = f.repo->GetChildren(folder->id, skip, 500);
+    REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+    for (const ObjectData& o : page->objects) ids.insert(o.id);
+    if (!page->has_more) break;
+  }
+  CHECK(ids.size() == 2500);
+  auto tables = Tables(f, folder->id);
+  CHECK(tables.size() == 3);
+  size_t entries = 0;
+  for (const auto& [n, t] : tables) entries += t.documents.size();
+  CHECK(entries == 2500);
+}
+
+TEST_CASE("Adopted: an edit by hand is taken into the entry, with an updated event") {
+  RepoFixture f;
+  WriteFile(f.RepoPath("e.txt"), "before");
+  const ObjectData d = *f.repo->GetObjectByPath("e.txt");
+  fs::remove(f.RepoPath("e.txt"));  // a new inode, as editors do
+  WriteFile(f.RepoPath("e.txt"), "after, longer");
+  fs::last_write_time(f.RepoPath("e.txt"), fs::file_time_type::clock::now() + std::chrono::hours(1));
+  auto o = f.repo->GetObject(d.series_id);
+  REQUIRE_MESSAGE(o.ok(), o.status().ToString());
+  CHECK(o->id == d.id);
+  CHECK(o->properties["cmis:contentStreamLength"] == 13);
+  CHECK(o->properties["cmis:lastModificationDate"].get<int64_t>() >
+        d.properties["cmis:lastModificationDate"].get<int64_t>());
+  CHECK(o->properties["cmis:creationDate"] == d.properties["cmis:creationDate"]);
+  CHECK(o->properties["cmis:lastModifiedBy"] == "system");
+  CHECK(f.Content(o->id) == "after, longer");
+  CHECK(CountEvents(f, "updated", d.id) == 1);
+  // Still adopted (an edit by hand is no change through Folio), the entry up to date:
+  // the next read records nothing more.
+  CHECK_FALSE(fs::exists(f.RepoPath(".folio/docs/e.txt")));
+  const auto tables = Tables(f, f.root);
+  REQUIRE(tables.size() == 1);
+  CHECK(tables.begin()->second.documents.at("e.txt").file_size == 13);
+  CHECK(f.repo->GetObject(d.id).ok());
+  CHECK(CountEvents(f, "updated", d.id) == 1);
+}
+
+TEST_CASE("Adopted: a file removed by hand is a deletion; its entry and an empty table go") {
+  RepoFixture f;
+  WriteFile(f.RepoPath("a.txt"), "a");
+  WriteFile(f.RepoPath("b.txt"), "b");
+  const ObjectData a = *f.repo->GetObjectByPath("a.txt");
+  const ObjectData b = *f.repo->GetObjectByPath("b.txt");
+  fs::remove(f.RepoPath("a.txt"));
+  SUBCASE("noticed by a listing") {
+    auto page = f.repo->GetChildren(f.root, 0, 10);
+    REQUIRE(page.ok());
+    CHECK(page->total == 1);
+  }
+  SUBCASE("noticed by a lookup by id") {
+    CHECK(f.repo->GetObject(a.id).status().kind() == ErrorKind::kObjectNotFound);
+  }
+  SUBCASE("noticed by a lookup by path") {
+    CHECK(f.repo->GetObjectByPath("a.txt").status().kind() == ErrorKind::kObjectNotFound);
+  }
+  CHECK(CountEvents(f, "deleted", a.series_id) == 1);
+  CHECK(f.repo->GetObject(a.id).status().kind() == ErrorKind::kObjectNotFound);
+  auto tables = Tables(f, f.root);
+  REQUIRE(tables.size() == 1);
+  CHECK(tables.begin()->second.documents.count("a.txt") == 0);
+  CHECK(tables.begin()->second.documents.count("b.txt") == 1);
+  CHECK_FALSE(fs::exists(f.RepoPath(".folio/lost+found")));
+  // The last one gone: no table, no table directory.
+  fs::remove(f.RepoPath("b.txt"));
+  CHECK(f.repo->GetChildren(f.root, 0, 10)->total == 0);
+  CHECK(CountEvents(f, "deleted", b.series_id) == 1);
+  CHECK_FALSE(fs::exists(f.RepoPath(".folio/adopted/" + f.root)));
+  f.Restart();
+  CHECK(CountEvents(f, "deleted", a.series_id) == 1);
+}
+
+TEST_CASE("Adopted: the first change gives the document its series, under the same id") {
+  RepoFixture f;
+  WriteFile(f.RepoPath("c.txt"), "content");
+  WriteFile(f.RepoPath("other.txt"), "stays adopted");
+  const ObjectData d = *f.repo->GetObjectByPath("c.txt");
+  const size_t events_before = Events(f).size();
+
+  SUBCASE("a property update") {
+    auto u = f.repo->UpdateProperties(d.id, Json{{"cmis:description", "described"}}, "alice");
+    REQUIRE_MESSAGE(u.ok(), u.status().ToString());
+    CHECK(u->id == d.id);
+    CHECK(u->properties["cmis:description"] == "described");
+    CHECK(u->properties["cmis:lastModifiedBy"] == "alice");
+    CHECK(u->properties["cmis:creationDate"] == d.properties["cmis:creationDate"]);
+    CHECK(Events(f).size() == events_before + 1);  // the update's, and nothing for the series
+  }
+  SUBCASE("a check-out and a check-in") {
+    auto pwc = f.repo->CheckOut(d.id, "alice");
+    REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
+    CHECK(f.Content(pwc->id) == "content");
+    CheckInRequest req;
+    req.major = false;
+    req.content = ContentSource::FromBytes("new content", "text/plain");
+    auto in = f.repo->CheckIn(pwc->id, req, "alice");
+    REQUIRE_MESSAGE(in.ok(), in.status().ToString());
+    CHECK(in->properties["cmis:versionLabel"] == "1.1");
+    CHECK(in->series_id == d.series_id);
+    CHECK(f.Content(d.id) == "content");  // version 1.0 kept its bytes
+    CHECK(ReadFile(f.RepoPath("c.txt")) == "new content");
+  }
+  SUBCASE("a rename") {
+    auto u = f.repo->UpdateProperties(d.id, Json{{"cmis:name", "renamed.txt"}}, "alice");
+    REQUIRE_MESSAGE(u.ok(), u.status().ToString());
+    CHECK(f.repo->GetObjectByPath("renamed.txt")->id == d.id);
+    CHECK_FALSE(fs::exists(f.RepoPath("c.txt")));
+  }
+  SUBCASE("an ACL") {
+    auto u = f.repo->SetAcl(d.id, {Ace{"bob", {"cmis:read"}}});
+    REQUIRE_MESSAGE(u.ok(), u.status().ToString());
+    REQUIRE(u->acl.size() == 1);
+    CHECK(u->acl[0].principal == "bob");
+  }
+  SUBCASE("a move") {
+    const ObjectData sub = f.Folder(f.root, "sub");
+    auto m = f.repo->Move(d.id, sub.id, f.root, "alice");
+    REQUIRE_MESSAGE(m.ok(), m.status().ToString());
+    CHECK(f.repo->GetObjectByPath("sub/c.txt")->id == d.id);
+    CHECK(f.repo->GetObject(d.series_id)->path == "sub/c.txt");
+  }
+  SUBCASE("a deletion") {
+    REQUIRE(f.repo->Delete(d.id, true).ok());
+    CHECK(f.repo->GetObject(d.id).status().kind() == ErrorKind::kObjectNotFound);
+    CHECK(f.repo->GetObjectByPath("c.txt").status().kind() == ErrorKind::kObjectNotFound);
+    CHECK(CountEvents(f, "deleted", d.series_id) == 1);
+    CHECK(f.repo->GetChildren(f.root, 0, 10)->total == 1);
+    f.Restart();
+    CHECK(f.repo->GetObject(d.id).status().kind() == ErrorKind::kObjectNotFound);
+    CHECK(f.repo->GetChildren(f.root, 0, 10)->total == 1);
+    return;
+  }
+  // The document now has the files of any other, its id indexed; its entry is gone,
+  // the other file's stays.
+  const std::string id = d.series_id;
+  CHECK(fs::exists(f.RepoPath(".folio/index/" + id.substr(id.size() - 2) + "/" + id + ".json")));
+  auto tables = Tables(f, f.root);
+  REQUIRE(tables.size() == 1);
+  CHECK(tables.begin()->second.documents.count("c.txt") == 0);
+  CHECK(tables.begin()->second.documents.count("other.txt") == 1);
+  CHECK(f.repo->GetObject(d.series_id).ok());
+  f.Restart();
+  CHECK(f.repo->GetObject(d.series_id).ok());
+  CHECK(CountEvents(f, "created", d.id) == 1);
+}
+
+TEST_CASE("Adopted: a read-only repository adopts in memory only") {
+  RepoFixture f;
+  WriteFile(f.RepoPath("r.txt"), "read only");
+  REQUIRE(f.repo->Checkpoint().ok());
+  f.repo.reset();
+  f.store.reset();
+  auto s = Store::Open(f.dir.path(), StoreOptions{.read_only = true, .durable = false, .create = false});
+  REQUIRE_MESSAGE(s.ok(), s.status().ToString());
+  auto r = (*s)->GetRepository("demo", "main");
+  REQUIRE(r.ok());
+  auto o = (*r)->GetObjectByPath("r.txt");
+  REQUIRE_MESSAGE(o.ok(), o.status().ToString());
+  CHECK((*r)->GetObject(o->id)->name == "r.txt");
+  auto c = (*r)->OpenContent(o->id);
+  REQUIRE(c.ok());
+  CHECK(folio::testing::ReadAll(*c->file) == "read only");
+  CHECK_FALSE(fs::exists(f.RepoPath(".folio/adopted")));
+  CHECK((*r)->UpdateProperties(o->id, Json{{"cmis:description", "x"}}, "alice").status().kind() ==
+        ErrorKind::kPermissionDenied);
+  CHECK_FALSE(fs::exists(f.RepoPath(".folio/adopted")));
+  CHECK_FALSE(fs::exists(f.RepoPath(".folio/docs/r.txt")));
+}
