@@ -148,6 +148,22 @@ TEST_CASE("Fsck adopted: a repository with adopted documents is clean, with no f
   CHECK(EventsAfter(f.dir.path(), f.mark).empty());
   CHECK(f.ReadTable(f.scans.id, 1).documents.size() == 2);
   CHECK_FALSE(fs::exists(f.RepoPath(".folio/lost+found")));
+  // The engine serves them as they are, and the first change of one gives it a series
+  // (with an index entry) under the same id: still clean.
+  {
+    const DemoMain opened = OpenDemoMain(f.dir.path());
+    auto children = opened.repo->GetChildren(f.scans.id, 0, 100);
+    REQUIRE_MESSAGE(children.ok(), children.status().ToString());
+    CHECK(children->objects.size() == 4);
+    auto renamed = opened.repo->UpdateProperties(f.ids["scans/c.txt"], Json{{"cmis:name", "c2.txt"}}, "alice");
+    REQUIRE_MESSAGE(renamed.ok(), renamed.status().ToString());
+    CHECK(renamed->series_id == f.ids["scans/c.txt"]);
+  }
+  CHECK(fs::exists(f.Abs(f.IndexEntry(f.ids["scans/c.txt"]))));
+  CHECK(fs::exists(f.RepoPath("scans/.folio/docs/c2.txt/series.json")));
+  CHECK(f.ReadTable(f.scans.id, 1).documents.count("c.txt") == 0);
+  const FsckReport after = RunCheck(f.dir.path());
+  CHECK_MESSAGE(after.findings.empty(), Dump(after));
 }
 
 TEST_CASE("Fsck adopted: adopted-table-unreadable for a damaged or stray file; --repair sets it aside") {
@@ -207,12 +223,18 @@ TEST_CASE("Fsck adopted: adopted-table-unreadable for a damaged or stray file; -
   if (held_d) CHECK(Find(before, "document-record-missing", f.Data("scans/d.txt")) != nullptr);
   const std::string repair = ExpectRepaired(f.dir.path(), "adopted-table-unreadable", path);
   CHECK_MESSAGE(Contains(repair, "moved to '" + f.Data(".folio/lost+found/")), repair);
-  CHECK_FALSE(fs::exists(f.Abs(path)));
   CHECK(InLostFound(f, path.substr(path.find(".folio/adopted/"))) != "");
-  // The other documents kept their ids; d.txt was adopted afresh when its table went.
+  // The other documents kept their ids; d.txt was adopted afresh when its table went,
+  // in a new table of its folder (numbered as the one set aside, the highest then).
   CHECK(IdAt(f.dir.path(), "scans/b.pdf") == f.ids["scans/b.pdf"]);
   const std::string d = IdAt(f.dir.path(), "scans/d.txt");
   CHECK((d != f.ids["scans/d.txt"]) == held_d);
+  if (held_d && path == table) {
+    CHECK(f.ReadTable(f.scans.id, 2).documents.at("d.txt").series_id == d);
+    CHECK(Has(EventsAfter(f.dir.path(), f.mark), "created " + d + ";1.0"));
+  } else {
+    CHECK_FALSE(fs::exists(f.Abs(path)));
+  }
 }
 
 TEST_CASE("Fsck adopted: adopted-folder-gone for the tables of a folder removed by hand; --repair records each deletion") {
@@ -325,6 +347,33 @@ TEST_CASE("Fsck adopted: adopted-entry-shadowed for an entry beside a series of 
   CHECK(IdAt(f.dir.path(), "scans/kept.txt") == f.kept.series_id);
 }
 
+TEST_CASE("Fsck adopted: adopted-entry-shadowed for the entry of a document that has its series: no event") {
+  AdoptedFixture f;
+  // c.txt's first change gave it a series under its adopted id; then its old entry came
+  // back (a table restored from a backup).
+  const repo::AdoptionTable old = f.ReadTable(f.scans.id, 1);
+  const std::string id = f.ids["scans/c.txt"];
+  {
+    const DemoMain opened = OpenDemoMain(f.dir.path());
+    REQUIRE(opened.repo->UpdateProperties(id, Json{{"cmis:description", "seen"}}, "alice").ok());
+  }
+  REQUIRE(fs::exists(f.RepoPath("scans/.folio/docs/c.txt/series.json")));
+  const uint64_t mark = *OpenDemoMain(f.dir.path()).repo->LatestChangeToken();
+  f.WriteTable(old, 1);
+  const std::string path = f.Data("scans/c.txt");
+  const FsckReport before = RunCheck(f.dir.path());
+  const Finding* shadowed = Find(before, "adopted-entry-shadowed", path);
+  REQUIRE_MESSAGE(shadowed != nullptr, Dump(before));
+  CHECK_MESSAGE(Contains(shadowed->message, "('" + id + "') of the same name"), shadowed->message);
+  // The entry's id is the series': not a duplicate.
+  CHECK(Find(before, "id-duplicate", path) == nullptr);
+  const std::string repair = ExpectRepaired(f.dir.path(), "adopted-entry-shadowed", path);
+  CHECK(repair == "removed the entry from '" + f.Table(f.scans.id, 1) + "'");
+  CHECK(EventsAfter(f.dir.path(), mark).empty());
+  CHECK(f.ReadTable(f.scans.id, 1).documents.count("b.pdf") == 1);
+  CHECK(IdAt(f.dir.path(), "scans/c.txt") == id);
+}
+
 TEST_CASE("Fsck adopted: adopted-name-duplicate for a name in two tables; the lowest-numbered table's entry stays") {
   AdoptedFixture f;
   // Table 3 holds b.pdf again, under another id (table 1's is the one Folio uses).
@@ -418,7 +467,7 @@ TEST_CASE("Fsck adopted: id-duplicate counts adopted ids; --repair drops the lat
   const std::string fresh = IdAt(f.dir.path(), "a2.txt");
   CHECK(fresh != f.ids["a.txt"]);
   // Nothing a client knew is gone: the only event is the new document's.
-  CHECK(EventsAfter(f.dir.path(), f.mark) == std::vector<std::string>{"created " + fresh});
+  CHECK(EventsAfter(f.dir.path(), f.mark) == std::vector<std::string>{"created " + fresh + ";1.0"});
 }
 
 TEST_CASE("Fsck adopted: an index entry for an adopted document is index-entry-wrong; --repair removes it") {
