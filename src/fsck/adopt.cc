@@ -5,6 +5,7 @@
 
 #include "folio/store.h"
 #include "fsck/repair.h"
+#include "repo/adopted_docs.h"
 #include "storage/json_access.h"
 #include "storage/json_file.h"
 #include "storage/layout.h"
@@ -17,6 +18,21 @@ std::string IdIn(Fs& fs, const std::string& path, const char* key) {
   auto j = storage::ReadJsonFile(fs, path);
   if (!j.ok()) return "";
   return storage::StringOr(*j, key, "");
+}
+
+// The series id of the document at `object` (repository-relative): its series', or its
+// adoption table entry's (docs/STORAGE.md §4.1); "" if it has neither.
+std::string DocumentIdAt(Fs& fs, const storage::RepoLayout& layout, const std::string& object) {
+  const std::string folder = storage::ParentPath(object);
+  const std::string name = storage::BaseName(object);
+  std::string id = IdIn(fs, layout.SeriesFile(folder, name), "seriesId");
+  if (!id.empty()) return id;
+  const std::string folder_id = IdIn(fs, layout.FolderFile(folder), "id");
+  if (folder_id.empty()) return "";
+  repo::RecordReader records(fs, layout);
+  repo::AdoptedDocs adopted(fs, layout, records);
+  auto doc = adopted.Find(folder_id, name);
+  return doc.ok() && *doc ? (*doc)->entry.series_id : "";
 }
 
 // The repository `base` as the engine opens it, through a Store of its own (`store`).
@@ -71,8 +87,7 @@ bool RepairThroughEngine(Fs& fs, const std::string& base, const Problems& proble
   for (const Problem* p : files) {
     const std::string& object = p->action.object;
     const Status s = touch(object);
-    const std::string id =
-        IdIn(fs, layout.SeriesFile(storage::ParentPath(object), storage::BaseName(object)), "seriesId");
+    const std::string id = DocumentIdAt(fs, layout, object);
     if (id.empty()) {
       log.Failed(*p, s.ok() ? RuntimeError("no record was written") : s);
       continue;

@@ -192,6 +192,13 @@ Problems CheckRepository(Fs& fs, const RepoFacts& f, bool compare_bytes) {
   Append(out, CheckUploads(f, now_ns));
   Append(out, CheckSidecars(f));
   Append(out, CheckUnadopted(f));
+  // Unreadable tables are set aside before a gone folder's directory is removed.
+  Append(out, CheckAdoptionTables(f));
+  Append(out, CheckAdoptedFolders(f));
+  Append(out, CheckAdoptedShadowed(f));
+  Append(out, CheckAdoptedNames(f));
+  Append(out, CheckAdoptedFiles(f));
+  Append(out, CheckAdoptedEdits(f));
   Append(out, CheckContentFiles(f));
   Append(out, CheckIdDuplicates(f));
   Append(out, CheckIndex(f));

@@ -8,6 +8,7 @@
 #include "repo/query/query_indexes.h"
 #include "storage/change_log_store.h"
 #include "storage/datetime.h"
+#include "storage/ids.h"
 
 namespace folio::fsck {
 namespace {
@@ -44,6 +45,12 @@ std::vector<query::ExpectedRow> ExpectedRows(const RepoFacts& f) {
       }
       out.push_back(std::move(e));
     }
+  }
+  // An adopted document is one version, 1.0, named after its file (docs/STORAGE.md §4.1).
+  for (const AdoptedFact& a : f.adopted) {
+    if (!a.Shown()) continue;
+    out.push_back(query::ExpectedRow{storage::VersionId(a.entry.series_id, "1.0"), a.folder_id, a.name, true,
+                                     a.entry.modified_ms});
   }
   return out;
 }

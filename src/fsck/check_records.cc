@@ -12,6 +12,7 @@ using storage::Json;
 
 std::string Describe(const RecordFact& r) {
   if (r.kind == "relationship") return "relationship '" + r.id + "'";
+  if (r.adopted) return "adopted document '/" + r.path + "' ('" + r.id + "')";
   if (r.kind == "folder" && r.path.empty()) return "root folder '" + r.id + "'";
   return r.kind + " '/" + r.path + "' ('" + r.id + "')";
 }
@@ -111,10 +112,18 @@ storage::IndexEntry ExpectedEntry(const RecordFact& r) {
 Problems CheckIdDuplicates(const RepoFacts& f) {
   Problems out;
   for (const auto& [dup, owner] : FindIdOwners(f).duplicates) {
-    out.push_back(
-        MakeProblem(kIdDuplicate, dup->record,
-                    "duplicate id '" + dup->id + "' in '" + dup->record + "': '" + owner->record + "' has it too",
-                    Act(Action::Kind::kMoveToLostFound, dup->move)));
+    const std::string where = dup->adopted ? "entry '" + dup->name + "' of '" + dup->record + "'" : "'" + dup->record + "'";
+    const std::string other = owner->adopted ? "entry '" + owner->name + "' of '" + owner->record + "'"
+                                             : "'" + owner->record + "'";
+    // An adopted document gives its entry up (its file is adopted afresh, with a new id);
+    // reported at its file, since one table may hold several.
+    Action fix = Act(Action::Kind::kMoveToLostFound, dup->move);
+    if (dup->adopted) {
+      fix = Act(Action::Kind::kDropAdoptedEntry, dup->record);
+      fix.object = dup->name;
+    }
+    out.push_back(MakeProblem(kIdDuplicate, dup->adopted ? f.layout.Dir(dup->path) : dup->record,
+                              "duplicate id '" + dup->id + "' in " + where + ": " + other + " has it too", fix));
   }
   return out;
 }
@@ -129,6 +138,17 @@ Problems CheckIndex(const RepoFacts& f) {
   for (const RecordFact* r : FindIdOwners(f).owners) {
     const std::string path = f.layout.IndexEntry(r->id);
     auto it = index.find(path);
+    if (r->adopted) {
+      // Indexed only once it has a series (docs/STORAGE.md §4.1): an entry would have a
+      // lookup look for a series that is not there.
+      if (it == index.end()) continue;
+      matched.insert(path);
+      out.push_back(MakeProblem(kIndexEntryWrong, path,
+                                "index entry for " + Describe(*r) +
+                                    ", which has none until it has a series of its own",
+                                rebuild));
+      continue;
+    }
     if (it == index.end()) {
       out.push_back(MakeProblem(kIndexEntryMissing, path, "missing index entry for " + Describe(*r), rebuild));
       continue;
@@ -155,8 +175,19 @@ Problems CheckIndex(const RepoFacts& f) {
           MakeProblem(kIndexEntryWrong, path, "wrong index entry for " + Describe(*r) + ": " + wrong, rebuild));
     }
   }
+  // An entry for an adopted document that does not stand (its file or folder gone, its
+  // name taken): its deletion is the adopted-* repairs' to record, not the engine's.
+  std::set<std::string> adopted;
+  for (const AdoptedFact& a : f.adopted) adopted.insert(f.layout.IndexEntry(a.entry.series_id));
   for (const IndexFileFact& i : f.index) {
     if (matched.count(i.path)) continue;
+    if (adopted.count(i.path)) {
+      out.push_back(MakeProblem(kIndexEntryWrong, i.path,
+                                "index entry '" + i.path + "' for the adopted document '" + i.id +
+                                    "', which has none until it has a series of its own",
+                                rebuild));
+      continue;
+    }
     out.push_back(MakeProblem(kIndexEntryDangling, i.path,
                               i.id.empty() ? "stray file '" + i.path + "' in the id index"
                                            : "dangling index entry '" + i.path + "': no object has id '" + i.id + "'",

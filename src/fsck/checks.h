@@ -53,6 +53,14 @@ Problems CheckMarkers(const RepoFacts& f);         // checkedout-marker-mismatch
 // latest-content-mismatch. Without `compare_bytes` only sizes are compared (cheap).
 Problems CheckLatestContent(Fs& fs, const RepoFacts& f, bool compare_bytes);
 
+// --- check_adopted.cc: adoption tables (docs/STORAGE.md §4.1) ---
+Problems CheckAdoptionTables(const RepoFacts& f);   // adopted-table-unreadable
+Problems CheckAdoptedFolders(const RepoFacts& f);   // adopted-folder-gone
+Problems CheckAdoptedFiles(const RepoFacts& f);     // adopted-file-missing
+Problems CheckAdoptedShadowed(const RepoFacts& f);  // adopted-entry-shadowed
+Problems CheckAdoptedNames(const RepoFacts& f);     // adopted-name-duplicate
+Problems CheckAdoptedEdits(const RepoFacts& f);     // adopted-file-edited
+
 // --- check_accounts.cc: each domain's users and groups ---
 // user-record-invalid, group-record-invalid, group-member-unknown, principal-id-clash,
 // domain-admin-missing, domain-journal-pending, leftover-temp-file (in users/, groups/,

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "folio/fs.h"
+#include "repo/adoption_table.h"
 #include "repo/records.h"
 #include "storage/id_index.h"
 #include "storage/commit_log.h"
@@ -36,15 +37,18 @@ struct BadRecord {
   std::string move;     // what --repair moves to lost+found ("" if nothing)
 };
 
-// An indexed object found in the tree: a folder, document series, item or relationship.
+// An object found in the tree: a folder, document series, item or relationship (each
+// indexed), or an adopted document (docs/STORAGE.md §4.1: indexed only once it has a
+// series).
 struct RecordFact {
   std::string id;
   std::string kind;                   // "folder", "document", "item", "relationship"
   std::optional<std::string> parent;  // nullopt: the parent folder has no usable record
   std::string name;
   std::string path;    // repository-relative object path (an index entry's 'path')
-  std::string record;  // the record file: folder.json, series.json, item.json, <id>.json
-  std::string move;    // what --repair moves to lost+found if the id is a duplicate
+  std::string record;  // the record file: folder.json, series.json, item.json, <id>.json, an adoption table
+  std::string move;    // what --repair moves to lost+found if the id is a duplicate ("" for an adopted one)
+  bool adopted = false;  // an entry of the adoption table `record` (named `name`): it has no index entry
 };
 
 // A record that names an object type (every object and version record).
@@ -87,6 +91,42 @@ struct FolderMarkerFact {
   std::string path;               // the marker
   std::string folder_path;        // repository-relative path of the folder it names
   std::optional<std::string> id;  // nullopt: not a file, or it holds no id
+};
+
+// A file or directory in R/.folio/adopted/ that is not a usable adoption table.
+struct BadAdoptedFile {
+  std::string path;
+  std::string problem;  // what is wrong, naming the file
+  std::string folder_id;  // the folder directory it is in ("" for one directly in adopted/)
+};
+
+// One entry of a readable adoption table (docs/STORAGE.md §4.1).
+struct AdoptedFact {
+  std::string table;  // the table file
+  uint64_t number = 0;  // its n
+  std::string folder_id;
+  // Repository-relative path of the folder with that id; nullopt when no folder of the
+  // repository has it (adopted-folder-gone), or when its folder's record is unreadable.
+  std::optional<std::string> folder;
+  std::string name;
+  repo::AdoptedEntry entry;
+  std::string visible;                   // the document's file F/N (when `folder` is known)
+  std::optional<FileStat> visible_stat;  // nullopt: missing
+  bool shadowed = false;                 // F/.folio/docs/N exists: the series wins
+  uint64_t lower_table = 0;  // the n of a lower table of the folder holding the name too (0: none)
+  std::string ObjectPath() const { return storage::JoinPath(folder.value_or(""), name); }
+  // The entry stands for the document `name` of its folder: the folder is known, no
+  // series and no lower table takes the name.
+  bool Standing() const { return folder && !shadowed && lower_table == 0; }
+  // A standing entry whose file is there: a document the engine shows.
+  bool Shown() const { return Standing() && visible_stat && visible_stat->type == FileType::kFile; }
+};
+
+// A folder's table directory R/.folio/adopted/<folderId>.
+struct AdoptedFolderFact {
+  std::string dir;
+  std::string folder_id;
+  bool gone = false;  // no folder of the repository has the id (and none has an unreadable record)
 };
 
 struct IndexFileFact {
@@ -133,11 +173,16 @@ struct RepoFacts {
   std::vector<std::string> temps;
   std::vector<SpecialFile> specials;
   std::vector<BadRecord> bad_records;
-  std::vector<RecordFact> records;  // in walk order: folders depth first by name, relationships last
+  // In walk order: folders depth first by name (with their series and items), then
+  // relationships, then adopted documents.
+  std::vector<RecordFact> records;
   std::vector<TypedRecord> typed;
   std::vector<std::string> unadopted_folders;  // repository-relative; "" is the root
   std::vector<std::string> unadopted_files;    // repository-relative
   std::vector<SeriesFact> series;
+  std::vector<BadAdoptedFile> bad_adopted;
+  std::vector<AdoptedFolderFact> adopted_folders;
+  std::vector<AdoptedFact> adopted;  // by folder id, table and name
   std::vector<IndexFileFact> index;
   std::vector<std::string> markers;  // names in checkedout/
   bool markers_dir_is_file = false;  // checkedout/ exists but is not a directory

@@ -56,6 +56,12 @@ inline constexpr FindingKind kAclPrincipalUnknown{"acl-principal-unknown", Sever
 inline constexpr FindingKind kQueryIndexUnreadable{"query-index-unreadable", Severity::kWarning};
 inline constexpr FindingKind kQueryIndexIncomplete{"query-index-incomplete", Severity::kNote};
 inline constexpr FindingKind kQueryIndexStale{"query-index-stale", Severity::kWarning};
+inline constexpr FindingKind kAdoptedTableUnreadable{"adopted-table-unreadable", Severity::kError};
+inline constexpr FindingKind kAdoptedFolderGone{"adopted-folder-gone", Severity::kError};
+inline constexpr FindingKind kAdoptedFileMissing{"adopted-file-missing", Severity::kError};
+inline constexpr FindingKind kAdoptedEntryShadowed{"adopted-entry-shadowed", Severity::kWarning};
+inline constexpr FindingKind kAdoptedNameDuplicate{"adopted-name-duplicate", Severity::kWarning};
+inline constexpr FindingKind kAdoptedFileEdited{"adopted-file-edited", Severity::kNote};
 
 // What --repair does about one problem. Paths are data-directory-relative.
 struct Action {
@@ -77,11 +83,17 @@ struct Action {
     kRebuildQueryIndex,  // rebuild the repository's query index through the engine
     kWriteDataMeta,     // write .folio/folio.json
     kRebuildVersionRecord,  // write the missing version record `path` (version `object`)
+    // Adoption tables (docs/STORAGE.md §4.1), each in one change of the commit log:
+    kDropAdoptedEntry,       // remove the entry `object` from the table `path`
+    kDropAdoptedDuplicates,  // remove the entry `object` from the folder's tables but `path`
+    kForgetAdoptedFolder,    // record the deletion of every entry in the directory `path`, remove it
+    kAbsorbAdopted,          // take the file of the entry `object` of table `path` as it is now
   };
   Kind kind = Kind::kNone;
   std::string path;
   std::string object;  // kAdopt, kAbsorb: repository-relative path of the object;
-                       // kRebuildVersionRecord: the version's label; kWriteFolderMarker: the id
+                       // kRebuildVersionRecord: the version's label; kWriteFolderMarker: the id;
+                       // kDropAdopted*, kAbsorbAdopted: the entry's (document's) name
   uint64_t size = 0;   // kSetContentLength
 };
 

@@ -42,6 +42,10 @@ Result<std::string> Execute(Fs& fs, const RepoFacts& facts, const Action& a, Los
     case Kind::kWriteFolderMarker: return WriteFolderMarker(fs, a.path, a.object);
     case Kind::kRebuildVersionRecord: return RebuildVersionRecord(fs, facts, a.path, a.object);
     case Kind::kRemoveMarker: return RemovePath(fs, a.path);
+    case Kind::kDropAdoptedEntry: return DropAdoptedEntry(fs, facts, a.path, a.object);
+    case Kind::kDropAdoptedDuplicates: return DropAdoptedDuplicates(fs, facts, a.path, a.object);
+    case Kind::kForgetAdoptedFolder: return ForgetAdoptedFolder(fs, facts, a.path);
+    case Kind::kAbsorbAdopted: return AbsorbAdoptedFile(fs, facts, a.path, a.object);
     default: return std::string();
   }
 }
@@ -159,9 +163,12 @@ bool RepairUnderLock(Fs& fs, const std::string& base, LostFound& lost, RepairLog
     return Step(fs, base, false,
                 {Kind::kWriteMarker, Kind::kRemoveMarker, Kind::kWriteFolderMarker, Kind::kRebuildIndex}, lost, log);
   }
-  // 1. What goes (temp files, trash, old uploads), what is set aside, and hand edits
-  //    the engine did not take.
-  progress |= Step(fs, base, compare_bytes, {Kind::kRemove, Kind::kMoveToLostFound, Kind::kAbsorb}, lost, log);
+  // 1. What goes (temp files, trash, old uploads), what is set aside, hand edits the
+  //    engine did not take, and adoption table entries that do not stand.
+  progress |= Step(fs, base, compare_bytes,
+                   {Kind::kRemove, Kind::kMoveToLostFound, Kind::kAbsorb, Kind::kDropAdoptedEntry,
+                    Kind::kDropAdoptedDuplicates, Kind::kForgetAdoptedFolder, Kind::kAbsorbAdopted},
+                   lost, log);
   // 2. Records corrected in place.
   progress |= Step(fs, base, false,
                    {Kind::kSetContentLength, Kind::kClearCheckOut, Kind::kWriteRootFolder, Kind::kRebuildVersionRecord},

@@ -17,6 +17,15 @@ namespace folio::fsck {
 
 using storage::Json;
 
+Status CommitUnderLock(Fs& fs, const storage::RepoLayout& layout,
+                       const std::function<Status(storage::ChangeSet&)>& stage) {
+  storage::CommitterOptions options;
+  options.lock_held = true;  // RepairUnderLock holds it
+  storage::Committer committer(fs, layout, options);
+  FOLIO_RETURN_IF_ERROR(committer.Open());
+  return committer.Run(stage);
+}
+
 Result<std::string> RemovePath(Fs& fs, const std::string& path) {
   if (!Exists(fs, path)) return std::string();
   FOLIO_RETURN_IF_ERROR(fs.RemoveTree(path));
@@ -93,11 +102,7 @@ Result<std::string> AbsorbVisibleFile(Fs& fs, LostFound& lost, const RepoFacts& 
   }
   // As the engine takes in a hand edit (repo/adopter.h StageHandEdit), in one change of
   // the commit log with its "updated" event.
-  storage::CommitterOptions options;
-  options.lock_held = true;  // RepairUnderLock holds it
-  storage::Committer committer(fs, f.layout, options);
-  FOLIO_RETURN_IF_ERROR(committer.Open());
-  FOLIO_RETURN_IF_ERROR(committer.Run([&](storage::ChangeSet& change) -> Status {
+  FOLIO_RETURN_IF_ERROR(CommitUnderLock(fs, f.layout, [&](storage::ChangeSet& change) -> Status {
     auto content_st = fs.Stat(lf.content_path);
     repo::StageHandEdit(change, f.layout, s->folder, s->name, *s->series, *lf.record, visible,
                         content_st.ok() && SameInode(*content_st, visible));
@@ -162,7 +167,9 @@ Status RebuildIndex(Fs& fs, const RepoFacts& f) {
   for (const IndexFileFact& i : f.index) existing[i.path] = &i;
   std::set<std::string> wanted;
   const std::vector<const RecordFact*> owners = FindIdOwners(f).owners;
-  for (const RecordFact* r : owners) wanted.insert(f.layout.IndexEntry(r->id));
+  for (const RecordFact* r : owners) {
+    if (!r->adopted) wanted.insert(f.layout.IndexEntry(r->id));
+  }
   if (!f.root_record_id && !f.RootFolderId().empty()) wanted.insert(f.layout.IndexEntry(f.RootFolderId()));
   // First what must go (a stray file may sit where a shard directory belongs).
   for (const IndexFileFact& i : f.index) {
@@ -170,6 +177,7 @@ Status RebuildIndex(Fs& fs, const RepoFacts& f) {
   }
   FOLIO_RETURN_IF_ERROR(storage::EnsureDir(fs, f.layout.IndexDir()));
   for (const RecordFact* r : owners) {
+    if (r->adopted) continue;
     const std::string path = f.layout.IndexEntry(r->id);
     storage::IndexEntry want = ExpectedEntry(*r);
     auto it = existing.find(path);

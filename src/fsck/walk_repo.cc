@@ -1,5 +1,7 @@
 // The walk over one repository: records, ids, series, the index, types and leftovers
 // (facts.h). Only reads; every unreadable or garbage file becomes a fact, never an error.
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "fsck/facts.h"
@@ -49,6 +51,15 @@ std::optional<std::string> TypeIdOf(const Json& properties, std::string_view bas
 }
 
 class RepoWalker {
+  // What WalkFolder found in one folder, for ResolveDocuments.
+  struct FolderContent {
+    std::string path;
+    std::optional<std::string> id;   // the id its tables are named by
+    bool record_unreadable = false;  // its folder.json is there but unusable
+    std::set<std::string> files;         // regular files
+    std::set<std::string> series_names;  // entries of .folio/docs
+  };
+
  public:
   RepoWalker(Fs& fs, RepoFacts& f) : fs_(fs), f_(f), layout_(f.layout) {}
 
@@ -64,6 +75,8 @@ class RepoWalker {
     WalkFolder("", std::string());
     ReadRelationships();
     ReadIndex();
+    ReadAdoptionTables();
+    ResolveDocuments();
     ReadTypes();
     f_.markers_dir_is_file = NotADirectory(layout_.CheckedOutDir());
     for (const DirEntry& e : List(layout_.CheckedOutDir())) f_.markers.push_back(e.name);
@@ -167,7 +180,8 @@ class RepoWalker {
   void ReadCommitLog() { f_.log = ReadLogFact(fs_, layout_.LogFile()); }
 
   void WalkFolder(const std::string& folder, const std::optional<std::string>& parent_id) {
-    std::set<std::string> files;
+    FolderContent content;
+    content.path = folder;
     std::vector<std::string> subfolders;
     bool has_meta_entry = false, meta_is_dir = false;
     for (const DirEntry& e : List(layout_.Dir(folder))) {
@@ -182,10 +196,9 @@ class RepoWalker {
       }
       if (storage::IsReservedName(e.name) || !storage::ValidateName(e.name).ok()) continue;
       if (e.type == FileType::kDirectory) subfolders.push_back(e.name);
-      if (e.type == FileType::kFile) files.insert(e.name);
+      if (e.type == FileType::kFile) content.files.insert(e.name);
     }
     std::optional<std::string> id;
-    std::set<std::string> series_names;
     if (meta_is_dir) {
       bool has_record = false;
       for (const DirEntry& e : List(layout_.FolderMeta(folder))) {
@@ -193,6 +206,7 @@ class RepoWalker {
       }
       if (has_record) {
         id = ReadFolderRecord(folder, parent_id);
+        content.record_unreadable = !id;
       } else {
         f_.unadopted_folders.push_back(folder);
       }
@@ -200,7 +214,7 @@ class RepoWalker {
       CheckRecordDir(layout_.DocsDir(folder));
       CheckRecordDir(layout_.ItemsDir(folder));
       for (const DirEntry& e : List(layout_.DocsDir(folder))) {
-        series_names.insert(e.name);
+        content.series_names.insert(e.name);
         const std::string dir = layout_.SeriesDir(folder, e.name);
         if (e.type == FileType::kDirectory) {
           WalkSeries(folder, e.name, id);
@@ -212,10 +226,141 @@ class RepoWalker {
     } else if (!has_meta_entry) {
       f_.unadopted_folders.push_back(folder);
     }
-    for (const std::string& name : files) {
-      if (!series_names.count(name)) f_.unadopted_files.push_back(JoinPath(folder, name));
-    }
+    // The root's tables are named by the repository's root id, also while its record is
+    // missing or unreadable (fsck --repair writes it with that id).
+    content.id = id;
+    if (folder.empty() && !id && !f_.RootFolderId().empty()) content.id = f_.RootFolderId();
+    folders_.push_back(std::move(content));
     for (const std::string& name : subfolders) WalkFolder(JoinPath(folder, name), id);
+  }
+
+  // R/.folio/adopted/<folderId>/<n>.json: the readable tables by folder id; the rest
+  // are bad files.
+  void ReadAdoptionTables() {
+    const std::string root = layout_.AdoptedDir();
+    if (NotADirectory(root)) {
+      f_.bad_adopted.push_back({root, "'" + root + "' is not a directory", ""});
+      return;
+    }
+    for (const DirEntry& d : List(root)) {
+      const std::string dir = JoinPath(root, d.name);
+      if (d.type != FileType::kDirectory) {
+        f_.bad_adopted.push_back({dir, "stray file '" + dir + "' among the adoption tables (not a folder's directory)", ""});
+        continue;
+      }
+      f_.adopted_folders.push_back({dir, d.name, false});
+      for (const DirEntry& e : List(dir)) {
+        const std::string path = JoinPath(dir, e.name);
+        const std::optional<uint64_t> n = storage::AdoptionTableNumber(e.name);
+        if (e.type != FileType::kFile || !n) {
+          f_.bad_adopted.push_back({path, "stray file '" + path + "' among the adoption tables (not <n>.json)", d.name});
+          continue;
+        }
+        auto json = storage::ReadJsonFile(fs_, path);
+        if (!json.ok()) {
+          f_.bad_adopted.push_back({path, "unreadable adoption table '" + path + "': " + json.status().message(), d.name});
+          continue;
+        }
+        auto table = repo::AdoptionTableFromJson(*json, path);
+        if (!table.ok()) {
+          f_.bad_adopted.push_back({path, "invalid " + table.status().message(), d.name});
+        } else if (table->folder_id != d.name) {
+          f_.bad_adopted.push_back({path,
+                                    "adoption table '" + path + "' names the folder '" + table->folder_id +
+                                        "', not '" + d.name + "' (its directory)",
+                                    d.name});
+        } else {
+          tables_[d.name].emplace(*n, std::move(*table));
+        }
+      }
+    }
+  }
+
+  // The documents of every folder: series (walked already), entries of the folder's
+  // adoption tables, and the files with neither (not adopted yet).
+  void ResolveDocuments() {
+    // The folder that owns an id: the only one with it, else the one its index entry
+    // names (a copy made by hand is id-duplicate's), else the first walked.
+    std::map<std::string, std::vector<const FolderContent*>> by_id;
+    for (const FolderContent& c : folders_) {
+      if (c.id) by_id[*c.id].push_back(&c);
+    }
+    auto index_path = [&](const std::string& id) -> std::optional<std::string> {
+      const std::string entry = layout_.IndexEntry(id);
+      for (const IndexFileFact& i : f_.index) {
+        if (i.path == entry && i.entry && i.entry->kind == "folder") return i.entry->path;
+      }
+      return std::nullopt;
+    };
+    std::map<std::string, const FolderContent*> owner;
+    for (const auto& [id, group] : by_id) {
+      owner[id] = group.front();
+      if (group.size() == 1) continue;
+      const auto path = index_path(id);
+      for (const FolderContent* c : group) {
+        if (path && c->path == *path) owner[id] = c;
+      }
+    }
+    for (const FolderContent& c : folders_) {
+      std::set<std::string> adopted_names;
+      if (c.id && owner[*c.id] == &c) {
+        auto tables = tables_.find(*c.id);
+        if (tables != tables_.end()) AddAdopted(*c.id, tables->second, &c, adopted_names);
+      }
+      for (const std::string& name : c.files) {
+        if (!c.series_names.count(name) && !adopted_names.count(name)) {
+          f_.unadopted_files.push_back(JoinPath(c.path, name));
+        }
+      }
+    }
+    // The tables of an id no folder has: their folder is gone, unless the folder the id's
+    // index entry names has an unreadable record (it may well be that one: then the
+    // record is sidecar-unparseable's).
+    auto damaged = [&](const std::string& id) {
+      const auto path = index_path(id);
+      return path && std::any_of(folders_.begin(), folders_.end(), [&](const FolderContent& c) {
+               return c.path == *path && c.record_unreadable;
+             });
+    };
+    for (const auto& [id, tables] : tables_) {
+      if (owner.count(id)) continue;
+      std::set<std::string> ignored;
+      AddAdopted(id, tables, nullptr, ignored);
+    }
+    for (AdoptedFolderFact& d : f_.adopted_folders) d.gone = !owner.count(d.folder_id) && !damaged(d.folder_id);
+    for (const AdoptedFact& a : f_.adopted) {
+      if (a.Shown()) {
+        f_.records.push_back({a.entry.series_id, "document", a.folder_id, a.name, a.ObjectPath(), a.table, "", true});
+      }
+    }
+  }
+
+  // The entries of `tables` (one folder's, by n); `folder` is where they are (null:
+  // nowhere to be found). Adds their names to `names`.
+  void AddAdopted(const std::string& folder_id, const std::map<uint64_t, repo::AdoptionTable>& tables,
+                  const FolderContent* folder, std::set<std::string>& names) {
+    std::map<std::string, uint64_t> first;  // name -> the lowest table holding it
+    for (const auto& [n, table] : tables) {
+      for (const auto& [name, entry] : table.documents) {
+        AdoptedFact a;
+        a.table = layout_.AdoptionTable(folder_id, n);
+        a.number = n;
+        a.folder_id = folder_id;
+        a.name = name;
+        a.entry = entry;
+        auto [it, is_first] = first.emplace(name, n);
+        if (!is_first) a.lower_table = it->second;
+        if (folder) {
+          a.folder = folder->path;
+          a.visible = layout_.Child(folder->path, name);
+          auto st = fs_.Stat(a.visible);
+          if (st.ok()) a.visible_stat = *st;
+          a.shadowed = folder->series_names.count(name) > 0;
+        }
+        names.insert(name);
+        f_.adopted.push_back(std::move(a));
+      }
+    }
   }
 
   void ReadFolderMarkers(const std::string& folder) {
@@ -429,6 +574,8 @@ class RepoWalker {
   RepoFacts& f_;
   const storage::RepoLayout& layout_;
   std::set<std::string> committed_;  // temp files a committed journal record renames
+  std::vector<FolderContent> folders_;  // in walk order
+  std::map<std::string, std::map<uint64_t, repo::AdoptionTable>> tables_;  // readable tables by folder id, by n
 };
 
 }  // namespace

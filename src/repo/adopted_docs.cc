@@ -7,6 +7,23 @@
 
 namespace folio::repo {
 
+void AdoptedDoc::Make() const {
+  std::call_once(made_, [this] {
+    series_json_ = std::make_shared<const storage::Json>(ToJson(AdoptedSeries(entry)));
+    version_json_ = std::make_shared<const storage::Json>(ToJson(AdoptedVersion(name, entry)));
+  });
+}
+
+const std::shared_ptr<const storage::Json>& AdoptedDoc::SeriesJson() const {
+  Make();
+  return series_json_;
+}
+
+const std::shared_ptr<const storage::Json>& AdoptedDoc::VersionJson() const {
+  Make();
+  return version_json_;
+}
+
 Result<std::vector<uint64_t>> AdoptedDocs::Numbers(const std::string& folder_id) {
   std::vector<uint64_t> numbers;
   auto entries = fs_.List(layout_.AdoptedFolderDir(folder_id));
@@ -46,7 +63,7 @@ Result<std::shared_ptr<const AdoptedDocs::Decoded>> AdoptedDocs::Table(const std
   }
   auto decoded = std::make_shared<Decoded>();
   for (auto& [name, entry] : table.documents) {
-    decoded->by_name.emplace(name, std::make_shared<const AdoptedDoc>(AdoptedDoc{folder_id, name, n, std::move(entry)}));
+    decoded->by_name.emplace(name, std::make_shared<const AdoptedDoc>(folder_id, name, n, std::move(entry)));
   }
   std::lock_guard<std::mutex> lock(mu_);
   SweepMemo(memo_, sweep_at_, kMaxTableMemo, [](const TableMemo& m) { return m.json.expired(); });

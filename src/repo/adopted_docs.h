@@ -22,12 +22,27 @@
 
 namespace folio::repo {
 
-// One adopted document as a table holds it.
+// One adopted document as a table holds it. Lives as long as the parse of its table
+// (or longer, held by a request).
 struct AdoptedDoc {
+  AdoptedDoc(std::string f, std::string n, uint64_t t, AdoptedEntry e)
+      : folder_id(std::move(f)), name(std::move(n)), table(t), entry(std::move(e)) {}
   std::string folder_id;
   std::string name;
   uint64_t table = 0;  // the n of the table file holding it
   AdoptedEntry entry;
+
+  // The series.json and version 1.0 record the entry stands for (AdoptedSeries,
+  // AdoptedVersion), made on first use and then the same objects: what the record
+  // cache would hand out for files, so that built documents and kept answers are
+  // reused while the table is unchanged. Thread-safe.
+  const std::shared_ptr<const storage::Json>& SeriesJson() const;
+  const std::shared_ptr<const storage::Json>& VersionJson() const;
+
+ private:
+  mutable std::once_flag made_;
+  mutable std::shared_ptr<const storage::Json> series_json_, version_json_;
+  void Make() const;
 };
 
 // Thread-safe. Reads go through the RecordReader's cache (validated by file identity),

@@ -8,6 +8,7 @@
 #include "storage/datetime.h"
 #include "storage/ids.h"
 #include "storage/json_access.h"
+#include "storage/name_rules.h"
 
 namespace folio::repo {
 namespace {
@@ -36,12 +37,16 @@ Json ToJson(const AdoptionTable& table) {
 Result<AdoptionTable> AdoptionTableFromJson(const Json& j, const std::string& what) {
   AdoptionTable table;
   auto folder = storage::StringField(j, "folder");
-  if (!folder) return Bad(what, "folder");
+  // A folder's id names the table's directory: it must be a path-safe object id.
+  auto folder_id = folder ? storage::ParseObjectId(*folder) : std::nullopt;
+  if (!folder_id || folder_id->label || folder_id->base != *folder) return Bad(what, "folder");
   table.folder_id = std::move(*folder);
   const Json* docs = storage::Member(j, "documents");
   if (docs == nullptr || !docs->is_object()) return Bad(what, "documents");
   for (const auto& [name, d] : docs->items()) {
     const std::string field = "documents." + name;
+    // A name is a file of the folder: never a path, nor a name the format reserves.
+    if (!storage::ValidateName(name).ok() || !d.is_object()) return Bad(what, field);
     AdoptedEntry e;
     auto series_id = storage::StringField(d, "seriesId");
     if (!series_id || storage::AdoptedFolderOf(*series_id) != table.folder_id) return Bad(what, field + ".seriesId");

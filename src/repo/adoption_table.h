@@ -34,7 +34,8 @@ struct AdoptionTable {
 
 Json ToJson(const AdoptionTable& table);
 // Never throws. Errors: kStorage naming `what` and the field that is missing or of the
-// wrong type (an entry's seriesId must be an adopted id of the table's folder).
+// wrong type ("folder" must be an object id; a document's name a valid object name,
+// storage/name_rules.h, and its seriesId an adopted id of the table's folder).
 Result<AdoptionTable> AdoptionTableFromJson(const Json& j, const std::string& what);
 
 // The series.json the document `entry` stands for (docs/STORAGE.md §4): version 1.0,

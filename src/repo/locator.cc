@@ -83,7 +83,7 @@ Result<std::shared_ptr<const AdoptedDoc>> Locator::AdoptedAt(const std::string& 
 
 void Locator::SetAdopted(Loc& loc, const std::shared_ptr<const AdoptedDoc>& doc) {
   loc.id = doc->entry.series_id;
-  loc.record = std::make_shared<const storage::Json>(ToJson(AdoptedSeries(doc->entry)));
+  loc.record = doc->SeriesJson();
   loc.adopted = doc;
 }
 

@@ -240,7 +240,7 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
   std::shared_ptr<const Json> rec_json;
   if (adopted != nullptr) {
     if (pwc || the_label != "1.0") return ObjectNotFound("no version '" + the_label + "' of document '" + loc.name + "'");
-    rec_json = std::make_shared<const Json>(ToJson(AdoptedVersion(loc.name, adopted->entry)));
+    rec_json = adopted->VersionJson();
   } else if (hints != nullptr) {
     FOLIO_ASSIGN_OR_RETURN(Json j, storage::ReadJsonFile(fs_, rec_path));
     rec_json = std::make_shared<const Json>(std::move(j));
@@ -252,7 +252,7 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
   // new object whenever a file changes) is the same document: reuse it.
   // Not for bulk reads (hints: getAllVersions): thousands of versions would only churn
   // the memo, copying each object in and clearing it again.
-  const bool memo = loc.record != nullptr && !absorbed && hints == nullptr && adopted == nullptr;
+  const bool memo = loc.record != nullptr && !absorbed && hints == nullptr;
   const std::string memo_key = memo ? rec_path : std::string();
   if (memo) {
     std::lock_guard<std::mutex> lock(memo_mu_);

@@ -260,7 +260,11 @@ void ReportJsonWritten(Fs& fs, const ApplyOptions& options, const Action& a, std
 class Applier {
  public:
   Applier(Fs& fs, const ChangeSet& change, const ApplyOptions& options, std::vector<std::string>* trashed)
-      : held_(fs.HoldDirectories()), fs_(held_ ? *held_ : fs), options_(options), trashed_(trashed) {
+      : held_(fs.HoldDirectories()),
+        fs_(held_ ? *held_ : fs),
+        options_(options),
+        trashed_(trashed),
+        replayed_(options.replayed) {
     const auto& actions = change.actions();
     for (size_t i = 0; i < actions.size(); ++i) {
       if (actions[i].op == Action::Op::kPut) last_put_[ParentPath(actions[i].path)] = i;
@@ -291,8 +295,49 @@ class Applier {
 
   Status Put(const Action& a, size_t index, std::string_view bytes, std::shared_ptr<const Json> value) {
     FOLIO_RETURN_IF_ERROR(InPlace(a, index) ? PutNewFile(fs_, a.path, bytes) : PutFile(fs_, a.path, bytes));
+    Made(a.path);
     ReportJsonWritten(fs_, options_, a, bytes, std::move(value));
     return OkStatus();
+  }
+
+  // Recovery: `path` was written by this recovery (ApplyOptions::replayed).
+  void Made(const std::string& path) {
+    if (replayed_ != nullptr) replayed_->insert(path);
+  }
+  // Recovery: `path`, or a directory above it, was written by this recovery.
+  bool Replayed(const std::string& path) const {
+    if (replayed_ == nullptr) return false;
+    for (std::string p = path; !p.empty(); p = ParentPath(p)) {
+      if (replayed_->count(p) > 0) return true;
+    }
+    return false;
+  }
+  // GuardHolds, and in recovery also an inode guard at a file this recovery made again
+  // (a new inode for the same file: see ApplyOptions::replayed).
+  Result<bool> Holds(const std::string& path, const Guard& guard) {
+    FOLIO_ASSIGN_OR_RETURN(bool holds, GuardHolds(fs_, path, guard));
+    if (holds || guard.kind != Guard::Kind::kInode || !Replayed(path)) return holds;
+    return Exists(fs_, path);
+  }
+
+  // `path` is gone: a file unlinked, a directory renamed into the trash (or removed).
+  Status RemoveExisting(const std::string& path) {
+    Fs& fs = fs_;
+    auto st = fs.Stat(path);
+    if (!st.ok()) return Missing(st.status()) ? OkStatus() : st.status();
+    Forget(path);
+    if (replayed_ != nullptr) replayed_->erase(path);
+    if (st->type == FileType::kDirectory && !options_.trash_dir.empty()) {
+      // Gone from listings in one rename; the files are removed off the request path.
+      Status made = fs.MakeDir(options_.trash_dir);
+      if (!made.ok() && !made.Is(std::errc::file_exists)) return made;
+      const std::string trash = JoinPath(options_.trash_dir, BaseName(TempPathBeside(path)));
+      FOLIO_RETURN_IF_ERROR(fs.Rename(path, trash));
+      if (trashed_ != nullptr) trashed_->push_back(trash);
+      return OkStatus();
+    }
+    Status s = st->type == FileType::kDirectory ? fs.RemoveTree(path) : fs.Remove(path);
+    return Missing(s) ? OkStatus() : s;
   }
 
   Status ApplyOne(const Action& a, size_t index) {
@@ -311,6 +356,7 @@ class Applier {
         if (s.ok()) {
           fresh_.insert(a.path);
           dirs_.insert(a.path);
+          Made(a.path);
           return OkStatus();
         }
         if (s.Is(std::errc::file_exists)) {
@@ -320,36 +366,33 @@ class Applier {
         return ParentGone(fs, s, a.path) ? OkStatus() : s;
       }
       case Action::Op::kLink: {
-        FOLIO_ASSIGN_OR_RETURN(bool holds, GuardHolds(fs, a.source, a.guard));
+        FOLIO_ASSIGN_OR_RETURN(bool holds, Holds(a.source, a.guard));
         if (!holds) return OkStatus();
         Status s = LinkFile(fs, a.source, a.path, fresh_.count(ParentPath(a.path)) > 0);
+        if (s.ok()) Made(a.path);
         return Missing(s) ? OkStatus() : s;  // the source, or the target's directory, is gone
       }
       case Action::Op::kRename: {
-        FOLIO_ASSIGN_OR_RETURN(bool holds, GuardHolds(fs, a.source, a.guard));
+        FOLIO_ASSIGN_OR_RETURN(bool holds, Holds(a.source, a.guard));
         if (!holds) return OkStatus();
+        const bool replayed = Replayed(a.source);
+        if (replayed) {
+          // Made again by this recovery: if the target already holds what the guard
+          // names, this rename took effect before (and later records left the target
+          // as it is); the source made anew goes.
+          FOLIO_ASSIGN_OR_RETURN(bool moved_before, GuardHolds(fs, a.path, a.guard));
+          if (moved_before) return RemoveExisting(a.source);
+        }
         Forget(a.source);
         Forget(a.path);
         Status s = fs.Rename(a.source, a.path);
+        if (s.ok() && replayed) replayed_->insert(a.path);
         return Missing(s) ? OkStatus() : s;  // the source, or the target's directory, is gone
       }
       case Action::Op::kRemove: {
-        FOLIO_ASSIGN_OR_RETURN(bool holds, GuardHolds(fs, a.path, a.guard));
+        FOLIO_ASSIGN_OR_RETURN(bool holds, Holds(a.path, a.guard));
         if (!holds) return OkStatus();
-        auto st = fs.Stat(a.path);
-        if (!st.ok()) return Missing(st.status()) ? OkStatus() : st.status();
-        Forget(a.path);
-        if (st->type == FileType::kDirectory && !options_.trash_dir.empty()) {
-          // Gone from listings in one rename; the files are removed off the request path.
-          Status made = fs.MakeDir(options_.trash_dir);
-          if (!made.ok() && !made.Is(std::errc::file_exists)) return made;
-          const std::string trash = JoinPath(options_.trash_dir, BaseName(TempPathBeside(a.path)));
-          FOLIO_RETURN_IF_ERROR(fs.Rename(a.path, trash));
-          if (trashed_ != nullptr) trashed_->push_back(trash);
-          return OkStatus();
-        }
-        Status s = st->type == FileType::kDirectory ? fs.RemoveTree(a.path) : fs.Remove(a.path);
-        return Missing(s) ? OkStatus() : s;
+        return RemoveExisting(a.path);
       }
       case Action::Op::kCopy:
         return RuntimeError("a copy of '" + a.source + "' reached the commit log unprepared");
@@ -361,6 +404,7 @@ class Applier {
   Fs& fs_;
   const ApplyOptions& options_;
   std::vector<std::string>* trashed_;
+  std::set<std::string>* replayed_;
   std::unordered_set<std::string> fresh_;             // directories this application made
   std::unordered_set<std::string> dirs_;              // made, or found there, by a MakeDir
   std::unordered_map<std::string, size_t> last_put_;  // directory -> index of the last Put into it

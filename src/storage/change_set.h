@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -147,6 +148,12 @@ struct ApplyOptions {
   // them: a cache of parsed records can keep it.
   std::function<void(const std::string& path, const FileStat& st, std::shared_ptr<const Json> value)>
       on_json_written;
+  // Recovery only (null otherwise): the paths that re-applying the earlier records of
+  // this recovery has put, linked or made, kept across its records. Such a file is the
+  // replay's own re-creation of what a guard of a later record names (its inode is
+  // new): the guard is taken to hold; and a directory made again whose rename finds the
+  // object already at the target is removed (docs/STORAGE.md §8.2).
+  std::set<std::string>* replayed = nullptr;
 };
 
 // Applies every action of `change` in order, idempotently (see the file comment), with

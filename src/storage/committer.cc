@@ -230,8 +230,11 @@ Status Committer::RecoverLocked() {
   }
   // A data directory written by an older Folio may hold records of the format-1 journal.
   FOLIO_RETURN_IF_ERROR(RecoverJournal(fs_, layout_.JournalDir()).status());
+  // What re-applying these records writes again, across the records (see
+  // ApplyOptions::replayed).
+  std::set<std::string> replayed;
   for (LogRecord& r : records) {
-    FOLIO_RETURN_IF_ERROR(ApplyRecord(r.change));
+    FOLIO_RETURN_IF_ERROR(ApplyRecord(r.change, &replayed));
     // An apply that was cut short may have left temp files beside its targets; only
     // the holder of the lock writes there, so they are garbage now.
     RemoveTempsBeside(r.change);
@@ -267,16 +270,17 @@ Status Committer::RecoverLocked() {
   return OkStatus();
 }
 
-Status Committer::ApplyRecord(const ChangeSet& change) {
-  FOLIO_RETURN_IF_ERROR(ApplyFiles(change));
+Status Committer::ApplyRecord(const ChangeSet& change, std::set<std::string>* replayed) {
+  FOLIO_RETURN_IF_ERROR(ApplyFiles(change, replayed));
   return changes_.Append(change.events());
 }
 
-Status Committer::ApplyFiles(const ChangeSet& change) {
+Status Committer::ApplyFiles(const ChangeSet& change, std::set<std::string>* replayed) {
   std::vector<std::string> trashed;
   ApplyOptions options;
   options.trash_dir = layout_.TrashDir();
   options.on_json_written = options_.on_json_written;
+  options.replayed = replayed;
   FOLIO_RETURN_IF_ERROR(ApplyChangeSet(fs_, change, options, &trashed));
   // Uploads linked into place are consumed: their own name goes after the next
   // checkpoint (until then a replay of the record links them again, harmlessly).

@@ -152,9 +152,10 @@ class Committer {
   void ReleaseLeaderLocked();
   void WaitApplied(uint64_t lsn);
   // A record's files and its events (recovery: one record at a time, in order).
-  Status ApplyRecord(const ChangeSet& change);
+  // `replayed`: recovery's (ApplyOptions::replayed), null otherwise.
+  Status ApplyRecord(const ChangeSet& change, std::set<std::string>* replayed = nullptr);
   // A record's files only; the batch path appends the events of a batch in order.
-  Status ApplyFiles(const ChangeSet& change);
+  Status ApplyFiles(const ChangeSet& change, std::set<std::string>* replayed = nullptr);
   Status CheckpointLocked();     // requires mu_, the file lock, nothing in flight
   Status EnsureLogLocked();
   // Removes the garbage a checkpoint has made safe to remove.

@@ -17,14 +17,8 @@ namespace {
 
 // "deleted <id> <type>" of the events after `after`, sorted.
 std::vector<std::string> DeletedAfter(const std::string& dir, uint64_t after) {
-  StoreOptions options;
-  options.create = false;
-  options.durable = false;
-  auto store = Store::Open(dir, options);
-  REQUIRE(store.ok());
-  auto repo = (*store)->GetRepository("demo", "main");
-  REQUIRE(repo.ok());
-  auto page = (*repo)->ReadChanges(after + 1, 1000);
+  const DemoMain opened = OpenDemoMain(dir);
+  auto page = opened.repo->ReadChanges(after + 1, 1000);
   REQUIRE(page.ok());
   std::vector<std::string> out;
   for (const ChangeEventInfo& e : page->events) out.push_back(e.type + " " + e.object_id + " " + e.type_id);

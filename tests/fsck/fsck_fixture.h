@@ -93,6 +93,18 @@ struct FsckFixture : RepoFixture {
   }
 };
 
+// demo/main of the data directory `dir`, opened afresh (as another process would).
+inline DemoMain OpenDemoMain(const std::string& dir) {
+  StoreOptions options;
+  options.create = false;
+  options.durable = false;
+  auto store = Store::Open(dir, options);
+  REQUIRE_MESSAGE(store.ok(), store.status().ToString());
+  auto repo = (*store)->GetRepository("demo", "main");
+  REQUIRE_MESSAGE(repo.ok(), repo.status().ToString());
+  return DemoMain{std::move(*store), std::move(*repo)};
+}
+
 inline std::string Dump(const FsckReport& r) {
   std::ostringstream out;
   for (const Finding& f : r.findings) {
@@ -151,7 +163,7 @@ inline void ExpectUnrepairable(const std::string& dir, const std::string& id, co
 }
 
 // The content of the file whose path in lost+found ends with `suffix` ("" if none).
-inline std::string InLostFound(const FsckFixture& f, const std::string& suffix) {
+inline std::string InLostFound(const RepoFixture& f, const std::string& suffix) {
   const std::filesystem::path lost = f.RepoPath(".folio/lost+found");
   std::error_code ec;
   for (auto it = std::filesystem::recursive_directory_iterator(lost, ec);

@@ -91,11 +91,15 @@ TEST_CASE("Fsck: plants document-record-missing and reports document-record-miss
   FsckFixture f;
   WriteFile(f.RepoPath("reports/hand.txt"), "added by hand");
   CHECK(RunCheck(f.dir.path()).clean());
-  CHECK(Contains(ExpectRepaired(f.dir.path(), "document-record-missing", f.Data("reports/hand.txt")),
-                 "adopted as document"));
-  CHECK(fs::exists(f.RepoPath("reports/.folio/docs/hand.txt/series.json")));
+  const std::string repair = ExpectRepaired(f.dir.path(), "document-record-missing", f.Data("reports/hand.txt"));
+  // An entry of an adoption table of its folder (docs/STORAGE.md §4.1), not a series.
+  CHECK_FALSE(fs::exists(f.RepoPath("reports/.folio/docs/hand.txt")));
+  const Json table = Json::parse(ReadFile(f.RepoPath(".folio/adopted/" + f.reports.id + "/1.json")));
+  const std::string id = table["documents"]["hand.txt"]["seriesId"].get<std::string>();
+  CHECK_MESSAGE(Contains(repair, "adopted as document '" + id + "' (version 1.0)"), repair);
   auto hand = f.repo->GetObjectByPath("reports/hand.txt");
   REQUIRE(hand.ok());
+  CHECK(hand->series_id == id);
   CHECK(hand->version_label == "1.0");
   CHECK(f.Content(hand->id) == "added by hand");
 }

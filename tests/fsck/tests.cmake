@@ -9,4 +9,5 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/fsck_live_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/fsck_events_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/fsck_folder_markers_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/fsck_adopted_test.cc
 )
