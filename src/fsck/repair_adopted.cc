@@ -36,8 +36,8 @@ Result<std::shared_ptr<const repo::AdoptedDoc>> DocNow(Fs& fs, const std::string
   if (!table) return std::shared_ptr<const repo::AdoptedDoc>();
   auto it = table->documents.find(name);
   if (it == table->documents.end()) return std::shared_ptr<const repo::AdoptedDoc>();
-  return std::make_shared<const repo::AdoptedDoc>(
-      repo::AdoptedDoc{storage::BaseName(storage::ParentPath(path)), name, *n, it->second});
+  return std::make_shared<const repo::AdoptedDoc>(storage::BaseName(storage::ParentPath(path)), name, *n,
+                                                  it->second);
 }
 
 // Another object of the repository than the entry `name` of `table` has `id`: dropping
@@ -135,7 +135,7 @@ Result<std::string> ForgetAdoptedFolder(Fs& fs, const RepoFacts& f, const std::s
     if (!table) continue;
     DocList docs;
     for (const auto& [name, entry] : table->documents) {
-      docs.push_back(std::make_shared<const repo::AdoptedDoc>(repo::AdoptedDoc{folder_id, name, n, entry}));
+      docs.push_back(std::make_shared<const repo::AdoptedDoc>(folder_id, name, n, entry));
     }
     FOLIO_RETURN_IF_ERROR(CommitUnderLock(fs, f.layout, [&](storage::ChangeSet& change) -> Status {
       if (docs.empty()) {
