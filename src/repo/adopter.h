@@ -58,10 +58,11 @@ class Adopter {
   // stamp only update the recorded identity. Returns the series as it now is.
   Result<SeriesRecord> AbsorbHandEdit(const std::string& folder, const std::string& name);
   // Takes the removal by hand of the visible files of documents `names` in `folder`
-  // (their series are still there) as their deletion (docs/STORAGE.md §9): for each, in
-  // one change, a "deleted" event naming its series id; its index entry and checked-out
-  // marker go, and its series directory (every version, a working copy) moves to
-  // `.folio/lost+found/<time>/`, as fsck --repair would move it. Checked again inside
+  // (their series or adoption-table entries are still there) as their deletion
+  // (docs/STORAGE.md §9): for each, in one change, a "deleted" event naming its series
+  // id; its index entry and checked-out marker go, and its series directory (every
+  // version, a working copy) moves to `.folio/lost+found/<time>/`, as fsck --repair
+  // would move it; an adopted document's entry just goes (§4.1). Checked again inside
   // the change, so a file that is back, or a series a change in flight moved or
   // removed, is left alone and two processes record one event. Nothing on a read-only
   // repository (the document just stays out of sight). Errors: kStorage.
