@@ -3,8 +3,11 @@
 
 #include <magic.h>
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
+#include <thread>
+#include <vector>
 
 namespace folio::cli {
 namespace {
@@ -23,9 +26,12 @@ class Magic {
   Magic(const Magic&) = delete;
   Magic& operator=(const Magic&) = delete;
 
-  std::string TypeOf(std::string_view head) {
+  bool loaded() const { return cookie_ != nullptr; }
+  std::mutex& mu() { return mu_; }
+
+  // Requires mu().
+  std::string TypeOfLocked(std::string_view head) {
     if (cookie_ == nullptr || head.empty()) return "";
-    std::lock_guard<std::mutex> lock(mu_);
     const char* type = ::magic_buffer(cookie_, head.data(), head.size());
     if (type == nullptr) return "";
     std::string t(type);
@@ -39,11 +45,49 @@ class Magic {
   std::mutex mu_;
 };
 
+// Handles for callers that sniff at the same time (the engine sniffs a batch on every
+// core): a libmagic handle is not thread-safe, and loading one costs a few milliseconds
+// and its database's memory, so they are made only as concurrent callers need them, up
+// to one per core (at most kMaxHandles).
+class MagicPool {
+ public:
+  std::string TypeOf(std::string_view head) {
+    if (head.empty()) return "";
+    Magic* handle = nullptr;
+    std::unique_lock<std::mutex> handle_lock;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (auto& m : handles_) {
+        std::unique_lock<std::mutex> l(m->mu(), std::try_to_lock);
+        if (l.owns_lock()) {
+          handle = m.get();
+          handle_lock = std::move(l);
+          break;
+        }
+      }
+      if (handle == nullptr && handles_.size() < max_handles_) {
+        handles_.push_back(std::make_unique<Magic>());
+        handle = handles_.back().get();
+        handle_lock = std::unique_lock<std::mutex>(handle->mu());
+      }
+      if (handle == nullptr) handle = handles_.front().get();  // all busy: wait for one
+    }
+    if (!handle_lock.owns_lock()) handle_lock = std::unique_lock<std::mutex>(handle->mu());
+    return handle->TypeOfLocked(head);
+  }
+
+ private:
+  static constexpr size_t kMaxHandles = 4;
+  std::mutex mu_;
+  std::vector<std::unique_ptr<Magic>> handles_;  // guarded by mu_; never shrinks
+  const size_t max_handles_ = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, kMaxHandles);
+};
+
 }  // namespace
 
 MimeSniffer MakeLibmagicSniffer() {
-  auto magic = std::make_shared<Magic>();
-  return [magic](std::string_view head) { return magic->TypeOf(head); };
+  auto pool = std::make_shared<MagicPool>();
+  return [pool](std::string_view head) { return pool->TypeOf(head); };
 }
 
 }  // namespace folio::cli

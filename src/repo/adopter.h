@@ -58,10 +58,11 @@ class Adopter {
   // stamp only update the recorded identity. Returns the series as it now is.
   Result<SeriesRecord> AbsorbHandEdit(const std::string& folder, const std::string& name);
   // Takes the removal by hand of the visible files of documents `names` in `folder`
-  // (their series are still there) as their deletion (docs/STORAGE.md §9): for each, in
-  // one change, a "deleted" event naming its series id; its index entry and checked-out
-  // marker go, and its series directory (every version, a working copy) moves to
-  // `.folio/lost+found/<time>/`, as fsck --repair would move it. Checked again inside
+  // (their series or adoption-table entries are still there) as their deletion
+  // (docs/STORAGE.md §9): for each, in one change, a "deleted" event naming its series
+  // id; its index entry and checked-out marker go, and its series directory (every
+  // version, a working copy) moves to `.folio/lost+found/<time>/`, as fsck --repair
+  // would move it; an adopted document's entry just goes (§4.1). Checked again inside
   // the change, so a file that is back, or a series a change in flight moved or
   // removed, is left alone and two processes record one event. Nothing on a read-only
   // repository (the document just stays out of sight). Errors: kStorage.
@@ -85,12 +86,18 @@ class Adopter {
   // Committer::RunBookkeeping, with the warning of a read-only process out of memory for
   // adoptions logged once.
   Status Bookkeep(const std::function<Status(storage::ChangeSet&)>& stage);
-  // The table entry of the file `name` (identity `st`) of the folder `folder`, id
+  // The table entry of a file (identity `st`, MIME type `mime_type`) of the folder
   // `folder_id`, adopted in `change` (which records its "created" event).
-  AdoptedEntry NewEntry(storage::ChangeSet& change, const std::string& folder, const std::string& folder_id,
-                        const std::string& name, const FileStat& st);
-  // The extension's MIME type, else the sniffer's verdict on the file's first bytes.
-  std::string MimeTypeOf(const std::string& visible, const std::string& name);
+  AdoptedEntry NewEntry(storage::ChangeSet& change, const std::string& folder_id, const FileStat& st,
+                        std::string mime_type);
+  // The MIME type of each of `files` (names and identities) of `folder`: the extension's,
+  // else the sniffer's verdict on the file's first bytes (the sniffing spread over up to
+  // kMaxSniffThreads threads).
+  std::vector<std::string> MimeTypesOf(const std::string& folder,
+                                       const std::vector<std::pair<std::string, FileStat>>& files);
+  // The sniffer's verdict on the file `visible`, else `by_name`.
+  std::string Sniffed(const MimeSniffer& sniffer, const std::string& visible, std::string by_name);
+  static constexpr size_t kMaxSniffThreads = 4;
 
   Fs& fs_;
   const storage::RepoLayout& layout_;

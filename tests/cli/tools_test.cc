@@ -4,6 +4,10 @@
 // paths.
 #include <doctest/doctest.h>
 
+#include <thread>
+
+#include <atomic>
+
 #include <filesystem>
 
 #include "cli/exporter.h"
@@ -118,6 +122,43 @@ TEST_CASE("MimeSniffer: adoption asks it only when the extension says nothing") 
   auto scan2 = f.repo->GetObjectByPath("scan2");
   REQUIRE(scan2.ok());
   CHECK(scan2->content->mime_type == "application/octet-stream");
+}
+
+TEST_CASE("MIME by content: a batch is sniffed on every core, each file getting its own type") {
+  folio::testing::RepoFixture f;
+  const std::string pdf = "%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<<>>\n%%EOF\n";
+  const std::string png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89", 33);
+  std::filesystem::create_directories(f.dir / "demo/main/mixed");
+  for (int i = 0; i < 300; ++i) {
+    const std::string bytes = i % 3 == 0 ? pdf : i % 3 == 1 ? png : std::string("\x00\x01\x02\x03", 4);
+    folio::testing::WriteFile(f.dir / ("demo/main/mixed/f" + std::to_string(i)), bytes);
+  }
+  f.repo->SetMimeSniffer(MakeLibmagicSniffer());
+  auto folder = f.repo->GetObjectByPath("mixed");
+  REQUIRE(folder.ok());
+  auto page = f.repo->GetChildren(folder->id, 0, 1000);
+  REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+  REQUIRE(page->objects.size() == 300);
+  for (const ObjectData& o : page->objects) {
+    CAPTURE(o.name);
+    const int i = std::stoi(o.name.substr(1));
+    REQUIRE(o.content);
+    CHECK(o.content->mime_type == (i % 3 == 0 ? "application/pdf" : i % 3 == 1 ? "image/png" : "application/octet-stream"));
+  }
+  // The sniffer itself, from many threads at once: every answer right.
+  const MimeSniffer sniff = MakeLibmagicSniffer();
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (int k = 0; k < 50; ++k) {
+        const bool want_pdf = (t + k) % 2 == 0;
+        if (sniff(want_pdf ? pdf : png) != (want_pdf ? "application/pdf" : "image/png")) ++wrong;
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  CHECK(wrong.load() == 0);
 }
 
 InspectTree Build(InspectFixture& fx, const std::string& selection, InspectLimits limits = {}) {
