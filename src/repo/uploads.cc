@@ -1,6 +1,7 @@
 // Upload files; see uploads.h.
 #include "repo/uploads.h"
 
+#include "storage/atomic_write.h"
 #include "storage/ids.h"
 
 namespace folio::repo {
@@ -53,11 +54,10 @@ class UploadFile : public Upload {
 
 Result<std::unique_ptr<Upload>> Uploads::New() {
   if (read_only_) return PermissionDenied("repository '" + layout_.base() + "' is read-only");
-  Status made = fs_.MakeDir(layout_.UploadsDir());
-  if (!made.ok() && !made.Is(std::errc::file_exists)) {
-    // The metadata directory exists in every repository; a missing one is damage.
-    return made;
-  }
+  // Made durably (synced into .folio): a change that links an upload must not outlive
+  // the directory's name across a power loss. The metadata directory exists in every
+  // repository; a missing one is damage, reported as it is.
+  FOLIO_RETURN_IF_ERROR(storage::EnsureDir(fs_, layout_.UploadsDir()));
   const std::string path = storage::JoinPath(layout_.UploadsDir(), storage::NewId('u'));
   FOLIO_ASSIGN_OR_RETURN(auto file, fs_.CreateNew(path));
   return std::unique_ptr<Upload>(new UploadFile(fs_, path, std::move(file)));

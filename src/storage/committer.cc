@@ -309,8 +309,9 @@ Status Committer::PrepareLocked(ChangeSet& change) {
   const std::string uploads = layout_.UploadsDir();
   // A new upload file holding `fill`'s bytes, synced: what a large Put or Copy links.
   auto spill = [&](const std::function<Status(WritableFile&)>& fill) -> Result<std::string> {
-    Status made = fs_.MakeDir(uploads);
-    if (!made.ok() && !made.Is(std::errc::file_exists)) return made;
+    // Made durably: a record naming a file in it must not outlive the directory's own
+    // name in .folio across a power loss (the record's link would find nothing).
+    FOLIO_RETURN_IF_ERROR(EnsureDir(fs_, uploads));
     const std::string path = JoinPath(uploads, NewId('u'));
     FOLIO_ASSIGN_OR_RETURN(auto file, fs_.CreateNew(path));
     Status s = fill(*file);

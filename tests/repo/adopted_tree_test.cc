@@ -371,9 +371,7 @@ TEST_CASE("Adopted tree: a sweep of 2,500 adopted documents cut short by a power
   REQUIRE(f.repo->Checkpoint().ok());
   std::filesystem::remove_all(f.RepoPath("big"));
   // The sweep's tables are larger than a record holds inline: rewritten through upload
-  // files. A repository that has had uploads has their directory; the first one ever
-  // made is a matter of the commit path, not of the sweep.
-  std::filesystem::create_directories(f.RepoPath(".folio/uploads"));
+  // files, whose directory the first of them makes (durably: the walk covers it too).
   storage::MemFs fixture;
   REQUIRE(storage::ImportTree(fixture, f.dir.path()).ok());
   f.repo.reset();
