@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-fuzz}
 seconds=${2:-5}
-targets=${FUZZ_TARGETS:-"request_head percent_decode urlencoded multipart properties_form json_input datetime query_parser object_record series_record index_entry type_definition commit_log change_log"}
+targets=${FUZZ_TARGETS:-"request_head percent_decode urlencoded multipart properties_form json_input datetime query_parser object_record series_record index_entry adoption_table type_definition commit_log change_log"}
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 -DFOLIO_BUILD_FUZZ=ON \
