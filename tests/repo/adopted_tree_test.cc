@@ -458,7 +458,9 @@ HandTree MakeHandTree(RepoFixture& f) {
   for (const auto& [name, id] : ListDocuments(f, t.handmade)) t.documents["inbox/handmade/" + name] = id;
   REQUIRE(t.documents.size() == 4);
   // Adopted: an entry each in their folders' tables, no index entry.
-  for (const auto& [path, id] : t.documents) {
+  for (const auto& doc : t.documents) {
+    const std::string& path = doc.first;  // named: clang 14's lambdas (CAPTURE) take no structured binding
+    const std::string& id = doc.second;
     CAPTURE(path);
     CHECK(storage::AdoptedFolderOf(id).has_value());
     CHECK_FALSE(f.Has(".folio/index/" + id.substr(id.size() - 2) + "/" + id + ".json"));
@@ -477,7 +479,9 @@ HandTree MakeHandTree(RepoFixture& f) {
 
 void CheckHandTreeGone(RepoFixture& f, const HandTree& t) {
   for (const std::string& folder : {t.inbox.id, t.deep.id, t.handmade}) CHECK_FALSE(f.Has(TablesOf(folder)));
-  for (const auto& [path, id] : t.documents) {
+  for (const auto& doc : t.documents) {
+    const std::string& path = doc.first;
+    const std::string& id = doc.second;
     CAPTURE(path);
     CHECK(f.repo->GetObject(id).status().kind() == ErrorKind::kObjectNotFound);
     CHECK(f.repo->GetObjectByPath(path).status().kind() == ErrorKind::kObjectNotFound);
