@@ -4,11 +4,10 @@
 
 #include "repo/listings.h"
 
-#include "repo/adopted_docs.h"
-
 #include <spdlog/spdlog.h>
 
 #include "folio/cmis_ids.h"
+#include "repo/adopted_docs.h"
 #include "repo/adopter.h"
 #include "repo/folder_markers.h"
 #include "repo/locator.h"

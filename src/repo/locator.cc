@@ -3,9 +3,8 @@
 // when stale (a parent folder was moved), re-derived through the parent's entry.
 #include "repo/locator.h"
 
-#include "repo/adopted_docs.h"
-
 #include "folio/repository.h"
+#include "repo/adopted_docs.h"
 #include "repo/adopter.h"
 #include "repo/folder_markers.h"
 #include "repo/vanished.h"

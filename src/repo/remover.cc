@@ -1,12 +1,11 @@
 // Deletion; see remover.h.
 #include "repo/remover.h"
 
-#include "repo/adopted_docs.h"
-
 #include <algorithm>
 #include <set>
 
 #include "folio/cmis_ids.h"
+#include "repo/adopted_docs.h"
 #include "repo/folder_markers.h"
 #include "repo/listings.h"
 #include "repo/locator.h"

@@ -1,14 +1,13 @@
 // Objects removed or moved by hand with their folder; see vanished.h.
 #include "repo/vanished.h"
 
-#include "repo/adopted_docs.h"
-
 #include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
 
 #include "folio/cmis_ids.h"
+#include "repo/adopted_docs.h"
 #include "repo/adopter.h"
 #include "repo/folder_markers.h"
 #include "repo/locator.h"
