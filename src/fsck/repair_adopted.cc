@@ -166,14 +166,8 @@ Result<std::string> AbsorbAdoptedFile(Fs& fs, const RepoFacts& f, const std::str
   if (!doc) return std::string();
   FOLIO_ASSIGN_OR_RETURN(FileStat st, fs.Stat(fact->visible));
   repo::AdoptedEntry entry = doc->entry;
-  if (st.type != FileType::kFile ||
-      (st.size == entry.file_size && st.mtime_ns == entry.file_mtime_ns && st.inode == entry.file_inode)) {
-    return std::string();
-  }
-  entry.file_size = st.size;
-  entry.file_mtime_ns = st.mtime_ns;
-  entry.file_inode = st.inode;
-  entry.modified_ms = st.mtime_ns / 1000000;
+  if (st.type != FileType::kFile || repo::SameIdentity(entry, st)) return std::string();
+  repo::TakeIdentity(entry, st);
   FOLIO_RETURN_IF_ERROR(CommitUnderLock(fs, f.layout, [&](storage::ChangeSet& change) -> Status {
     repo::RecordReader records(fs, f.layout);
     repo::AdoptedDocs adopted(fs, f.layout, records);

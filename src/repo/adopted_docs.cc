@@ -39,14 +39,19 @@ Result<std::vector<uint64_t>> AdoptedDocs::Numbers(const std::string& folder_id)
   return numbers;
 }
 
-Result<AdoptionTable> AdoptedDocs::ReadTable(const std::string& folder_id, uint64_t n) {
-  const std::string path = layout_.AdoptionTable(folder_id, n);
-  FOLIO_ASSIGN_OR_RETURN(auto json, records_.Read(path));
-  FOLIO_ASSIGN_OR_RETURN(AdoptionTable table, AdoptionTableFromJson(*json, path));
+Result<AdoptionTable> AdoptedDocs::Decode(const storage::Json& json, const std::string& folder_id,
+                                          const std::string& path) {
+  FOLIO_ASSIGN_OR_RETURN(AdoptionTable table, AdoptionTableFromJson(json, path));
   if (table.folder_id != folder_id) {
     return StorageError("adoption table '" + path + "' names the folder '" + table.folder_id + "'");
   }
   return table;
+}
+
+Result<AdoptionTable> AdoptedDocs::ReadTable(const std::string& folder_id, uint64_t n) {
+  const std::string path = layout_.AdoptionTable(folder_id, n);
+  FOLIO_ASSIGN_OR_RETURN(auto json, records_.Read(path));
+  return Decode(*json, folder_id, path);
 }
 
 Result<std::shared_ptr<const AdoptedDocs::Decoded>> AdoptedDocs::Table(const std::string& folder_id, uint64_t n) {
@@ -57,10 +62,7 @@ Result<std::shared_ptr<const AdoptedDocs::Decoded>> AdoptedDocs::Table(const std
     auto it = memo_.find(json.get());
     if (it != memo_.end() && it->second.json.lock() == json) return it->second.decoded;
   }
-  FOLIO_ASSIGN_OR_RETURN(AdoptionTable table, AdoptionTableFromJson(*json, path));
-  if (table.folder_id != folder_id) {
-    return StorageError("adoption table '" + path + "' names the folder '" + table.folder_id + "'");
-  }
+  FOLIO_ASSIGN_OR_RETURN(AdoptionTable table, Decode(*json, folder_id, path));
   auto decoded = std::make_shared<Decoded>();
   for (auto& [name, entry] : table.documents) {
     decoded->by_name.emplace(name, std::make_shared<const AdoptedDoc>(folder_id, name, n, std::move(entry)));
@@ -99,6 +101,26 @@ Result<std::map<std::string, std::shared_ptr<const AdoptedDoc>>> AdoptedDocs::Al
     for (const auto& [name, doc] : table->by_name) all.emplace(name, doc);  // the lowest n wins
   }
   return all;
+}
+
+Result<std::optional<std::string>> AdoptedDocs::FolderIdAt(const std::string& folder) {
+  auto folder_id = records_.FolderId(folder);
+  if (folder_id.ok()) return std::optional<std::string>(std::move(*folder_id));
+  // A folder without a record has no table yet.
+  if (folder_id.status().Is(std::errc::no_such_file_or_directory)) return std::optional<std::string>();
+  return folder_id.status();
+}
+
+Result<std::shared_ptr<const AdoptedDoc>> AdoptedDocs::FindAt(const std::string& folder, const std::string& name) {
+  FOLIO_ASSIGN_OR_RETURN(std::optional<std::string> folder_id, FolderIdAt(folder));
+  if (!folder_id) return std::shared_ptr<const AdoptedDoc>();
+  return Find(*folder_id, name);
+}
+
+Result<std::map<std::string, std::shared_ptr<const AdoptedDoc>>> AdoptedDocs::AllAt(const std::string& folder) {
+  FOLIO_ASSIGN_OR_RETURN(std::optional<std::string> folder_id, FolderIdAt(folder));
+  if (!folder_id) return std::map<std::string, std::shared_ptr<const AdoptedDoc>>();
+  return All(*folder_id);
 }
 
 Status AdoptedDocs::StageNewTable(storage::ChangeSet& change, const std::string& folder_id,

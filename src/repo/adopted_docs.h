@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -62,6 +63,11 @@ class AdoptedDocs {
   // Every adopted document of the folder, by name (a name in two tables, which only a
   // hand edit makes: the lowest-numbered table's). Errors: as Find.
   Result<std::map<std::string, std::shared_ptr<const AdoptedDoc>>> All(const std::string& folder_id);
+  // As Find and All for the folder at the repository-relative path `folder`, whose id
+  // its record holds: none when it has no record yet (a directory made by hand). Errors:
+  // as Find; kStorage when the record cannot be read.
+  Result<std::shared_ptr<const AdoptedDoc>> FindAt(const std::string& folder, const std::string& name);
+  Result<std::map<std::string, std::shared_ptr<const AdoptedDoc>>> AllAt(const std::string& folder);
 
   // Staging, inside a Committer stage (the reads are the stage's own, so a change in
   // flight that rewrites a table makes the stage run again):
@@ -91,6 +97,11 @@ class AdoptedDocs {
   Result<std::vector<uint64_t>> Numbers(const std::string& folder_id);
   Result<std::shared_ptr<const Decoded>> Table(const std::string& folder_id, uint64_t n);
   Result<AdoptionTable> ReadTable(const std::string& folder_id, uint64_t n);
+  // The table `json` (read from `path`) decoded; kStorage if it names another folder.
+  static Result<AdoptionTable> Decode(const storage::Json& json, const std::string& folder_id,
+                                      const std::string& path);
+  // The id of the folder at `folder`; nullopt when it has no record.
+  Result<std::optional<std::string>> FolderIdAt(const std::string& folder);
 
   Fs& fs_;
   const storage::RepoLayout& layout_;

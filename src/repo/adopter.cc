@@ -23,18 +23,6 @@ namespace {
 constexpr const char* kSystemUser = "system";
 int64_t MsOf(int64_t ns) { return ns / 1000000; }
 
-bool SameIdentity(const AdoptedEntry& e, const FileStat& st) {
-  return st.size == e.file_size && st.mtime_ns == e.file_mtime_ns && st.inode == e.file_inode;
-}
-
-// The entry takes the file's identity, and its modification time as the document's.
-void TakeIdentity(AdoptedEntry& e, const FileStat& st) {
-  e.file_size = st.size;
-  e.file_mtime_ns = st.mtime_ns;
-  e.file_inode = st.inode;
-  e.modified_ms = MsOf(st.mtime_ns);
-}
-
 }  // namespace
 
 Status Adopter::Bookkeep(const std::function<Status(storage::ChangeSet&)>& stage) {

@@ -73,6 +73,17 @@ Result<AdoptionTable> AdoptionTableFromJson(const Json& j, const std::string& wh
   return table;
 }
 
+bool SameIdentity(const AdoptedEntry& entry, const FileStat& st) {
+  return st.size == entry.file_size && st.mtime_ns == entry.file_mtime_ns && st.inode == entry.file_inode;
+}
+
+void TakeIdentity(AdoptedEntry& entry, const FileStat& st) {
+  entry.file_size = st.size;
+  entry.file_mtime_ns = st.mtime_ns;
+  entry.file_inode = st.inode;
+  entry.modified_ms = st.mtime_ns / 1000000;
+}
+
 SeriesRecord AdoptedSeries(const AdoptedEntry& entry) {
   SeriesRecord s;
   s.series_id = entry.series_id;

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 
+#include "folio/fs.h"
 #include "repo/records.h"
 #include "storage/json_file.h"
 
@@ -37,6 +38,12 @@ Json ToJson(const AdoptionTable& table);
 // wrong type ("folder" must be an object id; a document's name a valid object name,
 // storage/name_rules.h, and its seriesId an adopted id of the table's folder).
 Result<AdoptionTable> AdoptionTableFromJson(const Json& j, const std::string& what);
+
+// True when the file's identity `st` is the one `entry` recorded (no edit by hand since).
+bool SameIdentity(const AdoptedEntry& entry, const FileStat& st);
+// `entry` takes the file's identity `st`, and its modification time as the document's
+// (an edit by hand taken in).
+void TakeIdentity(AdoptedEntry& entry, const FileStat& st);
 
 // The series.json the document `entry` stands for (docs/STORAGE.md §4): version 1.0,
 // not checked out, the entry's file identity.

@@ -33,7 +33,7 @@ Engine::Engine(Fs& raw, std::string base, EngineOptions options)
       vanished(fs, layout, info, records, adopted, locator, committer, staging),
       markers(fs, layout, records, locator, vanished, committer, staging),
       builder(fs, layout, records, types, locator, adopter),
-      listings(fs, layout, locator, records, adopted, adopter, builder, markers),
+      listings(fs, layout, locator, adopted, adopter, builder, markers),
       tree(locator, listings),
       creator(layout, committer, locator, listings, types, staging, builder),
       updater(layout, committer, locator, listings, records, types, staging, builder),

@@ -90,16 +90,10 @@ Status Listings::AbsorbRemovals(const std::string& folder, const std::vector<Dir
   for (const DirEntry& s : series.ok() ? *series : std::vector<DirEntry>()) {
     if (!storage::IsTempName(s.name) && files.count(s.name) == 0) removed.push_back(s.name);
   }
-  // Adopted documents (docs/STORAGE.md §4.1) whose file is gone. A folder without a
-  // record has no table.
-  auto folder_id = records_.FolderId(folder);
-  if (folder_id.ok()) {
-    FOLIO_ASSIGN_OR_RETURN(auto adopted, adopted_.All(*folder_id));
-    for (const auto& [name, doc] : adopted) {
-      if (files.count(name) == 0) removed.push_back(name);
-    }
-  } else if (!folder_id.status().Is(std::errc::no_such_file_or_directory)) {
-    return folder_id.status();
+  // Adopted documents (docs/STORAGE.md §4.1) whose file is gone.
+  FOLIO_ASSIGN_OR_RETURN(auto adopted, adopted_.AllAt(folder));
+  for (const auto& [name, doc] : adopted) {
+    if (files.count(name) == 0) removed.push_back(name);
   }
   return adopter_.AbsorbHandRemovals(folder, removed);
 }

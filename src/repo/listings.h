@@ -18,7 +18,6 @@
 namespace folio::repo {
 
 class AdoptedDocs;
-class RecordReader;
 
 class Adopter;
 class FolderMarkers;
@@ -41,10 +40,10 @@ struct Listing {
 
 class Listings {
  public:
-  Listings(Fs& fs, const storage::RepoLayout& layout, Locator& locator, RecordReader& records, AdoptedDocs& adopted,
-           Adopter& adopter, ObjectBuilder& builder, FolderMarkers& markers)
-      : fs_(fs), layout_(layout), locator_(locator), records_(records), adopted_(adopted), adopter_(adopter),
-        builder_(builder), markers_(markers) {}
+  Listings(Fs& fs, const storage::RepoLayout& layout, Locator& locator, AdoptedDocs& adopted, Adopter& adopter,
+           ObjectBuilder& builder, FolderMarkers& markers)
+      : fs_(fs), layout_(layout), locator_(locator), adopted_(adopted), adopter_(adopter), builder_(builder),
+        markers_(markers) {}
 
   // The children of the folder at `folder` (repository-relative): what ls shows, less
   // metadata, temp files, symlinks and special files, plus the folder's items. A listing
@@ -72,7 +71,6 @@ class Listings {
   Fs& fs_;
   const storage::RepoLayout& layout_;
   Locator& locator_;
-  RecordReader& records_;
   AdoptedDocs& adopted_;
   Adopter& adopter_;
   ObjectBuilder& builder_;

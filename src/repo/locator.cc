@@ -59,7 +59,7 @@ bool Locator::Verify(Loc& loc) {
   auto j = records_.Read(path);
   if (!j.ok() && loc.base == BaseType::kDocument && j.status().Is(std::errc::no_such_file_or_directory)) {
     // An adopted document (docs/STORAGE.md §4.1) is verified against its table.
-    auto doc = AdoptedAt(loc.folder, loc.name);
+    auto doc = adopted_.FindAt(loc.folder, loc.name);
     if (!doc.ok() || *doc == nullptr || (*doc)->entry.series_id != loc.id) return false;
     SetAdopted(loc, *doc);
     return true;
@@ -68,16 +68,6 @@ bool Locator::Verify(Loc& loc) {
   loc.record = *j;
   loc.adopted = nullptr;
   return true;
-}
-
-Result<std::shared_ptr<const AdoptedDoc>> Locator::AdoptedAt(const std::string& folder, const std::string& name) {
-  auto folder_id = records_.FolderId(folder);
-  if (!folder_id.ok()) {
-    // A folder without a record has no table yet.
-    if (folder_id.status().Is(std::errc::no_such_file_or_directory)) return std::shared_ptr<const AdoptedDoc>();
-    return folder_id.status();
-  }
-  return adopted_.Find(*folder_id, name);
 }
 
 void Locator::SetAdopted(Loc& loc, const std::shared_ptr<const AdoptedDoc>& doc) {
@@ -264,7 +254,7 @@ Result<Target> Locator::ResolvePath(const std::string& path) {
   // (docs/STORAGE.md §9).
   if (Exists(fs_, layout_.SeriesFile(parent, name))) {
     FOLIO_RETURN_IF_ERROR(adopter_->AbsorbHandRemovals(parent, {name}));
-  } else if (auto doc = AdoptedAt(parent, name); doc.ok() && *doc != nullptr) {
+  } else if (auto doc = adopted_.FindAt(parent, name); doc.ok() && *doc != nullptr) {
     FOLIO_RETURN_IF_ERROR(adopter_->AbsorbHandRemovals(parent, {name}));
   }
   FOLIO_RETURN_IF_ERROR(AbsorbGoneAncestor(clean));
@@ -309,12 +299,12 @@ Result<Target> Locator::DocumentTarget(const std::string& folder, const std::str
   auto json = records_.Read(series_path);
   if (!json.ok() && json.status().Is(std::errc::no_such_file_or_directory)) {
     // Adopted already (docs/STORAGE.md §4.1), or found now: a file added by hand.
-    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, AdoptedAt(folder, name));
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, adopted_.FindAt(folder, name));
     if (doc == nullptr) {
       FOLIO_RETURN_IF_ERROR(adopter_->AdoptDocument(folder, name));
       json = records_.Read(series_path);
       if (!json.ok() && json.status().Is(std::errc::no_such_file_or_directory)) {
-        FOLIO_ASSIGN_OR_RETURN(doc, AdoptedAt(folder, name));
+        FOLIO_ASSIGN_OR_RETURN(doc, adopted_.FindAt(folder, name));
         if (doc == nullptr) return ObjectNotFound("no document at path '/" + storage::JoinPath(folder, name) + "'");
       }
     }

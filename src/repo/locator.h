@@ -70,9 +70,6 @@ class Locator {
  private:
   Result<Loc> LocateAt(const std::string& base_id, int depth);
   bool Verify(Loc& loc);
-  // The adopted document `name` of the folder at `folder` (null if none, also when the
-  // folder has no record yet).
-  Result<std::shared_ptr<const AdoptedDoc>> AdoptedAt(const std::string& folder, const std::string& name);
   // `loc` is the adopted document `doc`: its id, the series.json it stands for, `doc`.
   static void SetAdopted(Loc& loc, const std::shared_ptr<const AdoptedDoc>& doc);
   // The adopted document `series_id` (not indexed), found through its folder's tables.

@@ -305,12 +305,7 @@ Status Repository::RecordSecurityChange(const std::string& object_id) {
 Result<bool> Repository::HasDocumentRecord(const std::string& path) {
   const std::string folder = storage::ParentPath(path), name = storage::BaseName(path);
   if (Exists(engine_->fs, engine_->layout.SeriesFile(folder, name))) return true;
-  auto folder_id = engine_->records.FolderId(folder);
-  if (!folder_id.ok()) {
-    if (folder_id.status().Is(std::errc::no_such_file_or_directory)) return false;
-    return folder_id.status();
-  }
-  FOLIO_ASSIGN_OR_RETURN(auto doc, engine_->adopted.Find(*folder_id, name));
+  FOLIO_ASSIGN_OR_RETURN(auto doc, engine_->adopted.FindAt(folder, name));
   return doc != nullptr;
 }
 
