@@ -81,14 +81,15 @@ void Call::AnswerKept(const ResponseCache::Answer& kept) {
   Answer(std::move(r), kept.operation);
 }
 
-void Call::Handle(api::Request request, bool may_keep) {
+void Call::Handle(api::Request request, bool may_keep, uint64_t announced_length) {
   handle_ = true;
   may_keep_ = may_keep;
+  announced_length_ = announced_length;
   request_ = std::move(request);
 }
 
 Status Call::OnBody(std::string_view bytes) {
-  if (!body_) body_ = std::make_unique<BodyReader>(ctx_.service, ctx_.max_body, request_);
+  if (!body_) body_ = std::make_unique<BodyReader>(ctx_.service, ctx_.max_body, announced_length_, request_);
   Status s = body_->Write(bytes);
   if (!s.ok()) Fail(body_->too_large() ? 413 : 0, s);
   return s;

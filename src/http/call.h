@@ -47,7 +47,8 @@ class Call final : public Exchange {
   // Runs `request` through the service once its body (if any) has been read. With
   // `may_keep` (a GET or HEAD without body or credentials), an answer the operation
   // allows to be reused is kept in the cache under the request's target.
-  void Handle(api::Request request, bool may_keep = false);
+  // `announced_length` is the body's Content-Length (0 when none or chunked).
+  void Handle(api::Request request, bool may_keep = false, uint64_t announced_length = 0);
 
   // Exchange.
   bool WantsBody() const override { return handle_ && !failed_; }
@@ -69,6 +70,7 @@ class Call final : public Exchange {
   bool failed_ = false;
   bool handled_ = false;
   bool may_keep_ = false;
+  uint64_t announced_length_ = 0;  // Content-Length of the body; 0 when none or chunked
   api::Request request_;
   std::unique_ptr<BodyReader> body_;
   HttpResponse answer_;

@@ -1,6 +1,7 @@
 // HTTP request -> api::Request; see request_reader.h.
 #include "http/request_reader.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "api/ascii.h"
@@ -106,12 +107,16 @@ class BodyReader::FormCollector : public api::MultipartSink {
   api::FormField field_;
 };
 
-BodyReader::BodyReader(api::Service& service, uint64_t max_body, api::Request& out)
+BodyReader::BodyReader(api::Service& service, uint64_t max_body, uint64_t announced_length, api::Request& out)
     : out_(out),
       max_body_(max_body),
       encoding_(api::BodyEncodingOf(api::MediaType(out.content_type))),
       media_(api::MediaType(out.content_type)) {
-  if (encoding_ == api::BodyEncoding::kUrlencoded) {
+  if (encoding_ == api::BodyEncoding::kJson) {
+    // Growing by doubling would hold the old and the new buffer at once, and leave freed
+    // ones to the allocator: with the length known, one buffer of that size does.
+    out.body.reserve(static_cast<size_t>(std::min<uint64_t>(announced_length, api::kMaxFormBytes)));
+  } else if (encoding_ == api::BodyEncoding::kUrlencoded) {
     urlencoded_ = std::make_unique<api::UrlencodedParser>(
         "form body", &budget_, [this](std::string name, std::string value) {
           out_.form_fields.push_back(api::FormField{std::move(name), std::move(value)});
@@ -138,7 +143,10 @@ Status BodyReader::Write(std::string_view bytes) {
   switch (encoding_) {
     case api::BodyEncoding::kJson:
       // A JSON body is all fields: bounded like them (it cannot carry a file).
-      if (out_.body.size() + bytes.size() > api::kMaxFormBytes) return api::JsonBodyTooLarge();
+      if (out_.body.size() + bytes.size() > api::kMaxFormBytes) {
+        std::string().swap(out_.body);  // refused: what was read is not kept until the answer is sent
+        return api::JsonBodyTooLarge();
+      }
       out_.body.append(bytes);
       return OkStatus();
     case api::BodyEncoding::kUrlencoded:

@@ -37,7 +37,9 @@ Result<api::Request> ReadRequestHead(const HttpHead& head, const std::function<s
 class BodyReader {
  public:
   // `out` must outlive the reader; `out.content_type` and `out.path` are set.
-  BodyReader(api::Service& service, uint64_t max_body, api::Request& out);
+  // `announced_length` is the body's Content-Length (0 when none or chunked): a JSON body
+  // within the field limit is read into one buffer of that size, never regrown.
+  BodyReader(api::Service& service, uint64_t max_body, uint64_t announced_length, api::Request& out);
   ~BodyReader();
 
   // The next piece of the (de-chunked) body.

@@ -16,6 +16,8 @@
 #include "api/ascii.h"
 #include "api/auth/blocking.h"
 #include "api/auth/credentials.h"
+#include "api/form_limits.h"
+#include "api/params.h"
 #include "http/request_reader.h"
 
 namespace folio::http {
@@ -228,7 +230,16 @@ std::unique_ptr<Exchange> Server::Begin(HttpHead head, int fd) {
                                " bytes (--max-body)"));
     return call;
   }
-  call->Handle(std::move(*request), may_reuse);
+  // A JSON body is held whole (it is all fields): one announced over their limit is
+  // refused before a byte of it is read, and one within it is read into a buffer of the
+  // announced size, grown no further (docs/API.md §9).
+  if (const uint64_t announced = AnnouncedLength(head);
+      announced > api::kMaxFormBytes &&
+      api::BodyEncodingOf(api::MediaType(request->content_type)) == api::BodyEncoding::kJson) {
+    call->Fail(0, api::JsonBodyTooLarge());
+    return call;
+  }
+  call->Handle(std::move(*request), may_reuse, AnnouncedLength(head));
   return call;
 }
 
