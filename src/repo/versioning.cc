@@ -73,9 +73,13 @@ Result<ObjectData> Versioning::CheckOut(const std::string& id, const std::string
     pwc.properties[cmis::kCreationDate] = storage::FormatIsoMs(now);
     Touch(pwc.properties, user, now);
     series.checked_out = CheckOutRecord{user, now, label};
-    // A copy, not a link: the working copy is edited apart from the version.
+    // Another name of the version's content, not a copy (docs/STORAGE.md §4): no bytes
+    // are written, however large the document. The working copy is still edited apart
+    // from the version, since every change of its content puts a new file at its name.
     if (rec.content) {
-      change.Copy(layout_.PwcContent(loc.folder, loc.name), layout_.VersionContent(loc.folder, loc.name, label));
+      const std::string version_content = layout_.VersionContent(loc.folder, loc.name, label);
+      FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(version_content));
+      change.Link(layout_.PwcContent(loc.folder, loc.name), version_content, storage::Guard::Inode(st));
     }
     change.PutJson(layout_.PwcProps(loc.folder, loc.name), ToJson(pwc));
     change.PutJson(layout_.SeriesFile(loc.folder, loc.name), ToJson(series));

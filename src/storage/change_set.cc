@@ -169,7 +169,10 @@ Status LinkFile(Fs& fs, const std::string& source, const std::string& path, bool
   Status s = fs.Link(source, tmp);
   if (!s.ok()) return s;
   s = fs.Rename(tmp, path);
-  if (!s.ok()) (void)fs.Remove(tmp);
+  // Also when it succeeded: if `path` was already a name of `source` (a working copy's
+  // content checked in unchanged becomes the version its file already shows), rename(2)
+  // does nothing and leaves `tmp`.
+  (void)fs.Remove(tmp);
   return s;
 }
 

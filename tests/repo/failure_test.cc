@@ -203,6 +203,33 @@ Scenario CheckInScenario() {
       }};
 }
 
+// The working copy's content, a link of the version checked out, becomes the new
+// version's: the visible file is already a name of it.
+Scenario CheckInUnchangedScenario() {
+  return {
+      [](RepoFixture& f) {
+        ObjectData d = f.Doc(f.root, "u.txt", "same");
+        auto pwc = f.repo->CheckOut(d.id, "a");
+        REQUIRE(pwc.ok());
+        return pwc->id;
+      },
+      [](Repository& r, const std::string& pwc) {
+        CheckInRequest req;
+        req.comment = "no new content";
+        return r.CheckIn(pwc, req, "a").status();
+      },
+      [](Repository& r, const std::string& pwc) { return !r.GetObject(pwc).ok(); },
+      [](Repository& r, const std::string& pwc, bool effect) {
+        const std::string series = pwc.substr(0, pwc.find(';'));
+        auto latest = r.GetObject(series);
+        REQUIRE_MESSAGE(latest.ok(), latest.status().ToString());
+        CHECK(latest->properties["cmis:versionLabel"] == (effect ? "2.0" : "1.0"));
+        CHECK(ContentOf(r, latest->id) == "same");
+        CHECK(ContentOf(r, series + ";1.0") == "same");
+        CHECK(latest->properties["cmis:isVersionSeriesCheckedOut"] == !effect);
+      }};
+}
+
 Scenario MoveScenario() {
   return {
       [](RepoFixture& f) {
@@ -547,6 +574,7 @@ std::vector<std::pair<const char*, Scenario>> AllScenarios() {
   return {{"createDocument", CreateDocumentScenario()},
           {"checkOut", CheckOutScenario()},
           {"checkIn", CheckInScenario()},
+          {"checkIn without content", CheckInUnchangedScenario()},
           {"cancelCheckOut", CancelScenario()},
           {"setContent", SetContentScenario()},
           {"move", MoveScenario()},

@@ -1,7 +1,10 @@
 // The version-series primitives: check-out, check-in, cancel, all versions (docs/API.md §6.4).
 #include <doctest/doctest.h>
 
+#include <string>
+#include <vector>
 
+#include "folio/fsck.h"
 #include "support/repo_fixture.h"
 
 using namespace folio;
@@ -138,6 +141,87 @@ TEST_CASE_TEMPLATE("Versioning: cancel discards the working copy; not-a-pwc is v
   REQUIRE(all->size() == 1);
   CHECK(f.Content(doc.id) == "keep");
   CHECK(f.repo->GetObject(pwc->id).status().kind() == ErrorKind::kObjectNotFound);
+}
+
+namespace {
+
+// The stat of the series file `file` of the root folder's document `doc`.
+FileStat SeriesFileStat(RepoFixture& f, const std::string& doc, const std::string& file) {
+  auto st = f.fs().Stat("demo/main/.folio/docs/" + doc + "/" + file);
+  REQUIRE_MESSAGE(st.ok(), st.status().ToString());
+  return *st;
+}
+
+// The temp files left in the root folder and in the series directory of `doc`.
+std::vector<std::string> TempsLeft(RepoFixture& f, const std::string& doc) {
+  std::vector<std::string> temps;
+  for (const std::string dir : {std::string("demo/main"), "demo/main/.folio/docs/" + doc}) {
+    auto entries = f.fs().List(dir);
+    REQUIRE(entries.ok());
+    for (const DirEntry& e : *entries) {
+      if (e.name.rfind(".folio-tmp-", 0) == 0) temps.push_back(dir + "/" + e.name);
+    }
+  }
+  return temps;
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("Versioning: a check-out links the version's content, writing no bytes; the copy is edited apart",
+                   F, RepoFixture, MemRepoFixture) {
+  F f;
+  ObjectData doc = f.Doc(f.root, "l.txt", "base");
+  auto pwc = f.repo->CheckOut(doc.id, "alice");
+  REQUIRE(pwc.ok());
+  // One file, two names: nothing was copied.
+  CHECK(SameInode(SeriesFileStat(f, "l.txt", "pwc.content"), SeriesFileStat(f, "l.txt", "1.0.content")));
+  CHECK(f.Content(pwc->id) == "base");
+
+  SUBCASE("new content in the working copy leaves the version's bytes as they were") {
+    REQUIRE(f.repo->SetContent(pwc->id, ContentSource::FromBytes("edited"), true, "alice").ok());
+    CHECK_FALSE(SameInode(SeriesFileStat(f, "l.txt", "pwc.content"), SeriesFileStat(f, "l.txt", "1.0.content")));
+    CHECK(f.Content(doc.id) == "base");
+    CHECK(f.Visible("l.txt") == "base");
+    CHECK(f.Content(pwc->id) == "edited");
+    CheckInRequest req;
+    auto in = f.repo->CheckIn(pwc->id, req, "alice");
+    REQUIRE_MESSAGE(in.ok(), in.status().ToString());
+    CHECK(f.Content(doc.series_id + ";1.0") == "base");
+    CHECK(f.Content(in->id) == "edited");
+    CHECK(f.Visible("l.txt") == "edited");
+  }
+  SUBCASE("checked in unchanged, the new version shares the file; no temp file is left") {
+    CheckInRequest req;
+    req.major = false;
+    auto in = f.repo->CheckIn(pwc->id, req, "alice");
+    REQUIRE_MESSAGE(in.ok(), in.status().ToString());
+    CHECK(in->properties["cmis:versionLabel"] == "1.1");
+    CHECK(SameInode(SeriesFileStat(f, "l.txt", "1.1.content"), SeriesFileStat(f, "l.txt", "1.0.content")));
+    CHECK_FALSE(f.Has(".folio/docs/l.txt/pwc.content"));
+    CHECK(f.Content(in->id) == "base");
+    CHECK(f.Content(doc.series_id + ";1.0") == "base");
+    CHECK(f.Visible("l.txt") == "base");
+    CHECK(TempsLeft(f, "l.txt").empty());
+    // And again, then new content: only the new version gets new bytes.
+    auto again = f.repo->CheckOut(doc.id, "alice");
+    REQUIRE(again.ok());
+    CheckInNew(f, again->id, true, "two");
+    CHECK(f.Content(doc.series_id + ";1.1") == "base");
+    CHECK(f.Content(doc.series_id + ";2.0") == "two");
+    CHECK(f.Visible("l.txt") == "two");
+    CHECK(TempsLeft(f, "l.txt").empty());
+  }
+  SUBCASE("cancelled, the version keeps its file") {
+    REQUIRE(f.repo->CancelCheckOut(pwc->id).ok());
+    CHECK_FALSE(f.Has(".folio/docs/l.txt/pwc.content"));
+    CHECK(f.Content(doc.id) == "base");
+    CHECK(f.Visible("l.txt") == "base");
+  }
+  auto report = RunFsck(f.fs(), FsckOptions{});
+  REQUIRE_MESSAGE(report.ok(), report.status().ToString());
+  for (const Finding& finding : report->findings) {
+    if (finding.severity != Severity::kNote) FAIL_CHECK(finding.id << " " << finding.path << ": " << finding.message);
+  }
 }
 
 TEST_CASE_TEMPLATE("Versioning: checking out an earlier version and checking it in restores it", F,
