@@ -1,0 +1,36 @@
+#!/bin/bash
+# checkOut of a large document: the time over HTTP against the baseline of copying its
+# bytes (`cp` then `sync` of the same file, what a copying check-out would cost at
+# least), and how much the data directory grows (docs/STORAGE.md §4: the working copy's
+# content is another name of the version's file, so nothing should be written).
+#
+# Usage: bench/checkout_large.sh [BUILD_DIR] [MB]   (default build, 200 MB; needs curl)
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+folio="${1:-$root/build}/folio"
+mb="${2:-200}"
+[ -x "$folio" ] || { echo "no $folio: build first" >&2; exit 2; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/folio-checkout-XXXXXX")
+cp -a "$root/sample-data" "$work/data"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$folio" serve --data "$work/data" --port "$port" --log-level warn >"$work/out" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT INT TERM
+for _ in $(seq 100); do grep -q listening "$work/out" 2>/dev/null && break; sleep 0.1; done
+base="http://127.0.0.1:$port/demo/plain"
+head -c "$((mb * 1000 * 1000))" /dev/urandom >"$work/big.bin"
+curl -sf -o /dev/null -F operation=createDocument -F name=big.bin -F "content=@$work/big.bin" "$base"
+sync
+for round in 1 2 3; do
+  start=$(date +%s%N)
+  cp "$work/big.bin" "$work/copy.bin" && sync
+  copy_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  rm "$work/copy.bin"
+  before=$(du -sk "$work/data" | cut -f1)
+  start=$(date +%s%N)
+  curl -sf -o /dev/null -d operation=checkOut "$base/big.bin"
+  out_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  grown=$(( ($(du -sk "$work/data" | cut -f1) - before) / 1024 ))
+  curl -sf -o /dev/null -d operation=cancelCheckOut "$base/big.bin"
+  python3 -c "print(f'round $round: checkOut of $mb MB {$out_ms} ms vs cp + sync {$copy_ms} ms: ratio {$out_ms / max($copy_ms, 1):.3f}; data directory grew by $grown MiB')"
+done
