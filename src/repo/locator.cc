@@ -171,9 +171,11 @@ Result<Target> Locator::ResolveId(const std::string& id) {
   return t;
 }
 
-Result<Target> Locator::ResolveIdToChange(const std::string& id) {
+Result<Target> Locator::ResolveIdToChange(const std::string& id,
+                                          const std::function<Status(const Target&)>& may_change) {
   FOLIO_ASSIGN_OR_RETURN(Target t, ResolveId(id));
   if (t.loc.adopted == nullptr) return t;
+  if (may_change) FOLIO_RETURN_IF_ERROR(may_change(t));
   // Its first change: the document gets the files of any other first (docs/STORAGE.md
   // §4.1), then is found as one.
   FOLIO_RETURN_IF_ERROR(adopter_->Materialize(t.loc.folder, t.loc.name));

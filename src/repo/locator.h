@@ -3,6 +3,7 @@
 // adopted (given a record and an id) the first time they are found.
 #pragma once
 
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -49,8 +50,12 @@ class Locator {
   Result<Loc> LocateFolder(const std::string& id);
   // As ResolveId, for a change of the object: an adopted document (docs/STORAGE.md
   // §4.1) is given the files of an ordinary one first (Adopter::Materialize, its own
-  // change). Errors: as ResolveId; those of Materialize.
-  Result<Target> ResolveIdToChange(const std::string& id);
+  // change), once `may_change` (when given) has allowed the change on the document as
+  // found: a write refused for its permission writes nothing at all. (The caller checks
+  // again on what this returns: `may_change` is asked for adopted documents only.)
+  // Errors: as ResolveId; those of `may_change`; those of Materialize.
+  Result<Target> ResolveIdToChange(const std::string& id,
+                                   const std::function<Status(const Target&)>& may_change = {});
   // The target an object built before describes (its id and path), verified against
   // its record: how a write resolves the object a request already resolved, without the
   // index. Falls back to ResolveId when the object moved meanwhile.

@@ -22,7 +22,22 @@ Result<ObjectData> Mover::Move(const std::string& id, const std::string& target_
   (void)user;
   Target out;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id));
+    // The object, the folder it leaves (with its id) and the folder it goes to.
+    auto allowed = [&](const Target& found, const std::string& parent_id, const Loc& target) -> Status {
+      const std::string parent = found.loc.ParentFolder();
+      FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, found));
+      FOLIO_RETURN_IF_ERROR(
+          CheckWrite(check, WriteRole::kSource, builder_,
+                     Loc{BaseType::kFolder, parent_id, parent, storage::BaseName(parent)}));
+      return CheckWrite(check, WriteRole::kTarget, builder_, target);
+    };
+    // Asked of an adopted document before it is given its files.
+    auto allowed_as_found = [&](const Target& found) -> Status {
+      FOLIO_ASSIGN_OR_RETURN(Loc target, locator_.LocateFolder(target_folder_id));
+      FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(found.loc.ParentFolder()));
+      return allowed(found, parent_id, target);
+    };
+    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id, allowed_as_found));
     out = t;
     const Loc& loc = t.loc;
     if (loc.base == BaseType::kRelationship) return Constraint("relationships are not filed in folders");
@@ -33,11 +48,7 @@ Result<ObjectData> Mover::Move(const std::string& id, const std::string& target_
     if (!source_folder_id.empty() && source_folder_id != current_parent_id) {
       return InvalidArgument("object '" + id + "' is not in folder '" + source_folder_id + "' (sourceFolderId)");
     }
-    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
-    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kSource, builder_,
-                                     Loc{BaseType::kFolder, current_parent_id, from_folder,
-                                         storage::BaseName(from_folder)}));
-    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kTarget, builder_, target));
+    FOLIO_RETURN_IF_ERROR(allowed(t, current_parent_id, target));
     if (loc.base == BaseType::kFolder &&
         (target.folder == loc.folder || target.folder.rfind(loc.folder + "/", 0) == 0)) {
       return Constraint("folder '/" + loc.folder + "' cannot be moved into itself or below itself");

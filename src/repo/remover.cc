@@ -33,7 +33,8 @@ struct Remover::Collected {
 Status Remover::Delete(const std::string& id, bool all_versions, const WriteCheck& check) {
   bool cancel = false;
   Status s = committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id));
+    auto allowed = [&](const Target& found) { return CheckWrite(check, WriteRole::kObject, builder_, found); };
+    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id, allowed));
     const Loc& loc = t.loc;
     if (t.pwc) {
       cancel = true;  // deleting a working copy cancels the check-out (which checks)

@@ -43,8 +43,10 @@ std::string ApplyChanges(Json& stored, Json changes) {
 
 }  // namespace
 
-Result<Target> Updater::WriteTarget(const std::string& id) {
-  FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id));
+Result<Target> Updater::WriteTarget(const std::string& id, const WriteCheck& check) {
+  FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id, [&](const Target& found) {
+                           return CheckWrite(check, WriteRole::kObject, builder_, found);
+                         }));
   if (t.loc.base != BaseType::kDocument || t.pwc || t.label) return t;
   FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(t.loc.folder, t.loc.name));
   if (series.checked_out) t.pwc = true;
@@ -56,7 +58,7 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
   Target out;
   bool changed = false;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(Target t, WriteTarget(id));
+    FOLIO_ASSIGN_OR_RETURN(Target t, WriteTarget(id, check));
     FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
     const Loc& loc = t.loc;
     out = t;
@@ -167,7 +169,8 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
 Result<ObjectData> Updater::ChangeAcl(const std::string& id, const AclChange& acl_change, const WriteCheck& check) {
   Target out;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id));
+    auto allowed = [&](const Target& found) { return CheckWrite(check, WriteRole::kObject, builder_, found); };
+    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id, allowed));
     FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
     out = t;
     const Loc& loc = t.loc;
@@ -213,7 +216,7 @@ Result<ObjectData> Updater::SetContent(const std::string& id, const std::optiona
                                        bool overwrite, const std::string& user, const WriteCheck& check) {
   Target out;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(Target t, WriteTarget(id));
+    FOLIO_ASSIGN_OR_RETURN(Target t, WriteTarget(id, check));
     FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
     out = t;
     const Loc& loc = t.loc;

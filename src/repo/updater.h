@@ -54,8 +54,9 @@ class Updater {
 
  private:
   // A document target without a label means the document; while it is checked out,
-  // changes to it go to its working copy.
-  Result<Target> WriteTarget(const std::string& id);
+  // changes to it go to its working copy. An adopted document is checked with `check`
+  // before it is given its files (Locator::ResolveIdToChange).
+  Result<Target> WriteTarget(const std::string& id, const WriteCheck& check);
 
   const storage::RepoLayout& layout_;
   storage::Committer& committer_;

@@ -45,7 +45,8 @@ Result<std::pair<Target, SeriesRecord>> WorkingCopy(Locator& locator, RecordRead
 Result<ObjectData> Versioning::CheckOut(const std::string& id, const std::string& user, const WriteCheck& check) {
   Loc doc;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id));
+    auto allowed = [&](const Target& found) { return CheckWrite(check, WriteRole::kObject, builder_, found); };
+    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id, allowed));
     const Loc& loc = t.loc;
     doc = loc;
     if (loc.base != BaseType::kDocument) {

@@ -155,3 +155,40 @@ TEST_CASE("WriteCheck: each family checks the objects of its roles inside the ch
   // An administrator's check is empty: nothing to ask.
   CHECK(!acl::Checker(acl::Caller::User(Domain(), "alice")).ForWrite(acl::Action::kApplyAcl));
 }
+
+TEST_CASE("WriteCheck: a write refused on an adopted document writes nothing, not even the document's files") {
+  RepoFixture f;
+  const ObjectData closed = f.Folder(f.root, "closed");
+  const ObjectData open = f.Folder(f.root, "open");
+  REQUIRE(f.repo->SetAcl(closed.id, {Ace{"bob", {"cmis:read"}}}).ok());
+  REQUIRE(f.repo->SetAcl(open.id, {Ace{"bob", {"cmis:all"}}}).ok());
+  folio::testing::WriteFile(f.RepoPath("closed/hand.txt"), "by hand");
+  auto page = f.repo->GetChildren(closed.id, 0, 10);  // found: adopted (docs/STORAGE.md §4.1)
+  REQUIRE(page.ok());
+  REQUIRE(page->objects.size() == 1);
+  const ObjectData doc = page->objects[0];
+  const std::string series_dir = "closed/.folio/docs/hand.txt";
+  REQUIRE_FALSE(f.Has(series_dir));
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  const acl::Checker bob = Bob();
+  auto denied = [](const Status& s) { CHECK_MESSAGE(s.kind() == ErrorKind::kPermissionDenied, s.ToString()); };
+  denied(f.repo->UpdateProperties(doc.id, Json{{"cmis:description", "x"}}, "bob",
+                                  bob.ForWrite(acl::Action::kUpdateProperties))
+             .status());
+  denied(f.repo->SetContent(doc.id, ContentSource::FromBytes("two"), true, "bob",
+                            bob.ForWrite(acl::Action::kSetContent))
+             .status());
+  denied(f.repo->DeleteContent(doc.id, "bob", bob.ForWrite(acl::Action::kDeleteContent)).status());
+  denied(f.repo->CheckOut(doc.id, "bob", bob.ForWrite(acl::Action::kCheckOut)).status());
+  denied(f.repo->ApplyAcl(doc.id, {Ace{"bob", {"cmis:all"}}}, {}, bob.ForWrite(acl::Action::kApplyAcl)).status());
+  denied(f.repo->Delete(doc.id, true, bob.ForWrite(acl::Action::kDelete)));
+  denied(f.repo->Move(doc.id, open.id, "", "bob", bob.ForWrite(acl::Action::kMove)).status());
+  // Still as it was found: no files of its own, no event, the same bytes in place.
+  CHECK_FALSE(f.Has(series_dir));
+  CHECK(EventsAfter(*f.repo, mark).empty());
+  CHECK(f.Visible("closed/hand.txt") == "by hand");
+  CHECK(f.repo->GetObject(doc.id)->path == "closed/hand.txt");
+  // The administrator's change is made: the document gets its files first.
+  REQUIRE(f.repo->UpdateProperties(doc.id, Json{{"cmis:description", "x"}}, "alice").ok());
+  CHECK(f.Has(series_dir));
+}
