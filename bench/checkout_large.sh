@@ -9,15 +9,8 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 folio="${1:-$root/build}/folio"
 mb="${2:-200}"
-[ -x "$folio" ] || { echo "no $folio: build first" >&2; exit 2; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/folio-checkout-XXXXXX")
-cp -a "$root/sample-data" "$work/data"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"$folio" serve --data "$work/data" --port "$port" --log-level warn >"$work/out" 2>&1 &
-pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT INT TERM
-for _ in $(seq 100); do grep -q listening "$work/out" 2>/dev/null && break; sleep 0.1; done
-base="http://127.0.0.1:$port/demo/plain"
+label=checkout
+. "$root/bench/serve_lib.sh"
 head -c "$((mb * 1000 * 1000))" /dev/urandom >"$work/big.bin"
 curl -sf -o /dev/null -F operation=createDocument -F name=big.bin -F "content=@$work/big.bin" "$base"
 sync

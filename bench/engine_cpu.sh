@@ -12,15 +12,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 folio="${1:-$root/build}/folio"
 conns="${2:-8}"
 cycles="${3:-60}"
-[ -x "$folio" ] || { echo "no $folio: build first" >&2; exit 2; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/folio-cpu-XXXXXX")
-cp -a "$root/sample-data" "$work/data"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"$folio" serve --data "$work/data" --port "$port" --log-level warn >"$work/out" 2>&1 &
-pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT INT TERM
-for _ in $(seq 100); do grep -q listening "$work/out" 2>/dev/null && break; sleep 0.1; done
-base="http://127.0.0.1:$port/demo/plain"
+label=cpu
+. "$root/bench/serve_lib.sh"
 head -c 1024 /dev/zero | tr '\0' x >"$work/c.txt"
 for i in $(seq 0 $((conns - 1))); do
   curl -sf -o /dev/null -F operation=createDocument -F "name=cyc-$i.txt" -F "content=@$work/c.txt" "$base"
