@@ -155,7 +155,7 @@ FileStat SeriesFileStat(RepoFixture& f, const std::string& doc, const std::strin
 // The temp files left in the root folder and in the series directory of `doc`.
 std::vector<std::string> TempsLeft(RepoFixture& f, const std::string& doc) {
   std::vector<std::string> temps;
-  for (const std::string dir : {std::string("demo/main"), "demo/main/.folio/docs/" + doc}) {
+  for (const std::string& dir : {std::string("demo/main"), "demo/main/.folio/docs/" + doc}) {
     auto entries = f.fs().List(dir);
     REQUIRE(entries.ok());
     for (const DirEntry& e : *entries) {
