@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "api/ascii.h"
-#include "api/auth/blocking.h"
+#include "storage/wait_hooks.h"
 #include "api/auth/credentials.h"
 #include "api/form_limits.h"
 #include "api/params.h"
@@ -107,8 +107,9 @@ Server::Server(api::Service& service, ServerOptions options)
   reactor_ = std::make_unique<Reactor>(
       reactor, [this](int fd) { ExchangeFactory& factory = *this;
         return std::make_unique<Connection>(fd, factory, limits_, &metrics_); }, &metrics_);
-  // A worker waiting for authentication lets another serve the other connections.
-  api::auth::SetWaitHooks({&Reactor::BlockingBegin, &Reactor::BlockingEnd});
+  // A worker waiting (for a group commit's flush, for authentication) lets another serve
+  // the other connections.
+  storage::SetWaitHooks({&Reactor::BlockingBegin, &Reactor::BlockingEnd});
 }
 
 Server::~Server() {

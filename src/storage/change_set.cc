@@ -507,6 +507,22 @@ std::vector<std::string> ChangeSet::TouchedPaths() const {
   return out;
 }
 
+std::vector<std::string> ChangeSet::MadeOnlyDirs() const {
+  std::unordered_set<std::string> others;
+  for (const Action& a : actions_) {
+    if (a.op == Action::Op::kMakeDir) continue;
+    others.insert(a.path);
+    if (a.op == Action::Op::kRename) others.insert(a.source);
+  }
+  std::vector<std::string> out;
+  for (const Action& a : actions_) {
+    if (a.op == Action::Op::kMakeDir && others.count(a.path) == 0) out.push_back(a.path);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 size_t ChangeSet::InlineBytes() const {
   size_t n = 0;
   for (const Action& a : actions_) n += a.bytes.size();

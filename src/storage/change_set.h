@@ -121,6 +121,9 @@ class ChangeSet {
   // Every path the change writes, renames or removes (both ends of a rename): what a
   // reader of those paths must not see half-done.
   std::vector<std::string> TouchedPaths() const;
+  // The paths among TouchedPaths() that the change only makes as directories (MakeDir,
+  // and no other action on the path): nothing below them is renamed or removed by it.
+  std::vector<std::string> MadeOnlyDirs() const;
   // Bytes held inline by Put actions.
   size_t InlineBytes() const;
 

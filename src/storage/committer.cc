@@ -10,6 +10,7 @@
 #include "storage/datetime.h"
 #include "storage/ids.h"
 #include "storage/journal.h"
+#include "storage/wait_hooks.h"
 
 namespace folio::storage {
 
@@ -21,6 +22,7 @@ struct Committer::Pending {
   std::string frame;
   ChangeSet change;
   std::vector<std::string> paths;  // TouchedPaths(): conflicts for stagings meanwhile
+  std::vector<std::string> made_dirs;  // MadeOnlyDirs(): no conflict for what is below them
   // Guarded by q_mu_. `batched`: taken into the leader's batch; `durable`: the batch's
   // write and sync are over (`status` holds their failure if any); `applying` and
   // `applied`: this record's files, by its own thread; `done`: set by the leader once
@@ -76,6 +78,9 @@ struct ConflictSet {
   std::mutex mu;
   std::multiset<std::string> paths;
   std::multiset<std::string> parents;
+  // The paths among `paths` that their change only makes as directories (MakeDir, which
+  // leaves one that is there as it is): what is below them is not renamed or removed.
+  std::multiset<std::string> made_dirs;
   std::atomic<uint64_t> highest_lsn{0};  // of the records in `paths`
 
   bool Conflicts(const std::string& path, bool listing) {
@@ -83,9 +88,12 @@ struct ConflictSet {
     if (paths.empty()) return false;
     if (paths.count(path) > 0) return true;
     if (listing && parents.count(path) > 0) return true;
-    // A directory renamed or removed above `path`.
+    // A directory renamed or removed above `path`. (Not one only made: every change that
+    // adds an id index entry makes the index directory, which would otherwise order all
+    // of them behind each other's reads of the index.)
     for (size_t slash = path.rfind('/'); slash != std::string::npos && slash > 0; slash = path.rfind('/', slash - 1)) {
-      if (paths.count(path.substr(0, slash)) > 0) return true;
+      const std::string above = path.substr(0, slash);
+      if (paths.count(above) > made_dirs.count(above)) return true;
     }
     return false;
   }
@@ -435,6 +443,7 @@ Status Committer::CommitLocked(ChangeSet& change, bool outermost, std::unique_lo
   p->offset = tail_;
   tail_ += p->frame.size();
   p->paths = change.TouchedPaths();
+  p->made_dirs = change.MadeOnlyDirs();
   p->change = std::move(change);
   {
     std::lock_guard<std::mutex> c(conflicts_->mu);
@@ -442,6 +451,7 @@ Status Committer::CommitLocked(ChangeSet& change, bool outermost, std::unique_lo
       conflicts_->paths.insert(path);
       conflicts_->parents.insert(ParentPath(path));
     }
+    conflicts_->made_dirs.insert(p->made_dirs.begin(), p->made_dirs.end());
     conflicts_->highest_lsn = p->lsn;
   }
   {
@@ -451,7 +461,14 @@ Status Committer::CommitLocked(ChangeSet& change, bool outermost, std::unique_lo
   // Only the outermost Run lets go of the staging lock: a nested one's caller is still
   // staging on this thread.
   if (outermost) lock.unlock();
-  Status s = WaitDone(p);
+  Status s;
+  {
+    // This thread now waits for the flush (its own as the group's leader, or another's)
+    // and the group's apply: the server may start another worker meanwhile, so that
+    // other connections' changes are staged and join the next group.
+    const ScopedWait waiting;
+    s = WaitDone(p);
+  }
   if (outermost) lock.lock();
   return s;
 }
@@ -658,6 +675,7 @@ void Committer::FinishBatch(const std::vector<std::shared_ptr<Pending>>& batch, 
         conflicts_->paths.erase(conflicts_->paths.find(path));
         conflicts_->parents.erase(conflicts_->parents.find(ParentPath(path)));
       }
+      for (const std::string& dir : b->made_dirs) conflicts_->made_dirs.erase(conflicts_->made_dirs.find(dir));
     }
   }
   applied_lsn_.store(batch.back()->lsn);

@@ -123,8 +123,9 @@ class Committer {
 
   // Called by ConflictCheckingFs for every read: true (and the staging on this thread
   // is marked to run again) when the staging running on this thread reads `path` while
-  // a committed change that writes it, or a directory above it (or, `listing`, a child
-  // of it), is not yet applied. Cheap when no staging runs on this thread.
+  // a committed change that writes it, or renames or removes a directory above it (or,
+  // `listing`, a child of it), is not yet applied. (A directory a change only makes is
+  // no conflict for what is below it.) Cheap when no staging runs on this thread.
   static bool CheckConflict(const std::string& path, bool listing);
 
  private:

@@ -9,11 +9,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <map>
 #include <thread>
 #include <vector>
 
 #include "storage/committer.h"
+#include "storage/wait_hooks.h"
 #include "support/temp_dir.h"
 
 namespace folio::storage {
@@ -181,6 +185,82 @@ TEST_CASE("Committer: a group commit's records are applied in parallel; the same
   Committer next(*fs, layout, options);
   REQUIRE(next.Open().ok());
   CHECK(next.stats().recovered == 0);
+}
+
+namespace {
+std::atomic<int> hook_begins{0}, hook_ends{0};
+}  // namespace
+
+TEST_CASE("Committer: a commit tells the wait hooks while it waits for its flush and apply") {
+  folio::testing::TempDir dir;
+  auto fs = RepoDir(dir);
+  Committer c(*fs, RepoLayout("r"), CommitterOptions{});
+  REQUIRE(c.Open().ok());
+  const WaitHooks before = CurrentWaitHooks();
+  hook_begins = 0;
+  hook_ends = 0;
+  SetWaitHooks({[] { ++hook_begins; }, [] { ++hook_ends; }});
+  const Status written = PutWithEvent(c, "a");
+  // A change that stages nothing commits nothing, and waits for nothing.
+  const Status empty = c.Run([](ChangeSet&) { return OkStatus(); });
+  SetWaitHooks(before);
+  REQUIRE(written.ok());
+  REQUIRE(empty.ok());
+  CHECK(hook_begins == 1);
+  CHECK(hook_ends == 1);
+}
+
+TEST_CASE("Committer: a directory a change in flight only makes is no conflict below it; one it renames is") {
+  folio::testing::TempDir dir;
+  auto fs = RepoDir(dir);
+  REQUIRE(fs->MakeDir("r/d").ok());
+  // The first change's apply is held until released, so that it stays in flight.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool holding = false, release = false;
+  CommitterOptions options;
+  options.on_json_written = [&](const std::string& path, const FileStat&, std::shared_ptr<const Json>) {
+    if (path != "r/idx/a/1.json") return;
+    std::unique_lock<std::mutex> lock(mu);
+    holding = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return release; });
+  };
+  Committer c(*fs, RepoLayout("r"), options);
+  REQUIRE(c.Open().ok());
+  std::thread first([&] {
+    CHECK(c.Run([](ChangeSet& change) {
+             change.MakeDir("r/idx");
+             change.MakeDir("r/idx/a");
+             change.PutJson("r/idx/a/1.json", Json{{"n", 1}});
+             change.Rename("r/d", "r/e", Guard::None());
+             return OkStatus();
+           }).ok());
+  });
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return holding; });
+  }
+  // The first stays in flight for 100 ms more; a second change is staged meanwhile.
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::lock_guard<std::mutex> lock(mu);
+    release = true;
+    cv.notify_all();
+  });
+  std::vector<bool> below_made, below_renamed;
+  REQUIRE(c.Run([&](ChangeSet& change) {
+             // Below the index directory the first makes: no conflict.
+             below_made.push_back(Committer::CheckConflict("r/idx/b/2.json", false));
+             // Below the directory it renames: a conflict, staged again once it is applied.
+             below_renamed.push_back(Committer::CheckConflict("r/d/x.json", false));
+             change.PutJson("r/idx-b.json", Json{{"n", 2}});
+             return OkStatus();
+           }).ok());
+  releaser.join();
+  first.join();
+  CHECK(below_made == std::vector<bool>{false, false});
+  CHECK(below_renamed == std::vector<bool>{true, false});
 }
 
 }  // namespace folio::storage

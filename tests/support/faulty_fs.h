@@ -8,12 +8,16 @@
 // changes nothing (a failed Close still releases the file, as close(2) does). Reads
 // keep working, except after a power cut. Thread-safe: a power cut waits for the calls
 // already counted to finish, and no call of the dead process reaches the disk after it.
+// It can also be a slow disk: set_sync_delay makes every flush of a file take longer.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <thread>
 
 #include "folio/fs.h"
 #include "storage/mem_fs.h"
@@ -60,6 +64,11 @@ class FaultyFs : public Fs {
     std::lock_guard<std::mutex> lock(state_->mu);
     return state_->fired;
   }
+  // A slow disk: every WritableFile::Sync and RandomAccessFile::DataSync that succeeds
+  // takes `delay` more (only its caller waits, as for a real flush).
+  void set_sync_delay(std::chrono::microseconds delay) { state_->sync_delay_us = delay.count(); }
+  // RandomAccessFile::DataSync calls so far (the commit log's flushes).
+  int data_syncs() const { return state_->data_syncs; }
   // Changing calls so far (including failed ones).
   int calls() const {
     std::lock_guard<std::mutex> lock(state_->mu);
@@ -215,6 +224,11 @@ class FaultyFs : public Fs {
       std::lock_guard<std::mutex> lock(mu);
       return dead ? Dead(what, path) : OkStatus();
     }
+    // The wait of a slow disk's flush (set_sync_delay).
+    void SlowSync() const {
+      const int64_t us = sync_delay_us;
+      if (us > 0) std::this_thread::sleep_for(std::chrono::microseconds(us));
+    }
     static Status Dead(const char* what, const std::string& path) {
       return StorageError(std::string("power lost: cannot ") + what + " '" + path + "'", std::errc::io_error);
     }
@@ -229,6 +243,8 @@ class FaultyFs : public Fs {
     bool fired = false;
     bool dead = false;
     size_t ops_at_cut = 0;
+    std::atomic<int64_t> sync_delay_us{0};
+    std::atomic<int> data_syncs{0};
   };
 
   class Writable : public WritableFile {
@@ -248,7 +264,9 @@ class FaultyFs : public Fs {
     Status Sync() override {
       auto gate = state_->Enter();
       FOLIO_RETURN_IF_ERROR(state_->Step("sync", path_, gate));
-      return file_->Sync();
+      FOLIO_RETURN_IF_ERROR(file_->Sync());
+      state_->SlowSync();
+      return OkStatus();
     }
     Status Close() override {
       auto gate = state_->Enter();
@@ -280,7 +298,10 @@ class FaultyFs : public Fs {
     Status DataSync() override {
       auto gate = state_->Enter();
       FOLIO_RETURN_IF_ERROR(state_->Step("sync", path_, gate));
-      return file_->DataSync();
+      ++state_->data_syncs;
+      FOLIO_RETURN_IF_ERROR(file_->DataSync());
+      state_->SlowSync();
+      return OkStatus();
     }
     Result<uint64_t> Size() override {
       auto gate = state_->Enter();

@@ -8,7 +8,7 @@
 #include <optional>
 #include <thread>
 
-#include "api/auth/blocking.h"
+#include "storage/wait_hooks.h"
 
 #include "repo/acl/secrets.h"
 
@@ -40,7 +40,7 @@ Status WrongCredentials(std::string_view domain) {
 
 // Runs `start` and waits for the result it calls back with: no waiting at all when it
 // calls back at once (the common case: a remembered password); otherwise the server is
-// told (WaitHooks) while this thread waits.
+// told (storage/wait_hooks.h) while this thread waits.
 template <typename T>
 Result<T> Wait(const std::function<void(std::function<void(Result<T>)>)>& start) {
   std::mutex mu;
@@ -55,29 +55,15 @@ Result<T> Wait(const std::function<void(std::function<void(Result<T>)>)>& start)
   });
   std::unique_lock<std::mutex> lock(mu);
   if (!result) {
-    const WaitHooks hooks = CurrentWaitHooks();
     lock.unlock();
-    if (hooks.begin != nullptr) hooks.begin();
+    const storage::ScopedWait waiting;
     lock.lock();
     cv.wait(lock, [&] { return result.has_value(); });
-    lock.unlock();
-    if (hooks.end != nullptr) hooks.end();
-    lock.lock();
   }
   return std::move(*result);
 }
 
-std::atomic<void (*)()> wait_begin{nullptr};
-std::atomic<void (*)()> wait_end{nullptr};
-
 }  // namespace
-
-void SetWaitHooks(WaitHooks hooks) {
-  wait_begin = hooks.begin;
-  wait_end = hooks.end;
-}
-
-WaitHooks CurrentWaitHooks() { return WaitHooks{wait_begin.load(), wait_end.load()}; }
 
 Authenticator::Authenticator(AuthenticatorOptions options)
     : admin_digest_(options.admin_password ? std::optional<std::string>(acl::ProcessDigest({*options.admin_password}))

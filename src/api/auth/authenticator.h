@@ -7,8 +7,12 @@
 // The interface is asynchronous: `done` is called exactly once, on the calling thread
 // when nothing needs hashing (a cached password, an API key, a domain without users,
 // missing credentials), otherwise on a pool thread. The synchronous wrappers wait for
-// it; the HTTP layer calls those today, telling the server through the hooks of
-// api/auth/blocking.h while it waits.
+// it; the HTTP layer calls those today, telling the server through the wait hooks of
+// storage/wait_hooks.h while it waits (a server that answers asynchronously, parking
+// the connection until UserAsync calls back, needs none). The server also puts the
+// request head's `Authorization`, `X-API-KEY` and whether the peer is loopback in
+// api::Request, and calls Service::OpenUpload with that head (so that a refused
+// caller's upload is discarded).
 #pragma once
 
 #include <functional>
