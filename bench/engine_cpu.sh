@@ -2,9 +2,9 @@
 # Where a write load's time goes: CONNS curl loops, each cycling its own 1 KiB document
 # (checkOut, then checkIn without content) CYCLES times over one keep-alive connection,
 # against `folio serve` on a copy of the sample data. Prints cycles/s, the server's CPU
-# per operation split into user and kernel time (/proc/PID/stat), and what the whole
-# machine's cores did meanwhile (/proc/stat: user, sys, idle, iowait, ...). Put the data
-# on another filesystem with TMPDIR.
+# per operation split into user and kernel time (/proc/PID/stat), its peak resident
+# memory and threads, and what the whole machine's cores did meanwhile (/proc/stat:
+# user, sys, idle, iowait, ...). Put the data on another filesystem with TMPDIR.
 #
 # Usage: bench/engine_cpu.sh [BUILD_DIR] [CONNS] [CYCLES]   (default build 8 60; needs curl)
 set -eu
@@ -39,6 +39,7 @@ for p in $loops; do wait "$p"; done
 end=$(date +%s%N)
 machine1=$(head -1 /proc/stat)
 read -r u1 k1 < <(awk '{print $14, $15}' "/proc/$pid/stat")
+echo "server: peak resident memory $(awk '/VmHWM/ {print $2, $3}' "/proc/$pid/status"), threads $(awk '/Threads/ {print $2}' "/proc/$pid/status") at the end"
 python3 - "$conns" "$cycles" "$start" "$end" "$u0" "$k0" "$u1" "$k1" "$(getconf CLK_TCK)" "$machine0" "$machine1" <<'PY'
 import sys
 conns, cycles, start, end, u0, k0, u1, k1, tck = map(int, sys.argv[1:10])
