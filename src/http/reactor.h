@@ -58,8 +58,8 @@ class Reactor {
 
   // For a handler about to wait on something other than its connection (a group
   // commit's flush, a password check, a slowed-down login: storage/wait_hooks.h): starts
-  // another worker at once if
-  // none is idle (up to max_workers), so that other connections are served meanwhile.
+  // another worker at once if none is idle (up to max_workers), so that other
+  // connections are served meanwhile.
   // No-op on a thread that is not a worker of a reactor. BlockingEnd marks the end of
   // the wait (nothing to do: the extra worker leaves after an idle spell).
   static void BlockingBegin();

@@ -14,11 +14,11 @@
 #include <thread>
 
 #include "api/ascii.h"
-#include "storage/wait_hooks.h"
 #include "api/auth/credentials.h"
 #include "api/form_limits.h"
 #include "api/params.h"
 #include "http/request_reader.h"
+#include "storage/wait_hooks.h"
 
 namespace folio::http {
 namespace {
@@ -226,7 +226,8 @@ std::unique_ptr<Exchange> Server::Begin(HttpHead head, int fd) {
   request->api_key = std::string(head.header("X-API-KEY"));
   request->peer_loopback = api::auth::IsLoopbackAddress(PeerAddress(fd));
   // Refuse before reading when the client announces too much (docs/API.md §9).
-  if (const uint64_t announced = AnnouncedLength(head); announced > options_.max_body) {
+  const uint64_t announced = AnnouncedLength(head);
+  if (announced > options_.max_body) {
     call->Fail(413, Constraint("request body is larger than the limit of " + std::to_string(options_.max_body) +
                                " bytes (--max-body)"));
     return call;
@@ -234,13 +235,12 @@ std::unique_ptr<Exchange> Server::Begin(HttpHead head, int fd) {
   // A JSON body is held whole (it is all fields): one announced over their limit is
   // refused before a byte of it is read, and one within it is read into a buffer of the
   // announced size, grown no further (docs/API.md §9).
-  if (const uint64_t announced = AnnouncedLength(head);
-      announced > api::kMaxFormBytes &&
+  if (announced > api::kMaxFormBytes &&
       api::BodyEncodingOf(api::MediaType(request->content_type)) == api::BodyEncoding::kJson) {
     call->Fail(0, api::JsonBodyTooLarge());
     return call;
   }
-  call->Handle(std::move(*request), may_reuse, AnnouncedLength(head));
+  call->Handle(std::move(*request), may_reuse, announced);
   return call;
 }
 

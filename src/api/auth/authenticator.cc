@@ -2,15 +2,13 @@
 #include "api/auth/authenticator.h"
 
 #include <algorithm>
-#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <thread>
 
-#include "storage/wait_hooks.h"
-
 #include "repo/acl/secrets.h"
+#include "storage/wait_hooks.h"
 
 namespace folio::api::auth {
 namespace {
