@@ -31,6 +31,10 @@ struct FileStat {
   int64_t mtime_ns = 0;  // modification time, nanoseconds since the epoch
   uint64_t inode = 0;
   uint64_t device = 0;
+  // Status change time, nanoseconds since the epoch: moved on by every change of the
+  // file, of its bytes or of its names (a rename included). 0 when not known.
+  int64_t ctime_ns = 0;
+  uint32_t links = 0;  // names of the file; 0 when not known
 };
 
 // True when `a` and `b` are the same file (two names of one inode).
@@ -46,7 +50,23 @@ class ReadableFile {
   virtual uint64_t size() const = 0;
   // The identity of the open file itself (fstat), whatever its path names now.
   virtual Result<FileStat> Stat() const = 0;
+  // The identity the file had when it was opened (PosixFs took it then: no system
+  // call); the default is Stat().
+  virtual Result<FileStat> StatAtOpen() const { return Stat(); }
 };
+
+// True unless two stats of one open file, taken before and after reading it, show a
+// change in between (its ctime moved). A whole-file read of a record (ReadWholeRecord,
+// Directory::ReadFile) checks this and reads again if not: once a record has left
+// every name, Folio may reuse its inode for another file after a grace
+// (storage/spare_pool.h), and a reader that opened it before would otherwise read the
+// other file's bytes.
+inline bool UnchangedWhileRead(const FileStat& before, const FileStat& after) {
+  return before.ctime_ns == after.ctime_ns && before.size == after.size && SameInode(before, after);
+}
+// How often a whole-file read starts over because the file changed while it was read
+// before it gives up (kStorage, cause resource_unavailable_try_again).
+inline constexpr int kReadAttempts = 8;
 
 class WritableFile {
  public:
@@ -56,6 +76,11 @@ class WritableFile {
   virtual Status AppendFrom(ReadableFile& src);
   virtual Status Sync() = 0;   // fsync: the bytes survive a power loss
   virtual Status Close() = 0;  // further calls fail; the destructor closes too
+  // The identity of the open file (fstat). The default fails (operation_not_supported).
+  virtual Result<FileStat> Stat() const;
+  // Cuts the file to `size` bytes (ftruncate); the write position stays. The default
+  // fails (operation_not_supported).
+  virtual Status Truncate(uint64_t size);
 };
 
 // A lock on a file, held until destruction. Cross-process (flock) and cross-thread
@@ -91,8 +116,9 @@ class Directory {
  public:
   virtual ~Directory() = default;
   // Replaces `out` with the whole content of the file `name` (one path segment; a
-  // symlink is refused as Fs::Open refuses it). Errors name the file by its Fs path
-  // and give the same cause() as Fs::Open and ReadableFile::Read would.
+  // symlink is refused as Fs::Open refuses it), read again if it changed while read,
+  // as ReadWholeRecord does. Errors name the file by its Fs path and give the same
+  // cause() as Fs::Open and ReadableFile::Read would.
   virtual Status ReadFile(const std::string& name, std::string& out) = 0;
 };
 
@@ -107,10 +133,20 @@ class Fs {
   virtual Result<std::unique_ptr<Directory>> OpenDirectory(const std::string& path);
   // Fails with cause() == std::errc::file_exists if `path` exists.
   virtual Result<std::unique_ptr<WritableFile>> CreateNew(const std::string& path) = 0;
+  // Opens the existing regular file `path` for writing from its first byte, its bytes
+  // kept until written over (cut the rest with WritableFile::Truncate). Refuses a
+  // symlink (ELOOP) and any other non-regular file (EINVAL). The default fails with
+  // cause() == std::errc::operation_not_supported.
+  virtual Result<std::unique_ptr<WritableFile>> OpenToRewrite(const std::string& path);
   // Atomically replaces `to` (file, or empty directory) with `from`.
   virtual Status Rename(const std::string& from, const std::string& to) = 0;
   // Like Rename, but fails with cause() == std::errc::file_exists if `to` exists.
   virtual Status RenameNoReplace(const std::string& from, const std::string& to) = 0;
+  // Atomically swaps what the names `a` and `b` refer to (renameat2 RENAME_EXCHANGE);
+  // both must exist (no_such_file_or_directory otherwise). The default, and a
+  // filesystem without the call, fail with cause() == operation_not_supported (or
+  // invalid_argument, as Linux says it).
+  virtual Status Exchange(const std::string& a, const std::string& b);
   virtual Status SyncDir(const std::string& dir) = 0;
   // Entries of `dir` except "." and "..", in no particular order.
   virtual Result<std::vector<DirEntry>> List(const std::string& dir) = 0;
@@ -164,6 +200,10 @@ class Fs {
 // The bytes of the file at `path`. Errors: the Fs's; kStorage when the file holds more
 // than `max_bytes` (only that many and one more are read).
 Result<std::string> ReadWholeFile(Fs& fs, const std::string& path, uint64_t max_bytes = UINT64_MAX);
+// As ReadWholeFile, for a file that is replaced whole and never written in place by
+// Folio (a record): read again while the file changed during the read
+// (UnchangedWhileRead), up to kReadAttempts times.
+Result<std::string> ReadWholeRecord(Fs& fs, const std::string& path, uint64_t max_bytes = UINT64_MAX);
 bool Exists(Fs& fs, const std::string& path);
 // True if the files at `a` and `b` hold the same bytes (read in chunks, never whole);
 // nullopt if either cannot be read.

@@ -14,6 +14,22 @@ Status WritableFile::AppendFrom(ReadableFile& src) {
   }
 }
 
+Result<FileStat> WritableFile::Stat() const {
+  return StorageError("this file cannot be stat'ed", std::errc::operation_not_supported);
+}
+
+Status WritableFile::Truncate(uint64_t /*size*/) {
+  return StorageError("this file cannot be truncated", std::errc::operation_not_supported);
+}
+
+Result<std::unique_ptr<WritableFile>> Fs::OpenToRewrite(const std::string& path) {
+  return StorageError("cannot rewrite '" + path + "' in place here", std::errc::operation_not_supported);
+}
+
+Status Fs::Exchange(const std::string& a, const std::string& b) {
+  return StorageError("cannot exchange '" + a + "' and '" + b + "' here", std::errc::operation_not_supported);
+}
+
 namespace {
 
 // Fs::OpenDirectory for any Fs: every file read through Open.
@@ -25,7 +41,7 @@ class PathDirectory : public Directory {
     if (name.empty() || name.find('/') != std::string::npos) {
       return InvalidArgument("invalid storage path '" + path + "'");
     }
-    FOLIO_ASSIGN_OR_RETURN(out, ReadWholeFile(fs_, path));
+    FOLIO_ASSIGN_OR_RETURN(out, ReadWholeRecord(fs_, path));
     return OkStatus();
   }
 
@@ -41,8 +57,33 @@ Result<std::unique_ptr<Directory>> Fs::OpenDirectory(const std::string& path) {
   return std::unique_ptr<Directory>(new PathDirectory(*this, path));
 }
 
+namespace {
+
+Result<std::string> ReadWholeFileOnce(ReadableFile& file, const std::string& path, uint64_t max_bytes);
+
+}  // namespace
+
 Result<std::string> ReadWholeFile(Fs& fs, const std::string& path, uint64_t max_bytes) {
   FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<ReadableFile> file, fs.Open(path));
+  return ReadWholeFileOnce(*file, path, max_bytes);
+}
+
+Result<std::string> ReadWholeRecord(Fs& fs, const std::string& path, uint64_t max_bytes) {
+  for (int attempt = 0; attempt < kReadAttempts; ++attempt) {
+    FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<ReadableFile> file, fs.Open(path));
+    FOLIO_ASSIGN_OR_RETURN(FileStat before, file->StatAtOpen());
+    FOLIO_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFileOnce(*file, path, max_bytes));
+    FOLIO_ASSIGN_OR_RETURN(FileStat after, file->Stat());
+    if (UnchangedWhileRead(before, after)) return bytes;
+  }
+  return StorageError("'" + path + "' changed while it was read, " + std::to_string(kReadAttempts) + " times",
+                      std::errc::resource_unavailable_try_again);
+}
+
+namespace {
+
+Result<std::string> ReadWholeFileOnce(ReadableFile& f, const std::string& path, uint64_t max_bytes) {
+  ReadableFile* file = &f;
   const auto too_large = [&] {
     return StorageError("'" + path + "' holds more than " + std::to_string(max_bytes) + " bytes");
   };
@@ -64,6 +105,8 @@ Result<std::string> ReadWholeFile(Fs& fs, const std::string& path, uint64_t max_
   out.resize(have);
   return out;
 }
+
+}  // namespace
 
 bool Exists(Fs& fs, const std::string& path) { return fs.Stat(path).ok(); }
 

@@ -17,7 +17,7 @@ Result<Json> ParseStoredJson(std::string_view bytes, const std::string& what) {
 }
 
 Result<Json> ReadJsonFile(Fs& fs, const std::string& path) {
-  FOLIO_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFile(fs, path));
+  FOLIO_ASSIGN_OR_RETURN(std::string bytes, ReadWholeRecord(fs, path));
   return ParseStoredJson(bytes, path);
 }
 

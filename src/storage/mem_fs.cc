@@ -180,7 +180,43 @@ Result<std::unique_ptr<WritableFile>> MemFs::CreateNew(const std::string& path) 
   return mem::NewWritableFile(core_, ino, path);
 }
 
+Result<std::unique_ptr<WritableFile>> MemFs::OpenToRewrite(const std::string& path) {
+  FOLIO_ASSIGN_OR_RETURN(auto segs, Segments(path));
+  std::lock_guard<std::mutex> lock(core_->mu);
+  const Where w = Resolve(*core_, segs);
+  if (w.err != 0) return Errno("open", path, w.err);
+  if (w.ino == 0) return Errno("open", path, ENOENT);
+  switch (core_->live.Find(w.ino)->type) {
+    case FileType::kFile: break;
+    case FileType::kSymlink: return Errno("open", path, ELOOP);
+    case FileType::kDirectory: return Errno("open", path, EISDIR);
+    case FileType::kOther: return Errno("open", path, EINVAL);
+  }
+  return mem::NewWritableFile(core_, w.ino, path);
+}
+
 Status MemFs::Rename(const std::string& from, const std::string& to) { return RenameImpl(from, to, false); }
+
+Status MemFs::Exchange(const std::string& a_path, const std::string& b_path) {
+  FOLIO_ASSIGN_OR_RETURN(auto a, Segments(a_path));
+  FOLIO_ASSIGN_OR_RETURN(auto b, Segments(b_path));
+  if (a.empty() || b.empty()) return InvalidArgument("cannot exchange the data directory itself");
+  std::lock_guard<std::mutex> lock(core_->mu);
+  FOLIO_ASSIGN_OR_RETURN(const TwoNames n, ResolveTwo(*core_, a, b));
+  const std::string shown = a_path + "' to '" + b_path;
+  if (n.src == 0 || n.dst == 0) return Errno("exchange", shown, ENOENT);
+  // Neither may end up below itself (renameat2 says EINVAL).
+  const auto below = [](const std::vector<std::string>& x, const std::vector<std::string>& y) {
+    return y.size() > x.size() && std::equal(x.begin(), x.end(), y.begin());
+  };
+  if (below(a, b) || below(b, a)) return Errno("exchange", shown, EINVAL);
+  if (n.src == n.dst) return OkStatus();
+  Op op = MakeOp(Op::Kind::kExchange, n.from_dir, a.back());
+  op.dir2 = n.to_dir;
+  op.name2 = b.back();
+  core_->Do(std::move(op));
+  return OkStatus();
+}
 
 Status MemFs::RenameNoReplace(const std::string& from, const std::string& to) {
   return RenameImpl(from, to, true);

@@ -39,7 +39,8 @@ enum class PowerLoss {
 // second name of one inode. Inode numbers are never reused; the device is fixed; every
 // change advances a fake clock (1 us per change, from 2023-11-14) that gives the mtime of
 // what it changed, so an identity (device, inode, size, mtime) always differs after a
-// change. A file removed while open stays readable through its open handles.
+// change, and the ctime of every inode it changed, names included (a rename, an
+// Exchange). A file removed while open stays readable through its open handles.
 //
 // Locks are in-process: Lock blocks while another lock holder conflicts, even in the
 // same thread (each Lock is its own open file description, as with flock).
@@ -89,7 +90,9 @@ class MemFs : public Fs {
   Result<std::unique_ptr<ReadableFile>> Open(const std::string& path) override;
   Result<std::unique_ptr<Directory>> OpenDirectory(const std::string& path) override;
   Result<std::unique_ptr<WritableFile>> CreateNew(const std::string& path) override;
+  Result<std::unique_ptr<WritableFile>> OpenToRewrite(const std::string& path) override;
   Status Rename(const std::string& from, const std::string& to) override;
+  Status Exchange(const std::string& a, const std::string& b) override;
   Status RenameNoReplace(const std::string& from, const std::string& to) override;
   Status SyncDir(const std::string& dir) override;
   Result<std::vector<DirEntry>> List(const std::string& dir) override;
@@ -115,8 +118,7 @@ class MemFs : public Fs {
   // MakeDir. Each is a change like any other (durable once its directory is synced).
   Status MakeSymlinkForTest(const std::string& path, const std::string& target);
   Status MakeSpecialFileForTest(const std::string& path);
-  // The number of names of the inode at `path` (FileStat has no link count). Errors
-  // as Stat.
+  // The number of names of the inode at `path` (FileStat::links). Errors as Stat.
   Result<uint32_t> LinkCount(const std::string& path);
   // Threads blocked in Lock right now (for tests that must act while one waits).
   size_t LockWaitersForTest() const;

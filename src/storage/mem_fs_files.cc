@@ -66,7 +66,7 @@ class Handle {
 class MemReadableFile : public ReadableFile, Handle {
  public:
   MemReadableFile(std::shared_ptr<Core> core, uint64_t ino, std::string path)
-      : Handle(std::move(core), ino, std::move(path)), size_(inode().data.size()) {}
+      : Handle(std::move(core), ino, std::move(path)), opened_(StatOf(*core_, ino_)) {}
   Result<size_t> Read(char* buf, size_t n) override {
     std::lock_guard<std::mutex> lock(core_->mu);
     FOLIO_RETURN_IF_ERROR(Alive("read"));
@@ -80,15 +80,16 @@ class MemReadableFile : public ReadableFile, Handle {
     pos_ = offset;
     return OkStatus();
   }
-  uint64_t size() const override { return size_; }
+  uint64_t size() const override { return opened_.size; }
   Result<FileStat> Stat() const override {
     std::lock_guard<std::mutex> lock(core_->mu);
     FOLIO_RETURN_IF_ERROR(Alive("stat"));
     return StatOf(*core_, ino_);
   }
+  Result<FileStat> StatAtOpen() const override { return opened_; }
 
  private:
-  uint64_t size_;
+  FileStat opened_;
   uint64_t pos_ = 0;
 };
 
@@ -117,6 +118,23 @@ class MemWritableFile : public WritableFile, Handle {
     closed_ = true;
     FOLIO_RETURN_IF_ERROR(Alive("close"));
     Release();
+    return OkStatus();
+  }
+  Result<FileStat> Stat() const override {
+    std::lock_guard<std::mutex> lock(core_->mu);
+    if (closed_) return Errno("stat", path_, EBADF);
+    FOLIO_RETURN_IF_ERROR(Alive("stat"));
+    return StatOf(*core_, ino_);
+  }
+  Status Truncate(uint64_t size) override {
+    std::lock_guard<std::mutex> lock(core_->mu);
+    if (closed_) return Errno("truncate", path_, EBADF);
+    FOLIO_RETURN_IF_ERROR(Alive("truncate"));
+    Op op;
+    op.kind = Op::Kind::kTruncate;
+    op.ino = ino_;
+    op.offset = size;
+    core_->Do(std::move(op));
     return OkStatus();
   }
 
@@ -236,6 +254,8 @@ FileStat StatOf(const Core& core, uint64_t ino) {
             : inode.type == FileType::kOther   ? 0
                                                : inode.data.size();
   st.mtime_ns = inode.mtime_ns;
+  st.ctime_ns = inode.ctime_ns;
+  st.links = inode.links;
   st.inode = ino;
   st.device = kDevice;
   return st;

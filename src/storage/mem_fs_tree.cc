@@ -16,12 +16,21 @@ const Inode* Tree::Find(uint64_t ino) const {
 namespace {
 
 // Removes dir/name (if present), counting the link away.
-void Unlink(Tree& tree, Inode& dir, const std::string& name) {
+void Unlink(Tree& tree, Inode& dir, const std::string& name, int64_t time_ns) {
   auto it = dir.entries.find(name);
   if (it == dir.entries.end()) return;
-  if (Inode* child = tree.Find(it->second); child != nullptr && child->links > 0) --child->links;
+  if (Inode* child = tree.Find(it->second); child != nullptr) {
+    if (child->links > 0) --child->links;
+    child->ctime_ns = time_ns;
+  }
   dir.entries.erase(it);
 }
+
+void Touch(Tree& tree, uint64_t ino, int64_t time_ns) {
+  if (Inode* inode = tree.Find(ino); inode != nullptr) inode->ctime_ns = time_ns;
+}
+
+void Modified(Inode& inode, int64_t time_ns) { inode.mtime_ns = inode.ctime_ns = time_ns; }
 
 }  // namespace
 
@@ -33,10 +42,10 @@ void Apply(Tree& tree, const Op& op) {
       Inode& made = tree.inodes[op.ino];
       made.type = op.type;
       made.data = op.bytes;
-      made.mtime_ns = op.time_ns;
+      Modified(made, op.time_ns);
       made.links = 1;
       dir->entries[op.name] = op.ino;
-      dir->mtime_ns = op.time_ns;
+      Modified(*dir, op.time_ns);
       return;
     }
     case Op::Kind::kWrite: {
@@ -45,7 +54,14 @@ void Apply(Tree& tree, const Op& op) {
       const size_t end = static_cast<size_t>(op.offset) + op.bytes.size();
       if (file->data.size() < end) file->data.resize(end, '\0');
       file->data.replace(static_cast<size_t>(op.offset), op.bytes.size(), op.bytes);
-      file->mtime_ns = op.time_ns;
+      Modified(*file, op.time_ns);
+      return;
+    }
+    case Op::Kind::kTruncate: {
+      Inode* file = tree.Find(op.ino);
+      if (file == nullptr) return;
+      file->data.resize(static_cast<size_t>(op.offset), '\0');
+      Modified(*file, op.time_ns);
       return;
     }
     case Op::Kind::kLink: {
@@ -54,14 +70,15 @@ void Apply(Tree& tree, const Op& op) {
       if (dir == nullptr || file == nullptr) return;
       dir->entries[op.name] = op.ino;
       ++file->links;
-      dir->mtime_ns = op.time_ns;
+      file->ctime_ns = op.time_ns;
+      Modified(*dir, op.time_ns);
       return;
     }
     case Op::Kind::kUnlink: {
       Inode* dir = tree.Find(op.dir);
       if (dir == nullptr) return;
-      Unlink(tree, *dir, op.name);
-      dir->mtime_ns = op.time_ns;
+      Unlink(tree, *dir, op.name, op.time_ns);
+      Modified(*dir, op.time_ns);
       return;
     }
     case Op::Kind::kRename: {
@@ -74,11 +91,26 @@ void Apply(Tree& tree, const Op& op) {
       auto target = to->entries.find(op.name2);
       // Two names of one inode: rename(2) does nothing and both names stay.
       if (target != to->entries.end() && target->second == moved) return;
-      if (target != to->entries.end()) Unlink(tree, *to, op.name2);
+      if (target != to->entries.end()) Unlink(tree, *to, op.name2, op.time_ns);
       from->entries.erase(op.name);
       to->entries[op.name2] = moved;
-      from->mtime_ns = op.time_ns;
-      to->mtime_ns = op.time_ns;
+      Touch(tree, moved, op.time_ns);
+      Modified(*from, op.time_ns);
+      Modified(*to, op.time_ns);
+      return;
+    }
+    case Op::Kind::kExchange: {
+      Inode* a = tree.Find(op.dir);
+      Inode* b = tree.Find(op.dir2);
+      if (a == nullptr || b == nullptr) return;
+      auto ia = a->entries.find(op.name);
+      auto ib = b->entries.find(op.name2);
+      if (ia == a->entries.end() || ib == b->entries.end()) return;
+      std::swap(ia->second, ib->second);
+      Touch(tree, ia->second, op.time_ns);
+      Touch(tree, ib->second, op.time_ns);
+      Modified(*a, op.time_ns);
+      Modified(*b, op.time_ns);
       return;
     }
   }

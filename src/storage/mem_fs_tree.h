@@ -19,7 +19,8 @@ struct Inode {
   std::string data;                         // a file's bytes; a symlink's target
   std::map<std::string, uint64_t> entries;  // a directory's names -> inode numbers
   int64_t mtime_ns = 0;
-  uint32_t links = 0;  // names that refer to it (the root counts as linked)
+  int64_t ctime_ns = 0;  // every change of the inode: its bytes, or its names
+  uint32_t links = 0;    // names that refer to it (the root counts as linked)
 };
 
 struct Tree {
@@ -51,7 +52,9 @@ struct Op {
     kWrite,   // `bytes` at `offset` of file `ino`, zero-filling any gap
     kLink,    // dir/name -> existing inode `ino`
     kUnlink,  // removes dir/name (a file, symlink, special file or empty directory)
-    kRename,  // dir/name -> dir2/name2, replacing what dir2/name2 named
+    kRename,    // dir/name -> dir2/name2, replacing what dir2/name2 named
+    kExchange,  // dir/name and dir2/name2 swap the inodes they name
+    kTruncate,  // file `ino` cut (or zero-extended) to `offset` bytes
   };
   Kind kind = Kind::kCreate;
   int64_t time_ns = 0;  // the fake clock when it happened: the mtime it sets

@@ -12,8 +12,8 @@ namespace {
 
 class PosixReadableFile : public ReadableFile {
  public:
-  PosixReadableFile(Fd fd, uint64_t size, std::string path)
-      : fd_(std::move(fd)), size_(size), path_(std::move(path)) {}
+  PosixReadableFile(Fd fd, const FileStat& opened, std::string path)
+      : fd_(std::move(fd)), opened_(opened), path_(std::move(path)) {}
   Result<size_t> Read(char* buf, size_t n) override {
     for (;;) {
       ssize_t r = ::read(fd_.get(), buf, n);
@@ -25,17 +25,18 @@ class PosixReadableFile : public ReadableFile {
     if (::lseek(fd_.get(), static_cast<off_t>(offset), SEEK_SET) < 0) return Errno("seek", path_, errno);
     return OkStatus();
   }
-  uint64_t size() const override { return size_; }
+  uint64_t size() const override { return opened_.size; }
   Result<FileStat> Stat() const override {
     struct stat st;
     if (::fstat(fd_.get(), &st) != 0) return Errno("stat", path_, errno);
     return ToFileStat(st);
   }
+  Result<FileStat> StatAtOpen() const override { return opened_; }
   int fd() const { return fd_.get(); }
 
  private:
   Fd fd_;
-  uint64_t size_;
+  FileStat opened_;
   std::string path_;
 };
 
@@ -79,6 +80,17 @@ class PosixWritableFile : public WritableFile {
     if (::close(fd) != 0) return Errno("close", path_, errno);
     return OkStatus();
   }
+  Result<FileStat> Stat() const override {
+    struct stat st;
+    if (::fstat(fd_.get(), &st) != 0) return Errno("stat", path_, errno);
+    return ToFileStat(st);
+  }
+  Status Truncate(uint64_t size) override {
+    while (::ftruncate(fd_.get(), static_cast<off_t>(size)) != 0) {
+      if (errno != EINTR) return Errno("truncate", path_, errno);
+    }
+    return OkStatus();
+  }
 
  private:
   Fd fd_;
@@ -96,6 +108,18 @@ class PosixDirectory : public Directory {
         name.find('\0') != std::string::npos) {
       return InvalidArgument("invalid storage path '" + Shown(name) + "'");
     }
+    for (int attempt = 0; attempt < kReadAttempts; ++attempt) {
+      bool unchanged = false;
+      FOLIO_RETURN_IF_ERROR(ReadOnce(name, out, unchanged));
+      if (unchanged) return OkStatus();
+    }
+    return StorageError("'" + Shown(name) + "' changed while it was read, " + std::to_string(kReadAttempts) + " times",
+                        std::errc::resource_unavailable_try_again);
+  }
+
+ private:
+  // One read of `name` into `out`; `unchanged`: its ctime did not move meanwhile.
+  Status ReadOnce(const std::string& name, std::string& out, bool& unchanged) {
     int raw;
     do {
       raw = ::openat(fd_.get(), name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
@@ -123,10 +147,12 @@ class PosixDirectory : public Directory {
       if (n == 0 || static_cast<size_t>(n) < want) break;
     }
     out.resize(have);
+    struct stat after;
+    if (::fstat(fd.get(), &after) != 0) return Errno("stat", Shown(name), errno);
+    unchanged = UnchangedWhileRead(ToFileStat(st), ToFileStat(after));
     return OkStatus();
   }
 
- private:
   std::string Shown(const std::string& name) const { return path_.empty() ? name : path_ + "/" + name; }
 
   Fd fd_;
@@ -209,11 +235,13 @@ FileStat ToFileStat(const struct stat& st) {
   out.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
   out.inode = st.st_ino;
   out.device = st.st_dev;
+  out.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000LL + st.st_ctim.tv_nsec;
+  out.links = static_cast<uint32_t>(st.st_nlink);
   return out;
 }
 
-std::unique_ptr<ReadableFile> NewPosixReadableFile(Fd fd, uint64_t size, std::string path) {
-  return std::make_unique<PosixReadableFile>(std::move(fd), size, std::move(path));
+std::unique_ptr<ReadableFile> NewPosixReadableFile(Fd fd, const FileStat& opened, std::string path) {
+  return std::make_unique<PosixReadableFile>(std::move(fd), opened, std::move(path));
 }
 
 std::unique_ptr<WritableFile> NewPosixWritableFile(Fd fd, std::string path, bool durable) {

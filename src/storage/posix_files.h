@@ -37,8 +37,9 @@ class Fd {
 FileType TypeOfMode(mode_t mode);
 FileStat ToFileStat(const struct stat& st);
 
-// `fd` open for reading a regular file of `size` bytes; `path` names it in errors.
-std::unique_ptr<ReadableFile> NewPosixReadableFile(Fd fd, uint64_t size, std::string path);
+// `fd` open for reading a regular file, `opened` its fstat when opened; `path` names it
+// in errors.
+std::unique_ptr<ReadableFile> NewPosixReadableFile(Fd fd, const FileStat& opened, std::string path);
 // `fd` open for writing; Sync does nothing unless `durable`.
 std::unique_ptr<WritableFile> NewPosixWritableFile(Fd fd, std::string path, bool durable);
 // `fd` a directory (O_PATH will do) whose files ReadFile opens beneath it.

@@ -192,7 +192,7 @@ class PosixFs : public Fs {
     struct stat st;
     if (::fstat(fd.get(), &st) != 0) return Errno("stat", path, errno);
     if (!S_ISREG(st.st_mode)) return Errno("open", path, S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
-    return storage::NewPosixReadableFile(std::move(fd), static_cast<uint64_t>(st.st_size), path);
+    return storage::NewPosixReadableFile(std::move(fd), ToFileStat(st), path);
   }
 
   Result<std::unique_ptr<Directory>> OpenDirectory(const std::string& path) override {
@@ -205,8 +205,24 @@ class PosixFs : public Fs {
     return storage::NewPosixWritableFile(std::move(fd), path, options_.durable);
   }
 
+  Result<std::unique_ptr<WritableFile>> OpenToRewrite(const std::string& path) override {
+    // O_NONBLOCK: a FIFO without a reader fails (ENXIO) instead of blocking.
+    auto opened = OpenPath(path, O_WRONLY | O_NONBLOCK | O_NOCTTY, 0);
+    if (!opened.ok() && opened.status().Is(std::errc::no_such_device_or_address)) {
+      return Errno("open", path, EINVAL);
+    }
+    FOLIO_ASSIGN_OR_RETURN(Fd fd, std::move(opened));
+    struct stat st;
+    if (::fstat(fd.get(), &st) != 0) return Errno("stat", path, errno);
+    if (!S_ISREG(st.st_mode)) return Errno("open", path, S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
+    return storage::NewPosixWritableFile(std::move(fd), path, options_.durable);
+  }
+
   Status Rename(const std::string& from, const std::string& to) override {
     return RenameImpl(from, to, 0);
+  }
+  Status Exchange(const std::string& a, const std::string& b) override {
+    return RenameImpl(a, b, RENAME_EXCHANGE);
   }
   Status RenameNoReplace(const std::string& from, const std::string& to) override {
     return RenameImpl(from, to, RENAME_NOREPLACE);
@@ -418,7 +434,7 @@ class PosixFs : public Fs {
     // (Only now: `a` or `b` may be one of the held descriptors.)
     Forget(from);
     Forget(to);
-    if (r != 0) return Errno("rename", from + "' to '" + to, err);
+    if (r != 0) return Errno(flags == RENAME_EXCHANGE ? "exchange" : "rename", from + "' to '" + to, err);
     return OkStatus();
   }
 

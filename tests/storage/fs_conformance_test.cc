@@ -77,6 +77,9 @@ TEST_CASE_TEMPLATE("Fs: every method refuses paths that are not normal and relat
     CHECK_INVALID(fs.Rename(bad, "a/x"));
     CHECK_INVALID(fs.Rename("a", bad));
     CHECK_INVALID(fs.RenameNoReplace(bad, "a/x"));
+    CHECK_INVALID(fs.Exchange(bad, "a"));
+    CHECK_INVALID(fs.Exchange("a", bad));
+    CHECK_INVALID(fs.OpenToRewrite(bad));
     CHECK_INVALID(fs.SyncDir(bad));
     CHECK_INVALID(fs.List(bad));
     CHECK_INVALID(fs.MakeDir(bad));
@@ -95,6 +98,7 @@ TEST_CASE_TEMPLATE("Fs: every method refuses paths that are not normal and relat
   CHECK_INVALID(fs.Rename("", "b"));
   CHECK_INVALID(fs.Rename("a", ""));
   CHECK_INVALID(fs.RenameNoReplace("", "b"));
+  CHECK_INVALID(fs.Exchange("", "a"));
   CHECK_INVALID(fs.Link("", "b"));
   CHECK(Names(fs, "") == std::set<std::string>{"a"});
 }
@@ -317,6 +321,74 @@ TEST_CASE_TEMPLATE("Fs: RenameNoReplace never replaces", W, PosixWorld, PosixHel
   REQUIRE(fs.RenameNoReplace("a", "d/a").ok());
   CHECK(Get(fs, "d/a") == "A");
   CHECK(Names(fs, "") == std::set<std::string>{"b", "d"});
+}
+
+TEST_CASE_TEMPLATE("Fs: Exchange swaps two names atomically; both must exist", W, PosixWorld, PosixHeldWorld, MemWorld) {
+  W w;
+  Fs& fs = w.fs();
+  REQUIRE(fs.MakeDir("d").ok());
+  Put(fs, "a", "A");
+  Put(fs, "d/b", "B");
+  const uint64_t ia = InodeOf(fs, "a"), ib = InodeOf(fs, "d/b");
+  auto before = fs.Stat("a");
+  REQUIRE(before.ok());
+  // An open reader keeps the file it opened.
+  auto reader = fs.Open("a");
+  REQUIRE(reader.ok());
+  // Past the disk's timestamp granularity (a clock tick), so that the ctime can move.
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  REQUIRE(fs.Exchange("a", "d/b").ok());
+  CHECK(Get(fs, "a") == "B");
+  CHECK(Get(fs, "d/b") == "A");
+  CHECK(InodeOf(fs, "a") == ib);
+  CHECK(InodeOf(fs, "d/b") == ia);
+  // The moved file's ctime moved (a reader can tell it changed while it read).
+  auto moved = (*reader)->Stat();
+  REQUIRE(moved.ok());
+  CHECK(moved->ctime_ns != before->ctime_ns);
+  CHECK_FALSE(UnchangedWhileRead(*before, *moved));
+  CHECK_FAILS(fs.Exchange("a", "missing"), kNoEnt, "a");
+  CHECK_FAILS(fs.Exchange("missing", "a"), kNoEnt, "missing");
+  CHECK(Get(fs, "a") == "B");
+  // A directory and a file swap as well; a directory cannot go below itself.
+  REQUIRE(fs.Exchange("a", "d").ok());
+  CHECK(Get(fs, "d") == "B");
+  CHECK(Get(fs, "a/b") == "A");
+  CHECK(Names(fs, "") == std::set<std::string>{"a", "d"});
+  CHECK_FALSE(fs.Exchange("a", "a/b").ok());
+}
+
+TEST_CASE_TEMPLATE("Fs: OpenToRewrite writes an existing file in place", W, PosixWorld, PosixHeldWorld, MemWorld) {
+  W w;
+  Fs& fs = w.fs();
+  REQUIRE(fs.MakeDir("d").ok());
+  Put(fs, "f", "hello world");
+  REQUIRE(fs.Link("f", "g").ok());
+  w.Symlink("link", "f");
+  w.Special("fifo");
+  const uint64_t ino = InodeOf(fs, "f");
+  {
+    auto file = fs.OpenToRewrite("f");
+    REQUIRE_MESSAGE(file.ok(), file.status().ToString());
+    auto st = (*file)->Stat();
+    REQUIRE(st.ok());
+    CHECK(st->inode == ino);
+    CHECK(st->links == 2);
+    CHECK(st->size == 11);
+    REQUIRE((*file)->Append("HELLO").ok());
+    CHECK(Get(fs, "f") == "HELLO world");  // kept until written over
+    REQUIRE((*file)->Truncate(5).ok());
+    REQUIRE((*file)->Append("!").ok());  // the position stays where writing left it
+    REQUIRE((*file)->Close().ok());
+  }
+  CHECK(Get(fs, "f") == "HELLO!");
+  CHECK(Get(fs, "g") == "HELLO!");  // the same file
+  CHECK(InodeOf(fs, "f") == ino);
+  CHECK_FAILS(fs.OpenToRewrite("missing"), kNoEnt, "missing");
+  CHECK_FAILS(fs.OpenToRewrite("d"), kIsDir, "d");
+  CHECK_FAILS(fs.OpenToRewrite("link"), kLoop, "link");
+  CHECK_FAILS(fs.OpenToRewrite("fifo"), std::errc::invalid_argument, "fifo");
+  CHECK(Get(fs, "f") == "HELLO!");
 }
 
 TEST_CASE_TEMPLATE("Fs: SyncDir and List take a directory", W, PosixWorld, PosixHeldWorld, MemWorld) {
@@ -583,4 +655,8 @@ TEST_CASE_TEMPLATE("Fs: ReadWholeFile and SameBytes", W, PosixWorld, PosixHeldWo
   CHECK(SameBytes(fs, "a", "b") == true);
   CHECK(SameBytes(fs, "a", "c") == false);
   CHECK(SameBytes(fs, "a", "missing") == std::nullopt);
+  CHECK(*ReadWholeRecord(fs, "a") == big);
+  auto missing = ReadWholeRecord(fs, "missing");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.status().Is(kNoEnt));
 }

@@ -1,9 +1,9 @@
 // FaultyFs wraps another Fs and makes its changing calls fail as a disk that dies,
 // fills up or loses power would, so tests can walk a failure through every step of an
 // operation. Changing calls are counted from 0 in the order they arrive: CreateNew,
-// Rename, RenameNoReplace, SyncDir, MakeDir, Remove, RemoveTree, Lock (only when it
+// OpenToRewrite, Rename, RenameNoReplace, Exchange, SyncDir, MakeDir, Remove, RemoveTree, Lock (only when it
 // creates its file), Link, OpenRandomAccess (when it creates its file), SyncAll, and on the files it hands out
-// WritableFile::Append, AppendFrom, Sync, Close and RandomAccessFile::WriteAt,
+// WritableFile::Append, AppendFrom, Sync, Truncate, Close and RandomAccessFile::WriteAt,
 // DataSync. A failed call
 // changes nothing (a failed Close still releases the file, as close(2) does). Reads
 // keep working, except after a power cut. Thread-safe: a power cut waits for the calls
@@ -97,10 +97,21 @@ class FaultyFs : public Fs {
     FOLIO_ASSIGN_OR_RETURN(auto file, inner().CreateNew(p));
     return std::unique_ptr<WritableFile>(new Writable(state_, std::move(file), p));
   }
+  Result<std::unique_ptr<WritableFile>> OpenToRewrite(const std::string& p) override {
+    auto gate = state_->Enter();
+    FOLIO_RETURN_IF_ERROR(state_->Step("open", p, gate));
+    FOLIO_ASSIGN_OR_RETURN(auto file, inner().OpenToRewrite(p));
+    return std::unique_ptr<WritableFile>(new Writable(state_, std::move(file), p));
+  }
   Status Rename(const std::string& a, const std::string& b) override {
     auto gate = state_->Enter();
     FOLIO_RETURN_IF_ERROR(state_->Step("rename", a, gate));
     return inner().Rename(a, b);
+  }
+  Status Exchange(const std::string& a, const std::string& b) override {
+    auto gate = state_->Enter();
+    FOLIO_RETURN_IF_ERROR(state_->Step("exchange", a, gate));
+    return inner().Exchange(a, b);
   }
   Status RenameNoReplace(const std::string& a, const std::string& b) override {
     auto gate = state_->Enter();
@@ -273,6 +284,16 @@ class FaultyFs : public Fs {
       Status s = state_->Step("close", path_, gate);
       Status closed = file_->Close();
       return s.ok() ? closed : s;
+    }
+    Result<FileStat> Stat() const override {
+      auto gate = state_->Enter();
+      FOLIO_RETURN_IF_ERROR(state_->Alive("stat", path_));
+      return file_->Stat();
+    }
+    Status Truncate(uint64_t size) override {
+      auto gate = state_->Enter();
+      FOLIO_RETURN_IF_ERROR(state_->Step("truncate", path_, gate));
+      return file_->Truncate(size);
     }
 
    private:
