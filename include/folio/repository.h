@@ -141,6 +141,7 @@ struct RepositoryOptions {
   bool read_only = false;
   // Change-log events kept (see StoreOptions::change_log_max_events).
   uint64_t change_log_max_events = 100000;
+  uint32_t spare_grace_ms = 500;  // see StoreOptions::spare_grace_ms
 };
 // Chooses the MIME type of a file the engine adopts (added by hand, or placed by
 // `folio import`) when its name's extension says nothing: gets the file's first bytes

@@ -21,6 +21,10 @@ struct StoreOptions {
   // Change-log events kept per repository (docs/API.md §7.12): past it the oldest are
   // dropped, whole segments at a time, and the log says it is incomplete.
   uint64_t change_log_max_events = 100000;
+  // How long the inode of a replaced or removed record stays unused before Folio writes
+  // another file in it (docs/STORAGE.md §8.5, spare files). Only tests on a MemFs
+  // should shorten it.
+  uint32_t spare_grace_ms = 500;
 };
 
 struct DomainInfo {

@@ -13,6 +13,7 @@
 #include "storage/json_text.h"
 #include "storage/layout.h"
 #include "storage/name_rules.h"
+#include "storage/spare_pool.h"
 #include "storage/utf8.h"
 
 namespace folio::storage {
@@ -129,8 +130,14 @@ bool ParentGone(Fs& fs, const Status& s, const std::string& path) {
 }
 
 // Replaces `path` with the bytes through a temp file and a rename, so that readers see
-// the old file or the new one. No sync: the commit log holds the bytes.
-Status PutFile(Fs& fs, const std::string& path, std::string_view bytes) {
+// the old file or the new one; with `spares`, through a spare file swapped in when one
+// is ready (the old file then kept as a spare if it is a record). No sync: the commit
+// log holds the bytes.
+Status PutFile(Fs& fs, const std::string& path, std::string_view bytes, SparePool* spares) {
+  if (spares != nullptr) {
+    FOLIO_ASSIGN_OR_RETURN(bool put, spares->Put(fs, path, bytes, SparePool::MayRetire(path, UINT64_MAX)));
+    if (put) return OkStatus();
+  }
   const std::string tmp = TempPathBeside(path);
   auto file = fs.CreateNew(tmp);
   if (!file.ok()) return ParentGone(fs, file.status(), path) ? OkStatus() : file.status();
@@ -147,7 +154,7 @@ Status PutFile(Fs& fs, const std::string& path, std::string_view bytes) {
 Status PutNewFile(Fs& fs, const std::string& path, std::string_view bytes) {
   auto file = fs.CreateNew(path);
   if (!file.ok()) {
-    if (file.status().Is(std::errc::file_exists)) return PutFile(fs, path, bytes);
+    if (file.status().Is(std::errc::file_exists)) return PutFile(fs, path, bytes, nullptr);
     return ParentGone(fs, file.status(), path) ? OkStatus() : file.status();
   }
   Status s = (*file)->Append(bytes);
@@ -297,7 +304,8 @@ class Applier {
   }
 
   Status Put(const Action& a, size_t index, std::string_view bytes, std::shared_ptr<const Json> value) {
-    FOLIO_RETURN_IF_ERROR(InPlace(a, index) ? PutNewFile(fs_, a.path, bytes) : PutFile(fs_, a.path, bytes));
+    FOLIO_RETURN_IF_ERROR(InPlace(a, index) ? PutNewFile(fs_, a.path, bytes)
+                                            : PutFile(fs_, a.path, bytes, options_.spares));
     Made(a.path);
     ReportJsonWritten(fs_, options_, a, bytes, std::move(value));
     return OkStatus();
@@ -338,6 +346,10 @@ class Applier {
       FOLIO_RETURN_IF_ERROR(fs.Rename(path, trash));
       if (trashed_ != nullptr) trashed_->push_back(trash);
       return OkStatus();
+    }
+    if (options_.spares != nullptr && st->type == FileType::kFile && SparePool::MayRetire(path, st->size)) {
+      FOLIO_ASSIGN_OR_RETURN(bool kept, options_.spares->Retire(fs, path, *st));
+      if (kept) return OkStatus();
     }
     Status s = st->type == FileType::kDirectory ? fs.RemoveTree(path) : fs.Remove(path);
     return Missing(s) ? OkStatus() : s;

@@ -22,6 +22,8 @@
 
 namespace folio::storage {
 
+class SparePool;
+
 // What a guarded action expects to find at its source path.
 struct Guard {
   enum class Kind {
@@ -157,6 +159,10 @@ struct ApplyOptions {
   // new): the guard is taken to hold; and a directory made again whose rename finds the
   // object already at the target is removed (docs/STORAGE.md §8.2).
   std::set<std::string>* replayed = nullptr;
+  // Where replaced and removed records leave their inodes, and new files take theirs
+  // (docs/STORAGE.md §8.5): the repository's spares. Null: a put writes a new file and
+  // the old one is freed (recovery, a read-only overlay).
+  SparePool* spares = nullptr;
 };
 
 // Applies every action of `change` in order, idempotently (see the file comment), with

@@ -104,7 +104,8 @@ Committer::Committer(Fs& fs, RepoLayout layout, CommitterOptions options)
       layout_(std::move(layout)),
       options_(options),
       changes_(fs, layout_.ChangesDir(), options.change_log),
-      conflicts_(std::make_unique<ConflictSet>()) {}
+      conflicts_(std::make_unique<ConflictSet>()),
+      spares_(layout_.SpareDir(), options.spares) {}
 
 Committer::~Committer() {
   {
@@ -221,6 +222,9 @@ Status Committer::RecoverLocked() {
   // Same boot: every record up to applied_lsn is in the files (the page cache is
   // shared). Another boot: none can be trusted to be; all of the epoch are re-applied.
   const bool same_boot = !boot.empty() && header_.boot_id == boot;
+  // After a restart a power loss may have left a spare's name on a file that another
+  // name holds now (a swap half made durable): no spare is trusted.
+  if (!same_boot) spares_.DistrustFound();
   uint64_t offset = same_boot ? header_.applied_end : kLogHeaderBytes;
   uint64_t after = same_boot ? header_.applied_lsn : 0;
   FOLIO_ASSIGN_OR_RETURN(std::vector<LogRecord> records, log_->Scan(header_.epoch, offset, after));
@@ -289,6 +293,8 @@ Status Committer::ApplyFiles(const ChangeSet& change, std::set<std::string>* rep
   options.trash_dir = layout_.TrashDir();
   options.on_json_written = options_.on_json_written;
   options.replayed = replayed;
+  // Recovery writes new files: it runs before anything is known of the spares.
+  if (replayed == nullptr) options.spares = &spares_;
   FOLIO_RETURN_IF_ERROR(ApplyChangeSet(fs_, change, options, &trashed));
   // Uploads linked into place are consumed: their own name goes after the next
   // checkpoint (until then a replay of the record links them again, harmlessly).
@@ -764,9 +770,12 @@ Status Committer::SyncApplied() {
 }
 
 bool Committer::FreeGarbage() {
+  // Spares first: they are garbage at any time (storage/spare_pool.h).
+  const bool had_spares = spares_.size() > 0;
+  if (had_spares) spares_.Clear(fs_);
   {
     std::lock_guard<std::mutex> lock(trash_mu_);
-    if (garbage_pending_.empty() && garbage_durable_.empty()) return false;
+    if (garbage_pending_.empty() && garbage_durable_.empty()) return had_spares;
   }
   // Pending garbage may go once the changes that made it are durable: sync them now
   // rather than wait for the next checkpoint (the log itself stays as it is).
@@ -814,6 +823,8 @@ CommitterStats Committer::stats() const {
   out.checkpoints = stats_.checkpoints;
   out.recovered = stats_.recovered;
   out.restaged = stats_.restaged;
+  out.spares_reused = spares_.reused();
+  out.spares_retired = spares_.retired();
   return out;
 }
 
@@ -836,6 +847,7 @@ void Committer::IdleLoop() {
       if (lock.owns_lock() && tail_ > kLogHeaderBytes && AcquireLocked().ok()) {
         WaitApplied(next_lsn_ - 1);
         (void)CheckpointLocked();
+        spares_.Trim(fs_, options_.idle_spares);
         ReleaseIfIdleLocked();
       }
     }

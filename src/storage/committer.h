@@ -34,6 +34,7 @@
 #include "storage/commit_log.h"
 #include "storage/layout.h"
 #include "storage/overlay_fs.h"
+#include "storage/spare_pool.h"
 
 namespace folio::storage {
 
@@ -55,6 +56,10 @@ struct CommitterOptions {
   // ApplyOptions::on_json_written), on the thread that applies it.
   std::function<void(const std::string& path, const FileStat& st, std::shared_ptr<const Json> value)>
       on_json_written;
+  // The inodes of replaced and removed records, kept for reuse (storage/spare_pool.h).
+  SparePoolOptions spares;
+  // Spares kept once the repository falls idle (the idle checkpoint removes the rest).
+  size_t idle_spares = 256;
 };
 
 // What one process observed; for tests and benchmarks (syscall counts).
@@ -64,6 +69,8 @@ struct CommitterStats {
   uint64_t checkpoints = 0;
   uint64_t recovered = 0;    // records re-applied by recovery
   uint64_t restaged = 0;     // stagings run again after a conflict with a change in flight
+  uint64_t spares_reused = 0;   // files written in a spare instead of a new inode
+  uint64_t spares_retired = 0;  // replaced or removed records kept as spares
 };
 
 struct ConflictSet;
@@ -179,6 +186,7 @@ class Committer {
   CommitterOptions options_;
   ChangeLogStore changes_;
   std::unique_ptr<ConflictSet> conflicts_;
+  SparePool spares_;
   OverlayFs* overlay_ = nullptr;
   std::atomic<bool> read_only_fs_{false};
 
@@ -237,7 +245,11 @@ class ConflictCheckingFs : public Fs {
   Result<std::unique_ptr<ReadableFile>> Open(const std::string& p) override;
   Result<std::unique_ptr<Directory>> OpenDirectory(const std::string& p) override;
   Result<std::unique_ptr<WritableFile>> CreateNew(const std::string& p) override { return writes_.CreateNew(p); }
+  Result<std::unique_ptr<WritableFile>> OpenToRewrite(const std::string& p) override {
+    return writes_.OpenToRewrite(p);
+  }
   Status Rename(const std::string& a, const std::string& b) override { return writes_.Rename(a, b); }
+  Status Exchange(const std::string& a, const std::string& b) override { return writes_.Exchange(a, b); }
   Status RenameNoReplace(const std::string& a, const std::string& b) override {
     return writes_.RenameNoReplace(a, b);
   }

@@ -129,6 +129,7 @@ std::string RepoLayout::LogFile() const { return JoinPath(MetaDir(), "log"); }
 std::string RepoLayout::ChangesDir() const { return JoinPath(MetaDir(), "changes"); }
 std::string RepoLayout::UploadsDir() const { return JoinPath(MetaDir(), "uploads"); }
 std::string RepoLayout::TrashDir() const { return JoinPath(MetaDir(), "trash"); }
+std::string RepoLayout::SpareDir() const { return JoinPath(MetaDir(), "spare"); }
 std::string RepoLayout::LostFoundDir() const { return JoinPath(MetaDir(), "lost+found"); }
 
 std::string RepoLayout::TypeUsageDir() const { return JoinPath(MetaDir(), "typed"); }
@@ -138,7 +139,7 @@ std::string RepoLayout::TypeUsageDir(std::string_view type_id) const {
 std::string RepoLayout::TypeUsageMarker(std::string_view type_id, std::string_view object_id) const {
   return JoinPath(TypeUsageDir(type_id), object_id);
 }
-std::string RepoLayout::CheckedOutDir() const { return JoinPath(MetaDir(), "checkedout"); }
+std::string RepoLayout::CheckedOutDir() const { return JoinPath(MetaDir(), kCheckedOutDirName); }
 std::string RepoLayout::CheckedOutMarker(std::string_view series_id) const {
   return JoinPath(CheckedOutDir(), series_id);
 }

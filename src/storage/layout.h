@@ -82,6 +82,7 @@ class RepoLayout {
   std::string RelationshipFile(std::string_view id) const;
   std::string UploadsDir() const;                    // R/.folio/uploads
   std::string TrashDir() const;                      // R/.folio/trash
+  std::string SpareDir() const;                      // R/.folio/spare (storage/spare_pool.h)
   std::string LostFoundDir() const;                  // R/.folio/lost+found
   std::string CheckedOutDir() const;                 // R/.folio/checkedout
   std::string CheckedOutMarker(std::string_view series_id) const;  // .../checkedout/<series id>
@@ -133,6 +134,8 @@ inline constexpr std::string_view kSeriesFileName = "series.json";
 inline constexpr std::string_view kPwcPropsName = "pwc.json";
 inline constexpr std::string_view kPwcContentName = "pwc.content";
 inline constexpr std::string_view kFolderFileName = "folder.json";
+// The directory of checked-out markers in a repository's .folio.
+inline constexpr std::string_view kCheckedOutDirName = "checkedout";
 inline constexpr std::string_view kItemFileName = "item.json";
 
 // "<label>.json" and "<label>.content": a version's files inside its series directory.

@@ -2,7 +2,8 @@
 // the failure came after its commit point), and after reopening (journal recovery) the
 // repository holds the old state or the new one, never a mix. Walked on PosixFs, then
 // on MemFs (EIO, ENOSPC) and through a power cut at every step under both of its
-// power loss models.
+// power loss models; on MemFs each walk twice: writing new files, and writing in the
+// spare files an earlier process left (docs/STORAGE.md §8.5).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -28,6 +29,35 @@ using folio::storage::PowerLoss;
 
 namespace {
 
+// The change under test writes its files in the spares an earlier process left
+// (replaced and removed records, docs/STORAGE.md §8.5) at once: every step of that is
+// walked too.
+const RepositoryOptions kSparesAtOnce{.spare_grace_ms = 0};
+
+// Spares as an earlier process leaves them: old bytes, more of them than a change puts.
+void SeedSpares(Fs& fs) {
+  const std::string dir = "demo/main/.folio/spare";
+  Status made = fs.MakeDir(dir);
+  REQUIRE((made.ok() || made.Is(std::errc::file_exists)));
+  for (int i = 0; i < 12; ++i) {
+    auto file = fs.CreateNew(dir + "/1-" + std::to_string(i));
+    REQUIRE(file.ok());
+    REQUIRE((*file)->Append(std::string(static_cast<size_t>(50 + 40 * i), 'o')).ok());
+    REQUIRE((*file)->Close().ok());
+  }
+}
+
+// True once a change has used the spares: written in one SeedSpares made (or moved one
+// into place), or kept a record it replaced or removed as a new one.
+bool SparesUsed(Fs& fs) {
+  for (int i = 0; i < 12; ++i) {
+    auto bytes = ReadWholeFile(fs, "demo/main/.folio/spare/1-" + std::to_string(i));
+    if (!bytes.ok() || *bytes != std::string(static_cast<size_t>(50 + 40 * i), 'o')) return true;
+  }
+  auto entries = fs.List("demo/main/.folio/spare");
+  return entries.ok() && entries->size() > 12;
+}
+
 // One change to walk: `setup` prepares the fixture and returns the subject's id;
 // `change` makes the change; `took_effect` tells, after reopening, whether it did;
 // `check(repo, subject, effect)` verifies the whole state is the old or the new one.
@@ -48,12 +78,14 @@ void WalkFailures(const Scenario& sc) {
     const std::string subject = sc.setup(f);
     auto real = OpenPosixFs(f.dir.path(), PosixFsOptions{.durable = false});
     REQUIRE(real.ok());
+    SeedSpares(**real);
     FaultyFs faulty(**real, step);
-    auto repo = Repository::Open(faulty, "demo/main");
+    auto repo = Repository::Open(faulty, "demo/main", kSparesAtOnce);
     REQUIRE(repo.ok());
     Status s = sc.change(**repo, subject);
     if (!faulty.fired()) {
       REQUIRE_MESSAGE(s.ok(), s.ToString());
+      CHECK(SparesUsed(**real));
       break;
     }
     if (!s.ok()) CHECK(s.kind() == ErrorKind::kStorage);
@@ -67,7 +99,10 @@ void WalkFailures(const Scenario& sc) {
 }
 
 // The fixture of `sc`, built on disk once and imported into memory (all durable).
-MemFs InMemory(const Scenario& sc, std::string& subject) {
+// With `seeded`, the data directory also holds spares an earlier process left (the
+// change writes in them); without, the change writes new files (and keeps what it
+// replaces as spares).
+MemFs InMemory(const Scenario& sc, std::string& subject, bool seeded) {
   RepoFixture f;
   subject = sc.setup(f);
   // The fixture's repository is still open: its last changes may sit in its commit log
@@ -75,6 +110,15 @@ MemFs InMemory(const Scenario& sc, std::string& subject) {
   REQUIRE(f.repo->Checkpoint().ok());
   MemFs disk;
   REQUIRE(folio::storage::ImportTree(disk, f.dir.path()).ok());
+  {
+    // The log's header then names this MemFs's boot: the next process trusts the
+    // spares it finds (after another boot it would remove them, §8.5).
+    auto repo = Repository::Open(disk, "demo/main");
+    REQUIRE(repo.ok());
+    REQUIRE((*repo)->Checkpoint().ok());
+  }
+  if (seeded) SeedSpares(disk);
+  REQUIRE(disk.SyncAll().ok());
   return disk;
 }
 
@@ -100,15 +144,15 @@ bool Recheck(const Scenario& sc, MemFs& disk, const std::string& subject) {
 // Opens the repository on `fs` and makes the change of `sc`; the repository is
 // closed again when this returns.
 Status Change(const Scenario& sc, Fs& fs, const std::string& subject) {
-  auto repo = Repository::Open(fs, "demo/main");
+  auto repo = Repository::Open(fs, "demo/main", kSparesAtOnce);
   REQUIRE_MESSAGE(repo.ok(), repo.status().ToString());
   return sc.change(**repo, subject);
 }
 
 // WalkFailures on MemFs, failing with `error` from step N on.
-void WalkFailuresInMemory(const Scenario& sc, std::errc error) {
+void WalkFailuresInMemory(const Scenario& sc, std::errc error, bool seeded) {
   std::string subject;
-  const MemFs fixture = InMemory(sc, subject);
+  const MemFs fixture = InMemory(sc, subject, seeded);
   for (int step = 0;; ++step) {
     CAPTURE(step);
     MemFs disk = fixture.Clone();
@@ -116,6 +160,7 @@ void WalkFailuresInMemory(const Scenario& sc, std::errc error) {
     const Status s = Change(sc, faulty, subject);
     if (!faulty.fired()) {
       REQUIRE_MESSAGE(s.ok(), s.ToString());
+      if (seeded) CHECK(SparesUsed(disk));
       break;
     }
     if (!s.ok()) {
@@ -132,9 +177,9 @@ void WalkFailuresInMemory(const Scenario& sc, std::errc error) {
 // of changes the disk keeps after its last barrier), then restarts on what survived:
 // the repository holds the old state or the new one. A change reported done must
 // survive a power loss right after it.
-void WalkPowerCuts(const Scenario& sc, PowerLoss model) {
+void WalkPowerCuts(const Scenario& sc, PowerLoss model, bool seeded) {
   std::string subject;
-  const MemFs fixture = InMemory(sc, subject);
+  const MemFs fixture = InMemory(sc, subject, seeded);
   for (int step = 0;; ++step) {
     for (size_t keep = 0;; ++keep) {
       CAPTURE(step);
@@ -589,25 +634,34 @@ TEST_CASE("Failure: on MemFs, EIO or ENOSPC at every step of a change leaves old
   for (std::errc error : {std::errc::io_error, std::errc::no_space_on_device}) {
     CAPTURE(static_cast<int>(error));
     for (const auto& [name, scenario] : AllScenarios()) {
-      const auto& scenario_name = name;  // clang 14 cannot capture a structured binding
-    CAPTURE(scenario_name);
-      WalkFailuresInMemory(scenario, error);
+      const std::string scenario_name(name);  // clang 14 cannot capture a structured binding
+      CAPTURE(scenario_name);
+      for (bool seeded : {false, true}) {
+        CAPTURE(seeded);
+        WalkFailuresInMemory(scenario, error, seeded);
+      }
     }
   }
 }
 
 TEST_CASE("Failure: a power loss at every step of a change leaves old or new (unsynced data dropped)") {
   for (const auto& [name, scenario] : AllScenarios()) {
-    const auto& scenario_name = name;  // clang 14 cannot capture a structured binding
+    const std::string scenario_name(name);  // clang 14 cannot capture a structured binding
     CAPTURE(scenario_name);
-    WalkPowerCuts(scenario, PowerLoss::kDropUnsynced);
+    for (bool seeded : {false, true}) {
+      CAPTURE(seeded);
+      WalkPowerCuts(scenario, PowerLoss::kDropUnsynced, seeded);
+    }
   }
 }
 
 TEST_CASE("Failure: a power loss at every step of a change leaves old or new (every ordered prefix kept)") {
   for (const auto& [name, scenario] : AllScenarios()) {
-    const auto& scenario_name = name;  // clang 14 cannot capture a structured binding
+    const std::string scenario_name(name);  // clang 14 cannot capture a structured binding
     CAPTURE(scenario_name);
-    WalkPowerCuts(scenario, PowerLoss::kKeepPrefix);
+    for (bool seeded : {false, true}) {
+      CAPTURE(seeded);
+      WalkPowerCuts(scenario, PowerLoss::kKeepPrefix, seeded);
+    }
   }
 }

@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <map>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -261,6 +262,51 @@ TEST_CASE("Committer: a directory a change in flight only makes is no conflict b
   first.join();
   CHECK(below_made == std::vector<bool>{false, false});
   CHECK(below_renamed == std::vector<bool>{true, false});
+}
+
+TEST_CASE("Committer: replaced and removed records lend their inodes to the next files; content never does") {
+  folio::testing::TempDir dir;
+  auto fs = RepoDir(dir);
+  const RepoLayout layout("r");
+  CommitterOptions options;
+  options.spares.grace = std::chrono::milliseconds(0);
+  Committer c(*fs, layout, options);
+  REQUIRE(c.Open().ok());
+  std::set<uint64_t> inodes;
+  for (int i = 0; i < 20; ++i) {
+    // A record rewritten (its old inode kept), one made and removed, and content.
+    const std::string bytes(static_cast<size_t>(100 + (i * 37) % 200), static_cast<char>('a' + i % 26));
+    REQUIRE(c.Run([&](ChangeSet& change) {
+                change.Put("r/.folio/series.json", bytes);
+                change.Put("r/.folio/pwc.json", "{\"i\":" + std::to_string(i) + "}");
+                change.Put("r/visible.txt", "content " + std::to_string(i));
+                return OkStatus();
+              }).ok());
+    REQUIRE(c.Run([&](ChangeSet& change) {
+                change.Remove("r/.folio/pwc.json");
+                return OkStatus();
+              }).ok());
+    CHECK(*ReadWholeFile(*fs, "r/.folio/series.json") == bytes);
+    CHECK(*ReadWholeFile(*fs, "r/visible.txt") == "content " + std::to_string(i));
+    CHECK_FALSE(Exists(*fs, "r/.folio/pwc.json"));
+    inodes.insert(fs->Stat("r/.folio/series.json")->inode);
+  }
+  const CommitterStats stats = c.stats();
+  // Each round after the first retires two records (series.json replaced, pwc.json
+  // removed) and puts both in spares; the first only retires pwc.json. Content
+  // (visible.txt) is freed when replaced, as before.
+  CHECK(stats.spares_retired == 39);
+  CHECK(stats.spares_reused == 38);
+  CHECK(inodes.size() <= 3);  // series.json cycles through the same few inodes
+  // The spares hold records' old bytes only, never content.
+  auto spares = fs->List(layout.SpareDir());
+  REQUIRE(spares.ok());
+  CHECK(!spares->empty());
+  for (const DirEntry& e : *spares) {
+    auto bytes = ReadWholeFile(*fs, layout.SpareDir() + "/" + e.name);
+    REQUIRE(bytes.ok());
+    CHECK(bytes->find("content") == std::string::npos);
+  }
 }
 
 }  // namespace folio::storage

@@ -5,6 +5,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/journal_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/change_log_store_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/committer_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/spare_pool_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/change_set_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/layout_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/datetime_test.cc

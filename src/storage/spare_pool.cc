@@ -1,0 +1,244 @@
+// Spare files kept for their inodes; see spare_pool.h.
+#include "storage/spare_pool.h"
+
+#include <unistd.h>
+
+#include <vector>
+
+#include "storage/layout.h"
+
+namespace folio::storage {
+namespace {
+
+bool Missing(const Status& s) { return s.Is(std::errc::no_such_file_or_directory); }
+
+// The filesystem cannot do what the pool needs (no RENAME_EXCHANGE, another
+// filesystem below the spares' directory, an Fs without the calls).
+bool Unsupported(const Status& s) {
+  return s.Is(std::errc::operation_not_supported) || s.Is(std::errc::invalid_argument) ||
+         s.Is(std::errc::cross_device_link) || s.Is(std::errc::function_not_supported);
+}
+
+int64_t RealNowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+SparePool::SparePool(std::string dir, SparePoolOptions options) : dir_(std::move(dir)), options_(options) {}
+
+bool SparePool::MayRetire(std::string_view path, uint64_t size) {
+  // Only below a .folio directory: the files there are Folio's own, read whole.
+  const std::string meta = std::string(kMetaDir) + "/";
+  const size_t at = path.rfind("/" + meta);
+  if (at == std::string_view::npos && path.rfind(meta, 0) != 0) return false;
+  const size_t slash = path.rfind('/');
+  const std::string_view name = path.substr(slash + 1);
+  const std::string_view parent = path.substr(0, slash);
+  // Checked-out markers hold their series id, which no reader reads (their names say it).
+  const std::string markers = meta + std::string(kCheckedOutDirName);
+  const bool checked_out_marker = parent == markers || parent.ends_with("/" + markers);
+  return size == 0 || checked_out_marker || (name.size() > 5 && name.substr(name.size() - 5) == ".json");
+}
+
+std::string SparePool::PathOf(const std::string& name) const { return JoinPath(dir_, name); }
+
+std::string SparePool::NewNameLocked() {
+  return std::to_string(::getpid()) + "-" + std::to_string(next_name_++);
+}
+
+void SparePool::LoadLocked(Fs& fs) {
+  if (loaded_) return;
+  loaded_ = true;
+  auto entries = fs.List(dir_);
+  if (!entries.ok()) return;  // none yet (made by the first Retire)
+  const auto now = std::chrono::steady_clock::now();
+  for (const DirEntry& e : *entries) {
+    if (!distrust_found_ && e.type == FileType::kFile && ready_.size() < options_.capacity) {
+      ready_.push_back(Spare{e.name, now});
+    } else {
+      (void)fs.RemoveTree(PathOf(e.name));  // not a spare, or one too many
+    }
+  }
+}
+
+bool SparePool::TakeReady(Fs& fs, Spare& out) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (disabled_) return false;
+  LoadLocked(fs);
+  if (ready_.empty() || std::chrono::steady_clock::now() - ready_.front().retired < options_.grace) return false;
+  out = std::move(ready_.front());
+  ready_.pop_front();
+  return true;
+}
+
+void SparePool::GiveBack(Spare spare) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ready_.push_back(std::move(spare));
+}
+
+void SparePool::Drop(Fs& fs, const Spare& spare) { (void)fs.Remove(PathOf(spare.name)); }
+
+Result<bool> SparePool::Put(Fs& fs, const std::string& path, std::string_view bytes, bool keep_old) {
+  Spare spare;
+  if (!TakeReady(fs, spare)) return false;
+  const std::string at = PathOf(spare.name);
+  const auto disable = [&] {
+    std::lock_guard<std::mutex> lock(mu_);
+    disabled_ = true;
+  };
+  auto file = fs.OpenToRewrite(at);
+  if (!file.ok()) {
+    if (Unsupported(file.status())) disable();
+    if (!Missing(file.status())) Drop(fs, spare);
+    return false;
+  }
+  auto st = (*file)->Stat();
+  if (!st.ok()) {
+    if (Unsupported(st.status())) disable();
+    return false;  // the name stays on disk; forgotten here
+  }
+  // Another name of the file (a power loss, a link made by hand): never written over.
+  if (st->type != FileType::kFile || st->links != 1) {
+    (void)(*file)->Close();
+    Drop(fs, spare);
+    return false;
+  }
+  // A spare another process retired lately (its ctime says when): not yet.
+  const int64_t grace_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(options_.grace).count();
+  if (st->ctime_ns > RealNowNs() - grace_ns) {
+    (void)(*file)->Close();
+    GiveBack(Spare{spare.name, std::chrono::steady_clock::now()});
+    return false;
+  }
+  Status s = (*file)->Append(bytes);
+  if (s.ok() && st->size > bytes.size()) s = (*file)->Truncate(bytes.size());
+  Status closed = (*file)->Close();
+  if (s.ok()) s = closed;
+  if (!s.ok()) {
+    Drop(fs, spare);
+    return s;
+  }
+  s = fs.Exchange(at, path);
+  if (s.ok()) {
+    // A rename over a directory fails; a swap would take it away: swap back, and let
+    // the caller's rename fail as it did.
+    auto swapped = fs.Stat(at);
+    if (swapped.ok() && swapped->type == FileType::kDirectory) {
+      Status back = fs.Exchange(at, path);
+      if (!back.ok()) return back;
+      GiveBack(Spare{spare.name, std::chrono::steady_clock::now()});
+      return false;
+    }
+  }
+  if (s.ok()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++reused_;
+    if (keep_old && ready_.size() < options_.capacity) {
+      ++retired_;
+      ready_.push_back(Spare{spare.name, std::chrono::steady_clock::now()});
+      return true;
+    }
+  } else if (Missing(s)) {
+    // Nothing at `path` yet: the spare becomes it.
+    s = fs.Rename(at, path);
+    if (s.ok()) {
+      std::lock_guard<std::mutex> lock(mu_);
+      ++reused_;
+      return true;
+    }
+  }
+  if (!s.ok()) {
+    // The spare keeps its name (its bytes mean nothing); the caller writes a new file,
+    // and says what the filesystem said if that fails too.
+    if (Unsupported(s)) disable();
+    GiveBack(Spare{spare.name, std::chrono::steady_clock::now()});
+    return false;
+  }
+  Drop(fs, spare);  // the old file, not kept: freed as a rename over it would
+  return true;
+}
+
+Result<bool> SparePool::Retire(Fs& fs, const std::string& path, const FileStat& st) {
+  if (st.type != FileType::kFile || st.links > 1) return false;
+  std::string name;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (disabled_) return false;
+    LoadLocked(fs);
+    if (ready_.size() >= options_.capacity) return false;
+    name = NewNameLocked();
+  }
+  Status s = fs.RenameNoReplace(path, PathOf(name));
+  if (Missing(s) || s.Is(std::errc::file_exists)) {
+    // The spares' directory is not there yet, or an earlier process of this pid left
+    // this name: once more, with the directory made and a new name.
+    Status made = fs.MakeDir(dir_);
+    if (!made.ok() && !made.Is(std::errc::file_exists)) return false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      name = NewNameLocked();
+    }
+    s = fs.RenameNoReplace(path, PathOf(name));
+  }
+  if (!s.ok()) {
+    if (Unsupported(s)) {
+      std::lock_guard<std::mutex> lock(mu_);
+      disabled_ = true;
+    }
+    return false;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  ++retired_;
+  ready_.push_back(Spare{std::move(name), std::chrono::steady_clock::now()});
+  return true;
+}
+
+void SparePool::Clear(Fs& fs) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ready_.clear();
+    loaded_ = true;
+  }
+  (void)fs.RemoveTree(dir_);
+}
+
+void SparePool::DistrustFound() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (loaded_) {
+    // What this process has seen is gone too: it may have been found on disk.
+    ready_.clear();
+    loaded_ = false;
+  }
+  distrust_found_ = true;
+}
+
+void SparePool::Trim(Fs& fs, size_t keep) {
+  std::vector<Spare> gone;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    while (ready_.size() > keep) {
+      gone.push_back(std::move(ready_.front()));
+      ready_.pop_front();
+    }
+  }
+  for (const Spare& s : gone) Drop(fs, s);
+}
+
+uint64_t SparePool::reused() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return reused_;
+}
+
+uint64_t SparePool::retired() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return retired_;
+}
+
+size_t SparePool::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ready_.size();
+}
+
+}  // namespace folio::storage
