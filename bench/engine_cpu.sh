@@ -18,21 +18,13 @@ head -c 1024 /dev/zero | tr '\0' x >"$work/c.txt"
 for i in $(seq 0 $((conns - 1))); do
   curl -sf -o /dev/null -F operation=createDocument -F "name=cyc-$i.txt" -F "content=@$work/c.txt" "$base"
 done
-loop() {
-  i=0
-  while [ "$i" -lt "$2" ]; do
-    printf '%s\n' -s -o /dev/null -d operation=checkOut "$base/cyc-$1.txt" --next \
-      -s -o /dev/null -d "operation=checkIn&major=false" "$base/cyc-$1.txt" --next
-    i=$((i + 1))
-  done | sed '$ d' | xargs curl >/dev/null
-}
-for i in $(seq 0 $((conns - 1))); do loop "$i" 5; done  # warm up
+for i in $(seq 0 $((conns - 1))); do run_cycles 5 "$base/cyc-$i.txt"; done  # warm up
 read -r u0 k0 < <(awk '{print $14, $15}' "/proc/$pid/stat")
 machine0=$(head -1 /proc/stat)
 start=$(date +%s%N)
 loops=""
 for i in $(seq 0 $((conns - 1))); do
-  loop "$i" "$cycles" &
+  run_cycles "$cycles" "$base/cyc-$i.txt" &
   loops="$loops $!"
 done
 for p in $loops; do wait "$p"; done

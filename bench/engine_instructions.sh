@@ -15,7 +15,7 @@ valgrind --tool=callgrind --callgrind-out-file="$work/out" "$folio" serve --data
   --threads 2 --log-level warn >"$work/serve.out" 2>"$work/serve.err" &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT INT TERM
-wait_listening 100 || true
+wait_listening 300 "$work/serve.out" || true
 run_cycles 5            # warm up
 callgrind_control -z "$pid" >/dev/null 2>&1
 run_cycles "$cycles"

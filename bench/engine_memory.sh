@@ -14,7 +14,7 @@ rounds="${3:-6}"
 "$folio" serve --data "$work/data" --port "$port" --log-level warn >"$work/serve.out" 2>"$work/serve.err" &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT INT TERM
-wait_listening 100 || true
+wait_listening 300 "$work/serve.out" || true
 echo "start: VmRSS $(awk '/VmRSS/ {print $2, $3}' "/proc/$pid/status")"
 r=1
 while [ "$r" -le "$rounds" ]; do

@@ -13,7 +13,7 @@ needs=strace
 "$folio" serve --data "$work/data" --port "$port" --log-level warn >"$work/serve.out" 2>"$work/serve.err" &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$work"' EXIT INT TERM
-wait_listening 100 || true
+wait_listening 300 "$work/serve.out" || true
 run_cycles 5            # warm up
 strace -f -c -o "$work/strace" -p "$pid" &
 spid=$!
