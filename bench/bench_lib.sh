@@ -18,13 +18,15 @@ wait_listening() {
   return 1
 }
 
-# run_cycles N [URL]: N checkOut + checkIn (minor, no content) cycles of the document at
-# URL ($url by default) over one keep-alive connection (curl --next).
+# run_cycles N [URL] [CLOSE]: N checkOut + checkIn (minor, no content) cycles of the
+# document at URL ($url by default) over one keep-alive connection (curl --next).
+# CLOSE replaces the second request's form ("operation=cancelCheckOut": no version is
+# added, the series stays the same size).
 run_cycles() {
-  local i=0 target="${2:-$url}"
+  local i=0 target="${2:-$url}" close="${3:-operation=checkIn&major=false}"
   while [ "$i" -lt "$1" ]; do
     printf '%s\n' -s -o /dev/null -d operation=checkOut "$target" --next \
-      -s -o /dev/null -d "operation=checkIn&major=false" "$target" --next
+      -s -o /dev/null -d "$close" "$target" --next
     i=$((i + 1))
   done | sed '$ d' | xargs curl >/dev/null
 }

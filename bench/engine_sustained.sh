@@ -1,13 +1,13 @@
 #!/bin/bash
 # Whether a write load keeps its pace: CONNS connections, each cycling its own 1 KiB
-# document (checkOut, then checkIn without content) in batches of 20 cycles, for
-# SECONDS; prints, for every INTERVAL seconds, the cycles/s and the server's CPU per
-# operation (/proc/PID/stat). A server that frees inodes as it writes slows down as it
+# document (checkOut, then checkIn without content; with CLOSE=cancel, cancelCheckOut:
+# the series do not grow) in batches of 20 cycles, for SECONDS; prints, for every
+# INTERVAL seconds, the cycles/s and the server's CPU per operation (/proc/PID/stat). A server that frees inodes as it writes slows down as it
 # runs on a filesystem that does not reuse a freed inode for minutes and walks past it
 # (ext4 without a journal; docs/STORAGE.md §8.5, spare files). Put the data on another
 # filesystem with TMPDIR.
 #
-# Usage: bench/engine_sustained.sh [BUILD_DIR] [CONNS] [SECONDS] [INTERVAL]
+# Usage: [CLOSE=cancel] bench/engine_sustained.sh [BUILD_DIR] [CONNS] [SECONDS] [INTERVAL]
 #        (default build 8 240 30; needs curl)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,6 +16,8 @@ conns="${2:-8}"
 seconds="${3:-240}"
 interval="${4:-30}"
 label=sustained
+close="operation=checkIn&major=false"
+[ "${CLOSE:-}" = cancel ] && close="operation=cancelCheckOut"
 . "$root/bench/serve_lib.sh"
 head -c 1024 /dev/zero | tr '\0' x >"$work/c.txt"
 for i in $(seq 0 $((conns - 1))); do
@@ -26,7 +28,7 @@ loops=""
 for i in $(seq 0 $((conns - 1))); do
   (
     while [ "$(date +%s)" -lt "$end" ]; do
-      run_cycles 20 "$base/cyc-$i.txt"
+      run_cycles 20 "$base/cyc-$i.txt" "$close"
       echo >>"$work/done.$i"  # one line per batch of 20 cycles
     done
   ) &
