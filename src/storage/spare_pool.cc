@@ -88,15 +88,17 @@ Result<bool> SparePool::Put(Fs& fs, const std::string& path, std::string_view by
     std::lock_guard<std::mutex> lock(mu_);
     disabled_ = true;
   };
+  // (A FIFO or a directory put there by hand is refused, EINVAL or EISDIR: dropped;
+  // only an Fs without the call turns the pool off.)
   auto file = fs.OpenToRewrite(at);
   if (!file.ok()) {
-    if (Unsupported(file.status())) disable();
+    if (file.status().Is(std::errc::operation_not_supported)) disable();
     if (!Missing(file.status())) Drop(fs, spare);
     return false;
   }
   auto st = (*file)->Stat();
   if (!st.ok()) {
-    if (Unsupported(st.status())) disable();
+    if (st.status().Is(std::errc::operation_not_supported)) disable();
     return false;  // the name stays on disk; forgotten here
   }
   // Another name of the file (a power loss, a link made by hand): never written over.

@@ -151,6 +151,27 @@ TEST_CASE("SparePool: a spare with another name is never written over") {
   CHECK(pool.size() == 0);
 }
 
+TEST_CASE("SparePool: something else put among the spares by hand is dropped, and the pool goes on") {
+  MemFs fs = Repo();
+  SparePool pool(kSpares, NoGrace());
+  Put(fs, "r/.folio/docs/a.json", "A");
+  Put(fs, "r/.folio/docs/b.json", "B");
+  REQUIRE(Retire(pool, fs, "r/.folio/docs/a.json"));
+  REQUIRE(Retire(pool, fs, "r/.folio/docs/b.json"));
+  // The first spare becomes a special file (a FIFO made by hand under its name).
+  auto spares = fs.List(kSpares);
+  REQUIRE(spares.ok());
+  REQUIRE(spares->size() == 2);
+  std::string first = (*spares)[0].name < (*spares)[1].name ? (*spares)[0].name : (*spares)[1].name;
+  const std::string at = std::string(kSpares) + "/" + first;
+  REQUIRE(fs.Remove(at).ok());
+  REQUIRE(fs.MakeSpecialFileForTest(at).ok());
+  CHECK_FALSE(PutIn(pool, fs, "r/.folio/docs/c.json", "C"));
+  CHECK_FALSE(Exists(fs, at));
+  CHECK(PutIn(pool, fs, "r/.folio/docs/c.json", "C"));  // the next spare still serves
+  CHECK(Get(fs, "r/.folio/docs/c.json") == "C");
+}
+
 TEST_CASE("SparePool: a put whose directory is gone changes nothing and keeps the spare") {
   MemFs fs = Repo();
   SparePool pool(kSpares, NoGrace());
