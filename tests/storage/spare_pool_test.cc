@@ -287,21 +287,24 @@ TEST_CASE("SparePool: a reader that opened a record before its inode was reused 
   REQUIRE(Retire(pool, fs, "r/.folio/docs/old.json"));
   // The reader opens series.json; meanwhile it is replaced (its inode becomes a spare)
   // and that inode is written over with other.json's next bytes.
-  fs.hook = [&] {
-    REQUIRE(PutIn(pool, fs, "r/.folio/docs/series.json", "{\"doc\":\"A\",\"versions\":[\"1.0\",\"1.1\"]}\n"));
-    REQUIRE(PutIn(pool, fs, "r/.folio/docs/other.json", "{\"doc\":\"B\",\"x\":1}\n"));
+  const auto replace_then_reuse = [&](int round) {
+    const std::string series = "{\"doc\":\"A\",\"versions\":[\"" + std::to_string(round) + ".0\"]}\n";
+    const std::string other = "{\"doc\":\"B\",\"x\":" + std::to_string(round) + "}\n";
+    fs.hook = [&pool, &fs, series, other] {
+      REQUIRE(PutIn(pool, fs, "r/.folio/docs/series.json", series));
+      REQUIRE(PutIn(pool, fs, "r/.folio/docs/other.json", other));
+    };
+    return std::make_pair(series, other);
   };
+  const auto [series1, other1] = replace_then_reuse(1);
   auto read = ReadWholeRecord(fs, "r/.folio/docs/series.json");
   REQUIRE(read.ok());
-  CHECK(*read == "{\"doc\":\"A\",\"versions\":[\"1.0\",\"1.1\"]}\n");
+  CHECK(*read == series1);
   // ReadWholeFile does not check (files appended to, content): it sees the other bytes.
-  fs.hook = [&] {
-    REQUIRE(PutIn(pool, fs, "r/.folio/docs/series.json", "{\"doc\":\"A\",\"versions\":[\"2.0\"]}\n"));
-    REQUIRE(PutIn(pool, fs, "r/.folio/docs/other.json", "{\"doc\":\"B\",\"x\":2}\n"));
-  };
+  const auto [series2, other2] = replace_then_reuse(2);
   auto unchecked = ReadWholeFile(fs, "r/.folio/docs/series.json");
   REQUIRE(unchecked.ok());
-  CHECK(*unchecked == "{\"doc\":\"B\",\"x\":2}\n");
+  CHECK(*unchecked == other2);
 }
 
 }  // namespace folio::storage
