@@ -65,7 +65,7 @@ inline bool UnchangedWhileRead(const FileStat& before, const FileStat& after) {
   return before.ctime_ns == after.ctime_ns && before.size == after.size && SameInode(before, after);
 }
 // How often a whole-file read starts over because the file changed while it was read
-// before it gives up (kStorage, cause resource_unavailable_try_again).
+// before it gives up (KeptChangingWhileRead).
 inline constexpr int kReadAttempts = 8;
 
 class WritableFile {
@@ -202,8 +202,13 @@ class Fs {
 Result<std::string> ReadWholeFile(Fs& fs, const std::string& path, uint64_t max_bytes = UINT64_MAX);
 // As ReadWholeFile, for a file that is replaced whole and never written in place by
 // Folio (a record): read again while the file changed during the read
-// (UnchangedWhileRead), up to kReadAttempts times.
-Result<std::string> ReadWholeRecord(Fs& fs, const std::string& path, uint64_t max_bytes = UINT64_MAX);
+// (UnchangedWhileRead), up to kReadAttempts times, then KeptChangingWhileRead. With
+// `opened`, the identity of the file whose bytes are returned.
+Result<std::string> ReadWholeRecord(Fs& fs, const std::string& path, uint64_t max_bytes = UINT64_MAX,
+                                    FileStat* opened = nullptr);
+// The error of a whole-file read given up after kReadAttempts reads that each saw the
+// file change: kStorage, cause resource_unavailable_try_again.
+Status KeptChangingWhileRead(const std::string& path);
 bool Exists(Fs& fs, const std::string& path);
 // True if the files at `a` and `b` hold the same bytes (read in chunks, never whole);
 // nullopt if either cannot be read.

@@ -59,37 +59,14 @@ Result<std::unique_ptr<Directory>> Fs::OpenDirectory(const std::string& path) {
 
 namespace {
 
-Result<std::string> ReadWholeFileOnce(ReadableFile& file, const std::string& path, uint64_t max_bytes);
-
-}  // namespace
-
-Result<std::string> ReadWholeFile(Fs& fs, const std::string& path, uint64_t max_bytes) {
-  FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<ReadableFile> file, fs.Open(path));
-  return ReadWholeFileOnce(*file, path, max_bytes);
-}
-
-Result<std::string> ReadWholeRecord(Fs& fs, const std::string& path, uint64_t max_bytes) {
-  for (int attempt = 0; attempt < kReadAttempts; ++attempt) {
-    FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<ReadableFile> file, fs.Open(path));
-    FOLIO_ASSIGN_OR_RETURN(FileStat before, file->StatAtOpen());
-    FOLIO_ASSIGN_OR_RETURN(std::string bytes, ReadWholeFileOnce(*file, path, max_bytes));
-    FOLIO_ASSIGN_OR_RETURN(FileStat after, file->Stat());
-    if (UnchangedWhileRead(before, after)) return bytes;
-  }
-  return StorageError("'" + path + "' changed while it was read, " + std::to_string(kReadAttempts) + " times",
-                      std::errc::resource_unavailable_try_again);
-}
-
-namespace {
-
-Result<std::string> ReadWholeFileOnce(ReadableFile& f, const std::string& path, uint64_t max_bytes) {
-  ReadableFile* file = &f;
+// The bytes of `file`, read from where it stands to its end; `path` names it in errors.
+Result<std::string> ReadToEnd(ReadableFile& file, const std::string& path, uint64_t max_bytes) {
   const auto too_large = [&] {
     return StorageError("'" + path + "' holds more than " + std::to_string(max_bytes) + " bytes");
   };
-  if (file->size() > max_bytes) return too_large();
+  if (file.size() > max_bytes) return too_large();
   std::string out;
-  out.resize(file->size());
+  out.resize(file.size());
   size_t have = 0;
   for (;;) {
     if (have == out.size()) {
@@ -97,7 +74,7 @@ Result<std::string> ReadWholeFileOnce(ReadableFile& f, const std::string& path, 
       const uint64_t room = max_bytes == UINT64_MAX ? UINT64_MAX : max_bytes + 1;
       out.resize(static_cast<size_t>(std::min<uint64_t>(out.size() * 2 + 4096, room)));
     }
-    FOLIO_ASSIGN_OR_RETURN(size_t n, file->Read(out.data() + have, out.size() - have));
+    FOLIO_ASSIGN_OR_RETURN(size_t n, file.Read(out.data() + have, out.size() - have));
     if (n == 0) break;
     have += n;
     if (have > max_bytes) return too_large();  // it grew while read
@@ -107,6 +84,30 @@ Result<std::string> ReadWholeFileOnce(ReadableFile& f, const std::string& path, 
 }
 
 }  // namespace
+
+Result<std::string> ReadWholeFile(Fs& fs, const std::string& path, uint64_t max_bytes) {
+  FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<ReadableFile> file, fs.Open(path));
+  return ReadToEnd(*file, path, max_bytes);
+}
+
+Result<std::string> ReadWholeRecord(Fs& fs, const std::string& path, uint64_t max_bytes, FileStat* opened) {
+  for (int attempt = 0; attempt < kReadAttempts; ++attempt) {
+    FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<ReadableFile> file, fs.Open(path));
+    FOLIO_ASSIGN_OR_RETURN(FileStat before, file->StatAtOpen());
+    FOLIO_ASSIGN_OR_RETURN(std::string bytes, ReadToEnd(*file, path, max_bytes));
+    FOLIO_ASSIGN_OR_RETURN(FileStat after, file->Stat());
+    if (UnchangedWhileRead(before, after)) {
+      if (opened != nullptr) *opened = before;
+      return bytes;
+    }
+  }
+  return KeptChangingWhileRead(path);
+}
+
+Status KeptChangingWhileRead(const std::string& path) {
+  return StorageError("'" + path + "' changed while it was read, " + std::to_string(kReadAttempts) + " times",
+                      std::errc::resource_unavailable_try_again);
+}
 
 bool Exists(Fs& fs, const std::string& path) { return fs.Stat(path).ok(); }
 

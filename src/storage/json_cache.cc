@@ -22,27 +22,9 @@ Result<std::shared_ptr<const Json>> JsonCache::Read(Fs& fs, const std::string& p
       EraseLocked(it);
     }
   }
-  // Read through the confined Open; remember the identity of what was opened. Read
-  // again if it changed meanwhile (UnchangedWhileRead: its inode may be reused).
-  std::string bytes;
-  for (int attempt = 0;; ++attempt) {
-    if (attempt == kReadAttempts) {
-      return StorageError("'" + path + "' changed while it was read, " + std::to_string(kReadAttempts) + " times",
-                          std::errc::resource_unavailable_try_again);
-    }
-    FOLIO_ASSIGN_OR_RETURN(auto file, fs.Open(path));
-    FOLIO_ASSIGN_OR_RETURN(st, file->StatAtOpen());
-    bytes.assign(file->size(), '\0');
-    size_t have = 0;
-    while (have < bytes.size()) {
-      FOLIO_ASSIGN_OR_RETURN(size_t n, file->Read(bytes.data() + have, bytes.size() - have));
-      if (n == 0) break;
-      have += n;
-    }
-    bytes.resize(have);
-    FOLIO_ASSIGN_OR_RETURN(FileStat after, file->Stat());
-    if (UnchangedWhileRead(st, after)) break;
-  }
+  // Read through the confined Open; remember the identity of what was read (read
+  // again if it changed meanwhile: its inode may be reused).
+  FOLIO_ASSIGN_OR_RETURN(std::string bytes, ReadWholeRecord(fs, path, UINT64_MAX, &st));
   FOLIO_ASSIGN_OR_RETURN(Json parsed, ParseStoredJson(bytes, path));
   auto json = std::make_shared<const Json>(std::move(parsed));
   // Cache only what was stable before we read it (see the header on racy files).

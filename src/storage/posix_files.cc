@@ -113,8 +113,7 @@ class PosixDirectory : public Directory {
       FOLIO_RETURN_IF_ERROR(ReadOnce(name, out, unchanged));
       if (unchanged) return OkStatus();
     }
-    return StorageError("'" + Shown(name) + "' changed while it was read, " + std::to_string(kReadAttempts) + " times",
-                        std::errc::resource_unavailable_try_again);
+    return KeptChangingWhileRead(Shown(name));
   }
 
  private:

@@ -30,16 +30,17 @@ SparePool::SparePool(std::string dir, SparePoolOptions options) : dir_(std::move
 
 bool SparePool::MayRetire(std::string_view path, uint64_t size) {
   // Only below a .folio directory: the files there are Folio's own, read whole.
-  const std::string meta = std::string(kMetaDir) + "/";
-  const size_t at = path.rfind("/" + meta);
-  if (at == std::string_view::npos && path.rfind(meta, 0) != 0) return false;
+  static const std::string kMeta = std::string(kMetaDir) + "/";
+  static const std::string kInMeta = "/" + kMeta;
+  static const std::string kMarkers = kMeta + std::string(kCheckedOutDirName);
+  if (!path.starts_with(kMeta) && path.find(kInMeta) == std::string_view::npos) return false;
   const size_t slash = path.rfind('/');
-  const std::string_view name = path.substr(slash + 1);
   const std::string_view parent = path.substr(0, slash);
   // Checked-out markers hold their series id, which no reader reads (their names say it).
-  const std::string markers = meta + std::string(kCheckedOutDirName);
-  const bool checked_out_marker = parent == markers || parent.ends_with("/" + markers);
-  return size == 0 || checked_out_marker || (name.size() > 5 && name.substr(name.size() - 5) == ".json");
+  const bool checked_out_marker =
+      parent == kMarkers || (parent.ends_with(kMarkers) && parent[parent.size() - kMarkers.size() - 1] == '/');
+  const std::string_view name = path.substr(slash + 1);
+  return size == 0 || checked_out_marker || (name.size() > 5 && name.ends_with(".json"));
 }
 
 std::string SparePool::PathOf(const std::string& name) const { return JoinPath(dir_, name); }
@@ -128,37 +129,36 @@ Result<bool> SparePool::Put(Fs& fs, const std::string& path, std::string_view by
     // the caller's rename fail as it did.
     auto swapped = fs.Stat(at);
     if (swapped.ok() && swapped->type == FileType::kDirectory) {
-      Status back = fs.Exchange(at, path);
-      if (!back.ok()) return back;
+      FOLIO_RETURN_IF_ERROR(fs.Exchange(at, path));
       GiveBack(Spare{spare.name, std::chrono::steady_clock::now()});
       return false;
     }
+    // The spare's name now holds the file `path` named: the next spare, or freed as a
+    // rename over it would free it.
+    if (!CountReuse(spare.name, keep_old)) Drop(fs, spare);
+    return true;
   }
-  if (s.ok()) {
-    std::lock_guard<std::mutex> lock(mu_);
-    ++reused_;
-    if (keep_old && ready_.size() < options_.capacity) {
-      ++retired_;
-      ready_.push_back(Spare{spare.name, std::chrono::steady_clock::now()});
-      return true;
-    }
-  } else if (Missing(s)) {
+  if (Missing(s)) {
     // Nothing at `path` yet: the spare becomes it.
     s = fs.Rename(at, path);
     if (s.ok()) {
-      std::lock_guard<std::mutex> lock(mu_);
-      ++reused_;
+      CountReuse(spare.name, /*keep=*/false);
       return true;
     }
   }
-  if (!s.ok()) {
-    // The spare keeps its name (its bytes mean nothing); the caller writes a new file,
-    // and says what the filesystem said if that fails too.
-    if (Unsupported(s)) disable();
-    GiveBack(Spare{spare.name, std::chrono::steady_clock::now()});
-    return false;
-  }
-  Drop(fs, spare);  // the old file, not kept: freed as a rename over it would
+  // The spare keeps its name (its bytes mean nothing); the caller writes a new file,
+  // and says what the filesystem said if that fails too.
+  if (Unsupported(s)) disable();
+  GiveBack(Spare{spare.name, std::chrono::steady_clock::now()});
+  return false;
+}
+
+bool SparePool::CountReuse(const std::string& name, bool keep) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++reused_;
+  if (!keep || ready_.size() >= options_.capacity) return false;
+  ++retired_;
+  ready_.push_back(Spare{name, std::chrono::steady_clock::now()});
   return true;
 }
 

@@ -94,6 +94,9 @@ class SparePool {
   // The oldest spare if it has served its grace, taken out of the queue.
   bool TakeReady(Fs& fs, Spare& out);
   void GiveBack(Spare spare);
+  // Counts a spare put in place; with `keep`, its name (now holding what the put
+  // replaced) is queued as a spare again, if there is room. True if it was.
+  bool CountReuse(const std::string& name, bool keep);
   void Drop(Fs& fs, const Spare& spare);
   std::string NewNameLocked();
   std::string PathOf(const std::string& name) const;
