@@ -3,6 +3,8 @@
 
 #include <chrono>
 
+#include "storage/json_footprint.h"
+
 namespace folio::storage {
 
 Result<std::shared_ptr<const Json>> JsonCache::Read(Fs& fs, const std::string& path) {
@@ -45,22 +47,25 @@ void JsonCache::Remember(const std::string& path, const FileStat& st, std::share
 }
 
 void JsonCache::InsertLocked(const std::string& path, const FileStat& st, std::shared_ptr<const Json> json) {
+  // The path is held twice (the map's key, the LRU list).
+  const uint64_t cost = JsonFootprint(*json) + 2 * (path.size() + 1) + kEntryOverhead;
   auto it = map_.find(path);
   if (it != map_.end()) {
-    bytes_ -= it->second.stat.size;
+    bytes_ -= it->second.cost;
     it->second.stat = st;
     it->second.json = std::move(json);
+    it->second.cost = cost;
     lru_.splice(lru_.begin(), lru_, it->second.lru);
   } else {
     lru_.push_front(path);
-    map_[path] = Entry{st, std::move(json), lru_.begin()};
+    map_[path] = Entry{st, std::move(json), cost, lru_.begin()};
   }
-  bytes_ += st.size;
+  bytes_ += cost;
   while (map_.size() > 1 && (map_.size() > capacity_ || bytes_ > max_bytes_)) EraseLocked(map_.find(lru_.back()));
 }
 
 void JsonCache::EraseLocked(std::unordered_map<std::string, Entry>::iterator it) {
-  bytes_ -= it->second.stat.size;
+  bytes_ -= it->second.cost;
   lru_.erase(it->second.lru);
   map_.erase(it);
 }

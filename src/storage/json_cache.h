@@ -19,13 +19,17 @@ namespace folio::storage {
 
 class JsonCache {
  public:
-  // At most `capacity` files, and at most `max_bytes` of them counted by their size on
-  // disk (a parse takes a few times that): the count alone would let large records (a
-  // series listing thousands of versions) take any amount of memory. The newest entry
-  // is kept even when it alone is over `max_bytes`.
+  // At most `capacity` files, taking at most `max_bytes` of memory: each entry counted
+  // by JsonFootprint of its parse plus its path and bookkeeping (kEntryOverhead). The
+  // count alone would let large records (a series listing thousands of versions) take
+  // any amount of memory, and a record's size on disk is a fifth or less of its parse.
+  // The newest entry is kept even when it alone is over `max_bytes`.
   explicit JsonCache(size_t capacity, uint64_t max_bytes = kDefaultMaxBytes)
       : capacity_(capacity), max_bytes_(max_bytes) {}
-  static constexpr uint64_t kDefaultMaxBytes = uint64_t{4} << 20;  // 4 MiB
+  static constexpr uint64_t kDefaultMaxBytes = uint64_t{6} << 20;  // 6 MiB
+  // Per entry besides the parse and the path: the map's and the LRU list's nodes, the
+  // shared_ptr's block holding the top node.
+  static constexpr uint64_t kEntryOverhead = 192;
   // The parsed file, from the cache when its stat matches, else read and parsed.
   // Errors: as ReadJsonFile. Thread-safe.
   Result<std::shared_ptr<const Json>> Read(Fs& fs, const std::string& path);
@@ -39,7 +43,8 @@ class JsonCache {
   // read of a just-written file has.
   void Remember(const std::string& path, const FileStat& st, std::shared_ptr<const Json> json);
   void Clear();
-  // What the cache holds: entries, and their bytes on disk. Thread-safe.
+  // What the cache holds: entries, and the memory they take as counted against
+  // max_bytes. Thread-safe.
   size_t size();
   uint64_t bytes();
 
@@ -47,6 +52,7 @@ class JsonCache {
   struct Entry {
     FileStat stat;
     std::shared_ptr<const Json> json;
+    uint64_t cost;  // counted against max_bytes_
     std::list<std::string>::iterator lru;
   };
   // Puts `json` in as the newest entry for `path` (replacing one there), evicting the
@@ -57,7 +63,7 @@ class JsonCache {
 
   size_t capacity_;
   uint64_t max_bytes_;
-  uint64_t bytes_ = 0;  // the sum of the entries' stat.size
+  uint64_t bytes_ = 0;  // the sum of the entries' cost
   std::mutex mu_;
   std::list<std::string> lru_;  // most recent first
   std::unordered_map<std::string, Entry> map_;
