@@ -142,6 +142,7 @@ struct RepositoryOptions {
   // Change-log events kept (see StoreOptions::change_log_max_events).
   uint64_t change_log_max_events = 100000;
   uint32_t spare_grace_ms = 500;  // see StoreOptions::spare_grace_ms
+  uint32_t version_list_max = 1000;  // see StoreOptions::version_list_max
 };
 // Chooses the MIME type of a file the engine adopts (added by hand, or placed by
 // `folio import`) when its name's extension says nothing: gets the file's first bytes

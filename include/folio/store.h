@@ -25,6 +25,10 @@ struct StoreOptions {
   // another file in it (docs/STORAGE.md §8.5, spare files). Only tests on a MemFs
   // should shorten it.
   uint32_t spare_grace_ms = 500;
+  // How many version labels a document's series.json lists at most; a check-in past it
+  // moves all but the newest half of it into an archive file (docs/STORAGE.md §4).
+  // 0: no limit. Only tests should change it.
+  uint32_t version_list_max = 1000;
 };
 
 struct DomainInfo {

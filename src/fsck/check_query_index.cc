@@ -29,7 +29,7 @@ std::vector<query::ExpectedRow> ExpectedRows(const RepoFacts& f) {
   for (const SeriesFact& s : f.series) {
     if (!s.series || !s.visible_stat) continue;  // not an object the engine shows
     const auto folder = folder_ids.find(s.folder);
-    for (const std::string& label : s.series->versions) {
+    for (const std::string& label : s.all_labels) {
       query::ExpectedRow e;
       e.id = s.series->series_id + ";" + label;
       if (folder != folder_ids.end()) e.folder = folder->second;

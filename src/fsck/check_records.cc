@@ -39,7 +39,7 @@ Problems CheckSidecars(const RepoFacts& f) {
   // (a stray one is pwc-inconsistent).
   for (const SeriesFact& s : f.series) {
     if (!s.series) continue;
-    std::set<std::string> wanted(s.series->versions.begin(), s.series->versions.end());
+    std::set<std::string> wanted(s.all_labels.begin(), s.all_labels.end());
     if (s.series->checked_out) wanted.insert("pwc");
     for (const std::string& label : wanted) {
       auto it = s.labels.find(label);

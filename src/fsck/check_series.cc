@@ -11,8 +11,8 @@ namespace {
 
 std::string DocName(const SeriesFact& s) { return "document '/" + s.ObjectPath() + "'"; }
 
-bool Lists(const repo::SeriesRecord& series, const std::string& label) {
-  return std::find(series.versions.begin(), series.versions.end(), label) != series.versions.end();
+bool Lists(const SeriesFact& s, const std::string& label) {
+  return std::find(s.all_labels.begin(), s.all_labels.end(), label) != s.all_labels.end();
 }
 
 
@@ -45,9 +45,13 @@ Problems CheckVersionLabels(const RepoFacts& f) {
     if (s.series->versions.empty() && !s.series->checked_out) {
       bad(s.series_file, "no versions and no check-out in '" + s.series_file + "'");
     }
+    if (s.series->versions.empty() && !s.series->archived.empty()) {
+      bad(s.series_file, "archived versions but none listed in '" + s.series_file + "': the latest must be listed");
+    }
+    for (const auto& [path, message] : s.archive_errors) bad(path, message);
     std::optional<repo::VersionLabel> prev;
     std::string prev_text;
-    for (const std::string& text : s.series->versions) {
+    for (const std::string& text : s.all_labels) {
       auto label = repo::VersionLabel::Parse(text);
       if (!label || label->ToString() != text) {
         bad(s.series_file, "invalid version label '" + text + "' in '" + s.series_file + "'");
@@ -79,7 +83,7 @@ Problems CheckVersionFiles(const RepoFacts& f) {
   for (const SeriesFact& s : f.series) {
     if (!s.series) continue;
     std::set<std::string> seen;
-    for (const std::string& label : s.series->versions) {
+    for (const std::string& label : s.all_labels) {
       if (!seen.insert(label).second) continue;
       auto it = s.labels.find(label);
       if (it == s.labels.end() || !it->second.json) {
@@ -98,6 +102,18 @@ Problems CheckVersionFiles(const RepoFacts& f) {
         out.push_back(MakeProblem(kVersionFileMissing, path,
                                   "missing content file '" + path + "' of version " + label + " of " + DocName(s)));
       }
+    }
+    // While an archive cannot be read, which labels it holds is not known: its version
+    // files are not taken for unlisted ones (version-labels-invalid names the archive).
+    if (!s.archive_errors.empty()) continue;
+    for (const auto& [number, path] : s.archive_files) {
+      const bool described = std::any_of(s.series->archived.begin(), s.series->archived.end(),
+                                         [&](const repo::VersionArchive& a) { return a.number == number; });
+      if (described) continue;
+      out.push_back(MakeProblem(kVersionFileUnlisted, path,
+                                "unlisted archive of version labels '" + path + "': '" + s.series_file +
+                                    "' does not describe it",
+                                Act(Action::Kind::kMoveToLostFound, path)));
     }
     for (const auto& [label, lf] : s.labels) {
       if (label == "pwc" || seen.count(label)) continue;
@@ -124,8 +140,9 @@ Problems CheckContentLengths(const RepoFacts& f) {
   Problems out;
   for (const SeriesFact& s : f.series) {
     if (!s.series) continue;
+    const std::set<std::string> listed(s.all_labels.begin(), s.all_labels.end());
     for (const auto& [label, lf] : s.labels) {
-      const bool described = label == "pwc" ? s.series->checked_out.has_value() : Lists(*s.series, label);
+      const bool described = label == "pwc" ? s.series->checked_out.has_value() : listed.count(label) > 0;
       if (!described || !lf.record || !lf.record->content || !lf.content) continue;
       // An edit in place of the visible file, which is this content file: reported (and
       // taken in) as latest-content-mismatch.
@@ -181,7 +198,7 @@ Problems CheckWorkingCopies(const RepoFacts& f) {
       }
     }
     if (co) {
-      const bool ok = s.series->versions.empty() ? co->from.empty() : Lists(*s.series, co->from);
+      const bool ok = s.series->versions.empty() ? co->from.empty() : Lists(s, co->from);
       if (!ok) {
         out.push_back(
             MakeProblem(kPwcInconsistent, s.series_file,

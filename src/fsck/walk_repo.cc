@@ -396,6 +396,29 @@ class RepoWalker {
     return rec->id;
   }
 
+  // The labels of the archives s.series describes, into s.all_labels with the listed ones
+  // after them; what is wrong with an archive into s.archive_errors.
+  void ReadArchives(SeriesFact& s) {
+    for (const repo::VersionArchive& a : s.series->archived) {
+      const std::string path = layout_.VersionArchive(s.folder, s.name, a.number);
+      if (!s.archive_files.count(a.number)) {
+        s.archive_errors.emplace_back(path, "missing archive '" + path + "' of " + std::to_string(a.count) +
+                                                " version labels (" + a.first + " to " + a.last + ") that '" +
+                                                s.series_file + "' describes");
+        continue;
+      }
+      auto j = storage::ReadJsonFile(fs_, path);
+      auto labels = j.ok() ? repo::VersionArchiveFromJson(*j, path, s.series->series_id, a)
+                           : Result<std::vector<std::string>>(j.status());
+      if (!labels.ok()) {
+        s.archive_errors.emplace_back(path, labels.status().message());
+        continue;
+      }
+      s.all_labels.insert(s.all_labels.end(), labels->begin(), labels->end());
+    }
+    s.all_labels.insert(s.all_labels.end(), s.series->versions.begin(), s.series->versions.end());
+  }
+
   void WalkSeries(const std::string& folder, const std::string& name, const std::optional<std::string>& parent_id) {
     SeriesFact s;
     s.folder = folder;
@@ -416,6 +439,9 @@ class RepoWalker {
         case Kind::kVersionContent: s.labels[c.label].content = true; break;
         case Kind::kPwcProps: s.labels["pwc"].json = true; break;
         case Kind::kPwcContent: s.labels["pwc"].content = true; break;
+        case Kind::kVersionArchive:
+          s.archive_files[storage::VersionArchiveNumber(e.name).value_or(0)] = JoinPath(s.dir, e.name);
+          break;
         default: break;
       }
     }
@@ -456,6 +482,7 @@ class RepoWalker {
         f_.records.push_back({series->series_id, "document", parent_id, name, s.ObjectPath(), s.series_file, s.dir});
         s.series = std::move(*series);
         s.series_json = std::move(*j);
+        ReadArchives(s);
       }
     }
     f_.series.push_back(std::move(s));

@@ -30,6 +30,7 @@
 #include "repo/updater.h"
 #include "repo/uploads.h"
 #include "repo/vanished.h"
+#include "repo/version_list.h"
 #include "repo/versioning.h"
 #include "storage/committer.h"
 #include "storage/layout.h"
@@ -40,6 +41,7 @@ namespace folio::repo {
 struct EngineOptions {
   bool read_only = false;
   storage::CommitterOptions committer;
+  size_t version_list_max = kDefaultVersionListMax;  // see repo/version_list.h
 };
 
 class Engine {
@@ -61,6 +63,7 @@ class Engine {
   storage::Committer committer;
   TypeRegistry types;
   RecordReader records;
+  VersionList versions;
   AdoptedDocs adopted;
   Staging staging;
   Locator locator;

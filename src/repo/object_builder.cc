@@ -161,14 +161,6 @@ Result<ObjectData> ObjectBuilder::BuildRelationship(const Loc& loc) {
   return o;
 }
 
-std::string ObjectBuilder::LatestMajorLabel(const SeriesRecord& s) {
-  for (auto it = s.versions.rbegin(); it != s.versions.rend(); ++it) {
-    auto v = VersionLabel::Parse(*it);
-    if (v && v->IsMajor()) return *it;
-  }
-  return "";
-}
-
 Result<ObjectData> ObjectBuilder::BuildDocument(const Loc& loc, const SeriesRecord& series,
                                                 std::optional<std::string> label, bool pwc) {
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> o,
@@ -227,8 +219,11 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
   if (!pwc) {
     if (series.versions.empty()) return ObjectNotFound("document '" + loc.name + "' has no version yet");
     the_label = label ? *label : LatestLabel(series);
-    const bool listed = (hints != nullptr && hints->labels_listed) || the_label == LatestLabel(series) ||
-                        std::find(series.versions.begin(), series.versions.end(), the_label) != series.versions.end();
+    bool listed = (hints != nullptr && hints->labels_listed) || the_label == LatestLabel(series) ||
+                  std::find(series.versions.begin(), series.versions.end(), the_label) != series.versions.end();
+    if (!listed && ArchiveHolding(series, the_label) != nullptr) {
+      FOLIO_ASSIGN_OR_RETURN(listed, versions_.Lists(loc.folder, loc.name, series, the_label));
+    }
     if (!listed) {
       return ObjectNotFound("no version '" + the_label + "' of document '" + loc.name + "'");
     }
@@ -322,11 +317,22 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
     FOLIO_ASSIGN_OR_RETURN(ObjectData o, BuildDocument(loc, series, std::nullopt, true));
     return visit(std::move(o));
   };
+  // The archived labels (repo/version_list.h) one archive at a time.
+  const auto archive = [&](const VersionArchive& a, bool backwards) -> Status {
+    FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> labels, versions_.ReadArchive(loc.folder, loc.name, series, a));
+    if (backwards) std::reverse(labels.begin(), labels.end());
+    for (const std::string& label : labels) FOLIO_RETURN_IF_ERROR(version(label));
+    return OkStatus();
+  };
   if (newest_first) {
     FOLIO_RETURN_IF_ERROR(working_copy());
     for (auto it = series.versions.rbegin(); it != series.versions.rend(); ++it) FOLIO_RETURN_IF_ERROR(version(*it));
+    for (auto it = series.archived.rbegin(); it != series.archived.rend(); ++it) {
+      FOLIO_RETURN_IF_ERROR(archive(*it, true));
+    }
     return OkStatus();
   }
+  for (const VersionArchive& a : series.archived) FOLIO_RETURN_IF_ERROR(archive(a, false));
   for (const std::string& label : series.versions) FOLIO_RETURN_IF_ERROR(version(label));
   return working_copy();
 }

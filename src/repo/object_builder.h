@@ -15,6 +15,7 @@
 #include "repo/location.h"
 #include "repo/memo_sweep.h"
 #include "repo/record_reader.h"
+#include "repo/version_list.h"
 #include "repo/types.h"
 
 namespace folio::repo {
@@ -24,9 +25,9 @@ class Locator;
 
 class ObjectBuilder {
  public:
-  ObjectBuilder(Fs& fs, const storage::RepoLayout& layout, RecordReader& records, TypeRegistry& types,
-                Locator& locator, Adopter& adopter)
-      : fs_(fs), layout_(layout), records_(records), types_(types), locator_(locator), adopter_(adopter) {}
+  ObjectBuilder(Fs& fs, const storage::RepoLayout& layout, RecordReader& records, VersionList& versions,
+                TypeRegistry& types, Locator& locator, Adopter& adopter)
+      : fs_(fs), layout_(layout), records_(records), versions_(versions), types_(types), locator_(locator), adopter_(adopter) {}
 
   // The object `t` names. Errors: kObjectNotFound when it is gone (a document whose
   // visible file was removed by hand, a version or working copy that does not exist);
@@ -50,8 +51,6 @@ class ObjectBuilder {
   using VersionVisitor = std::function<Status(ObjectData&&)>;
   Status BuildAllVersions(const Loc& loc, const SeriesRecord& series, bool newest_first, const VersionVisitor& visit);
 
-  static std::string LatestLabel(const SeriesRecord& s) { return s.versions.empty() ? "" : s.versions.back(); }
-  static std::string LatestMajorLabel(const SeriesRecord& s);
 
  private:
   struct SeriesHints {
@@ -79,6 +78,7 @@ class ObjectBuilder {
   Fs& fs_;
   const storage::RepoLayout& layout_;
   RecordReader& records_;
+  VersionList& versions_;
   TypeRegistry& types_;
   Locator& locator_;
   Adopter& adopter_;

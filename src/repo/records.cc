@@ -7,6 +7,7 @@
 #include "repo/acl/ace_list.h"
 #include "storage/datetime.h"
 #include "storage/json_access.h"
+#include "storage/layout.h"
 
 namespace folio::repo {
 namespace {
@@ -132,6 +133,17 @@ Json ToJson(const SeriesRecord& r) {
   Json j = Json::object();
   j["seriesId"] = r.series_id;
   j["versionable"] = r.versionable;
+  if (!r.archived.empty()) {
+    Json archived = Json::array();
+    for (const VersionArchive& a : r.archived) {
+      archived.push_back({{"file", storage::VersionArchiveName(a.number)},
+                          {"first", a.first},
+                          {"last", a.last},
+                          {"count", a.count},
+                          {"latestMajor", a.latest_major}});
+    }
+    j["archived"] = std::move(archived);
+  }
   j["versions"] = r.versions;
   if (r.checked_out) {
     j["checkedOut"] = {{"by", r.checked_out->by},
@@ -150,6 +162,25 @@ Result<SeriesRecord> SeriesRecordFromJson(const Json& j, const std::string& what
   if (!series_id) return Bad(what, "seriesId");
   r.series_id = std::move(*series_id);
   r.versionable = BoolOr(j, "versionable", true);
+  if (const Json* archived = Member(j, "archived"); archived != nullptr) {
+    if (!archived->is_array()) return Bad(what, "archived");
+    for (const Json& e : *archived) {
+      VersionArchive a;
+      auto file = StringField(e, "file");
+      std::optional<uint64_t> number = file ? storage::VersionArchiveNumber(*file) : std::nullopt;
+      if (!number) return Bad(what, "archived[].file");
+      a.number = *number;
+      auto first = StringField(e, "first");
+      auto last = StringField(e, "last");
+      auto count = storage::UintField(e, "count");
+      if (!first || !last || !count || *count == 0) return Bad(what, "archived[] first, last, count");
+      a.first = std::move(*first);
+      a.last = std::move(*last);
+      a.count = *count;
+      a.latest_major = StringOr(e, "latestMajor", "");
+      r.archived.push_back(std::move(a));
+    }
+  }
   const Json* versions = Member(j, "versions");
   if (versions == nullptr || !versions->is_array()) return Bad(what, "versions");
   r.versions.reserve(versions->size());
@@ -172,6 +203,31 @@ Result<SeriesRecord> SeriesRecordFromJson(const Json& j, const std::string& what
     r.file_inode = storage::UintField(*f, "inode").value_or(0);
   }
   return r;
+}
+
+Json VersionArchiveToJson(const std::string& series_id, const std::vector<std::string>& labels) {
+  Json j = Json::object();
+  j["seriesId"] = series_id;
+  j["versions"] = labels;
+  return j;
+}
+
+Result<std::vector<std::string>> VersionArchiveFromJson(const Json& j, const std::string& what,
+                                                        const std::string& series_id, const VersionArchive& a) {
+  if (StringOr(j, "seriesId", "") != series_id) return Bad(what, "seriesId");
+  const Json* versions = Member(j, "versions");
+  if (versions == nullptr || !versions->is_array()) return Bad(what, "versions");
+  std::vector<std::string> labels;
+  labels.reserve(versions->size());
+  for (const Json& v : *versions) {
+    if (!v.is_string()) return Bad(what, "versions");
+    labels.push_back(v.get_ref<const std::string&>());
+  }
+  if (labels.size() != a.count || labels.front() != a.first || labels.back() != a.last) {
+    return StorageError("'" + what + "' does not list the " + std::to_string(a.count) + " labels from " + a.first +
+                        " to " + a.last + " that series.json describes");
+  }
+  return labels;
 }
 
 }  // namespace folio::repo

@@ -28,11 +28,26 @@ struct CheckOutRecord {
   std::string from;  // the label that was checked out; "" for a document created checked out
 };
 
+// One archive of older version labels, as series.json describes it (docs/STORAGE.md
+// §4, repo/version_list.h): the file "versions-<number>.json" in the series directory
+// lists `count` labels from `first` to `last`, oldest first.
+struct VersionArchive {
+  uint64_t number = 0;
+  std::string first;
+  std::string last;
+  uint64_t count = 0;
+  std::string latest_major;  // its newest major label; "" if it holds none
+};
+
 // series.json: the state of one document's version series.
 struct SeriesRecord {
   std::string series_id;
   bool versionable = true;
-  std::vector<std::string> versions;  // labels, oldest first
+  // The labels of the versions, oldest first: those archived, then `versions`, the
+  // newest (the latest is versions.back(); `versions` is empty only when the series has
+  // no version at all). Every archived label precedes versions.front().
+  std::vector<VersionArchive> archived;  // oldest first
+  std::vector<std::string> versions;
   std::optional<CheckOutRecord> checked_out;
   // The user-visible file as Folio last wrote it (filled in when the change is
   // applied, see storage::ChangeSet::PutStamped); a difference means an edit by hand.
@@ -46,7 +61,15 @@ Result<ObjectRecord> ObjectRecordFromJson(const Json& j, const std::string& what
 // The same, taking the properties out of `j` instead of copying them.
 Result<ObjectRecord> ObjectRecordFromJson(Json&& j, const std::string& what);
 Json ToJson(const SeriesRecord& r);
+// Never throws; a malformed archive description (an archive file name that is not
+// "versions-<n>.json", a missing field) is an error naming the field.
 Result<SeriesRecord> SeriesRecordFromJson(const Json& j, const std::string& what);
+// "versions-<n>.json": the labels of one archive.
+Json VersionArchiveToJson(const std::string& series_id, const std::vector<std::string>& labels);
+// The labels of archive `a` of series `series_id` as its file `j` lists them. Errors
+// (kStorage naming `what`): not an archive of that series, or not the labels `a` says.
+Result<std::vector<std::string>> VersionArchiveFromJson(const Json& j, const std::string& what,
+                                                        const std::string& series_id, const VersionArchive& a);
 
 Json AclToJson(const std::vector<Ace>& acl);
 std::vector<Ace> AclFromJson(const Json& j);

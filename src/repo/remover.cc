@@ -14,6 +14,7 @@
 #include "repo/staging.h"
 #include "repo/versioning.h"
 #include "repo/write_check.h"
+#include "repo/version_list.h"
 #include "storage/committer.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
@@ -75,7 +76,7 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
       case BaseType::kDocument: break;
     }
     FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(loc.folder, loc.name));
-    const bool whole = all_versions || !t.label || series.versions.size() <= 1;
+    const bool whole = all_versions || !t.label || VersionCount(series) <= 1;
     std::string type_id = cmis::kDocument;
     if (auto latest = records_.ReadDocumentRecord(loc.folder, loc.name, series); latest.ok()) {
       type_id = StoredTypeId(latest->properties, BaseType::kDocument);
@@ -86,19 +87,19 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
       return OkStatus();
     }
     const std::string label = *t.label;
-    auto it = std::find(series.versions.begin(), series.versions.end(), label);
-    if (it == series.versions.end()) return ObjectNotFound("no object with id '" + id + "'");
+    FOLIO_ASSIGN_OR_RETURN(bool listed, versions_.Lists(loc.folder, loc.name, series, label));
+    if (!listed) return ObjectNotFound("no object with id '" + id + "'");
     if (series.checked_out && series.checked_out->from == label) {
       return folio::Versioning("version " + label + " of '" + loc.name + "' is the base of the working copy held by " +
                         series.checked_out->by + "; check it in or cancel it first");
     }
-    const bool was_latest = label == ObjectBuilder::LatestLabel(series);
-    series.versions.erase(it);
+    const bool was_latest = label == LatestLabel(series);
+    FOLIO_RETURN_IF_ERROR(versions_.RemoveLabel(change, loc.folder, loc.name, series, label).status());
     change.Remove(layout_.VersionProps(loc.folder, loc.name, label));
     FOLIO_RETURN_IF_ERROR(staging_.StageRemoveFile(change, layout_.VersionContent(loc.folder, loc.name, label)));
     if (was_latest) {
       // The version before becomes the latest: the visible file holds its content.
-      const std::string now_latest = ObjectBuilder::LatestLabel(series);
+      const std::string now_latest = LatestLabel(series);
       FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec,
                              records_.ReadRecord(layout_.VersionProps(loc.folder, loc.name, now_latest)));
       std::string source;

@@ -22,16 +22,17 @@ class Listings;
 class Locator;
 class ObjectBuilder;
 class RecordReader;
+class VersionList;
 class Staging;
 class Versioning;
 
 class Remover {
  public:
   Remover(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator,
-          Listings& listings, RecordReader& records, AdoptedDocs& adopted, Staging& staging, Versioning& versioning,
+          Listings& listings, RecordReader& records, VersionList& versions, AdoptedDocs& adopted, Staging& staging, Versioning& versioning,
           ObjectBuilder& builder)
       : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
-        adopted_(adopted), staging_(staging), versioning_(versioning), builder_(builder) {}
+        versions_(versions), adopted_(adopted), staging_(staging), versioning_(versioning), builder_(builder) {}
 
   // Deletes an object. A document: all its versions (all_versions, or a target without
   // a label) or only that version (the one before becomes the latest). A working copy:
@@ -64,6 +65,7 @@ class Remover {
   Locator& locator_;
   Listings& listings_;
   RecordReader& records_;
+  VersionList& versions_;
   AdoptedDocs& adopted_;
   Staging& staging_;
   Versioning& versioning_;

@@ -49,6 +49,7 @@ Result<std::shared_ptr<Repository>> Repository::Open(Fs& fs, const std::string& 
   options.read_only = repository_options.read_only;
   options.committer.change_log.max_events = repository_options.change_log_max_events;
   options.committer.spares.grace = std::chrono::milliseconds(repository_options.spare_grace_ms);
+  options.version_list_max = repository_options.version_list_max;
   auto engine = std::make_unique<repo::Engine>(fs, base, options);
   FOLIO_RETURN_IF_ERROR(engine->Load());
   return std::shared_ptr<Repository>(new Repository(std::move(engine)));

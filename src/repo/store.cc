@@ -275,6 +275,7 @@ Result<std::shared_ptr<Repository>> Store::GetRepository(const std::string& doma
   repo_options.read_only = options_.read_only;
   repo_options.change_log_max_events = options_.change_log_max_events;
   repo_options.spare_grace_ms = options_.spare_grace_ms;
+  repo_options.version_list_max = options_.version_list_max;
   auto repo = Repository::Open(*fs_, base, repo_options);
   if (!repo.ok()) {
     if (repo.status().kind() == ErrorKind::kObjectNotFound) {

@@ -12,6 +12,7 @@
 #include "repo/record_reader.h"
 #include "repo/staging.h"
 #include "repo/write_check.h"
+#include "repo/version_list.h"
 #include "storage/datetime.h"
 #include "storage/committer.h"
 #include "storage/id_index.h"
@@ -77,7 +78,7 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
         if (!series->checked_out) return ObjectNotFound("no private working copy '" + id + "'");
         record_path = layout_.PwcProps(loc.folder, loc.name);
       } else {
-        label = t.label ? *t.label : ObjectBuilder::LatestLabel(*series);
+        label = t.label ? *t.label : LatestLabel(*series);
         if (std::find(series->versions.begin(), series->versions.end(), label) == series->versions.end()) {
           return ObjectNotFound("no object with id '" + id + "'");
         }
@@ -104,7 +105,7 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
     // Only the latest version's name is the document's file name; a working copy's
     // name takes effect when it is checked in; a relationship has no file.
     const bool renames_file = renamed && loc.base != BaseType::kRelationship &&
-                              !(loc.base == BaseType::kDocument && (t.pwc || label != ObjectBuilder::LatestLabel(*series)));
+                              !(loc.base == BaseType::kDocument && (t.pwc || label != LatestLabel(*series)));
     if (renamed && (loc.base == BaseType::kDocument || loc.base == BaseType::kRelationship)) {
       FOLIO_RETURN_IF_ERROR(storage::ValidateName(new_name));
       rec.properties[cmis::kName] = new_name;
@@ -184,12 +185,11 @@ Result<ObjectData> Updater::ChangeAcl(const std::string& id, const AclChange& ac
       case BaseType::kDocument: {
         FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(loc.folder, loc.name));
         if (t.pwc && !series.checked_out) return ObjectNotFound("no private working copy '" + id + "'");
-        for (const std::string& label : series.versions) {
-          records.push_back(layout_.VersionProps(loc.folder, loc.name, label));
-        }
+        FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> labels, versions_.AllLabels(loc.folder, loc.name, series));
+        for (const std::string& label : labels) records.push_back(layout_.VersionProps(loc.folder, loc.name, label));
         if (series.checked_out) records.push_back(layout_.PwcProps(loc.folder, loc.name));
         event_id = t.pwc ? storage::PwcId(loc.id)
-                         : storage::VersionId(loc.id, t.label ? *t.label : ObjectBuilder::LatestLabel(series));
+                         : storage::VersionId(loc.id, t.label ? *t.label : LatestLabel(series));
         break;
       }
     }
@@ -223,9 +223,10 @@ Result<ObjectData> Updater::SetContent(const std::string& id, const std::optiona
     if (loc.base != BaseType::kDocument) return Constraint("object '" + id + "' is not a document and has no content");
     FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(loc.folder, loc.name));
     if (t.pwc && !series.checked_out) return ObjectNotFound("no private working copy '" + id + "'");
-    const std::string label = t.pwc ? "pwc" : (t.label ? *t.label : ObjectBuilder::LatestLabel(series));
-    if (!t.pwc && std::find(series.versions.begin(), series.versions.end(), label) == series.versions.end()) {
-      return ObjectNotFound("no object with id '" + id + "'");
+    const std::string label = t.pwc ? "pwc" : (t.label ? *t.label : LatestLabel(series));
+    if (!t.pwc) {
+      FOLIO_ASSIGN_OR_RETURN(bool listed, versions_.Lists(loc.folder, loc.name, series, label));
+      if (!listed) return ObjectNotFound("no object with id '" + id + "'");
     }
     const std::string props_path =
         t.pwc ? layout_.PwcProps(loc.folder, loc.name) : layout_.VersionProps(loc.folder, loc.name, label);
@@ -252,7 +253,7 @@ Result<ObjectData> Updater::SetContent(const std::string& id, const std::optiona
     }
     Touch(rec.properties, user, storage::NowMs());
     change.PutJson(props_path, ToJson(rec));
-    if (!t.pwc && label == ObjectBuilder::LatestLabel(series)) {
+    if (!t.pwc && label == LatestLabel(series)) {
       staging_.StageVisibleAndSeries(change, loc, content ? content_path : "", storage::Guard::None(), series);
     }
     change.Record(Event("updated", t.pwc ? storage::PwcId(loc.id) : storage::VersionId(loc.id, label),

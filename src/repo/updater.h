@@ -22,14 +22,15 @@ class Listings;
 class Locator;
 class ObjectBuilder;
 class RecordReader;
+class VersionList;
 class Staging;
 
 class Updater {
  public:
   Updater(const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator, Listings& listings,
-          RecordReader& records, TypeRegistry& types, Staging& staging, ObjectBuilder& builder)
+          RecordReader& records, VersionList& versions, TypeRegistry& types, Staging& staging, ObjectBuilder& builder)
       : layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
-        types_(types), staging_(staging), builder_(builder) {}
+        versions_(versions), types_(types), staging_(staging), builder_(builder) {}
 
   // Sets the given properties (canonical ids; null unsets); a new "cmis:name" renames
   // (the file or directory too). Errors: kConstraint naming a read-only property or the
@@ -63,6 +64,7 @@ class Updater {
   Locator& locator_;
   Listings& listings_;
   RecordReader& records_;
+  VersionList& versions_;
   TypeRegistry& types_;
   Staging& staging_;
   ObjectBuilder& builder_;

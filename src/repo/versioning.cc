@@ -1,6 +1,8 @@
 // Check-out, check-in, cancel and the version lists; see versioning.h.
 #include "repo/versioning.h"
 
+#include "repo/version_list.h"
+
 #include <algorithm>
 
 #include "folio/cmis_ids.h"
@@ -12,6 +14,7 @@
 #include "repo/staging.h"
 #include "repo/types.h"
 #include "repo/version_label.h"
+#include "repo/version_list.h"
 #include "repo/write_check.h"
 #include "storage/datetime.h"
 #include "storage/committer.h"
@@ -60,10 +63,9 @@ Result<ObjectData> Versioning::CheckOut(const std::string& id, const std::string
     if (series.checked_out) {
       return folio::Versioning("document '" + path + "' is already checked out by " + Holder(*series.checked_out));
     }
-    const std::string label = t.label ? *t.label : ObjectBuilder::LatestLabel(series);
-    if (std::find(series.versions.begin(), series.versions.end(), label) == series.versions.end()) {
-      return ObjectNotFound("no object with id '" + id + "'");
-    }
+    const std::string label = t.label ? *t.label : LatestLabel(series);
+    FOLIO_ASSIGN_OR_RETURN(bool listed, versions_.Lists(loc.folder, loc.name, series, label));
+    if (!listed) return ObjectNotFound("no object with id '" + id + "'");
     FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.VersionProps(loc.folder, loc.name, label)));
     const int64_t now = storage::NowMs();
     ObjectRecord pwc = rec;
@@ -118,7 +120,7 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     norm.erase(cmis::kObjectTypeId);
 
     std::optional<VersionLabel> latest;
-    if (!series.versions.empty()) latest = VersionLabel::Parse(ObjectBuilder::LatestLabel(series));
+    if (!series.versions.empty()) latest = VersionLabel::Parse(LatestLabel(series));
     const VersionLabel next = VersionLabel::Next(latest, req.major);
     label = next.ToString();
     const int64_t now = storage::NowMs();
@@ -178,7 +180,8 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     if (!req.add_aces.empty() || !req.remove_aces.empty()) {
       // A version series shares one ACL (docs/API.md §11): the entries the check-in
       // changes reach every version.
-      for (const std::string& older : series.versions) {
+      FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> all, versions_.AllLabels(loc.folder, loc.name, series));
+      for (const std::string& older : all) {
         FOLIO_ASSIGN_OR_RETURN(ObjectRecord r, records_.ReadRecord(layout_.VersionProps(loc.folder, loc.name, older)));
         r.acl = rec.acl;
         change.PutJson(layout_.VersionProps(now_at.folder, now_at.name, older), ToJson(r));
@@ -189,6 +192,7 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
       change.Remove(pwc_content, storage::Guard::Inode(st));
     }
     series.versions.push_back(label);
+    versions_.ArchiveOldest(change, now_at.folder, now_at.name, series);
     series.checked_out.reset();
     staging_.StageVisibleAndSeries(change, now_at, has_content ? version_content : "", storage::Guard::None(), series);
     FOLIO_RETURN_IF_ERROR(staging_.StageCheckedOutMarker(change, series.series_id, false));
@@ -245,7 +249,7 @@ Result<ObjectData> Versioning::LatestVersion(const std::string& id, bool major) 
     if (series.versions.empty()) return ObjectNotFound("document '" + t.loc.name + "' has no version yet");
     return builder_.BuildDocument(t.loc, series, std::nullopt, false);
   }
-  const std::string label = ObjectBuilder::LatestMajorLabel(series);
+  const std::string label = LatestMajorLabel(series);
   if (label.empty()) return ObjectNotFound("document '" + t.loc.name + "' has no major version");
   return builder_.BuildDocument(t.loc, series, label, false);
 }
@@ -258,7 +262,7 @@ Result<size_t> Versioning::VisitAllVersions(const std::string& id, bool newest_f
     return InvalidArgument("object '" + id + "' is a " + std::string(BaseTypeId(t.loc.base)) + ": not versioned");
   }
   FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(t.loc));
-  start(series.versions.size() + (series.checked_out ? 1 : 0));
+  start(VersionCount(series) + (series.checked_out ? 1 : 0));
   size_t count = 0;
   FOLIO_RETURN_IF_ERROR(builder_.BuildAllVersions(t.loc, series, newest_first, [&](ObjectData&& o) {
     ++count;

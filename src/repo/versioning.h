@@ -23,6 +23,7 @@ class Listings;
 class Locator;
 class ObjectBuilder;
 class RecordReader;
+class VersionList;
 class Staging;
 struct SeriesRecord;
 class TypeRegistry;
@@ -30,9 +31,10 @@ class TypeRegistry;
 class Versioning {
  public:
   Versioning(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator,
-             Listings& listings, RecordReader& records, TypeRegistry& types, Staging& staging, ObjectBuilder& builder)
+             Listings& listings, RecordReader& records, VersionList& versions, TypeRegistry& types, Staging& staging,
+             ObjectBuilder& builder)
       : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
-        types_(types), staging_(staging), builder_(builder) {}
+        versions_(versions), types_(types), staging_(staging), builder_(builder) {}
 
   // Makes the private working copy of version `id` (a series id or a path-resolved
   // object means its latest version). Errors: kVersioning if the series is checked out
@@ -73,6 +75,7 @@ class Versioning {
   Locator& locator_;
   Listings& listings_;
   RecordReader& records_;
+  VersionList& versions_;
   TypeRegistry& types_;
   Staging& staging_;
   ObjectBuilder& builder_;

@@ -180,6 +180,9 @@ std::string RepoLayout::VersionProps(std::string_view folder, std::string_view n
 std::string RepoLayout::VersionContent(std::string_view folder, std::string_view name, std::string_view label) const {
   return JoinPath(SeriesDir(folder, name), VersionContentName(label));
 }
+std::string RepoLayout::VersionArchive(std::string_view folder, std::string_view name, uint64_t number) const {
+  return JoinPath(SeriesDir(folder, name), VersionArchiveName(number));
+}
 std::string RepoLayout::PwcProps(std::string_view folder, std::string_view name) const {
   return JoinPath(SeriesDir(folder, name), kPwcPropsName);
 }
@@ -205,8 +208,24 @@ std::optional<std::string> IdOfRecordFileName(std::string_view file_name) {
 
 std::optional<uint64_t> AdoptionTableNumber(std::string_view file_name) {
   if (file_name.size() <= kJsonSuffix.size() || !file_name.ends_with(kJsonSuffix)) return std::nullopt;
-  const std::string_view digits = file_name.substr(0, file_name.size() - kJsonSuffix.size());
-  if (digits.size() > 18 || digits[0] == '0') return std::nullopt;
+  return NumberOf(file_name.substr(0, file_name.size() - kJsonSuffix.size()));
+}
+
+std::string VersionArchiveName(uint64_t number) {
+  return std::string(kVersionArchivePrefix) + std::to_string(number) + std::string(kJsonSuffix);
+}
+
+std::optional<uint64_t> VersionArchiveNumber(std::string_view file_name) {
+  if (file_name.size() < kVersionArchivePrefix.size() + kJsonSuffix.size() ||
+      !file_name.starts_with(kVersionArchivePrefix) || !file_name.ends_with(kJsonSuffix)) {
+    return std::nullopt;
+  }
+  return NumberOf(file_name.substr(kVersionArchivePrefix.size(),
+                                   file_name.size() - kVersionArchivePrefix.size() - kJsonSuffix.size()));
+}
+
+std::optional<uint64_t> NumberOf(std::string_view digits) {
+  if (digits.empty() || digits.size() > 18 || digits[0] == '0') return std::nullopt;
   uint64_t n = 0;
   for (char c : digits) {
     if (c < '0' || c > '9') return std::nullopt;
@@ -221,6 +240,7 @@ SeriesFileName ClassifySeriesFile(std::string_view file_name) {
   if (file_name == kPwcPropsName) { out.kind = SeriesFileName::Kind::kPwcProps; return out; }
   if (file_name == kPwcContentName) { out.kind = SeriesFileName::Kind::kPwcContent; return out; }
   if (IsTempName(file_name)) { out.kind = SeriesFileName::Kind::kTemp; return out; }
+  if (VersionArchiveNumber(file_name)) { out.kind = SeriesFileName::Kind::kVersionArchive; return out; }
   auto strip = [&](std::string_view suffix, SeriesFileName::Kind kind) {
     if (file_name.size() > suffix.size() && file_name.substr(file_name.size() - suffix.size()) == suffix) {
       std::string_view label = file_name.substr(0, file_name.size() - suffix.size());

@@ -112,6 +112,8 @@ class RepoLayout {
   std::string SeriesFile(std::string_view folder, std::string_view name) const;  // series.json
   std::string VersionProps(std::string_view folder, std::string_view name, std::string_view label) const;
   std::string VersionContent(std::string_view folder, std::string_view name, std::string_view label) const;
+  // versions-<number>.json: an archive of older labels (repo/version_list.h)
+  std::string VersionArchive(std::string_view folder, std::string_view name, uint64_t number) const;
   std::string PwcProps(std::string_view folder, std::string_view name) const;    // pwc.json
   std::string PwcContent(std::string_view folder, std::string_view name) const;  // pwc.content
 
@@ -151,10 +153,17 @@ std::optional<std::string> IdOfRecordFileName(std::string_view file_name);
 // The number n of an adoption table's file name "<n>.json" (n >= 1, no leading zero);
 // nullopt for any other name.
 std::optional<uint64_t> AdoptionTableNumber(std::string_view file_name);
+// "versions-<n>.json": an archive of a series' older version labels, and back (n >= 1,
+// no leading zero; nullopt for any other name).
+inline constexpr std::string_view kVersionArchivePrefix = "versions-";
+std::string VersionArchiveName(uint64_t number);
+std::optional<uint64_t> VersionArchiveNumber(std::string_view file_name);
+// A decimal number of 1 to 18 digits without a leading zero; nullopt for anything else.
+std::optional<uint64_t> NumberOf(std::string_view digits);
 
 // What a file name inside a series directory is: "2.1.json" -> {label "2.1", props}.
 struct SeriesFileName {
-  enum class Kind { kSeries, kVersionProps, kVersionContent, kPwcProps, kPwcContent, kTemp, kUnknown };
+  enum class Kind { kSeries, kVersionProps, kVersionContent, kVersionArchive, kPwcProps, kPwcContent, kTemp, kUnknown };
   Kind kind = Kind::kUnknown;
   std::string label;  // for version files
 };

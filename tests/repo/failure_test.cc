@@ -11,10 +11,12 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <vector>
 #include <functional>
 
 #include "folio/fsck.h"
 #include "folio/repository.h"
+#include "storage/ids.h"
 #include "storage/mem_fs.h"
 #include "support/faulty_fs.h"
 #include "support/repo_fixture.h"
@@ -32,7 +34,10 @@ namespace {
 // The change under test writes its files in the spares an earlier process left
 // (replaced and removed records, docs/STORAGE.md §8.5) at once: every step of that is
 // walked too.
-const RepositoryOptions kSparesAtOnce{.spare_grace_ms = 0};
+// Series.json lists at most 3 labels (repo/version_list.h): a fourth version archives
+// older ones. Only the version-list scenarios have that many.
+constexpr uint32_t kListMax = 3;
+const RepositoryOptions kSparesAtOnce{.spare_grace_ms = 0, .version_list_max = kListMax};
 
 // Spares as an earlier process leaves them: old bytes, more of them than a change puts.
 void SeedSpares(Fs& fs) {
@@ -74,7 +79,7 @@ struct Scenario {
 void WalkFailures(const Scenario& sc) {
   for (int step = 0;; ++step) {
     CAPTURE(step);
-    RepoFixture f;
+    RepoFixture f("B", kListMax);
     const std::string subject = sc.setup(f);
     auto real = OpenPosixFs(f.dir.path(), PosixFsOptions{.durable = false});
     REQUIRE(real.ok());
@@ -103,7 +108,7 @@ void WalkFailures(const Scenario& sc) {
 // change writes in them); without, the change writes new files (and keeps what it
 // replaces as spares).
 MemFs InMemory(const Scenario& sc, std::string& subject, bool seeded) {
-  RepoFixture f;
+  RepoFixture f("B", kListMax);
   subject = sc.setup(f);
   // The fixture's repository is still open: its last changes may sit in its commit log
   // (applied, not yet checkpointed). A copy taken now would be a crashed one.
@@ -250,6 +255,81 @@ Scenario CheckInScenario(std::optional<std::string> content) {
         CHECK(ContentOf(r, latest->id) == (effect && content ? *content : "one"));
         CHECK(ContentOf(r, series + ";1.0") == "one");
         CHECK(latest->properties["cmis:isVersionSeriesCheckedOut"] == !effect);
+      }};
+}
+
+// A document with versions 1.0 to 1.<n-1> (content "v<label>"), checked out when
+// `checked_out`. Returns its series id.
+std::string History(RepoFixture& f, int n, bool checked_out) {
+  ObjectData d = f.Doc(f.root, "h.txt", "v1.0");
+  for (int i = 1; i < n; ++i) {
+    auto pwc = f.repo->CheckOut(d.id, "a");
+    REQUIRE(pwc.ok());
+    CheckInRequest req;
+    req.major = false;
+    req.content = ContentSource::FromBytes("v1." + std::to_string(i));
+    REQUIRE(f.repo->CheckIn(pwc->id, req, "a").ok());
+  }
+  if (checked_out) REQUIRE(f.repo->CheckOut(d.id, "a").ok());
+  return d.series_id;
+}
+
+// The labels getAllVersions gives, oldest first, working copy left out; each version's
+// content checked to be "v<label>".
+std::vector<std::string> LabelsOf(Repository& r, const std::string& series) {
+  auto all = r.GetAllVersions(series);
+  REQUIRE_MESSAGE(all.ok(), all.status().ToString());
+  std::vector<std::string> out;
+  for (const ObjectData& v : *all) {
+    if (v.is_pwc) continue;
+    out.push_back(v.version_label);
+    CHECK(ContentOf(r, v.id) == "v" + v.version_label);
+  }
+  return out;
+}
+
+// A check-in that makes series.json list one label more than kListMax: the older ones
+// go into an archive file in the same change.
+Scenario CheckInArchivingScenario() {
+  return {
+      [](RepoFixture& f) { return History(f, 3, /*checked_out=*/true); },
+      [](Repository& r, const std::string& s) {
+        CheckInRequest req;
+        req.major = false;
+        req.content = ContentSource::FromBytes("v1.3");
+        return r.CheckIn(storage::PwcId(s), req, "a").status();
+      },
+      [](Repository& r, const std::string& s) { return !r.GetObject(storage::PwcId(s)).ok(); },
+      [](Repository& r, const std::string& s, bool effect) {
+        CHECK(LabelsOf(r, s) == (effect ? std::vector<std::string>{"1.0", "1.1", "1.2", "1.3"}
+                                        : std::vector<std::string>{"1.0", "1.1", "1.2"}));
+      }};
+}
+
+// Deleting one archived version: its archive is rewritten without it.
+Scenario DeleteArchivedScenario() {
+  return {
+      [](RepoFixture& f) { return History(f, 5, /*checked_out=*/false); },
+      [](Repository& r, const std::string& s) { return r.Delete(s + ";1.1", false); },
+      [](Repository& r, const std::string& s) { return !r.GetObject(s + ";1.1").ok(); },
+      [](Repository& r, const std::string& s, bool effect) {
+        CHECK(LabelsOf(r, s) == (effect ? std::vector<std::string>{"1.0", "1.2", "1.3", "1.4"}
+                                        : std::vector<std::string>{"1.0", "1.1", "1.2", "1.3", "1.4"}));
+      }};
+}
+
+// Deleting the only listed version: the newest archive moves back into series.json and
+// its file goes, and the visible file takes the version before.
+Scenario DeleteLastListedScenario() {
+  return {
+      // Archived 1.0, 1.1, 1.2; listed 1.3 (the fourth version archived all but one).
+      [](RepoFixture& f) { return History(f, 4, /*checked_out=*/false); },
+      [](Repository& r, const std::string& s) { return r.Delete(s + ";1.3", false); },
+      [](Repository& r, const std::string& s) { return !r.GetObject(s + ";1.3").ok(); },
+      [](Repository& r, const std::string& s, bool effect) {
+        CHECK(LabelsOf(r, s) == (effect ? std::vector<std::string>{"1.0", "1.1", "1.2"}
+                                        : std::vector<std::string>{"1.0", "1.1", "1.2", "1.3"}));
+        CHECK(ContentOf(r, s) == (effect ? "v1.2" : "v1.3"));
       }};
 }
 
@@ -609,7 +689,10 @@ std::vector<std::pair<const char*, Scenario>> AllScenarios() {
           {"first change of an adopted document", FirstChangeOfAdoptedScenario()},
           {"adopted document removed by hand", AdoptedRemovedByHandScenario()},
           {"import", ImportScenario()},
-          {"folder removed by hand", FolderRemovedByHandScenario()}};
+          {"folder removed by hand", FolderRemovedByHandScenario()},
+          {"checkIn archiving older labels", CheckInArchivingScenario()},
+          {"delete of an archived version", DeleteArchivedScenario()},
+          {"delete of the last listed version", DeleteLastListedScenario()}};
 }
 
 }  // namespace

@@ -3,6 +3,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/versioning_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/all_versions_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/version_label_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/version_list_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/hand_added_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/adopted_docs_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/change_log_test.cc

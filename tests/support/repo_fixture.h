@@ -79,9 +79,11 @@ struct RepoFixture {
   std::shared_ptr<Repository> repo;
   std::string root;
 
-  explicit RepoFixture(std::string variant = "B") {
+  // `version_list_max`: as StoreOptions (small, to have a few check-ins archive labels).
+  explicit RepoFixture(std::string variant = "B", uint32_t version_list_max = 1000)
+      : version_list_max_(version_list_max) {
     // No fsync: tests simulate kills, not power loss, and run much faster without it.
-    auto s = Store::Open(dir.path(), StoreOptions{.durable = false});
+    auto s = Store::Open(dir.path(), StoreOptions{.durable = false, .version_list_max = version_list_max_});
     REQUIRE(s.ok());
     auto disk = OpenPosixFs(dir.path(), PosixFsOptions{.durable = false});
     REQUIRE(disk.ok());
@@ -166,7 +168,8 @@ struct RepoFixture {
 
  protected:
   virtual void Reopen() {
-    auto s = Store::Open(dir.path(), StoreOptions{.durable = false, .create = false});
+    auto s = Store::Open(dir.path(),
+                         StoreOptions{.durable = false, .create = false, .version_list_max = version_list_max_});
     REQUIRE_MESSAGE(s.ok(), s.status().ToString());
     store = std::move(*s);
     auto r = store->GetRepository("demo", "main");
@@ -174,6 +177,7 @@ struct RepoFixture {
     repo = *r;
   }
 
+  uint32_t version_list_max_;
   std::unique_ptr<Fs> disk_;
   Fs* fs_ = nullptr;
 };
@@ -184,10 +188,11 @@ struct RepoFixture {
 struct MemRepoFixture : RepoFixture {
   storage::MemFs mem;
 
-  explicit MemRepoFixture(std::string variant = "B") : RepoFixture(std::move(variant)) {
+  explicit MemRepoFixture(std::string variant = "B", uint32_t version_list_max = 1000)
+      : RepoFixture(std::move(variant), version_list_max) {
     REQUIRE(repo->Checkpoint().ok());  // the commit log empty before the copy
     REQUIRE(storage::ImportTree(mem, dir.path()).ok());
-    auto r = Repository::Open(mem, "demo/main");
+    auto r = Repository::Open(mem, "demo/main", Options());
     REQUIRE_MESSAGE(r.ok(), r.status().ToString());
     repo = *r;
     fs_ = &mem;
@@ -200,8 +205,9 @@ struct MemRepoFixture : RepoFixture {
   }
 
  protected:
+  RepositoryOptions Options() const { return RepositoryOptions{.version_list_max = version_list_max_}; }
   void Reopen() override {
-    auto r = Repository::Open(mem, "demo/main");
+    auto r = Repository::Open(mem, "demo/main", Options());
     REQUIRE_MESSAGE(r.ok(), r.status().ToString());
     repo = *r;
   }
