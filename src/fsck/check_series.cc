@@ -106,7 +106,8 @@ Problems CheckVersionFiles(const RepoFacts& f) {
     // While an archive cannot be read, which labels it holds is not known: its version
     // files are not taken for unlisted ones (version-labels-invalid names the archive).
     if (!s.archive_errors.empty()) continue;
-    for (const auto& [number, path] : s.archive_files) {
+    for (const auto& [found, path] : s.archive_files) {
+      const uint64_t number = found;  // clang 14 cannot capture a structured binding
       const bool described = std::any_of(s.series->archived.begin(), s.series->archived.end(),
                                          [&](const repo::VersionArchive& a) { return a.number == number; });
       if (described) continue;
