@@ -55,6 +55,12 @@ class [[nodiscard]] Status {
   std::optional<std::errc> cause_;
 };
 
+// A filesystem error saying the path does not exist (ENOENT).
+inline bool IsNoEntry(const Status& s) { return s.Is(std::errc::no_such_file_or_directory); }
+// The same, or a file where a directory was expected on the way (ENOTDIR): nothing of
+// that name there either.
+inline bool IsMissing(const Status& s) { return IsNoEntry(s) || s.Is(std::errc::not_a_directory); }
+
 inline Status OkStatus() { return Status(); }
 inline Status InvalidArgument(std::string m) { return {ErrorKind::kInvalidArgument, std::move(m)}; }
 inline Status ObjectNotFound(std::string m) { return {ErrorKind::kObjectNotFound, std::move(m)}; }

@@ -54,8 +54,7 @@ Status Engine::Load() {
   if (!j.ok()) {
     // A symlink on the way (the repository or its domain is one) is never followed:
     // no repository there, as for any entry that is not a directory.
-    if (j.status().Is(std::errc::no_such_file_or_directory) || j.status().Is(std::errc::not_a_directory) ||
-        j.status().Is(std::errc::too_many_symbolic_link_levels)) {
+    if (IsMissing(j.status()) || j.status().Is(std::errc::too_many_symbolic_link_levels)) {
       return ObjectNotFound("no repository '" + layout.base() + "'");
     }
     return j.status();

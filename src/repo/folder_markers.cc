@@ -17,10 +17,6 @@ namespace {
 // Larger than any id (they are 17 characters): a file this long is not a marker.
 constexpr size_t kMaxMarkerBytes = 256;
 
-bool Absent(const Status& s) {
-  return s.Is(std::errc::no_such_file_or_directory) || s.Is(std::errc::not_a_directory);
-}
-
 bool IsIndexedId(const std::string& id) {
   auto parsed = storage::ParseObjectId(id);
   return parsed && !parsed->label && parsed->base == id;
@@ -64,7 +60,7 @@ Status StageFolderMarkerRemoval(storage::ChangeSet& change, Fs& fs, const storag
                                 const std::string& folder_path, const std::string& only_id) {
   const std::string marker = layout.FolderMarker(folder_path);
   auto st = fs.Stat(marker);
-  if (!st.ok()) return Absent(st.status()) ? OkStatus() : st.status();
+  if (!st.ok()) return IsMissing(st.status()) ? OkStatus() : st.status();
   if (!only_id.empty() && ReadFolderMarker(fs, layout, folder_path) != only_id) return OkStatus();
   change.Remove(marker, storage::Guard::Inode(*st));
   return OkStatus();

@@ -112,8 +112,7 @@ Result<DomainInfo> Store::GetDomain(const std::string& domain_id) {
   if (!std::regex_match(domain_id, DomainIdPattern())) return ObjectNotFound("no domain '" + domain_id + "'");
   auto j = storage::ReadJsonFile(*fs_, storage::DomainFile(domain_id));
   if (!j.ok()) {
-    if (j.status().Is(std::errc::no_such_file_or_directory) || j.status().Is(std::errc::not_a_directory) ||
-        j.status().Is(std::errc::too_many_symbolic_link_levels)) {
+    if (IsMissing(j.status()) || j.status().Is(std::errc::too_many_symbolic_link_levels)) {
       return ObjectNotFound("no domain '" + domain_id + "'");
     }
     return j.status();

@@ -32,7 +32,6 @@ std::optional<uint64_t> ParseSegmentName(const std::string& name) {
   return v;
 }
 
-bool Missing(const Status& s) { return s.Is(std::errc::no_such_file_or_directory); }
 
 // The token of an event line as Encode writes it ({"token":N,...}), read without
 // parsing the JSON: how a read skips the events before the one asked for. nullopt for
@@ -64,7 +63,7 @@ Result<std::vector<ChangeLogStore::Segment>> ChangeLogStore::Segments() {
   std::vector<Segment> out;
   auto entries = fs_.List(dir_);
   if (!entries.ok()) {
-    if (Missing(entries.status())) return out;
+    if (IsNoEntry(entries.status())) return out;
     return entries.status();
   }
   for (const DirEntry& e : *entries) {
@@ -79,7 +78,7 @@ Result<std::vector<ChangeEvent>> ChangeLogStore::ReadSegment(const Segment& s, u
   std::vector<ChangeEvent> out;
   auto bytes = ReadWholeFile(fs_, JoinPath(dir_, s.name));
   if (!bytes.ok()) {
-    if (Missing(bytes.status())) return out;  // dropped by the limit meanwhile
+    if (IsNoEntry(bytes.status())) return out;  // dropped by the limit meanwhile
     return bytes.status();
   }
   size_t start = 0;
@@ -102,7 +101,7 @@ Result<std::optional<ChangeEvent>> ChangeLogStore::LastEvent(const Segment& s) {
   constexpr uint64_t kTail = 64 * 1024;
   auto file = fs_.Open(JoinPath(dir_, s.name));
   if (!file.ok()) {
-    if (Missing(file.status())) return std::optional<ChangeEvent>();
+    if (IsNoEntry(file.status())) return std::optional<ChangeEvent>();
     return file.status();
   }
   const uint64_t size = (*file)->size();
@@ -157,7 +156,7 @@ Result<uint64_t> ChangeLogStore::FirstToken() {
 Result<bool> ChangeLogStore::Truncated() {
   auto st = fs_.Stat(JoinPath(dir_, kTruncatedMarker));
   if (st.ok()) return true;
-  if (Missing(st.status())) return false;
+  if (IsNoEntry(st.status())) return false;
   return st.status();
 }
 
@@ -238,7 +237,7 @@ Status ChangeLogStore::DropOldSegments() {
   FOLIO_RETURN_IF_ERROR(fs_.OpenRandomAccess(JoinPath(dir_, kTruncatedMarker)).status());
   for (size_t d = 0; d < drop; ++d) {
     Status s = fs_.Remove(JoinPath(dir_, segments[d].name));
-    if (!s.ok() && !Missing(s)) return s;
+    if (!s.ok() && !IsNoEntry(s)) return s;
   }
   return OkStatus();
 }

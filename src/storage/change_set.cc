@@ -19,10 +19,6 @@
 namespace folio::storage {
 namespace {
 
-bool Missing(const Status& s) {
-  return s.Is(std::errc::no_such_file_or_directory) || s.Is(std::errc::not_a_directory);
-}
-
 const char* OpName(Action::Op op) {
   switch (op) {
     case Action::Op::kPut: return "put";
@@ -99,7 +95,7 @@ Result<bool> GuardHolds(Fs& fs, const std::string& path, const Guard& guard) {
     case Guard::Kind::kInode: {
       auto st = fs.Stat(path);
       if (!st.ok()) {
-        if (Missing(st.status())) return false;
+        if (IsMissing(st.status())) return false;
         return st.status();
       }
       return st->inode == guard.inode && st->device == guard.device;
@@ -107,7 +103,7 @@ Result<bool> GuardHolds(Fs& fs, const std::string& path, const Guard& guard) {
     case Guard::Kind::kRecordId: {
       auto j = ReadJsonFile(fs, JoinPath(path, guard.file));
       if (!j.ok()) {
-        if (Missing(j.status())) return false;
+        if (IsMissing(j.status())) return false;
         // An unreadable record cannot be ours: leave it for fsck.
         if (j.status().kind() == ErrorKind::kStorage && !j.status().cause()) return false;
         return j.status();
@@ -124,9 +120,9 @@ Result<bool> GuardHolds(Fs& fs, const std::string& path, const Guard& guard) {
 // removed or renamed that directory: what would go into it is gone with it, as it was
 // the first time. (When a record is first applied, its staging made sure it exists.)
 bool ParentGone(Fs& fs, const Status& s, const std::string& path) {
-  if (!Missing(s)) return false;
+  if (!IsMissing(s)) return false;
   auto st = fs.Stat(ParentPath(path));
-  return !st.ok() && Missing(st.status());
+  return !st.ok() && IsMissing(st.status());
 }
 
 // Replaces `path` with the bytes through a temp file and a rename, so that readers see
@@ -229,7 +225,7 @@ Result<PutText> Stamped(Fs& fs, const Action& a) {
   if (!st.ok()) {
     // The stamped file is gone (removed by hand, or by a later change being applied
     // again): nothing to describe; a later read notices and reports it.
-    if (!Missing(st.status())) return st.status();
+    if (!IsMissing(st.status())) return st.status();
     j["file"] = Json{{"size", 0}, {"mtimeNs", 0}, {"inode", 0}};
   } else {
     j["file"] = Json{{"size", st->size}, {"mtimeNs", st->mtime_ns}, {"inode", st->inode}};
@@ -335,7 +331,7 @@ class Applier {
   Status RemoveExisting(const std::string& path) {
     Fs& fs = fs_;
     auto st = fs.Stat(path);
-    if (!st.ok()) return Missing(st.status()) ? OkStatus() : st.status();
+    if (!st.ok()) return IsMissing(st.status()) ? OkStatus() : st.status();
     Forget(path);
     if (replayed_ != nullptr) replayed_->erase(path);
     if (st->type == FileType::kDirectory && !options_.trash_dir.empty()) {
@@ -352,7 +348,7 @@ class Applier {
       if (kept) return OkStatus();
     }
     Status s = st->type == FileType::kDirectory ? fs.RemoveTree(path) : fs.Remove(path);
-    return Missing(s) ? OkStatus() : s;
+    return IsMissing(s) ? OkStatus() : s;
   }
 
   Status ApplyOne(const Action& a, size_t index) {
@@ -385,7 +381,7 @@ class Applier {
         if (!holds) return OkStatus();
         Status s = LinkFile(fs, a.source, a.path, fresh_.count(ParentPath(a.path)) > 0);
         if (s.ok()) Made(a.path);
-        return Missing(s) ? OkStatus() : s;  // the source, or the target's directory, is gone
+        return IsMissing(s) ? OkStatus() : s;  // the source, or the target's directory, is gone
       }
       case Action::Op::kRename: {
         FOLIO_ASSIGN_OR_RETURN(bool holds, Holds(a.source, a.guard));
@@ -402,7 +398,7 @@ class Applier {
         Forget(a.path);
         Status s = fs.Rename(a.source, a.path);
         if (s.ok() && replayed) replayed_->insert(a.path);
-        return Missing(s) ? OkStatus() : s;  // the source, or the target's directory, is gone
+        return IsMissing(s) ? OkStatus() : s;  // the source, or the target's directory, is gone
       }
       case Action::Op::kRemove: {
         FOLIO_ASSIGN_OR_RETURN(bool holds, Holds(a.path, a.guard));

@@ -38,16 +38,12 @@ void Remap(std::set<std::string>& touched, const std::string& from, const std::s
   touched.swap(out);
 }
 
-bool Missing(const Status& s) {
-  return s.Is(std::errc::no_such_file_or_directory) || s.Is(std::errc::not_a_directory);
-}
-
 Status Apply(Fs& fs, const JournalAction& a, std::set<std::string>& touched) {
   if (a.op == JournalAction::Op::kRename) {
     auto st = fs.Stat(a.from);
     if (!st.ok()) {
       // Already moved by an earlier, interrupted apply: nothing to do.
-      if (Missing(st.status())) return OkStatus();
+      if (IsMissing(st.status())) return OkStatus();
       return st.status();
     }
     const std::string from_dir = ParentPath(a.from), to_dir = ParentPath(a.to);
@@ -86,7 +82,7 @@ Status SyncAll(Fs& fs, const std::set<std::string>& dirs) {
   for (const std::string& dir : dirs) {
     Status s = fs.SyncDir(dir);
     // A directory removed by a later record (during recovery) has nothing to sync.
-    if (!s.ok() && !Missing(s)) return s;
+    if (!s.ok() && !IsMissing(s)) return s;
   }
   return OkStatus();
 }

@@ -105,19 +105,25 @@ Result<uint64_t> ParentOf(const Core& core, const std::vector<std::string>& segs
   return DirAt(core, segs, segs.size() - 1);
 }
 
-// The two names of Rename and Link (neither the root): both parents opened as PosixFs
-// opens them (first `from`'s), and what each name refers to (0: nothing).
+// The two names of Rename, Exchange and Link: split (neither may be the root:
+// InvalidArgument naming `verb`), both parents opened as PosixFs opens them (first
+// `from`'s), and what each name refers to (0: nothing). Requires core.mu.
 struct TwoNames {
+  std::vector<std::string> a, b;  // the segments of `from` and `to`
+  std::string shown;              // "<from>' to '<to>", for errors
   uint64_t from_dir = 0, to_dir = 0, src = 0, dst = 0;
 };
 
-Result<TwoNames> ResolveTwo(const Core& core, const std::vector<std::string>& from,
-                            const std::vector<std::string>& to) {
+Result<TwoNames> ResolveTwo(const Core& core, const std::string& from, const std::string& to, const char* verb) {
   TwoNames n;
-  FOLIO_ASSIGN_OR_RETURN(n.from_dir, ParentOf(core, from));
-  FOLIO_ASSIGN_OR_RETURN(n.to_dir, ParentOf(core, to));
-  n.src = Child(core, n.from_dir, from.back());
-  n.dst = Child(core, n.to_dir, to.back());
+  FOLIO_ASSIGN_OR_RETURN(n.a, Segments(from));
+  FOLIO_ASSIGN_OR_RETURN(n.b, Segments(to));
+  if (n.a.empty() || n.b.empty()) return InvalidArgument(std::string("cannot ") + verb + " the data directory itself");
+  n.shown = from + "' to '" + to;
+  FOLIO_ASSIGN_OR_RETURN(n.from_dir, ParentOf(core, n.a));
+  FOLIO_ASSIGN_OR_RETURN(n.to_dir, ParentOf(core, n.b));
+  n.src = Child(core, n.from_dir, n.a.back());
+  n.dst = Child(core, n.to_dir, n.b.back());
   return n;
 }
 
@@ -198,12 +204,11 @@ Result<std::unique_ptr<WritableFile>> MemFs::OpenToRewrite(const std::string& pa
 Status MemFs::Rename(const std::string& from, const std::string& to) { return RenameImpl(from, to, false); }
 
 Status MemFs::Exchange(const std::string& a_path, const std::string& b_path) {
-  FOLIO_ASSIGN_OR_RETURN(auto a, Segments(a_path));
-  FOLIO_ASSIGN_OR_RETURN(auto b, Segments(b_path));
-  if (a.empty() || b.empty()) return InvalidArgument("cannot exchange the data directory itself");
   std::lock_guard<std::mutex> lock(core_->mu);
-  FOLIO_ASSIGN_OR_RETURN(const TwoNames n, ResolveTwo(*core_, a, b));
-  const std::string shown = a_path + "' to '" + b_path;
+  FOLIO_ASSIGN_OR_RETURN(const TwoNames n, ResolveTwo(*core_, a_path, b_path, "exchange"));
+  const std::vector<std::string>& a = n.a;
+  const std::vector<std::string>& b = n.b;
+  const std::string& shown = n.shown;
   if (n.src == 0 || n.dst == 0) return Errno("exchange", shown, ENOENT);
   // Neither may end up below itself (renameat2 says EINVAL).
   const auto below = [](const std::vector<std::string>& x, const std::vector<std::string>& y) {
@@ -223,12 +228,11 @@ Status MemFs::RenameNoReplace(const std::string& from, const std::string& to) {
 }
 
 Status MemFs::RenameImpl(const std::string& from, const std::string& to, bool no_replace) {
-  FOLIO_ASSIGN_OR_RETURN(auto a, Segments(from));
-  FOLIO_ASSIGN_OR_RETURN(auto b, Segments(to));
-  if (a.empty() || b.empty()) return InvalidArgument("cannot rename the data directory itself");
   std::lock_guard<std::mutex> lock(core_->mu);
-  FOLIO_ASSIGN_OR_RETURN(const TwoNames n, ResolveTwo(*core_, a, b));
-  const std::string shown = from + "' to '" + to;
+  FOLIO_ASSIGN_OR_RETURN(const TwoNames n, ResolveTwo(*core_, from, to, "rename"));
+  const std::vector<std::string>& a = n.a;
+  const std::vector<std::string>& b = n.b;
+  const std::string& shown = n.shown;
   if (n.src == 0) return Errno("rename", shown, ENOENT);
   const bool src_dir = core_->live.Find(n.src)->type == FileType::kDirectory;
   // A directory cannot move below itself; `to` above `from` is a non-empty directory.
@@ -382,16 +386,13 @@ Result<uint64_t> MemFs::OpenOrCreate(const std::vector<std::string>& segs, const
 }
 
 Status MemFs::Link(const std::string& from, const std::string& to) {
-  FOLIO_ASSIGN_OR_RETURN(auto a, Segments(from));
-  FOLIO_ASSIGN_OR_RETURN(auto b, Segments(to));
-  if (a.empty() || b.empty()) return InvalidArgument("cannot link the data directory itself");
   std::lock_guard<std::mutex> lock(core_->mu);
-  FOLIO_ASSIGN_OR_RETURN(const TwoNames n, ResolveTwo(*core_, a, b));
-  const std::string shown = from + "' to '" + to;
+  FOLIO_ASSIGN_OR_RETURN(const TwoNames n, ResolveTwo(*core_, from, to, "link"));
+  const std::string& shown = n.shown;
   if (n.src == 0) return Errno("link", shown, ENOENT);
   if (n.dst != 0) return Errno("link", shown, EEXIST);
   if (core_->live.Find(n.src)->type == FileType::kDirectory) return Errno("link", shown, EPERM);
-  Op op = MakeOp(Op::Kind::kLink, n.to_dir, b.back());
+  Op op = MakeOp(Op::Kind::kLink, n.to_dir, n.b.back());
   op.ino = n.src;
   core_->Do(std::move(op));
   return OkStatus();

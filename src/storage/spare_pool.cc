@@ -10,7 +10,6 @@
 namespace folio::storage {
 namespace {
 
-bool Missing(const Status& s) { return s.Is(std::errc::no_such_file_or_directory); }
 
 // The filesystem cannot do what the pool needs (no RENAME_EXCHANGE, another
 // filesystem below the spares' directory, an Fs without the calls).
@@ -94,7 +93,7 @@ Result<bool> SparePool::Put(Fs& fs, const std::string& path, std::string_view by
   auto file = fs.OpenToRewrite(at);
   if (!file.ok()) {
     if (file.status().Is(std::errc::operation_not_supported)) disable();
-    if (!Missing(file.status())) Drop(fs, spare);
+    if (!IsNoEntry(file.status())) Drop(fs, spare);
     return false;
   }
   auto st = (*file)->Stat();
@@ -138,7 +137,7 @@ Result<bool> SparePool::Put(Fs& fs, const std::string& path, std::string_view by
     if (!CountReuse(spare.name, keep_old)) Drop(fs, spare);
     return true;
   }
-  if (Missing(s)) {
+  if (IsNoEntry(s)) {
     // Nothing at `path` yet: the spare becomes it.
     s = fs.Rename(at, path);
     if (s.ok()) {
@@ -173,7 +172,7 @@ Result<bool> SparePool::Retire(Fs& fs, const std::string& path, const FileStat& 
     name = NewNameLocked();
   }
   Status s = fs.RenameNoReplace(path, PathOf(name));
-  if (Missing(s) || s.Is(std::errc::file_exists)) {
+  if (IsNoEntry(s) || s.Is(std::errc::file_exists)) {
     // The spares' directory is not there yet, or an earlier process of this pid left
     // this name: once more, with the directory made and a new name.
     Status made = fs.MakeDir(dir_);

@@ -36,10 +36,6 @@ Status CheckId(const std::string& id, std::string_view file_id, const char* fiel
   return OkStatus();
 }
 
-bool IsMissing(const Status& s) {
-  return s.Is(std::errc::no_such_file_or_directory) || s.Is(std::errc::not_a_directory);
-}
-
 // Lists `dir`, sorted by name; a missing directory is empty.
 Result<std::vector<DirEntry>> ListSorted(Fs& fs, const std::string& dir) {
   auto entries = fs.List(dir);

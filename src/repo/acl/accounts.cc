@@ -28,10 +28,6 @@ int64_t WallNs() {
       .count();
 }
 
-bool IsMissing(const Status& s) {
-  return s.Is(std::errc::no_such_file_or_directory) || s.Is(std::errc::not_a_directory);
-}
-
 bool SameFile(const FileStat& a, const FileStat& b) {
   return a.type == b.type && a.device == b.device && a.inode == b.inode && a.size == b.size &&
          a.mtime_ns == b.mtime_ns;
