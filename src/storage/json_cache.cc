@@ -34,21 +34,27 @@ Result<std::shared_ptr<const Json>> JsonCache::Read(Fs& fs, const std::string& p
   const int64_t now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                              std::chrono::system_clock::now().time_since_epoch()).count();
   if (bytes.size() == st.size && now_ns - st.mtime_ns > 100 * 1000000LL && capacity_ > 0) {
+    const uint64_t cost = CostOf(path, *json);
     std::lock_guard<std::mutex> lock(mu_);
-    if (map_.find(path) == map_.end()) InsertLocked(path, st, json);
+    if (map_.find(path) == map_.end()) InsertLocked(path, st, json, cost);
   }
   return json;
 }
 
 void JsonCache::Remember(const std::string& path, const FileStat& st, std::shared_ptr<const Json> json) {
   if (capacity_ == 0) return;
+  const uint64_t cost = CostOf(path, *json);
   std::lock_guard<std::mutex> lock(mu_);
-  InsertLocked(path, st, std::move(json));
+  InsertLocked(path, st, std::move(json), cost);
 }
 
-void JsonCache::InsertLocked(const std::string& path, const FileStat& st, std::shared_ptr<const Json> json) {
+uint64_t JsonCache::CostOf(const std::string& path, const Json& json) {
   // The path is held twice (the map's key, the LRU list).
-  const uint64_t cost = JsonFootprint(*json) + 2 * (path.size() + 1) + kEntryOverhead;
+  return JsonFootprint(json) + 2 * (path.size() + 1) + kEntryOverhead;
+}
+
+void JsonCache::InsertLocked(const std::string& path, const FileStat& st, std::shared_ptr<const Json> json,
+                             uint64_t cost) {
   auto it = map_.find(path);
   if (it != map_.end()) {
     bytes_ -= it->second.cost;

@@ -55,9 +55,11 @@ class JsonCache {
     uint64_t cost;  // counted against max_bytes_
     std::list<std::string>::iterator lru;
   };
+  // What an entry counts against max_bytes_ (computed outside mu_: O(size of `json`)).
+  static uint64_t CostOf(const std::string& path, const Json& json);
   // Puts `json` in as the newest entry for `path` (replacing one there), evicting the
   // oldest beyond capacity or the byte budget. Requires mu_.
-  void InsertLocked(const std::string& path, const FileStat& st, std::shared_ptr<const Json> json);
+  void InsertLocked(const std::string& path, const FileStat& st, std::shared_ptr<const Json> json, uint64_t cost);
   // Drops `it`. Requires mu_.
   void EraseLocked(std::unordered_map<std::string, Entry>::iterator it);
 
