@@ -1,7 +1,8 @@
 # Sourced by the bench scripts that drive one plain `folio serve` over curl
-# (checkout_large.sh, engine_cpu.sh, engine_sustained.sh): a copy of the sample data in
-# a temp directory (under $TMPDIR: put it on another filesystem that way), the server
-# started on a free port and waited for, and stopped with the directory removed at exit.
+# (checkout_large.sh, engine_cpu.sh, engine_sustained.sh, long_series.sh): a copy of the
+# sample data in a temp directory (under $TMPDIR: put it on another filesystem that
+# way), the server started on a free port and waited for, and stopped with the directory
+# removed at exit.
 #
 # Before sourcing: $root (the repository), $folio (the binary) and $label (names the
 # temp directory). After: $work (holds data/), $port, $pid (the server), $base, the
