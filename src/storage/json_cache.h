@@ -26,7 +26,7 @@ class JsonCache {
   // The newest entry is kept even when it alone is over `max_bytes`.
   explicit JsonCache(size_t capacity, uint64_t max_bytes = kDefaultMaxBytes)
       : capacity_(capacity), max_bytes_(max_bytes) {}
-  static constexpr uint64_t kDefaultMaxBytes = uint64_t{6} << 20;  // 6 MiB
+  static constexpr uint64_t kDefaultMaxBytes = uint64_t{4} << 20;  // 4 MiB
   // Per entry besides the parse and the path: the map's and the LRU list's nodes, the
   // shared_ptr's block holding the top node.
   static constexpr uint64_t kEntryOverhead = 192;
