@@ -26,7 +26,7 @@ Engine::Engine(Fs& raw, std::string base, EngineOptions options)
       }()),
       types(fs, layout, &committer),
       records(fs, layout),
-      versions(records, layout, options.version_list_max),
+      versions(fs, layout, options.version_list_max),
       adopted(fs, layout, records),
       staging(fs, layout),
       locator(fs, layout, info, records, adopted, committer),

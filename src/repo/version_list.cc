@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "repo/version_label.h"
+#include "storage/json_file.h"
 
 namespace folio::repo {
 namespace {
@@ -60,8 +61,8 @@ const VersionArchive* ArchiveHolding(const SeriesRecord& s, std::string_view lab
 Result<std::vector<std::string>> VersionList::ReadArchive(const std::string& folder, const std::string& name,
                                                           const SeriesRecord& s, const VersionArchive& a) {
   const std::string path = layout_.VersionArchive(folder, name, a.number);
-  FOLIO_ASSIGN_OR_RETURN(auto j, records_.Read(path));
-  return VersionArchiveFromJson(*j, path, s.series_id, a);
+  FOLIO_ASSIGN_OR_RETURN(Json j, storage::ReadJsonFile(fs_, path));
+  return VersionArchiveFromJson(j, path, s.series_id, a);
 }
 
 Result<bool> VersionList::Lists(const std::string& folder, const std::string& name, const SeriesRecord& s,

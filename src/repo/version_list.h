@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "repo/record_reader.h"
+#include "folio/fs.h"
 #include "repo/records.h"
 #include "storage/change_set.h"
 #include "storage/layout.h"
@@ -31,15 +31,17 @@ std::string LatestMajorLabel(const SeriesRecord& s);
 // the series' only if series.json lists it).
 const VersionArchive* ArchiveHolding(const SeriesRecord& s, std::string_view label);
 
-// Reading the labels, through the record cache. `folder`/`name`: where the series is.
+// Reading the labels, and staging changes to them. `folder`/`name`: where the series is.
 class VersionList {
  public:
   // `max`: how many labels series.json lists at most (0: no limit).
-  VersionList(RecordReader& records, const storage::RepoLayout& layout, size_t max = kDefaultVersionListMax)
-      : records_(records), layout_(layout), max_(max) {}
+  VersionList(Fs& fs, const storage::RepoLayout& layout, size_t max = kDefaultVersionListMax)
+      : fs_(fs), layout_(layout), max_(max) {}
 
-  // The labels archive `a` holds. Errors: kStorage (missing, unreadable, or not what
-  // series.json says it holds).
+  // The labels archive `a` holds, read from disk, not through the record cache: listing
+  // a long history would otherwise push everything else out of it, and an archive is
+  // read only for an operation on an old version. Errors: kStorage (missing,
+  // unreadable, or not what series.json says it holds).
   Result<std::vector<std::string>> ReadArchive(const std::string& folder, const std::string& name,
                                                const SeriesRecord& s, const VersionArchive& a);
   // Whether the series has a version `label` (reads the archive whose range holds it).
@@ -65,7 +67,7 @@ class VersionList {
                            SeriesRecord& s, const std::string& label);
 
  private:
-  RecordReader& records_;
+  Fs& fs_;
   const storage::RepoLayout& layout_;
   const size_t max_;
 };
