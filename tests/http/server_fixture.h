@@ -37,6 +37,7 @@ struct ServerConfig {
   http::ServerOptions http;
   bool read_only_store = false;
   uint64_t change_log_max_events = 100000;  // StoreOptions::change_log_max_events
+  uint32_t version_list_max = 1000;          // StoreOptions::version_list_max
 };
 
 inline void BuildFixtureData(const std::string& dir) {
@@ -72,6 +73,7 @@ class ServerFixture {
     store_options.durable = false;
     store_options.read_only = config.read_only_store;
     store_options.change_log_max_events = config.change_log_max_events;
+    store_options.version_list_max = config.version_list_max;
     auto store = Store::Open(dir_.path(), store_options);
     REQUIRE(store.ok());
     store_ = std::move(*store);

@@ -1,5 +1,6 @@
 // Versioning over HTTP (docs/API.md §6.4, §7.10, §5, §6): every row of the state
 // table and every rule, through a mixed history, in both variants and each encoding.
+#include <algorithm>
 #include <vector>
 
 #include "http/versioning_support.h"
@@ -160,6 +161,67 @@ TEST_CASE("Http versioning: history 1.0 -> 1.1 -> 2.0 -> 2.1 -> 3.0, exact prope
           c.Get((v.Url() + "?cmisselector=object&returnVersion=latestmajor&objectId=" + series + ";1.1").c_str()));
       CHECK(Get(Flat(major), v.Id("versionLabel")) == "3.0");
     }
+  }
+}
+
+TEST_CASE("Http versioning: a long history, its older labels archived, every version still served") {
+  // series.json lists at most 3 labels (docs/STORAGE.md §4): most of this history is
+  // in archive files.
+  ServerConfig config;
+  config.version_list_max = 3;
+  ServerFixture f(config);
+  auto c = f.Client();
+  for (const Var& v : {kVarA, kVarB}) {
+    CAPTURE(v.repo);
+    const std::string doc = v.Url() + "/docs/long.txt";
+    const std::string disk = f.dir() + "/demo/" + v.repo + "/docs/long.txt";
+    Json created = CreateDoc(c, v, "long.txt", "v1.0");
+    const std::string series = Get(created, v.Id("versionSeriesId"));
+    std::vector<std::string> labels = {"1.0"};
+    // 1.1 ... 1.5, 2.0, 2.1 ... 2.4: the latest major version ends up archived too.
+    for (int i = 0; i < 10; ++i) {
+      const bool major = i == 5;
+      auto out = PostAs(c, doc, Encoding::kJson, {{"operation", "checkOut"}});
+      REQUIRE(out);
+      REQUIRE_MESSAGE(out->status == 201, out->body);
+      const std::string label = major ? "2.0" : (i < 5 ? "1." + std::to_string(i + 1) : "2." + std::to_string(i - 5));
+      Upload up{"v" + label, "long.txt", "text/plain"};
+      auto in = PostAs(c, doc, Encoding::kMultipart,
+                       {{"operation", "checkIn"}, {"checkinComment", "c" + label}, {"major", major ? "true" : "false"}},
+                       Json::object(), &up);
+      REQUIRE(in);
+      REQUIRE_MESSAGE(in->status == 201, in->body);
+      CHECK(Get(Flat(BodyJson(in)), v.Id("versionLabel")) == label);
+      labels.push_back(label);
+    }
+    CheckHistory(c, v, doc, series, labels, disk);
+    auto major = BodyJson(
+        c.Get((v.Url() + "?cmisselector=object&returnVersion=latestmajor&objectId=" + series).c_str()));
+    CHECK(Get(Flat(major), v.Id("versionLabel")) == "2.0");
+    // An archived version alone deleted; the others unchanged.
+    auto del = PostAs(c, v.Url(), Encoding::kUrlencoded,
+                      {{"operation", "delete"}, {"objectId", series + ";1.2"}, {"allVersions", "false"}});
+    REQUIRE(del);
+    CHECK_MESSAGE(del->status == 200, del->body);
+    labels.erase(std::find(labels.begin(), labels.end(), "1.2"));
+    CheckHistory(c, v, doc, series, labels, disk);
+    CHECK(c.Get((v.Url() + "?cmisselector=object&objectId=" + series + ";1.2").c_str())->status == 404);
+    // A query over all versions finds the archived ones (the index reads them too).
+    auto q = c.Get((v.Url() + "?cmisselector=query&searchAllVersions=true&succinct=true&q=" +
+                    httplib::detail::encode_query_param("SELECT " + v.p + "versionLabel FROM " + v.p +
+                                                        "document WHERE " + v.p + "name = 'long.txt'"))
+                       .c_str());
+    REQUIRE(q);
+    REQUIRE_MESSAGE(q->status == 200, q->body);
+    std::vector<std::string> found;
+    const Json answer = BodyJson(q);
+    for (const Json& r : answer["results"]) {
+      found.push_back(r["succinctProperties"].value(v.Id("versionLabel"), std::string("<missing>")));
+    }
+    std::sort(found.begin(), found.end());
+    std::vector<std::string> want = labels;
+    std::sort(want.begin(), want.end());
+    CHECK(found == want);
   }
 }
 
