@@ -87,14 +87,14 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
       return OkStatus();
     }
     const std::string label = *t.label;
-    FOLIO_ASSIGN_OR_RETURN(bool listed, versions_.Lists(loc.folder, loc.name, series, label));
+    const bool was_latest = label == LatestLabel(series);
+    // Takes the label out (reading its archive once); an error below discards the change.
+    FOLIO_ASSIGN_OR_RETURN(bool listed, versions_.RemoveLabel(change, loc.folder, loc.name, series, label));
     if (!listed) return ObjectNotFound("no object with id '" + id + "'");
     if (series.checked_out && series.checked_out->from == label) {
       return folio::Versioning("version " + label + " of '" + loc.name + "' is the base of the working copy held by " +
                         series.checked_out->by + "; check it in or cancel it first");
     }
-    const bool was_latest = label == LatestLabel(series);
-    FOLIO_RETURN_IF_ERROR(versions_.RemoveLabel(change, loc.folder, loc.name, series, label).status());
     change.Remove(layout_.VersionProps(loc.folder, loc.name, label));
     FOLIO_RETURN_IF_ERROR(staging_.StageRemoveFile(change, layout_.VersionContent(loc.folder, loc.name, label)));
     if (was_latest) {
