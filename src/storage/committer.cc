@@ -825,6 +825,7 @@ CommitterStats Committer::stats() const {
   out.restaged = stats_.restaged;
   out.spares_reused = spares_.reused();
   out.spares_retired = spares_.retired();
+  out.spares_made = spares_.made();
   return out;
 }
 

@@ -71,6 +71,7 @@ struct CommitterStats {
   uint64_t restaged = 0;     // stagings run again after a conflict with a change in flight
   uint64_t spares_reused = 0;   // files written in a spare instead of a new inode
   uint64_t spares_retired = 0;  // replaced or removed records kept as spares
+  uint64_t spares_made = 0;     // new files made as spares when none was ready
 };
 
 struct ConflictSet;

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "storage/atomic_write.h"
 #include "storage/layout.h"
 
 namespace folio::storage {
@@ -80,46 +81,82 @@ void SparePool::GiveBack(Spare spare) {
 
 void SparePool::Drop(Fs& fs, const Spare& spare) { (void)fs.Remove(PathOf(spare.name)); }
 
-Result<bool> SparePool::Put(Fs& fs, const std::string& path, std::string_view bytes, bool keep_old) {
-  Spare spare;
-  if (!TakeReady(fs, spare)) return false;
-  const std::string at = PathOf(spare.name);
+std::unique_ptr<WritableFile> SparePool::OpenReady(Fs& fs, const Spare& spare, uint64_t& old_size) {
   const auto disable = [&] {
     std::lock_guard<std::mutex> lock(mu_);
     disabled_ = true;
   };
   // (A FIFO or a directory put there by hand is refused, EINVAL or EISDIR: dropped;
   // only an Fs without the call turns the pool off.)
-  auto file = fs.OpenToRewrite(at);
+  auto file = fs.OpenToRewrite(PathOf(spare.name));
   if (!file.ok()) {
     if (file.status().Is(std::errc::operation_not_supported)) disable();
     if (!IsNoEntry(file.status())) Drop(fs, spare);
-    return false;
+    return nullptr;
   }
   auto st = (*file)->Stat();
   if (!st.ok()) {
     if (st.status().Is(std::errc::operation_not_supported)) disable();
-    return false;  // the name stays on disk; forgotten here
+    return nullptr;  // the name stays on disk; forgotten here
   }
   // Another name of the file (a power loss, a link made by hand): never written over.
   if (st->type != FileType::kFile || st->links != 1) {
     (void)(*file)->Close();
     Drop(fs, spare);
-    return false;
+    return nullptr;
   }
   // A spare another process retired lately (its ctime says when): not yet.
   const int64_t grace_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(options_.grace).count();
   if (st->ctime_ns > RealNowNs() - grace_ns) {
     (void)(*file)->Close();
     GiveBack(Spare{spare.name, std::chrono::steady_clock::now()});
-    return false;
+    return nullptr;
   }
-  Status s = (*file)->Append(bytes);
-  if (s.ok() && st->size > bytes.size()) s = (*file)->Truncate(bytes.size());
-  Status closed = (*file)->Close();
+  old_size = st->size;
+  return std::move(*file);
+}
+
+Result<bool> SparePool::Put(Fs& fs, const std::string& path, std::string_view bytes, bool keep_old) {
+  Spare spare;
+  std::unique_ptr<WritableFile> file;
+  uint64_t old_size = 0;
+  std::string at;  // the file written, then swapped in
+  if (TakeReady(fs, spare)) {
+    file = OpenReady(fs, spare, old_size);
+    at = PathOf(spare.name);
+  }
+  // No spare ready: a record is still put by a swap, through a new file, so that the
+  // record it replaces is kept, not freed (a pool that frees what it replaces while
+  // none is ready never catches up with a steady load, and every inode freed slows
+  // later allocations on ext4 without a journal). The new file is made beside `path`,
+  // not among the spares: an allocation can be slow, and it holds its directory's lock
+  // meanwhile, which every swap with a spare takes too.
+  const bool made = file == nullptr && keep_old && HasRoom();
+  if (made) {
+    at = TempPathBeside(path);
+    auto created = fs.CreateNew(at);
+    if (!created.ok()) return false;  // the caller tries, and says what fails
+    file = std::move(*created);
+  }
+  if (file == nullptr) return false;
+  // What `at` holds when the put does not happen: a spare again, or nothing.
+  const auto undo = [&] {
+    if (made) {
+      (void)fs.Remove(at);
+    } else {
+      GiveBack(Spare{spare.name, std::chrono::steady_clock::now()});
+    }
+  };
+  Status s = file->Append(bytes);
+  if (s.ok() && old_size > bytes.size()) s = file->Truncate(bytes.size());
+  Status closed = file->Close();
   if (s.ok()) s = closed;
   if (!s.ok()) {
-    Drop(fs, spare);
+    if (made) {
+      (void)fs.Remove(at);
+    } else {
+      Drop(fs, spare);
+    }
     return s;
   }
   s = fs.Exchange(at, path);
@@ -129,40 +166,57 @@ Result<bool> SparePool::Put(Fs& fs, const std::string& path, std::string_view by
     auto swapped = fs.Stat(at);
     if (swapped.ok() && swapped->type == FileType::kDirectory) {
       FOLIO_RETURN_IF_ERROR(fs.Exchange(at, path));
-      GiveBack(Spare{spare.name, std::chrono::steady_clock::now()});
+      undo();
       return false;
     }
-    // The spare's name now holds the file `path` named: the next spare, or freed as a
-    // rename over it would free it.
-    if (!CountReuse(spare.name, keep_old)) Drop(fs, spare);
+    // `at` now holds the file `path` named: the next spare, or freed as a rename over
+    // it would free it.
+    if (made) {
+      CountPut(/*made=*/true);
+      if (!keep_old || !MoveIn(fs, at)) (void)fs.Remove(at);
+    } else {
+      CountPut(/*made=*/false);
+      if (!keep_old || !Requeue(spare.name)) Drop(fs, spare);
+    }
     return true;
   }
   if (IsNoEntry(s)) {
-    // Nothing at `path` yet: the spare becomes it.
+    // Nothing at `path` yet: the file written becomes it.
     s = fs.Rename(at, path);
     if (s.ok()) {
-      CountReuse(spare.name, /*keep=*/false);
+      CountPut(made);
       return true;
     }
   }
-  // The spare keeps its name (its bytes mean nothing); the caller writes a new file,
-  // and says what the filesystem said if that fails too.
-  if (Unsupported(s)) disable();
-  GiveBack(Spare{spare.name, std::chrono::steady_clock::now()});
+  // A spare keeps its name (its bytes mean nothing); the caller writes a new file, and
+  // says what the filesystem said if that fails too.
+  if (Unsupported(s)) {
+    std::lock_guard<std::mutex> lock(mu_);
+    disabled_ = true;
+  }
+  undo();
   return false;
 }
 
-bool SparePool::CountReuse(const std::string& name, bool keep) {
+bool SparePool::HasRoom() const {
   std::lock_guard<std::mutex> lock(mu_);
-  ++reused_;
-  if (!keep || ready_.size() >= options_.capacity) return false;
+  return !disabled_ && ready_.size() < options_.capacity;
+}
+
+void SparePool::CountPut(bool made) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++(made ? made_ : reused_);
+}
+
+bool SparePool::Requeue(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (ready_.size() >= options_.capacity) return false;
   ++retired_;
   ready_.push_back(Spare{name, std::chrono::steady_clock::now()});
   return true;
 }
 
-Result<bool> SparePool::Retire(Fs& fs, const std::string& path, const FileStat& st) {
-  if (st.type != FileType::kFile || st.links > 1) return false;
+bool SparePool::MoveIn(Fs& fs, const std::string& path) {
   std::string name;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -194,6 +248,11 @@ Result<bool> SparePool::Retire(Fs& fs, const std::string& path, const FileStat& 
   ++retired_;
   ready_.push_back(Spare{std::move(name), std::chrono::steady_clock::now()});
   return true;
+}
+
+Result<bool> SparePool::Retire(Fs& fs, const std::string& path, const FileStat& st) {
+  if (st.type != FileType::kFile || st.links > 1) return false;
+  return MoveIn(fs, path);
 }
 
 void SparePool::Clear(Fs& fs) {
@@ -230,6 +289,11 @@ void SparePool::Trim(Fs& fs, size_t keep) {
 uint64_t SparePool::reused() const {
   std::lock_guard<std::mutex> lock(mu_);
   return reused_;
+}
+
+uint64_t SparePool::made() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return made_;
 }
 
 uint64_t SparePool::retired() const {

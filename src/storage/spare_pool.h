@@ -52,9 +52,13 @@ class SparePool {
   // Puts `bytes` at `path` (which may or may not exist) by writing a spare that has
   // served its grace and swapping it in: readers see the old file or the new one,
   // whole. What `path` named before becomes a spare when `keep_old` (a record, see
-  // the file comment), and is removed otherwise. False, with nothing changed at
-  // `path`, when no spare is ready or the filesystem cannot swap files: the caller
-  // writes a new file. Errors: the filesystem's, on writing the spare.
+  // the file comment), and is removed otherwise. With `keep_old` and no spare ready,
+  // a new file made beside `path` is swapped in the same way, so that the replaced
+  // record is still kept (a pool that frees what it replaces while none is ready never
+  // catches up with a steady load). False, with nothing changed at
+  // `path`, when that is not possible either (no spare ready and not `keep_old`, the
+  // pool full, the filesystem unable to swap files): the caller writes a new file.
+  // Errors: the filesystem's, on writing the spare.
   Result<bool> Put(Fs& fs, const std::string& path, std::string_view bytes, bool keep_old);
 
   // Moves the file `path`, whose stat the caller holds, into the pool instead of
@@ -72,9 +76,11 @@ class SparePool {
   // idle: a burst's spares need not stay on disk).
   void Trim(Fs& fs, size_t keep);
 
-  // Files handed out as spares / kept as spares so far (tests, benchmarks).
+  // Files handed out as spares / kept as spares / made new as spares (when none was
+  // ready, see Put) so far (tests, benchmarks).
   uint64_t reused() const;
   uint64_t retired() const;
+  uint64_t made() const;
   size_t size() const;
 
   // True for a file whose inode may become a spare when it is replaced or removed:
@@ -93,10 +99,19 @@ class SparePool {
   void LoadLocked(Fs& fs);
   // The oldest spare if it has served its grace, taken out of the queue.
   bool TakeReady(Fs& fs, Spare& out);
+  // Opens the ready `spare` to be written over, and says its `old_size`; null when it
+  // cannot be (dropped, given back, or the pool turned off, as the cause says).
+  std::unique_ptr<WritableFile> OpenReady(Fs& fs, const Spare& spare, uint64_t& old_size);
+  // True when the pool is on and has room for one more spare.
+  bool HasRoom() const;
   void GiveBack(Spare spare);
-  // Counts a spare put in place; with `keep`, its name (now holding what the put
-  // replaced) is queued as a spare again, if there is room. True if it was.
-  bool CountReuse(const std::string& name, bool keep);
+  // Counts a put through a spare (`made` new, or reused).
+  void CountPut(bool made);
+  // Queues the spare `name` (now holding what a put replaced) again, if there is room.
+  bool Requeue(const std::string& name);
+  // Moves the file `path` into the pool under a new name; false when the pool is off or
+  // full, or the move fails (the file is then where it was).
+  bool MoveIn(Fs& fs, const std::string& path);
   void Drop(Fs& fs, const Spare& spare);
   std::string NewNameLocked();
   std::string PathOf(const std::string& name) const;
@@ -111,6 +126,7 @@ class SparePool {
   uint64_t next_name_ = 0;
   uint64_t reused_ = 0;
   uint64_t retired_ = 0;
+  uint64_t made_ = 0;
 };
 
 }  // namespace folio::storage

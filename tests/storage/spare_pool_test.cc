@@ -82,9 +82,52 @@ TEST_CASE("SparePool: a removed record's inode holds the next file put, and a re
   CHECK(pool.reused() == 2);
   CHECK(pool.retired() == 2);
 
-  // No spare left: the caller writes a new file.
-  CHECK_FALSE(PutIn(pool, fs, "r/.folio/docs/1.2.json", "{}\n"));
+  // No spare left, and what the put replaces is not to be kept: the caller writes a
+  // new file.
+  CHECK_FALSE(PutIn(pool, fs, "r/.folio/docs/1.2.json", "{}\n", /*keep_old=*/false));
   CHECK_FALSE(Exists(fs, "r/.folio/docs/1.2.json"));
+}
+
+TEST_CASE("SparePool: with no spare ready, a replaced record is still kept as one") {
+  MemFs fs = Repo();
+  SparePool pool(kSpares, NoGrace());
+  Put(fs, "r/.folio/docs/series.json", "{\"versions\":[\"1.0\"]}\n");
+  const uint64_t before = InodeOf(fs, "r/.folio/docs/series.json");
+  // A new file, made beside it, swapped in; the old one moved into the pool (its
+  // directory made now).
+  REQUIRE(PutIn(pool, fs, "r/.folio/docs/series.json", "{\"versions\":[\"1.0\",\"1.1\"]}\n"));
+  CHECK(Get(fs, "r/.folio/docs/series.json") == "{\"versions\":[\"1.0\",\"1.1\"]}\n");
+  CHECK(InodeOf(fs, "r/.folio/docs/series.json") != before);
+  CHECK(pool.size() == 1);
+  CHECK(pool.reused() == 0);
+  CHECK(pool.made() == 1);
+  auto spares = fs.List(kSpares);
+  REQUIRE(spares.ok());
+  REQUIRE(spares->size() == 1);
+  CHECK(Get(fs, std::string(kSpares) + "/" + (*spares)[0].name) == "{\"versions\":[\"1.0\"]}\n");
+  // It serves the next put.
+  REQUIRE(PutIn(pool, fs, "r/.folio/docs/1.1.json", "{}\n"));
+  CHECK(InodeOf(fs, "r/.folio/docs/1.1.json") == before);
+  CHECK(Get(fs, "r/.folio/docs/1.1.json") == "{}\n");
+  CHECK(pool.reused() == 1);
+  CHECK(pool.size() == 0);
+  // A put of a new name with no spare ready: a new file, nothing kept.
+  REQUIRE(PutIn(pool, fs, "r/.folio/docs/1.2.json", "[]\n"));
+  CHECK(Get(fs, "r/.folio/docs/1.2.json") == "[]\n");
+  CHECK(pool.size() == 0);
+  CHECK(pool.made() == 2);
+  CHECK(fs.List(kSpares)->empty());
+}
+
+TEST_CASE("SparePool: a full pool makes no new spare") {
+  MemFs fs = Repo();
+  SparePoolOptions options = NoGrace();
+  options.capacity = 0;
+  SparePool pool(kSpares, options);
+  Put(fs, "r/.folio/docs/series.json", "{}");
+  CHECK_FALSE(PutIn(pool, fs, "r/.folio/docs/series.json", "[]"));
+  CHECK(Get(fs, "r/.folio/docs/series.json") == "{}");
+  CHECK_FALSE(Exists(fs, kSpares));
 }
 
 TEST_CASE("SparePool: a replaced file that is not a record is freed, not kept") {
@@ -123,9 +166,10 @@ TEST_CASE("SparePool: a spare waits out its grace") {
   SparePool pool(kSpares, options);
   Put(fs, "r/.folio/docs/a.json", "A");
   REQUIRE(Retire(pool, fs, "r/.folio/docs/a.json"));
-  CHECK_FALSE(PutIn(pool, fs, "r/.folio/docs/b.json", "B"));
+  CHECK_FALSE(PutIn(pool, fs, "r/.folio/docs/b.json", "B", /*keep_old=*/false));
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  CHECK(PutIn(pool, fs, "r/.folio/docs/b.json", "B"));
+  CHECK(PutIn(pool, fs, "r/.folio/docs/b.json", "B", /*keep_old=*/false));
+  CHECK(pool.reused() == 1);
   CHECK(Get(fs, "r/.folio/docs/b.json") == "B");
 }
 
@@ -145,7 +189,7 @@ TEST_CASE("SparePool: a spare with another name is never written over") {
   REQUIRE(spares.ok());
   REQUIRE(spares->size() == 1);
   REQUIRE(fs.Link(std::string(kSpares) + "/" + (*spares)[0].name, "r/keep").ok());
-  CHECK_FALSE(PutIn(pool, fs, "r/.folio/docs/c.json", "C"));
+  CHECK_FALSE(PutIn(pool, fs, "r/.folio/docs/c.json", "C", /*keep_old=*/false));
   CHECK(Get(fs, "r/keep") == "precious");
   CHECK_FALSE(Exists(fs, "r/.folio/docs/c.json"));
   CHECK(pool.size() == 0);
@@ -166,7 +210,7 @@ TEST_CASE("SparePool: something else put among the spares by hand is dropped, an
   const std::string at = std::string(kSpares) + "/" + first;
   REQUIRE(fs.Remove(at).ok());
   REQUIRE(fs.MakeSpecialFileForTest(at).ok());
-  CHECK_FALSE(PutIn(pool, fs, "r/.folio/docs/c.json", "C"));
+  CHECK_FALSE(PutIn(pool, fs, "r/.folio/docs/c.json", "C", /*keep_old=*/false));
   CHECK_FALSE(Exists(fs, at));
   CHECK(PutIn(pool, fs, "r/.folio/docs/c.json", "C"));  // the next spare still serves
   CHECK(Get(fs, "r/.folio/docs/c.json") == "C");
@@ -224,7 +268,7 @@ TEST_CASE("SparePool: spares an earlier process left serve their grace, then are
   SparePoolOptions options;
   options.grace = std::chrono::milliseconds(100);
   SparePool second(kSpares, options);
-  CHECK_FALSE(PutIn(second, fs, "r/.folio/docs/b.json", "B"));  // found now: not yet
+  CHECK_FALSE(PutIn(second, fs, "r/.folio/docs/b.json", "B", /*keep_old=*/false));  // found now: not yet
   CHECK(second.size() == 1);
   CHECK_FALSE(Exists(fs, std::string(kSpares) + "/not-a-spare"));
   std::this_thread::sleep_for(std::chrono::milliseconds(150));
