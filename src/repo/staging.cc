@@ -50,7 +50,12 @@ void Staging::StageVisibleAndSeries(storage::ChangeSet& change, const Loc& doc, 
   } else {
     change.Link(visible, source, std::move(guard));
   }
-  change.PutJsonStamped(layout_.SeriesFile(doc.folder, doc.name), ToJson(series), visible);
+  StageSeriesStamped(change, doc, series);
+}
+
+void Staging::StageSeriesStamped(storage::ChangeSet& change, const Loc& doc, const SeriesRecord& series) {
+  change.PutJsonStamped(layout_.SeriesFile(doc.folder, doc.name), ToJson(series),
+                        layout_.Child(doc.folder, doc.name));
 }
 
 Status Staging::StageDirIfMissing(storage::ChangeSet& change, const std::string& path) {

@@ -34,6 +34,9 @@ class Staging {
   // visible file's identity as applied (see SeriesRecord::file_size).
   void StageVisibleAndSeries(storage::ChangeSet& change, const Loc& doc, const std::string& source,
                              storage::Guard guard, const SeriesRecord& series);
+  // Stages only the series record, stamped as above: for a visible file that already is
+  // what it should show (the same inode).
+  void StageSeriesStamped(storage::ChangeSet& change, const Loc& doc, const SeriesRecord& series);
   // The file `path` (content or a visible file, which a later change may make again as a
   // link) is removed, guarded by its present inode; nothing if it does not exist.
   Status StageRemoveFile(storage::ChangeSet& change, const std::string& path);

@@ -165,6 +165,7 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     const std::string version_content = layout_.VersionContent(now_at.folder, now_at.name, label);
     const std::string pwc_content = layout_.PwcContent(now_at.folder, now_at.name);
     bool has_content = false;
+    bool visible_current = false;  // the visible file already is the new version's content
     if (req.content) {
       FOLIO_ASSIGN_OR_RETURN(ContentInfo info, staging_.StageContent(change, version_content, *req.content, new_name));
       rec.content = info;
@@ -174,6 +175,13 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
       FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.PwcContent(loc.folder, loc.name)));
       change.Rename(pwc_content, version_content, storage::Guard::Inode(st));
       has_content = true;
+      // Content never changed is another name of the version checked out (CheckOut
+      // links it); when that is the latest, the visible file is that inode already, and
+      // a new link of it would change nothing.
+      if (!renames) {
+        auto shown = fs_.Stat(layout_.Child(loc.folder, loc.name));
+        visible_current = shown.ok() && shown->inode == st.inode && shown->device == st.device;
+      }
     }
     change.PutJson(layout_.VersionProps(now_at.folder, now_at.name, label), ToJson(rec));
     change.Remove(layout_.PwcProps(now_at.folder, now_at.name));
@@ -194,7 +202,12 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     series.versions.push_back(label);
     versions_.ArchiveOldest(change, now_at.folder, now_at.name, series);
     series.checked_out.reset();
-    staging_.StageVisibleAndSeries(change, now_at, has_content ? version_content : "", storage::Guard::None(), series);
+    if (visible_current) {
+      staging_.StageSeriesStamped(change, now_at, series);
+    } else {
+      staging_.StageVisibleAndSeries(change, now_at, has_content ? version_content : "", storage::Guard::None(),
+                                     series);
+    }
     FOLIO_RETURN_IF_ERROR(staging_.StageCheckedOutMarker(change, series.series_id, false));
     change.Record(Event("deleted", storage::PwcId(series.series_id), BaseType::kDocument, type->id));
     change.Record(Event("created", storage::VersionId(series.series_id, label), BaseType::kDocument, type->id));

@@ -202,6 +202,11 @@ TEST_CASE_TEMPLATE("Versioning: a check-out links the version's content, writing
     CHECK(f.Content(doc.series_id + ";1.0") == "base");
     CHECK(f.Visible("l.txt") == "base");
     CHECK(TempsLeft(f, "l.txt").empty());
+    // The visible file was that file already, and still is (not linked anew).
+    auto shown = f.fs().Stat("demo/main/l.txt");
+    REQUIRE(shown.ok());
+    CHECK(SameInode(*shown, SeriesFileStat(f, "l.txt", "1.1.content")));
+    CHECK(shown->links == 3);  // l.txt, 1.0.content, 1.1.content
     // And again, then new content: only the new version gets new bytes.
     auto again = f.repo->CheckOut(doc.id, "alice");
     REQUIRE(again.ok());
