@@ -136,7 +136,7 @@ Result<ObjectData> Creator::CreateDocument(const std::string& parent_id, const N
     // The visible file holds the latest version's content; a document created checked
     // out has no version yet, so its file is empty until the first check-in.
     staging_.StageVisibleAndSeries(change, made, content && !checked_out ? content_path : "",
-                                   storage::Guard::None(), series);
+                                   storage::Guard::None(), series, /*visible_new=*/true);
     storage::StageIndexEntry(change, layout_, series.series_id,
                              {"document", f.parent.id, obj.name, storage::JoinPath(f.parent.folder, obj.name)});
     if (checked_out) FOLIO_RETURN_IF_ERROR(staging_.StageCheckedOutMarker(change, series.series_id, true));

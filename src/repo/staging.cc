@@ -43,10 +43,12 @@ Result<ContentInfo> Staging::StageContent(storage::ChangeSet& change, const std:
 }
 
 void Staging::StageVisibleAndSeries(storage::ChangeSet& change, const Loc& doc, const std::string& source,
-                                    storage::Guard guard, const SeriesRecord& series) {
+                                    storage::Guard guard, const SeriesRecord& series, bool visible_new) {
   const std::string visible = layout_.Child(doc.folder, doc.name);
   if (source.empty()) {
     change.Put(visible, "");
+  } else if (visible_new) {
+    change.LinkNew(visible, source, std::move(guard));
   } else {
     change.Link(visible, source, std::move(guard));
   }

@@ -82,7 +82,7 @@ Result<ObjectData> Versioning::CheckOut(const std::string& id, const std::string
     if (rec.content) {
       const std::string version_content = layout_.VersionContent(loc.folder, loc.name, label);
       FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(version_content));
-      change.Link(layout_.PwcContent(loc.folder, loc.name), version_content, storage::Guard::Inode(st));
+      change.LinkNew(layout_.PwcContent(loc.folder, loc.name), version_content, storage::Guard::Inode(st));
     }
     change.PutJson(layout_.PwcProps(loc.folder, loc.name), ToJson(pwc));
     change.PutJson(layout_.SeriesFile(loc.folder, loc.name), ToJson(series));

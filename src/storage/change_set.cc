@@ -161,8 +161,9 @@ Status PutNewFile(Fs& fs, const std::string& path, std::string_view bytes) {
 }
 
 // Makes `path` another name of `source` by a link made beside it and renamed over it;
-// with `is_new` (a directory this application created) by one link, unless `path` is
-// there after all. Missing: the source or the target's directory is gone.
+// with `is_new` (nothing expected at `path`: a directory this application created, or
+// Action::expect_new) by one link, unless `path` is there after all. Missing: the source
+// or the target's directory is gone.
 Status LinkFile(Fs& fs, const std::string& source, const std::string& path, bool is_new) {
   if (is_new) {
     Status s = fs.Link(source, path);
@@ -379,7 +380,7 @@ class Applier {
       case Action::Op::kLink: {
         FOLIO_ASSIGN_OR_RETURN(bool holds, Holds(a.source, a.guard));
         if (!holds) return OkStatus();
-        Status s = LinkFile(fs, a.source, a.path, fresh_.count(ParentPath(a.path)) > 0);
+        Status s = LinkFile(fs, a.source, a.path, a.expect_new || fresh_.count(ParentPath(a.path)) > 0);
         if (s.ok()) Made(a.path);
         return IsMissing(s) ? OkStatus() : s;  // the source, or the target's directory, is gone
       }
@@ -488,6 +489,11 @@ void ChangeSet::MakeDir(std::string path) { Add(Action::Op::kMakeDir, std::move(
 
 void ChangeSet::Link(std::string path, std::string source, Guard guard) {
   Add(Action::Op::kLink, std::move(path), std::move(source), std::move(guard));
+}
+
+void ChangeSet::LinkNew(std::string path, std::string source, Guard guard) {
+  Add(Action::Op::kLink, std::move(path), std::move(source), std::move(guard));
+  actions_.back().expect_new = true;
 }
 
 void ChangeSet::Copy(std::string path, std::string source) {

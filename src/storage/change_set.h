@@ -88,6 +88,10 @@ struct Action {
   // kPut by PutJson: the value `bytes` is the text of, as a reader parsing `bytes` gets
   // it (never logged; null when it cannot be, and then the apply parses `bytes`).
   std::shared_ptr<const Json> value;
+  // kLink by LinkNew: nothing is expected at `path`, so the link is made there at once
+  // (one call), and only when something is there after all beside it and renamed over
+  // it (never logged: a replayed record has it false, and takes the longer way).
+  bool expect_new = false;
 };
 
 class ChangeSet {
@@ -105,6 +109,9 @@ class ChangeSet {
   // what was there. `guard` names `source`'s inode, unless an earlier action of this
   // change set writes `source` (then Guard::None()).
   void Link(std::string path, std::string source, Guard guard);
+  // As Link, for a `path` that is not expected to exist (a working copy's content at a
+  // check-out): the same result, in fewer calls when nothing is there.
+  void LinkNew(std::string path, std::string source, Guard guard);
   // At commit, `path` holds a copy of the bytes `source` holds now (a file whose inode
   // must not be shared: a working copy is edited apart from its version).
   void Copy(std::string path, std::string source);

@@ -120,6 +120,32 @@ TEST_CASE("ApplyChangeSet: files put into a directory the change creates are wri
   CHECK(TreeWithoutTemps(fs) == once);
 }
 
+TEST_CASE("ApplyChangeSet: LinkNew links at once where nothing is, and replaces what is there after all") {
+  RenameLog fs;
+  for (const char* dir : {"r", "r/d"}) REQUIRE(fs.MakeDir(dir).ok());
+  Put(fs, "r/d/1.0.content", "version");
+  Put(fs, "r/d/other", "other");
+  const uint64_t inode = fs.Stat("r/d/1.0.content")->inode;
+  ChangeSet change;
+  change.LinkNew("r/d/pwc.content", "r/d/1.0.content", Guard::None());
+  REQUIRE(storage::ApplyChangeSet(fs, change, {}, nullptr).ok());
+  CHECK(fs.renamed.empty());  // one link, nothing renamed
+  CHECK(fs.Stat("r/d/pwc.content")->inode == inode);
+
+  // Something there after all (a leftover, or the same change applied again): the link
+  // goes beside it and is renamed over it, as Link does.
+  ChangeSet over;
+  over.LinkNew("r/d/other", "r/d/1.0.content", Guard::None());
+  REQUIRE(storage::ApplyChangeSet(fs, over, {}, nullptr).ok());
+  CHECK(fs.renamed == std::vector<std::string>{"r/d/other"});
+  CHECK(fs.Stat("r/d/other")->inode == inode);
+  CHECK(Get(fs, "r/d/other") == "version");
+  fs.renamed.clear();
+  REQUIRE(storage::ApplyChangeSet(fs, change, {}, nullptr).ok());
+  CHECK(fs.Stat("r/d/pwc.content")->inode == inode);
+  CHECK(DumpTree(fs).find(".folio-tmp") == std::string::npos);
+}
+
 TEST_CASE("ApplyChangeSet: a power loss at every step of an import-like change; the replay ends as one clean apply") {
   MemFs fixture;
   MakeFolder(fixture, kNames);
