@@ -219,9 +219,8 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
   if (!pwc) {
     if (series.versions.empty()) return ObjectNotFound("document '" + loc.name + "' has no version yet");
     the_label = label ? *label : LatestLabel(series);
-    bool listed = (hints != nullptr && hints->labels_listed) || the_label == LatestLabel(series) ||
-                  std::find(series.versions.begin(), series.versions.end(), the_label) != series.versions.end();
-    if (!listed && ArchiveHolding(series, the_label) != nullptr) {
+    bool listed = (hints != nullptr && hints->labels_listed) || the_label == LatestLabel(series);
+    if (!listed) {
       FOLIO_ASSIGN_OR_RETURN(listed, versions_.Lists(loc.folder, loc.name, series, the_label));
     }
     if (!listed) {

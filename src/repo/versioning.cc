@@ -1,8 +1,6 @@
 // Check-out, check-in, cancel and the version lists; see versioning.h.
 #include "repo/versioning.h"
 
-#include "repo/version_list.h"
-
 #include <algorithm>
 
 #include "folio/cmis_ids.h"
