@@ -79,9 +79,8 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
         record_path = layout_.PwcProps(loc.folder, loc.name);
       } else {
         label = t.label ? *t.label : LatestLabel(*series);
-        if (std::find(series->versions.begin(), series->versions.end(), label) == series->versions.end()) {
-          return ObjectNotFound("no object with id '" + id + "'");
-        }
+        FOLIO_ASSIGN_OR_RETURN(bool listed, versions_.Lists(loc.folder, loc.name, *series, label));
+        if (!listed) return ObjectNotFound("no object with id '" + id + "'");
         record_path = layout_.VersionProps(loc.folder, loc.name, label);
       }
     }

@@ -123,6 +123,27 @@ TEST_CASE_TEMPLATE("Version list: series.json stays bounded, every version stays
   CHECK(f.Content(s + ";1.3") == "v1.3");
 }
 
+TEST_CASE_TEMPLATE("Version list: an archived version's properties are updated like a listed one's", F,
+                   RepoFixture, MemRepoFixture) {
+  F f("B", kMax);
+  const std::string s = LongHistory(f);
+  const Json before = SeriesJson(f, "h.txt");
+  auto updated = f.repo->UpdateProperties(s + ";1.1", Json{{"cmis:description", "archived, updated"}}, "bob");
+  REQUIRE_MESSAGE(updated.ok(), updated.status().ToString());
+  CHECK(updated->version_label == "1.1");
+  auto read = f.repo->GetObject(s + ";1.1");
+  REQUIRE(read.ok());
+  CHECK(read->properties["cmis:description"] == "archived, updated");
+  CHECK(f.Content(s + ";1.1") == "v1.1");
+  CHECK(SeriesJson(f, "h.txt") == before);  // no label moved
+  CHECK(f.Visible("h.txt") == "v2.2");
+  // A label inside an archive's range that is no version is still not found.
+  auto none = f.repo->UpdateProperties(s + ";1.10", Json{{"cmis:description", "x"}}, "bob");
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.status().kind() == ErrorKind::kObjectNotFound);
+  CHECK(FsckErrors(f.fs()).empty());
+}
+
 TEST_CASE_TEMPLATE("Version list: the latest major version may be archived", F, RepoFixture, MemRepoFixture) {
   F f("B", kMax);
   ObjectData d = f.Doc(f.root, "m.txt", "v1.0");
