@@ -306,30 +306,23 @@ Scenario CheckInArchivingScenario() {
       }};
 }
 
-// Deleting one archived version: its archive is rewritten without it.
-Scenario DeleteArchivedScenario() {
+// Deleting version `label` alone from a history of `n` versions (History). With
+// kListMax = 3 the first versions are archived: deleting an archived one rewrites its
+// archive without it; deleting the only listed one moves the newest archive back into
+// series.json (its file goes) and the visible file takes the version before.
+Scenario DeleteOneVersionScenario(int n, std::string label) {
+  std::vector<std::string> all;
+  for (int i = 0; i < n; ++i) all.push_back("1." + std::to_string(i));
+  std::vector<std::string> rest = all;
+  std::erase(rest, label);
   return {
-      [](RepoFixture& f) { return History(f, 5, /*checked_out=*/false); },
-      [](Repository& r, const std::string& s) { return r.Delete(s + ";1.1", false); },
-      [](Repository& r, const std::string& s) { return !r.GetObject(s + ";1.1").ok(); },
-      [](Repository& r, const std::string& s, bool effect) {
-        CHECK(LabelsOf(r, s) == (effect ? std::vector<std::string>{"1.0", "1.2", "1.3", "1.4"}
-                                        : std::vector<std::string>{"1.0", "1.1", "1.2", "1.3", "1.4"}));
-      }};
-}
-
-// Deleting the only listed version: the newest archive moves back into series.json and
-// its file goes, and the visible file takes the version before.
-Scenario DeleteLastListedScenario() {
-  return {
-      // Archived 1.0, 1.1, 1.2; listed 1.3 (the fourth version archived all but one).
-      [](RepoFixture& f) { return History(f, 4, /*checked_out=*/false); },
-      [](Repository& r, const std::string& s) { return r.Delete(s + ";1.3", false); },
-      [](Repository& r, const std::string& s) { return !r.GetObject(s + ";1.3").ok(); },
-      [](Repository& r, const std::string& s, bool effect) {
-        CHECK(LabelsOf(r, s) == (effect ? std::vector<std::string>{"1.0", "1.1", "1.2"}
-                                        : std::vector<std::string>{"1.0", "1.1", "1.2", "1.3"}));
-        CHECK(ContentOf(r, s) == (effect ? "v1.2" : "v1.3"));
+      [n](RepoFixture& f) { return History(f, n, /*checked_out=*/false); },
+      [label](Repository& r, const std::string& s) { return r.Delete(s + ";" + label, false); },
+      [label](Repository& r, const std::string& s) { return !r.GetObject(s + ";" + label).ok(); },
+      [all, rest](Repository& r, const std::string& s, bool effect) {
+        const std::vector<std::string>& now = effect ? rest : all;
+        CHECK(LabelsOf(r, s) == now);
+        CHECK(ContentOf(r, s) == "v" + now.back());
       }};
 }
 
@@ -691,8 +684,10 @@ std::vector<std::pair<const char*, Scenario>> AllScenarios() {
           {"import", ImportScenario()},
           {"folder removed by hand", FolderRemovedByHandScenario()},
           {"checkIn archiving older labels", CheckInArchivingScenario()},
-          {"delete of an archived version", DeleteArchivedScenario()},
-          {"delete of the last listed version", DeleteLastListedScenario()}};
+          // Archived 1.0-1.2, listed 1.3 and 1.4.
+          {"delete of an archived version", DeleteOneVersionScenario(5, "1.1")},
+          // Archived 1.0-1.2, listed 1.3 (the fourth version archived all but one).
+          {"delete of the last listed version", DeleteOneVersionScenario(4, "1.3")}};
 }
 
 }  // namespace
