@@ -13,8 +13,6 @@ using folio::testing::Contains;
 using folio::testing::MemRepoFixture;
 using folio::testing::RepoFixture;
 
-TYPE_TO_STRING(RepoFixture);
-TYPE_TO_STRING(MemRepoFixture);
 using folio::testing::WriteFile;
 
 namespace {

@@ -14,9 +14,6 @@ using namespace folio;
 using folio::testing::MemRepoFixture;
 using folio::testing::RepoFixture;
 
-TYPE_TO_STRING(RepoFixture);
-TYPE_TO_STRING(MemRepoFixture);
-
 TEST_CASE_TEMPLATE("Concurrency: 50 simultaneous checkOuts of one document, exactly one succeeds", F,
                    RepoFixture, MemRepoFixture) {
   F f;

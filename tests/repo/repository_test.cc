@@ -11,9 +11,6 @@ using folio::testing::Contains;
 using folio::testing::MemRepoFixture;
 using folio::testing::RepoFixture;
 
-TYPE_TO_STRING(RepoFixture);
-TYPE_TO_STRING(MemRepoFixture);
-
 TEST_CASE_TEMPLATE("Repository: a new repository has a root folder with an id and path /", F,
                    RepoFixture, MemRepoFixture) {
   F f;

@@ -17,9 +17,6 @@ using folio::testing::MemRepoFixture;
 using folio::testing::RepoFixture;
 using folio::testing::WriteFile;
 
-TYPE_TO_STRING(RepoFixture);
-TYPE_TO_STRING(MemRepoFixture);
-
 namespace {
 
 constexpr uint32_t kMax = 4;  // series.json lists at most 4 labels

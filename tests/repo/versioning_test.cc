@@ -12,9 +12,6 @@ using folio::testing::Contains;
 using folio::testing::MemRepoFixture;
 using folio::testing::RepoFixture;
 
-TYPE_TO_STRING(RepoFixture);
-TYPE_TO_STRING(MemRepoFixture);
-
 namespace {
 
 ObjectData CheckInNew(RepoFixture& f, const std::string& pwc, bool major, const std::string& bytes,

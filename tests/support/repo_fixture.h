@@ -214,3 +214,7 @@ struct MemRepoFixture : RepoFixture {
 };
 
 }  // namespace folio::testing
+
+// How doctest names a TEST_CASE_TEMPLATE's instance on these fixtures ("...<RepoFixture>").
+TYPE_TO_STRING_AS("RepoFixture", folio::testing::RepoFixture);
+TYPE_TO_STRING_AS("MemRepoFixture", folio::testing::MemRepoFixture);
