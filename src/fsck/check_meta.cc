@@ -1,9 +1,9 @@
 // Checks of the data, domain and repository metadata, and of what interrupted work
 // leaves behind (journal records, temp files, trash, uploads); plus symlinks and special files.
-#include <chrono>
 #include <regex>
 
 #include "fsck/checks.h"
+#include "storage/datetime.h"
 
 namespace folio::fsck {
 namespace {
@@ -180,8 +180,7 @@ Problems CheckData(const DataFacts& d) {
 }
 
 Problems CheckRepository(Fs& fs, const RepoFacts& f, bool compare_bytes) {
-  const int64_t now_ns =
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const int64_t now_ns = storage::WallNowNs();
   Problems out;
   Append(out, CheckRepositoryMeta(f));
   Append(out, CheckObjectAcls(fs, f));

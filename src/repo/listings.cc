@@ -1,6 +1,5 @@
 // A folder's children; see listings.h.
 #include <algorithm>
-#include <chrono>
 
 #include "repo/listings.h"
 
@@ -12,6 +11,7 @@
 #include "repo/folder_markers.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
+#include "storage/datetime.h"
 #include "storage/json_access.h"
 #include "storage/name_rules.h"
 
@@ -20,12 +20,6 @@ namespace {
 
 constexpr size_t kMaxCachedListings = 512;
 constexpr size_t kMaxLoggedDamage = 4096;
-constexpr int64_t kRacyNs = 100 * 1000000LL;
-
-int64_t RealNowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 }  // namespace
 
@@ -69,8 +63,7 @@ Result<std::shared_ptr<const Listing>> Listings::List(const std::string& folder)
   std::sort(listing->children.begin(), listing->children.end(),
             [](const ListedChild& a, const ListedChild& b) { return a.name < b.name; });
   // A directory changed within the clock's granularity may change again unseen.
-  const int64_t now = RealNowNs();
-  listing->racy = now - dir_st.mtime_ns <= kRacyNs || now - items_mtime <= kRacyNs;
+  listing->racy = storage::IsRacy(dir_st.mtime_ns) || storage::IsRacy(items_mtime);
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (cache_.size() >= kMaxCachedListings) cache_.clear();

@@ -287,6 +287,13 @@ int64_t NowMs() {
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
+int64_t WallNowNs() {
+  using namespace std::chrono;
+  return duration_cast<nanoseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+bool IsRacy(int64_t mtime_ns) { return WallNowNs() - mtime_ns <= kRacyNs; }
+
 void SetClockForTest(std::optional<int64_t> ms) {
   if (ms) g_fixed_ms = *ms;
   g_fixed = ms.has_value();

@@ -23,6 +23,16 @@ inline constexpr int64_t kMaxDateTimeMs = 253402300799999;  // 9999-12-31T23:59:
 int64_t NowMs();
 // Tests only: a fixed time for NowMs (nullopt: the real clock again).
 void SetClockForTest(std::optional<int64_t> ms);
+// The wall clock in nanoseconds since the epoch, the clock of file timestamps: never
+// the time SetClockForTest fixed.
+int64_t WallNowNs();
+// How close to now a file's mtime must be for what was read of the file not to be
+// kept as validated by that mtime: 100 ms, well above any filesystem's timestamp tick.
+inline constexpr int64_t kRacyNs = 100 * 1000000LL;
+// True when a file or directory last modified at `mtime_ns` may change again within
+// the same tick of the filesystem's clock without its mtime moving (git's "racy" index
+// problem): a cache must not keep what it read of it.
+bool IsRacy(int64_t mtime_ns);
 
 // 1709287200000 -> "2024-03-01T10:00:00.000Z": UTC, always three digits of
 // milliseconds. The form of stored dates and of dateTimeFormat=extended answers.

@@ -1,8 +1,8 @@
 // Stat-validated JSON cache; see json_cache.h.
 #include "storage/json_cache.h"
 
-#include <chrono>
 
+#include "storage/datetime.h"
 #include "storage/json_footprint.h"
 
 namespace folio::storage {
@@ -30,10 +30,7 @@ Result<std::shared_ptr<const Json>> JsonCache::Read(Fs& fs, const std::string& p
   FOLIO_ASSIGN_OR_RETURN(Json parsed, ParseStoredJson(bytes, path));
   auto json = std::make_shared<const Json>(std::move(parsed));
   // Cache only what was stable before we read it (see the header on racy files).
-  // The real clock, not NowMs(): tests may fix NowMs().
-  const int64_t now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                             std::chrono::system_clock::now().time_since_epoch()).count();
-  if (bytes.size() == st.size && now_ns - st.mtime_ns > 100 * 1000000LL && capacity_ > 0) {
+  if (bytes.size() == st.size && !IsRacy(st.mtime_ns) && capacity_ > 0) {
     const uint64_t cost = CostOf(path, *json);
     std::lock_guard<std::mutex> lock(mu_);
     if (map_.find(path) == map_.end()) InsertLocked(path, st, json, cost);

@@ -1,13 +1,13 @@
 // Changes kept in memory above a filesystem left as it is; see overlay_fs.h.
 #include "storage/overlay_fs.h"
 
-#include <chrono>
 #include <string>
 #include <cstring>
 #include <mutex>
 #include <system_error>
 
 #include "storage/change_set.h"
+#include "storage/datetime.h"
 
 namespace folio::storage {
 namespace {
@@ -39,10 +39,6 @@ std::string SizeText(uint64_t bytes) {
   return std::to_string(bytes) + " bytes";
 }
 
-int64_t NowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 }  // namespace
 
@@ -120,7 +116,7 @@ class OverlayFs::Writer : public WritableFile {
     closed_ = true;
     std::unique_lock lock(fs_.mu_);
     node_->bytes = std::make_shared<const std::string>(std::move(buffer_));
-    node_->mtime_ns = NowNs();
+    node_->mtime_ns = WallNowNs();
     node_->Recount();
     return OkStatus();
   }
@@ -250,7 +246,7 @@ Result<std::unique_ptr<WritableFile>> OverlayFs::CreateNew(const std::string& pa
   FOLIO_RETURN_IF_ERROR(RequireParentLocked(path));
   auto node = std::make_shared<Node>(*this);
   node->inode = next_inode_++;
-  node->mtime_ns = NowNs();
+  node->mtime_ns = WallNowNs();
   node->Recount();
   PutLocked(path, node);
   return std::unique_ptr<WritableFile>(new Writer(*this, std::move(node), path));
@@ -313,7 +309,7 @@ Status OverlayFs::MakeDir(const std::string& path) {
   auto node = std::make_shared<Node>(*this);
   node->kind = Node::Kind::kDir;
   node->inode = next_inode_++;
-  node->mtime_ns = NowNs();
+  node->mtime_ns = WallNowNs();
   node->Recount();
   PutLocked(path, std::move(node));
   return OkStatus();

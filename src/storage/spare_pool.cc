@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "storage/atomic_write.h"
+#include "storage/datetime.h"
 #include "storage/layout.h"
 
 namespace folio::storage {
@@ -17,11 +18,6 @@ namespace {
 bool Unsupported(const Status& s) {
   return s.Is(std::errc::operation_not_supported) || s.Is(std::errc::invalid_argument) ||
          s.Is(std::errc::cross_device_link) || s.Is(std::errc::function_not_supported);
-}
-
-int64_t RealNowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 }  // namespace
@@ -107,7 +103,7 @@ std::unique_ptr<WritableFile> SparePool::OpenReady(Fs& fs, const Spare& spare, u
   }
   // A spare another process retired lately (its ctime says when): not yet.
   const int64_t grace_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(options_.grace).count();
-  if (st->ctime_ns > RealNowNs() - grace_ns) {
+  if (st->ctime_ns > WallNowNs() - grace_ns) {
     (void)(*file)->Close();
     GiveBack(Spare{spare.name, std::chrono::steady_clock::now()});
     return nullptr;

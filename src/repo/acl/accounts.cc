@@ -13,20 +13,11 @@
 namespace folio::acl {
 namespace {
 
-// A directory changed this recently may change again within the same tick of the
-// file system's clock without its time stamp moving (git's "racy" index problem):
-// such a snapshot is read again on its next use.
-constexpr int64_t kRacyMs = 100;
-
 int64_t SteadyMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 
-int64_t WallNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 bool SameFile(const FileStat& a, const FileStat& b) {
   return a.type == b.type && a.device == b.device && a.inode == b.inode && a.size == b.size &&
@@ -193,9 +184,10 @@ Result<std::shared_ptr<const DomainAccounts::Snapshot>> DomainAccounts::Load() {
   const bool has_domain_file = Exists(fs_, storage::DomainFile(domain_));
   if (!has_domain_file) return ObjectNotFound("no domain '" + domain_ + "'");
   FOLIO_ASSIGN_OR_RETURN(AccountFiles files, ReadAccountFiles(fs_, domain_));
-  const int64_t now_ns = WallNs();
   for (const FileStat& st : {snap->sentinel, *meta}) {
-    if (now_ns - st.mtime_ns < kRacyMs * 1000000) snap->racy = true;
+    // Changed this recently, it may change again unseen (storage::IsRacy): such a
+    // snapshot is read again on its next use.
+    if (storage::IsRacy(st.mtime_ns)) snap->racy = true;
   }
   for (auto& f : files.stats) snap->watched.push_back(std::move(f));
   snap->watched_checked_ms = SteadyMs();
