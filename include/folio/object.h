@@ -51,6 +51,11 @@ struct ObjectData {
   std::string version_label;  // "1.0", or "pwc" for the private working copy
   bool is_pwc = false;
   bool is_latest = false;
+  // Where the content was found: the document's own file in its folder (a file added
+  // there by hand or by `folio import` and not changed through Folio since, which has
+  // no version files, docs/STORAGE.md §4.1) rather than its version's content file.
+  // Repository::OpenContent opens it there.
+  bool content_in_document_file = false;
 };
 
 enum class VersioningState { kMajor, kMinor, kCheckedOut, kNone };

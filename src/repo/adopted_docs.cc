@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "storage/committer.h"
+#include "storage/datetime.h"
 #include "storage/ids.h"
 
 namespace folio::repo {
@@ -26,7 +28,25 @@ const std::shared_ptr<const storage::Json>& AdoptedDoc::VersionJson() const {
 
 Result<std::vector<uint64_t>> AdoptedDocs::Numbers(const std::string& folder_id) {
   std::vector<uint64_t> numbers;
-  auto entries = fs_.List(layout_.AdoptedFolderDir(folder_id));
+  const std::string dir = layout_.AdoptedFolderDir(folder_id);
+  // Stat before listing: a change after the stat gives the directory a later mtime, so
+  // what is kept below is never taken for a listing newer than it is.
+  std::optional<FileStat> dir_st;
+  if (!storage::Committer::InStaging()) {
+    auto st = fs_.Stat(dir);
+    if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) return numbers;
+    if (st.ok() && st->type == FileType::kDirectory) dir_st = *st;
+  }
+  const bool cacheable = dir_st.has_value();
+  if (cacheable) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = numbers_memo_.find(folder_id);
+    if (it != numbers_memo_.end() && it->second.dir_inode == dir_st->inode &&
+        it->second.dir_mtime_ns == dir_st->mtime_ns) {
+      return it->second.numbers;
+    }
+  }
+  auto entries = fs_.List(dir);
   if (!entries.ok()) {
     if (entries.status().Is(std::errc::no_such_file_or_directory)) return numbers;
     return entries.status();
@@ -36,6 +56,13 @@ Result<std::vector<uint64_t>> AdoptedDocs::Numbers(const std::string& folder_id)
     if (auto n = storage::AdoptionTableNumber(e.name)) numbers.push_back(*n);
   }
   std::sort(numbers.begin(), numbers.end());
+  // A directory changed within the clock's granularity may change again without its
+  // mtime moving (git's "racy" case): such a listing is not kept.
+  if (cacheable && !storage::IsRacy(dir_st->mtime_ns)) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (numbers_memo_.size() >= kMaxNumbersMemo) numbers_memo_.clear();
+    numbers_memo_[folder_id] = NumbersMemo{dir_st->inode, dir_st->mtime_ns, numbers};
+  }
   return numbers;
 }
 
@@ -81,6 +108,15 @@ Result<std::shared_ptr<const AdoptedDoc>> AdoptedDocs::Find(const std::string& f
     if (it != table->by_name.end()) return it->second;
   }
   return std::shared_ptr<const AdoptedDoc>();
+}
+
+Result<bool> AdoptedDocs::IsCurrentFile(const std::string& folder_id, const std::string& name,
+                                        const std::string& series_id, const FileStat& file) {
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, Find(folder_id, name));
+  if (doc == nullptr || doc->entry.series_id != series_id) return false;
+  const AdoptedEntry& e = doc->entry;
+  return file.type == FileType::kFile && file.size == e.file_size && file.mtime_ns == e.file_mtime_ns &&
+         (e.file_inode == 0 || file.inode == e.file_inode);
 }
 
 Result<std::shared_ptr<const AdoptedDoc>> AdoptedDocs::FindId(const std::string& series_id) {

@@ -56,6 +56,13 @@ class AdoptedDocs {
   // The adopted document `name` of the folder `folder_id`; null when none. Errors:
   // kStorage when a table of the folder cannot be read or decoded (naming it).
   Result<std::shared_ptr<const AdoptedDoc>> Find(const std::string& folder_id, const std::string& name);
+  // True when `file` (the identity of a file opened as a document's) is still the
+  // content of the adopted document `series_id`: its entry under `name` in the tables
+  // of the folder `folder_id` describes that very file. False once the document has
+  // been given its own files (its first change through Folio, after which its file may
+  // hold a later version) or its file was edited by hand. Errors: as Find.
+  Result<bool> IsCurrentFile(const std::string& folder_id, const std::string& name, const std::string& series_id,
+                             const FileStat& file);
   // The adopted document whose series id is `series_id` (its folder is named in the id,
   // storage::AdoptedFolderOf); null when none (also for an id of another form). Errors:
   // as Find.
@@ -92,8 +99,19 @@ class AdoptedDocs {
     std::shared_ptr<const Decoded> decoded;
   };
   static constexpr size_t kMaxTableMemo = 256;
+  // A folder's table numbers as its directory listed them, kept while the directory's
+  // inode and mtime stay the same (one stat instead of a listing per lookup).
+  struct NumbersMemo {
+    uint64_t dir_inode = 0;
+    int64_t dir_mtime_ns = 0;
+    std::vector<uint64_t> numbers;
+  };
+  static constexpr size_t kMaxNumbersMemo = 1024;
 
-  // The folder's table numbers, ascending (none when it has no table directory).
+  // The folder's table numbers, ascending (none when it has no table directory). A
+  // staging lists the directory every time: one that does so while a change in flight
+  // adds or removes a table of the folder runs again (storage::Committer::CheckConflict),
+  // which a listing kept from before could not tell.
   Result<std::vector<uint64_t>> Numbers(const std::string& folder_id);
   Result<std::shared_ptr<const Decoded>> Table(const std::string& folder_id, uint64_t n);
   Result<AdoptionTable> ReadTable(const std::string& folder_id, uint64_t n);
@@ -108,6 +126,7 @@ class AdoptedDocs {
   RecordReader& records_;
   std::mutex mu_;
   std::unordered_map<const storage::Json*, TableMemo> memo_;
+  std::unordered_map<std::string, NumbersMemo> numbers_memo_;  // by folder id
   size_t sweep_at_ = kFirstMemoSweep;  // see repo/memo_sweep.h
 };
 

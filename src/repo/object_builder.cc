@@ -353,6 +353,7 @@ ObjectData ObjectBuilder::AssembleDocument(const DocContext& c, const std::strin
   o.version_label = pwc ? "pwc" : the_label;
   o.is_pwc = pwc;
   o.content = std::move(rec.content);
+  o.content_in_document_file = loc.adopted != nullptr && !pwc;
   o.acl = std::move(rec.acl);
 
   const bool versioned = series.versionable;

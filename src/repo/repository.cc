@@ -125,24 +125,33 @@ Result<ContentStream> Repository::OpenContent(const std::string& id) {
 Result<ContentStream> Repository::OpenContent(const ObjectData& o) {
   if (o.base != BaseType::kDocument) return Constraint("object '" + o.id + "' is not a document and has no content");
   if (!o.content) return Constraint("document '" + o.name + "' has no content");
-  const std::string folder = storage::ParentPath(o.path), name = storage::BaseName(o.path);
-  const std::string path = o.is_pwc ? engine_->layout.PwcContent(folder, name)
-                                    : engine_->layout.VersionContent(folder, name, o.version_label);
+  // The file that holds the content of `d` as built.
+  const auto content_file = [this](const ObjectData& d) {
+    const std::string folder = storage::ParentPath(d.path), name = storage::BaseName(d.path);
+    return d.content_in_document_file ? engine_->layout.Child(folder, name)
+           : d.is_pwc                 ? engine_->layout.PwcContent(folder, name)
+                                      : engine_->layout.VersionContent(folder, name, d.version_label);
+  };
   ContentStream s;
   s.info = *o.content;
-  auto file = engine_->fs.Open(path);
-  if (!file.ok() && file.status().Is(std::errc::no_such_file_or_directory)) {
+  auto file = engine_->fs.Open(content_file(o));
+  bool gone = !file.ok() && file.status().Is(std::errc::no_such_file_or_directory);
+  if (file.ok() && o.content_in_document_file) {
+    // The document's file is its content only while the document is adopted: its first
+    // change through Folio may have put a later version there since it was built.
+    FOLIO_ASSIGN_OR_RETURN(FileStat st, (*file)->StatAtOpen());
+    FOLIO_ASSIGN_OR_RETURN(bool current, engine_->adopted.IsCurrentFile(o.parent_id, storage::BaseName(o.path),
+                                                                        o.series_id, st));
+    gone = !current;
+  }
+  if (gone) {
     // Moved or changed since the object was built: look it up again.
     engine_->committer.WaitForWriters();
     FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolveId(o.id));
     FOLIO_ASSIGN_OR_RETURN(ObjectData fresh, engine_->builder.Build(t));
     if (!fresh.content) return Constraint("document '" + fresh.name + "' has no content");
-    const std::string f = storage::ParentPath(fresh.path), n = storage::BaseName(fresh.path);
     s.info = *fresh.content;
-    // An adopted document's content is its file (docs/STORAGE.md §4.1).
-    file = engine_->fs.Open(t.loc.adopted != nullptr ? engine_->layout.Child(f, n)
-                            : fresh.is_pwc           ? engine_->layout.PwcContent(f, n)
-                                                     : engine_->layout.VersionContent(f, n, fresh.version_label));
+    file = engine_->fs.Open(content_file(fresh));
   }
   if (!file.ok()) return file.status();
   s.file = std::move(*file);

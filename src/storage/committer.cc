@@ -159,6 +159,8 @@ Status Committer::RunBookkeeping(const std::function<Status(ChangeSet&)>& stage)
   return ApplyChangeSet(*overlay_, change, ApplyOptions{}, nullptr);
 }
 
+bool Committer::InStaging() { return t_staging != nullptr; }
+
 bool Committer::CheckConflict(const std::string& path, bool listing) {
   for (StagingContext* c = t_staging; c != nullptr; c = c->outer) {
     if (c->committer->conflicts_->Conflicts(path, listing)) {

@@ -135,6 +135,10 @@ class Committer {
   // `listing`, a child of it), is not yet applied. (A directory a change only makes is
   // no conflict for what is below it.) Cheap when no staging runs on this thread.
   static bool CheckConflict(const std::string& path, bool listing);
+  // True on a thread that runs a staging (the `stage` of Run or RunBookkeeping): its
+  // reads are to go to the filesystem, where CheckConflict sees them, not to a cache
+  // validated by a stat alone.
+  static bool InStaging();
 
  private:
   struct Pending;

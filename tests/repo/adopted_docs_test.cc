@@ -12,6 +12,7 @@
 #include "support/repo_fixture.h"
 
 using namespace folio;
+using folio::testing::DemoMain;
 using folio::testing::ReadFile;
 using folio::testing::RepoFixture;
 using folio::testing::WriteFile;
@@ -279,6 +280,81 @@ TEST_CASE("Adopted: the first change gives the document its series, under the sa
   f.Restart();
   CHECK(f.repo->GetObject(d.series_id).ok());
   CHECK(CountEvents(f, "created", d.id) == 1);
+}
+
+TEST_CASE("Adopted: content is read from the document's own file, while that is still the document's") {
+  RepoFixture f;
+  WriteFile(f.RepoPath("c.txt"), "content");
+  WriteFile(f.RepoPath("e.txt"), "before");
+  const ObjectData d = *f.repo->GetObjectByPath("c.txt");
+  const ObjectData e = *f.repo->GetObjectByPath("e.txt");
+  CHECK(d.content_in_document_file);
+  const auto read = [&](const ObjectData& o) {
+    auto s = f.repo->OpenContent(o);
+    REQUIRE_MESSAGE(s.ok(), s.status().ToString());
+    CHECK(s->info.length == s->file->size());
+    return folio::testing::ReadAll(*s->file);
+  };
+  CHECK(read(d) == "content");
+
+  // Edited by hand (a new inode, as editors make) after `e` was built: the edit is
+  // taken in, and the object built before reads what the document now holds.
+  fs::remove(f.RepoPath("e.txt"));
+  WriteFile(f.RepoPath("e.txt"), "after, longer");
+  fs::last_write_time(f.RepoPath("e.txt"), fs::file_time_type::clock::now() + std::chrono::hours(1));
+  CHECK(read(e) == "after, longer");
+
+  // The first change through Folio gives the document its files; its own file then
+  // holds version 1.1. Version 1.0, built before that change, still reads 1.0's bytes.
+  auto pwc = f.repo->CheckOut(d.id, "alice");
+  REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
+  CHECK_FALSE(pwc->content_in_document_file);
+  CheckInRequest req;
+  req.major = false;
+  req.content = ContentSource::FromBytes("new content", "text/plain");
+  auto in = f.repo->CheckIn(pwc->id, req, "alice");
+  REQUIRE_MESSAGE(in.ok(), in.status().ToString());
+  REQUIRE(ReadFile(f.RepoPath("c.txt")) == "new content");
+  CHECK(read(d) == "content");
+  CHECK_FALSE(in->content_in_document_file);
+  CHECK(read(*in) == "new content");
+  auto again = f.repo->GetObject(d.id);
+  REQUIRE_MESSAGE(again.ok(), again.status().ToString());
+  CHECK_FALSE(again->content_in_document_file);
+  CHECK(read(*again) == "content");
+}
+
+TEST_CASE("Adopted: a table another process adds is seen by a process that keeps the folder's table numbers") {
+  RepoFixture f;
+  WriteFile(f.RepoPath("a.txt"), "a");
+  auto first = f.repo->GetChildren(f.root, 0, 10);
+  REQUIRE_MESSAGE(first.ok(), first.status().ToString());
+  REQUIRE(first->total == 1);
+  REQUIRE(Tables(f, f.root).size() == 1);
+  // Changed long ago: the listing of the table directory is kept (one changed within
+  // the last 100 ms is listed again every time).
+  fs::last_write_time(f.RepoPath(".folio/adopted/" + f.root),
+                      fs::file_time_type::clock::now() - std::chrono::hours(1));
+  auto a = f.repo->GetObjectByPath("a.txt");
+  REQUIRE_MESSAGE(a.ok(), a.status().ToString());
+  CHECK(f.repo->GetObject(a->series_id).ok());
+
+  DemoMain second = f.SecondProcess();
+  WriteFile(f.RepoPath("b.txt"), "b");
+  auto listed = second.repo->GetChildren(f.root, 0, 10);
+  REQUIRE_MESSAGE(listed.ok(), listed.status().ToString());
+  REQUIRE(listed->total == 2);
+  REQUIRE(Tables(f, f.root).size() == 2);
+  auto b = second.repo->GetObjectByPath("b.txt");
+  REQUIRE_MESSAGE(b.ok(), b.status().ToString());
+  // This process finds the other's table: the same document, not adopted again.
+  auto by_id = f.repo->GetObject(b->series_id);
+  CHECK_MESSAGE(by_id.ok(), by_id.status().ToString());
+  auto by_path = f.repo->GetObjectByPath("b.txt");
+  REQUIRE_MESSAGE(by_path.ok(), by_path.status().ToString());
+  CHECK(by_path->id == b->id);
+  CHECK(f.Content(b->id) == "b");
+  CHECK(Tables(f, f.root).size() == 2);
 }
 
 TEST_CASE("Adopted: a read-only repository adopts in memory only") {

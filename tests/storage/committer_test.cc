@@ -211,6 +211,24 @@ TEST_CASE("Committer: a commit tells the wait hooks while it waits for its flush
   CHECK(hook_ends == 1);
 }
 
+TEST_CASE("Committer: InStaging says whether this thread runs a staging") {
+  folio::testing::TempDir dir;
+  auto fs = RepoDir(dir);
+  Committer c(*fs, RepoLayout("r"), CommitterOptions{});
+  REQUIRE(c.Open().ok());
+  CHECK_FALSE(Committer::InStaging());
+  bool inside = false, other_thread = true;
+  REQUIRE(c.Run([&](ChangeSet& change) {
+             inside = Committer::InStaging();
+             std::thread([&] { other_thread = Committer::InStaging(); }).join();
+             change.PutJson("r/a.json", Json{{"n", 1}});
+             return OkStatus();
+           }).ok());
+  CHECK(inside);
+  CHECK_FALSE(other_thread);
+  CHECK_FALSE(Committer::InStaging());
+}
+
 TEST_CASE("Committer: a directory a change in flight only makes is no conflict below it; one it renames is") {
   folio::testing::TempDir dir;
   auto fs = RepoDir(dir);
