@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -172,6 +173,27 @@ class Repository {
   // For the hot read path (every getObject over HTTP).
   Result<std::shared_ptr<const ObjectData>> GetObjectShared(const std::string& id);
   Result<std::shared_ptr<const ObjectData>> GetObjectByPathShared(const std::string& path);
+  // A cheap revalidation for a reader that keeps what it built of a document (the HTTP
+  // server's kept answers): what a change through Folio or an edit of the document's
+  // file moves, taken at one instant. See Unchanged.
+  struct Stamp {
+    FileStat log;            // the repository's commit log
+    uint64_t applied = 0;    // changes this process had applied
+    FileStat file;           // the document's file
+    int64_t taken_ms = 0;    // steady clock
+  };
+  // The stamp of now for the document whose repository-relative path is `path`. Take
+  // it before the lookup that confirms what the reader keeps. nullopt when none would
+  // serve: the commit log changed within the last 100 ms (a further change in the same
+  // tick of the filesystem's clock could leave it as it is), there is no log or no file.
+  std::optional<Stamp> StampNow(const std::string& path);
+  // True when nothing the document at `path` is built from can have changed since `s`
+  // was taken, as far as a second allows: no change was committed by any process
+  // (every commit writes the commit log, once before it applies its files and once
+  // after), this process applied none, the document's file has the identity it had,
+  // and `s` is less than a second old (an edit by hand of a record, which nothing here
+  // watches, is seen within a second; one of a document's file at once). Two stats.
+  bool Unchanged(const Stamp& s, const std::string& path);
   // The latest version (or latest major version) of the series `id` belongs to.
   // kObjectNotFound if `major` and the series has no major version.
   Result<ObjectData> GetLatestVersion(const std::string& id, bool major);

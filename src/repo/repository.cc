@@ -2,7 +2,10 @@
 // part of the engine that owns it (see engine.h).
 #include "folio/repository.h"
 
+#include <chrono>
+
 #include "repo/engine.h"
+#include "storage/datetime.h"
 #include "storage/ids.h"
 
 namespace folio {
@@ -79,6 +82,45 @@ Result<std::shared_ptr<const ObjectData>> Repository::GetObjectByPathShared(cons
     FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolvePath(path));
     return engine_->builder.BuildShared(t);
   });
+}
+
+namespace {
+
+// What StampNow and Unchanged compare of a file: the same file, not written since.
+bool SameIdentity(const FileStat& a, const FileStat& b) {
+  return SameInode(a, b) && a.size == b.size && a.mtime_ns == b.mtime_ns && a.ctime_ns == b.ctime_ns;
+}
+
+int64_t SteadyMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+constexpr int64_t kStampLifeMs = 1000;
+
+}  // namespace
+
+std::optional<Repository::Stamp> Repository::StampNow(const std::string& path) {
+  Stamp s;
+  s.taken_ms = SteadyMs();
+  // The count first: a change applied after it was read moves it, whatever else is seen.
+  s.applied = engine_->committer.changes_applied();
+  auto log = engine_->fs.IdentityStat(engine_->layout.LogFile());
+  if (!log.ok() || log->type != FileType::kFile || storage::IsRacy(log->mtime_ns)) return std::nullopt;
+  auto file = engine_->fs.IdentityStat(engine_->layout.Child(storage::ParentPath(path), storage::BaseName(path)));
+  if (!file.ok() || file->type != FileType::kFile) return std::nullopt;
+  s.log = *log;
+  s.file = *file;
+  return s;
+}
+
+bool Repository::Unchanged(const Stamp& s, const std::string& path) {
+  if (SteadyMs() - s.taken_ms >= kStampLifeMs) return false;
+  if (engine_->committer.changes_applied() != s.applied) return false;
+  auto log = engine_->fs.IdentityStat(engine_->layout.LogFile());
+  if (!log.ok() || !SameIdentity(*log, s.log)) return false;
+  auto file = engine_->fs.IdentityStat(engine_->layout.Child(storage::ParentPath(path), storage::BaseName(path)));
+  return file.ok() && SameIdentity(*file, s.file);
 }
 
 Result<ObjectData> Repository::GetLatestVersion(const std::string& id, bool major) {

@@ -156,7 +156,9 @@ Status Committer::RunBookkeeping(const std::function<Status(ChangeSet&)>& stage)
   }
   // Held whole or not at all: the room is asked for before the first action.
   FOLIO_RETURN_IF_ERROR(OverlayFs::CheckRoom(OverlayFs::CostOf(change), layout_.base()));
-  return ApplyChangeSet(*overlay_, change, ApplyOptions{}, nullptr);
+  Status s = ApplyChangeSet(*overlay_, change, ApplyOptions{}, nullptr);
+  changes_applied_.fetch_add(1, std::memory_order_release);
+  return s;
 }
 
 bool Committer::InStaging() { return t_staging != nullptr; }
@@ -297,7 +299,9 @@ Status Committer::ApplyFiles(const ChangeSet& change, std::set<std::string>* rep
   options.replayed = replayed;
   // Recovery writes new files: it runs before anything is known of the spares.
   if (replayed == nullptr) options.spares = &spares_;
-  FOLIO_RETURN_IF_ERROR(ApplyChangeSet(fs_, change, options, &trashed));
+  Status s = ApplyChangeSet(fs_, change, options, &trashed);
+  changes_applied_.fetch_add(1, std::memory_order_release);
+  FOLIO_RETURN_IF_ERROR(s);
   // Uploads linked into place are consumed: their own name goes after the next
   // checkpoint (until then a replay of the record links them again, harmlessly).
   const std::string uploads = layout_.UploadsDir();

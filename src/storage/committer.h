@@ -123,6 +123,10 @@ class Committer {
   // The token the next change event will get (the newest is one less).
   Result<uint64_t> NextToken();
   CommitterStats stats() const;
+  // Changes this process has applied to the files (or, read-only, to the overlay) so
+  // far, counted once each is applied (or failed to be): a reader that saw the same
+  // count before and after reading saw no change of this process applied meanwhile.
+  uint64_t changes_applied() const { return changes_applied_.load(std::memory_order_acquire); }
   bool read_only() const { return options_.read_only; }
   // True once a change failed because the filesystem is read-only (EROFS), at Open or
   // later: reads are served, every write fails with kStorage naming that cause (and is
@@ -218,6 +222,7 @@ class Committer {
   bool leader_active_ = false;
   bool stopping_ = false;
   std::atomic<uint64_t> applied_lsn_{0};
+  std::atomic<uint64_t> changes_applied_{0};
   std::atomic<bool> broken_{false};  // a record was committed but not fully applied
   std::atomic<int64_t> last_commit_ns_{0};
 

@@ -212,5 +212,56 @@ TEST_CASE("Response cache over HTTP: a kept answer is never given after a hand e
   CHECK(gone->status == 404);
 }
 
+// GETs `target` twice from the cache once the commit log has been still for longer than
+// the 100 ms a cheap check needs: the first reuse checks fully and takes a stamp, the
+// second is answered on it (Repository::Unchanged).
+void KeepWithStamp(ServerFixture& f, httplib::Client& c, const std::string& target) {
+  GetUntilKept(f, c, target);
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  const uint64_t hits = f.server().response_cache().hits();
+  for (int i = 0; i < 2; ++i) REQUIRE(c.Get(target.c_str())->status == 200);
+  REQUIRE(f.server().response_cache().hits() == hits + 2);
+}
+
+TEST_CASE("Response cache over HTTP: reused on a stamp while nothing changed, and still never stale") {
+  ServerFixture f;
+  auto c = f.Client();
+  const std::string target = MakeKeptDocument(f, c, "q.txt");
+  const std::string file = f.dir() + "/demo/beta/q.txt";
+  KeepWithStamp(f, c, target);
+  // A write by another process: seen at once.
+  auto other = Store::Open(f.dir(), {.durable = false});
+  REQUIRE(other.ok());
+  auto repo = (*other)->GetRepository("demo", "beta");
+  REQUIRE(repo.ok());
+  auto doc = (*repo)->GetObjectByPath("/q.txt");
+  REQUIRE(doc.ok());
+  REQUIRE((*repo)->UpdateProperties(doc->id, Json{{"cmis:description", "other process"}}, "bob").ok());
+  CHECK(PropText(Json::parse(c.Get(target.c_str())->body), "cmis:description") == "other process");
+  REQUIRE((*repo)->Checkpoint().ok());  // as its idle checkpoint would, before the next stamp
+
+  // An edit by hand of the document's file: seen at once.
+  KeepWithStamp(f, c, target);
+  WriteFile(file, "edited!");
+  CHECK(PropText(Json::parse(c.Get(target.c_str())->body), "cmis:contentStreamLength") == "7");
+
+  // An edit by hand of a record, which nothing watches: seen within about a second.
+  KeepWithStamp(f, c, target);
+  const std::string record = f.dir() + "/demo/beta/.folio/docs/q.txt/1.0.json";
+  Json rec = Json::parse(ReadFile(record));
+  rec["properties"]["cmis:description"] = "by hand";
+  WriteFile(record + ".tmp", rec.dump(2));
+  std::filesystem::rename(record + ".tmp", record);
+  const auto edited = std::chrono::steady_clock::now();
+  std::string seen;
+  while (std::chrono::steady_clock::now() - edited < std::chrono::seconds(3)) {
+    seen = PropText(Json::parse(c.Get(target.c_str())->body), "cmis:description");
+    if (seen == "by hand") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  CHECK(seen == "by hand");
+  CHECK(std::chrono::steady_clock::now() - edited < std::chrono::milliseconds(1500));
+}
+
 }  // namespace
 }  // namespace folio::testing

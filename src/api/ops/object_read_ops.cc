@@ -2,6 +2,8 @@
 // children, parents, relationships (renditions and policies: none).
 #include <algorithm>
 #include <charconv>
+#include <mutex>
+#include <optional>
 
 #include "api/ascii.h"
 #include "api/cmis_names.h"
@@ -217,11 +219,29 @@ std::function<bool()> ReuseCheck(const Context& ctx, const ObjectData* answered)
     return principals.ok() && !(*principals)->has_users();
   };
   if (!anonymous(ctx.accounts)) return {};
+  // Within a second of a full check, and while no change was committed and the
+  // document's file is as it was, the answer is reused on two stats instead of a lookup
+  // (Repository::Unchanged).
+  struct Checked {
+    std::mutex mu;
+    std::optional<Repository::Stamp> stamp;  // of the last full check that confirmed the object
+  };
   return [repo = ctx.repo, key = ctx.target_key_, by_path = ctx.target_by_path_, object, accounts = ctx.accounts,
-          anonymous] {
+          anonymous, checked = std::make_shared<Checked>()] {
     if (!anonymous(accounts)) return false;
+    std::optional<Repository::Stamp> last;
+    {
+      std::lock_guard<std::mutex> lock(checked->mu);
+      last = checked->stamp;
+    }
+    if (last && repo->Unchanged(*last, object->path)) return true;
+    // Taken before the lookup: a change after it moves what it holds.
+    std::optional<Repository::Stamp> stamp = repo->StampNow(object->path);
     Result<std::shared_ptr<const ObjectData>> now = by_path ? repo->GetObjectByPathShared(key) : repo->GetObjectShared(key);
-    return now.ok() && *now == object;
+    const bool same = now.ok() && *now == object;
+    std::lock_guard<std::mutex> lock(checked->mu);
+    checked->stamp = same ? stamp : std::nullopt;
+    return same;
   };
 }
 
