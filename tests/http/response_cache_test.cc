@@ -156,25 +156,36 @@ TEST_CASE("Response cache over HTTP: a kept answer is never given after a write 
   CHECK(gone->status == 404);
 }
 
+// Another process on the server's data directory: its own Store, engine, caches and
+// commit path, holding demo/beta.
+struct OtherProcess {
+  std::unique_ptr<Store> store;
+  std::shared_ptr<Repository> repo;
+};
+OtherProcess OpenOtherProcess(ServerFixture& f) {
+  auto store = Store::Open(f.dir(), {.durable = false});
+  REQUIRE_MESSAGE(store.ok(), store.status().ToString());
+  auto repo = (*store)->GetRepository("demo", "beta");
+  REQUIRE_MESSAGE(repo.ok(), repo.status().ToString());
+  return OtherProcess{std::move(*store), std::move(*repo)};
+}
+
 TEST_CASE("Response cache over HTTP: a kept answer is never given after a write by another process") {
   ServerFixture f;
   auto c = f.Client();
   const std::string target = MakeKeptDocument(f, c, "p.txt");
-  // Another process: its own Store, engine, caches and commit path on the same directory.
-  auto other = Store::Open(f.dir(), {.durable = false});
-  REQUIRE(other.ok());
-  auto repo = (*other)->GetRepository("demo", "beta");
-  REQUIRE(repo.ok());
-  auto doc = (*repo)->GetObjectByPath("/p.txt");
+  OtherProcess other = OpenOtherProcess(f);
+  const std::shared_ptr<Repository>& repo = other.repo;
+  auto doc = repo->GetObjectByPath("/p.txt");
   REQUIRE(doc.ok());
   for (int round = 0; round < 3; ++round) {
     const std::string text = "from the other process " + std::to_string(round);
-    auto updated = (*repo)->UpdateProperties(doc->id, Json{{"cmis:description", text}}, "bob");
+    auto updated = repo->UpdateProperties(doc->id, Json{{"cmis:description", text}}, "bob");
     REQUIRE_MESSAGE(updated.ok(), updated.status().ToString());
     CHECK(PropText(Json::parse(c.Get(target.c_str())->body), "cmis:description") == text);
     CHECK(PropText(Json::parse(GetUntilKept(f, c, target)), "cmis:description") == text);
   }
-  auto renamed = (*repo)->UpdateProperties(doc->id, Json{{"cmis:name", "renamed.txt"}}, "bob");
+  auto renamed = repo->UpdateProperties(doc->id, Json{{"cmis:name", "renamed.txt"}}, "bob");
   REQUIRE_MESSAGE(renamed.ok(), renamed.status().ToString());
   CHECK(c.Get(target.c_str())->status == 404);
   CHECK(PropText(Json::parse(c.Get("/demo/beta/renamed.txt?cmisselector=object")->body), "cmis:name") ==
@@ -230,15 +241,13 @@ TEST_CASE("Response cache over HTTP: reused on a stamp while nothing changed, an
   const std::string file = f.dir() + "/demo/beta/q.txt";
   KeepWithStamp(f, c, target);
   // A write by another process: seen at once.
-  auto other = Store::Open(f.dir(), {.durable = false});
-  REQUIRE(other.ok());
-  auto repo = (*other)->GetRepository("demo", "beta");
-  REQUIRE(repo.ok());
-  auto doc = (*repo)->GetObjectByPath("/q.txt");
+  OtherProcess other = OpenOtherProcess(f);
+  const std::shared_ptr<Repository>& repo = other.repo;
+  auto doc = repo->GetObjectByPath("/q.txt");
   REQUIRE(doc.ok());
-  REQUIRE((*repo)->UpdateProperties(doc->id, Json{{"cmis:description", "other process"}}, "bob").ok());
+  REQUIRE(repo->UpdateProperties(doc->id, Json{{"cmis:description", "other process"}}, "bob").ok());
   CHECK(PropText(Json::parse(c.Get(target.c_str())->body), "cmis:description") == "other process");
-  REQUIRE((*repo)->Checkpoint().ok());  // as its idle checkpoint would, before the next stamp
+  REQUIRE(repo->Checkpoint().ok());  // as its idle checkpoint would, before the next stamp
 
   // An edit by hand of the document's file: seen at once.
   KeepWithStamp(f, c, target);
