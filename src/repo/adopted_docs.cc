@@ -37,8 +37,7 @@ Result<std::vector<uint64_t>> AdoptedDocs::Numbers(const std::string& folder_id)
     if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) return numbers;
     if (st.ok() && st->type == FileType::kDirectory) dir_st = *st;
   }
-  const bool cacheable = dir_st.has_value();
-  if (cacheable) {
+  if (dir_st) {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = numbers_memo_.find(folder_id);
     if (it != numbers_memo_.end() && it->second.dir_inode == dir_st->inode &&
@@ -58,7 +57,7 @@ Result<std::vector<uint64_t>> AdoptedDocs::Numbers(const std::string& folder_id)
   std::sort(numbers.begin(), numbers.end());
   // A directory changed within the clock's granularity may change again without its
   // mtime moving (git's "racy" case): such a listing is not kept.
-  if (cacheable && !storage::IsRacy(dir_st->mtime_ns)) {
+  if (dir_st && !storage::IsRacy(dir_st->mtime_ns)) {
     std::lock_guard<std::mutex> lock(mu_);
     if (numbers_memo_.size() >= kMaxNumbersMemo) numbers_memo_.clear();
     numbers_memo_[folder_id] = NumbersMemo{dir_st->inode, dir_st->mtime_ns, numbers};
@@ -114,9 +113,7 @@ Result<bool> AdoptedDocs::IsCurrentFile(const std::string& folder_id, const std:
                                         const std::string& series_id, const FileStat& file) {
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, Find(folder_id, name));
   if (doc == nullptr || doc->entry.series_id != series_id) return false;
-  const AdoptedEntry& e = doc->entry;
-  return file.type == FileType::kFile && file.size == e.file_size && file.mtime_ns == e.file_mtime_ns &&
-         (e.file_inode == 0 || file.inode == e.file_inode);
+  return file.type == FileType::kFile && SameIdentity(doc->entry, file);
 }
 
 Result<std::shared_ptr<const AdoptedDoc>> AdoptedDocs::FindId(const std::string& series_id) {
