@@ -39,6 +39,11 @@ struct FileStat {
 
 // True when `a` and `b` are the same file (two names of one inode).
 inline bool SameInode(const FileStat& a, const FileStat& b) { return a.inode == b.inode && a.device == b.device; }
+// True when `a` and `b` are one file with the same size and modification time: as far
+// as a stat tells, not written between them (what Folio's caches of files compare).
+inline bool SameFileState(const FileStat& a, const FileStat& b) {
+  return SameInode(a, b) && a.size == b.size && a.mtime_ns == b.mtime_ns;
+}
 
 class ReadableFile {
  public:

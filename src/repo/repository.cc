@@ -86,23 +86,19 @@ Result<std::shared_ptr<const ObjectData>> Repository::GetObjectByPathShared(cons
 
 namespace {
 
-// What StampNow and Unchanged compare of a file: the same file, not written since.
-bool SameIdentity(const FileStat& a, const FileStat& b) {
-  return SameInode(a, b) && a.size == b.size && a.mtime_ns == b.mtime_ns && a.ctime_ns == b.ctime_ns;
-}
-
-int64_t SteadyMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 constexpr int64_t kStampLifeMs = 1000;
+
+// A stamp's file as it was: not written since, and not even changed otherwise (the
+// change time also moves with a link, a chmod or a rename of the file).
+bool AsStamped(const FileStat& now, const FileStat& then) {
+  return SameFileState(now, then) && now.ctime_ns == then.ctime_ns;
+}
 
 }  // namespace
 
 std::optional<Repository::Stamp> Repository::StampNow(const std::string& path) {
   Stamp s;
-  s.taken_ms = SteadyMs();
+  s.taken_ms = storage::SteadyNowMs();
   // The count first: a change applied after it was read moves it, whatever else is seen.
   s.applied = engine_->committer.changes_applied();
   auto log = engine_->fs.IdentityStat(engine_->layout.LogFile());
@@ -115,12 +111,12 @@ std::optional<Repository::Stamp> Repository::StampNow(const std::string& path) {
 }
 
 bool Repository::Unchanged(const Stamp& s, const std::string& path) {
-  if (SteadyMs() - s.taken_ms >= kStampLifeMs) return false;
+  if (storage::SteadyNowMs() - s.taken_ms >= kStampLifeMs) return false;
   if (engine_->committer.changes_applied() != s.applied) return false;
   auto log = engine_->fs.IdentityStat(engine_->layout.LogFile());
-  if (!log.ok() || !SameIdentity(*log, s.log)) return false;
+  if (!log.ok() || !AsStamped(*log, s.log)) return false;
   auto file = engine_->fs.IdentityStat(engine_->layout.Child(storage::ParentPath(path), storage::BaseName(path)));
-  return file.ok() && SameIdentity(*file, s.file);
+  return file.ok() && AsStamped(*file, s.file);
 }
 
 Result<ObjectData> Repository::GetLatestVersion(const std::string& id, bool major) {

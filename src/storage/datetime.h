@@ -23,6 +23,8 @@ inline constexpr int64_t kMaxDateTimeMs = 253402300799999;  // 9999-12-31T23:59:
 int64_t NowMs();
 // Tests only: a fixed time for NowMs (nullopt: the real clock again).
 void SetClockForTest(std::optional<int64_t> ms);
+// The steady clock in milliseconds (for intervals: it never jumps).
+int64_t SteadyNowMs();
 // The wall clock in nanoseconds since the epoch, the clock of file timestamps: never
 // the time SetClockForTest fixed.
 int64_t WallNowNs();

@@ -17,7 +17,7 @@ Result<std::shared_ptr<const Json>> JsonCache::Read(Fs& fs, const std::string& p
     auto it = map_.find(path);
     if (it != map_.end()) {
       const FileStat& c = it->second.stat;
-      if (c.device == st.device && c.inode == st.inode && c.size == st.size && c.mtime_ns == st.mtime_ns) {
+      if (SameFileState(c, st)) {
         lru_.splice(lru_.begin(), lru_, it->second.lru);
         return it->second.json;
       }

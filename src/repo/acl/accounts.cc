@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <set>
 
 #include "storage/atomic_write.h"
@@ -13,16 +12,6 @@
 namespace folio::acl {
 namespace {
 
-int64_t SteadyMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-
-bool SameFile(const FileStat& a, const FileStat& b) {
-  return a.type == b.type && a.device == b.device && a.inode == b.inode && a.size == b.size &&
-         a.mtime_ns == b.mtime_ns;
-}
 
 // A directory's identity; nullopt when it does not exist. Another failure: an error.
 Result<std::optional<FileStat>> StatDir(Fs& fs, const std::string& path) {
@@ -190,7 +179,7 @@ Result<std::shared_ptr<const DomainAccounts::Snapshot>> DomainAccounts::Load() {
     if (storage::IsRacy(st.mtime_ns)) snap->racy = true;
   }
   for (auto& f : files.stats) snap->watched.push_back(std::move(f));
-  snap->watched_checked_ms = SteadyMs();
+  snap->watched_checked_ms = storage::SteadyNowMs();
   snap->principals = std::make_shared<const Principals>(std::move(files.users), std::move(files.groups));
   return std::shared_ptr<const Snapshot>(std::move(snap));
 }
@@ -198,12 +187,12 @@ Result<std::shared_ptr<const DomainAccounts::Snapshot>> DomainAccounts::Load() {
 bool DomainAccounts::Fresh(const Snapshot& s) {
   if (s.racy) return false;
   auto sentinel = fs_.IdentityStat(s.sentinel_path);
-  if (!sentinel.ok() || !SameFile(*sentinel, s.sentinel)) return false;
-  const int64_t now = SteadyMs();
+  if (!sentinel.ok() || !SameFileState(*sentinel, s.sentinel)) return false;
+  const int64_t now = storage::SteadyNowMs();
   if (now - s.watched_checked_ms.load(std::memory_order_relaxed) < check_interval_ms_.load()) return true;
   for (const auto& [path, st] : s.watched) {
     auto current = fs_.IdentityStat(path);
-    if (!current.ok() || !SameFile(*current, st)) return false;
+    if (!current.ok() || !SameFileState(*current, st)) return false;
   }
   s.watched_checked_ms.store(now, std::memory_order_relaxed);
   return true;
