@@ -360,21 +360,16 @@ TEST_CASE("Adopted: a table another process adds is seen by a process that keeps
 TEST_CASE("Adopted: a read-only repository adopts in memory only") {
   RepoFixture f;
   WriteFile(f.RepoPath("r.txt"), "read only");
-  REQUIRE(f.repo->Checkpoint().ok());
-  f.repo.reset();
-  f.store.reset();
-  auto s = Store::Open(f.dir.path(), StoreOptions{.read_only = true, .durable = false, .create = false});
-  REQUIRE_MESSAGE(s.ok(), s.status().ToString());
-  auto r = (*s)->GetRepository("demo", "main");
-  REQUIRE(r.ok());
-  auto o = (*r)->GetObjectByPath("r.txt");
+  DemoMain read_only = f.ReopenReadOnly();
+  const std::shared_ptr<Repository>& r = read_only.repo;
+  auto o = r->GetObjectByPath("r.txt");
   REQUIRE_MESSAGE(o.ok(), o.status().ToString());
-  CHECK((*r)->GetObject(o->id)->name == "r.txt");
-  auto c = (*r)->OpenContent(o->id);
+  CHECK(r->GetObject(o->id)->name == "r.txt");
+  auto c = r->OpenContent(o->id);
   REQUIRE(c.ok());
   CHECK(folio::testing::ReadAll(*c->file) == "read only");
   CHECK_FALSE(fs::exists(f.RepoPath(".folio/adopted")));
-  CHECK((*r)->UpdateProperties(o->id, Json{{"cmis:description", "x"}}, "alice").status().kind() ==
+  CHECK(r->UpdateProperties(o->id, Json{{"cmis:description", "x"}}, "alice").status().kind() ==
         ErrorKind::kPermissionDenied);
   CHECK_FALSE(fs::exists(f.RepoPath(".folio/adopted")));
   CHECK_FALSE(fs::exists(f.RepoPath(".folio/docs/r.txt")));

@@ -72,23 +72,18 @@ TEST_CASE("Repository stamps: unchanged until a change by any process, an edit o
 TEST_CASE("Repository stamps: a change a read-only repository keeps in memory is a change") {
   RepoFixture f;
   f.Doc(f.root, "s.txt", "hello");
-  REQUIRE(f.repo->Checkpoint().ok());
-  f.repo.reset();
-  f.store.reset();
-  auto store = Store::Open(f.dir.path(), StoreOptions{.read_only = true, .durable = false, .create = false});
-  REQUIRE_MESSAGE(store.ok(), store.status().ToString());
-  auto repo = (*store)->GetRepository("demo", "main");
-  REQUIRE(repo.ok());
+  DemoMain read_only = f.ReopenReadOnly();
+  const std::shared_ptr<Repository>& repo = read_only.repo;
   std::this_thread::sleep_for(std::chrono::milliseconds(150));
-  const auto s = (*repo)->StampNow("s.txt");
+  const auto s = repo->StampNow("s.txt");
   REQUIRE(s.has_value());
-  CHECK((*repo)->Unchanged(*s, "s.txt"));
+  CHECK(repo->Unchanged(*s, "s.txt"));
   // A file added by hand, adopted by a listing: in this process's memory only (nothing
   // on disk, the commit log untouched).
   WriteFile(f.RepoPath("new.txt"), "by hand");
-  auto page = (*repo)->GetChildren((*repo)->info().root_folder_id, 0, 10);
+  auto page = repo->GetChildren(repo->info().root_folder_id, 0, 10);
   REQUIRE_MESSAGE(page.ok(), page.status().ToString());
   REQUIRE(page->total == 2);
   CHECK_FALSE(fs::exists(f.RepoPath(".folio/adopted")));
-  CHECK_FALSE((*repo)->Unchanged(*s, "s.txt"));
+  CHECK_FALSE(repo->Unchanged(*s, "s.txt"));
 }

@@ -111,6 +111,19 @@ struct RepoFixture {
     return DemoMain{std::move(*s), std::move(*r)};
   }
 
+  // Closes this process's repository and store (checkpointed first: the commit log
+  // empty) and opens the repository read-only, as `folio serve --read-only` would.
+  DemoMain ReopenReadOnly() {
+    REQUIRE(repo->Checkpoint().ok());
+    repo.reset();
+    store.reset();
+    auto s = Store::Open(dir.path(), StoreOptions{.read_only = true, .durable = false, .create = false});
+    REQUIRE_MESSAGE(s.ok(), s.status().ToString());
+    auto r = (*s)->GetRepository("demo", "main");
+    REQUIRE_MESSAGE(r.ok(), r.status().ToString());
+    return DemoMain{std::move(*s), std::move(*r)};
+  }
+
   // The repository directory on disk.
   std::string RepoPath(const std::string& rel = "") const {
     return rel.empty() ? dir / "demo/main" : dir / ("demo/main/" + rel);
