@@ -178,7 +178,7 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
       // a new link of it would change nothing.
       if (!renames) {
         auto shown = fs_.Stat(layout_.Child(loc.folder, loc.name));
-        visible_current = shown.ok() && shown->inode == st.inode && shown->device == st.device;
+        visible_current = shown.ok() && SameInode(*shown, st);
       }
     }
     change.PutJson(layout_.VersionProps(now_at.folder, now_at.name, label), ToJson(rec));
