@@ -3,6 +3,8 @@
 // ids; variant A's unprefixed spelling exists only at the HTTP edge.
 #pragma once
 
+#include <string_view>
+
 namespace folio::cmis {
 
 // --- On every base type.
@@ -57,5 +59,9 @@ inline constexpr char kSecondary[] = "cmis:secondary";
 
 // The prefix of every built-in id (variant A leaves it out in responses).
 inline constexpr char kPrefix[] = "cmis:";
+
+// True for a built-in id (of a property or a type): one under the prefix, which a
+// custom type may not use.
+inline constexpr bool IsBuiltInId(std::string_view id) { return id.starts_with(kPrefix); }
 
 }  // namespace folio::cmis

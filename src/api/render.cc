@@ -3,6 +3,7 @@
 
 #include "api/cmis_names.h"
 #include "repo/acl/actions.h"
+#include "repo/acl/principals.h"
 #include "storage/datetime.h"
 
 namespace folio::api {
@@ -278,10 +279,10 @@ Json RepositoryInfoJson(const RepositoryInfo& info, Variant variant, const std::
   r["thinClientURI"] = nullptr;
   r["changesIncomplete"] = changes.truncated;
   // Every base type whose objects are logged (policies and secondary types have none).
-  r["changesOnType"] = Json::array({ToResponseId(variant, "cmis:document"), ToResponseId(variant, "cmis:folder"),
-                                    ToResponseId(variant, "cmis:item"), ToResponseId(variant, "cmis:relationship")});
-  r["principalIdAnonymous"] = "cmis:anonymous";
-  r["principalIdAnyone"] = "cmis:anyone";
+  r["changesOnType"] = Json::array({ToResponseId(variant, kTypeDocument), ToResponseId(variant, kTypeFolder),
+                                    ToResponseId(variant, kTypeItem), ToResponseId(variant, kTypeRelationship)});
+  r["principalIdAnonymous"] = acl::kAnonymousPrincipal;
+  r["principalIdAnyone"] = acl::kAnyone;
   r["extendedFeatures"] = Json::array(
       {{{"id", "http://docs.oasis-open.org/ns/cmis/extension/datetimeformat"},
         {"url", "https://docs.oasis-open.org/cmis/CMIS/v1.1/CMIS-v1.1.html"},

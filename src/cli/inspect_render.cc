@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "folio/cmis_ids.h"
 #include "storage/datetime.h"
 
 namespace folio::cli {
@@ -30,7 +31,7 @@ std::string Printable(std::string s) {
   return s;
 }
 
-bool IsBuiltInType(const InspectNode& n) { return n.type_id.empty() || n.type_id.rfind("cmis:", 0) == 0; }
+bool IsBuiltInType(const InspectNode& n) { return n.type_id.empty() || cmis::IsBuiltInId(n.type_id); }
 
 std::string TypePart(const InspectNode& n) { return IsBuiltInType(n) ? "" : "type " + n.type_id; }
 

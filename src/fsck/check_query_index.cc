@@ -1,6 +1,7 @@
 // The repository's query index (docs/STORAGE.md §12) against the
 // records: query-index-unreadable, query-index-incomplete, query-index-stale; and its
 // repair, a rebuild from the files through the engine (src/repo/query).
+#include "folio/cmis_ids.h"
 #include "folio/store.h"
 #include "fsck/checks.h"
 #include "fsck/repair.h"
@@ -37,9 +38,9 @@ std::vector<query::ExpectedRow> ExpectedRows(const RepoFacts& f) {
       const auto files = s.labels.find(label);
       if (files != s.labels.end() && files->second.record) {
         const Json& p = files->second.record->properties;
-        e.name = p.contains("cmis:name") && p["cmis:name"].is_string() ? p["cmis:name"].get<std::string>() : s.name;
-        if (p.contains("cmis:lastModificationDate") && p["cmis:lastModificationDate"].is_string()) {
-          auto ms = storage::ParseIsoMs(p["cmis:lastModificationDate"].get<std::string>());
+        e.name = p.contains(cmis::kName) && p[cmis::kName].is_string() ? p[cmis::kName].get<std::string>() : s.name;
+        if (p.contains(cmis::kLastModificationDate) && p[cmis::kLastModificationDate].is_string()) {
+          auto ms = storage::ParseIsoMs(p[cmis::kLastModificationDate].get<std::string>());
           if (ms.ok()) e.modified_ms = *ms;
         }
       }

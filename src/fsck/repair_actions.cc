@@ -63,11 +63,11 @@ Result<std::string> WriteRootFolder(Fs& fs, const RepoFacts& f) {
   const std::string when = storage::FormatIsoMs(st.mtime_ns / 1000000);
   repo::ObjectRecord rec;
   rec.id = root;
-  rec.properties = Json{{"cmis:objectTypeId", "cmis:folder"},
-                        {"cmis:createdBy", "system"},
-                        {"cmis:creationDate", when},
-                        {"cmis:lastModifiedBy", "system"},
-                        {"cmis:lastModificationDate", when}};
+  rec.properties = Json{{cmis::kObjectTypeId, cmis::kFolder},
+                        {cmis::kCreatedBy, "system"},
+                        {cmis::kCreationDate, when},
+                        {cmis::kLastModifiedBy, "system"},
+                        {cmis::kLastModificationDate, when}};
   FOLIO_RETURN_IF_ERROR(storage::WriteJsonAtomically(fs, file, repo::ToJson(rec)));
   return "wrote the root folder's record with id '" + root + "'";
 }

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "folio/cmis_ids.h"
 #include "fsck/facts.h"
 #include "fsck/walk_util.h"
 #include "repo/folder_markers.h"
@@ -44,7 +45,7 @@ bool IsIndexedId(const std::string& id) {
 }
 
 std::optional<std::string> TypeIdOf(const Json& properties, std::string_view base_type) {
-  auto it = properties.find("cmis:objectTypeId");
+  auto it = properties.find(cmis::kObjectTypeId);
   if (it == properties.end()) return std::string(base_type);
   if (!it->is_string()) return std::nullopt;
   return it->get<std::string>();
@@ -391,7 +392,7 @@ class RepoWalker {
     const bool root = folder.empty();
     f_.records.push_back({rec->id, "folder", root ? std::optional<std::string>("") : parent_id,
                           root ? "" : storage::BaseName(folder), folder, file, file});
-    f_.typed.push_back({file, TypeIdOf(rec->properties, "cmis:folder")});
+    f_.typed.push_back({file, TypeIdOf(rec->properties, cmis::kFolder)});
     if (root) f_.root_record_id = rec->id;
     return rec->id;
   }
@@ -467,7 +468,7 @@ class RepoWalker {
         lf.record_error = Invalid(lf.json_path, rec.status());
         continue;
       }
-      f_.typed.push_back({lf.json_path, TypeIdOf(rec->properties, "cmis:document")});
+      f_.typed.push_back({lf.json_path, TypeIdOf(rec->properties, cmis::kDocument)});
       lf.record = std::move(*rec);
     }
     if (!has_series_file) {
@@ -506,7 +507,7 @@ class RepoWalker {
         f_.bad_records.push_back({file, "invalid or missing id in item record '" + file + "'", dir});
       } else {
         f_.records.push_back({rec->id, "item", parent_id, e.name, JoinPath(folder, e.name), file, dir});
-        f_.typed.push_back({file, TypeIdOf(rec->properties, "cmis:item")});
+        f_.typed.push_back({file, TypeIdOf(rec->properties, cmis::kItem)});
       }
     }
   }
@@ -530,7 +531,7 @@ class RepoWalker {
         continue;
       }
       bool ends = true;
-      for (const char* key : {"cmis:sourceId", "cmis:targetId"}) {
+      for (const char* key : {cmis::kSourceId, cmis::kTargetId}) {
         auto it = rec->properties.find(key);
         if (it == rec->properties.end() || !it->is_string()) {
           f_.bad_records.push_back(
@@ -540,11 +541,11 @@ class RepoWalker {
         }
       }
       if (!ends) continue;
-      auto name = rec->properties.find("cmis:name");
+      auto name = rec->properties.find(cmis::kName);
       f_.records.push_back({stem, "relationship", std::string(),
                             name != rec->properties.end() && name->is_string() ? name->get<std::string>() : "", "",
                             path, path});
-      f_.typed.push_back({path, TypeIdOf(rec->properties, "cmis:relationship")});
+      f_.typed.push_back({path, TypeIdOf(rec->properties, cmis::kRelationship)});
     }
   }
 

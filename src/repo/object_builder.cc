@@ -72,7 +72,7 @@ Json CommonProperties(const std::string& id, BaseType base, const std::string& t
 
 void AppendCustom(Json& p, const Json& mem) {
   for (auto& [k, v] : mem.items()) {
-    if (k.rfind("cmis:", 0) != 0 && !p.contains(k)) p[k] = v;
+    if (!cmis::IsBuiltInId(k) && !p.contains(k)) p[k] = v;
   }
 }
 
@@ -362,7 +362,7 @@ ObjectData ObjectBuilder::AssembleDocument(const DocContext& c, const std::strin
 
   // 11 common properties, 16 of documents, then the custom ones: one allocation.
   size_t custom = 0;
-  for (const auto& kv : mem.get_ref<const Json::object_t&>()) custom += kv.first.rfind("cmis:", 0) != 0;
+  for (const auto& kv : mem.get_ref<const Json::object_t&>()) custom += !cmis::IsBuiltInId(kv.first);
   Json& p = o.properties = CommonPropertiesTaking(o.id, o.base, type_id, o.name, mem, 27 + custom);
   Put(p, cmis::kIsImmutable, false);
   Put(p, cmis::kIsLatestVersion, o.is_latest);

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "folio/cmis_ids.h"
 #include "storage/datetime.h"
 
 namespace folio::repo {
@@ -113,7 +114,7 @@ Result<Json> NormalizeProperties(const TypeDef& type, const Json& input, Propert
       return InvalidArgument("property '" + id + "' is not defined by type '" + type.id + "'");
     }
     const PropertyDef& def = it->second;
-    if (id == "cmis:objectTypeId") {
+    if (id == cmis::kObjectTypeId) {
       // oncreate: a client resending the type it has is harmless.
       auto coerced = Coerce(def, value);
       if (mode != PropertyMode::kCreate && (!coerced.ok() || *coerced != Json(type.id))) {
@@ -164,7 +165,7 @@ Json StoredToMemory(const TypeDef& type, Json&& stored) {
 
 Status CheckRequired(const TypeDef& type, const Json& stored) {
   for (const auto& [id, def] : type.properties) {
-    if (!def.required || id.rfind("cmis:", 0) == 0) continue;
+    if (!def.required || cmis::IsBuiltInId(id)) continue;
     if (!stored.contains(id) || stored[id].is_null()) {
       return Constraint("property '" + id + "' is required by type '" + type.id + "'");
     }

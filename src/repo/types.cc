@@ -1,6 +1,7 @@
 // Built-in and custom type definitions; see types.h.
 #include "repo/types.h"
 
+#include "folio/cmis_ids.h"
 #include "storage/committer.h"
 #include "storage/json_access.h"
 #include "storage/json_file.h"
@@ -19,59 +20,59 @@ struct BuiltInProp {
 
 // docs/API.md §6.1
 const BuiltInProp kCommon[] = {
-    {"cmis:name", "Name", PropertyType::kString, false, Updatability::kReadWrite, true},
-    {"cmis:description", "Description", PropertyType::kString, false, Updatability::kReadWrite, false},
-    {"cmis:objectId", "Object Id", PropertyType::kId, false, Updatability::kReadOnly, false},
-    {"cmis:baseTypeId", "Base Type Id", PropertyType::kId, false, Updatability::kReadOnly, false},
-    {"cmis:objectTypeId", "Object Type Id", PropertyType::kId, false, Updatability::kOnCreate, true},
-    {"cmis:secondaryObjectTypeIds", "Secondary Type Ids", PropertyType::kId, true, Updatability::kReadOnly, false},
-    {"cmis:createdBy", "Created By", PropertyType::kString, false, Updatability::kReadOnly, false},
-    {"cmis:creationDate", "Creation Date", PropertyType::kDateTime, false, Updatability::kReadOnly, false},
-    {"cmis:lastModifiedBy", "Last Modified By", PropertyType::kString, false, Updatability::kReadOnly, false},
-    {"cmis:lastModificationDate", "Last Modification Date", PropertyType::kDateTime, false,
+    {cmis::kName, "Name", PropertyType::kString, false, Updatability::kReadWrite, true},
+    {cmis::kDescription, "Description", PropertyType::kString, false, Updatability::kReadWrite, false},
+    {cmis::kObjectId, "Object Id", PropertyType::kId, false, Updatability::kReadOnly, false},
+    {cmis::kBaseTypeId, "Base Type Id", PropertyType::kId, false, Updatability::kReadOnly, false},
+    {cmis::kObjectTypeId, "Object Type Id", PropertyType::kId, false, Updatability::kOnCreate, true},
+    {cmis::kSecondaryObjectTypeIds, "Secondary Type Ids", PropertyType::kId, true, Updatability::kReadOnly, false},
+    {cmis::kCreatedBy, "Created By", PropertyType::kString, false, Updatability::kReadOnly, false},
+    {cmis::kCreationDate, "Creation Date", PropertyType::kDateTime, false, Updatability::kReadOnly, false},
+    {cmis::kLastModifiedBy, "Last Modified By", PropertyType::kString, false, Updatability::kReadOnly, false},
+    {cmis::kLastModificationDate, "Last Modification Date", PropertyType::kDateTime, false,
      Updatability::kReadOnly, false},
-    {"cmis:changeToken", "Change Token", PropertyType::kString, false, Updatability::kReadOnly, false},
+    {cmis::kChangeToken, "Change Token", PropertyType::kString, false, Updatability::kReadOnly, false},
 };
 // the document properties of docs/API.md §6.1, plus the service's versionSeriesCheckedOutDate.
 const BuiltInProp kDocument[] = {
-    {"cmis:isImmutable", "Is Immutable", PropertyType::kBoolean, false, Updatability::kReadOnly, false},
-    {"cmis:isLatestVersion", "Is Latest Version", PropertyType::kBoolean, false, Updatability::kReadOnly, false},
-    {"cmis:isMajorVersion", "Is Major Version", PropertyType::kBoolean, false, Updatability::kReadOnly, false},
-    {"cmis:isLatestMajorVersion", "Is Latest Major Version", PropertyType::kBoolean, false,
+    {cmis::kIsImmutable, "Is Immutable", PropertyType::kBoolean, false, Updatability::kReadOnly, false},
+    {cmis::kIsLatestVersion, "Is Latest Version", PropertyType::kBoolean, false, Updatability::kReadOnly, false},
+    {cmis::kIsMajorVersion, "Is Major Version", PropertyType::kBoolean, false, Updatability::kReadOnly, false},
+    {cmis::kIsLatestMajorVersion, "Is Latest Major Version", PropertyType::kBoolean, false,
      Updatability::kReadOnly, false},
-    {"cmis:isPrivateWorkingCopy", "Is Private Working Copy", PropertyType::kBoolean, false,
+    {cmis::kIsPrivateWorkingCopy, "Is Private Working Copy", PropertyType::kBoolean, false,
      Updatability::kReadOnly, false},
-    {"cmis:versionLabel", "Version Label", PropertyType::kString, false, Updatability::kReadOnly, false},
-    {"cmis:versionSeriesId", "Version Series Id", PropertyType::kId, false, Updatability::kReadOnly, false},
-    {"cmis:isVersionSeriesCheckedOut", "Is Version Series Checked Out", PropertyType::kBoolean, false,
+    {cmis::kVersionLabel, "Version Label", PropertyType::kString, false, Updatability::kReadOnly, false},
+    {cmis::kVersionSeriesId, "Version Series Id", PropertyType::kId, false, Updatability::kReadOnly, false},
+    {cmis::kIsVersionSeriesCheckedOut, "Is Version Series Checked Out", PropertyType::kBoolean, false,
      Updatability::kReadOnly, false},
-    {"cmis:versionSeriesCheckedOutBy", "Version Series Checked Out By", PropertyType::kString, false,
+    {cmis::kVersionSeriesCheckedOutBy, "Version Series Checked Out By", PropertyType::kString, false,
      Updatability::kReadOnly, false},
-    {"cmis:versionSeriesCheckedOutId", "Version Series Checked Out Id", PropertyType::kId, false,
+    {cmis::kVersionSeriesCheckedOutId, "Version Series Checked Out Id", PropertyType::kId, false,
      Updatability::kReadOnly, false},
-    {"cmis:versionSeriesCheckedOutDate", "Version Series Checked Out Date", PropertyType::kDateTime, false,
+    {cmis::kVersionSeriesCheckedOutDate, "Version Series Checked Out Date", PropertyType::kDateTime, false,
      Updatability::kReadOnly, false},
-    {"cmis:checkinComment", "Checkin Comment", PropertyType::kString, false, Updatability::kReadOnly, false},
-    {"cmis:contentStreamLength", "Content Stream Length", PropertyType::kInteger, false, Updatability::kReadOnly,
+    {cmis::kCheckinComment, "Checkin Comment", PropertyType::kString, false, Updatability::kReadOnly, false},
+    {cmis::kContentStreamLength, "Content Stream Length", PropertyType::kInteger, false, Updatability::kReadOnly,
      false},
-    {"cmis:contentStreamMimeType", "Content Stream MIME Type", PropertyType::kString, false,
+    {cmis::kContentStreamMimeType, "Content Stream MIME Type", PropertyType::kString, false,
      Updatability::kReadOnly, false},
-    {"cmis:contentStreamFileName", "Content Stream Filename", PropertyType::kString, false,
+    {cmis::kContentStreamFileName, "Content Stream Filename", PropertyType::kString, false,
      Updatability::kReadOnly, false},
-    {"cmis:contentStreamId", "Content Stream Id", PropertyType::kId, false, Updatability::kReadOnly, false},
+    {cmis::kContentStreamId, "Content Stream Id", PropertyType::kId, false, Updatability::kReadOnly, false},
 };
 const BuiltInProp kFolder[] = {
-    {"cmis:parentId", "Parent Id", PropertyType::kId, false, Updatability::kReadOnly, false},
-    {"cmis:path", "Path", PropertyType::kString, false, Updatability::kReadOnly, false},
-    {"cmis:allowedChildObjectTypeIds", "Allowed Child Object Type Ids", PropertyType::kId, true,
+    {cmis::kParentId, "Parent Id", PropertyType::kId, false, Updatability::kReadOnly, false},
+    {cmis::kPath, "Path", PropertyType::kString, false, Updatability::kReadOnly, false},
+    {cmis::kAllowedChildObjectTypeIds, "Allowed Child Object Type Ids", PropertyType::kId, true,
      Updatability::kReadOnly, false},
 };
 const BuiltInProp kRelationship[] = {
-    {"cmis:sourceId", "Source Id", PropertyType::kId, false, Updatability::kOnCreate, true},
-    {"cmis:targetId", "Target Id", PropertyType::kId, false, Updatability::kOnCreate, true},
+    {cmis::kSourceId, "Source Id", PropertyType::kId, false, Updatability::kOnCreate, true},
+    {cmis::kTargetId, "Target Id", PropertyType::kId, false, Updatability::kOnCreate, true},
 };
 const BuiltInProp kPolicy[] = {
-    {"cmis:policyText", "Policy Text", PropertyType::kString, false, Updatability::kReadWrite, false},
+    {cmis::kPolicyText, "Policy Text", PropertyType::kString, false, Updatability::kReadWrite, false},
 };
 
 const char* UpdatabilityName(Updatability u) {
@@ -116,7 +117,7 @@ TypeDef MakeBase(const char* id, const char* display, BaseType base, std::initia
   t.id = id;
   t.base = base;
   t.versionable = base == BaseType::kDocument;
-  t.creatable = std::string_view(id) != "cmis:secondary" && std::string_view(id) != "cmis:policy";
+  t.creatable = std::string_view(id) != cmis::kSecondary && std::string_view(id) != cmis::kPolicy;
   const bool fileable = base == BaseType::kDocument || base == BaseType::kFolder || base == BaseType::kItem;
   Json defs = Json::object();
   auto add = [&](const BuiltInProp* props, size_t n) {
@@ -140,11 +141,11 @@ TypeDef MakeBase(const char* id, const char* display, BaseType base, std::initia
                 {"parentId", nullptr},
                 {"creatable", t.creatable},
                 {"fileable", fileable},
-                {"queryable", std::string_view(id) != "cmis:secondary"},
-                {"fulltextIndexed", base == BaseType::kDocument && std::string_view(id) == "cmis:document"},
+                {"queryable", std::string_view(id) != cmis::kSecondary},
+                {"fulltextIndexed", base == BaseType::kDocument && std::string_view(id) == cmis::kDocument},
                 {"includedInSupertypeQuery", true},
                 {"controllablePolicy", false},
-                {"controllableACL", std::string_view(id) != "cmis:secondary"},
+                {"controllableACL", std::string_view(id) != cmis::kSecondary},
                 {"typeMutability", {{"create", true}, {"update", false}, {"delete", false}}}};
   if (base == BaseType::kDocument) {
     t.json["versionable"] = true;
@@ -162,17 +163,17 @@ const std::map<std::string, std::shared_ptr<const TypeDef>>& BaseTypes() {
   static const std::map<std::string, std::shared_ptr<const TypeDef>> kTypes = [] {
     std::map<std::string, TypeDef> m;
     constexpr size_t nc = std::size(kCommon);
-    m["cmis:document"] = MakeBase("cmis:document", "Document", BaseType::kDocument, {kCommon, kDocument},
+    m[cmis::kDocument] = MakeBase(cmis::kDocument, "Document", BaseType::kDocument, {kCommon, kDocument},
                                   {nc, std::size(kDocument)});
-    m["cmis:folder"] = MakeBase("cmis:folder", "Folder", BaseType::kFolder, {kCommon, kFolder}, {nc, std::size(kFolder)});
-    m["cmis:item"] = MakeBase("cmis:item", "Item", BaseType::kItem, {kCommon}, {nc});
-    m["cmis:relationship"] = MakeBase("cmis:relationship", "Relationship", BaseType::kRelationship,
+    m[cmis::kFolder] = MakeBase(cmis::kFolder, "Folder", BaseType::kFolder, {kCommon, kFolder}, {nc, std::size(kFolder)});
+    m[cmis::kItem] = MakeBase(cmis::kItem, "Item", BaseType::kItem, {kCommon}, {nc});
+    m[cmis::kRelationship] = MakeBase(cmis::kRelationship, "Relationship", BaseType::kRelationship,
                                       {kCommon, kRelationship}, {nc, std::size(kRelationship)});
-    m["cmis:policy"] = MakeBase("cmis:policy", "Policy", BaseType::kItem, {kCommon, kPolicy}, {nc, std::size(kPolicy)});
-    TypeDef secondary = MakeBase("cmis:secondary", "Secondary Type", BaseType::kItem, {}, {});
+    m[cmis::kPolicy] = MakeBase(cmis::kPolicy, "Policy", BaseType::kItem, {kCommon, kPolicy}, {nc, std::size(kPolicy)});
+    TypeDef secondary = MakeBase(cmis::kSecondary, "Secondary Type", BaseType::kItem, {}, {});
     secondary.properties.clear();
     secondary.json["propertyDefinitions"] = Json::object();
-    m["cmis:secondary"] = secondary;
+    m[cmis::kSecondary] = secondary;
     std::map<std::string, std::shared_ptr<const TypeDef>> out;
     for (auto& [id, t] : m) out[id] = std::make_shared<const TypeDef>(std::move(t));
     return out;
@@ -186,7 +187,7 @@ Status Invalid(const std::string& what) { return InvalidArgument("type definitio
 // (id, queryName, inherited). Errors: kInvalidArgument naming the property and what is
 // wrong.
 Status ValidateNewProperty(const std::string& pid, Json& pdef, const TypeDef& parent) {
-  if (pid.rfind("cmis:", 0) == 0) return Invalid("property '" + pid + "' may not use the cmis: namespace");
+  if (cmis::IsBuiltInId(pid)) return Invalid("property '" + pid + "' may not use the cmis: namespace");
   if (parent.properties.count(pid)) return Invalid("property '" + pid + "' is already defined by a supertype");
   if (!pdef.is_object()) return Invalid("property '" + pid + "' must be an object");
   if (!ParsePropertyType(storage::StringOr(pdef, "propertyType", ""))) {
@@ -258,8 +259,8 @@ std::shared_ptr<const TypeDef> BuiltInType(std::string_view id) {
 }
 
 const std::vector<std::string>& BuiltInTypeIds() {
-  static const std::vector<std::string> kIds = {"cmis:document", "cmis:folder", "cmis:item",
-                                                "cmis:relationship", "cmis:policy", "cmis:secondary"};
+  static const std::vector<std::string> kIds = {cmis::kDocument, cmis::kFolder, cmis::kItem,
+                                                cmis::kRelationship, cmis::kPolicy, cmis::kSecondary};
   return kIds;
 }
 
@@ -360,8 +361,8 @@ Result<std::shared_ptr<const TypeDef>> TypeRegistry::Load(const std::string& id,
 Result<std::vector<Json>> TypeRegistry::Children(const std::string& parent_id) {
   std::vector<Json> out;
   if (parent_id.empty()) {
-    for (const char* id : {"cmis:document", "cmis:folder", "cmis:item", "cmis:relationship", "cmis:policy",
-                                  "cmis:secondary"}) {
+    for (const char* id : {cmis::kDocument, cmis::kFolder, cmis::kItem, cmis::kRelationship, cmis::kPolicy,
+                                  cmis::kSecondary}) {
       out.push_back(BuiltInType(id)->json);
     }
     return out;

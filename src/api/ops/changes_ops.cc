@@ -2,6 +2,7 @@
 // log as objects with changeEventInfo, with the token rules of CMIS 1.1.
 #include <charconv>
 
+#include "api/cmis_names.h"
 #include "api/ops/ops.h"
 #include "api/properties_form.h"
 #include "storage/datetime.h"
@@ -25,7 +26,7 @@ Result<uint64_t> TokenParam(const Context& ctx) {
 
 // The properties an event gives by itself: the object's id and types.
 Json EventProperties(const ChangeEventInfo& e) {
-  return Json{{"cmis:objectId", e.object_id}, {"cmis:baseTypeId", e.base_type_id}, {"cmis:objectTypeId", e.type_id}};
+  return Json{{kPropObjectId, e.object_id}, {kPropBaseTypeId, e.base_type_id}, {kPropObjectTypeId, e.type_id}};
 }
 
 // The object of an event: as it is now (includeProperties or includeACL), or only what

@@ -195,7 +195,7 @@ namespace {
 
 // Plain fields that stand for a property, beside `properties` and the form pairs: what a
 // curl user types first (`-F name=q3.txt`, `-d name=new.txt`).
-constexpr std::array<std::string_view, 2> kPlainNameFields = {"name", "cmis:name"};
+constexpr std::array<std::string_view, 2> kPlainNameFields = {"name", kPropName};
 
 // Adds the plain name field, if given, to `props` as cmis:name.
 // Errors: kInvalidArgument for a value that is not a string, or a name given twice

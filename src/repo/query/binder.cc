@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "folio/cmis_ids.h"
+
 namespace folio::query {
 namespace {
 
@@ -345,7 +347,7 @@ class Binder {
 
   Result<std::unique_ptr<BoundExpr>> BindContains(const Expr& e, std::unique_ptr<BoundExpr> b, bool negate) {
     FOLIO_RETURN_IF_ERROR(CheckQualifier(e.qualifier, e.pos));
-    if (from_.base_id != "cmis:document") {
+    if (from_.base_id != cmis::kDocument) {
       return InvalidArgument("CONTAINS (at " + DescribePos(e.pos) + ") needs a full-text indexed type, but '" +
                              q_.from + "' is not: only documents are indexed");
     }

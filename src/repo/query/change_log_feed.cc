@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "folio/cmis_ids.h"
+
 namespace folio::query {
 namespace {
 
@@ -14,9 +16,9 @@ ChangeType TypeOf(const std::string& type) {
 }
 
 BaseType BaseOf(const std::string& base_type_id) {
-  if (base_type_id == "cmis:folder") return BaseType::kFolder;
-  if (base_type_id == "cmis:item") return BaseType::kItem;
-  if (base_type_id == "cmis:relationship") return BaseType::kRelationship;
+  if (base_type_id == cmis::kFolder) return BaseType::kFolder;
+  if (base_type_id == cmis::kItem) return BaseType::kItem;
+  if (base_type_id == cmis::kRelationship) return BaseType::kRelationship;
   return BaseType::kDocument;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "folio/cmis_ids.h"
 #include "repo/acl/permission.h"
 #include "repo/query/schema.h"
 #include "repo/query/text_extract.h"
@@ -41,8 +42,8 @@ std::string TextOf(const ObjectData& o, std::string_view id) {
 // What a document's full-text row is made from: it is rewritten only when this changes.
 std::string TextKey(const ObjectData& o) {
   std::string key = o.name;
-  for (std::string_view id : {"cmis:contentStreamId", "cmis:contentStreamLength", "cmis:contentStreamMimeType",
-                              "cmis:lastModificationDate"}) {
+  for (std::string_view id : {cmis::kContentStreamId, cmis::kContentStreamLength, cmis::kContentStreamMimeType,
+                              cmis::kLastModificationDate}) {
     key += '\x1f';
     key += TextOf(o, id);
   }
@@ -110,7 +111,7 @@ Result<std::optional<IndexWriter::Existing>> IndexWriter::Find(const std::string
   s->BindText(1, object_id);
   FOLIO_ASSIGN_OR_RETURN(bool row, s->Step());
   if (!row) return std::optional<Existing>();
-  Existing e{s->Int(0), s->Text(1), s->Text(2), s->Text(3) == "cmis:folder"};
+  Existing e{s->Int(0), s->Text(1), s->Text(2), s->Text(3) == cmis::kFolder};
   s->Reset();
   return std::optional<Existing>(std::move(e));
 }
@@ -157,7 +158,7 @@ Status IndexWriter::Put(const ObjectData& o, const std::string* text) {
     if (!old || old->text_key != key) FOLIO_RETURN_IF_ERROR(PutText(rid, o, key, text, /*fresh=*/!old));
   }
   if (o.base == BaseType::kFolder && old && !old->path.empty()) {
-    const std::string path = TextOf(o, "cmis:path");
+    const std::string path = TextOf(o, cmis::kPath);
     if (path != old->path) {
       // The folders below keep their ids and parents but their paths start anew.
       FOLIO_ASSIGN_OR_RETURN(Stmt * u, Cached("UPDATE objects SET p_path = ?1 || substr(p_path, length(?2) + 1) "

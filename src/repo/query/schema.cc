@@ -1,6 +1,8 @@
 // The query index's tables; see schema.h.
 #include "repo/query/schema.h"
 
+#include "folio/cmis_ids.h"
+
 namespace folio::query {
 
 const ColumnProperty* FindColumn(std::string_view property_id) {
@@ -20,7 +22,7 @@ std::string CreateSchemaSql(bool with_indexes) {
       "  text_key TEXT";
   for (const ColumnProperty& c : kColumnProperties) {
     sql += ",\n  " + std::string(c.column) + " " + std::string(c.sql_type);
-    if (c.property == "cmis:objectId") sql += " NOT NULL UNIQUE";
+    if (c.property == cmis::kObjectId) sql += " NOT NULL UNIQUE";
   }
   sql += ");\n";
   sql +=

@@ -20,6 +20,8 @@
 #include <string>
 #include <string_view>
 
+#include "folio/cmis_ids.h"
+
 namespace folio::query {
 
 // Bumped whenever the tables change: an index of another version is rebuilt.
@@ -37,37 +39,37 @@ struct ColumnProperty {
 
 // The built-in single-valued properties stored as columns of `objects`.
 inline constexpr ColumnProperty kColumnProperties[] = {
-    {"cmis:objectId", "p_objectId", "TEXT", false},  // UNIQUE, see CreateSchemaSql
-    {"cmis:baseTypeId", "p_baseTypeId", "TEXT", false},
-    {"cmis:objectTypeId", "p_objectTypeId", "TEXT", true},
-    {"cmis:name", "p_name", "TEXT", true},
-    {"cmis:description", "p_description", "TEXT", false},
-    {"cmis:createdBy", "p_createdBy", "TEXT", true},
-    {"cmis:creationDate", "p_creationDate", "INTEGER", true},
-    {"cmis:lastModifiedBy", "p_lastModifiedBy", "TEXT", true},
-    {"cmis:lastModificationDate", "p_lastModificationDate", "INTEGER", true},
-    {"cmis:changeToken", "p_changeToken", "TEXT", false},
-    {"cmis:isImmutable", "p_isImmutable", "INTEGER", false},
-    {"cmis:isLatestVersion", "p_isLatestVersion", "INTEGER", false},
-    {"cmis:isMajorVersion", "p_isMajorVersion", "INTEGER", false},
-    {"cmis:isLatestMajorVersion", "p_isLatestMajorVersion", "INTEGER", false},
-    {"cmis:isPrivateWorkingCopy", "p_isPrivateWorkingCopy", "INTEGER", false},
-    {"cmis:versionLabel", "p_versionLabel", "TEXT", false},
-    {"cmis:versionSeriesId", "p_versionSeriesId", "TEXT", true},
-    {"cmis:isVersionSeriesCheckedOut", "p_isVersionSeriesCheckedOut", "INTEGER", false},
-    {"cmis:versionSeriesCheckedOutBy", "p_versionSeriesCheckedOutBy", "TEXT", false},
-    {"cmis:versionSeriesCheckedOutId", "p_versionSeriesCheckedOutId", "TEXT", false},
-    {"cmis:versionSeriesCheckedOutDate", "p_versionSeriesCheckedOutDate", "INTEGER", false},
-    {"cmis:checkinComment", "p_checkinComment", "TEXT", false},
-    {"cmis:contentStreamLength", "p_contentStreamLength", "INTEGER", false},
-    {"cmis:contentStreamMimeType", "p_contentStreamMimeType", "TEXT", true},
-    {"cmis:contentStreamFileName", "p_contentStreamFileName", "TEXT", false},
-    {"cmis:contentStreamId", "p_contentStreamId", "TEXT", false},
-    {"cmis:parentId", "p_parentId", "TEXT", false},
-    {"cmis:path", "p_path", "TEXT", true},
-    {"cmis:sourceId", "p_sourceId", "TEXT", true},
-    {"cmis:targetId", "p_targetId", "TEXT", true},
-    {"cmis:policyText", "p_policyText", "TEXT", false},
+    {cmis::kObjectId, "p_objectId", "TEXT", false},  // UNIQUE, see CreateSchemaSql
+    {cmis::kBaseTypeId, "p_baseTypeId", "TEXT", false},
+    {cmis::kObjectTypeId, "p_objectTypeId", "TEXT", true},
+    {cmis::kName, "p_name", "TEXT", true},
+    {cmis::kDescription, "p_description", "TEXT", false},
+    {cmis::kCreatedBy, "p_createdBy", "TEXT", true},
+    {cmis::kCreationDate, "p_creationDate", "INTEGER", true},
+    {cmis::kLastModifiedBy, "p_lastModifiedBy", "TEXT", true},
+    {cmis::kLastModificationDate, "p_lastModificationDate", "INTEGER", true},
+    {cmis::kChangeToken, "p_changeToken", "TEXT", false},
+    {cmis::kIsImmutable, "p_isImmutable", "INTEGER", false},
+    {cmis::kIsLatestVersion, "p_isLatestVersion", "INTEGER", false},
+    {cmis::kIsMajorVersion, "p_isMajorVersion", "INTEGER", false},
+    {cmis::kIsLatestMajorVersion, "p_isLatestMajorVersion", "INTEGER", false},
+    {cmis::kIsPrivateWorkingCopy, "p_isPrivateWorkingCopy", "INTEGER", false},
+    {cmis::kVersionLabel, "p_versionLabel", "TEXT", false},
+    {cmis::kVersionSeriesId, "p_versionSeriesId", "TEXT", true},
+    {cmis::kIsVersionSeriesCheckedOut, "p_isVersionSeriesCheckedOut", "INTEGER", false},
+    {cmis::kVersionSeriesCheckedOutBy, "p_versionSeriesCheckedOutBy", "TEXT", false},
+    {cmis::kVersionSeriesCheckedOutId, "p_versionSeriesCheckedOutId", "TEXT", false},
+    {cmis::kVersionSeriesCheckedOutDate, "p_versionSeriesCheckedOutDate", "INTEGER", false},
+    {cmis::kCheckinComment, "p_checkinComment", "TEXT", false},
+    {cmis::kContentStreamLength, "p_contentStreamLength", "INTEGER", false},
+    {cmis::kContentStreamMimeType, "p_contentStreamMimeType", "TEXT", true},
+    {cmis::kContentStreamFileName, "p_contentStreamFileName", "TEXT", false},
+    {cmis::kContentStreamId, "p_contentStreamId", "TEXT", false},
+    {cmis::kParentId, "p_parentId", "TEXT", false},
+    {cmis::kPath, "p_path", "TEXT", true},
+    {cmis::kSourceId, "p_sourceId", "TEXT", true},
+    {cmis::kTargetId, "p_targetId", "TEXT", true},
+    {cmis::kPolicyText, "p_policyText", "TEXT", false},
 };
 
 // The column of a built-in single-valued property; null for the others (props table).
