@@ -345,6 +345,17 @@ class Repository {
   // outside the engine. Errors: kObjectNotFound; kPermissionDenied when read-only.
   Status RecordSecurityChange(const std::string& object_id);
 
+  // Where the folder or document at the repository-relative `path` is, as a path
+  // relative to the data directory ("" is the repository's root folder): a folder is a
+  // directory and a document a file of the same name (docs/STORAGE.md §2). For tools
+  // that bring files in (folio import): they copy a file there, then look it up, which
+  // adopts it.
+  std::string TreePath(const std::string& path) const;
+  // The name prefix of such a tool's temporary files in the tree (".folio-tmp-import-"):
+  // a reserved name, so never listed nor adopted (docs/STORAGE.md §2). The tool removes
+  // its own stale ones.
+  static std::string ToolTempPrefix();
+
   // True when the file at the repository-relative `path` is a document Folio has a
   // record of (a series, or an entry of its folder's adoption table, docs/STORAGE.md
   // §4.1); false for a file not adopted yet (nothing is adopted by asking). For tools

@@ -14,6 +14,10 @@
 
 namespace folio {
 
+namespace repo {
+struct StoreFs;
+}
+
 struct StoreOptions {
   bool read_only = false;  // every change refused with kPermissionDenied
   bool durable = true;     // false: no fsync (throw-away fixtures only)
@@ -52,6 +56,12 @@ enum class DirKind {
 // Looks at `dir` (never changes it). Symbolic links are followed only for `dir` itself.
 DirKind ClassifyDirectory(const std::string& dir);
 
+// The file, relative to the data directory, that every `folio serve` of it holds a
+// shared lock on for its whole life: `.folio/serving`, or `.folio/serving-read-only` for
+// a read-only server (docs/STORAGE.md §8.8). Tools that must not change a served data
+// directory (folio import, fsck --repair) probe it.
+std::string ServingMarkFile(bool read_only);
+
 class Store {
  public:
   // Opens the data directory `dir` (creating it when options.create). Does not scan it.
@@ -63,10 +73,6 @@ class Store {
 
   // The data directory as a host path, for messages.
   const std::string& dir() const { return dir_; }
-  // The Fs the data directory is read and written through: for what keeps files of its
-  // own beside the repositories (a domain's users and groups, repo/acl/accounts.h; the
-  // query index, src/repo/query: a SQLite file and an inotify watch per folder).
-  Fs& fs() { return *fs_; }
 
   // Domains in id order. A directory without domain metadata is not a domain.
   Result<std::vector<DomainInfo>> ListDomains();
@@ -93,6 +99,12 @@ class Store {
   Result<std::shared_ptr<Repository>> GetRepository(const std::string& domain_id, const std::string& repository_id);
 
  private:
+  // The Fs the data directory is read and written through: for the engine's parts that
+  // keep files of their own beside the repositories (src/repo/store_fs.h), never for
+  // callers of this class.
+  friend struct repo::StoreFs;
+  Fs& fs() { return *fs_; }
+
   Store(Fs& fs, std::unique_ptr<Fs> owned, StoreOptions options);
   Status RequireWritable() const;
   Status Init();  // the data directory's marker, when creating

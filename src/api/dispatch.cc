@@ -66,7 +66,7 @@ Result<Operation> DefaultOperation(Context& ctx) {
 Service::Service(Store& store, ServiceOptions options)
     : store_(store),
       options_(std::move(options)),
-      accounts_(std::make_unique<acl::AccountRegistry>(store.fs(), options_.read_only)),
+      accounts_(std::make_unique<acl::AccountRegistry>(store, options_.read_only)),
       query_indexes_(std::make_unique<query::QueryIndexes>(store, options_.log)) {
   auth::AuthenticatorOptions auth;
   auth.admin_password = options_.admin_password;

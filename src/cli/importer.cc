@@ -10,23 +10,10 @@
 #include "cli/serving_lock.h"
 #include "folio/repository.h"
 #include "folio/store.h"
-#include "storage/layout.h"
 #include "storage/name_rules.h"
 
 namespace folio::cli {
 namespace {
-
-constexpr const char* kTempPrefix = ".folio-tmp-import-";
-
-std::string ParentOf(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? "" : path.substr(0, slash);
-}
-
-std::string NameOf(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 bool Below(const std::string& path, const std::string& dir) {
   return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/';
@@ -66,7 +53,7 @@ Result<std::shared_ptr<Repository>> OpenTarget(Store& store, const ImportOptions
 class Importer {
  public:
   Importer(const ImportOptions& o, Repository& repo, Progress& progress, ImportReport& report)
-      : o_(o), repo_(repo), progress_(progress), report_(report), layout_(o.domain + "/" + o.repository) {}
+      : o_(o), repo_(repo), progress_(progress), report_(report) {}
 
   Status Run(const std::vector<TreeEntry>& entries) {
     std::string refused_dir;  // a source directory that could not become a folder
@@ -88,28 +75,27 @@ class Importer {
   }
 
  private:
-  std::string Host(const std::string& data_relative) const { return o_.data_dir + "/" + data_relative; }
+  // The host path of the repository's folder or document at `path`.
+  std::string Host(const std::string& path) const { return o_.data_dir + "/" + repo_.TreePath(path); }
 
   // False (and left out) when the source directory cannot become a folder.
   Result<bool> Folder(const std::string& path) {
-    const std::string dir = Host(layout_.Dir(path));
+    const std::string dir = Host(path);
     Status s = MakeDirectory(dir);
     if (s.kind() == ErrorKind::kConstraint) {
       report_.left_out.push_back({path + "/", "a document with that name is in the repository (kept)"});
       return false;
     }
     FOLIO_RETURN_IF_ERROR(s);
-    RemoveStaleTemps(dir, kTempPrefix);
+    RemoveStaleTemps(dir, Repository::ToolTempPrefix());
     folders_.push_back(path);
     return true;
   }
 
   Status File(const TreeEntry& e) {
-    const std::string folder = ParentOf(e.path);
-    const std::string name = NameOf(e.path);
-    const std::string dest = Host(layout_.Child(folder, name));
+    const std::string dest = Host(e.path);
     FOLIO_ASSIGN_OR_RETURN(std::optional<FileStat> there, HostStat(dest));
-    const bool adopted = there && Adopted(folder, name);
+    const bool adopted = there && Adopted(e.path);
     if (there && there->type == FileType::kFile && there->size == e.size && there->mtime_ns == e.mtime_ns) {
       // Imported by an earlier run (perhaps not yet adopted: a kill between the
       // copy and the batch's records).
@@ -131,7 +117,7 @@ class Importer {
     // cut): copy.
     const std::string source = o_.source + "/" + e.path;
     FOLIO_RETURN_IF_ERROR(
-        WriteFileReplacing(dest, e.mtime_ns, kTempPrefix, [&](int fd) { return CopyBytes(source, fd); }));
+        WriteFileReplacing(dest, e.mtime_ns, Repository::ToolTempPrefix(), [&](int fd) { return CopyBytes(source, fd); }));
     ++report_.copied;
     report_.copied_bytes += e.size;
     ++batch_files_;
@@ -141,10 +127,10 @@ class Importer {
     return OkStatus();
   }
 
-  // True when the repository has a record of the file (a series or an adoption
-  // table's entry); an unreadable record counts as one (the file is left alone).
-  bool Adopted(const std::string& folder, const std::string& name) {
-    auto has = repo_.HasDocumentRecord(storage::JoinPath(folder, name));
+  // True when the repository has a record of the file at `path` (a series or an
+  // adoption table's entry); an unreadable record counts as one (the file is left alone).
+  bool Adopted(const std::string& path) {
+    auto has = repo_.HasDocumentRecord(path);
     return !has.ok() || *has;
   }
 
@@ -155,7 +141,7 @@ class Importer {
     if (batch_files_ > 0) FOLIO_RETURN_IF_ERROR(SyncFilesystem(o_.data_dir));
     for (const std::string& folder : folders_) FOLIO_RETURN_IF_ERROR(Adopt(folder));
     for (const std::string& path : pending_) {
-      if (Adopted(ParentOf(path), NameOf(path))) continue;
+      if (Adopted(path)) continue;
       FOLIO_RETURN_IF_ERROR(Adopt(path));
     }
     folders_.clear();
@@ -178,7 +164,6 @@ class Importer {
   Repository& repo_;
   Progress& progress_;
   ImportReport& report_;
-  storage::RepoLayout layout_;
   std::vector<std::string> folders_;  // made or found this batch, parents first
   std::vector<std::string> pending_;  // files to adopt
   size_t batch_files_ = 0;

@@ -6,11 +6,11 @@
 #include <map>
 #include <memory>
 
+#include "folio/cmis_ids.h"
 #include "folio/repository.h"
 #include "repo/acl/account_files.h"
 #include "repo/acl/principals.h"
 #include "storage/datetime.h"
-#include "storage/layout.h"
 
 namespace folio::cli {
 namespace {
@@ -105,9 +105,9 @@ class RepoReader {
     n.repository = repo_->info().repository_id;
     n.id = o.base == BaseType::kDocument ? o.series_id : o.id;
     n.type_id = o.type_id;
-    n.description = StringProp(o.properties, "cmis:description");
-    n.created_by = StringProp(o.properties, "cmis:createdBy");
-    n.created_ms = TimeProp(o.properties, "cmis:creationDate");
+    n.description = StringProp(o.properties, cmis::kDescription);
+    n.created_by = StringProp(o.properties, cmis::kCreatedBy);
+    n.created_ms = TimeProp(o.properties, cmis::kCreationDate);
     n.acl = o.acl;
     auto custom = CustomProperties(o);
     if (custom.ok()) {
@@ -204,30 +204,30 @@ class RepoReader {
       VersionSummary s;
       s.id = v.id;
       s.label = v.version_label;
-      s.major = BoolProp(v.properties, "cmis:isMajorVersion");
+      s.major = BoolProp(v.properties, cmis::kIsMajorVersion);
       s.latest = v.is_latest;
-      s.latest_major = BoolProp(v.properties, "cmis:isLatestMajorVersion");
-      s.comment = StringProp(v.properties, "cmis:checkinComment");
-      s.modified_by = StringProp(v.properties, "cmis:lastModifiedBy");
-      s.modified_ms = TimeProp(v.properties, "cmis:lastModificationDate");
+      s.latest_major = BoolProp(v.properties, cmis::kIsLatestMajorVersion);
+      s.comment = StringProp(v.properties, cmis::kCheckinComment);
+      s.modified_by = StringProp(v.properties, cmis::kLastModifiedBy);
+      s.modified_ms = TimeProp(v.properties, cmis::kLastModificationDate);
       s.content = v.content;
       if (v.is_latest) n.content = v.content;
       n.versions.push_back(std::move(s));
     }
     if (!all.empty()) {
       // The document was created with its first version (or its working copy).
-      n.created_by = StringProp(all.front().properties, "cmis:createdBy");
-      n.created_ms = TimeProp(all.front().properties, "cmis:creationDate");
+      n.created_by = StringProp(all.front().properties, cmis::kCreatedBy);
+      n.created_ms = TimeProp(all.front().properties, cmis::kCreationDate);
     }
-    n.versionable = o.is_pwc || !o.properties.value("cmis:versionLabel", Json()).is_null();
+    n.versionable = o.is_pwc || !o.properties.value(cmis::kVersionLabel, Json()).is_null();
     // getCheckedOut is the repository's own list; a series whose marker is missing
     // (fsck: checkedout-marker-mismatch) still shows its working copy.
     auto it = checked_out_.find(o.series_id);
     if (it != checked_out_.end()) pwc = &it->second;
     if (pwc != nullptr) {
       CheckOutSummary c;
-      c.by = StringProp(pwc->properties, "cmis:versionSeriesCheckedOutBy");
-      c.since_ms = TimeProp(pwc->properties, "cmis:versionSeriesCheckedOutDate");
+      c.by = StringProp(pwc->properties, cmis::kVersionSeriesCheckedOutBy);
+      c.since_ms = TimeProp(pwc->properties, cmis::kVersionSeriesCheckedOutDate);
       c.working_copy_id = pwc->id;
       c.content = pwc->content;
       n.checked_out = std::move(c);
@@ -236,8 +236,8 @@ class RepoReader {
   }
 
   void FillRelationship(const ObjectData& o, InspectNode& n) {
-    n.source_id = StringProp(o.properties, "cmis:sourceId");
-    n.target_id = StringProp(o.properties, "cmis:targetId");
+    n.source_id = StringProp(o.properties, cmis::kSourceId);
+    n.target_id = StringProp(o.properties, cmis::kTargetId);
     n.source_path = PathOf(n.source_id);
     n.target_path = PathOf(n.target_id);
   }
@@ -252,7 +252,7 @@ class RepoReader {
   Result<Json> CustomProperties(const ObjectData& o) {
     Json out = Json::object();
     for (const auto& [key, value] : o.properties.items()) {
-      if (key.rfind("cmis:", 0) == 0) continue;
+      if (cmis::IsBuiltInId(key)) continue;
       out[key] = value;
     }
     if (out.empty()) return out;
@@ -326,7 +326,7 @@ InspectNode DomainNode(Store& store, const DomainInfo& d, int depth, InspectLimi
   n.created_ms = d.created_ms;
   // Users and groups as Folio reads them (a file it cannot read is left out, as Folio
   // does; fsck reports it).
-  if (auto files = acl::ReadAccountFiles(store.fs(), d.domain_id); files.ok()) {
+  if (auto files = acl::ReadAccountFiles(store, d.domain_id); files.ok()) {
     const acl::Principals principals(std::move(files->users), std::move(files->groups));
     for (const auto& [id, user] : principals.users()) {
       UserSummary u{id, user.display_name, {}};

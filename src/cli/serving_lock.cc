@@ -7,13 +7,13 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "storage/layout.h"
+#include "folio/store.h"
 
 namespace folio::cli {
 namespace {
 
 std::string LockPath(const std::string& data_dir, bool read_only) {
-  return data_dir + "/" + storage::ServingLockFile(read_only);
+  return data_dir + "/" + ServingMarkFile(read_only);
 }
 
 // True if some process holds a lock on the file (a probe: an exclusive lock

@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "folio/cmis_ids.h"
 #include "repo/engine.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
@@ -29,12 +30,12 @@ auto ReadConsistently(repo::Engine& e, F&& f) -> decltype(f()) {
 
 std::string_view BaseTypeId(BaseType base) {
   switch (base) {
-    case BaseType::kDocument: return "cmis:document";
-    case BaseType::kFolder: return "cmis:folder";
-    case BaseType::kItem: return "cmis:item";
-    case BaseType::kRelationship: return "cmis:relationship";
+    case BaseType::kDocument: return cmis::kDocument;
+    case BaseType::kFolder: return cmis::kFolder;
+    case BaseType::kItem: return cmis::kItem;
+    case BaseType::kRelationship: return cmis::kRelationship;
   }
-  return "cmis:document";
+  return cmis::kDocument;
 }
 
 Repository::Repository(std::unique_ptr<repo::Engine> engine) : engine_(std::move(engine)) {}
@@ -351,6 +352,10 @@ Status Repository::RecordSecurityChange(const std::string& object_id) {
     return OkStatus();
   });
 }
+std::string Repository::TreePath(const std::string& path) const { return engine_->layout.Dir(path); }
+
+std::string Repository::ToolTempPrefix() { return std::string(storage::kToolTempPrefix); }
+
 Result<bool> Repository::HasDocumentRecord(const std::string& path) {
   const std::string folder = storage::ParentPath(path), name = storage::BaseName(path);
   if (Exists(engine_->fs, engine_->layout.SeriesFile(folder, name))) return true;

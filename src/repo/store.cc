@@ -286,6 +286,8 @@ Result<std::shared_ptr<Repository>> Store::GetRepository(const std::string& doma
   return *repo;
 }
 
+std::string ServingMarkFile(bool read_only) { return storage::ServingLockFile(read_only); }
+
 DirKind ClassifyDirectory(const std::string& dir) {
   auto fs = OpenPosixFs(dir, {.durable = false});
   if (!fs.ok()) {

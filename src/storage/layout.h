@@ -17,6 +17,8 @@ inline constexpr std::string_view kMetaDir = ".folio";
 // metadata directories, temporary files of interrupted writes, trash.
 inline constexpr std::string_view kReservedPrefix = ".folio";
 inline constexpr std::string_view kTempPrefix = ".folio-tmp-";
+// Temporary files of a tool that copies files into the tree (folio import): .folio-tmp-import-<pid>-...
+inline constexpr std::string_view kToolTempPrefix = ".folio-tmp-import-";
 
 // True for names the storage format reserves (refused as object names).
 bool IsReservedName(std::string_view name);

@@ -6,6 +6,7 @@
 #include "cli/inspect_model.h"
 #include "cli/inspect_render.h"
 #include "repo/acl/accounts.h"
+#include "repo/store_fs.h"
 
 using namespace folio;
 using namespace folio::cli;
@@ -15,7 +16,7 @@ using folio::testing::InspectFixture;
 namespace {
 
 InspectTree WithAccounts(InspectFixture& fx) {
-  acl::DomainAccounts accounts(fx.f.store->fs(), "demo", false);
+  acl::DomainAccounts accounts(repo::StoreFs::Of(*fx.f.store), "demo", false);
   for (const char* id : {"alice", "bob"}) {
     acl::UserRecord u;
     u.id = id;

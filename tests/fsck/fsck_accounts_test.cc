@@ -6,6 +6,7 @@
 
 #include "fsck/fsck_fixture.h"
 #include "repo/acl/accounts.h"
+#include "repo/store_fs.h"
 
 using namespace folio;
 using namespace folio::testing;
@@ -16,7 +17,7 @@ namespace {
 // The fixture's domain "demo" with users alice (administrator) and bob, and group eng.
 struct AccountsFixture : FsckFixture {
   AccountsFixture() {
-    accounts = std::make_unique<acl::DomainAccounts>(store->fs(), "demo", false);
+    accounts = std::make_unique<acl::DomainAccounts>(repo::StoreFs::Of(*store), "demo", false);
     for (const char* id : {"alice", "bob"}) {
       acl::UserRecord u;
       u.id = id;

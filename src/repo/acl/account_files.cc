@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "repo/acl/secrets.h"
+#include "repo/store_fs.h"
 #include "storage/datetime.h"
 #include "storage/layout.h"
 
@@ -142,6 +143,10 @@ Result<AccountFiles> ReadAccountFiles(Fs& fs, std::string_view domain_dir) {
   FOLIO_RETURN_IF_ERROR(ReadDir(fs, storage::UsersDir(domain_dir), UserFromJson, files.users, files));
   FOLIO_RETURN_IF_ERROR(ReadDir(fs, storage::GroupsDir(domain_dir), GroupFromJson, files.groups, files));
   return files;
+}
+
+Result<AccountFiles> ReadAccountFiles(Store& store, std::string_view domain_id) {
+  return ReadAccountFiles(repo::StoreFs::Of(store), storage::DomainDir(domain_id));
 }
 
 }  // namespace folio::acl

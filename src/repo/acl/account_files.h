@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "folio/fs.h"
+#include "folio/store.h"
 #include "repo/acl/principals.h"
 #include "storage/json_file.h"
 
@@ -48,5 +49,7 @@ struct AccountFiles {
 // missing users/ or groups/ directory holds nothing. Errors: kStorage when a directory
 // cannot be listed (a file that cannot be read or decoded goes to `bad` instead).
 Result<AccountFiles> ReadAccountFiles(Fs& fs, std::string_view domain_dir);
+// The same for the domain `domain_id` of `store`'s data directory (folio inspect).
+Result<AccountFiles> ReadAccountFiles(Store& store, std::string_view domain_id);
 
 }  // namespace folio::acl

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <set>
 
+#include "repo/store_fs.h"
 #include "storage/atomic_write.h"
 #include "storage/datetime.h"
 #include "storage/layout.h"
@@ -403,6 +404,9 @@ Status DomainAccounts::RemoveRepositoryGroup(std::string_view repository_id) {
     return OkStatus();
   });
 }
+
+AccountRegistry::AccountRegistry(Store& store, bool read_only)
+    : AccountRegistry(repo::StoreFs::Of(store), read_only) {}
 
 Result<std::shared_ptr<DomainAccounts>> AccountRegistry::For(std::string_view domain_id) {
   {

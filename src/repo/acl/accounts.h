@@ -16,6 +16,7 @@
 
 #include "folio/fs.h"
 #include "folio/status.h"
+#include "folio/store.h"
 #include "repo/acl/account_files.h"
 #include "repo/acl/principals.h"
 #include "storage/committer.h"
@@ -111,6 +112,8 @@ class DomainAccounts {
 class AccountRegistry {
  public:
   AccountRegistry(Fs& fs, bool read_only) : fs_(fs), read_only_(read_only) {}
+  // The accounts of the domains of `store`'s data directory (`store` must outlive this).
+  AccountRegistry(Store& store, bool read_only);
 
   // The accounts of `domain_id`. Errors: kObjectNotFound if there is no such domain
   // (nothing is remembered for it, so unknown names cost no memory); kStorage.

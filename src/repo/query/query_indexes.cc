@@ -2,6 +2,7 @@
 #include "repo/query/query_indexes.h"
 
 #include "repo/query/change_log_feed.h"
+#include "repo/store_fs.h"
 #include "storage/layout.h"
 
 namespace folio::query {
@@ -42,10 +43,10 @@ std::shared_ptr<QueryIndex> QueryIndexes::Get(const std::string& domain_id, cons
   std::lock_guard<std::mutex> lock(mu_);
   auto it = indexes_.find(base);
   if (it != indexes_.end()) return it->second;
-  auto index = MakeQueryIndex(store_.fs(), base, log_);
+  auto index = MakeQueryIndex(repo::StoreFs::Of(store_), base, log_);
   if (!inotify_) inotify_ = std::make_shared<Inotify>();
   index->SetHandWatcher(
-      std::make_unique<HandWatcher>(store_.fs(), base, inotify_, [log = log_, base](const std::string& line) {
+      std::make_unique<HandWatcher>(repo::StoreFs::Of(store_), base, inotify_, [log = log_, base](const std::string& line) {
         if (log) log("query index of " + base + ": " + line);
       }));
   if (stop_) index->Stop();

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "repo/acl/accounts.h"
+#include "repo/store_fs.h"
 #include "storage/layout.h"
 #include "repo/acl/sample_user.h"
 #include "support/repo_fixture.h"
@@ -26,7 +27,7 @@ struct Domain {
     REQUIRE(s.ok());
     store = std::move(*s);
     REQUIRE(store->CreateDomain("acme", "").ok());
-    accounts = std::make_unique<DomainAccounts>(store->fs(), "acme", false);
+    accounts = std::make_unique<DomainAccounts>(repo::StoreFs::Of(*store), "acme", false);
   }
   UserRecord User(std::string id) { return folio::testing::SampleUser(std::move(id)); }
   void Add(const std::string& id) { REQUIRE(accounts->CreateUser(User(id)).ok()); }
@@ -178,7 +179,7 @@ TEST_CASE("Accounts: a change by another process is seen at once; the snapshot i
   Domain d;
   d.Add("alice");
   auto first = d.Now();
-  DomainAccounts other(d.store->fs(), "acme", false);  // as another `folio serve` on the directory
+  DomainAccounts other(repo::StoreFs::Of(*d.store), "acme", false);  // as another `folio serve` on the directory
   REQUIRE(other.CreateUser(d.User("bob")).ok());
   CHECK(d.Now()->FindUser("bob") != nullptr);
   CHECK(first->FindUser("bob") == nullptr);  // snapshots are immutable
@@ -223,12 +224,12 @@ TEST_CASE("Accounts: a malformed file is left out, and the others still count") 
 
 TEST_CASE("Accounts: a missing domain is objectNotFound; a read-only store refuses changes") {
   Domain d;
-  DomainAccounts ghost(d.store->fs(), "ghost", false);
+  DomainAccounts ghost(repo::StoreFs::Of(*d.store), "ghost", false);
   CHECK(ghost.Current().status().kind() == ErrorKind::kObjectNotFound);
   CHECK(ghost.CreateUser(d.User("x")).status().kind() == ErrorKind::kObjectNotFound);
-  DomainAccounts read_only(d.store->fs(), "acme", true);
+  DomainAccounts read_only(repo::StoreFs::Of(*d.store), "acme", true);
   CHECK(read_only.CreateUser(d.User("x")).status().kind() == ErrorKind::kPermissionDenied);
-  AccountRegistry registry(d.store->fs(), false);
+  AccountRegistry registry(*d.store, false);
   CHECK(registry.For("ghost").status().kind() == ErrorKind::kObjectNotFound);
   CHECK(registry.For("../x").status().kind() == ErrorKind::kObjectNotFound);
   auto acme = registry.For("acme");
@@ -243,7 +244,7 @@ TEST_CASE("Accounts: a domain created with its first user has it as administrato
     return WriteFirstUser(fs, dir, root);
   });
   REQUIRE(made.ok());
-  DomainAccounts beta(d.store->fs(), "beta", false);
+  DomainAccounts beta(repo::StoreFs::Of(*d.store), "beta", false);
   auto p = beta.Current();
   REQUIRE(p.ok());
   CHECK((*p)->IsAdmin("root"));

@@ -13,6 +13,7 @@
 #include "repo/query/change_log_feed.h"
 #include "repo/query/index_writer.h"
 #include "repo/query/query_fixture.h"
+#include "repo/store_fs.h"
 #include "repo/query/schema.h"
 #include "repo/query/sqlite.h"
 #include "storage/layout.h"
@@ -82,7 +83,7 @@ class TestFeed : public query::ChangeFeed {
 // next read: a change "committed while the build ran".
 class CountingLog : public query::ChangeLogFeed {
  public:
-  explicit CountingLog(QueryFixture& f) : ChangeLogFeed(f.store->fs(), storage::RepoLayout("demo/main").ChangesDir()) {}
+  explicit CountingLog(QueryFixture& f) : ChangeLogFeed(repo::StoreFs::Of(*f.store), storage::RepoLayout("demo/main").ChangesDir()) {}
   Result<query::ChangeBatch> ReadChanges(Repository& repo, uint64_t after, size_t max) override {
     std::function<void()> hook;
     hook.swap(on_read);
@@ -106,8 +107,8 @@ struct Indexed {
     paths.label = "demo/main";
     paths.db_fs_path = query::IndexFileOf("demo/main");
     paths.lock_fs_path = query::IndexLockFileOf("demo/main");
-    paths.db_path = f.store->fs().Describe(paths.db_fs_path);
-    index = std::make_unique<query::QueryIndex>(f.store->fs(), paths, feed, [this](const std::string& line) {
+    paths.db_path = repo::StoreFs::Of(*f.store).Describe(paths.db_fs_path);
+    index = std::make_unique<query::QueryIndex>(repo::StoreFs::Of(*f.store), paths, feed, [this](const std::string& line) {
       if (line.ends_with(": building")) ++builds;
     });
   }

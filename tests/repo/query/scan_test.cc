@@ -7,6 +7,7 @@
 #include <map>
 
 #include "repo/query/query_fixture.h"
+#include "repo/store_fs.h"
 
 using namespace folio;
 using folio::testing::QueryFixture;
@@ -17,7 +18,7 @@ std::map<std::string, std::string> ScanAll(QueryFixture& f, int workers) {
   std::map<std::string, std::string> seen;  // id -> text
   std::atomic<bool> stop{false};
   Status s = query::ScanRepository(
-      *f.repo, f.store->fs(),
+      *f.repo, repo::StoreFs::Of(*f.store),
       [&](query::ScannedObject&& o) {
         CHECK_MESSAGE(seen.emplace(o.object.id, o.text).second, "visited twice: " << o.object.id);
         return OkStatus();
@@ -54,7 +55,7 @@ TEST_CASE("Scan: a root holding only documents (workers finish before the last o
     size_t n = 0;
     std::atomic<bool> stop{false};
     Status s = query::ScanRepository(
-        *f.repo, f.store->fs(),
+        *f.repo, repo::StoreFs::Of(*f.store),
         [&](query::ScannedObject&&) {
           ++n;
           return OkStatus();
@@ -70,7 +71,7 @@ TEST_CASE("Scan: stops when asked, and at the first error of the visitor") {
   std::atomic<bool> stop{false};
   size_t n = 0;
   Status s = query::ScanRepository(
-      *f.repo, f.store->fs(),
+      *f.repo, repo::StoreFs::Of(*f.store),
       [&](query::ScannedObject&&) {
         if (++n == 3) stop = true;
         return OkStatus();
@@ -80,7 +81,7 @@ TEST_CASE("Scan: stops when asked, and at the first error of the visitor") {
   CHECK(s.message().find("stopped") != std::string::npos);
   std::atomic<bool> go{false};
   s = query::ScanRepository(
-      *f.repo, f.store->fs(), [&](query::ScannedObject&&) { return StorageError("disk full"); }, go, 2);
+      *f.repo, repo::StoreFs::Of(*f.store), [&](query::ScannedObject&&) { return StorageError("disk full"); }, go, 2);
   CHECK(s.kind() == ErrorKind::kStorage);
   CHECK(s.message() == "disk full");
 }
