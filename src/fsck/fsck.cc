@@ -42,10 +42,9 @@ bool OnlyPendingWork(const Problems& problems) {
 // still runs on this machine: its trash is removed after its next checkpoint.
 std::optional<long> LiveOwner(const std::string& path) {
   const std::string name = path.substr(path.rfind('/') + 1);
-  const std::string prefix = ".folio-tmp-";
-  if (name.rfind(prefix, 0) != 0) return std::nullopt;
+  if (!storage::IsTempName(name)) return std::nullopt;
   char* end = nullptr;
-  const long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
+  const long pid = std::strtol(name.c_str() + storage::kTempPrefix.size(), &end, 10);
   if (pid <= 0 || end == nullptr || *end != '-') return std::nullopt;
   if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno != EPERM) return std::nullopt;
   return pid;

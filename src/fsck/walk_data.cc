@@ -88,7 +88,7 @@ Result<DataFacts> WalkData(Fs& fs) {
       const std::string path = JoinPath(storage::ServerMetaDir(), e.name);
       if (storage::IsTempName(e.name)) {
         d.temps.push_back(path);
-      } else if (e.name.rfind("trash-", 0) == 0) {
+      } else if (storage::IsServerTrashName(e.name)) {
         d.trash.push_back(path);  // a domain or repository whose deletion was interrupted
       } else if (e.type == FileType::kSymlink || e.type == FileType::kOther) {
         d.specials.push_back({path, e.type});

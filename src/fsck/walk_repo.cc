@@ -17,10 +17,6 @@ namespace {
 using storage::JoinPath;
 using storage::Json;
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // The record decoders never throw: a mistyped field is a Status like a missing one.
 Result<repo::ObjectRecord> DecodeObject(const Json& j, const std::string& what) {
   return repo::ObjectRecordFromJson(j, what);
@@ -155,7 +151,7 @@ class RepoWalker {
 
   void ReadJournal() {
     for (const DirEntry& e : RawList(layout_.JournalDir())) {
-      if (e.type != FileType::kFile || storage::IsTempName(e.name) || !EndsWith(e.name, ".json")) continue;
+      if (e.type != FileType::kFile || !storage::IdOfRecordFileName(e.name)) continue;
       JournalFact j;
       j.path = JoinPath(layout_.JournalDir(), e.name);
       auto json = storage::ReadJsonFile(fs_, j.path);
@@ -562,7 +558,7 @@ class RepoWalker {
         if (e.type != FileType::kFile && e.type != FileType::kDirectory) continue;
         IndexFileFact fact;
         fact.path = JoinPath(shard_path, e.name);
-        if (e.type == FileType::kFile && EndsWith(e.name, ".json")) fact.id = e.name.substr(0, e.name.size() - 5);
+        if (e.type == FileType::kFile) fact.id = storage::IdOfRecordFileName(e.name).value_or("");
         auto j = e.type == FileType::kFile ? storage::ReadJsonFile(fs_, fact.path)
                                            : Result<Json>(StorageError("'" + fact.path + "' is a directory"));
         if (j.ok()) {

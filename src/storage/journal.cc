@@ -188,7 +188,7 @@ Status Transaction::Commit() {
   // Staged files must be durable, and findable, before the record names them.
   for (const std::string& dir : sync_before_) FOLIO_RETURN_IF_ERROR(fs_.SyncDir(dir));
   FOLIO_RETURN_IF_ERROR(EnsureDir(fs_, journal_dir_));
-  const std::string record = JoinPath(journal_dir_, NewTxId() + ".json");
+  const std::string record = JoinPath(journal_dir_, RecordFileName(NewTxId()));
   // COMMIT POINT: the atomic rename inside WriteFileAtomically makes the record exist.
   FOLIO_RETURN_IF_ERROR(WriteFileAtomically(fs_, record, SerializeJson(RecordOf(actions_))));
   committed_ = true;
@@ -231,7 +231,7 @@ Result<int> RecoverJournal(Fs& fs, const std::string& journal_dir) {
     if (IsTempName(e.name)) {
       // A record that was being written when the process died: not committed.
       FOLIO_RETURN_IF_ERROR(fs.RemoveTree(JoinPath(journal_dir, e.name)));
-    } else if (e.name.size() > 5 && e.name.substr(e.name.size() - 5) == ".json") {
+    } else if (IdOfRecordFileName(e.name)) {
       records.push_back(e.name);
     }
   }

@@ -79,7 +79,9 @@ std::string ServingLockFile(bool read_only) {
   return JoinPath(kMetaDir, read_only ? "serving-read-only" : "serving");
 }
 std::string DataMarkerFile() { return JoinPath(kMetaDir, "folio.json"); }
-std::string ServerTrash(std::string_view id) { return JoinPath(kMetaDir, "trash-" + std::string(id)); }
+constexpr std::string_view kServerTrashPrefix = "trash-";
+std::string ServerTrash(std::string_view id) { return JoinPath(kMetaDir, std::string(kServerTrashPrefix) + std::string(id)); }
+bool IsServerTrashName(std::string_view name) { return name.starts_with(kServerTrashPrefix); }
 std::string DomainDir(std::string_view domain) { return std::string(domain); }
 std::string DomainMetaDir(std::string_view domain) { return JoinPath(domain, kMetaDir); }
 std::string DomainFile(std::string_view domain) { return JoinPath(domain, kMetaDir, "domain.json"); }
@@ -115,7 +117,7 @@ std::string RepoLayout::IndexShardDir(std::string_view id) const {
   return JoinPath(IndexDir(), shard);
 }
 std::string RepoLayout::IndexEntry(std::string_view id) const {
-  return JoinPath(IndexShardDir(id), std::string(id) + ".json");
+  return JoinPath(IndexShardDir(id), RecordFileName(id));
 }
 std::string RepoLayout::TypesDir() const { return JoinPath(MetaDir(), "types"); }
 std::string RepoLayout::TypeFile(std::string_view type_id) const {
@@ -123,7 +125,7 @@ std::string RepoLayout::TypeFile(std::string_view type_id) const {
 }
 std::string RepoLayout::RelationshipsDir() const { return JoinPath(MetaDir(), "relationships"); }
 std::string RepoLayout::RelationshipFile(std::string_view id) const {
-  return JoinPath(RelationshipsDir(), std::string(id) + std::string(kJsonSuffix));
+  return JoinPath(RelationshipsDir(), RecordFileName(id));
 }
 std::string RepoLayout::LogFile() const { return JoinPath(MetaDir(), "log"); }
 std::string RepoLayout::ChangesDir() const { return JoinPath(MetaDir(), "changes"); }
@@ -199,6 +201,8 @@ std::string RepoLayout::ItemFile(std::string_view folder, std::string_view name)
 std::string VersionPropsName(std::string_view label) { return std::string(label) + std::string(kJsonSuffix); }
 std::string VersionContentName(std::string_view label) { return std::string(label) + std::string(kContentSuffix); }
 std::string FolderFileInDir() { return JoinPath(kMetaDir, kFolderFileName); }
+
+std::string RecordFileName(std::string_view id) { return std::string(id) + std::string(kJsonSuffix); }
 
 std::optional<std::string> IdOfRecordFileName(std::string_view file_name) {
   if (file_name.size() <= kJsonSuffix.size() || !file_name.ends_with(kJsonSuffix)) return std::nullopt;

@@ -43,6 +43,7 @@ std::string DataMarkerFile();                       // .folio/folio.json (marks 
 // .folio/serving, or .folio/serving-read-only for a --read-only server.
 std::string ServingLockFile(bool read_only);
 std::string ServerTrash(std::string_view id);       // .folio/trash-<id> (a deleted domain or repository)
+bool IsServerTrashName(std::string_view name);      // "trash-<id>", a name in .folio
 std::string DomainDir(std::string_view domain);     // demo
 std::string DomainMetaDir(std::string_view domain); // demo/.folio
 std::string DomainFile(std::string_view domain);    // demo/.folio/domain.json
@@ -148,8 +149,9 @@ std::string VersionContentName(std::string_view label);
 // ".folio/folder.json": a folder's record relative to the folder's directory (what a
 // guard on the folder names).
 std::string FolderFileInDir();
-// The id a record file "<id>.json" (a relationship, an index entry) is named after;
-// nullopt for any other name.
+// "<id>.json": the file of a record named after an id (a relationship, an index entry,
+// a journal record), and back: the id, nullopt for any other name.
+std::string RecordFileName(std::string_view id);
 std::optional<std::string> IdOfRecordFileName(std::string_view file_name);
 
 // The number n of an adoption table's file name "<n>.json" (n >= 1, no leading zero);

@@ -158,11 +158,11 @@ Status ScanRepository(Repository& repo, Fs& fs, const std::function<Status(Scann
     if (entries.status().Is(std::errc::no_such_file_or_directory)) return OkStatus();
     return entries.status();
   }
-  constexpr std::string_view kSuffix = ".json";
   for (const DirEntry& e : *entries) {
     if (stop) return RuntimeError("the scan was stopped");
-    if (e.type != FileType::kFile || storage::IsTempName(e.name) || !e.name.ends_with(kSuffix)) continue;
-    auto rel = repo.GetObject(e.name.substr(0, e.name.size() - kSuffix.size()));
+    const std::optional<std::string> id = storage::IdOfRecordFileName(e.name);
+    if (e.type != FileType::kFile || !id) continue;
+    auto rel = repo.GetObject(*id);
     if (!rel.ok() || rel->base != BaseType::kRelationship) continue;  // fsck reports stray files
     FOLIO_RETURN_IF_ERROR(visit(ScannedObject{std::move(*rel), ""}));
   }
