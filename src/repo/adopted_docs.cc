@@ -90,8 +90,11 @@ Result<std::shared_ptr<const AdoptedDocs::Decoded>> AdoptedDocs::Table(const std
   }
   FOLIO_ASSIGN_OR_RETURN(AdoptionTable table, Decode(*json, folder_id, path));
   auto decoded = std::make_shared<Decoded>();
+  decoded->by_series.reserve(table.documents.size());
   for (auto& [name, entry] : table.documents) {
-    decoded->by_name.emplace(name, std::make_shared<const AdoptedDoc>(folder_id, name, n, std::move(entry)));
+    auto doc = std::make_shared<const AdoptedDoc>(folder_id, name, n, std::move(entry));
+    decoded->by_series.emplace(doc->entry.series_id, doc);
+    decoded->by_name.emplace(name, std::move(doc));
   }
   std::lock_guard<std::mutex> lock(mu_);
   SweepMemo(memo_, sweep_at_, kMaxTableMemo, [](const TableMemo& m) { return m.json.expired(); });
@@ -119,9 +122,21 @@ Result<bool> AdoptedDocs::IsCurrentFile(const std::string& folder_id, const std:
 Result<std::shared_ptr<const AdoptedDoc>> AdoptedDocs::FindId(const std::string& series_id) {
   auto folder_id = storage::AdoptedFolderOf(series_id);
   if (!folder_id) return std::shared_ptr<const AdoptedDoc>();
-  FOLIO_ASSIGN_OR_RETURN(auto all, All(*folder_id));
-  for (const auto& [name, doc] : all) {
-    if (doc->entry.series_id == series_id) return doc;
+  FOLIO_ASSIGN_OR_RETURN(std::vector<uint64_t> numbers, Numbers(*folder_id));
+  std::vector<std::shared_ptr<const Decoded>> lower;  // the tables before the one holding it
+  for (uint64_t n : numbers) {
+    FOLIO_ASSIGN_OR_RETURN(auto table, Table(*folder_id, n));
+    auto it = table->by_series.find(series_id);
+    if (it == table->by_series.end()) {
+      lower.push_back(std::move(table));
+      continue;
+    }
+    // As in All: a name in two tables (only a hand edit makes one) is the lowest table's
+    // document, and the other one is not there.
+    for (const auto& t : lower) {
+      if (t->by_name.count(it->second->name) != 0) return std::shared_ptr<const AdoptedDoc>();
+    }
+    return it->second;
   }
   return std::shared_ptr<const AdoptedDoc>();
 }

@@ -93,6 +93,9 @@ class AdoptedDocs {
  private:
   struct Decoded {
     std::map<std::string, std::shared_ptr<const AdoptedDoc>> by_name;
+    // The same documents by series id (FindId: a lookup by id, as a listing's every
+    // child and the query index's scan make, must not walk the folder).
+    std::unordered_map<std::string, std::shared_ptr<const AdoptedDoc>> by_series;
   };
   struct TableMemo {
     std::weak_ptr<const storage::Json> json;

@@ -137,6 +137,29 @@ void CheckTreeGone(RepoFixture& f, const Tree& t) {
   CHECK(f.repo->GetObject(t.kept.id).ok());
 }
 
+TEST_CASE("Adopted: an id is found in whichever table holds it, unless a lower table has its name") {
+  // A lookup by id goes to the table holding the id (a listing makes one per child),
+  // and must still agree with the folder's listing: a name in two tables, which only a
+  // hand edit makes, is the lowest table's document.
+  RepoFixture f;
+  const ObjectData two = f.Folder(f.root, "two");
+  const auto first = AdoptByHand(f.fs(), "two", two.id, {"a.txt", "same.txt"});
+  const auto second = AdoptByHand(f.fs(), "two", two.id, {"b.txt", "same.txt"}, 1000, 2);
+  for (const auto& [id, name] : std::vector<std::pair<std::string, std::string>>{
+           {first[0], "a.txt"}, {second[0], "b.txt"}, {first[1], "same.txt"}}) {
+    auto o = f.repo->GetObject(id);
+    REQUIRE_MESSAGE(o.ok(), name << ": " << o.status().ToString());
+    CHECK(o->name == name);
+    CHECK(o->series_id == id);
+  }
+  CHECK(f.repo->GetObject(second[1]).status().kind() == ErrorKind::kObjectNotFound);
+  auto page = f.repo->GetChildren(two.id, 0, 100);
+  REQUIRE(page.ok());
+  std::vector<std::string> ids;
+  for (const ObjectData& o : page->objects) ids.push_back(o.series_id);
+  CHECK(Sorted(ids) == Sorted({first[0], first[1], second[0]}));
+}
+
 TEST_CASE("Adopted tree: deleteTree records one deleted event per adopted document and removes the tables") {
   RepoFixture f;
   const Tree t = MakeTree(f);
