@@ -253,6 +253,16 @@ void ReportJsonWritten(Fs& fs, const ApplyOptions& options, const Action& a, std
   if (parsed.ok()) options.on_json_written(a.path, *st, std::make_shared<const Json>(std::move(*parsed)));
 }
 
+// The same for a JSON record linked into place from the upload file it was spilled to
+// (a large PutJson, storage/committer.h): told only while the two names are one file.
+void ReportJsonLinked(Fs& fs, const ApplyOptions& options, const Action& a) {
+  if (!options.on_json_written || !a.json || !a.value) return;
+  auto st = fs.IdentityStat(a.path);
+  auto source = fs.IdentityStat(a.source);
+  if (!st.ok() || !source.ok() || st->inode != source->inode) return;
+  options.on_json_written(a.path, *st, a.value);
+}
+
 // One application of one change (ApplyChangeSet): the Fs it goes through (a view that
 // holds the directories it resolves, when the Fs has one: one resolution per directory
 // per change, not per action), and the directories it has created itself.
@@ -381,7 +391,10 @@ class Applier {
         FOLIO_ASSIGN_OR_RETURN(bool holds, Holds(a.source, a.guard));
         if (!holds) return OkStatus();
         Status s = LinkFile(fs, a.source, a.path, a.expect_new || fresh_.count(ParentPath(a.path)) > 0);
-        if (s.ok()) Made(a.path);
+        if (s.ok()) {
+          Made(a.path);
+          ReportJsonLinked(fs, options_, a);
+        }
         return IsMissing(s) ? OkStatus() : s;  // the source, or the target's directory, is gone
       }
       case Action::Op::kRename: {

@@ -81,12 +81,14 @@ struct Action {
   // it, is written into the JSON's "file" member (a series records its visible file,
   // which the same change writes just before).
   std::string stamp;
-  // kPut by PutJson (never logged: a replayed record has it false). The apply hands
+  // kPut by PutJson, and the kLink a large one becomes (Committer: its bytes go to an
+  // upload file first); never logged: a replayed record has it false. The apply hands
   // what it wrote to ApplyOptions::on_json_written, so that readers need not read back
   // what this process has just written.
   bool json = false;
   // kPut by PutJson: the value `bytes` is the text of, as a reader parsing `bytes` gets
-  // it (never logged; null when it cannot be, and then the apply parses `bytes`).
+  // it (never logged; null when it cannot be, and then the apply parses `bytes`). For
+  // the kLink of a large one, always set when `json` is.
   std::shared_ptr<const Json> value;
   // kLink by LinkNew: nothing is expected at `path`, so the link is made there at once
   // (one call), and only when something is there after all beside it and renamed over

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "storage/committer.h"
+#include "storage/json_file.h"
 #include "storage/wait_hooks.h"
 #include "support/temp_dir.h"
 
@@ -227,6 +228,43 @@ TEST_CASE("Committer: InStaging says whether this thread runs a staging") {
   CHECK(inside);
   CHECK_FALSE(other_thread);
   CHECK_FALSE(Committer::InStaging());
+}
+
+TEST_CASE("Committer: a JSON record too large for the log is still told to on_json_written, as the file it linked") {
+  // A folder's adoption table of a thousand documents is such a record: a reader that
+  // is not told parses all of it again, for every lookup in the next 100 ms.
+  folio::testing::TempDir dir;
+  auto fs = RepoDir(dir);
+  std::map<std::string, std::pair<FileStat, std::shared_ptr<const Json>>> told;
+  CommitterOptions options;
+  options.inline_limit = 1024;
+  options.on_json_written = [&](const std::string& path, const FileStat& st, std::shared_ptr<const Json> value) {
+    told[path] = {st, std::move(value)};
+  };
+  Committer c(*fs, RepoLayout("r"), options);
+  REQUIRE(c.Open().ok());
+  Json big = Json::object();
+  for (int i = 0; i < 200; ++i) big["entry-" + std::to_string(i)] = std::string(40, 'x');
+  const std::string big_text = SerializeJson(big);
+  REQUIRE(big_text.size() > options.inline_limit);
+  REQUIRE(c.Run([&](ChangeSet& change) {
+             change.PutJson("r/big.json", big);
+             change.PutJson("r/small.json", Json{{"n", 1}});
+             change.Put("r/plain", std::string(4096, 'p'));  // not JSON: never told
+             return OkStatus();
+           }).ok());
+  REQUIRE(told.count("r/big.json") == 1);
+  REQUIRE(told.count("r/small.json") == 1);
+  CHECK(told.count("r/plain") == 0);
+  // What it was told is the file as a reader finds it: its identity, and its value.
+  auto st = fs->IdentityStat("r/big.json");
+  REQUIRE(st.ok());
+  CHECK(SameFileState(told["r/big.json"].first, *st));
+  REQUIRE(told["r/big.json"].second != nullptr);
+  CHECK(*told["r/big.json"].second == big);
+  auto bytes = ReadWholeFile(*fs, "r/big.json");
+  REQUIRE(bytes.ok());
+  CHECK(*bytes == big_text);
 }
 
 TEST_CASE("Committer: a directory a change in flight only makes is no conflict below it; one it renames is") {
