@@ -3,10 +3,19 @@
 # a free port, waiting for the ready line, and checkOut + checkIn cycles over one
 # keep-alive connection. Before sourcing: $root (the repository).
 
-# Sets $work (a new directory under $TMPDIR, default /tmp: put it on another filesystem
-# that way) holding data/, a copy of the sample data, and $port, a free TCP port.
+# The directory work directories are made in: $TMPDIR/folio-bench (default /tmp),
+# flagged as the top of a directory hierarchy where the filesystem has that flag, as the
+# C++ benches' MakeTempDir does (bench/README.md: ext4 without a journal).
+bench_tmp() {
+  local dir="${TMPDIR:-/tmp}/folio-bench"
+  mkdir -p "$dir" && { chattr +T "$dir" 2>/dev/null || true; }
+  echo "$dir"
+}
+
+# Sets $work (a new directory in bench_tmp: set TMPDIR to put it on another filesystem)
+# holding data/, a copy of the sample data, and $port, a free TCP port.
 bench_work() {
-  work=$(mktemp -d "${TMPDIR:-/tmp}/folio-$1-XXXXXX")
+  work=$(mktemp -d "$(bench_tmp)/folio-$1-XXXXXX")
   cp -a "$root/sample-data" "$work/data"
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 }

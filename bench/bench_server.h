@@ -8,8 +8,14 @@
 
 namespace folio::bench {
 
-// A new empty directory under the system's temp directory ("folio-bench-<tag>-XXXXXX");
-// "" if it cannot be made.
+// A new empty directory "folio-bench-<tag>-XXXXXX" in the directory "folio-bench" of the
+// system's temp directory; "" if it cannot be made. That parent is marked as the top of a
+// directory hierarchy (FS_TOPDIR_FL, where the filesystem has it): ext4 then puts each
+// new directory in it in an inode group of its own choosing, not beside the directory
+// an earlier run just deleted. ext4 without a journal will not reuse an inode freed in
+// the last minutes and walks past every such inode at each allocation, so each run
+// would otherwise pay for the files earlier runs (and test runs) removed there
+// (bench/RESULTS.md, "Row 2 and the inodes earlier runs freed").
 std::string MakeTempDir(const char* tag);
 
 struct Server {

@@ -10,7 +10,8 @@
 //     the same tree then `sync`. Target: at most 3x. Also: how much the data directory
 //     grew (metadata only: the content is linked, not copied).
 // Starts the real `folio serve` (build/folio, or --folio PATH) on temporary data
-// directories. --cycles runs rows 1 and 2 only; --quick runs fewer cycles and files.
+// directories. --cycles runs rows 1 and 2 only, --adoption row 3 only; --quick runs fewer
+// cycles and files.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -264,10 +265,16 @@ int main(int argc, char** argv) {
   const bool quick = args.quick;
   const std::string& folio = args.folio;
   std::vector<Row> rows;
-  // --cycles: rows 1 and 2 only (an A/B of the write path need not wait for row 3).
-  bool cycles_only = false;
-  for (int i = 1; i < argc; ++i) cycles_only |= std::string(argv[i]) == "--cycles";
-  for (Row& r : CycleRows(folio, quick ? 20 : 100)) rows.push_back(r);
+  // --cycles: rows 1 and 2 only (an A/B of the write path need not wait for row 3);
+  // --adoption: row 3 only.
+  bool cycles_only = false, adoption_only = false;
+  for (int i = 1; i < argc; ++i) {
+    cycles_only |= std::string(argv[i]) == "--cycles";
+    adoption_only |= std::string(argv[i]) == "--adoption";
+  }
+  if (!adoption_only) {
+    for (Row& r : CycleRows(folio, quick ? 20 : 100)) rows.push_back(r);
+  }
   if (!cycles_only) {
     for (Row& r : AdoptionRows(folio, 10, quick ? 100 : 1000)) rows.push_back(r);
   }
