@@ -117,7 +117,8 @@ class Importer {
     // cut): copy.
     const std::string source = o_.source + "/" + e.path;
     FOLIO_RETURN_IF_ERROR(
-        WriteFileReplacing(dest, e.mtime_ns, Repository::ToolTempPrefix(), [&](int fd) { return CopyBytes(source, fd); }));
+        WriteFileReplacing(dest, e.mtime_ns, Repository::ToolTempPrefix(),
+                           [&](int fd) { return CopyBytes(source, fd); }));
     ++report_.copied;
     report_.copied_bytes += e.size;
     ++batch_files_;

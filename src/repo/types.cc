@@ -165,7 +165,8 @@ const std::map<std::string, std::shared_ptr<const TypeDef>>& BaseTypes() {
     constexpr size_t nc = std::size(kCommon);
     m[cmis::kDocument] = MakeBase(cmis::kDocument, "Document", BaseType::kDocument, {kCommon, kDocument},
                                   {nc, std::size(kDocument)});
-    m[cmis::kFolder] = MakeBase(cmis::kFolder, "Folder", BaseType::kFolder, {kCommon, kFolder}, {nc, std::size(kFolder)});
+    m[cmis::kFolder] =
+        MakeBase(cmis::kFolder, "Folder", BaseType::kFolder, {kCommon, kFolder}, {nc, std::size(kFolder)});
     m[cmis::kItem] = MakeBase(cmis::kItem, "Item", BaseType::kItem, {kCommon}, {nc});
     m[cmis::kRelationship] = MakeBase(cmis::kRelationship, "Relationship", BaseType::kRelationship,
                                       {kCommon, kRelationship}, {nc, std::size(kRelationship)});

@@ -80,7 +80,9 @@ std::string ServingLockFile(bool read_only) {
 }
 std::string DataMarkerFile() { return JoinPath(kMetaDir, "folio.json"); }
 constexpr std::string_view kServerTrashPrefix = "trash-";
-std::string ServerTrash(std::string_view id) { return JoinPath(kMetaDir, std::string(kServerTrashPrefix) + std::string(id)); }
+std::string ServerTrash(std::string_view id) {
+  return JoinPath(kMetaDir, std::string(kServerTrashPrefix) + std::string(id));
+}
 bool IsServerTrashName(std::string_view name) { return name.starts_with(kServerTrashPrefix); }
 std::string DomainDir(std::string_view domain) { return std::string(domain); }
 std::string DomainMetaDir(std::string_view domain) { return JoinPath(domain, kMetaDir); }

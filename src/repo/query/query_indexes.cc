@@ -43,10 +43,11 @@ std::shared_ptr<QueryIndex> QueryIndexes::Get(const std::string& domain_id, cons
   std::lock_guard<std::mutex> lock(mu_);
   auto it = indexes_.find(base);
   if (it != indexes_.end()) return it->second;
-  auto index = MakeQueryIndex(repo::StoreFs::Of(store_), base, log_);
+  Fs& fs = repo::StoreFs::Of(store_);
+  auto index = MakeQueryIndex(fs, base, log_);
   if (!inotify_) inotify_ = std::make_shared<Inotify>();
   index->SetHandWatcher(
-      std::make_unique<HandWatcher>(repo::StoreFs::Of(store_), base, inotify_, [log = log_, base](const std::string& line) {
+      std::make_unique<HandWatcher>(fs, base, inotify_, [log = log_, base](const std::string& line) {
         if (log) log("query index of " + base + ": " + line);
       }));
   if (stop_) index->Stop();

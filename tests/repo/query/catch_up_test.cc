@@ -83,7 +83,8 @@ class TestFeed : public query::ChangeFeed {
 // next read: a change "committed while the build ran".
 class CountingLog : public query::ChangeLogFeed {
  public:
-  explicit CountingLog(QueryFixture& f) : ChangeLogFeed(repo::StoreFs::Of(*f.store), storage::RepoLayout("demo/main").ChangesDir()) {}
+  explicit CountingLog(QueryFixture& f)
+      : ChangeLogFeed(repo::StoreFs::Of(*f.store), storage::RepoLayout("demo/main").ChangesDir()) {}
   Result<query::ChangeBatch> ReadChanges(Repository& repo, uint64_t after, size_t max) override {
     std::function<void()> hook;
     hook.swap(on_read);
@@ -108,9 +109,10 @@ struct Indexed {
     paths.db_fs_path = query::IndexFileOf("demo/main");
     paths.lock_fs_path = query::IndexLockFileOf("demo/main");
     paths.db_path = repo::StoreFs::Of(*f.store).Describe(paths.db_fs_path);
-    index = std::make_unique<query::QueryIndex>(repo::StoreFs::Of(*f.store), paths, feed, [this](const std::string& line) {
-      if (line.ends_with(": building")) ++builds;
-    });
+    index = std::make_unique<query::QueryIndex>(repo::StoreFs::Of(*f.store), paths, feed,
+                                                [this](const std::string& line) {
+                                                  if (line.ends_with(": building")) ++builds;
+                                                });
   }
 
   Names Set(QueryFixture& f, const std::string& statement, bool all_versions = false) {
