@@ -97,7 +97,12 @@ Result<std::shared_ptr<const AdoptedDocs::Decoded>> AdoptedDocs::Table(const std
     decoded->by_name.emplace(name, std::move(doc));
   }
   std::lock_guard<std::mutex> lock(mu_);
-  SweepMemo(memo_, sweep_at_, kMaxTableMemo, [](const TableMemo& m) { return m.json.expired(); });
+  // A decoding whose table left the record cache can never be found again, and what
+  // hangs off it is large (each document's records as made, and the objects built of
+  // them, several KB a document): it goes at once, not when the memo has doubled, so
+  // that what is kept follows the record cache's byte budget.
+  std::erase_if(memo_, [](const auto& e) { return e.second.json.expired(); });
+  if (memo_.size() >= kMaxTableMemo) memo_.clear();
   memo_[json.get()] = TableMemo{json, decoded};
   return std::shared_ptr<const Decoded>(decoded);
 }
@@ -211,6 +216,11 @@ Status AdoptedDocs::StageReplace(storage::ChangeSet& change, const AdoptedDoc& d
   table.documents[doc.name] = entry;
   change.PutJson(layout_.AdoptionTable(doc.folder_id, doc.table), ToJson(table));
   return OkStatus();
+}
+
+size_t AdoptedDocs::TableMemoSize() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return memo_.size();
 }
 
 void AdoptedDocs::StageRemoveFolder(storage::ChangeSet& change, const std::string& folder_id) {

@@ -16,7 +16,6 @@
 
 #include "folio/fs.h"
 #include "repo/adoption_table.h"
-#include "repo/memo_sweep.h"
 #include "repo/record_reader.h"
 #include "storage/change_set.h"
 #include "storage/layout.h"
@@ -90,6 +89,9 @@ class AdoptedDocs {
   // At commit, the folder has no adoption tables (its tree deleted or removed).
   void StageRemoveFolder(storage::ChangeSet& change, const std::string& folder_id);
 
+  // How many table decodings the memo holds (for tests of its bound).
+  size_t TableMemoSize();
+
  private:
   struct Decoded {
     std::map<std::string, std::shared_ptr<const AdoptedDoc>> by_name;
@@ -97,6 +99,8 @@ class AdoptedDocs {
     // child and the query index's scan make, must not walk the folder).
     std::unordered_map<std::string, std::shared_ptr<const AdoptedDoc>> by_series;
   };
+  // A table's decoding, kept while the record cache keeps the table's parse (`json`, by
+  // whose address the memo is keyed): the cache's byte budget bounds what is kept.
   struct TableMemo {
     std::weak_ptr<const storage::Json> json;
     std::shared_ptr<const Decoded> decoded;
@@ -130,7 +134,6 @@ class AdoptedDocs {
   std::mutex mu_;
   std::unordered_map<const storage::Json*, TableMemo> memo_;
   std::unordered_map<std::string, NumbersMemo> numbers_memo_;  // by folder id
-  size_t sweep_at_ = kFirstMemoSweep;  // see repo/memo_sweep.h
 };
 
 }  // namespace folio::repo

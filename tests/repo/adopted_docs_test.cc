@@ -5,10 +5,13 @@
 #include <filesystem>
 #include <set>
 
+#include "repo/adopted_docs.h"
 #include "repo/adoption_table.h"
+#include "storage/atomic_write.h"
 #include "storage/ids.h"
 #include "storage/layout.h"
 #include "storage/json_file.h"
+#include "storage/mem_fs.h"
 #include "support/repo_fixture.h"
 
 using namespace folio;
@@ -373,4 +376,35 @@ TEST_CASE("Adopted: a read-only repository adopts in memory only") {
         ErrorKind::kPermissionDenied);
   CHECK_FALSE(fs::exists(f.RepoPath(".folio/adopted")));
   CHECK_FALSE(fs::exists(f.RepoPath(".folio/docs/r.txt")));
+}
+
+TEST_CASE("Adopted: a table's decoding goes with its parse, not when the memo has doubled") {
+  // What hangs off a decoded table is large (each document's records as made, and the
+  // objects built of them): a folder of 1,000 hand-added files is several MB. A memo
+  // that kept decodings of tables the record cache had dropped grew by that much per
+  // folder read (to 185 MB for 20,000 files, bench/RESULTS.md).
+  storage::MemFs mem;
+  const storage::RepoLayout layout("r");
+  repo::RecordReader reader(mem, layout);
+  repo::AdoptedDocs docs(mem, layout, reader);
+  const std::string folder = storage::NewId('f');
+  REQUIRE(storage::EnsureDir(mem, "r").ok());
+  REQUIRE(storage::EnsureDir(mem, layout.MetaDir()).ok());
+  REQUIRE(storage::EnsureDir(mem, layout.AdoptedDir()).ok());
+  REQUIRE(storage::EnsureDir(mem, layout.AdoptedFolderDir(folder)).ok());
+  for (int round = 0; round < 10; ++round) {
+    // The table rewritten (as an edit taken in does): a new file, a new parse.
+    repo::AdoptedEntry e;
+    e.series_id = storage::NewAdoptedSeriesId(folder);
+    e.mime_type = "text/plain";
+    e.file_size = static_cast<uint64_t>(round);
+    repo::AdoptionTable table{folder, {{"x.txt", e}}};
+    const std::string text = storage::SerializeJson(repo::ToJson(table));
+    REQUIRE(storage::WriteFileAtomically(mem, layout.AdoptionTable(folder, 1), text).ok());
+    auto found = docs.Find(folder, "x.txt");
+    REQUIRE_MESSAGE(found.ok(), found.status().ToString());
+    REQUIRE(*found != nullptr);
+    CHECK((*found)->entry.series_id == e.series_id);
+    CHECK(docs.TableMemoSize() <= 1);
+  }
 }

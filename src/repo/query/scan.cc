@@ -13,7 +13,7 @@
 namespace folio::query {
 namespace {
 
-constexpr uint64_t kPage = 1000;
+constexpr uint64_t kPage = 100;
 constexpr size_t kMaxQueued = 512;  // objects read but not yet visited
 
 bool Gone(const Status& s) { return s.kind() == ErrorKind::kObjectNotFound || s.kind() == ErrorKind::kInvalidArgument; }
