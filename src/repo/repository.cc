@@ -104,7 +104,7 @@ std::optional<Repository::Stamp> Repository::StampNow(const std::string& path) {
   s.applied = engine_->committer.changes_applied();
   auto log = engine_->fs.IdentityStat(engine_->layout.LogFile());
   if (!log.ok() || log->type != FileType::kFile || storage::IsRacy(log->mtime_ns)) return std::nullopt;
-  auto file = engine_->fs.IdentityStat(engine_->layout.Child(storage::ParentPath(path), storage::BaseName(path)));
+  auto file = engine_->fs.IdentityStat(engine_->layout.Dir(path));
   if (!file.ok() || file->type != FileType::kFile) return std::nullopt;
   s.log = *log;
   s.file = *file;
@@ -116,7 +116,7 @@ bool Repository::Unchanged(const Stamp& s, const std::string& path) {
   if (engine_->committer.changes_applied() != s.applied) return false;
   auto log = engine_->fs.IdentityStat(engine_->layout.LogFile());
   if (!log.ok() || !AsStamped(*log, s.log)) return false;
-  auto file = engine_->fs.IdentityStat(engine_->layout.Child(storage::ParentPath(path), storage::BaseName(path)));
+  auto file = engine_->fs.IdentityStat(engine_->layout.Dir(path));
   return file.ok() && AsStamped(*file, s.file);
 }
 
@@ -352,6 +352,7 @@ Status Repository::RecordSecurityChange(const std::string& object_id) {
     return OkStatus();
   });
 }
+
 std::string Repository::TreePath(const std::string& path) const { return engine_->layout.Dir(path); }
 
 std::string Repository::ToolTempPrefix() { return std::string(storage::kToolTempPrefix); }

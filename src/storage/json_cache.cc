@@ -1,7 +1,6 @@
 // Stat-validated JSON cache; see json_cache.h.
 #include "storage/json_cache.h"
 
-
 #include "storage/datetime.h"
 #include "storage/json_footprint.h"
 

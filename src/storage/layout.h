@@ -96,7 +96,8 @@ class RepoLayout {
   std::string AdoptionTable(std::string_view folder_id, uint64_t n) const;  // .../<folderId>/<n>.json
 
   // A folder (by repository-relative path) and what its .folio holds.
-  std::string Dir(std::string_view folder) const;            // R/<folder>
+  // R/<folder>; given a document's path, its file (as Child of its parent gives it).
+  std::string Dir(std::string_view folder) const;
   std::string FolderMeta(std::string_view folder) const;     // R/<folder>/.folio
   std::string FolderFile(std::string_view folder) const;     // .../.folio/folder.json
   std::string DocsDir(std::string_view folder) const;        // .../.folio/docs

@@ -39,7 +39,6 @@ std::string SizeText(uint64_t bytes) {
   return std::to_string(bytes) + " bytes";
 }
 
-
 }  // namespace
 
 struct OverlayFs::Node {

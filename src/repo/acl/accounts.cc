@@ -13,7 +13,6 @@
 namespace folio::acl {
 namespace {
 
-
 // A directory's identity; nullopt when it does not exist. Another failure: an error.
 Result<std::optional<FileStat>> StatDir(Fs& fs, const std::string& path) {
   auto st = fs.IdentityStat(path);
