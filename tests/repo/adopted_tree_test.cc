@@ -145,8 +145,12 @@ TEST_CASE("Adopted: an id is found in whichever table holds it, unless a lower t
   const ObjectData two = f.Folder(f.root, "two");
   const auto first = AdoptByHand(f.fs(), "two", two.id, {"a.txt", "same.txt"});
   const auto second = AdoptByHand(f.fs(), "two", two.id, {"b.txt", "same.txt"}, 1000, 2);
-  for (const auto& [id, name] : std::vector<std::pair<std::string, std::string>>{
+  // A plain pair, not a structured binding: clang 14 cannot capture a binding in the
+  // lambda REQUIRE_MESSAGE expands to.
+  for (const auto& expected : std::vector<std::pair<std::string, std::string>>{
            {first[0], "a.txt"}, {second[0], "b.txt"}, {first[1], "same.txt"}}) {
+    const std::string& id = expected.first;
+    const std::string& name = expected.second;
     auto o = f.repo->GetObject(id);
     REQUIRE_MESSAGE(o.ok(), name << ": " << o.status().ToString());
     CHECK(o->name == name);
