@@ -164,6 +164,20 @@ class Repository {
 
   const RepositoryInfo& info() const;
 
+  // While one lives on a thread, the documents that thread reads from any repository
+  // are not kept for later reads (what is kept already is still used): for bulk reads
+  // nobody waits on, such as the query index's scan of the whole tree and its catch-up.
+  // Kept, objects read once pushed out those requests use and held most of the
+  // server's memory while it indexed (a first scan of 10,000 hand-added files: 73 MB
+  // resident at its peak, 40 MB without; bench/RESULTS.md). Nests; not movable.
+  class ReadOnce {
+   public:
+    ReadOnce();
+    ~ReadOnce();
+    ReadOnce(const ReadOnce&) = delete;
+    ReadOnce& operator=(const ReadOnce&) = delete;
+  };
+
   // --- Reading -------------------------------------------------------------------
   // Errors (all reads): kObjectNotFound naming the id or path; kStorage.
   Result<ObjectData> GetObject(const std::string& id);
@@ -369,6 +383,16 @@ class Repository {
   // Makes every change durable and empties the commit log (also done when idle and at
   // close). For tools and tests.
   Status Checkpoint();
+
+  // Lets go of what the repository keeps of what it has read: parsed records, decoded
+  // adoption tables, built documents, folder listings. All of it is read again on use
+  // (each is checked against the files anyway), and what this process has committed is
+  // on disk. For after a bulk read that no request asked for (the query index's scan
+  // of the whole tree): its reads would stay, among the holes of everything freed
+  // around them, and keep the server's memory high long after. (Only a folder removed
+  // by hand from data older than folder markers is then no longer recognised by the
+  // record read before: docs/STORAGE.md §9.) Thread-safe.
+  void DropCaches();
 
  private:
   explicit Repository(std::unique_ptr<repo::Engine> engine);

@@ -2,6 +2,9 @@
 #include "repo/adopted_docs.h"
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
 
 #include "storage/committer.h"
 #include "storage/datetime.h"
@@ -9,21 +12,41 @@
 
 namespace folio::repo {
 
-void AdoptedDoc::Make() const {
-  std::call_once(made_, [this] {
-    series_json_ = std::make_shared<const storage::Json>(ToJson(AdoptedSeries(entry)));
-    version_json_ = std::make_shared<const storage::Json>(ToJson(AdoptedVersion(name, entry)));
-  });
+namespace {
+
+// The locks of AdoptedDoc::made_, by the document's address: a mutex in each of a
+// folder's thousands of entries would cost more than the weak pointer it guards, and a
+// lock is held only to read or set that pointer.
+std::mutex& MadeLock(const void* doc) {
+  static std::array<std::mutex, 32> locks;
+  return locks[(reinterpret_cast<uintptr_t>(doc) / alignof(std::max_align_t)) % locks.size()];
 }
 
-const std::shared_ptr<const storage::Json>& AdoptedDoc::SeriesJson() const {
-  Make();
-  return series_json_;
+}  // namespace
+
+std::shared_ptr<const AdoptedDoc::Made> AdoptedDoc::Make() const {
+  std::mutex& mu = MadeLock(this);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto made = made_.lock()) return made;
+  }
+  auto fresh = std::make_shared<const Made>(Made{ToJson(AdoptedSeries(entry)), ToJson(AdoptedVersion(name, entry))});
+  std::lock_guard<std::mutex> lock(mu);
+  // Another thread may have made them meanwhile: the first made is the one everybody
+  // gets, so that one document is one identity.
+  if (auto made = made_.lock()) return made;
+  made_ = fresh;
+  return fresh;
 }
 
-const std::shared_ptr<const storage::Json>& AdoptedDoc::VersionJson() const {
-  Make();
-  return version_json_;
+std::shared_ptr<const storage::Json> AdoptedDoc::SeriesJson() const {
+  auto made = Make();
+  return std::shared_ptr<const storage::Json>(made, &made->series);
+}
+
+std::shared_ptr<const storage::Json> AdoptedDoc::VersionJson() const {
+  auto made = Make();
+  return std::shared_ptr<const storage::Json>(made, &made->version);
 }
 
 Result<std::vector<uint64_t>> AdoptedDocs::Numbers(const std::string& folder_id) {
@@ -221,6 +244,12 @@ Status AdoptedDocs::StageReplace(storage::ChangeSet& change, const AdoptedDoc& d
 size_t AdoptedDocs::TableMemoSize() {
   std::lock_guard<std::mutex> lock(mu_);
   return memo_.size();
+}
+
+void AdoptedDocs::DropCaches() {
+  std::lock_guard<std::mutex> lock(mu_);
+  memo_.clear();
+  numbers_memo_.clear();
 }
 
 void AdoptedDocs::StageRemoveFolder(storage::ChangeSet& change, const std::string& folder_id) {

@@ -22,7 +22,7 @@
 
 namespace folio::repo {
 
-// One adopted document as a table holds it. Lives as long as the parse of its table
+// One adopted document as a table holds it. Lives as long as the decoding of its table
 // (or longer, held by a request).
 struct AdoptedDoc {
   AdoptedDoc(std::string f, std::string n, uint64_t t, AdoptedEntry e)
@@ -33,16 +33,22 @@ struct AdoptedDoc {
   AdoptedEntry entry;
 
   // The series.json and version 1.0 record the entry stands for (AdoptedSeries,
-  // AdoptedVersion), made on first use and then the same objects: what the record
-  // cache would hand out for files, so that built documents and kept answers are
-  // reused while the table is unchanged. Thread-safe.
-  const std::shared_ptr<const storage::Json>& SeriesJson() const;
-  const std::shared_ptr<const storage::Json>& VersionJson() const;
+  // AdoptedVersion): what the record cache would hand out for files. Both are made
+  // together, and are then the same objects for as long as anything holds either (a
+  // request's Loc, the object builder's memo of the document built of them), so that
+  // built documents and kept answers are reused while the table is unchanged. Held
+  // here only weakly: made for every document of a folder (a listing, the query
+  // index's scan), they were 60% of what a server kept after adopting 10,000 files.
+  // Thread-safe.
+  std::shared_ptr<const storage::Json> SeriesJson() const;
+  std::shared_ptr<const storage::Json> VersionJson() const;
 
  private:
-  mutable std::once_flag made_;
-  mutable std::shared_ptr<const storage::Json> series_json_, version_json_;
-  void Make() const;
+  struct Made {
+    storage::Json series, version;
+  };
+  std::shared_ptr<const Made> Make() const;
+  mutable std::weak_ptr<const Made> made_;  // guarded by a lock of MadeLocks (adopted_docs.cc)
 };
 
 // Thread-safe. Reads go through the RecordReader's cache (validated by file identity),
@@ -91,6 +97,8 @@ class AdoptedDocs {
 
   // How many table decodings the memo holds (for tests of its bound).
   size_t TableMemoSize();
+  // Forgets the tables' decodings and numbers (see Repository::DropCaches).
+  void DropCaches();
 
  private:
   struct Decoded {

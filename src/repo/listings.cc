@@ -193,4 +193,9 @@ Result<ChildrenPage> Listings::Children(const std::string& folder_id, uint64_t s
   return page;
 }
 
+void Listings::DropCaches() {
+  std::lock_guard<std::mutex> lock(mu_);
+  cache_.clear();
+}
+
 }  // namespace folio::repo

@@ -66,6 +66,8 @@ class Listings {
   // OK when `name` is a valid object name that no child of `folder` has.
   // Errors: kNameConstraintViolation naming the name and the folder; kStorage.
   Status CheckNameFree(const std::string& folder, const std::string& name);
+  // Forgets the listings kept (see Repository::DropCaches).
+  void DropCaches();
 
  private:
   Fs& fs_;

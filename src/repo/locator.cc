@@ -356,4 +356,9 @@ Result<std::string> Locator::FolderIdAt(const std::string& folder_path) {
   return id;
 }
 
+void Locator::DropCaches() {
+  std::lock_guard<std::mutex> lock(known_mu_);
+  known_paths_.clear();
+}
+
 }  // namespace folio::repo

@@ -71,6 +71,8 @@ class Locator {
   // The document `name` in `folder` with its series record attached (a file added by
   // hand is adopted first); its working copy if it has no version yet.
   Result<Target> DocumentTarget(const std::string& folder, const std::string& name);
+  // Forgets the document paths known to be files (see Repository::DropCaches).
+  void DropCaches();
 
  private:
   Result<Loc> LocateAt(const std::string& base_id, int depth);

@@ -264,11 +264,14 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
                            hints != nullptr ? hints->latest_major : LatestMajorLabel(series)};
   std::shared_ptr<const ObjectData> o =
       std::make_shared<ObjectData>(AssembleDocument(context, the_label, pwc, type_id, *type, std::move(rec)));
-  if (memo) {
+  if (memo && read_once_depth_ == 0) {
     std::lock_guard<std::mutex> lock(memo_mu_);
     SweepMemo(memo_, memo_sweep_at_, kMaxMemoDocuments,
-              [](const DocMemo& m) { return m.series.expired() || m.record.expired(); });
-    memo_[memo_key] = DocMemo{loc.record, rec_json, type, parent_id, o};
+              [](const DocMemo& m) {
+                return m.series.expired() || m.record.expired() || (m.made && m.adopted.expired());
+              });
+    std::shared_ptr<const Json> made = adopted != nullptr ? loc.record : nullptr;
+    memo_[memo_key] = DocMemo{loc.record, rec_json, std::move(made), loc.adopted, type, parent_id, o};
   }
   return o;
 }
@@ -390,6 +393,14 @@ ObjectData ObjectBuilder::AssembleDocument(const DocContext& c, const std::strin
   }
   AppendCustom(p, mem);
   return o;
+}
+
+thread_local int ObjectBuilder::read_once_depth_ = 0;
+
+void ObjectBuilder::DropCaches() {
+  std::lock_guard<std::mutex> lock(memo_mu_);
+  memo_.clear();
+  memo_sweep_at_ = kFirstMemoSweep;
 }
 
 }  // namespace folio::repo

@@ -50,9 +50,15 @@ class ObjectBuilder {
   // series of 10,000 versions is never held whole. Stops at the first error.
   using VersionVisitor = std::function<Status(ObjectData&&)>;
   Status BuildAllVersions(const Loc& loc, const SeriesRecord& series, bool newest_first, const VersionVisitor& visit);
-
+  // Forgets the documents built (see Repository::DropCaches).
+  void DropCaches();
+  // The calling thread enters or leaves a Repository::ReadOnce scope: while it is in
+  // one, the documents it builds are not memoised.
+  static void EnterReadOnce() { ++read_once_depth_; }
+  static void LeaveReadOnce() { --read_once_depth_; }
 
  private:
+  static thread_local int read_once_depth_;  // the calling thread's ReadOnce scopes
   struct SeriesHints {
     std::string latest_major;
     bool labels_listed = false;  // the label asked for is known to be in the series
@@ -90,6 +96,11 @@ class ObjectBuilder {
   // its version list) until the memo filled.
   struct DocMemo {
     std::weak_ptr<const storage::Json> series, record;
+    // An adopted document's records, which its table's entry makes and holds only
+    // weakly (AdoptedDoc::SeriesJson): kept here so that they, and so the entry, stay
+    // this built document's while its table's decoding lives (`adopted`).
+    std::shared_ptr<const storage::Json> made;
+    std::weak_ptr<const AdoptedDoc> adopted;
     std::shared_ptr<const TypeDef> type;
     std::string parent_id;
     std::shared_ptr<const ObjectData> obj;

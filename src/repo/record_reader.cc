@@ -64,4 +64,11 @@ Result<std::string> RecordReader::FolderId(const std::string& folder) {
   return *id;
 }
 
+void RecordReader::DropCaches() {
+  cache_.Clear();
+  std::lock_guard<std::mutex> lock(series_mu_);
+  series_memo_.clear();
+  sweep_at_ = kFirstMemoSweep;
+}
+
 }  // namespace folio::repo

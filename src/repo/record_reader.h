@@ -31,6 +31,8 @@ class RecordReader {
   void Remember(const std::string& path, const FileStat& st, std::shared_ptr<const storage::Json> json) {
     cache_.Remember(path, st, std::move(json));
   }
+  // Forgets every parse and decoding kept (see Repository::DropCaches).
+  void DropCaches();
 
   // A folder, item, relationship, version or working-copy record. Errors: as Read, and
   // kStorage naming a field that is missing or of the wrong type.

@@ -368,4 +368,18 @@ void Repository::SetMimeSniffer(MimeSniffer sniffer) { engine_->adopter.SetMimeS
 
 Status Repository::Checkpoint() { return engine_->committer.Checkpoint(); }
 
+Repository::ReadOnce::ReadOnce() { repo::ObjectBuilder::EnterReadOnce(); }
+
+Repository::ReadOnce::~ReadOnce() { repo::ObjectBuilder::LeaveReadOnce(); }
+
+void Repository::DropCaches() {
+  // Built documents and listings first: they hold records the caches below would
+  // otherwise find still alive.
+  engine_->listings.DropCaches();
+  engine_->builder.DropCaches();
+  engine_->adopted.DropCaches();
+  engine_->locator.DropCaches();
+  engine_->records.DropCaches();
+}
+
 }  // namespace folio

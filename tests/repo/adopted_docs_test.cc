@@ -379,10 +379,10 @@ TEST_CASE("Adopted: a read-only repository adopts in memory only") {
 }
 
 TEST_CASE("Adopted: a table's decoding goes with its parse, not when the memo has doubled") {
-  // What hangs off a decoded table is large (each document's records as made, and the
-  // objects built of them): a folder of 1,000 hand-added files is several MB. A memo
-  // that kept decodings of tables the record cache had dropped grew by that much per
-  // folder read (to 185 MB for 20,000 files, bench/RESULTS.md).
+  // What hangs off a decoded table is large (each document's entry, and the records
+  // made of it while anything holds them): a folder of 1,000 hand-added files is one MB
+  // or more. A memo that kept decodings of tables the record cache had dropped grew by
+  // that much per folder read (to 185 MB for 20,000 files, bench/RESULTS.md).
   storage::MemFs mem;
   const storage::RepoLayout layout("r");
   repo::RecordReader reader(mem, layout);

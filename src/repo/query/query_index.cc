@@ -134,6 +134,9 @@ Result<bool> QueryIndex::CatchUpLocked(Repository& repo, ChangeFeed& feed) {
   // skipped by the next call.
   FOLIO_ASSIGN_OR_RETURN(std::string fingerprint, feed.Fingerprint(repo));
   if (!fingerprint.empty() && fingerprint == in_step_at_) return true;
+  // What the index reads of changed objects is for it alone (after a first scan, every
+  // document it adopted): none is kept for requests (Repository::ReadOnce).
+  const Repository::ReadOnce read_once;
   IndexWriter w(*writer_, repo);
   const std::string key = TokenKey(feed);
   for (;;) {
@@ -169,6 +172,7 @@ Result<bool> QueryIndex::CatchUpLocked(Repository& repo, ChangeFeed& feed) {
 }
 
 Result<bool> QueryIndex::DrainHandChangesLocked(Repository& repo) {
+  const Repository::ReadOnce read_once;  // the files found are read for the index: as in CatchUpLocked
   if (!watcher_) return true;
   if (!watcher_started_) {
     watcher_started_ = true;
@@ -319,9 +323,9 @@ Status QueryIndex::BuildLocked(Repository& repo, ChangeFeed& feed) {
   FOLIO_RETURN_IF_ERROR(w.SetMeta("schema", kSchemaVersion));
   FOLIO_RETURN_IF_ERROR(w.SetMeta("complete", 0));
   FOLIO_RETURN_IF_ERROR(w.Commit());
-  // A bigger page cache while building (fewer writes of the indexes' pages), given back
-  // after.
-  (void)db.Exec("PRAGMA cache_size = -8000");
+  // SQLite's own page cache (2 MB) while building: one of 8 MB took the server's peak
+  // from 29 to 43 MB for 100,000 documents and did not make the build faster
+  // (bench/RESULTS.md).
   uint64_t count = 0;
   auto last_log = started;
   w.SetBulk(true);
@@ -345,7 +349,7 @@ Status QueryIndex::BuildLocked(Repository& repo, ChangeFeed& feed) {
   if (s.ok()) s = w.Commit();
   if (!s.ok()) {
     w.Rollback();
-    (void)db.Exec("PRAGMA cache_size = -2000; PRAGMA shrink_memory");
+    (void)db.Exec("PRAGMA shrink_memory");
     Log("build failed after " + std::to_string(count) + " objects: " + s.message());
     return s;
   }
@@ -363,9 +367,13 @@ Status QueryIndex::BuildLocked(Repository& repo, ChangeFeed& feed) {
   // Statistics let SQLite pick the most selective index: a name range rather than the
   // type, which most rows share. A whole ANALYZE (no sampling: sampled statistics make
   // the type look selective) takes about half a second per 100,000 objects.
-  (void)db.Exec("PRAGMA analysis_limit = 0; ANALYZE; PRAGMA cache_size = -2000; PRAGMA shrink_memory");
-  // The scan read every object once: give what it freed back to the system rather than
-  // keep it in the heap of a server that may not read that much again (glibc).
+  (void)db.Exec("PRAGMA analysis_limit = 0; ANALYZE; PRAGMA shrink_memory");
+  // The scan read every object once: let go of what the repository kept of those reads
+  // (a request reads again what it needs), then give what that freed back to the
+  // system rather than keep it in the heap of a server that may not read that much
+  // again (glibc). Kept, the last reads pinned pages all over the heap: 35 MB resident
+  // after a first scan of 10,000 hand-added files, 25 MB without them (bench/RESULTS.md).
+  repo.DropCaches();
   ::malloc_trim(0);
   verified_ = true;
   const auto ms =

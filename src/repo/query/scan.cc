@@ -56,6 +56,7 @@ class Scan {
 
  private:
   void Worker() {
+    const Repository::ReadOnce read_once;  // each object is read once: none is kept
     for (;;) {
       std::string folder;
       {
@@ -150,6 +151,7 @@ class Scan {
 
 Status ScanRepository(Repository& repo, Fs& fs, const std::function<Status(ScannedObject&&)>& visit,
                       const std::atomic<bool>& stop, int workers) {
+  const Repository::ReadOnce read_once;  // as the workers' (Scan::Worker)
   FOLIO_RETURN_IF_ERROR(Scan(repo, stop).Run(visit, workers));
   const RepositoryInfo& info = repo.info();
   const storage::RepoLayout layout(info.domain_id + "/" + info.repository_id);
