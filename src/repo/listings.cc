@@ -105,6 +105,7 @@ Status Listings::CheckNameFree(const std::string& folder, const std::string& nam
 }
 
 Result<ObjectData> Listings::BuildChild(const std::string& folder, const ListedChild& c) {
+  const ObjectBuilder::ReadOnceScope read_once;
   Target t;
   if (c.base == BaseType::kFolder) {
     const std::string path = storage::JoinPath(folder, c.name);

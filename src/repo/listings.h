@@ -61,7 +61,11 @@ class Listings {
   // a folder; kStorage when the folder itself cannot be read.
   Result<ChildrenPage> Children(const std::string& folder_id, uint64_t skip, uint64_t max, ChildOrder order);
   // The child `child` of the folder at `folder` (a listing's entry), built (a document:
-  // its latest version). Errors: kObjectNotFound if it went since the listing; kStorage.
+  // its latest version), for the listing alone: a document memoised already is used,
+  // none is memoised (ObjectBuilder::ReadOnceScope). A page of 1,000 children otherwise
+  // took half the memo and, past its bound, emptied it of the documents getObject
+  // reads again and again, while a listing built again is no slower (bench/RESULTS.md).
+  // Errors: kObjectNotFound if it went since the listing; kStorage.
   Result<ObjectData> BuildChild(const std::string& folder, const ListedChild& child);
   // OK when `name` is a valid object name that no child of `folder` has.
   // Errors: kNameConstraintViolation naming the name and the folder; kStorage.

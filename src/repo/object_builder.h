@@ -56,6 +56,14 @@ class ObjectBuilder {
   // one, the documents it builds are not memoised.
   static void EnterReadOnce() { ++read_once_depth_; }
   static void LeaveReadOnce() { --read_once_depth_; }
+  // The same scope, for the engine's own parts.
+  class ReadOnceScope {
+   public:
+    ReadOnceScope() { EnterReadOnce(); }
+    ~ReadOnceScope() { LeaveReadOnce(); }
+    ReadOnceScope(const ReadOnceScope&) = delete;
+    ReadOnceScope& operator=(const ReadOnceScope&) = delete;
+  };
 
  private:
   static thread_local int read_once_depth_;  // the calling thread's ReadOnce scopes

@@ -111,7 +111,7 @@ TEST_CASE("Read keep: a thread in a ReadOnce scope keeps nothing it reads, and s
   const ObjectData kept = f.Doc(f.root, "kept.txt", "read before");
   const ObjectData once = f.Doc(f.root, "once.txt", "read once");
   WriteFile(f.RepoPath("hand.txt"), "added by hand");
-  const std::string hand = AdoptedId(f, "hand.txt");  // a listing: kept, as creating is
+  const std::string hand = AdoptedId(f, "hand.txt");
   PastRacyWindow();
   f.repo->DropCaches();
   const auto kept_before = Shared(f, kept.id);
@@ -141,6 +141,29 @@ TEST_CASE("Read keep: a thread in a ReadOnce scope keeps nothing it reads, and s
   // Out of the scope, reads are kept again.
   const auto first = Shared(f, hand);
   CHECK(Shared(f, hand) == first);
+}
+
+TEST_CASE("Read keep: a listing keeps none of its children, and uses one kept already") {
+  RepoFixture f;
+  const ObjectData kept = f.Doc(f.root, "kept.txt", "read by itself");
+  const ObjectData listed = f.Doc(f.root, "listed.txt", "only listed");
+  WriteFile(f.RepoPath("hand.txt"), "added by hand");
+  const std::string hand = AdoptedId(f, "hand.txt");
+  PastRacyWindow();
+  f.repo->DropCaches();
+  const auto kept_before = Shared(f, kept.id);
+  for (int i = 0; i < 2; ++i) {
+    auto page = f.repo->GetChildren(f.root, 0, 100);
+    REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+    CHECK(page->objects.size() == 3);
+  }
+  // Read where nothing new is kept: only what was kept before the listings is shared.
+  const Repository::ReadOnce read_once;
+  CHECK(Shared(f, kept.id) == kept_before);
+  for (const std::string& id : {listed.id, hand}) {
+    CAPTURE(id);
+    CHECK(Shared(f, id) != Shared(f, id));
+  }
 }
 
 TEST_CASE("Read keep: DropCaches lets go of every document kept; reads then answer as before") {

@@ -371,8 +371,8 @@ Status QueryIndex::BuildLocked(Repository& repo, ChangeFeed& feed) {
   // The scan read every object once: let go of what the repository kept of those reads
   // (a request reads again what it needs), then give what that freed back to the
   // system rather than keep it in the heap of a server that may not read that much
-  // again (glibc). Kept, the last reads pinned pages all over the heap: 35 MB resident
-  // after a first scan of 10,000 hand-added files, 25 MB without them (bench/RESULTS.md).
+  // again (glibc). Kept, the last reads pinned pages all over the heap: 21-23 MB resident
+  // after a first scan of 10,000 hand-added files, 11-15 MB without them (bench/RESULTS.md).
   repo.DropCaches();
   ::malloc_trim(0);
   verified_ = true;
