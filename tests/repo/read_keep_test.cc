@@ -42,6 +42,21 @@ std::string AdoptedId(RepoFixture& f, const std::string& name) {
 // drops them too.
 void PastRacyWindow() { std::this_thread::sleep_for(std::chrono::milliseconds(150)); }
 
+// Two documents made through Folio, `first` and `second`, and "hand.txt" added by hand
+// (adopted by a listing), with nothing kept of any of them: the repository's caches
+// dropped once their records are past the racy window.
+struct ThreeDocs {
+  std::string first, second, hand;
+};
+ThreeDocs NothingKept(RepoFixture& f, const std::string& first, const std::string& second) {
+  ThreeDocs ids{f.Doc(f.root, first, "the first").id, f.Doc(f.root, second, "the second").id, ""};
+  WriteFile(f.RepoPath("hand.txt"), "added by hand");
+  ids.hand = AdoptedId(f, "hand.txt");
+  PastRacyWindow();
+  f.repo->DropCaches();
+  return ids;
+}
+
 }  // namespace
 
 TEST_CASE("Read keep: an adopted document's records are made once while held, and go when nothing holds them") {
@@ -108,33 +123,31 @@ TEST_CASE("Read keep: a document read twice is built once, adopted or not, until
 
 TEST_CASE("Read keep: a thread in a ReadOnce scope keeps nothing it reads, and still uses what is kept") {
   RepoFixture f;
-  const ObjectData kept = f.Doc(f.root, "kept.txt", "read before");
-  const ObjectData once = f.Doc(f.root, "once.txt", "read once");
-  WriteFile(f.RepoPath("hand.txt"), "added by hand");
-  const std::string hand = AdoptedId(f, "hand.txt");
-  PastRacyWindow();
-  f.repo->DropCaches();
-  const auto kept_before = Shared(f, kept.id);
-  CHECK(Shared(f, kept.id) == kept_before);
+  const ThreeDocs docs = NothingKept(f, "kept.txt", "once.txt");
+  const std::string& kept = docs.first;
+  const std::string& once = docs.second;
+  const std::string& hand = docs.hand;
+  const auto kept_before = Shared(f, kept);
+  CHECK(Shared(f, kept) == kept_before);
   {
     const Repository::ReadOnce read_once;
-    for (const std::string& id : {once.id, hand}) {
+    for (const std::string& id : {once, hand}) {
       CAPTURE(id);
       const auto a = Shared(f, id);
       const auto b = Shared(f, id);
       CHECK(a != b);  // built for each read, not kept
       CHECK(a->properties == b->properties);
     }
-    CHECK(Shared(f, kept.id) == kept_before);  // what was kept before is used
+    CHECK(Shared(f, kept) == kept_before);  // what was kept before is used
     {
       const Repository::ReadOnce nested;
     }
-    CHECK(Shared(f, once.id) != Shared(f, once.id));  // still in the outer scope
+    CHECK(Shared(f, once) != Shared(f, once));  // still in the outer scope
     // Another thread is not in this one's scope.
     std::shared_ptr<const ObjectData> a, b;
     std::thread([&] {
-      a = Shared(f, once.id);
-      b = Shared(f, once.id);
+      a = Shared(f, once);
+      b = Shared(f, once);
     }).join();
     CHECK(a == b);
   }
@@ -145,13 +158,11 @@ TEST_CASE("Read keep: a thread in a ReadOnce scope keeps nothing it reads, and s
 
 TEST_CASE("Read keep: a listing keeps none of its children, and uses one kept already") {
   RepoFixture f;
-  const ObjectData kept = f.Doc(f.root, "kept.txt", "read by itself");
-  const ObjectData listed = f.Doc(f.root, "listed.txt", "only listed");
-  WriteFile(f.RepoPath("hand.txt"), "added by hand");
-  const std::string hand = AdoptedId(f, "hand.txt");
-  PastRacyWindow();
-  f.repo->DropCaches();
-  const auto kept_before = Shared(f, kept.id);
+  const ThreeDocs docs = NothingKept(f, "kept.txt", "listed.txt");
+  const std::string& kept = docs.first;
+  const std::string& listed = docs.second;
+  const std::string& hand = docs.hand;
+  const auto kept_before = Shared(f, kept);
   for (int i = 0; i < 2; ++i) {
     auto page = f.repo->GetChildren(f.root, 0, 100);
     REQUIRE_MESSAGE(page.ok(), page.status().ToString());
@@ -159,8 +170,8 @@ TEST_CASE("Read keep: a listing keeps none of its children, and uses one kept al
   }
   // Read where nothing new is kept: only what was kept before the listings is shared.
   const Repository::ReadOnce read_once;
-  CHECK(Shared(f, kept.id) == kept_before);
-  for (const std::string& id : {listed.id, hand}) {
+  CHECK(Shared(f, kept) == kept_before);
+  for (const std::string& id : {listed, hand}) {
     CAPTURE(id);
     CHECK(Shared(f, id) != Shared(f, id));
   }
