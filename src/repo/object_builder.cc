@@ -20,6 +20,9 @@ using storage::Json;
 
 namespace {
 
+// How many ReadOnce scopes the calling thread is in (ObjectBuilder::EnterReadOnce).
+thread_local int t_read_once_depth = 0;
+
 Json StoredOr(const Json& stored, const char* id) {
   auto it = stored.find(id);
   return it == stored.end() ? Json(nullptr) : *it;
@@ -264,7 +267,7 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
                            hints != nullptr ? hints->latest_major : LatestMajorLabel(series)};
   std::shared_ptr<const ObjectData> o =
       std::make_shared<ObjectData>(AssembleDocument(context, the_label, pwc, type_id, *type, std::move(rec)));
-  if (memo && read_once_depth_ == 0) {
+  if (memo && t_read_once_depth == 0) {
     std::lock_guard<std::mutex> lock(memo_mu_);
     SweepMemo(memo_, memo_sweep_at_, kMaxMemoDocuments,
               [](const DocMemo& m) {
@@ -395,7 +398,9 @@ ObjectData ObjectBuilder::AssembleDocument(const DocContext& c, const std::strin
   return o;
 }
 
-thread_local int ObjectBuilder::read_once_depth_ = 0;
+void ObjectBuilder::EnterReadOnce() { ++t_read_once_depth; }
+
+void ObjectBuilder::LeaveReadOnce() { --t_read_once_depth; }
 
 void ObjectBuilder::DropCaches() {
   std::lock_guard<std::mutex> lock(memo_mu_);

@@ -54,8 +54,8 @@ class ObjectBuilder {
   void DropCaches();
   // The calling thread enters or leaves a Repository::ReadOnce scope: while it is in
   // one, the documents it builds are not memoised.
-  static void EnterReadOnce() { ++read_once_depth_; }
-  static void LeaveReadOnce() { --read_once_depth_; }
+  static void EnterReadOnce();
+  static void LeaveReadOnce();
   // The same scope, for the engine's own parts.
   class ReadOnceScope {
    public:
@@ -66,7 +66,6 @@ class ObjectBuilder {
   };
 
  private:
-  static thread_local int read_once_depth_;  // the calling thread's ReadOnce scopes
   struct SeriesHints {
     std::string latest_major;
     bool labels_listed = false;  // the label asked for is known to be in the series
