@@ -48,7 +48,7 @@ struct AdoptedDoc {
     storage::Json series, version;
   };
   std::shared_ptr<const Made> Make() const;
-  mutable std::weak_ptr<const Made> made_;  // guarded by a lock of MadeLocks (adopted_docs.cc)
+  mutable std::weak_ptr<const Made> made_;  // guarded by MadeLock(this) (adopted_docs.cc)
 };
 
 // Thread-safe. Reads go through the RecordReader's cache (validated by file identity),
