@@ -120,10 +120,10 @@ Result<std::shared_ptr<const AdoptedDocs::Decoded>> AdoptedDocs::Table(const std
     decoded->by_name.emplace(name, std::move(doc));
   }
   std::lock_guard<std::mutex> lock(mu_);
-  // A decoding whose table left the record cache can never be found again, and what
-  // hangs off it is large (each document's records as made, and the objects built of
-  // them, several KB a document): it goes at once, not when the memo has doubled, so
-  // that what is kept follows the record cache's byte budget.
+  // A decoding whose table left the record cache can never be found again, and it is
+  // large (an AdoptedDoc per document, about 200 bytes each, the records made of one
+  // while anything holds them): it goes at once, not when the memo has doubled, so that
+  // what is kept follows the record cache's byte budget.
   std::erase_if(memo_, [](const auto& e) { return e.second.json.expired(); });
   if (memo_.size() >= kMaxTableMemo) memo_.clear();
   memo_[json.get()] = TableMemo{json, decoded};

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "folio/cmis_ids.h"
+#include "folio/repository.h"
 #include "repo/adopted_docs.h"
 #include "repo/adopter.h"
 #include "repo/folder_markers.h"
@@ -105,7 +106,7 @@ Status Listings::CheckNameFree(const std::string& folder, const std::string& nam
 }
 
 Result<ObjectData> Listings::BuildChild(const std::string& folder, const ListedChild& c) {
-  const ObjectBuilder::ReadOnceScope read_once;
+  const Repository::ReadOnce read_once;
   Target t;
   if (c.base == BaseType::kFolder) {
     const std::string path = storage::JoinPath(folder, c.name);

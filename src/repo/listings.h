@@ -62,7 +62,7 @@ class Listings {
   Result<ChildrenPage> Children(const std::string& folder_id, uint64_t skip, uint64_t max, ChildOrder order);
   // The child `child` of the folder at `folder` (a listing's entry), built (a document:
   // its latest version), for the listing alone: a document memoised already is used,
-  // none is memoised (ObjectBuilder::ReadOnceScope). A page of 1,000 children otherwise
+  // none is memoised (Repository::ReadOnce). A page of 1,000 children otherwise
   // took half the memo and, past its bound, emptied it of the documents getObject
   // reads again and again, while a listing built again is no slower (bench/RESULTS.md).
   // Errors: kObjectNotFound if it went since the listing; kStorage.

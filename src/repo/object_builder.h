@@ -56,14 +56,6 @@ class ObjectBuilder {
   // one, the documents it builds are not memoised.
   static void EnterReadOnce();
   static void LeaveReadOnce();
-  // The same scope, for the engine's own parts.
-  class ReadOnceScope {
-   public:
-    ReadOnceScope() { EnterReadOnce(); }
-    ~ReadOnceScope() { LeaveReadOnce(); }
-    ReadOnceScope(const ReadOnceScope&) = delete;
-    ReadOnceScope& operator=(const ReadOnceScope&) = delete;
-  };
 
  private:
   struct SeriesHints {
