@@ -88,30 +88,23 @@ Result<std::vector<uint64_t>> AdoptedDocs::Numbers(const std::string& folder_id)
   return numbers;
 }
 
-Result<AdoptionTable> AdoptedDocs::Decode(const storage::Json& json, const std::string& folder_id,
+Result<AdoptionTable> AdoptedDocs::Decode(std::string_view bytes, const std::string& folder_id,
                                           const std::string& path) {
-  FOLIO_ASSIGN_OR_RETURN(AdoptionTable table, AdoptionTableFromJson(json, path));
+  AdoptionTable table;
+  {
+    // The JSON value lives only while it is decoded: a table of 1,000 documents takes
+    // about a megabyte as one, four times its decoding.
+    FOLIO_ASSIGN_OR_RETURN(storage::Json json, storage::ParseStoredJson(bytes, path));
+    FOLIO_ASSIGN_OR_RETURN(table, AdoptionTableFromJson(json, path));
+  }
   if (table.folder_id != folder_id) {
     return StorageError("adoption table '" + path + "' names the folder '" + table.folder_id + "'");
   }
   return table;
 }
 
-Result<AdoptionTable> AdoptedDocs::ReadTable(const std::string& folder_id, uint64_t n) {
-  const std::string path = layout_.AdoptionTable(folder_id, n);
-  FOLIO_ASSIGN_OR_RETURN(auto json, records_.Read(path));
-  return Decode(*json, folder_id, path);
-}
-
-Result<std::shared_ptr<const AdoptedDocs::Decoded>> AdoptedDocs::Table(const std::string& folder_id, uint64_t n) {
-  const std::string path = layout_.AdoptionTable(folder_id, n);
-  FOLIO_ASSIGN_OR_RETURN(auto json, records_.Read(path));
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = memo_.find(json.get());
-    if (it != memo_.end() && it->second.json.lock() == json) return it->second.decoded;
-  }
-  FOLIO_ASSIGN_OR_RETURN(AdoptionTable table, Decode(*json, folder_id, path));
+std::shared_ptr<const AdoptedDocs::Decoded> AdoptedDocs::MakeDecoded(const std::string& folder_id, uint64_t n,
+                                                                     AdoptionTable table) {
   auto decoded = std::make_shared<Decoded>();
   decoded->by_series.reserve(table.documents.size());
   for (auto& [name, entry] : table.documents) {
@@ -119,15 +112,58 @@ Result<std::shared_ptr<const AdoptedDocs::Decoded>> AdoptedDocs::Table(const std
     decoded->by_series.emplace(doc->entry.series_id, doc);
     decoded->by_name.emplace(name, std::move(doc));
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  // A decoding whose table left the record cache can never be found again, and it is
-  // large (an AdoptedDoc per document, about 200 bytes each, the records made of one
-  // while anything holds them): it goes at once, not when the memo has doubled, so that
-  // what is kept follows the record cache's byte budget.
-  std::erase_if(memo_, [](const auto& e) { return e.second.json.expired(); });
-  if (memo_.size() >= kMaxTableMemo) memo_.clear();
-  memo_[json.get()] = TableMemo{json, decoded};
-  return std::shared_ptr<const Decoded>(decoded);
+  return decoded;
+}
+
+uint64_t AdoptedDocs::CostOf(const Decoded& decoded) {
+  // A string's own allocation, when it is too long for the short-string buffer.
+  const auto heap = [](const std::string& s) -> uint64_t { return s.capacity() > 15 ? s.capacity() + 1 : 0; };
+  // make_shared's block, a std::map node, an unordered_map node and its bucket.
+  constexpr uint64_t kNodes = 16 + 64 + 48 + 8;
+  uint64_t cost = sizeof(Decoded);
+  for (const auto& [name, doc] : decoded.by_name) {
+    // Each name and series id is held twice: in the document and as a key.
+    cost += sizeof(AdoptedDoc) + kNodes + 2 * heap(doc->name) + 2 * heap(doc->entry.series_id) +
+            heap(doc->folder_id) + heap(doc->entry.mime_type);
+  }
+  return cost;
+}
+
+Result<AdoptionTable> AdoptedDocs::ReadTable(const std::string& folder_id, uint64_t n) {
+  FOLIO_ASSIGN_OR_RETURN(auto decoded, Table(folder_id, n));
+  AdoptionTable table{folder_id, {}};
+  for (const auto& [name, doc] : decoded->by_name) table.documents.emplace_hint(table.documents.end(), name, doc->entry);
+  return table;
+}
+
+Result<std::shared_ptr<const AdoptedDocs::Decoded>> AdoptedDocs::Table(const std::string& folder_id, uint64_t n) {
+  const std::string path = layout_.AdoptionTable(folder_id, n);
+  FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.IdentityStat(path));
+  if (st.type != FileType::kFile) {
+    return StorageError("'" + path + "' is not a regular file", std::errc::no_such_file_or_directory);
+  }
+  if (auto kept = tables_->Find(path, st)) return kept;
+  // The identity of what is read is the one kept with it (read again if the file
+  // changed meanwhile: its inode may be reused).
+  FOLIO_ASSIGN_OR_RETURN(std::string bytes, ReadWholeRecord(fs_, path, UINT64_MAX, &st));
+  FOLIO_ASSIGN_OR_RETURN(AdoptionTable table, Decode(bytes, folder_id, path));
+  auto decoded = MakeDecoded(folder_id, n, std::move(table));
+  // Kept only when stable before it was read: a file changed within the clock's
+  // granularity may change again without its mtime moving (storage::IsRacy).
+  if (bytes.size() == st.size && !storage::IsRacy(st.mtime_ns)) tables_->Offer(path, st, decoded, CostOf(*decoded));
+  return decoded;
+}
+
+void AdoptedDocs::StageTable(storage::ChangeSet& change, const std::string& folder_id, uint64_t n,
+                             AdoptionTable table) {
+  const std::string path = layout_.AdoptionTable(folder_id, n);
+  std::string text = AdoptionTableText(table);
+  std::shared_ptr<const Decoded> decoded = MakeDecoded(folder_id, n, std::move(table));
+  const uint64_t cost = CostOf(*decoded);
+  std::weak_ptr<storage::FileMemo<Decoded>> memo = tables_;
+  change.Put(path, std::move(text), [memo, path, decoded = std::move(decoded), cost](const FileStat& st) {
+    if (auto tables = memo.lock()) tables->Keep(path, st, decoded, cost);
+  });
 }
 
 Result<std::shared_ptr<const AdoptedDoc>> AdoptedDocs::Find(const std::string& folder_id, const std::string& name) {
@@ -206,7 +242,7 @@ Status AdoptedDocs::StageNewTable(storage::ChangeSet& change, const std::string&
   const uint64_t n = numbers.empty() ? 1 : numbers.back() + 1;
   change.MakeDir(layout_.AdoptedDir());
   change.MakeDir(layout_.AdoptedFolderDir(folder_id));
-  change.PutJson(layout_.AdoptionTable(folder_id, n), ToJson(AdoptionTable{folder_id, std::move(documents)}));
+  StageTable(change, folder_id, n, AdoptionTable{folder_id, std::move(documents)});
   return OkStatus();
 }
 
@@ -218,12 +254,11 @@ Status AdoptedDocs::StageWithout(storage::ChangeSet& change, const std::vector<s
   for (const auto& [key, names] : by_table) {
     FOLIO_ASSIGN_OR_RETURN(AdoptionTable table, ReadTable(key.first, key.second));
     for (const std::string& name : names) table.documents.erase(name);
-    const std::string path = layout_.AdoptionTable(key.first, key.second);
     if (table.documents.empty()) {
-      change.Remove(path);
+      change.Remove(layout_.AdoptionTable(key.first, key.second));
       ++emptied[key.first];
     } else {
-      change.PutJson(path, ToJson(table));
+      StageTable(change, key.first, key.second, std::move(table));
     }
   }
   // A folder left without tables loses its directory too.
@@ -237,18 +272,17 @@ Status AdoptedDocs::StageWithout(storage::ChangeSet& change, const std::vector<s
 Status AdoptedDocs::StageReplace(storage::ChangeSet& change, const AdoptedDoc& doc, const AdoptedEntry& entry) {
   FOLIO_ASSIGN_OR_RETURN(AdoptionTable table, ReadTable(doc.folder_id, doc.table));
   table.documents[doc.name] = entry;
-  change.PutJson(layout_.AdoptionTable(doc.folder_id, doc.table), ToJson(table));
+  StageTable(change, doc.folder_id, doc.table, std::move(table));
   return OkStatus();
 }
 
-size_t AdoptedDocs::TableMemoSize() {
-  std::lock_guard<std::mutex> lock(mu_);
-  return memo_.size();
-}
+size_t AdoptedDocs::TableMemoSize() { return tables_->size(); }
+
+uint64_t AdoptedDocs::TableMemoBytes() { return tables_->bytes(); }
 
 void AdoptedDocs::DropCaches() {
+  tables_->Clear();
   std::lock_guard<std::mutex> lock(mu_);
-  memo_.clear();
   numbers_memo_.clear();
 }
 

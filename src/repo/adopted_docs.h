@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "repo/adoption_table.h"
 #include "repo/record_reader.h"
 #include "storage/change_set.h"
+#include "storage/file_memo.h"
 #include "storage/layout.h"
 
 namespace folio::repo {
@@ -51,8 +53,9 @@ struct AdoptedDoc {
   mutable std::weak_ptr<const Made> made_;  // guarded by MadeLock(this) (adopted_docs.cc)
 };
 
-// Thread-safe. Reads go through the RecordReader's cache (validated by file identity),
-// each table decoded once per parse.
+// Thread-safe. Each table is decoded once per state of its file: the decoding is kept
+// (storage::FileMemo, validated by the file's identity) rather than its JSON, and a
+// table this process writes is kept as staged, not read back.
 class AdoptedDocs {
  public:
   AdoptedDocs(Fs& fs, const storage::RepoLayout& layout, RecordReader& records)
@@ -95,8 +98,10 @@ class AdoptedDocs {
   // At commit, the folder has no adoption tables (its tree deleted or removed).
   void StageRemoveFolder(storage::ChangeSet& change, const std::string& folder_id);
 
-  // How many table decodings the memo holds (for tests of its bound).
+  // How many table decodings the memo holds, and what they take as it counts them
+  // (for tests of its bound).
   size_t TableMemoSize();
+  uint64_t TableMemoBytes();
   // Forgets the tables' decodings and numbers (see Repository::DropCaches).
   void DropCaches();
 
@@ -107,13 +112,10 @@ class AdoptedDocs {
     // child and the query index's scan make, must not walk the folder).
     std::unordered_map<std::string, std::shared_ptr<const AdoptedDoc>> by_series;
   };
-  // A table's decoding, kept while the record cache keeps the table's parse (`json`, by
-  // whose address the memo is keyed): the cache's byte budget bounds what is kept.
-  struct TableMemo {
-    std::weak_ptr<const storage::Json> json;
-    std::shared_ptr<const Decoded> decoded;
-  };
-  static constexpr size_t kMaxTableMemo = 256;
+  // The decodings kept: of up to kMaxTables tables, taking up to kMaxTableBytes as
+  // CostOf counts them (about 2,400 documents per MiB).
+  static constexpr size_t kMaxTables = 256;
+  static constexpr uint64_t kMaxTableBytes = uint64_t{4} << 20;
   // A folder's table numbers as its directory listed them, kept while the directory's
   // inode and mtime stay the same (one stat instead of a listing per lookup).
   struct NumbersMemo {
@@ -128,20 +130,34 @@ class AdoptedDocs {
   // adds or removes a table of the folder runs again (storage::Committer::CheckConflict),
   // which a listing kept from before could not tell.
   Result<std::vector<uint64_t>> Numbers(const std::string& folder_id);
+  // The decoding of the folder's table n: kept, or read. Errors: kStorage (cause() from
+  // the filesystem; no_such_file_or_directory when missing), kStorage naming a table
+  // that does not parse or decode, or names another folder.
   Result<std::shared_ptr<const Decoded>> Table(const std::string& folder_id, uint64_t n);
+  // The same as a table to change and stage again. Errors: as Table.
   Result<AdoptionTable> ReadTable(const std::string& folder_id, uint64_t n);
-  // The table `json` (read from `path`) decoded; kStorage if it names another folder.
-  static Result<AdoptionTable> Decode(const storage::Json& json, const std::string& folder_id,
-                                      const std::string& path);
+  // The table held by `bytes` (read from `path`); kStorage if it names another folder.
+  static Result<AdoptionTable> Decode(std::string_view bytes, const std::string& folder_id, const std::string& path);
+  static std::shared_ptr<const Decoded> MakeDecoded(const std::string& folder_id, uint64_t n, AdoptionTable table);
+  // What a decoding counts against kMaxTableBytes: its documents, their strings and the
+  // nodes of both maps.
+  static uint64_t CostOf(const Decoded& decoded);
+  // At commit, the folder's table n holds `table` (written as AdoptionTableText), and
+  // its decoding is kept once the apply has put the file (Action::written).
+  void StageTable(storage::ChangeSet& change, const std::string& folder_id, uint64_t n, AdoptionTable table);
   // The id of the folder at `folder`; nullopt when it has no record.
   Result<std::optional<std::string>> FolderIdAt(const std::string& folder);
 
   Fs& fs_;
   const storage::RepoLayout& layout_;
   RecordReader& records_;
+  // By the table's path. Shared with the reports of the changes staged (StageTable),
+  // which hold it weakly: a change may be applied after its stager is gone (fsck
+  // stages through an AdoptedDocs of its own).
+  std::shared_ptr<storage::FileMemo<Decoded>> tables_ =
+      std::make_shared<storage::FileMemo<Decoded>>(kMaxTables, kMaxTableBytes);
   std::mutex mu_;
-  std::unordered_map<const storage::Json*, TableMemo> memo_;
-  std::unordered_map<std::string, NumbersMemo> numbers_memo_;  // by folder id
+  std::unordered_map<std::string, NumbersMemo> numbers_memo_;  // by folder id, guarded by mu_
 };
 
 }  // namespace folio::repo

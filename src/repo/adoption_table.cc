@@ -1,6 +1,7 @@
 // Adoption tables; see adoption_table.h.
 #include "repo/adoption_table.h"
 
+#include <charconv>
 #include <limits>
 
 #include "folio/cmis_ids.h"
@@ -8,6 +9,7 @@
 #include "storage/datetime.h"
 #include "storage/ids.h"
 #include "storage/json_access.h"
+#include "storage/json_text.h"
 #include "storage/name_rules.h"
 
 namespace folio::repo {
@@ -22,16 +24,49 @@ Status Bad(const std::string& what, const std::string& field) {
 
 }  // namespace
 
-Json ToJson(const AdoptionTable& table) {
-  Json docs = Json::object();
+std::string AdoptionTableText(const AdoptionTable& table) {
+  // As storage::SerializeJson would print the table's JSON value, written directly: a
+  // table lists up to kAdoptionBatch documents, and its value took four times the
+  // memory of its text while a folder of new files was adopted (bench/RESULTS.md).
+  // Reserved whole (a string grown by doubling holds up to twice its text): an entry
+  // takes 233 bytes besides its strings and numbers, each number at most 20.
+  constexpr size_t kPerEntry = 233 + 3 * 20;
+  size_t size = 64 + table.folder_id.size();
   for (const auto& [name, e] : table.documents) {
-    docs[name] = Json{{"seriesId", e.series_id},
-                      {"mimeType", e.mime_type},
-                      {"created", storage::FormatIsoMs(e.created_ms)},
-                      {"modified", storage::FormatIsoMs(e.modified_ms)},
-                      {"file", {{"size", e.file_size}, {"mtimeNs", e.file_mtime_ns}, {"inode", e.file_inode}}}};
+    size += kPerEntry + name.size() + e.series_id.size() + e.mime_type.size();
   }
-  return Json{{"folder", table.folder_id}, {"documents", std::move(docs)}};
+  std::string out;
+  out.reserve(size);
+  const auto number = [&out](auto n) {
+    char buf[24];
+    out.append(buf, std::to_chars(buf, buf + sizeof buf, n).ptr);
+  };
+  out += "{\n  \"folder\": ";
+  storage::AppendJsonString(out, table.folder_id);
+  out += ",\n  \"documents\": {";
+  bool first = true;
+  for (const auto& [name, e] : table.documents) {
+    out += first ? "\n    " : ",\n    ";
+    first = false;
+    storage::AppendJsonString(out, name);
+    out += ": {\n      \"seriesId\": ";
+    storage::AppendJsonString(out, e.series_id);
+    out += ",\n      \"mimeType\": ";
+    storage::AppendJsonString(out, e.mime_type);
+    out += ",\n      \"created\": ";
+    storage::AppendJsonString(out, storage::FormatIsoMs(e.created_ms));
+    out += ",\n      \"modified\": ";
+    storage::AppendJsonString(out, storage::FormatIsoMs(e.modified_ms));
+    out += ",\n      \"file\": {\n        \"size\": ";
+    number(e.file_size);
+    out += ",\n        \"mtimeNs\": ";
+    number(e.file_mtime_ns);
+    out += ",\n        \"inode\": ";
+    number(e.file_inode);
+    out += "\n      }\n    }";
+  }
+  out += first ? "}\n}\n" : "\n  }\n}\n";
+  return out;
 }
 
 Result<AdoptionTable> AdoptionTableFromJson(const Json& j, const std::string& what) {

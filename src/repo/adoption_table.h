@@ -33,7 +33,9 @@ struct AdoptionTable {
   std::map<std::string, AdoptedEntry> documents;  // by file name
 };
 
-Json ToJson(const AdoptionTable& table);
+// The table's file: its JSON as storage::SerializeJson prints a record (two-space
+// indents, a final newline), written without building a JSON value.
+std::string AdoptionTableText(const AdoptionTable& table);
 // Never throws. Errors: kStorage naming `what` and the field that is missing or of the
 // wrong type ("folder" must be an object id; a document's name a valid object name,
 // storage/name_rules.h, and its seriesId an adopted id of the table's folder).

@@ -253,14 +253,24 @@ void ReportJsonWritten(Fs& fs, const ApplyOptions& options, const Action& a, std
   if (parsed.ok()) options.on_json_written(a.path, *st, std::make_shared<const Json>(std::move(*parsed)));
 }
 
-// The same for a JSON record linked into place from the upload file it was spilled to
-// (a large PutJson, storage/committer.h): told only while the two names are one file.
-void ReportJsonLinked(Fs& fs, const ApplyOptions& options, const Action& a) {
-  if (!options.on_json_written || !a.json || !a.value) return;
+// Tells a Put's `written` (Action::written) the identity of the file it put, if it is
+// still that file: of the size of `bytes`.
+void ReportWritten(Fs& fs, const Action& a, std::string_view bytes) {
+  if (!a.written) return;
+  auto st = fs.IdentityStat(a.path);
+  if (st.ok() && st->size == bytes.size()) a.written(*st);
+}
+
+// The same for a record linked into place from the upload file it was spilled to (a
+// large Put, storage/committer.h): told only while the two names are one file.
+void ReportLinked(Fs& fs, const ApplyOptions& options, const Action& a) {
+  const bool json = options.on_json_written && a.json && a.value;
+  if (!json && !a.written) return;
   auto st = fs.IdentityStat(a.path);
   auto source = fs.IdentityStat(a.source);
   if (!st.ok() || !source.ok() || st->inode != source->inode) return;
-  options.on_json_written(a.path, *st, a.value);
+  if (json) options.on_json_written(a.path, *st, a.value);
+  if (a.written) a.written(*st);
 }
 
 // One application of one change (ApplyChangeSet): the Fs it goes through (a view that
@@ -315,6 +325,7 @@ class Applier {
                                             : PutFile(fs_, a.path, bytes, options_.spares));
     Made(a.path);
     ReportJsonWritten(fs_, options_, a, bytes, std::move(value));
+    ReportWritten(fs_, a, bytes);
     return OkStatus();
   }
 
@@ -393,7 +404,7 @@ class Applier {
         Status s = LinkFile(fs, a.source, a.path, a.expect_new || fresh_.count(ParentPath(a.path)) > 0);
         if (s.ok()) {
           Made(a.path);
-          ReportJsonLinked(fs, options_, a);
+          ReportLinked(fs, options_, a);
         }
         return IsMissing(s) ? OkStatus() : s;  // the source, or the target's directory, is gone
       }
@@ -476,6 +487,11 @@ void ChangeSet::Put(std::string path, std::string bytes) {
   a.path = std::move(path);
   a.bytes = std::move(bytes);
   actions_.push_back(std::move(a));
+}
+
+void ChangeSet::Put(std::string path, std::string bytes, std::function<void(const FileStat&)> written) {
+  Put(std::move(path), std::move(bytes));
+  actions_.back().written = std::move(written);
 }
 
 void ChangeSet::PutJson(std::string path, Json value) {

@@ -90,6 +90,13 @@ struct Action {
   // it (never logged; null when it cannot be, and then the apply parses `bytes`). For
   // the kLink of a large one, always set when `json` is.
   std::shared_ptr<const Json> value;
+  // kPut by Put with a `written` report, and the kLink a large one becomes (Committer):
+  // called by the apply with the identity of the file it left at `path`, so that what
+  // the caller made of the bytes (a decoding) can be kept without reading them back.
+  // Never logged: a replayed record has none. Not called when the file found there
+  // right after is not the one put (its size differs; a link's two names are not one
+  // file).
+  std::function<void(const FileStat&)> written;
   // kLink by LinkNew: nothing is expected at `path`, so the link is made there at once
   // (one call), and only when something is there after all beside it and renamed over
   // it (never logged: a replayed record has it false, and takes the longer way).
@@ -101,6 +108,9 @@ class ChangeSet {
   // At commit, `path` holds `bytes` (created or replaced; readers see the old bytes or
   // the new ones).
   void Put(std::string path, std::string bytes);
+  // As Put, reporting to `written` the identity of the file the apply leaves at `path`
+  // (see Action::written).
+  void Put(std::string path, std::string bytes, std::function<void(const FileStat&)> written);
   void PutJson(std::string path, Json value);
   // As PutJson, with the identity of `stamped` (written earlier in this change set) put
   // into the member "file" of `value` when the change is applied.

@@ -348,17 +348,19 @@ Status Committer::PrepareLocked(ChangeSet& change) {
   for (Action& a : change.mutable_actions()) {
     if (a.op == Action::Op::kPut && a.stamp.empty() && a.bytes.size() > options_.inline_limit) {
       FOLIO_ASSIGN_OR_RETURN(std::string up, spill([&](WritableFile& f) { return f.Append(a.bytes); }));
-      // A JSON record keeps telling the apply what it is (ApplyOptions::on_json_written):
-      // a large one (a folder's adoption table) is just what readers must not parse again.
+      // A record keeps telling the apply what it is (ApplyOptions::on_json_written,
+      // Action::written): a large one is just what readers must not parse again.
       std::shared_ptr<const Json> value = a.json ? std::move(a.value) : nullptr;
       if (a.json && value == nullptr) {
         if (auto parsed = ParseStoredJson(a.bytes, a.path); parsed.ok()) {
           value = std::make_shared<const Json>(std::move(*parsed));
         }
       }
+      auto written = std::move(a.written);
       a = LinkAction(a.path, up);
       a.json = value != nullptr;
       a.value = std::move(value);
+      a.written = std::move(written);
     } else if (a.op == Action::Op::kCopy) {
       FOLIO_ASSIGN_OR_RETURN(auto src, fs_.Open(a.source));
       if (src->size() <= options_.inline_limit) {

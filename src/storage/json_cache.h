@@ -6,13 +6,11 @@
 #pragma once
 
 #include <cstdint>
-#include <list>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <unordered_map>
 
 #include "folio/fs.h"
+#include "storage/file_memo.h"
 #include "storage/json_file.h"
 
 namespace folio::storage {
@@ -25,7 +23,7 @@ class JsonCache {
   // any amount of memory, and a record's size on disk is a fifth or less of its parse.
   // The newest entry is kept even when it alone is over `max_bytes`.
   explicit JsonCache(size_t capacity, uint64_t max_bytes = kDefaultMaxBytes)
-      : capacity_(capacity), max_bytes_(max_bytes) {}
+      : memo_(capacity, max_bytes) {}
   static constexpr uint64_t kDefaultMaxBytes = uint64_t{4} << 20;  // 4 MiB
   // Per entry besides the parse and the path: the map's and the LRU list's nodes, the
   // shared_ptr's block holding the top node.
@@ -49,26 +47,11 @@ class JsonCache {
   uint64_t bytes();
 
  private:
-  struct Entry {
-    FileStat stat;
-    std::shared_ptr<const Json> json;
-    uint64_t cost;  // counted against max_bytes_
-    std::list<std::string>::iterator lru;
-  };
-  // What an entry counts against max_bytes_ (computed outside mu_: O(size of `json`)).
+  // What an entry counts against max_bytes (O(size of `json`): computed outside the
+  // memo's lock).
   static uint64_t CostOf(const std::string& path, const Json& json);
-  // Puts `json` in as the newest entry for `path` (replacing one there), evicting the
-  // oldest beyond capacity or the byte budget. Requires mu_.
-  void InsertLocked(const std::string& path, const FileStat& st, std::shared_ptr<const Json> json, uint64_t cost);
-  // Drops `it`. Requires mu_.
-  void EraseLocked(std::unordered_map<std::string, Entry>::iterator it);
 
-  size_t capacity_;
-  uint64_t max_bytes_;
-  uint64_t bytes_ = 0;  // the sum of the entries' cost
-  std::mutex mu_;
-  std::list<std::string> lru_;  // most recent first
-  std::unordered_map<std::string, Entry> map_;
+  FileMemo<Json> memo_;
 };
 
 }  // namespace folio::storage

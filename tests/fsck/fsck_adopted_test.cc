@@ -80,7 +80,7 @@ struct AdoptedFixture : RepoFixture {
 
   void WriteTable(const repo::AdoptionTable& t, uint64_t n) {
     fs::create_directories(RepoPath(".folio/adopted/" + t.folder_id));
-    WriteFile(Abs(Table(t.folder_id, n)), repo::ToJson(t).dump(2) + "\n");
+    WriteFile(Abs(Table(t.folder_id, n)), repo::AdoptionTableText(t));
   }
 
   // The table as it is on disk.

@@ -3,11 +3,14 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <set>
 
 #include "repo/adopted_docs.h"
 #include "repo/adoption_table.h"
 #include "storage/atomic_write.h"
+#include "storage/change_set.h"
 #include "storage/ids.h"
 #include "storage/layout.h"
 #include "storage/json_file.h"
@@ -378,33 +381,165 @@ TEST_CASE("Adopted: a read-only repository adopts in memory only") {
   CHECK_FALSE(fs::exists(f.RepoPath(".folio/docs/r.txt")));
 }
 
-TEST_CASE("Adopted: a table's decoding goes with its parse, not when the memo has doubled") {
+// A MemFs that counts the opens of each file (a read of a record opens it).
+class CountingMemFs : public storage::MemFs {
+ public:
+  Result<std::unique_ptr<ReadableFile>> Open(const std::string& path) override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      ++opens_[path];
+    }
+    return MemFs::Open(path);
+  }
+  int opens(const std::string& path) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return opens_[path];
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, int> opens_;
+};
+
+// A repository directory with the adoption tables' directories, in `mem`.
+void MakeTableDirs(Fs& mem, const storage::RepoLayout& layout, const std::string& folder) {
+  REQUIRE(storage::EnsureDir(mem, "r").ok());
+  REQUIRE(storage::EnsureDir(mem, layout.MetaDir()).ok());
+  REQUIRE(storage::EnsureDir(mem, layout.AdoptedDir()).ok());
+  REQUIRE(storage::EnsureDir(mem, layout.AdoptedFolderDir(folder)).ok());
+}
+
+repo::AdoptedEntry Entry(const std::string& folder, uint64_t size) {
+  repo::AdoptedEntry e;
+  e.series_id = storage::NewAdoptedSeriesId(folder);
+  e.mime_type = "text/plain";
+  e.file_size = size;
+  return e;
+}
+
+TEST_CASE("Adopted: a table's old decoding goes when its file is rewritten") {
   // What hangs off a decoded table is large (each document's entry, and the records
-  // made of it while anything holds them): a folder of 1,000 hand-added files is one MB
-  // or more. A memo that kept decodings of tables the record cache had dropped grew by
-  // that much per folder read (to 185 MB for 20,000 files, bench/RESULTS.md).
+  // made of it while anything holds them). A memo that kept decodings of tables that
+  // had been replaced grew by that much per folder read (to 185 MB for 20,000 files,
+  // bench/RESULTS.md): the memo holds one decoding per table file.
   storage::MemFs mem;
   const storage::RepoLayout layout("r");
   repo::RecordReader reader(mem, layout);
   repo::AdoptedDocs docs(mem, layout, reader);
   const std::string folder = storage::NewId('f');
-  REQUIRE(storage::EnsureDir(mem, "r").ok());
-  REQUIRE(storage::EnsureDir(mem, layout.MetaDir()).ok());
-  REQUIRE(storage::EnsureDir(mem, layout.AdoptedDir()).ok());
-  REQUIRE(storage::EnsureDir(mem, layout.AdoptedFolderDir(folder)).ok());
+  MakeTableDirs(mem, layout, folder);
   for (int round = 0; round < 10; ++round) {
-    // The table rewritten (as an edit taken in does): a new file, a new parse.
-    repo::AdoptedEntry e;
-    e.series_id = storage::NewAdoptedSeriesId(folder);
-    e.mime_type = "text/plain";
-    e.file_size = static_cast<uint64_t>(round);
+    // The table rewritten (as an edit taken in does): a new file, a new decoding.
+    const repo::AdoptedEntry e = Entry(folder, static_cast<uint64_t>(round));
     repo::AdoptionTable table{folder, {{"x.txt", e}}};
-    const std::string text = storage::SerializeJson(repo::ToJson(table));
+    const std::string text = repo::AdoptionTableText(table);
     REQUIRE(storage::WriteFileAtomically(mem, layout.AdoptionTable(folder, 1), text).ok());
     auto found = docs.Find(folder, "x.txt");
     REQUIRE_MESSAGE(found.ok(), found.status().ToString());
     REQUIRE(*found != nullptr);
     CHECK((*found)->entry.series_id == e.series_id);
     CHECK(docs.TableMemoSize() <= 1);
+  }
+}
+
+TEST_CASE("Adopted: a table this process writes is kept as staged, not read back; a table changed by hand is read") {
+  // A folder's new files are adopted in one table of up to kAdoptionBatch entries, and
+  // a listing then looks each one up: reading the table back, or keeping its JSON,
+  // took four times the memory of its decoding (bench/RESULTS.md).
+  CountingMemFs mem;
+  const storage::RepoLayout layout("r");
+  repo::RecordReader reader(mem, layout);
+  repo::AdoptedDocs docs(mem, layout, reader);
+  const std::string folder = storage::NewId('f');
+  MakeTableDirs(mem, layout, folder);
+  const std::string path = layout.AdoptionTable(folder, 1);
+  const repo::AdoptedEntry a = Entry(folder, 1), b = Entry(folder, 2);
+  storage::ChangeSet change;
+  REQUIRE(docs.StageNewTable(change, folder, {{"a.txt", a}, {"b.txt", b}}).ok());
+  CHECK(docs.TableMemoSize() == 0);  // staged, not yet written: nothing is kept
+  REQUIRE(storage::ApplyChangeSet(mem, change, storage::ApplyOptions{}, nullptr).ok());
+  // The file is the table's text.
+  auto written = storage::ReadJsonFile(mem, path);
+  REQUIRE_MESSAGE(written.ok(), written.status().ToString());
+  auto decoded = repo::AdoptionTableFromJson(*written, path);
+  REQUIRE_MESSAGE(decoded.ok(), decoded.status().ToString());
+  CHECK(decoded->documents.size() == 2);
+  const int opens_after_write = mem.opens(path);  // the check above read it
+  CHECK(docs.TableMemoSize() == 1);
+  CHECK(docs.TableMemoBytes() > 0);
+  for (int i = 0; i < 3; ++i) {
+    auto found_a = docs.Find(folder, "a.txt");
+    REQUIRE(found_a.ok());
+    REQUIRE(*found_a != nullptr);
+    CHECK((*found_a)->entry.series_id == a.series_id);
+    auto found_b = docs.FindId(b.series_id);
+    REQUIRE(found_b.ok());
+    REQUIRE(*found_b != nullptr);
+    CHECK((*found_b)->name == "b.txt");
+  }
+  CHECK(mem.opens(path) == opens_after_write);  // never read back
+
+  // Rewritten by another hand (a new file at the same path): read, and what it holds
+  // is what Find gives.
+  repo::AdoptionTable other{folder, {{"c.txt", Entry(folder, 3)}}};
+  REQUIRE(storage::WriteFileAtomically(mem, path, repo::AdoptionTableText(other)).ok());
+  auto gone = docs.Find(folder, "a.txt");
+  REQUIRE(gone.ok());
+  CHECK(*gone == nullptr);
+  auto found_c = docs.Find(folder, "c.txt");
+  REQUIRE(found_c.ok());
+  CHECK(*found_c != nullptr);
+  CHECK(mem.opens(path) == opens_after_write + 1);  // read once, then kept
+  CHECK(docs.TableMemoSize() == 1);
+
+  // A change that fails before the apply keeps nothing.
+  storage::ChangeSet unapplied;
+  REQUIRE(docs.StageNewTable(unapplied, folder, {{"d.txt", Entry(folder, 4)}}).ok());
+  CHECK(docs.TableMemoSize() == 1);
+  auto none = docs.Find(folder, "d.txt");
+  REQUIRE(none.ok());
+  CHECK(*none == nullptr);
+
+  // A change applied after the AdoptedDocs that staged it is gone (fsck stages through
+  // one of its own): applied all the same, and read by the others.
+  storage::ChangeSet late;
+  {
+    repo::AdoptedDocs stager(mem, layout, reader);
+    REQUIRE(stager.StageNewTable(late, folder, {{"e.txt", Entry(folder, 5)}}).ok());
+  }
+  REQUIRE(storage::ApplyChangeSet(mem, late, storage::ApplyOptions{}, nullptr).ok());
+  auto found_e = docs.Find(folder, "e.txt");
+  REQUIRE(found_e.ok());
+  CHECK(*found_e != nullptr);
+  CHECK(mem.opens(layout.AdoptionTable(folder, 2)) == 1);
+}
+
+TEST_CASE("Adopted: the kept decodings are bounded by the memory they take") {
+  // Twenty folders of 1,000 adopted documents: far more than the memo's budget. What
+  // it keeps stays under that budget (one decoding over it alone would be kept), and a
+  // table it let go of is read again when asked for.
+  storage::MemFs mem;
+  const storage::RepoLayout layout("r");
+  repo::RecordReader reader(mem, layout);
+  repo::AdoptedDocs docs(mem, layout, reader);
+  std::vector<std::string> folders;
+  for (int f = 0; f < 20; ++f) {
+    const std::string folder = storage::NewId('f');
+    folders.push_back(folder);
+    MakeTableDirs(mem, layout, folder);
+    storage::ChangeSet change;
+    std::map<std::string, repo::AdoptedEntry> documents;
+    for (int i = 0; i < 1000; ++i) documents.emplace("note-" + std::to_string(i) + ".txt", Entry(folder, i));
+    REQUIRE(docs.StageNewTable(change, folder, std::move(documents)).ok());
+    REQUIRE(storage::ApplyChangeSet(mem, change, storage::ApplyOptions{}, nullptr).ok());
+    CHECK(docs.TableMemoBytes() <= uint64_t{4} << 20);
+  }
+  CHECK(docs.TableMemoSize() < 20);
+  CHECK(docs.TableMemoSize() >= 5);  // a megabyte holds at least 1,000 documents' decoding
+  for (const std::string& folder : folders) {
+    auto found = docs.Find(folder, "note-999.txt");
+    REQUIRE_MESSAGE(found.ok(), found.status().ToString());
+    CHECK(*found != nullptr);
+    CHECK(docs.TableMemoBytes() <= uint64_t{4} << 20);
   }
 }

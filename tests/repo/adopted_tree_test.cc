@@ -46,7 +46,7 @@ std::vector<std::string> AdoptByHand(Fs& fs, const std::string& folder, const st
   const auto flush = [&] {
     if (table.documents.empty()) return;
     REQUIRE(storage::WriteFileAtomically(fs, kLayout.AdoptionTable(folder_id, n++),
-                                         storage::SerializeJson(repo::ToJson(table)))
+                                         repo::AdoptionTableText(table))
                 .ok());
     table.documents.clear();
   };
@@ -250,7 +250,7 @@ TEST_CASE("Adopted tree: an entry shadowed by a series directory is not a docume
   e.series_id = storage::NewAdoptedSeriesId(top.id);
   e.mime_type = "text/plain";
   REQUIRE(storage::WriteFileAtomically(f.fs(), kLayout.AdoptionTable(top.id, 1),
-                                       storage::SerializeJson(repo::ToJson(repo::AdoptionTable{top.id, {{"same.txt", e}}})))
+                                       repo::AdoptionTableText(repo::AdoptionTable{top.id, {{"same.txt", e}}}))
               .ok());
   const uint64_t mark = *f.repo->LatestChangeToken();
   REQUIRE(f.repo->DeleteTree(top.id).ok());

@@ -12,6 +12,7 @@
 #include "folio/cmis_ids.h"
 #include "repo/adoption_table.h"
 #include "storage/ids.h"
+#include "storage/json_file.h"
 #include "storage/layout.h"
 
 namespace folio::repo {
@@ -56,14 +57,20 @@ std::string Field(const std::string& name) { return "missing or invalid field '"
 
 }  // namespace
 
-TEST_CASE("AdoptionTable: ToJson and AdoptionTableFromJson round-trip every field") {
+TEST_CASE("AdoptionTable: AdoptionTableText and AdoptionTableFromJson round-trip every field") {
   const AdoptionTable t = Sample();
-  const Json j = ToJson(t);
+  const std::string text = AdoptionTableText(t);
+  const Json j = Json::parse(text);
   CHECK(j["folder"] == kFolder);
   CHECK(j["documents"]["scan.pdf"]["created"] == "2025-11-21T19:30:00.123Z");
   CHECK(j["documents"]["scan.pdf"]["file"]["mtimeNs"] == 1763753400123456789);
-  // Through text, as a table is stored.
-  auto back = AdoptionTableFromJson(Json::parse(j.dump(2)), kWhat);
+  // Printed as every record is (docs/STORAGE.md: two-space indents, a final newline),
+  // members in the documented order, documents by name.
+  CHECK(text == storage::SerializeJson(j));
+  CHECK(text.find("{\n  \"folder\": \"" + kFolder + "\",\n  \"documents\": {\n    \"notes") == 0);
+  CHECK(text.find("\"seriesId\"") < text.find("\"mimeType\""));
+  CHECK(text.find("\"modified\"") < text.find("\"file\""));
+  auto back = AdoptionTableFromJson(j, kWhat);
   REQUIRE_MESSAGE(back.ok(), back.status().ToString());
   CHECK(back->folder_id == t.folder_id);
   REQUIRE(back->documents.size() == 2);
@@ -83,10 +90,42 @@ TEST_CASE("AdoptionTable: ToJson and AdoptionTableFromJson round-trip every fiel
   auto empty = AdoptionTableFromJson(Json{{"folder", kFolder}, {"documents", Json::object()}}, kWhat);
   REQUIRE(empty.ok());
   CHECK(empty->documents.empty());
+  const std::string empty_text = AdoptionTableText(AdoptionTable{kFolder, {}});
+  CHECK(empty_text == storage::SerializeJson(Json::parse(empty_text)));
+  CHECK(AdoptionTableFromJson(Json::parse(empty_text), kWhat).ok());
+}
+
+TEST_CASE("AdoptionTable: names and types that need escaping are written as JSON escapes them") {
+  AdoptionTable t = Sample();
+  AdoptedEntry e = t.documents.begin()->second;
+  e.mime_type = "text/x-\"quoted\"\\back";
+  e.file_mtime_ns = -1;  // before 1970: a negative number
+  t.documents["tab\there \"and\" back\\slash \x01.txt"] = e;
+  t.documents[std::string(300, 'n') + ".txt"] = e;  // longer than the reserved share
+  const std::string text = AdoptionTableText(t);
+  const Json j = Json::parse(text);
+  CHECK(text == storage::SerializeJson(j));
+  CHECK(j["documents"]["tab\there \"and\" back\\slash \x01.txt"]["mimeType"] == e.mime_type);
+  CHECK(j["documents"]["tab\there \"and\" back\\slash \x01.txt"]["file"]["mtimeNs"] == -1);
+  CHECK(j["documents"].size() == 4);
+  // Reserved whole, not grown by doubling: the text of a table of plain names and
+  // large numbers takes no more than it needs, give or take an entry's numbers.
+  AdoptionTable plain{kFolder, {}};
+  for (int i = 0; i < 1000; ++i) {
+    AdoptedEntry big = e;
+    big.mime_type = "text/plain";
+    big.file_size = UINT64_MAX;
+    big.file_mtime_ns = INT64_MIN;
+    big.file_inode = UINT64_MAX;
+    plain.documents["note-" + std::to_string(i) + ".txt"] = big;
+  }
+  const std::string plain_text = AdoptionTableText(plain);
+  CHECK(plain_text.capacity() <= plain_text.size() + plain_text.size() / 10);
+  CHECK(plain_text == storage::SerializeJson(Json::parse(plain_text)));
 }
 
 TEST_CASE("AdoptionTable: every malformed field is rejected, naming the field") {
-  const Json good = ToJson(Sample());
+  const Json good = Json::parse(AdoptionTableText(Sample()));
   auto with = [&](const std::function<void(Json&)>& edit) {
     Json j = good;
     edit(j);
