@@ -46,7 +46,9 @@ class IndexWriter {
   Status RemoveSubtree(const std::string& folder_id);
   // The ids of the rows filed in folder `folder_id` under `name`.
   Result<std::vector<std::string>> IdsFiledAs(const std::string& folder_id, const std::string& name);
-  // Brings the rows of the object `event` names in step with the repository.
+  // Brings the rows of the object `event` names in step with the repository. Events
+  // are to be applied in token order, each one once: a creation of an object that has
+  // a row already is then in it (see Apply).
   Status Apply(const ChangeEvent& event);
 
   // meta: a value, or nullopt when the key is absent.
