@@ -98,6 +98,13 @@ class AdoptedDocs {
   // At commit, the folder has no adoption tables (its tree deleted or removed).
   void StageRemoveFolder(storage::ChangeSet& change, const std::string& folder_id);
 
+  // The decodings kept: of up to kMaxTables tables, taking up to kMaxTableBytes as
+  // CostOf counts them (about 2,400 documents per MiB, so some 5,000 documents: the
+  // folders a listing, the query index's three scanning threads and the requests
+  // between them read at once; 4 MiB took the peak of a first scan of 100,000 adopted
+  // documents from 27 to 30 MB, bench/RESULTS.md).
+  static constexpr size_t kMaxTables = 256;
+  static constexpr uint64_t kMaxTableBytes = uint64_t{2} << 20;
   // How many table decodings the memo holds, and what they take as it counts them
   // (for tests of its bound).
   size_t TableMemoSize();
@@ -112,10 +119,6 @@ class AdoptedDocs {
     // child and the query index's scan make, must not walk the folder).
     std::unordered_map<std::string, std::shared_ptr<const AdoptedDoc>> by_series;
   };
-  // The decodings kept: of up to kMaxTables tables, taking up to kMaxTableBytes as
-  // CostOf counts them (about 2,400 documents per MiB).
-  static constexpr size_t kMaxTables = 256;
-  static constexpr uint64_t kMaxTableBytes = uint64_t{4} << 20;
   // A folder's table numbers as its directory listed them, kept while the directory's
   // inode and mtime stay the same (one stat instead of a listing per lookup).
   struct NumbersMemo {

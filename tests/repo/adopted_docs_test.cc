@@ -532,14 +532,15 @@ TEST_CASE("Adopted: the kept decodings are bounded by the memory they take") {
     for (int i = 0; i < 1000; ++i) documents.emplace("note-" + std::to_string(i) + ".txt", Entry(folder, i));
     REQUIRE(docs.StageNewTable(change, folder, std::move(documents)).ok());
     REQUIRE(storage::ApplyChangeSet(mem, change, storage::ApplyOptions{}, nullptr).ok());
-    CHECK(docs.TableMemoBytes() <= uint64_t{4} << 20);
+    CHECK(docs.TableMemoBytes() <= repo::AdoptedDocs::kMaxTableBytes);
   }
   CHECK(docs.TableMemoSize() < 20);
-  CHECK(docs.TableMemoSize() >= 5);  // a megabyte holds at least 1,000 documents' decoding
+  // A megabyte holds the decodings of at least 2,000 documents.
+  CHECK(docs.TableMemoSize() >= repo::AdoptedDocs::kMaxTableBytes / (uint64_t{1} << 20) * 2 - 1);
   for (const std::string& folder : folders) {
     auto found = docs.Find(folder, "note-999.txt");
     REQUIRE_MESSAGE(found.ok(), found.status().ToString());
     CHECK(*found != nullptr);
-    CHECK(docs.TableMemoBytes() <= uint64_t{4} << 20);
+    CHECK(docs.TableMemoBytes() <= repo::AdoptedDocs::kMaxTableBytes);
   }
 }
