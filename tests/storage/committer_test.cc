@@ -267,6 +267,43 @@ TEST_CASE("Committer: a JSON record too large for the log is still told to on_js
   CHECK(*bytes == big_text);
 }
 
+TEST_CASE("Committer: a Put's written report gets the identity of the file put, small or linked from its upload") {
+  // A folder's adoption table is kept decoded from what was staged (repo/adopted_docs.h):
+  // the memo needs the identity the file has once applied, whether its bytes went into
+  // the log (small) or into an upload file linked into place (large).
+  folio::testing::TempDir dir;
+  auto fs = RepoDir(dir);
+  std::map<std::string, FileStat> told;
+  CommitterOptions options;
+  options.inline_limit = 1024;
+  Committer c(*fs, RepoLayout("r"), options);
+  REQUIRE(c.Open().ok());
+  auto report = [&](const std::string& path) {
+    return [&told, path](const FileStat& st) { told[path] = st; };
+  };
+  REQUIRE(c.Run([&](ChangeSet& change) {
+             change.Put("r/small", "a few bytes", report("r/small"));
+             change.Put("r/large", std::string(4096, 'l'), report("r/large"));
+             change.Put("r/quiet", "no report");
+             return OkStatus();
+           }).ok());
+  REQUIRE(told.size() == 2);
+  for (const char* path : {"r/small", "r/large"}) {
+    CAPTURE(path);
+    auto st = fs->IdentityStat(path);
+    REQUIRE(st.ok());
+    CHECK(SameFileState(told[path], *st));
+  }
+  CHECK(told["r/large"].size == 4096);
+  // Nothing for a change whose staging fails: it is never applied.
+  told.clear();
+  CHECK_FALSE(c.Run([&](ChangeSet& change) {
+                 change.Put("r/never", "bytes", report("r/never"));
+                 return StorageError("refused");
+               }).ok());
+  CHECK(told.empty());
+}
+
 TEST_CASE("Committer: a directory a change in flight only makes is no conflict below it; one it renames is") {
   folio::testing::TempDir dir;
   auto fs = RepoDir(dir);

@@ -295,12 +295,12 @@ Result<std::vector<std::string>> IndexWriter::IdsFiledAs(const std::string& fold
 Status IndexWriter::Apply(const ChangeEvent& event) {
   if (event.type == ChangeType::kCreated) {
     // Already a row: whatever wrote it (a build's scan, or an earlier event's re-read)
-    // read the object after its creation, and each later change of it has an event of
-    // its own, applied after this one. (An id is never created twice; were it deleted
-    // and made again, the deletion's event, applied before, dropped the row.) After a
-    // first build this skips reading again every document the scan has just adopted:
-    // the scan's own adoptions, which took longer to catch up on than the scan took
-    // (bench/RESULTS.md).
+    // read the object after this creation, and each later change of it has an event
+    // of its own, applied after this one. An id made again after a deletion (a version
+    // label given again) is no exception: the deletion's event comes first, and its
+    // re-read finds the object as it is now. After a first build this skips reading
+    // again every document the scan has just adopted: the scan's own adoptions, which
+    // took longer to catch up on than the scan took (bench/RESULTS.md).
     FOLIO_ASSIGN_OR_RETURN(std::optional<Existing> row, Find(event.object_id));
     if (row) return OkStatus();
   }
