@@ -138,20 +138,12 @@ Result<AdoptionTable> AdoptedDocs::ReadTable(const std::string& folder_id, uint6
 
 Result<std::shared_ptr<const AdoptedDocs::Decoded>> AdoptedDocs::Table(const std::string& folder_id, uint64_t n) {
   const std::string path = layout_.AdoptionTable(folder_id, n);
-  FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.IdentityStat(path));
-  if (st.type != FileType::kFile) {
-    return StorageError("'" + path + "' is not a regular file", std::errc::no_such_file_or_directory);
-  }
-  if (auto kept = tables_->Find(path, st)) return kept;
-  // The identity of what is read is the one kept with it (read again if the file
-  // changed meanwhile: its inode may be reused).
-  FOLIO_ASSIGN_OR_RETURN(std::string bytes, ReadWholeRecord(fs_, path, UINT64_MAX, &st));
-  FOLIO_ASSIGN_OR_RETURN(AdoptionTable table, Decode(bytes, folder_id, path));
-  auto decoded = MakeDecoded(folder_id, n, std::move(table));
-  // Kept only when stable before it was read: a file changed within the clock's
-  // granularity may change again without its mtime moving (storage::IsRacy).
-  if (bytes.size() == st.size && !storage::IsRacy(st.mtime_ns)) tables_->Offer(path, st, decoded, CostOf(*decoded));
-  return decoded;
+  return tables_->Read(fs_, path, [&](std::string_view bytes) -> Result<storage::FileMemo<Decoded>::Made> {
+    FOLIO_ASSIGN_OR_RETURN(AdoptionTable table, Decode(bytes, folder_id, path));
+    auto decoded = MakeDecoded(folder_id, n, std::move(table));
+    const uint64_t cost = CostOf(*decoded);
+    return storage::FileMemo<Decoded>::Made(std::move(decoded), cost);
+  });
 }
 
 void AdoptedDocs::StageTable(storage::ChangeSet& change, const std::string& folder_id, uint64_t n,

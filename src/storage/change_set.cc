@@ -237,28 +237,25 @@ Result<PutText> Stamped(Fs& fs, const Action& a) {
   return out;
 }
 
-// Tells options.on_json_written what the Put of `path` left there (nothing when the
-// file cannot be stat'ed now: a reader then reads it): `value` when the change carries
-// it, else `bytes` parsed.
-void ReportJsonWritten(Fs& fs, const ApplyOptions& options, const Action& a, std::string_view bytes,
-                       std::shared_ptr<const Json> value) {
-  if (!options.on_json_written || !a.json) return;
+// Tells what the Put of `path` left there, with its identity, to
+// options.on_json_written (a JSON record: `value` when the change carries it, else
+// `bytes` parsed) and to the action's `written` (Action::written): one stat for both,
+// and nothing when the file cannot be stat'ed now or is no longer of the size of
+// `bytes` (a reader then reads it).
+void ReportWritten(Fs& fs, const ApplyOptions& options, const Action& a, std::string_view bytes,
+                   std::shared_ptr<const Json> value) {
+  const bool json = options.on_json_written && a.json;
+  if (!json && !a.written) return;
   auto st = fs.IdentityStat(a.path);
   if (!st.ok() || st->size != bytes.size()) return;
-  if (value) {
-    options.on_json_written(a.path, *st, std::move(value));
-    return;
+  if (json) {
+    if (!value) {
+      auto parsed = ParseStoredJson(bytes, a.path);
+      if (parsed.ok()) value = std::make_shared<const Json>(std::move(*parsed));
+    }
+    if (value) options.on_json_written(a.path, *st, std::move(value));
   }
-  auto parsed = ParseStoredJson(bytes, a.path);
-  if (parsed.ok()) options.on_json_written(a.path, *st, std::make_shared<const Json>(std::move(*parsed)));
-}
-
-// Tells a Put's `written` (Action::written) the identity of the file it put, if it is
-// still that file: of the size of `bytes`.
-void ReportWritten(Fs& fs, const Action& a, std::string_view bytes) {
-  if (!a.written) return;
-  auto st = fs.IdentityStat(a.path);
-  if (st.ok() && st->size == bytes.size()) a.written(*st);
+  if (a.written) a.written(*st);
 }
 
 // The same for a record linked into place from the upload file it was spilled to (a
@@ -324,8 +321,7 @@ class Applier {
     FOLIO_RETURN_IF_ERROR(InPlace(a, index) ? PutNewFile(fs_, a.path, bytes)
                                             : PutFile(fs_, a.path, bytes, options_.spares));
     Made(a.path);
-    ReportJsonWritten(fs_, options_, a, bytes, std::move(value));
-    ReportWritten(fs_, a, bytes);
+    ReportWritten(fs_, options_, a, bytes, std::move(value));
     return OkStatus();
   }
 

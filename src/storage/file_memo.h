@@ -7,13 +7,17 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include "folio/fs.h"
+#include "storage/datetime.h"
 
 namespace folio::storage {
 
@@ -38,6 +42,28 @@ class FileMemo {
     }
     lru_.splice(lru_.begin(), lru_, it->second.lru);
     return it->second.value;
+  }
+  // What `make` gives: the value made of a file's bytes, and its cost (as Keep's).
+  using Made = std::pair<std::shared_ptr<const T>, uint64_t>;
+  // The value of the file at `path`: the one kept while the file is in the same state
+  // (one stat), else `make` of its bytes, read whole (the identity kept with it is the
+  // one the file had when opened, read again if it changed meanwhile: its inode may be
+  // reused). That value is kept (Offer) only when the file was stable before it was
+  // read: a file changed within the clock's granularity may change again without its
+  // mtime moving (git's "racy" case, storage::IsRacy). Errors: kStorage from the
+  // filesystem (cause() no_such_file_or_directory when missing or not a regular file);
+  // what `make` returns. Thread-safe.
+  Result<std::shared_ptr<const T>> Read(Fs& fs, const std::string& path,
+                                        const std::function<Result<Made>(std::string_view bytes)>& make) {
+    FOLIO_ASSIGN_OR_RETURN(FileStat st, fs.IdentityStat(path));
+    if (st.type != FileType::kFile) {
+      return StorageError("'" + path + "' is not a regular file", std::errc::no_such_file_or_directory);
+    }
+    if (auto kept = Find(path, st)) return kept;
+    FOLIO_ASSIGN_OR_RETURN(std::string bytes, ReadWholeRecord(fs, path, UINT64_MAX, &st));
+    FOLIO_ASSIGN_OR_RETURN(Made made, make(bytes));
+    if (bytes.size() == st.size && !IsRacy(st.mtime_ns)) Offer(path, st, made.first, made.second);
+    return std::move(made.first);
   }
   // The value kept for `path` WITHOUT validating it (nullptr if none): only for hints
   // that the caller verifies by other means.

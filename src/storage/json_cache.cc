@@ -1,25 +1,17 @@
 // Stat-validated JSON cache; see json_cache.h.
 #include "storage/json_cache.h"
 
-#include "storage/datetime.h"
 #include "storage/json_footprint.h"
 
 namespace folio::storage {
 
 Result<std::shared_ptr<const Json>> JsonCache::Read(Fs& fs, const std::string& path) {
-  FOLIO_ASSIGN_OR_RETURN(FileStat st, fs.IdentityStat(path));
-  if (st.type != FileType::kFile) {
-    return StorageError("'" + path + "' is not a regular file", std::errc::no_such_file_or_directory);
-  }
-  if (auto kept = memo_.Find(path, st)) return kept;
-  // Read through the confined Open; remember the identity of what was read (read
-  // again if it changed meanwhile: its inode may be reused).
-  FOLIO_ASSIGN_OR_RETURN(std::string bytes, ReadWholeRecord(fs, path, UINT64_MAX, &st));
-  FOLIO_ASSIGN_OR_RETURN(Json parsed, ParseStoredJson(bytes, path));
-  auto json = std::make_shared<const Json>(std::move(parsed));
-  // Cache only what was stable before we read it (see the header on racy files).
-  if (bytes.size() == st.size && !IsRacy(st.mtime_ns)) memo_.Offer(path, st, json, CostOf(path, *json));
-  return json;
+  return memo_.Read(fs, path, [&](std::string_view bytes) -> Result<FileMemo<Json>::Made> {
+    FOLIO_ASSIGN_OR_RETURN(Json parsed, ParseStoredJson(bytes, path));
+    auto json = std::make_shared<const Json>(std::move(parsed));
+    const uint64_t cost = CostOf(path, *json);
+    return FileMemo<Json>::Made(std::move(json), cost);
+  });
 }
 
 void JsonCache::Remember(const std::string& path, const FileStat& st, std::shared_ptr<const Json> json) {
