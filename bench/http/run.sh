@@ -6,8 +6,11 @@
 # bench/http/last-run.md (not tracked): copy what you want to keep into RESULTS.md, which
 # holds the history.
 #
-# Usage: bench/http/run.sh [BUILD_DIR] [DURATION_SECONDS]
+# Usage: [PIN=1] bench/http/run.sh [BUILD_DIR] [DURATION_SECONDS]
 #   BUILD_DIR defaults to build/ (needs build/folio); DURATION defaults to 10.
+#   PIN=1 (needs taskset and 2 or more cores) runs the servers on the first core and wrk
+#   on the others, so that a tail latency is the server's and not wrk's threads and the
+#   server's workers taking turns on the same cores.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
@@ -17,6 +20,15 @@ folio="$build/folio"
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 2; }
 command -v nginx >/dev/null || { echo "nginx is not installed (apt-get install nginx)" >&2; exit 2; }
 [ -d "$root/sample-data/demo/cmis" ] || { echo "no sample-data: run scripts/make-sample-data.sh" >&2; exit 2; }
+
+server_cpu=""
+client_cpu=""
+if [ "${PIN:-0}" = 1 ]; then
+  command -v taskset >/dev/null || { echo "PIN=1 needs taskset (util-linux)" >&2; exit 2; }
+  [ "$(nproc)" -ge 2 ] || { echo "PIN=1 needs 2 or more cores" >&2; exit 2; }
+  server_cpu="taskset -c 0"
+  client_cpu="taskset -c 1-$(($(nproc) - 1))"
+fi
 
 work=$(mktemp -d /tmp/folio-bench-http-XXXXXX)
 folio_pid=""
@@ -36,7 +48,7 @@ start_folio() {
   # The old output goes first: the background job truncates its file only once it runs,
   # and the wait below must not find the previous server's ready line there.
   rm -f "$work/folio.out" "$work/folio.err"
-  "$folio" serve --data "$root/sample-data" --ephemeral --port 0 --log-level warn "$@" >"$work/folio.out" 2>"$work/folio.err" &
+  $server_cpu "$folio" serve --data "$root/sample-data" --ephemeral --port 0 --log-level warn "$@" >"$work/folio.out" 2>"$work/folio.err" &
   folio_pid=$!
   for _ in $(seq 100); do grep -q "folio listening" "$work/folio.out" && break; sleep 0.05; done
   folio_url=$(sed -n 's/^folio listening on //p' "$work/folio.out")
@@ -73,15 +85,16 @@ http {
   }
 }
 CONF
-nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" 2>"$work/nginx/stderr" &
+$server_cpu nginx -c "$work/nginx/nginx.conf" -p "$work/nginx" 2>"$work/nginx/stderr" &
 nginx_pid=$!
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$nginx_port/object.json" >/dev/null && break; sleep 0.05; done
 nginx_target="http://127.0.0.1:$nginx_port/object.json"
 rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$folio_pid/status"; }
+hwm_kb() { awk '/^VmHWM:/ {print $2}' "/proc/$folio_pid/status"; }
 
 # Runs wrk; prints "requests_per_second p99_ms".
 run_wrk() {
-  out=$(wrk -t2 -c"$2" -d"${duration}s" --latency "$1")
+  out=$($client_cpu wrk -t2 -c"$2" -d"${duration}s" --latency "$1")
   rps=$(echo "$out" | awk '/^Requests\/sec:/ {print $2}')
   p99=$(echo "$out" | awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us$/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms$/,"",v)} else if (v ~ /s$/) {sub(/s$/,"",v); v=v*1000}; print v}')
   echo "$rps $p99"
@@ -100,20 +113,20 @@ for config in off on; do
   curl -sf "$folio_target" >/dev/null
   for conns in 2 64; do
     nginx_res=$(run_wrk "$nginx_target" "$conns")
-    # Sample folio's RSS while it is under load.
-    ( while kill -0 "$folio_pid" 2>/dev/null; do rss_kb; sleep 0.2; done ) >"$work/rss.$conns" &
-    sampler=$!
     folio_res=$(run_wrk "$folio_target" "$conns")
-    kill "$sampler" 2>/dev/null || true
-    wait "$sampler" 2>/dev/null || true
-    load_peak=$(sort -n "$work/rss.$conns" | tail -1)
+    # The peak under load is the kernel's high-water mark, read once afterwards: a shell
+    # loop sampling VmRSS forks several processes a second, which took turns with folio
+    # on its cores (and not with nginx) and doubled folio's p99 at 2 connections.
+    load_peak=$(hwm_kb)
     [ -n "$load_peak" ] && [ "$load_peak" -gt "$peak_rss" ] && peak_rss=$load_peak
     results="$results$config $conns $folio_res $nginx_res
 "
   done
 done
 
-report=$(printf '%s' "$results" | awk -v idle="$idle_rss" -v peak="$peak_rss" -v dur="$duration" '
+# A process's high-water mark is never below its resident size at any moment.
+[ "$idle_rss" -gt "$peak_rss" ] && peak_rss=$idle_rss
+report=$(printf '%s' "$results" | awk -v pin="$([ -n "$server_cpu" ] && echo "; servers on core 0, wrk on the others (PIN=1)")" -v idle="$idle_rss" -v peak="$peak_rss" -v dur="$duration" '
   BEGIN {
     print "| response cache | connections | folio req/s | nginx req/s | req/s ratio (goal >= 0.75) | folio p99 ms | nginx p99 ms | p99 ratio (goal <= 2) |"
     print "|---|---|---|---|---|---|---|---|"
@@ -123,7 +136,7 @@ report=$(printf '%s' "$results" | awk -v idle="$idle_rss" -v peak="$peak_rss" -v
   }
   END {
     printf "\nfolio serve resident memory: idle %.1f MB, under load (peak) %.1f MB (goal < 30 MB)\n", idle / 1024, peak / 1024
-    printf "wrk -t2, %s s per run, loopback; request: getObject by path, succinct\n", dur
+    printf "wrk -t2, %s s per run, loopback; request: getObject by path, succinct%s\n", dur, pin
   }')
 {
   echo "# HTTP benchmark (bench/http/run.sh)"
