@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "storage/committer.h"
 #include "storage/datetime.h"
@@ -136,14 +137,67 @@ Result<AdoptionTable> AdoptedDocs::ReadTable(const std::string& folder_id, uint6
   return table;
 }
 
+std::shared_ptr<const AdoptedDocs::Keys> AdoptedDocs::KeysOf(const Decoded& decoded) {
+  auto keys = std::make_shared<Keys>();
+  keys->names.reserve(decoded.by_name.size());
+  keys->series.reserve(decoded.by_name.size());
+  for (const auto& [name, doc] : decoded.by_name) {
+    keys->names.push_back(Hash(name));
+    keys->series.push_back(Hash(doc->entry.series_id));
+  }
+  std::sort(keys->names.begin(), keys->names.end());
+  std::sort(keys->series.begin(), keys->series.end());
+  return keys;
+}
+
+uint64_t AdoptedDocs::CostOf(const Keys& keys) {
+  return sizeof(Keys) + 16 + (keys.names.capacity() + keys.series.capacity()) * sizeof(uint64_t);
+}
+
+uint64_t AdoptedDocs::Hash(std::string_view s) { return std::hash<std::string_view>()(s); }
+
 Result<std::shared_ptr<const AdoptedDocs::Decoded>> AdoptedDocs::Table(const std::string& folder_id, uint64_t n) {
   const std::string path = layout_.AdoptionTable(folder_id, n);
-  return tables_->Read(fs_, path, [&](std::string_view bytes) -> Result<storage::FileMemo<Decoded>::Made> {
-    FOLIO_ASSIGN_OR_RETURN(AdoptionTable table, Decode(bytes, folder_id, path));
-    auto decoded = MakeDecoded(folder_id, n, std::move(table));
-    const uint64_t cost = CostOf(*decoded);
-    return storage::FileMemo<Decoded>::Made(std::move(decoded), cost);
-  });
+  FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.IdentityStat(path));
+  return Table(folder_id, n, path, st);
+}
+
+Result<std::shared_ptr<const AdoptedDocs::Decoded>> AdoptedDocs::Table(const std::string& folder_id, uint64_t n,
+                                                                       const std::string& path,
+                                                                       const FileStat& st) {
+  std::optional<FileStat> offered;
+  FOLIO_ASSIGN_OR_RETURN(
+      std::shared_ptr<const Decoded> decoded,
+      tables_->Read(
+          fs_, path, st,
+          [&](std::string_view bytes) -> Result<storage::FileMemo<Decoded>::Made> {
+            decoded_count_.fetch_add(1, std::memory_order_relaxed);
+            FOLIO_ASSIGN_OR_RETURN(AdoptionTable table, Decode(bytes, folder_id, path));
+            auto made = MakeDecoded(folder_id, n, std::move(table));
+            const uint64_t cost = CostOf(*made);
+            return storage::FileMemo<Decoded>::Made(std::move(made), cost);
+          },
+          &offered));
+  // The keys are kept under the same identity as the decoding, and outlive it.
+  if (offered) {
+    auto keys = KeysOf(*decoded);
+    const uint64_t cost = CostOf(*keys);
+    keys_->Offer(path, *offered, std::move(keys), cost);
+  }
+  return decoded;
+}
+
+Result<std::shared_ptr<const AdoptedDocs::Decoded>> AdoptedDocs::TableIfMayHold(const std::string& folder_id,
+                                                                                uint64_t n, KeyKind kind,
+                                                                                uint64_t hash) {
+  const std::string path = layout_.AdoptionTable(folder_id, n);
+  // One stat serves both: the keys are those of the file's present state, or none.
+  FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.IdentityStat(path));
+  if (auto keys = keys_->Find(path, st)) {
+    const std::vector<uint64_t>& hashes = kind == KeyKind::kName ? keys->names : keys->series;
+    if (!std::binary_search(hashes.begin(), hashes.end(), hash)) return std::shared_ptr<const Decoded>();
+  }
+  return Table(folder_id, n, path, st);
 }
 
 void AdoptedDocs::StageTable(storage::ChangeSet& change, const std::string& folder_id, uint64_t n,
@@ -152,16 +206,24 @@ void AdoptedDocs::StageTable(storage::ChangeSet& change, const std::string& fold
   std::string text = AdoptionTableText(table);
   std::shared_ptr<const Decoded> decoded = MakeDecoded(folder_id, n, std::move(table));
   const uint64_t cost = CostOf(*decoded);
+  std::shared_ptr<const Keys> keys = KeysOf(*decoded);
+  const uint64_t keys_cost = CostOf(*keys);
   std::weak_ptr<storage::FileMemo<Decoded>> memo = tables_;
-  change.Put(path, std::move(text), [memo, path, decoded = std::move(decoded), cost](const FileStat& st) {
-    if (auto tables = memo.lock()) tables->Keep(path, st, decoded, cost);
-  });
+  std::weak_ptr<storage::FileMemo<Keys>> key_memo = keys_;
+  change.Put(path, std::move(text),
+             [memo, key_memo, path, decoded = std::move(decoded), cost, keys = std::move(keys),
+              keys_cost](const FileStat& st) {
+               if (auto tables = memo.lock()) tables->Keep(path, st, decoded, cost);
+               if (auto key_tables = key_memo.lock()) key_tables->Keep(path, st, keys, keys_cost);
+             });
 }
 
 Result<std::shared_ptr<const AdoptedDoc>> AdoptedDocs::Find(const std::string& folder_id, const std::string& name) {
   FOLIO_ASSIGN_OR_RETURN(std::vector<uint64_t> numbers, Numbers(folder_id));
+  const uint64_t hash = Hash(name);
   for (uint64_t n : numbers) {
-    FOLIO_ASSIGN_OR_RETURN(auto table, Table(folder_id, n));
+    FOLIO_ASSIGN_OR_RETURN(auto table, TableIfMayHold(folder_id, n, KeyKind::kName, hash));
+    if (table == nullptr) continue;
     auto it = table->by_name.find(name);
     if (it != table->by_name.end()) return it->second;
   }
@@ -179,18 +241,19 @@ Result<std::shared_ptr<const AdoptedDoc>> AdoptedDocs::FindId(const std::string&
   auto folder_id = storage::AdoptedFolderOf(series_id);
   if (!folder_id) return std::shared_ptr<const AdoptedDoc>();
   FOLIO_ASSIGN_OR_RETURN(std::vector<uint64_t> numbers, Numbers(*folder_id));
-  std::vector<std::shared_ptr<const Decoded>> lower;  // the tables before the one holding it
-  for (uint64_t n : numbers) {
-    FOLIO_ASSIGN_OR_RETURN(auto table, Table(*folder_id, n));
+  const uint64_t hash = Hash(series_id);
+  for (size_t i = 0; i < numbers.size(); ++i) {
+    FOLIO_ASSIGN_OR_RETURN(auto table, TableIfMayHold(*folder_id, numbers[i], KeyKind::kSeries, hash));
+    if (table == nullptr) continue;
     auto it = table->by_series.find(series_id);
-    if (it == table->by_series.end()) {
-      lower.push_back(std::move(table));
-      continue;
-    }
+    if (it == table->by_series.end()) continue;
     // As in All: a name in two tables (only a hand edit makes one) is the lowest table's
     // document, and the other one is not there.
-    for (const auto& t : lower) {
-      if (t->by_name.count(it->second->name) != 0) return std::shared_ptr<const AdoptedDoc>();
+    const std::string& name = it->second->name;
+    const uint64_t name_hash = Hash(name);
+    for (size_t j = 0; j < i; ++j) {
+      FOLIO_ASSIGN_OR_RETURN(auto lower, TableIfMayHold(*folder_id, numbers[j], KeyKind::kName, name_hash));
+      if (lower != nullptr && lower->by_name.count(name) != 0) return std::shared_ptr<const AdoptedDoc>();
     }
     return it->second;
   }
@@ -274,6 +337,7 @@ uint64_t AdoptedDocs::TableMemoBytes() { return tables_->bytes(); }
 
 void AdoptedDocs::DropCaches() {
   tables_->Clear();
+  keys_->Clear();
   std::lock_guard<std::mutex> lock(mu_);
   numbers_memo_.clear();
 }

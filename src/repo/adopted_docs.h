@@ -5,6 +5,7 @@
 // repo/adopter.h).
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -55,7 +56,13 @@ struct AdoptedDoc {
 
 // Thread-safe. Each table is decoded once per state of its file: the decoding is kept
 // (storage::FileMemo, validated by the file's identity) rather than its JSON, and a
-// table this process writes is kept as staged, not read back.
+// table this process writes is kept as staged, not read back. A folder's tables hold
+// at most 1,000 documents each (the Adopter's batches), and a lookup by name or id
+// decodes only a table that may hold what it looks for: each table's keys (the hashes
+// of its names and series ids) are kept longer than its decoding. Without them, a
+// folder of 10,000 adopted documents had ten tables, more than the decodings kept, and
+// every lookup decoded the tables before its own: a listing of that folder took
+// minutes (bench/RESULTS.md).
 class AdoptedDocs {
  public:
   AdoptedDocs(Fs& fs, const storage::RepoLayout& layout, RecordReader& records)
@@ -105,10 +112,16 @@ class AdoptedDocs {
   // documents from 27 to 30 MB, bench/RESULTS.md).
   static constexpr size_t kMaxTables = 256;
   static constexpr uint64_t kMaxTableBytes = uint64_t{2} << 20;
+  // The tables' keys kept: 16 bytes a document, up to 4 MiB (some 250,000 documents).
+  static constexpr size_t kMaxKeyTables = 4096;
+  static constexpr uint64_t kMaxKeyBytes = uint64_t{4} << 20;
   // How many table decodings the memo holds, and what they take as it counts them
   // (for tests of its bound).
   size_t TableMemoSize();
   uint64_t TableMemoBytes();
+  // How many tables were decoded (read and parsed, not found kept) by this object: for
+  // tests that a lookup decodes only the table it needs.
+  uint64_t TablesDecoded() const { return decoded_count_.load(std::memory_order_relaxed); }
   // Forgets the tables' decodings and numbers (see Repository::DropCaches).
   void DropCaches();
 
@@ -119,6 +132,22 @@ class AdoptedDocs {
     // child and the query index's scan make, must not walk the folder).
     std::unordered_map<std::string, std::shared_ptr<const AdoptedDoc>> by_series;
   };
+  // A table in brief: the hashes (std::hash) of its documents' names and series ids,
+  // each sorted. A table whose keys lack a hash does not hold what has it.
+  struct Keys {
+    std::vector<uint64_t> names;
+    std::vector<uint64_t> series;
+  };
+  static std::shared_ptr<const Keys> KeysOf(const Decoded& decoded);
+  static uint64_t CostOf(const Keys& keys);
+  static uint64_t Hash(std::string_view s);
+  // Which of a folder's tables a lookup reads: "names" or "series" keys.
+  enum class KeyKind { kName, kSeries };
+  // The decoding of the folder's table n when it may hold `hash` (a name's or series
+  // id's, as `kind` says); nullptr when its keys, kept for the table file's present
+  // state, say it does not. Errors: as Table.
+  Result<std::shared_ptr<const Decoded>> TableIfMayHold(const std::string& folder_id, uint64_t n, KeyKind kind,
+                                                        uint64_t hash);
   // A folder's table numbers as its directory listed them, kept while the directory's
   // inode and mtime stay the same (one stat instead of a listing per lookup).
   struct NumbersMemo {
@@ -137,6 +166,9 @@ class AdoptedDocs {
   // the filesystem; no_such_file_or_directory when missing), kStorage naming a table
   // that does not parse or decode, or names another folder.
   Result<std::shared_ptr<const Decoded>> Table(const std::string& folder_id, uint64_t n);
+  // As Table, given the identity stat of the table's file just taken (a lookup's).
+  Result<std::shared_ptr<const Decoded>> Table(const std::string& folder_id, uint64_t n, const std::string& path,
+                                               const FileStat& st);
   // The same as a table to change and stage again. Errors: as Table.
   Result<AdoptionTable> ReadTable(const std::string& folder_id, uint64_t n);
   // The table held by `bytes` (read from `path`); kStorage if it names another folder.
@@ -159,6 +191,10 @@ class AdoptedDocs {
   // stages through an AdoptedDocs of its own).
   std::shared_ptr<storage::FileMemo<Decoded>> tables_ =
       std::make_shared<storage::FileMemo<Decoded>>(kMaxTables, kMaxTableBytes);
+  // The tables' keys, by the table's path; shared as tables_ is.
+  std::shared_ptr<storage::FileMemo<Keys>> keys_ =
+      std::make_shared<storage::FileMemo<Keys>>(kMaxKeyTables, kMaxKeyBytes);
+  std::atomic<uint64_t> decoded_count_{0};
   std::mutex mu_;
   std::unordered_map<std::string, NumbersMemo> numbers_memo_;  // by folder id, guarded by mu_
 };

@@ -102,8 +102,13 @@ Status Adopter::AdoptDocument(const std::string& folder, const std::string& name
       if (docs.ok()) {
         for (DirEntry& e : *docs) known.insert(std::move(e.name));
       }
+      // In name order: a table then holds neighbours, so that a listing, which builds
+      // its children in name order, reads one table after the other rather than all of
+      // them for every page (AdoptedDocs keeps only a few tables' decodings).
       auto entries = fs_.List(layout_.Dir(folder));
-      for (const DirEntry& e : entries.ok() ? *entries : std::vector<DirEntry>()) {
+      std::vector<DirEntry> others = entries.ok() ? std::move(*entries) : std::vector<DirEntry>();
+      std::sort(others.begin(), others.end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
+      for (const DirEntry& e : others) {
         if (files.size() >= kAdoptionBatch) break;
         if (e.type != FileType::kFile || e.name == name || known.count(e.name) > 0 || adopted.count(e.name) > 0) {
           continue;

@@ -11,6 +11,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -56,13 +57,25 @@ class FileMemo {
   Result<std::shared_ptr<const T>> Read(Fs& fs, const std::string& path,
                                         const std::function<Result<Made>(std::string_view bytes)>& make) {
     FOLIO_ASSIGN_OR_RETURN(FileStat st, fs.IdentityStat(path));
+    return Read(fs, path, st, make);
+  }
+  // As Read, for a caller that has just taken the file's identity stat `st` (its
+  // IdentityStat). `offered`, when given, is set to the identity the value was offered
+  // under (nullopt when it was kept already, or is not kept: a racy file).
+  Result<std::shared_ptr<const T>> Read(Fs& fs, const std::string& path, FileStat st,
+                                        const std::function<Result<Made>(std::string_view bytes)>& make,
+                                        std::optional<FileStat>* offered = nullptr) {
+    if (offered != nullptr) offered->reset();
     if (st.type != FileType::kFile) {
       return StorageError("'" + path + "' is not a regular file", std::errc::no_such_file_or_directory);
     }
     if (auto kept = Find(path, st)) return kept;
     FOLIO_ASSIGN_OR_RETURN(std::string bytes, ReadWholeRecord(fs, path, UINT64_MAX, &st));
     FOLIO_ASSIGN_OR_RETURN(Made made, make(bytes));
-    if (bytes.size() == st.size && !IsRacy(st.mtime_ns)) Offer(path, st, made.first, made.second);
+    if (bytes.size() == st.size && !IsRacy(st.mtime_ns)) {
+      Offer(path, st, made.first, made.second);
+      if (offered != nullptr) *offered = st;
+    }
     return std::move(made.first);
   }
   // The value kept for `path` WITHOUT validating it (nullptr if none): only for hints

@@ -2,6 +2,8 @@
 // the folder's adoption table until their first change through Folio.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -543,4 +545,126 @@ TEST_CASE("Adopted: the kept decodings are bounded by the memory they take") {
     CHECK(*found != nullptr);
     CHECK(docs.TableMemoBytes() <= repo::AdoptedDocs::kMaxTableBytes);
   }
+}
+
+TEST_CASE("Adopted: a lookup decodes only the table that holds the name or id") {
+  // Ten tables of 1,000 documents in one folder (10,000 files copied in by hand) are
+  // more than the decodings kept. A lookup that decoded every table before its own
+  // made each listing and each query-index scan of the folder decode tables thousands
+  // of times (minutes for 10,000 files, bench/RESULTS.md).
+  storage::MemFs mem;
+  const storage::RepoLayout layout("r");
+  repo::RecordReader reader(mem, layout);
+  repo::AdoptedDocs docs(mem, layout, reader);
+  const std::string folder = storage::NewId('f');
+  MakeTableDirs(mem, layout, folder);
+  std::map<uint64_t, std::string> series_of_table;  // a series id of each table
+  for (uint64_t t = 1; t <= 10; ++t) {
+    storage::ChangeSet change;
+    std::map<std::string, repo::AdoptedEntry> documents;
+    for (int i = 0; i < 1000; ++i) {
+      repo::AdoptedEntry e = Entry(folder, static_cast<uint64_t>(i));
+      if (i == 500) series_of_table[t] = e.series_id;
+      documents.emplace("t" + std::to_string(t) + "-note-" + std::to_string(i) + ".txt", std::move(e));
+    }
+    REQUIRE(docs.StageNewTable(change, folder, std::move(documents)).ok());
+    REQUIRE(storage::ApplyChangeSet(mem, change, storage::ApplyOptions{}, nullptr).ok());
+  }
+  REQUIRE(docs.TableMemoSize() < 10);
+  const auto decodes_of = [&](const auto& lookup) {
+    const uint64_t before = docs.TablesDecoded();
+    lookup();
+    return docs.TablesDecoded() - before;
+  };
+  // Both ways through the tables, twice: each lookup decodes its own table at most.
+  for (int round = 0; round < 2; ++round) {
+    for (uint64_t i = 0; i < 20; ++i) {
+      const uint64_t t = i < 10 ? 10 - i : i - 9;
+      const std::string name = "t" + std::to_string(t) + "-note-" + std::to_string(round * 7 + 3) + ".txt";
+      CAPTURE(name);
+      const uint64_t by_name = decodes_of([&] {
+        auto found = docs.Find(folder, name);
+        REQUIRE_MESSAGE(found.ok(), found.status().ToString());
+        REQUIRE(*found != nullptr);
+        CHECK((*found)->table == t);
+      });
+      CHECK(by_name <= 1);
+      const uint64_t by_id = decodes_of([&] {
+        auto found = docs.FindId(series_of_table[t]);
+        REQUIRE_MESSAGE(found.ok(), found.status().ToString());
+        REQUIRE(*found != nullptr);
+        CHECK((*found)->table == t);
+        CHECK((*found)->entry.series_id == series_of_table[t]);
+      });
+      CHECK(by_id <= 1);
+    }
+  }
+  // What no table holds needs no decoding at all.
+  const uint64_t for_nothing = decodes_of([&] {
+    auto found = docs.Find(folder, "not-there.txt");
+    REQUIRE(found.ok());
+    CHECK(*found == nullptr);
+    auto by_id = docs.FindId(storage::NewAdoptedSeriesId(folder));
+    REQUIRE(by_id.ok());
+    CHECK(*by_id == nullptr);
+  });
+  CHECK(for_nothing == 0);
+
+  SUBCASE("a table edited by hand is read again: its keys are those of the file's old state") {
+    repo::AdoptionTable table{folder, {{"added-by-hand.txt", Entry(folder, 1)}, {"t3-note-0.txt", Entry(folder, 2)}}};
+    REQUIRE(storage::WriteFileAtomically(mem, layout.AdoptionTable(folder, 3), repo::AdoptionTableText(table)).ok());
+    auto found = docs.Find(folder, "added-by-hand.txt");
+    REQUIRE_MESSAGE(found.ok(), found.status().ToString());
+    REQUIRE(*found != nullptr);
+    CHECK((*found)->table == 3);
+    auto gone = docs.Find(folder, "t3-note-5.txt");
+    REQUIRE(gone.ok());
+    CHECK(*gone == nullptr);
+    auto by_id = docs.FindId(series_of_table[3]);
+    REQUIRE(by_id.ok());
+    CHECK(*by_id == nullptr);
+  }
+  SUBCASE("a name in two tables is the lower table's, also when found by the higher one's id") {
+    const repo::AdoptedEntry twin = Entry(folder, 7);
+    repo::AdoptionTable table{folder, {{"t2-note-9.txt", twin}}};
+    REQUIRE(storage::WriteFileAtomically(mem, layout.AdoptionTable(folder, 11), repo::AdoptionTableText(table)).ok());
+    auto by_id = docs.FindId(twin.series_id);
+    REQUIRE(by_id.ok());
+    CHECK(*by_id == nullptr);
+    auto by_name = docs.Find(folder, "t2-note-9.txt");
+    REQUIRE(by_name.ok());
+    REQUIRE(*by_name != nullptr);
+    CHECK((*by_name)->table == 2);
+  }
+}
+
+TEST_CASE("Adopted: a batch of new files is taken in name order") {
+  // A listing builds its children in name order: with each table holding neighbours it
+  // reads one table after the other, instead of all of them for every page.
+  RepoFixture f;
+  fs::create_directories(f.RepoPath("many"));
+  std::vector<std::string> names;
+  for (int i = 0; i < 2500; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "n%05d.txt", (i * 7919) % 2500);  // written out of order
+    names.push_back(name);
+    WriteFile(f.RepoPath(std::string("many/") + name), "x");
+  }
+  std::sort(names.begin(), names.end());
+  auto folder = f.repo->GetObjectByPath("many");
+  REQUIRE(folder.ok());
+  auto page = f.repo->GetChildren(folder->id, 0, 2500);
+  REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+  CHECK(page->objects.size() == 2500);
+  auto tables = Tables(f, folder->id);
+  REQUIRE(tables.size() == 3);
+  size_t at = 0;
+  for (const auto& [n, t] : tables) {
+    for (const auto& [name, entry] : t.documents) {
+      REQUIRE(at < names.size());
+      CHECK(name == names[at]);
+      ++at;
+    }
+  }
+  CHECK(at == 2500);
 }
