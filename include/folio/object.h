@@ -117,6 +117,25 @@ struct ChildrenPage {
   std::vector<DamagedChild> damaged;
 };
 
+// A page of a folder's children handed out one at a time (Repository::OpenChildren):
+// each is built when asked for and is then the caller's, so that a page of 10,000
+// children, or a folder walked to count the children a caller may read, is never held
+// whole. Not thread-safe; it holds a snapshot of the folder's listing, not a lock.
+class ChildrenCursor {
+ public:
+  virtual ~ChildrenCursor() = default;
+  // The next child of the page; nullopt once the page is done. Children removed since
+  // the listing are left out, and so are damaged ones (damaged()). Errors: kStorage
+  // other than a damaged record, and what the filter's reads return.
+  virtual Result<std::optional<ObjectData>> Next() = 0;
+  // Once Next has returned nullopt: ChildrenPage::total and has_more (as Repository::
+  // GetChildren counts them; with a filter, only the children it admits count).
+  virtual uint64_t total() const = 0;
+  virtual bool has_more() const = 0;
+  // The children found damaged so far (of the page, or with a filter, of the folder).
+  virtual const std::vector<DamagedChild>& damaged() const = 0;
+};
+
 // Which end of a relationship an object must be (CMIS relationshipDirection).
 enum class RelationshipDirection { kSource, kTarget, kEither };
 

@@ -215,6 +215,13 @@ class Repository {
   // otherwise). kInvalidArgument if `id` is not a folder.
   Result<ChildrenPage> GetChildren(const std::string& folder_id, uint64_t skip, uint64_t max,
                                    ChildOrder order = {});
+  // The same page one child at a time (see ChildrenCursor). When `admit` is given, the
+  // children it rejects are left out before paging: not handed out, not counted (the
+  // children a caller may not read); every child is then built once to ask it, and
+  // each is dropped unless handed out. Errors (before any child): as GetChildren.
+  using ChildFilter = std::function<bool(const ObjectData&)>;
+  Result<std::unique_ptr<ChildrenCursor>> OpenChildren(const std::string& folder_id, uint64_t skip, uint64_t max,
+                                                       ChildOrder order = {}, ChildFilter admit = {});
   // Walks the objects below folder `folder_id` (items and latest document versions
   // included, relationships not) in name order at each level; see repo/tree.h.
   // Returns how many were visited. Errors: kInvalidArgument if `folder_id` is not a

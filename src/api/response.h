@@ -10,8 +10,22 @@
 #include <vector>
 
 #include "folio/fs.h"
+#include "folio/status.h"
 
 namespace folio::api {
+
+// More of a response's body, made while it is sent: a listing of 10,000 children is
+// never held whole (ops/object_read_ops.cc). Called on the thread that sends the
+// response, after the operation has returned: it must own all it uses.
+class BodyProducer {
+ public:
+  virtual ~BodyProducer() = default;
+  // Appends the next part of the body to `out` (about 64 KiB at most); true while more
+  // is to come, false with the last part. An error once the response has begun cuts
+  // it short: src/http closes the connection without the last chunk, which a client
+  // reads as an incomplete response, never as a complete one.
+  virtual Result<bool> Next(std::string& out) = 0;
+};
 
 struct Response {
   int status = 200;
@@ -22,6 +36,9 @@ struct Response {
   std::unique_ptr<ReadableFile> stream;
   uint64_t offset = 0;
   uint64_t length = 0;
+  // The rest of the body after `body`, made as it is sent (HTTP/1.1: chunked transfer
+  // coding; HTTP/1.0: the connection closes after it). Not with `stream`.
+  std::unique_ptr<BodyProducer> producer;
   std::string operation;  // the operation's canonical name, for the request log
   std::string exception;  // the CMIS exception name when the request failed
   std::string message;    // and its message (for the request log)

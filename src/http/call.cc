@@ -121,7 +121,7 @@ HttpResponse Call::RunService() {
   operation_ = std::move(r.operation);
   exception_ = std::move(r.exception);
   message_ = std::move(r.message);
-  if (may_keep_ && r.still_valid && r.status == 200 && r.headers.empty() && !r.stream) {
+  if (may_keep_ && r.still_valid && r.status == 200 && r.headers.empty() && !r.stream && !r.producer) {
     ctx_.cache.Put(target_, {r.status, r.content_type, r.body, operation_, std::move(r.still_valid)});
   }
   HttpResponse h;
@@ -134,6 +134,7 @@ HttpResponse Call::RunService() {
     h.length = r.length;
   } else {
     h.body = std::move(r.body);
+    h.producer = std::move(r.producer);
   }
   return h;
 }

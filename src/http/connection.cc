@@ -8,7 +8,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <vector>
+
+#include <spdlog/spdlog.h>
 
 #include "api/ascii.h"
 #include "http/metrics.h"
@@ -257,6 +260,9 @@ Connection::Interest Connection::Respond(bool close_after) {
                  served_ + 1 >= limits_.keep_alive_max_count;
   const bool no_body = HasNoBody(r.status);
   const uint64_t length = r.stream ? r.length : r.body.size();
+  // A produced body has no length to announce: chunks end it, or (HTTP/1.0) closing.
+  const bool produced = r.producer != nullptr && !r.stream && !no_body;
+  if (produced && http10_) close_after_ = true;
   out_.clear();
   out_pos_ = 0;
   out_ += http10_ ? "HTTP/1.0 " : "HTTP/1.1 ";
@@ -270,7 +276,9 @@ Connection::Interest Connection::Respond(bool close_after) {
     out_ += value;
     out_ += "\r\n";
   }
-  if (!no_body) {
+  if (produced) {
+    if (!http10_) out_ += "Transfer-Encoding: chunked\r\n";
+  } else if (!no_body) {
     out_ += "Content-Length: ";
     out_ += std::to_string(length);
     out_ += "\r\n";
@@ -287,8 +295,14 @@ Connection::Interest Connection::Respond(bool close_after) {
   body_pos_ = 0;
   stream_.reset();
   stream_left_ = 0;
+  producer_.reset();
+  chunked_ = false;
   if (!is_head_ && !no_body) {
-    if (r.stream) {
+    if (produced) {
+      producer_ = std::move(r.producer);
+      chunked_ = !http10_;
+      AppendPart(r.body);
+    } else if (r.stream) {
       if (r.length > 0 && r.stream->Seek(r.offset).ok()) {
         stream_ = std::move(r.stream);
         stream_left_ = r.length;
@@ -311,8 +325,28 @@ Connection::Interest Connection::Respond(bool close_after) {
 
 Connection::Flushed Connection::Flush() {
   while (true) {
+    if (out_pos_ == out_.size() && body_pos_ == body_.size() && stream_left_ == 0) {
+      if (!producer_) return Flushed::kDone;
+      out_.clear();
+      out_pos_ = 0;
+      piece_.clear();
+      auto more = producer_->Next(piece_);
+      if (!more.ok()) {
+        // Cut short: without the last chunk (or, HTTP/1.0, the announced close after a
+        // whole body) the client cannot take what it got for a whole response.
+        spdlog::warn("a response of status {} was cut short after {} bytes: {}", status_, sent_,
+                     more.status().message());
+        producer_.reset();
+        return Flushed::kError;
+      }
+      AppendPart(piece_);
+      if (!*more) {
+        producer_.reset();
+        if (chunked_) out_ += "0\r\n\r\n";
+      }
+      continue;
+    }
     if (out_pos_ == out_.size() && body_pos_ == body_.size()) {
-      if (stream_left_ == 0) return Flushed::kDone;
       out_.resize(static_cast<size_t>(std::min<uint64_t>(stream_left_, kStreamChunk)));
       auto n = stream_->Read(out_.data(), out_.size());
       if (!n.ok() || *n == 0) return Flushed::kError;  // the file shrank: the length sent was wrong
@@ -341,8 +375,21 @@ Connection::Flushed Connection::Flush() {
   }
 }
 
+void Connection::AppendPart(std::string_view part) {
+  if (part.empty()) return;  // an empty chunk would end the body
+  if (chunked_) {
+    char size[20];
+    const int n = std::snprintf(size, sizeof size, "%zx\r\n", part.size());
+    out_.append(size, static_cast<size_t>(n));
+  }
+  out_ += part;
+  if (chunked_) out_ += "\r\n";
+}
+
 Connection::Interest Connection::ResponseSent() {
   if (out_.capacity() > kStreamChunk) std::string().swap(out_);  // a big head or stream buffer
+  if (piece_.capacity() > kStreamChunk) std::string().swap(piece_);
+  producer_.reset();
   out_.clear();
   out_pos_ = 0;
   std::string().swap(body_);

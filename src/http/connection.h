@@ -102,6 +102,9 @@ class Connection {
   bool http10_ = false;
   size_t served_ = 0;
 
+  // Appends `part` of a produced body to out_, as a chunk when chunked_.
+  void AppendPart(std::string_view part);
+
   // The response being sent: out_ (its head, small bodies, stream chunks), then body_.
   std::string out_;
   size_t out_pos_ = 0;
@@ -109,6 +112,11 @@ class Connection {
   size_t body_pos_ = 0;
   std::unique_ptr<ReadableFile> stream_;
   uint64_t stream_left_ = 0;
+  // A body made as it is sent (HttpResponse::producer): each part goes to out_, framed
+  // as a chunk when chunked_ (HTTP/1.1); piece_ is the producer's buffer.
+  std::unique_ptr<api::BodyProducer> producer_;
+  bool chunked_ = false;
+  std::string piece_;
   bool close_after_ = false;
   int status_ = 0;
   uint64_t head_bytes_ = 0;   // of the response head (the rest sent is body)

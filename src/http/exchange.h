@@ -10,14 +10,15 @@
 #include <utility>
 #include <vector>
 
+#include "api/response.h"
 #include "folio/fs.h"
 #include "folio/status.h"
 #include "http/http_head.h"
 
 namespace folio::http {
 
-// A response as the connection sends it. The connection adds Content-Length and
-// Connection (or Keep-Alive); HEAD requests get the head only.
+// A response as the connection sends it. The connection adds Content-Length (or
+// Transfer-Encoding) and Connection (or Keep-Alive); HEAD requests get the head only.
 struct HttpResponse {
   int status = 200;
   std::vector<std::pair<std::string, std::string>> headers;  // Content-Type among them
@@ -26,6 +27,9 @@ struct HttpResponse {
   std::unique_ptr<ReadableFile> stream;
   uint64_t offset = 0;
   uint64_t length = 0;
+  // The rest of the body after `body`, made as it is sent: the response then has no
+  // Content-Length and is sent chunked (to an HTTP/1.0 client, delimited by closing).
+  std::unique_ptr<api::BodyProducer> producer;
   bool close = false;  // close the connection after this response
 };
 

@@ -120,11 +120,7 @@ Result<ObjectData> Listings::BuildChild(const std::string& folder, const ListedC
   return builder_.Build(t);
 }
 
-void Listings::Damaged(ChildrenPage& page, const std::string& folder, const ListedChild& child, const Status& why) {
-  // One damaged record spoils only itself: the folder lists the rest (a folder of
-  // 10,000 documents is not lost to one bad byte).
-  if (page.total > 0) --page.total;
-  page.damaged.push_back(DamagedChild{child.name, child.base, why.message()});
+void Listings::LogDamaged(const std::string& folder, const ListedChild& child, const Status& why) {
   // Not damage but a read-only process out of memory for adoptions: the Adopter has
   // said so once, for every such object.
   if (why.Is(std::errc::not_enough_memory)) return;
@@ -137,62 +133,6 @@ void Listings::Damaged(ChildrenPage& page, const std::string& folder, const List
   spdlog::warn("repository '{}': object '{}' left out of its folder's listing, it is damaged: {} "
                "(run folio fsck)",
                layout_.base(), path, why.message());
-}
-
-Result<ChildrenPage> Listings::Children(const std::string& folder_id, uint64_t skip, uint64_t max,
-                                        ChildOrder order) {
-  FOLIO_ASSIGN_OR_RETURN(Loc folder, locator_.LocateFolder(folder_id));
-  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const Listing> listing, List(folder.folder));
-  auto build = [&](const ListedChild& c) { return BuildChild(folder.folder, c); };
-  ChildrenPage page;
-  const auto& all = listing->children;
-  page.total = all.size();
-  if (order.key == ChildOrderKey::kName) {
-    std::vector<const ListedChild*> picked;
-    if (!order.descending) {
-      for (uint64_t i = skip; i < all.size() && picked.size() < max; ++i) picked.push_back(&all[i]);
-    } else {
-      for (uint64_t i = skip; i < all.size() && picked.size() < max; ++i) picked.push_back(&all[all.size() - 1 - i]);
-    }
-    for (const ListedChild* c : picked) {
-      auto o = build(*c);
-      if (!o.ok()) {
-        // Removed between listing and reading (by hand or another process): skip it.
-        if (o.status().kind() == ErrorKind::kObjectNotFound) continue;
-        if (o.status().kind() != ErrorKind::kStorage) return o.status();
-        Damaged(page, folder.folder, *c, o.status());
-        continue;
-      }
-      page.objects.push_back(std::move(*o));
-    }
-    page.has_more = skip + picked.size() < all.size();
-    return page;
-  }
-  // Date orders need every child's properties.
-  std::vector<ObjectData> objects;
-  for (const ListedChild& c : all) {
-    auto o = build(c);
-    if (!o.ok()) {
-      if (o.status().kind() == ErrorKind::kObjectNotFound) continue;
-      if (o.status().kind() != ErrorKind::kStorage) return o.status();
-      Damaged(page, folder.folder, c, o.status());
-      continue;
-    }
-    objects.push_back(std::move(*o));
-  }
-  const char* key = order.key == ChildOrderKey::kCreationDate ? cmis::kCreationDate : cmis::kLastModificationDate;
-  std::stable_sort(objects.begin(), objects.end(), [&](const ObjectData& a, const ObjectData& b) {
-    const int64_t x = storage::IntField(a.properties, key).value_or(0);
-    const int64_t y = storage::IntField(b.properties, key).value_or(0);
-    if (x != y) return order.descending ? x > y : x < y;
-    return a.name < b.name;
-  });
-  page.total = objects.size();
-  for (uint64_t i = skip; i < objects.size() && page.objects.size() < max; ++i) {
-    page.objects.push_back(std::move(objects[i]));
-  }
-  page.has_more = skip + page.objects.size() < objects.size();
-  return page;
 }
 
 void Listings::DropCaches() {

@@ -54,12 +54,6 @@ class Listings {
   // Folio ran, is taken in. Two more directory reads, only when the folder changed.
   // Errors: kStorage (kObjectNotFound-like causes as the filesystem gives them).
   Result<std::shared_ptr<const Listing>> List(const std::string& folder);
-  // A page of the children of folder `folder_id`, built; children removed meanwhile are
-  // left out, and so are damaged ones (a record that cannot be read: kStorage), which
-  // go to ChildrenPage::damaged and to the log (a warning naming the file, once per
-  // file and message). Errors: kObjectNotFound; kInvalidArgument if `folder_id` is not
-  // a folder; kStorage when the folder itself cannot be read.
-  Result<ChildrenPage> Children(const std::string& folder_id, uint64_t skip, uint64_t max, ChildOrder order);
   // The child `child` of the folder at `folder` (a listing's entry), built (a document:
   // its latest version), for the listing alone: a document memoised already is used,
   // none is memoised (Repository::ReadOnce). A page of 1,000 children otherwise
@@ -70,6 +64,9 @@ class Listings {
   // OK when `name` is a valid object name that no child of `folder` has.
   // Errors: kNameConstraintViolation naming the name and the folder; kStorage.
   Status CheckNameFree(const std::string& folder, const std::string& name);
+  // Logs that `child` of `folder` was left out of a page because `why` (a damaged
+  // record): a warning naming the file, once per file and message.
+  void LogDamaged(const std::string& folder, const ListedChild& child, const Status& why);
   // Forgets the listings kept (see Repository::DropCaches).
   void DropCaches();
 
@@ -87,8 +84,6 @@ class Listings {
   // Has the deletion of documents whose file is not among `entries` (the folder's
   // directory as just read) recorded.
   Status AbsorbRemovals(const std::string& folder, const std::vector<DirEntry>& entries);
-  // Records a damaged child in `page` and the log.
-  void Damaged(ChildrenPage& page, const std::string& folder, const ListedChild& child, const Status& why);
 };
 
 }  // namespace folio::repo

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "folio/cmis_ids.h"
+#include "repo/children_cursor.h"
 #include "repo/engine.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
@@ -126,7 +127,27 @@ Result<ObjectData> Repository::GetLatestVersion(const std::string& id, bool majo
 
 Result<ChildrenPage> Repository::GetChildren(const std::string& folder_id, uint64_t skip, uint64_t max,
                                              ChildOrder order) {
-  return ReadConsistently(*engine_, [&] { return engine_->listings.Children(folder_id, skip, max, order); });
+  return ReadConsistently(*engine_, [&]() -> Result<ChildrenPage> {
+    FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<ChildrenCursor> cursor,
+                           repo::PageCursor::Open(engine_->listings, engine_->locator, folder_id, skip, max, order, {}));
+    ChildrenPage page;
+    for (;;) {
+      FOLIO_ASSIGN_OR_RETURN(std::optional<ObjectData> child, cursor->Next());
+      if (!child) break;
+      page.objects.push_back(std::move(*child));
+    }
+    page.total = cursor->total();
+    page.has_more = cursor->has_more();
+    page.damaged = cursor->damaged();
+    return page;
+  });
+}
+
+Result<std::unique_ptr<ChildrenCursor>> Repository::OpenChildren(const std::string& folder_id, uint64_t skip,
+                                                                 uint64_t max, ChildOrder order, ChildFilter admit) {
+  return ReadConsistently(*engine_, [&] {
+    return repo::PageCursor::Open(engine_->listings, engine_->locator, folder_id, skip, max, order, admit);
+  });
 }
 
 Result<uint64_t> Repository::VisitDescendants(const std::string& folder_id, const TreeRequest& request,

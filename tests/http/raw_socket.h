@@ -59,6 +59,45 @@ inline std::string ReadResponse(int fd) {
   return out + body;
 }
 
+// One response whose body is sent chunked: its head, then the body with the chunk
+// framing removed; empty when the connection ends first or the framing is wrong.
+inline std::string ReadChunkedResponse(int fd) {
+  std::string out;
+  char c;
+  const auto line = [&](std::string& l) {
+    l.clear();
+    while (l.size() < 2 || l.compare(l.size() - 2, 2, "\r\n") != 0) {
+      if (::recv(fd, &c, 1, 0) != 1) return false;
+      l += c;
+    }
+    l.resize(l.size() - 2);
+    return true;
+  };
+  while (out.find("\r\n\r\n") == std::string::npos) {
+    if (::recv(fd, &c, 1, 0) != 1) return "";
+    out += c;
+  }
+  std::string size_line;
+  for (;;) {
+    if (!line(size_line) || size_line.empty()) return "";
+    const size_t size = std::stoul(size_line, nullptr, 16);
+    if (size == 0) break;
+    std::string data(size, '\0');
+    size_t got = 0;
+    while (got < size) {
+      ssize_t n = ::recv(fd, data.data() + got, size - got, 0);
+      if (n <= 0) return "";
+      got += static_cast<size_t>(n);
+    }
+    out += data;
+    std::string end;
+    if (!line(end) || !end.empty()) return "";
+  }
+  std::string trailer;
+  if (!line(trailer) || !trailer.empty()) return "";
+  return out;
+}
+
 // The status code of a raw response; 0 when there is none.
 inline int StatusOf(const std::string& response) {
   return response.size() > 12 ? std::stoi(response.substr(9, 3)) : 0;

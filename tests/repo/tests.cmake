@@ -6,6 +6,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/version_list_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/hand_added_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/adopted_docs_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/children_cursor_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/read_keep_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/change_log_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/vanished_test.cc
