@@ -419,17 +419,27 @@ repo::AdoptedEntry Entry(const std::string& folder, uint64_t size) {
   return e;
 }
 
+// AdoptedDocs over a filesystem in memory, with the table directory of `folder` made.
+template <typename MemFsT = storage::MemFs>
+struct MemTables {
+  MemFsT mem;
+  const storage::RepoLayout layout{"r"};
+  repo::RecordReader reader{mem, layout};
+  repo::AdoptedDocs docs{mem, layout, reader};
+  const std::string folder = storage::NewId('f');
+  MemTables() { MakeTableDirs(mem, layout, folder); }
+};
+
 TEST_CASE("Adopted: a table's old decoding goes when its file is rewritten") {
   // What hangs off a decoded table is large (each document's entry, and the records
   // made of it while anything holds them). A memo that kept decodings of tables that
   // had been replaced grew by that much per folder read (to 185 MB for 20,000 files,
   // bench/RESULTS.md): the memo holds one decoding per table file.
-  storage::MemFs mem;
-  const storage::RepoLayout layout("r");
-  repo::RecordReader reader(mem, layout);
-  repo::AdoptedDocs docs(mem, layout, reader);
-  const std::string folder = storage::NewId('f');
-  MakeTableDirs(mem, layout, folder);
+  MemTables<> m;
+  auto& mem = m.mem;
+  const storage::RepoLayout& layout = m.layout;
+  repo::AdoptedDocs& docs = m.docs;
+  const std::string& folder = m.folder;
   for (int round = 0; round < 10; ++round) {
     // The table rewritten (as an edit taken in does): a new file, a new decoding.
     const repo::AdoptedEntry e = Entry(folder, static_cast<uint64_t>(round));
@@ -448,12 +458,11 @@ TEST_CASE("Adopted: a table this process writes is kept as staged, not read back
   // A folder's new files are adopted in one table of up to kAdoptionBatch entries, and
   // a listing then looks each one up: reading the table back, or keeping its JSON,
   // took four times the memory of its decoding (bench/RESULTS.md).
-  CountingMemFs mem;
-  const storage::RepoLayout layout("r");
-  repo::RecordReader reader(mem, layout);
-  repo::AdoptedDocs docs(mem, layout, reader);
-  const std::string folder = storage::NewId('f');
-  MakeTableDirs(mem, layout, folder);
+  MemTables<CountingMemFs> m;
+  auto& mem = m.mem;
+  const storage::RepoLayout& layout = m.layout;
+  repo::AdoptedDocs& docs = m.docs;
+  const std::string& folder = m.folder;
   const std::string path = layout.AdoptionTable(folder, 1);
   const repo::AdoptedEntry a = Entry(folder, 1), b = Entry(folder, 2);
   storage::ChangeSet change;
@@ -506,7 +515,7 @@ TEST_CASE("Adopted: a table this process writes is kept as staged, not read back
   // one of its own): applied all the same, and read by the others.
   storage::ChangeSet late;
   {
-    repo::AdoptedDocs stager(mem, layout, reader);
+    repo::AdoptedDocs stager(mem, layout, m.reader);
     REQUIRE(stager.StageNewTable(late, folder, {{"e.txt", Entry(folder, 5)}}).ok());
   }
   REQUIRE(storage::ApplyChangeSet(mem, late, storage::ApplyOptions{}, nullptr).ok());
@@ -552,12 +561,11 @@ TEST_CASE("Adopted: a lookup decodes only the table that holds the name or id") 
   // more than the decodings kept. A lookup that decoded every table before its own
   // made each listing and each query-index scan of the folder decode tables thousands
   // of times (minutes for 10,000 files, bench/RESULTS.md).
-  storage::MemFs mem;
-  const storage::RepoLayout layout("r");
-  repo::RecordReader reader(mem, layout);
-  repo::AdoptedDocs docs(mem, layout, reader);
-  const std::string folder = storage::NewId('f');
-  MakeTableDirs(mem, layout, folder);
+  MemTables<> m;
+  auto& mem = m.mem;
+  const storage::RepoLayout& layout = m.layout;
+  repo::AdoptedDocs& docs = m.docs;
+  const std::string& folder = m.folder;
   std::map<uint64_t, std::string> series_of_table;  // a series id of each table
   for (uint64_t t = 1; t <= 10; ++t) {
     storage::ChangeSet change;
