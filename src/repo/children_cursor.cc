@@ -31,7 +31,7 @@ Result<std::unique_ptr<ChildrenCursor>> PageCursor::Open(Listings& listings, Loc
   }
   // An order by date needs every child's date: each is built and dropped, its date and
   // position kept (16 bytes a child, not the 3 KB of a built child).
-  c->by_date_ = true;
+  c->sorted_.emplace();
   const char* key = order.key == ChildOrderKey::kCreationDate ? cmis::kCreationDate : cmis::kLastModificationDate;
   std::vector<std::pair<int64_t, uint32_t>> keyed;
   for (uint64_t i = 0; i < n; ++i) {
@@ -70,7 +70,7 @@ Result<std::optional<ObjectData>> PageCursor::Build(size_t index) {
   // One damaged record spoils only itself: the folder lists the rest (a folder of
   // 10,000 documents is not lost to one bad byte). A page by name without a filter
   // counts the listing's children, less the damaged ones it met.
-  if (!admit_ && !by_date_ && total_ > 0) --total_;
+  if (!admit_ && !sorted_ && total_ > 0) --total_;
   damaged_.push_back(DamagedChild{child.name, child.base, o.status().message()});
   listings_.LogDamaged(folder_, child, o.status());
   return std::optional<ObjectData>();
@@ -81,7 +81,7 @@ Result<std::optional<ObjectData>> PageCursor::Next() {
     const size_t index = IndexAt(position_++);
     FOLIO_ASSIGN_OR_RETURN(std::optional<ObjectData> o, Build(index));
     if (!o) continue;
-    if (admit_ && !by_date_) {
+    if (admit_ && !sorted_) {
       if (!admit_(*o)) continue;
       ++admitted_;
       // Before the page, or past it: counted only.
@@ -90,7 +90,7 @@ Result<std::optional<ObjectData>> PageCursor::Next() {
     ++emitted_;
     return o;
   }
-  if (admit_ && !by_date_) {
+  if (admit_ && !sorted_) {
     total_ = admitted_;
     has_more_ = PastPage(admitted_);
   }

@@ -54,9 +54,8 @@ class PageCursor final : public ChildrenCursor {
   const uint64_t max_;
   const Repository::ChildFilter admit_;
   bool descending_ = false;
-  bool by_date_ = false;
   // An order by date: the listing's indices of the children the page is cut from, in
-  // that order (all of them counted: total_ is set at Open).
+  // that order (all of them counted: total_ is set at Open); empty while Open builds.
   std::optional<std::vector<uint32_t>> sorted_;
   uint64_t position_ = 0;  // the walk's next position
   uint64_t end_ = 0;       // where the walk stops

@@ -38,14 +38,21 @@ inline void SendAll(int fd, const std::string& bytes) {
   }
 }
 
-// One response (head and Content-Length body); empty when the connection ends first.
-inline std::string ReadResponse(int fd) {
+// A response's head, through its blank line; empty when the connection ends first.
+inline std::string ReadHead(int fd) {
   std::string out;
   char c;
   while (out.find("\r\n\r\n") == std::string::npos) {
     if (::recv(fd, &c, 1, 0) != 1) return "";
     out += c;
   }
+  return out;
+}
+
+// One response (head and Content-Length body); empty when the connection ends first.
+inline std::string ReadResponse(int fd) {
+  std::string out = ReadHead(fd);
+  if (out.empty()) return "";
   size_t length = 0;
   const size_t at = out.find("Content-Length: ");
   if (at != std::string::npos) length = std::stoul(out.substr(at + 16));
@@ -73,10 +80,8 @@ inline std::string ReadChunkedResponse(int fd) {
     l.resize(l.size() - 2);
     return true;
   };
-  while (out.find("\r\n\r\n") == std::string::npos) {
-    if (::recv(fd, &c, 1, 0) != 1) return "";
-    out += c;
-  }
+  out = ReadHead(fd);
+  if (out.empty()) return "";
   std::string size_line;
   for (;;) {
     if (!line(size_line) || size_line.empty()) return "";
