@@ -49,6 +49,20 @@ inline std::string ReadHead(int fd) {
   return out;
 }
 
+// Appends exactly `length` bytes read from `fd` to `out`; false when the connection
+// ends first.
+inline bool ReadExactly(int fd, size_t length, std::string& out) {
+  const size_t start = out.size();
+  out.resize(start + length);
+  size_t got = 0;
+  while (got < length) {
+    ssize_t n = ::recv(fd, out.data() + start + got, length - got, 0);
+    if (n <= 0) return false;
+    got += static_cast<size_t>(n);
+  }
+  return true;
+}
+
 // One response (head and Content-Length body); empty when the connection ends first.
 inline std::string ReadResponse(int fd) {
   std::string out = ReadHead(fd);
@@ -56,20 +70,12 @@ inline std::string ReadResponse(int fd) {
   size_t length = 0;
   const size_t at = out.find("Content-Length: ");
   if (at != std::string::npos) length = std::stoul(out.substr(at + 16));
-  std::string body(length, '\0');
-  size_t got = 0;
-  while (got < length) {
-    ssize_t n = ::recv(fd, body.data() + got, length - got, 0);
-    if (n <= 0) return "";
-    got += static_cast<size_t>(n);
-  }
-  return out + body;
+  return ReadExactly(fd, length, out) ? out : "";
 }
 
 // One response whose body is sent chunked: its head, then the body with the chunk
 // framing removed; empty when the connection ends first or the framing is wrong.
 inline std::string ReadChunkedResponse(int fd) {
-  std::string out;
   char c;
   const auto line = [&](std::string& l) {
     l.clear();
@@ -80,21 +86,14 @@ inline std::string ReadChunkedResponse(int fd) {
     l.resize(l.size() - 2);
     return true;
   };
-  out = ReadHead(fd);
+  std::string out = ReadHead(fd);
   if (out.empty()) return "";
   std::string size_line;
   for (;;) {
     if (!line(size_line) || size_line.empty()) return "";
     const size_t size = std::stoul(size_line, nullptr, 16);
     if (size == 0) break;
-    std::string data(size, '\0');
-    size_t got = 0;
-    while (got < size) {
-      ssize_t n = ::recv(fd, data.data() + got, size - got, 0);
-      if (n <= 0) return "";
-      got += static_cast<size_t>(n);
-    }
-    out += data;
+    if (!ReadExactly(fd, size, out)) return "";
     std::string end;
     if (!line(end) || !end.empty()) return "";
   }
