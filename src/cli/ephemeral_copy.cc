@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "folio/fs.h"
+#include "storage/json_access.h"
 #include "storage/json_file.h"
 
 namespace folio::cli {
@@ -99,23 +100,18 @@ storage::Json OwnMark() {
 // or a process of that pid that started at another time (the pid was reused). A mark
 // from another pid namespace cannot be judged: false.
 bool MakerIsGone(const storage::Json& mark) {
-  if (!mark.is_object() || mark.value("folioEphemeral", 0) != 1) return false;
-  const auto pid_value = mark.find("pid");
-  const auto start_value = mark.find("startTime");
-  if (pid_value == mark.end() || !pid_value->is_number_integer() || start_value == mark.end() ||
-      !start_value->is_number_unsigned()) {
-    return false;
-  }
-  const int64_t pid = pid_value->get<int64_t>();
-  if (pid <= 0 || pid > INT32_MAX) return false;
-  const std::string boot = mark.value("bootId", "");
+  // The mark is a file on disk anyone may have edited: read without exceptions.
+  if (storage::IntField(mark, "folioEphemeral") != 1) return false;
+  const std::optional<int64_t> pid = storage::IntField(mark, "pid");
+  const std::optional<uint64_t> marked = storage::UintField(mark, "startTime");
+  if (!pid || !marked || *pid <= 0 || *pid > INT32_MAX) return false;
+  const std::string boot = storage::StringOr(mark, "bootId", "");
   const std::string now_boot = BootId();
   if (!boot.empty() && !now_boot.empty() && boot != now_boot) return true;
-  if (mark.value("pidNamespace", "") != PidNamespace()) return false;
-  if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return true;
-  const std::optional<uint64_t> started = StartTimeOf(static_cast<pid_t>(pid));
-  const uint64_t marked = start_value->get<uint64_t>();
-  return started && marked != 0 && *started != marked;
+  if (storage::StringOr(mark, "pidNamespace", "") != PidNamespace()) return false;
+  if (::kill(static_cast<pid_t>(*pid), 0) != 0 && errno == ESRCH) return true;
+  const std::optional<uint64_t> started = StartTimeOf(static_cast<pid_t>(*pid));
+  return started && *marked != 0 && *started != *marked;
 }
 
 bool IsCopyName(std::string_view name) {
