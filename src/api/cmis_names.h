@@ -1,5 +1,5 @@
 // The CMIS names the request layer reads and writes: built-in property ids
-// (cmis-browser-binding.md §6), built-in type ids, and the parameter and JSON field
+// (docs/API.md §6.1), built-in type ids, and the parameter and JSON field
 // names of the binding. Every other file in src/api spells these names through here.
 #pragma once
 

@@ -8,6 +8,7 @@
 #include "storage/json_file.h"
 #include "repo/acl/account_files.h"
 #include "repo/acl/accounts.h"
+#include "storage/journal.h"
 #include "storage/layout.h"
 
 namespace folio::fsck {
@@ -36,10 +37,25 @@ void CheckDomainLog(Fs& fs, const std::string& domain, Problems& out) {
     if (storage::IsTempName(e.name)) {
       out.push_back(MakeProblem(kLeftoverTempFile, path, "temp file of an interrupted change '" + path + "'",
                                 Act(Action::Kind::kRemove, path)));
-    } else if (e.name.ends_with(".json")) {
-      out.push_back(MakeProblem(kDomainJournalPending, path,
-                                "uncompleted change of users or groups in journal record '" + path + "'",
-                                Act(Action::Kind::kCompleteJournal, path)));
+    } else if (storage::IdOfRecordFileName(e.name)) {
+      std::string unreadable;
+      auto record = storage::ReadJsonFile(fs, path);
+      if (!record.ok()) {
+        unreadable = record.status().message();
+      } else if (auto actions = storage::ParseJournalRecord(*record, path); !actions.ok()) {
+        unreadable = actions.status().message();
+      }
+      if (unreadable.empty()) {
+        out.push_back(MakeProblem(kDomainJournalPending, path,
+                                  "uncompleted change of users or groups in journal record '" + path + "'",
+                                  Act(Action::Kind::kCompleteJournal, path)));
+      } else {
+        // Recovery cannot complete a record it cannot read, and would refuse every later
+        // change of the domain's users and groups: set it aside (as a repository's).
+        out.push_back(MakeProblem(kDomainJournalPending, path,
+                                  "unreadable journal record of users or groups: " + unreadable,
+                                  Act(Action::Kind::kMoveToLostFound, path)));
+      }
     }
   }
 }

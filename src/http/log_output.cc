@@ -4,7 +4,6 @@
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/sink.h>
 #include <spdlog/spdlog.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -12,6 +11,7 @@
 #include <chrono>
 
 #include "api/json_writer.h"
+#include "storage/datetime.h"
 
 namespace folio::http {
 namespace {
@@ -30,15 +30,9 @@ void WriteAll(int fd, std::string_view bytes) {
   }
 }
 
+// The form of stored dates (storage::FormatIsoMs): one formatter of ISO 8601 times.
 std::string IsoTime(std::chrono::system_clock::time_point t) {
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
-  const time_t seconds = static_cast<time_t>(ms / 1000);
-  tm parts{};
-  ::gmtime_r(&seconds, &parts);
-  char buf[96];
-  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.tm_year + 1900, parts.tm_mon + 1,
-                parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec, static_cast<int>(ms % 1000));
-  return buf;
+  return storage::FormatIsoMs(std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count());
 }
 
 }  // namespace

@@ -20,7 +20,6 @@
 namespace folio::repo {
 namespace {
 
-constexpr const char* kSystemUser = "system";
 int64_t MsOf(int64_t ns) { return ns / 1000000; }
 
 }  // namespace
@@ -49,7 +48,7 @@ Status Adopter::AdoptFolder(const std::string& folder) {
     if (st.type != FileType::kDirectory) return ObjectNotFound("no folder at path '/" + folder + "'");
     ObjectRecord rec;
     rec.id = folder.empty() ? info_.root_folder_id : staging_.NewObjectId('f');
-    rec.properties = NewObjectProperties(cmis::kFolder, kSystemUser, MsOf(st.mtime_ns));
+    rec.properties = NewObjectProperties(cmis::kFolder, kAdoptingUser, MsOf(st.mtime_ns));
     FOLIO_RETURN_IF_ERROR(staging_.StageDirIfMissing(change, layout_.FolderMeta(folder)));
     change.PutJson(layout_.FolderFile(folder), ToJson(rec));
     storage::StageIndexEntry(change, layout_, rec.id,
@@ -229,7 +228,7 @@ void StageHandEdit(storage::ChangeSet& change, const storage::RepoLayout& layout
   ContentInfo info = rec.content.value_or(ContentInfo{0, MimeTypeForName(name), name});
   info.length = st.size;
   rec.content = info;
-  Touch(rec.properties, kSystemUser, MsOf(st.mtime_ns));
+  Touch(rec.properties, kAdoptingUser, MsOf(st.mtime_ns));
   change.PutJson(layout.VersionProps(folder, name, latest), ToJson(rec));
   change.PutJsonStamped(layout.SeriesFile(folder, name), ToJson(series), visible);
   change.Record(Event("updated", storage::VersionId(series.series_id, latest), BaseType::kDocument,

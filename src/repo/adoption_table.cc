@@ -15,7 +15,6 @@
 namespace folio::repo {
 namespace {
 
-constexpr const char* kSystemUser = "system";
 constexpr int64_t kNoDate = std::numeric_limits<int64_t>::min();
 
 Status Bad(const std::string& what, const std::string& field) {
@@ -133,9 +132,9 @@ ObjectRecord AdoptedVersion(const std::string& name, const AdoptedEntry& entry) 
   ObjectRecord rec;
   rec.label = "1.0";
   rec.major = true;
-  rec.properties = NewObjectProperties(cmis::kDocument, kSystemUser, entry.created_ms);
+  rec.properties = NewObjectProperties(cmis::kDocument, kAdoptingUser, entry.created_ms);
   rec.properties[cmis::kName] = name;
-  Touch(rec.properties, kSystemUser, entry.modified_ms);
+  Touch(rec.properties, kAdoptingUser, entry.modified_ms);
   rec.content = ContentInfo{entry.file_size, entry.mime_type, name};
   return rec;
 }

@@ -14,6 +14,10 @@
 
 namespace folio::repo {
 
+// Who created and last modified an object Folio adopted (cmis:createdBy,
+// cmis:lastModifiedBy): nobody signed in made it.
+inline constexpr const char* kAdoptingUser = "system";
+
 // One adopted document: what Folio must remember of it (the rest follows from its file).
 struct AdoptedEntry {
   std::string series_id;

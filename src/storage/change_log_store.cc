@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 
 #include "storage/json_access.h"
 #include "storage/json_text.h"
@@ -11,26 +10,6 @@
 
 namespace folio::storage {
 namespace {
-
-constexpr std::string_view kSuffix = ".jsonl";
-// Marks a log whose oldest events were dropped (CMIS changesIncomplete).
-constexpr std::string_view kTruncatedMarker = "truncated";
-
-std::string SegmentName(uint64_t first) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%020llu", static_cast<unsigned long long>(first));
-  return std::string(buf) + std::string(kSuffix);
-}
-
-std::optional<uint64_t> ParseSegmentName(const std::string& name) {
-  if (name.size() != 20 + kSuffix.size() || !name.ends_with(kSuffix)) return std::nullopt;
-  uint64_t v = 0;
-  for (size_t i = 0; i < 20; ++i) {
-    if (name[i] < '0' || name[i] > '9') return std::nullopt;
-    v = v * 10 + static_cast<uint64_t>(name[i] - '0');
-  }
-  return v;
-}
 
 
 // The token of an event line as Encode writes it ({"token":N,...}), read without
@@ -68,7 +47,7 @@ Result<std::vector<ChangeLogStore::Segment>> ChangeLogStore::Segments() {
   }
   for (const DirEntry& e : *entries) {
     if (e.type != FileType::kFile) continue;
-    if (auto first = ParseSegmentName(e.name)) out.push_back({*first, e.name});
+    if (auto first = ChangeLogSegmentFirst(e.name)) out.push_back({*first, e.name});
   }
   std::sort(out.begin(), out.end(), [](const Segment& a, const Segment& b) { return a.first < b.first; });
   return out;
@@ -154,7 +133,7 @@ Result<uint64_t> ChangeLogStore::FirstToken() {
 }
 
 Result<bool> ChangeLogStore::Truncated() {
-  auto st = fs_.Stat(JoinPath(dir_, kTruncatedMarker));
+  auto st = fs_.Stat(JoinPath(dir_, kChangeLogTruncatedName));
   if (st.ok()) return true;
   if (IsNoEntry(st.status())) return false;
   return st.status();
@@ -191,7 +170,7 @@ Status ChangeLogStore::Append(const std::vector<ChangeEvent>& events) {
   }
   bool new_segment = false;
   if (!tail || tail->count >= limits_.segment_events) {
-    tail = Tail{SegmentName(events[i].token), 0, 0, last};
+    tail = Tail{ChangeLogSegmentName(events[i].token), 0, 0, last};
     new_segment = true;
   }
   const std::string path = JoinPath(dir_, tail->name);
@@ -234,7 +213,7 @@ Status ChangeLogStore::DropOldSegments() {
   }
   if (drop == 0) return OkStatus();
   // The marker first: a crash between the two leaves "incomplete" said, never hidden.
-  FOLIO_RETURN_IF_ERROR(fs_.OpenRandomAccess(JoinPath(dir_, kTruncatedMarker)).status());
+  FOLIO_RETURN_IF_ERROR(fs_.OpenRandomAccess(JoinPath(dir_, kChangeLogTruncatedName)).status());
   for (size_t d = 0; d < drop; ++d) {
     Status s = fs_.Remove(JoinPath(dir_, segments[d].name));
     if (!s.ok() && !IsNoEntry(s)) return s;

@@ -131,6 +131,8 @@ std::string RepoLayout::RelationshipFile(std::string_view id) const {
 }
 std::string RepoLayout::LogFile() const { return JoinPath(MetaDir(), "log"); }
 std::string RepoLayout::ChangesDir() const { return JoinPath(MetaDir(), "changes"); }
+std::string RepoLayout::QueryIndexFile() const { return JoinPath(MetaDir(), "query.sqlite"); }
+std::string RepoLayout::QueryIndexLockFile() const { return JoinPath(MetaDir(), "query.lock"); }
 std::string RepoLayout::UploadsDir() const { return JoinPath(MetaDir(), "uploads"); }
 std::string RepoLayout::TrashDir() const { return JoinPath(MetaDir(), "trash"); }
 std::string RepoLayout::SpareDir() const { return JoinPath(MetaDir(), "spare"); }
@@ -210,6 +212,31 @@ std::optional<std::string> IdOfRecordFileName(std::string_view file_name) {
   if (file_name.size() <= kJsonSuffix.size() || !file_name.ends_with(kJsonSuffix)) return std::nullopt;
   if (IsReservedName(file_name) || IsTempName(file_name)) return std::nullopt;
   return std::string(file_name.substr(0, file_name.size() - kJsonSuffix.size()));
+}
+
+namespace {
+constexpr std::string_view kSegmentSuffix = ".jsonl";
+constexpr size_t kSegmentDigits = 20;  // every uint64_t, zero-padded: name order is token order
+}  // namespace
+
+std::string ChangeLogSegmentName(uint64_t first_token) {
+  std::string digits = std::to_string(first_token);
+  return std::string(kSegmentDigits - digits.size(), '0') + digits + std::string(kSegmentSuffix);
+}
+
+std::optional<uint64_t> ChangeLogSegmentFirst(std::string_view file_name) {
+  if (file_name.size() != kSegmentDigits + kSegmentSuffix.size() || !file_name.ends_with(kSegmentSuffix)) {
+    return std::nullopt;
+  }
+  uint64_t v = 0;
+  for (size_t i = 0; i < kSegmentDigits; ++i) {
+    const char c = file_name[i];
+    if (c < '0' || c > '9') return std::nullopt;
+    const uint64_t digit = static_cast<uint64_t>(c - '0');
+    if (v > (UINT64_MAX - digit) / 10) return std::nullopt;  // 20 digits can exceed a uint64_t
+    v = v * 10 + digit;
+  }
+  return v;
 }
 
 std::optional<uint64_t> AdoptionTableNumber(std::string_view file_name) {

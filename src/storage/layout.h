@@ -72,6 +72,8 @@ class RepoLayout {
   std::string JournalDir() const;                    // R/.folio/journal (format 1's, read for recovery)
   std::string LogFile() const;                       // R/.folio/log (the commit log)
   std::string ChangesDir() const;                    // R/.folio/changes (the change log)
+  std::string QueryIndexFile() const;                // R/.folio/query.sqlite (rebuilt when missing)
+  std::string QueryIndexLockFile() const;            // R/.folio/query.lock
   std::string IndexDir() const;                      // R/.folio/index
   std::string IndexShardDir(std::string_view id) const;  // R/.folio/index/xy
   std::string IndexEntry(std::string_view id) const;     // R/.folio/index/xy/<id>.json
@@ -154,6 +156,13 @@ std::string FolderFileInDir();
 // a journal record), and back: the id, nullopt for any other name.
 std::string RecordFileName(std::string_view id);
 std::optional<std::string> IdOfRecordFileName(std::string_view file_name);
+
+// The change log's segments (docs/STORAGE.md §8): "<first token, 20 digits>.jsonl",
+// and back (nullopt for any other name); the marker file of a log whose oldest events
+// were dropped.
+std::string ChangeLogSegmentName(uint64_t first_token);
+std::optional<uint64_t> ChangeLogSegmentFirst(std::string_view file_name);
+inline constexpr std::string_view kChangeLogTruncatedName = "truncated";
 
 // The number n of an adoption table's file name "<n>.json" (n >= 1, no leading zero);
 // nullopt for any other name.

@@ -1,4 +1,4 @@
-// getAllVersions builds every version in bulk (RepoImpl::BuildAllVersions: the series
+// getAllVersions builds every version in bulk (ObjectBuilder::BuildAllVersions: the series
 // directory opened once, parent id and type worked out once); each object must be the
 // very object getObject gives for that version id, so the two paths cannot drift.
 #include <doctest/doctest.h>

@@ -21,6 +21,25 @@ TEST_CASE("Layout: every path of a document series is under its folder's .folio"
   CHECK(l.FolderMarker("a/b/c d") == "demo/main/a/b/.folio/folders/c d");
   CHECK(l.IndexEntry("fabcdef") == "demo/main/.folio/index/ef/fabcdef.json");
   CHECK(l.TypeFile("acme:a/b") == "demo/main/.folio/types/acme:a%2Fb.json");
+  CHECK(l.QueryIndexFile() == "demo/main/.folio/query.sqlite");
+  CHECK(l.QueryIndexLockFile() == "demo/main/.folio/query.lock");
+}
+
+TEST_CASE("Layout: change log segments are named by their first token, 20 digits, and parse back") {
+  CHECK(ChangeLogSegmentName(1) == "00000000000000000001.jsonl");
+  CHECK(ChangeLogSegmentName(UINT64_MAX) == "18446744073709551615.jsonl");
+  CHECK(ChangeLogSegmentName(0) == "00000000000000000000.jsonl");
+  for (uint64_t t : {uint64_t{0}, uint64_t{1}, uint64_t{123456789}, UINT64_MAX}) {
+    CHECK(ChangeLogSegmentFirst(ChangeLogSegmentName(t)) == t);
+  }
+  // Name order is token order.
+  CHECK(ChangeLogSegmentName(9) < ChangeLogSegmentName(10));
+  CHECK(!ChangeLogSegmentFirst("1.jsonl"));
+  CHECK(!ChangeLogSegmentFirst("0000000000000000000a.jsonl"));
+  CHECK(!ChangeLogSegmentFirst("00000000000000000001.json"));
+  CHECK(!ChangeLogSegmentFirst("00000000000000000001.jsonl.folio-tmp-1"));
+  CHECK(!ChangeLogSegmentFirst("99999999999999999999.jsonl"));  // beyond a uint64_t
+  CHECK(!ChangeLogSegmentFirst(kChangeLogTruncatedName));
 }
 
 TEST_CASE("Layout: classifies the files of a series directory") {

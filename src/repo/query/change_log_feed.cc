@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "folio/cmis_ids.h"
+#include "storage/layout.h"
 
 namespace folio::query {
 namespace {
@@ -34,7 +35,7 @@ Result<std::string> ChangeLogFeed::Fingerprint(Repository&) {
   // newest.
   std::string newest;
   for (const DirEntry& e : *entries) {
-    if (e.type == FileType::kFile && e.name.ends_with(".jsonl")) newest = std::max(newest, e.name);
+    if (e.type == FileType::kFile && storage::ChangeLogSegmentFirst(e.name)) newest = std::max(newest, e.name);
   }
   if (newest.empty()) return std::string("empty");
   FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(changes_dir_ + "/" + newest));

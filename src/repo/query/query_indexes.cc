@@ -8,11 +8,11 @@
 namespace folio::query {
 
 std::string IndexFileOf(const std::string& base) {
-  return storage::JoinPath(storage::RepoLayout(base).MetaDir(), "query.sqlite");
+  return storage::RepoLayout(base).QueryIndexFile();
 }
 
 std::string IndexLockFileOf(const std::string& base) {
-  return storage::JoinPath(storage::RepoLayout(base).MetaDir(), "query.lock");
+  return storage::RepoLayout(base).QueryIndexLockFile();
 }
 
 std::shared_ptr<QueryIndex> MakeQueryIndex(Fs& fs, const std::string& base, QueryIndex::Logger log) {
