@@ -127,7 +127,7 @@ Result<FsckReport> RunFsck(Fs& fs, const FsckOptions& options) {
   }
   fsck::RepairLog log;
   fsck::LostFound lost(fs, fsck::LostFoundStamp());
-  fsck::RepairData(fs, log);
+  fsck::RepairData(fs, lost, log);
   FOLIO_ASSIGN_OR_RETURN(fsck::DataFacts data, fsck::WalkData(fs));
   for (const std::string& base : data.repositories) fsck::RepairRepository(fs, base, lost, log);
   FOLIO_ASSIGN_OR_RETURN(Problems after, CheckAll(fs));

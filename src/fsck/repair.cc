@@ -202,17 +202,34 @@ std::string RepairLog::failure(const Finding& f) const {
   return it == failed_.end() ? "" : it->second;
 }
 
-void RepairData(Fs& fs, RepairLog& log) {
+void RepairData(Fs& fs, LostFound& lost, RepairLog& log) {
   auto facts = WalkData(fs);
   if (!facts.ok()) return;
   Problems problems = CheckData(*facts);
   Append(problems, CheckAccounts(fs, *facts));
-  if (!HasAction(problems, {Kind::kRemove, Kind::kWriteDataMeta, Kind::kCompleteJournal, Kind::kCompleteLog})) return;
+  if (!HasAction(problems, {Kind::kRemove, Kind::kWriteDataMeta, Kind::kCompleteJournal, Kind::kCompleteLog,
+                            Kind::kMoveToLostFound})) {
+    return;
+  }
   if (HasAction(problems, {Kind::kWriteDataMeta})) (void)storage::EnsureDir(fs, storage::ServerMetaDir());
   // The lock of domain and repository creation and deletion, whose leftovers these are.
   auto lock = fs.Lock(storage::ServerLockFile());
   if (!lock.ok()) return;
   const std::unique_ptr<FileLock> held = std::move(*lock);
+  // Unreadable journal records of a domain first: recovery refuses the domain's journal
+  // while one is there.
+  for (const Problem& p : problems) {
+    if (p.finding.id != kDomainJournalPending.id || p.action.kind != Kind::kMoveToLostFound) continue;
+    const std::string domain = storage::ParentPath(storage::ParentPath(storage::ParentPath(p.action.path)));
+    auto domain_lock = fs.Lock(storage::DomainLockFile(domain));
+    auto moved = domain_lock.ok() ? MoveToLostFound(fs, lost, storage::DomainCommitLayout(domain), p.action.path)
+                                  : Result<std::string>(domain_lock.status());
+    if (moved.ok()) {
+      log.Done(p, *moved + " (it cannot be completed)");
+    } else {
+      log.Failed(p, moved.status());
+    }
+  }
   for (const Problem& p : problems) {
     if (p.action.kind == Kind::kRemove) {
       auto done = RemovePath(fs, p.action.path);

@@ -34,8 +34,10 @@ class RepairLog {
 // "id\npath": what identifies a finding from one run to the next.
 std::string FindingKey(const Finding& f);
 
-// Data and domain level: writes .folio/folio.json, removes temp files and trash.
-void RepairData(Fs& fs, RepairLog& log);
+// Data and domain level: writes .folio/folio.json, removes temp files and trash,
+// completes the changes of users and groups left pending (an unreadable journal record
+// of a domain goes to the domain's .folio/lost+found first).
+void RepairData(Fs& fs, LostFound& lost, RepairLog& log);
 
 // Repairs the repository `base` ("domain/repository") of the data directory `fs`,
 // in rounds (journal; engine adoption; locked repairs) until nothing repairable is

@@ -126,6 +126,36 @@ TEST_CASE("Fsck: plants domain-journal-pending and repairs domain-journal-pendin
   CHECK_FALSE(fs::exists(f.Abs(f.Users("carol.json"))));
 }
 
+// A record recovery cannot read would stop every later change of the domain's users
+// and groups: repair sets it aside in the domain's lost+found, and completes the
+// readable records beside it.
+TEST_CASE("Fsck: an unreadable domain journal record goes to the domain's lost+found; the others are completed") {
+  AccountsFixture f;
+  acl::UserRecord carol = *f.accounts->Current().value()->FindUser("bob");
+  carol.id = "carol";
+  REQUIRE(f.accounts->CreateUser(carol).ok());
+  const std::string bad = "demo/.folio/journal/0001.json";
+  const std::string good = "demo/.folio/journal/0002.json";
+  fs::create_directories(f.Abs("demo/.folio/journal"));
+  SUBCASE("not JSON") { WriteFile(f.Abs(bad), "{ half a rec"); }
+  SUBCASE("JSON, not a record") { WriteFile(f.Abs(bad), R"({"actions": "remove everything"})"); }
+  WriteFile(f.Abs(good), R"({"actions": [{"op": "remove", "path": "demo/.folio/users/carol.json"}]})");
+  const std::string repair = ExpectRepaired(f.dir.path(), "domain-journal-pending", bad);
+  CHECK_MESSAGE(repair.find("lost+found") != std::string::npos, repair);
+  CHECK_FALSE(fs::exists(f.Abs(bad)));
+  CHECK_FALSE(fs::exists(f.Abs(good)));
+  CHECK_FALSE(fs::exists(f.Abs(f.Users("carol.json"))));  // the readable record was completed
+  // The record is kept, not lost: in the domain's lost+found.
+  size_t kept = 0;
+  for (const auto& e : fs::recursive_directory_iterator(f.Abs("demo/.folio/lost+found"))) {
+    if (e.path().filename() == "0001.json") ++kept;
+  }
+  CHECK(kept == 1);
+  // And the domain takes changes again.
+  carol.id = "dave";
+  CHECK(f.accounts->CreateUser(carol).ok());
+}
+
 TEST_CASE("Fsck: plants leftover-temp-file in users/ and repairs it") {
   AccountsFixture f;
   const std::string temp = f.Users(".folio-tmp-1-2-abcdef");
