@@ -1,6 +1,5 @@
 // folio serve: serves a data directory over HTTP (docs/API.md §2). Options, the ready
 // line, --ephemeral copies, and a clean stop on SIGINT/SIGTERM.
-#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spdlog/spdlog.h>
@@ -19,6 +18,7 @@
 #include "cli/data_dir.h"
 #include "cli/ephemeral_copy.h"
 #include "cli/exit_with_parent.h"
+#include "cli/malloc_tuning.h"
 #include "cli/serving_lock.h"
 #include "folio/fs.h"
 #include "folio/store.h"
@@ -60,24 +60,6 @@ Status CheckDataDirectory(const ServeOptions& o) {
                           "', which does not exist (without --ephemeral, a new data directory is created there)");
   }
   return InvalidArgument(NotADataDirectory(o.data, kind, HintFor::kServe));
-}
-
-// glibc's malloc: blocks of 256 KiB and more are mapped apart and unmapped when freed.
-// By default the threshold rises to the size of any such block freed (up to 32 MiB), and
-// the threshold for giving the top of a heap back rises with it: after the first large
-// answer (a page of 1,000 children is 1 MB of JSON) or adoption table, every later one
-// was carved out of a thread's heap and stayed there, in each thread that made one
-// (bench/RESULTS.md: 34-35 MB against 28-29 MB at the peak of row 3's replay). The hot
-// paths allocate nothing that large. An operator's own setting (the environment's
-// MALLOC_MMAP_THRESHOLD_ or GLIBC_TUNABLES) is left as it is.
-void TuneMalloc() {
-  constexpr int kMmapThreshold = 256 * 1024;
-  const char* tunables = std::getenv("GLIBC_TUNABLES");
-  if (std::getenv("MALLOC_MMAP_THRESHOLD_") != nullptr ||
-      (tunables != nullptr && std::string_view(tunables).find("mmap_threshold") != std::string_view::npos)) {
-    return;
-  }
-  ::mallopt(M_MMAP_THRESHOLD, kMmapThreshold);
 }
 
 // Removes the --ephemeral copies in $TMPDIR that killed servers left, and says so.
