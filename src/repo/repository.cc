@@ -7,6 +7,7 @@
 #include "folio/cmis_ids.h"
 #include "repo/children_cursor.h"
 #include "repo/engine.h"
+#include "repo/write_check.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
 
@@ -329,11 +330,27 @@ Result<std::shared_ptr<const PropertyDefinitionIndex>> Repository::GetPropertyDe
 Result<std::vector<Json>> Repository::GetTypeChildren(const std::string& type_id) {
   return engine_->types.Children(type_id);
 }
-Result<Json> Repository::CreateType(const Json& definition) { return engine_->types.Create(definition); }
-Result<Json> Repository::UpdateType(const Json& definition) { return engine_->types.Update(definition); }
-Status Repository::DeleteType(const std::string& type_id) {
+namespace {
+// A type decides what every object of the repository may be: type management is checked
+// on the root folder, as the change finds it.
+std::function<Status()> OnRootFolder(repo::Engine& engine, const std::string& root_id, const WriteCheck& check) {
+  if (!check) return {};
+  return [&engine, root_id, &check] {
+    return repo::CheckWrite(check, WriteRole::kObject, engine.builder, repo::Loc(BaseType::kFolder, root_id, "", ""));
+  };
+}
+}  // namespace
+
+Result<Json> Repository::CreateType(const Json& definition, const WriteCheck& check) {
+  return engine_->types.Create(definition, OnRootFolder(*engine_, info().root_folder_id, check));
+}
+Result<Json> Repository::UpdateType(const Json& definition, const WriteCheck& check) {
+  return engine_->types.Update(definition, OnRootFolder(*engine_, info().root_folder_id, check));
+}
+Status Repository::DeleteType(const std::string& type_id, const WriteCheck& check) {
   return engine_->types.Delete(
-      type_id, [&](bool has_markers) { return engine_->type_usage.CheckUnused(type_id, has_markers); });
+      type_id, [&](bool has_markers) { return engine_->type_usage.CheckUnused(type_id, has_markers); },
+      OnRootFolder(*engine_, info().root_folder_id, check));
 }
 
 Result<ChangeLogPage> Repository::ReadChanges(uint64_t from, size_t max) {

@@ -346,11 +346,20 @@ Result<std::shared_ptr<const TypeDef>> TypeRegistry::Load(const std::string& id,
           ParseUpdatability(storage::StringOr(pdef, "updatability", "readwrite")).value_or(Updatability::kReadWrite);
       p.required = storage::BoolOr(pdef, "required", false);
       t.properties[pid] = p;
-      all[pid] = pdef;
-      all[pid]["queryable"] = true;
-      all[pid]["orderable"] = !p.multi;
+      // The definition as the engine reads it: a file edited by hand may give these
+      // attributes other types or values, and every reader of the served definition
+      // (the api, inspect) may then rely on their type.
+      Json& shown = all[pid] = pdef;
+      shown["propertyType"] = std::string(PropertyTypeName(p.type));
+      shown["cardinality"] = p.multi ? "multi" : "single";
+      shown["updatability"] = std::string(UpdatabilityName(p.updatability));
+      shown["required"] = p.required;
+      shown["inherited"] = false;
+      shown["queryable"] = true;
+      shown["orderable"] = !p.multi;
     }
   }
+  t.json["id"] = id;  // the file's name says which type it is, whatever its "id" says
   t.json["baseId"] = std::string(BaseTypeId(t.base));
   t.json["propertyDefinitions"] = std::move(all);
   auto shared = std::make_shared<const TypeDef>(std::move(t));
@@ -389,7 +398,7 @@ Result<std::vector<Json>> TypeRegistry::Children(const std::string& parent_id) {
   return out;
 }
 
-Result<Json> TypeRegistry::Create(const Json& definition) {
+Result<Json> TypeRegistry::Create(const Json& definition, const std::function<Status()>& allowed) {
   if (!definition.is_object()) return Invalid("must be a JSON object");
   auto id_field = storage::StringField(definition, "id");
   if (!id_field || id_field->empty()) return Invalid("'id' is missing");
@@ -410,6 +419,7 @@ Result<Json> TypeRegistry::Create(const Json& definition) {
   stored["propertyDefinitions"] = props;
   if (committer_ == nullptr) return PermissionDenied("types cannot be created here (read-only)");
   FOLIO_RETURN_IF_ERROR(committer_->Run([&](storage::ChangeSet& change) -> Status {
+    if (allowed) FOLIO_RETURN_IF_ERROR(allowed());
     if (Exists(fs_, layout_.TypeFile(id))) return ContentAlreadyExists("type '" + id + "' exists");
     if (!Exists(fs_, layout_.TypesDir())) change.MakeDir(layout_.TypesDir());
     change.PutJson(layout_.TypeFile(id), stored);
@@ -422,7 +432,7 @@ Result<Json> TypeRegistry::Create(const Json& definition) {
   return t->json;
 }
 
-Result<Json> TypeRegistry::Update(const Json& definition) {
+Result<Json> TypeRegistry::Update(const Json& definition, const std::function<Status()>& allowed) {
   if (!definition.is_object()) return Invalid("must be a JSON object");
   auto id_field = storage::StringField(definition, "id");
   if (!id_field || id_field->empty()) return Invalid("'id' is missing");
@@ -434,6 +444,7 @@ Result<Json> TypeRegistry::Update(const Json& definition) {
   }
   if (committer_ == nullptr) return PermissionDenied("types cannot be changed here (read-only)");
   FOLIO_RETURN_IF_ERROR(committer_->Run([&](storage::ChangeSet& change) -> Status {
+    if (allowed) FOLIO_RETURN_IF_ERROR(allowed());
     FOLIO_ASSIGN_OR_RETURN(auto current, Get(id));
     const TypeDef& type = *current;
     FOLIO_ASSIGN_OR_RETURN(auto parent, Get(type.parent_id));
@@ -493,10 +504,12 @@ Result<Json> TypeRegistry::Update(const Json& definition) {
   return t->json;
 }
 
-Status TypeRegistry::Delete(const std::string& id, const std::function<Status(bool has_markers)>& check_unused) {
+Status TypeRegistry::Delete(const std::string& id, const std::function<Status(bool has_markers)>& check_unused,
+                            const std::function<Status()>& allowed) {
   if (BuiltInType(id)) return Constraint("built-in type '" + id + "' cannot be deleted");
   if (committer_ == nullptr) return PermissionDenied("types cannot be deleted here (read-only)");
   return committer_->Run([&](storage::ChangeSet& change) -> Status {
+    if (allowed) FOLIO_RETURN_IF_ERROR(allowed());
     FOLIO_RETURN_IF_ERROR(Get(id).status());
     FOLIO_ASSIGN_OR_RETURN(auto children, Children(id));
     if (!children.empty()) {

@@ -70,7 +70,9 @@ class TypeRegistry {
   // Validates and stores a custom type (one change); returns its JSON with inherited
   // definitions. Errors: kInvalidArgument for a malformed definition (naming what);
   // kContentAlreadyExists if the id is taken; kConstraint if its parent is unknown.
-  Result<Json> Create(const Json& definition);
+  // `allowed` (when given) runs first inside every change below, while no other writer
+  // runs: what refuses the change (the caller's permission), nothing written then.
+  Result<Json> Create(const Json& definition, const std::function<Status()>& allowed = {});
   // Changes custom type `definition.id`: its display attributes (displayName,
   // description, localName, localNamespace, also of its own property definitions) and
   // new optional property definitions; attributes equal to the stored ones (a type read
@@ -79,12 +81,13 @@ class TypeRegistry {
   // typeMutability.update is false, any other attribute changed, a new property that is
   // required, or an inherited property changed (each naming the attribute);
   // kInvalidArgument for a malformed definition or new property (as Create).
-  Result<Json> Update(const Json& definition);
+  Result<Json> Update(const Json& definition, const std::function<Status()>& allowed = {});
   // Removes custom type `id` (one change) after `check_unused`, run while the change
   // is staged (no object can be created meanwhile) with whether the type keeps usage
   // markers, says no object of it exists. Errors: kConstraint for a built-in type or
   // one with subtypes (naming one); kObjectNotFound; those of `check_unused`.
-  Status Delete(const std::string& id, const std::function<Status(bool has_markers)>& check_unused);
+  Status Delete(const std::string& id, const std::function<Status(bool has_markers)>& check_unused,
+                const std::function<Status()>& allowed = {});
 
  private:
   Result<std::shared_ptr<const TypeDef>> Load(const std::string& id, int depth);

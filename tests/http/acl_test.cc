@@ -218,6 +218,39 @@ TEST_CASE("ACL: applyACL needs cmis:all; it changes only the object named, and i
   CHECK(Exception(perm) == "constraint");
 }
 
+// A type decides what every object of the repository may be: managing types needs
+// cmis:all on the root folder, whichever URL the request names.
+TEST_CASE("ACL: type management needs cmis:all on the root folder, at any URL; nothing changes when refused") {
+  AclFixture a;
+  auto root = a.Get("alice", "/acme/main?cmisselector=object&succinct=true");
+  REQUIRE(root->status == 200);
+  const std::string root_id = BodyJson(root)["succinctProperties"].value("cmis:objectId", "");
+  // Every member held cmis:all on the root (repository_main's entry): now only bob does,
+  // carol may write there.
+  auto changed = a.Post("alice", "/acme/main",
+                        {{"cmisaction", "applyACL"}, {"objectId", root_id},
+                         {"removeACEPrincipal[0]", "repository_main"}, {"removeACEPermission[0][0]", "cmis:all"},
+                         {"addACEPrincipal[0]", "bob"}, {"addACEPermission[0][0]", "cmis:all"},
+                         {"addACEPrincipal[1]", "carol"}, {"addACEPermission[1][0]", "cmis:write"}});
+  REQUIRE_MESSAGE(changed->status == 201, changed->body);
+  const Json type{{"id", "acme:memo"}, {"parentId", "cmis:document"}, {"displayName", "Memo"}};
+  const Fields create{{"cmisaction", "createType"}, {"type", type.dump()}};
+  ExpectDenied(a.Post("carol", "/acme/main", create), "cmis:all");
+  // /pub kept repository_main's cmis:all (objectonly): the root decides, not the URL.
+  ExpectDenied(a.Post("carol", "/acme/main/pub", create), "cmis:all");
+  CHECK(a.Get("alice", "/acme/main?cmisselector=typeDefinition&typeId=acme:memo")->status == 404);
+  auto made = a.Post("bob", "/acme/main", create);
+  REQUIRE_MESSAGE(made->status == 201, made->body);
+  const Json renamed{{"id", "acme:memo"}, {"displayName", "Note"}};
+  ExpectDenied(a.Post("carol", "/acme/main", {{"cmisaction", "updateType"}, {"type", renamed.dump()}}), "cmis:all");
+  ExpectDenied(a.Post("carol", "/acme/main", {{"cmisaction", "deleteType"}, {"typeId", "acme:memo"}}), "cmis:all");
+  auto kept = a.Get("carol", "/acme/main?cmisselector=typeDefinition&typeId=acme:memo");
+  REQUIRE(kept->status == 200);  // reading types needs only the repository
+  CHECK(BodyJson(kept)["displayName"] == "Memo");
+  CHECK(a.Post("bob", "/acme/main", {{"cmisaction", "updateType"}, {"type", renamed.dump()}})->status == 200);
+  CHECK(a.Post("alice", "/acme/main", {{"cmisaction", "deleteType"}, {"typeId", "acme:memo"}})->status == 200);
+}
+
 TEST_CASE("ACL: principals: nested groups, cmis:anyone") {
   AclFixture a;
   REQUIRE(a.f.Post("/acme", "alice", "", {{"operation", "createGroup"}, {"groupId", "team"}, {"members", "carol"}})

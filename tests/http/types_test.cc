@@ -4,6 +4,7 @@
 // the type exist (markers, stale markers of objects removed by hand, types made before
 // markers existed).
 #include <filesystem>
+#include <fstream>
 
 #include "http/server_fixture.h"
 
@@ -210,6 +211,60 @@ TEST_CASE("Http types: a type made before usage markers is checked by a scan of 
   REQUIRE(PostAs(c, "/demo/beta", Encoding::kJson, {{"operation", "delete"}, {"objectId", id}})->status == 200);
   CHECK(PostAs(c, "/demo/beta", Encoding::kJson, {{"operation", "deleteType"}, {"typeId", "acme:contract"}})->status ==
         200);
+}
+
+// A type file is plain JSON anyone may edit: attributes of another type or value are
+// read as the engine reads them (the defaults), and served so; no request fails for them.
+TEST_CASE("Http types: a type file edited by hand with attributes of other types is served as the engine reads it") {
+  ServerFixture f;
+  auto c = f.Client();
+  CreateContractType(c, "beta");
+  namespace fs = std::filesystem;
+  const fs::path types = fs::path(f.dir()) / "demo" / "beta" / ".folio" / "types";
+  fs::path file;
+  for (const auto& e : fs::directory_iterator(types)) {
+    if (e.path().filename().string().find("contract") != std::string::npos) file = e.path();
+  }
+  REQUIRE_MESSAGE(!file.empty(), "no type file of acme:contract in " << types);
+  Json def = Json::parse(std::ifstream(file));
+  def["propertyDefinitions"]["acme:amount"] =
+      Json{{"propertyType", 5}, {"cardinality", Json::object()}, {"updatability", Json::array()}, {"required", "yes"}};
+  def["propertyDefinitions"]["acme:when"] = Json{{"propertyType", "datetime"}, {"updatability", 7}};
+  std::ofstream(file, std::ios::trunc) << def.dump(2);
+
+  auto got = c.Get("/demo/beta?cmisselector=typeDefinition&typeId=acme:contract");
+  REQUIRE(got);
+  REQUIRE(got->status == 200);
+  const Json amount = BodyJson(got)["propertyDefinitions"]["acme:amount"];
+  CHECK(amount["propertyType"] == "string");
+  CHECK(amount["cardinality"] == "single");
+  CHECK(amount["updatability"] == "readwrite");
+  CHECK(amount["required"] == false);
+  CHECK(amount["inherited"] == false);
+  CHECK(BodyJson(got)["propertyDefinitions"]["acme:when"]["propertyType"] == "datetime");
+  CHECK(BodyJson(got)["propertyDefinitions"]["acme:when"]["updatability"] == "readwrite");
+
+  // Creating, copying and describing objects of the type read those definitions.
+  auto doc = PostAs(c, "/demo/beta/docs", Encoding::kJson, {{"operation", "createDocument"}, {"succinct", "true"}},
+                    Json{{"cmis:name", "edited.txt"},
+                         {"cmis:objectTypeId", "acme:contract"},
+                         {"acme:amount", "12"},
+                         {"acme:when", "2026-11-29T06:00:00Z"}});
+  REQUIRE(doc);
+  CHECK_MESSAGE(doc->status == 201, doc->body);
+  const Json props = BodyJson(doc)["succinctProperties"];
+  CHECK(props["acme:amount"] == "12");
+  CHECK(props["acme:when"].is_number_integer());
+  const std::string id = props["cmis:objectId"];
+  auto copy = PostAs(c, "/demo/beta/docs", Encoding::kJson,
+                     {{"operation", "createDocumentFromSource"}, {"sourceId", id}, {"succinct", "true"}},
+                     Json{{"cmis:name", "edited-copy.txt"}});
+  REQUIRE(copy);
+  CHECK_MESSAGE(copy->status == 201, copy->body);
+  CHECK(BodyJson(copy)["succinctProperties"]["acme:amount"] == "12");
+  auto read = c.Get("/demo/beta/docs/edited.txt?cmisselector=object&succinct=true");
+  REQUIRE(read);
+  CHECK(read->status == 200);
 }
 
 }  // namespace

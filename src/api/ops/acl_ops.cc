@@ -5,39 +5,15 @@
 #include <utility>
 
 #include "api/acl_input.h"
+#include "api/ops/operation_table.h"
 #include "api/ops/ops.h"
 #include "repo/acl/ace_list.h"
 #include "repo/acl/permission.h"
 
 namespace folio::api::ops {
 
-std::optional<acl::Action> TargetActionOf(Operation op) {
-  switch (op) {
-    case Operation::kUpdate: return acl::Action::kUpdateProperties;
-    case Operation::kSetContent:
-    case Operation::kAppendContent: return acl::Action::kSetContent;
-    case Operation::kDeleteContent: return acl::Action::kDeleteContent;
-    case Operation::kDelete: return acl::Action::kDelete;
-    case Operation::kDeleteTree: return acl::Action::kDeleteTree;
-    case Operation::kCheckOut: return acl::Action::kCheckOut;
-    case Operation::kCheckIn: return acl::Action::kCheckIn;
-    case Operation::kCancelCheckOut: return acl::Action::kCancelCheckOut;
-    case Operation::kCreateObject:
-    case Operation::kCreateDocument:
-    case Operation::kCreateFolder:
-    case Operation::kCreateItem:
-    case Operation::kCreateDocumentFromSource: return acl::Action::kCreateChild;
-    case Operation::kMove: return acl::Action::kMove;  // the folders: Move checks them
-    case Operation::kApplyAcl: return acl::Action::kApplyAcl;
-    // A relationship's ends are checked by CreateObject; bulkUpdate checks each object.
-    case Operation::kCreateRelationship:
-    case Operation::kBulkUpdate: return std::nullopt;
-    default: return acl::Action::kRead;
-  }
-}
-
 Status CheckTarget(const Context& ctx, const ObjectData& object) {
-  const std::optional<acl::Action> action = TargetActionOf(ctx.op);
+  const std::optional<acl::Action> action = OperationRowFor(ctx.op).target_action;
   if (!action) return OkStatus();
   return ctx.Checker().Require(*action, object);
 }

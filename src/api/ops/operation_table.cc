@@ -17,87 +17,109 @@ constexpr LevelSet kAtDomain = LevelBit(Level::kDomain);
 // The repository URL and every object URL below it (repositoryUrl == rootFolderUrl).
 constexpr LevelSet kAtRepository = LevelBit(Level::kRepository);
 constexpr Handler kNotServed = nullptr;
+// What the caller needs on the object the operation addresses (docs/API.md §11.3),
+// checked as soon as the handler looks it up (Context::Target), before anything
+// changes; a create needs it on the parent folder. Every row says it.
+using A = acl::Action;
+constexpr std::optional<acl::Action> Needs(acl::Action action) { return action; }
+constexpr std::optional<acl::Action> kNeedsRead = A::kRead;
+// The handler checks every object it touches itself (a relationship's two ends, each
+// object of a bulkUpdate; type management: the root folder, whatever the URL).
+constexpr std::optional<acl::Action> kChecksItsOwn = std::nullopt;
+// Above the repository: no object (the domain's administrators decide).
+constexpr std::optional<acl::Action> kNoObject = std::nullopt;
+// Not served: answered notSupported before anything is looked up. Served, it must say.
+constexpr std::optional<acl::Action> kNeverRuns = std::nullopt;
 
 // One row per Operation, in declaration order (checked below). Spellings: the
 // canonical name first (the CMIS selector or action, or the service's own name where
 // CMIS has none), then the CMIS method-style names and other synonyms.
 constexpr OperationRow kRows[] = {
     // Server level.
-    {Operation::kGetDomains, kRead, kAtServer, GetDomains, {"getDomains", "domains"}},
-    {Operation::kCreateDomain, kWrite, kAtServer, CreateDomain, {"createDomain"}},
-    {Operation::kDeleteDomain, kWrite, kAtServer, DeleteDomain, {"deleteDomain"}},
+    {Operation::kGetDomains, kRead, kAtServer, GetDomains, kNoObject, {"getDomains", "domains"}},
+    {Operation::kCreateDomain, kWrite, kAtServer, CreateDomain, kNoObject, {"createDomain"}},
+    {Operation::kDeleteDomain, kWrite, kAtServer, DeleteDomain, kNoObject, {"deleteDomain"}},
     // Domain level.
-    {Operation::kGetRepositories, kRead, kAtDomain, GetRepositories, {"getRepositories", "repositories"}},
-    {Operation::kCreateRepository, kWrite, kAtDomain, CreateRepository, {"createRepository"}},
-    {Operation::kDeleteRepository, kWrite, kAtDomain, DeleteRepository, {"deleteRepository"}},
-    {Operation::kGetUsers, kRead, kAtDomain, GetUsers, {"getUsers", "users"}},
-    {Operation::kCreateUser, kWrite, kAtDomain, CreateUser, {"createUser"}},
-    {Operation::kUpdateUser, kWrite, kAtDomain, UpdateUser, {"updateUser"}},
-    {Operation::kDeleteUser, kWrite, kAtDomain, DeleteUser, {"deleteUser"}},
-    {Operation::kGetGroups, kRead, kAtDomain, GetGroups, {"getGroups", "groups"}},
-    {Operation::kCreateGroup, kWrite, kAtDomain, CreateGroup, {"createGroup"}},
-    {Operation::kUpdateGroup, kWrite, kAtDomain, UpdateGroup, {"updateGroup"}},
-    {Operation::kDeleteGroup, kWrite, kAtDomain, DeleteGroup, {"deleteGroup"}},
+    {Operation::kGetRepositories, kRead, kAtDomain, GetRepositories, kNoObject, {"getRepositories", "repositories"}},
+    {Operation::kCreateRepository, kWrite, kAtDomain, CreateRepository, kNoObject, {"createRepository"}},
+    {Operation::kDeleteRepository, kWrite, kAtDomain, DeleteRepository, kNoObject, {"deleteRepository"}},
+    {Operation::kGetUsers, kRead, kAtDomain, GetUsers, kNoObject, {"getUsers", "users"}},
+    {Operation::kCreateUser, kWrite, kAtDomain, CreateUser, kNoObject, {"createUser"}},
+    {Operation::kUpdateUser, kWrite, kAtDomain, UpdateUser, kNoObject, {"updateUser"}},
+    {Operation::kDeleteUser, kWrite, kAtDomain, DeleteUser, kNoObject, {"deleteUser"}},
+    {Operation::kGetGroups, kRead, kAtDomain, GetGroups, kNoObject, {"getGroups", "groups"}},
+    {Operation::kCreateGroup, kWrite, kAtDomain, CreateGroup, kNoObject, {"createGroup"}},
+    {Operation::kUpdateGroup, kWrite, kAtDomain, UpdateGroup, kNoObject, {"updateGroup"}},
+    {Operation::kDeleteGroup, kWrite, kAtDomain, DeleteGroup, kNoObject, {"deleteGroup"}},
     // Repository level: reads.
-    {Operation::kRepositoryInfo, kRead, kAtRepository, RepositoryInfo, {"repositoryInfo", "getRepositoryInfo"}},
-    {Operation::kTypeChildren, kRead, kAtRepository, TypeChildren, {"typeChildren", "getTypeChildren"}},
-    {Operation::kTypeDescendants, kRead, kAtRepository, TypeDescendants, {"typeDescendants", "getTypeDescendants"}},
-    {Operation::kTypeDefinition, kRead, kAtRepository, TypeDefinition, {"typeDefinition", "getTypeDefinition"}},
+    {Operation::kRepositoryInfo, kRead, kAtRepository, RepositoryInfo, kNeedsRead,
+     {"repositoryInfo", "getRepositoryInfo"}},
+    {Operation::kTypeChildren, kRead, kAtRepository, TypeChildren, kNeedsRead, {"typeChildren", "getTypeChildren"}},
+    {Operation::kTypeDescendants, kRead, kAtRepository, TypeDescendants, kNeedsRead,
+     {"typeDescendants", "getTypeDescendants"}},
+    {Operation::kTypeDefinition, kRead, kAtRepository, TypeDefinition, kNeedsRead,
+     {"typeDefinition", "getTypeDefinition"}},
     // A GET selector and a POST action alike; never a write.
-    {Operation::kQuery, kRead, kAtRepository, Query, {"query"}},
-    {Operation::kCheckedOut, kRead, kAtRepository, CheckedOut, {"checkedout", "getCheckedOutDocs"}},
-    {Operation::kContentChanges, kRead, kAtRepository, ContentChanges, {"contentChanges", "getContentChanges"}},
-    {Operation::kLastResult, kRead, kAtRepository, kNotServed, {"lastResult", "getLastResult"}},
+    {Operation::kQuery, kRead, kAtRepository, Query, kNeedsRead, {"query"}},
+    {Operation::kCheckedOut, kRead, kAtRepository, CheckedOut, kNeedsRead, {"checkedout", "getCheckedOutDocs"}},
+    {Operation::kContentChanges, kRead, kAtRepository, ContentChanges, kNeedsRead,
+     {"contentChanges", "getContentChanges"}},
+    {Operation::kLastResult, kRead, kAtRepository, kNotServed, kNeverRuns, {"lastResult", "getLastResult"}},
     // Repository level: type management.
-    {Operation::kCreateType, kWrite, kAtRepository, CreateType, {"createType"}},
-    {Operation::kUpdateType, kWrite, kAtRepository, UpdateType, {"updateType"}},
-    {Operation::kDeleteType, kWrite, kAtRepository, DeleteType, {"deleteType"}},
+    {Operation::kCreateType, kWrite, kAtRepository, CreateType, kChecksItsOwn, {"createType"}},
+    {Operation::kUpdateType, kWrite, kAtRepository, UpdateType, kChecksItsOwn, {"updateType"}},
+    {Operation::kDeleteType, kWrite, kAtRepository, DeleteType, kChecksItsOwn, {"deleteType"}},
     // Object reads.
-    {Operation::kObject, kRead, kAtRepository, GetObject, {"object", "getObject", "getObjectByPath"}},
-    {Operation::kProperties, kRead, kAtRepository, GetProperties, {"properties", "getProperties"}},
-    {Operation::kAllowableActions, kRead, kAtRepository, GetAllowableActions,
+    {Operation::kObject, kRead, kAtRepository, GetObject, kNeedsRead, {"object", "getObject", "getObjectByPath"}},
+    {Operation::kProperties, kRead, kAtRepository, GetProperties, kNeedsRead, {"properties", "getProperties"}},
+    {Operation::kAllowableActions, kRead, kAtRepository, GetAllowableActions, kNeedsRead,
      {"allowableActions", "getAllowableActions"}},
-    {Operation::kRenditions, kRead, kAtRepository, GetNoneOfThem, {"renditions", "getRenditions"}},
-    {Operation::kContent, kRead, kAtRepository, GetContent, {"content", "getContentStream", "getContent"}},
-    {Operation::kChildren, kRead, kAtRepository, GetChildren, {"children", "getChildren"}},
-    {Operation::kDescendants, kRead, kAtRepository, GetDescendants, {"descendants", "getDescendants"}},
+    {Operation::kRenditions, kRead, kAtRepository, GetNoneOfThem, kNeedsRead, {"renditions", "getRenditions"}},
+    {Operation::kContent, kRead, kAtRepository, GetContent, kNeedsRead, {"content", "getContentStream", "getContent"}},
+    {Operation::kChildren, kRead, kAtRepository, GetChildren, kNeedsRead, {"children", "getChildren"}},
+    {Operation::kDescendants, kRead, kAtRepository, GetDescendants, kNeedsRead, {"descendants", "getDescendants"}},
     // "folder" is OpenCMIS's legacy alias of folderTree.
-    {Operation::kFolderTree, kRead, kAtRepository, GetFolderTree, {"folderTree", "getFolderTree", "folder"}},
-    {Operation::kParent, kRead, kAtRepository, GetParent, {"parent", "getFolderParent"}},
-    {Operation::kParents, kRead, kAtRepository, GetParents, {"parents", "getObjectParents"}},
-    {Operation::kVersions, kRead, kAtRepository, GetAllVersions, {"versions", "getAllVersions"}},
-    {Operation::kRelationships, kRead, kAtRepository, GetObjectRelationships,
+    {Operation::kFolderTree, kRead, kAtRepository, GetFolderTree, kNeedsRead,
+     {"folderTree", "getFolderTree", "folder"}},
+    {Operation::kParent, kRead, kAtRepository, GetParent, kNeedsRead, {"parent", "getFolderParent"}},
+    {Operation::kParents, kRead, kAtRepository, GetParents, kNeedsRead, {"parents", "getObjectParents"}},
+    {Operation::kVersions, kRead, kAtRepository, GetAllVersions, kNeedsRead, {"versions", "getAllVersions"}},
+    {Operation::kRelationships, kRead, kAtRepository, GetObjectRelationships, kNeedsRead,
      {"relationships", "getObjectRelationships"}},
-    {Operation::kPolicies, kRead, kAtRepository, GetNoneOfThem, {"policies", "getAppliedPolicies"}},
-    {Operation::kAcl, kRead, kAtRepository, GetAcl, {"acl", "getACL"}},
+    {Operation::kPolicies, kRead, kAtRepository, GetNoneOfThem, kNeedsRead, {"policies", "getAppliedPolicies"}},
+    {Operation::kAcl, kRead, kAtRepository, GetAcl, kNeedsRead, {"acl", "getACL"}},
     // Object writes. Each create* defaults its base type; createObject takes the type
     // from the properties (or document when content is sent).
-    {Operation::kCreateObject, kWrite, kAtRepository, CreateObject, {"createObject"}},
-    {Operation::kCreateDocument, kWrite, kAtRepository, CreateObject, {"createDocument"}},
-    {Operation::kCreateDocumentFromSource, kWrite, kAtRepository, CreateDocumentFromSource,
+    {Operation::kCreateObject, kWrite, kAtRepository, CreateObject, Needs(A::kCreateChild), {"createObject"}},
+    {Operation::kCreateDocument, kWrite, kAtRepository, CreateObject, Needs(A::kCreateChild), {"createDocument"}},
+    {Operation::kCreateDocumentFromSource, kWrite, kAtRepository, CreateDocumentFromSource, Needs(A::kCreateChild),
      {"createDocumentFromSource"}},
-    {Operation::kCreateFolder, kWrite, kAtRepository, CreateObject, {"createFolder"}},
-    {Operation::kCreateItem, kWrite, kAtRepository, CreateObject, {"createItem"}},
-    {Operation::kCreatePolicy, kWrite, kAtRepository, kNotServed, {"createPolicy"}},
-    {Operation::kCreateRelationship, kWrite, kAtRepository, CreateObject, {"createRelationship"}},
-    {Operation::kUpdate, kWrite, kAtRepository, UpdateProperties, {"update", "updateProperties"}},
-    {Operation::kBulkUpdate, kWrite, kAtRepository, BulkUpdate, {"bulkUpdate", "bulkUpdateProperties"}},
-    {Operation::kDelete, kWrite, kAtRepository, DeleteObject, {"delete", "deleteObject"}},
-    {Operation::kDeleteTree, kWrite, kAtRepository, DeleteTree, {"deleteTree"}},
-    {Operation::kSetContent, kWrite, kAtRepository, SetContent, {"setContent", "setContentStream"}},
-    {Operation::kAppendContent, kWrite, kAtRepository, AppendContent, {"appendContent", "appendContentStream"}},
-    {Operation::kDeleteContent, kWrite, kAtRepository, DeleteContent, {"deleteContent", "deleteContentStream"}},
-    {Operation::kMove, kWrite, kAtRepository, Move, {"move", "moveObject"}},
-    {Operation::kAddObjectToFolder, kWrite, kAtRepository, kNotServed, {"addObjectToFolder"}},
-    {Operation::kRemoveObjectFromFolder, kWrite, kAtRepository, kNotServed, {"removeObjectFromFolder"}},
+    {Operation::kCreateFolder, kWrite, kAtRepository, CreateObject, Needs(A::kCreateChild), {"createFolder"}},
+    {Operation::kCreateItem, kWrite, kAtRepository, CreateObject, Needs(A::kCreateChild), {"createItem"}},
+    {Operation::kCreatePolicy, kWrite, kAtRepository, kNotServed, kNeverRuns, {"createPolicy"}},
+    {Operation::kCreateRelationship, kWrite, kAtRepository, CreateObject, kChecksItsOwn, {"createRelationship"}},
+    {Operation::kUpdate, kWrite, kAtRepository, UpdateProperties, Needs(A::kUpdateProperties),
+     {"update", "updateProperties"}},
+    {Operation::kBulkUpdate, kWrite, kAtRepository, BulkUpdate, kChecksItsOwn, {"bulkUpdate", "bulkUpdateProperties"}},
+    {Operation::kDelete, kWrite, kAtRepository, DeleteObject, Needs(A::kDelete), {"delete", "deleteObject"}},
+    {Operation::kDeleteTree, kWrite, kAtRepository, DeleteTree, Needs(A::kDeleteTree), {"deleteTree"}},
+    {Operation::kSetContent, kWrite, kAtRepository, SetContent, Needs(A::kSetContent),
+     {"setContent", "setContentStream"}},
+    {Operation::kAppendContent, kWrite, kAtRepository, AppendContent, Needs(A::kSetContent),
+     {"appendContent", "appendContentStream"}},
+    {Operation::kDeleteContent, kWrite, kAtRepository, DeleteContent, Needs(A::kDeleteContent),
+     {"deleteContent", "deleteContentStream"}},
+    {Operation::kMove, kWrite, kAtRepository, Move, Needs(A::kMove), {"move", "moveObject"}},
+    {Operation::kAddObjectToFolder, kWrite, kAtRepository, kNotServed, kNeverRuns, {"addObjectToFolder"}},
+    {Operation::kRemoveObjectFromFolder, kWrite, kAtRepository, kNotServed, kNeverRuns, {"removeObjectFromFolder"}},
     // Versioning.
-    {Operation::kCheckOut, kWrite, kAtRepository, CheckOut, {"checkOut"}},
-    {Operation::kCheckIn, kWrite, kAtRepository, CheckIn, {"checkIn"}},
-    {Operation::kCancelCheckOut, kWrite, kAtRepository, CancelCheckOut, {"cancelCheckOut"}},
+    {Operation::kCheckOut, kWrite, kAtRepository, CheckOut, Needs(A::kCheckOut), {"checkOut"}},
+    {Operation::kCheckIn, kWrite, kAtRepository, CheckIn, Needs(A::kCheckIn), {"checkIn"}},
+    {Operation::kCancelCheckOut, kWrite, kAtRepository, CancelCheckOut, Needs(A::kCancelCheckOut), {"cancelCheckOut"}},
     // Policies and access control.
-    {Operation::kApplyPolicy, kWrite, kAtRepository, kNotServed, {"applyPolicy"}},
-    {Operation::kRemovePolicy, kWrite, kAtRepository, kNotServed, {"removePolicy"}},
-    {Operation::kApplyAcl, kWrite, kAtRepository, ApplyAcl, {"applyACL"}},
+    {Operation::kApplyPolicy, kWrite, kAtRepository, kNotServed, kNeverRuns, {"applyPolicy"}},
+    {Operation::kRemovePolicy, kWrite, kAtRepository, kNotServed, kNeverRuns, {"removePolicy"}},
+    {Operation::kApplyAcl, kWrite, kAtRepository, ApplyAcl, Needs(A::kApplyAcl), {"applyACL"}},
 };
 
 constexpr bool RowsMatchEnum() {

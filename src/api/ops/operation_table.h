@@ -1,14 +1,16 @@
 // The one table of operations (docs/API.md §7): for each Operation, its canonical name
 // and every spelling a request may use, whether it writes, the URL levels where it
-// runs, and the handler that serves it, or none when it is not served yet (dispatch then
-// answers notSupported naming it). ParseOperation, OperationName, OperationSpellings,
-// IsWrite and AllOperations (api/operation.h) read it; dispatch routes by it.
+// runs, the handler that serves it (or none when it is not served yet: dispatch then
+// answers notSupported naming it) and what the caller needs on the object it addresses.
+// ParseOperation, OperationName, OperationSpellings, IsWrite and AllOperations
+// (api/operation.h) read it; dispatch routes by it; CheckTarget checks by it.
 // It lives beside the handlers it names, so that api/operation.h stays below ops/.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -30,6 +32,10 @@ struct OperationRow {
   bool write;          // changes stored data: POST only, refused by --read-only
   LevelSet levels;     // where it runs; repository level includes every object URL below it
   Handler handler;     // nullptr: not served yet
+  // What the caller needs on the object it addresses (a create: on the parent folder),
+  // checked when the handler first asks for it (Context::Target); nullopt above the
+  // repository, and where the handler checks each object it touches itself.
+  std::optional<acl::Action> target_action;
   std::array<std::string_view, kMaxSpellings> spellings;  // canonical first; unused slots ""
 
   bool served() const { return handler != nullptr; }

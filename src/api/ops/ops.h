@@ -233,10 +233,8 @@ Result<Response> CheckedOut(Context& ctx);
 // acl_ops.cc: access control (docs/API.md §11).
 Result<Response> GetAcl(Context& ctx);
 Result<Response> ApplyAcl(Context& ctx);
-// What `op` needs on the object it addresses (a create: on the parent folder); nullopt
-// for operations that check their objects themselves (bulkUpdate, createRelationship).
-std::optional<acl::Action> TargetActionOf(Operation op);
-// Errors: kPermissionDenied when the caller may not do ctx.op on `object`.
+// Errors: kPermissionDenied when the caller may not do ctx.op on `object` (what the
+// operation table says ctx.op needs, api/ops/operation_table.h).
 Status CheckTarget(const Context& ctx, const ObjectData& object);
 // Errors: kPermissionDenied when the caller may not read `object`.
 Status RequireRead(const Context& ctx, const ObjectData& object);

@@ -73,7 +73,10 @@ constexpr Requirement Require(Action action) {
     // A relationship is filed nowhere: seeing both ends is what relating them needs.
     case Action::kCreateRelationship: return {P::kNone, P::kRead, P::kRead};
     case Action::kMove: return {P::kWrite, P::kWrite, P::kWrite};
-    case Action::kApplyAcl: return {P::kAll, P::kNone, P::kNone};
+    case Action::kApplyAcl:
+    // A type decides what every object of the repository may be: as much as the
+    // repository's root folder's own ACL.
+    case Action::kManageTypes: return {P::kAll, P::kNone, P::kNone};
   }
   return {P::kAll, P::kAll, P::kAll};
 }

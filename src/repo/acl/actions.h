@@ -26,6 +26,7 @@ enum class Action {
   kCreateRelationship,  // on its source and target objects
   kMove,              // the object, its source folder and the target folder
   kApplyAcl,
+  kManageTypes,       // createType, updateType, deleteType: on the root folder
 };
 
 // The permissions an action needs on the object it acts on and, where it has them,

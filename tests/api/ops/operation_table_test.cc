@@ -70,6 +70,35 @@ TEST_CASE("OperationTable: every row has spellings and a level; a served row has
   CHECK(not_served.size() == kNotServedYet.size());
 }
 
+// The table says what each operation needs on its object: a write can never pass with
+// read alone, a read always needs read, and only the handlers that check the objects
+// they touch themselves (a relationship's ends, bulkUpdate's objects, the root folder of
+// type management) need nothing of the object addressed.
+TEST_CASE("OperationTable: a write needs more than read on its object; a read needs read") {
+  const std::set<Operation> check_their_own = {Operation::kCreateRelationship, Operation::kBulkUpdate,
+                                               Operation::kCreateType, Operation::kUpdateType,
+                                               Operation::kDeleteType};
+  for (const OperationRow& row : OperationTable()) {
+    CAPTURE(row.spellings[0]);
+    if (!row.RunsAt(Level::kRepository) || !row.served()) {
+      CHECK(!row.target_action.has_value());  // above the repository: no object; not served: not run
+      continue;
+    }
+    if (check_their_own.contains(row.op)) {
+      CHECK(!row.target_action.has_value());
+    } else if (row.write) {
+      REQUIRE(row.target_action.has_value());
+      CHECK(*row.target_action != acl::Action::kRead);
+    } else {
+      CHECK(row.target_action == acl::Action::kRead);
+    }
+  }
+  CHECK(OperationRowFor(Operation::kCheckIn).target_action == acl::Action::kCheckIn);
+  CHECK(OperationRowFor(Operation::kCreateFolder).target_action == acl::Action::kCreateChild);
+  CHECK(OperationRowFor(Operation::kAppendContent).target_action == acl::Action::kSetContent);
+  CHECK(OperationRowFor(Operation::kApplyAcl).target_action == acl::Action::kApplyAcl);
+}
+
 TEST_CASE("Service: an operation not served yet answers notSupported naming it") {
   folio::testing::RepoFixture fx;
   Service service(*fx.store, ServiceOptions{});
