@@ -1,6 +1,12 @@
 // The query indexes of a server; see query_indexes.h.
 #include "repo/query/query_indexes.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
 #include "repo/query/change_log_feed.h"
 #include "repo/store_fs.h"
 #include "storage/layout.h"
@@ -58,7 +64,21 @@ std::shared_ptr<QueryIndex> QueryIndexes::Get(const std::string& domain_id, cons
 void QueryIndexes::StartBackground() {
   std::lock_guard<std::mutex> lock(mu_);
   if (background_.joinable() || stop_) return;
-  background_ = std::thread([this] { PrepareAll(); });
+  background_ = std::thread([this] {
+    YieldToRequests();
+    PrepareAll();
+  });
+}
+
+void QueryIndexes::YieldToRequests() {
+  // Linux keeps a nice value per thread, and a thread starts with its creator's: the
+  // scan's workers made by this thread inherit it. Raising one's own nice value needs
+  // no privilege; were it refused, the build would only compete as before.
+  const id_t self = static_cast<id_t>(::gettid());
+  errno = 0;
+  const int now = ::getpriority(PRIO_PROCESS, self);
+  if (errno != 0) return;
+  (void)::setpriority(PRIO_PROCESS, self, std::min(kMaxNice, now + kBackgroundNiceIncrement));
 }
 
 void QueryIndexes::PrepareAll() {

@@ -44,10 +44,19 @@ class QueryIndexes {
   std::shared_ptr<QueryIndex> Get(const std::string& domain_id, const std::string& repository_id);
 
   // Starts one thread that makes every repository's index ready, one repository after
-  // the other (logging progress), and returns at once.
+  // the other (logging progress), and returns at once. It and the threads it makes run
+  // kBackgroundNiceIncrement nice levels below the caller's thread (at most at 19, the
+  // lowest): where cores are few, requests come first (a first build reads every
+  // document, and would otherwise take its share of the cores from the requests served
+  // meanwhile; bench/RESULTS.md).
   void StartBackground();
 
+  static constexpr int kBackgroundNiceIncrement = 10;
+  static constexpr int kMaxNice = 19;
+
  private:
+  // Lowers the calling thread's scheduling priority by kBackgroundNiceIncrement.
+  static void YieldToRequests();
   void PrepareAll();
 
   Store& store_;

@@ -46,17 +46,29 @@ bool IsTextual(std::string_view mime_type, std::string_view file_name) {
 }
 
 std::string ValidUtf8(std::string_view s) {
+  // Bytes are copied in runs, not one sequence at a time: a document is almost always
+  // valid text, and the index's first build reads every document (this was 6% of a
+  // server's samples while it built beside a listing).
   std::string out;
   out.reserve(s.size());
+  size_t run = 0;  // where the bytes kept as they are begin
   for (size_t i = 0; i < s.size();) {
-    const size_t n = storage::Utf8SequenceLength(s, i);
-    if (n == 0) {
-      ++i;  // not a well-formed sequence: skip its first byte; what follows is looked at again
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c != 0 && c < 0x80) {  // ASCII (NUL would end FTS5's text)
+      ++i;
       continue;
     }
-    if (n > 1 || s[i] != '\0') out.append(s.substr(i, n));  // NUL would end FTS5's text
-    i += n;
+    const size_t n = c == 0 ? 0 : storage::Utf8SequenceLength(s, i);
+    if (n > 0) {
+      i += n;
+      continue;
+    }
+    // NUL, or not a well-formed sequence: its first byte is dropped; what follows is
+    // looked at again.
+    out.append(s.substr(run, i - run));
+    run = ++i;
   }
+  out.append(s.substr(run));
   return out;
 }
 

@@ -3,6 +3,12 @@
 
 #include <doctest/doctest.h>
 
+#include <random>
+#include <string>
+#include <string_view>
+
+#include "storage/utf8.h"
+
 using namespace folio::query;
 
 TEST_CASE("TextExtract: textual by MIME type or by file name") {
@@ -19,6 +25,35 @@ TEST_CASE("TextExtract: textual by MIME type or by file name") {
   CHECK_FALSE(IsTextual("application/pdf", "x.pdf"));
   CHECK_FALSE(IsTextual("image/png", "x.png"));
   CHECK_FALSE(IsTextual("application/octet-stream", "blob"));
+}
+
+// ValidUtf8 copies runs of bytes; this is what it must equal: each well-formed sequence
+// kept but NUL, each first byte of anything else dropped.
+std::string ValidUtf8OneByOne(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    const size_t n = folio::storage::Utf8SequenceLength(s, i);
+    if (n == 0) {
+      ++i;
+      continue;
+    }
+    if (n > 1 || s[i] != '\0') out.append(s.substr(i, n));
+    i += n;
+  }
+  return out;
+}
+
+TEST_CASE("TextExtract: ValidUtf8 equals the sequence-by-sequence filter on random bytes") {
+  std::mt19937 random(20261129);
+  // Bytes drawn mostly from text, with lead and continuation bytes, NUL and 0xFF.
+  const std::string alphabet = std::string("ab \n", 4) + std::string("\0", 1) +
+                               "\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\xED\xA0\xC0\xAF\xFF\x80\xBF";
+  for (int round = 0; round < 20000; ++round) {
+    std::string bytes(random() % 24, ' ');
+    for (char& c : bytes) c = alphabet[random() % alphabet.size()];
+    CAPTURE(round);
+    REQUIRE(ValidUtf8(bytes) == ValidUtf8OneByOne(bytes));
+  }
 }
 
 TEST_CASE("TextExtract: invalid UTF-8 is skipped, valid text kept") {
