@@ -9,15 +9,7 @@
 #include <algorithm>
 #include <cstring>
 
-// Whether a sanitizer's allocator replaces glibc's (then mallopt and mallinfo2 are not
-// glibc's).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define FOLIO_OTHER_ALLOCATOR 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define FOLIO_OTHER_ALLOCATOR 1
-#endif
-#endif
+#include "support/other_allocator.h"
 
 namespace folio::cli {
 namespace {

@@ -27,6 +27,12 @@ struct AccountsFixture : FsckFixture {
     }
     REQUIRE(accounts->CreateGroup("eng", {"bob"}).ok());
   }
+  // A user `id` made as bob is (not an administrator).
+  void CreateUserLikeBob(const std::string& id) {
+    acl::UserRecord u = *accounts->Current().value()->FindUser("bob");
+    u.id = id;
+    REQUIRE(accounts->CreateUser(u).ok());
+  }
   std::string Users(const std::string& file) const { return "demo/.folio/users/" + file; }
   std::string Groups(const std::string& file) const { return "demo/.folio/groups/" + file; }
   std::unique_ptr<acl::DomainAccounts> accounts;
@@ -114,9 +120,7 @@ TEST_CASE("Fsck: plants domain-admin-missing and reports domain-admin-missing") 
 
 TEST_CASE("Fsck: plants domain-journal-pending and repairs domain-journal-pending") {
   AccountsFixture f;
-  acl::UserRecord carol = *f.accounts->Current().value()->FindUser("bob");
-  carol.id = "carol";
-  REQUIRE(f.accounts->CreateUser(carol).ok());
+  f.CreateUserLikeBob("carol");
   // A committed change of an older Folio (format-1 journal) that was not carried out:
   // the record says to remove carol.
   const std::string record = "demo/.folio/journal/0001.json";
@@ -131,9 +135,7 @@ TEST_CASE("Fsck: plants domain-journal-pending and repairs domain-journal-pendin
 // readable records beside it.
 TEST_CASE("Fsck: an unreadable domain journal record goes to the domain's lost+found; the others are completed") {
   AccountsFixture f;
-  acl::UserRecord carol = *f.accounts->Current().value()->FindUser("bob");
-  carol.id = "carol";
-  REQUIRE(f.accounts->CreateUser(carol).ok());
+  f.CreateUserLikeBob("carol");
   const std::string bad = "demo/.folio/journal/0001.json";
   const std::string good = "demo/.folio/journal/0002.json";
   fs::create_directories(f.Abs("demo/.folio/journal"));
@@ -152,8 +154,7 @@ TEST_CASE("Fsck: an unreadable domain journal record goes to the domain's lost+f
   }
   CHECK(kept == 1);
   // And the domain takes changes again.
-  carol.id = "dave";
-  CHECK(f.accounts->CreateUser(carol).ok());
+  f.CreateUserLikeBob("dave");
 }
 
 TEST_CASE("Fsck: plants leftover-temp-file in users/ and repairs it") {

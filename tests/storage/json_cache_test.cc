@@ -10,16 +10,8 @@
 #include "storage/change_set.h"
 #include "storage/json_cache.h"
 #include "storage/json_footprint.h"
+#include "support/other_allocator.h"
 #include "support/repo_fixture.h"
-
-// Whether a sanitizer's allocator replaces glibc's (JsonFootprint models glibc's).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define FOLIO_OTHER_ALLOCATOR 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define FOLIO_OTHER_ALLOCATOR 1
-#endif
-#endif
 
 using namespace folio;
 using namespace folio::storage;
