@@ -17,7 +17,7 @@ namespace {
 TEST_CASE("TuneMalloc: the operator's MALLOC_MMAP_THRESHOLD_ or glibc.malloc.mmap_threshold wins") {
   CHECK_FALSE(OperatorSetsMmapThreshold(nullptr, nullptr));
   CHECK(OperatorSetsMmapThreshold("131072", nullptr));
-  CHECK(OperatorSetsMmapThreshold("", nullptr));  // set, even empty: glibc reads it
+  CHECK(OperatorSetsMmapThreshold("", nullptr));  // set, even empty: left to the operator
   CHECK(OperatorSetsMmapThreshold(nullptr, "glibc.malloc.mmap_threshold=65536"));
   CHECK(OperatorSetsMmapThreshold(nullptr, "glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=65536"));
   // Other tunables, and names that only contain the word, leave it to Folio.
