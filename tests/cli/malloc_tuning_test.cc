@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "support/other_allocator.h"
+#include "support/sanitizers.h"
 
 namespace folio::cli {
 namespace {

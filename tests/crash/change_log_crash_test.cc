@@ -17,6 +17,7 @@
 
 #include "folio/store.h"
 #include "support/repo_fixture.h"
+#include "support/sanitizers.h"
 #include "support/temp_dir.h"
 
 using namespace folio;
@@ -175,7 +176,8 @@ TEST_CASE("Change log: SIGKILL during writes; every acknowledged change has its 
   }
   MESSAGE(acknowledged.size() << " events checked; " << unacknowledged_events
                               << " logged for a change in flight at the kill");
-  CHECK(acknowledged.size() >= 40);
+  // Not vacuous (a sanitizer's build does a few times less within the same windows).
+  CHECK(acknowledged.size() >= (folio::testing::kUnderSanitizer ? 15 : 40));
 }
 
 TEST_CASE("Change log: two processes writing at once make one ordered log, nothing lost or duplicated") {

@@ -19,6 +19,7 @@
 #include "folio/store.h"
 #include "support/child_process.h"
 #include "support/repo_fixture.h"
+#include "support/sanitizers.h"
 
 using namespace folio;
 using folio::testing::ContentOf;
@@ -183,8 +184,9 @@ TEST_CASE("Crash: SIGKILL at 200 random moments; fsck --repair keeps every repor
     }
   }
   CHECK(kills == 200);
-  // Not vacuous: the children got work done, and some kills landed mid-change.
+  // Not vacuous: the children got work done, and some kills landed mid-change (a
+  // sanitizer's build does a few times less within the same random windows).
   MESSAGE(steps << " steps reported; " << beyond << " changes completed after the kill by recovery or already done");
-  CHECK(steps >= 50);
+  CHECK(steps >= (folio::testing::kUnderSanitizer ? 20 : 50));
   CHECK(beyond > 0);
 }

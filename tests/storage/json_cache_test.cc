@@ -10,7 +10,7 @@
 #include "storage/change_set.h"
 #include "storage/json_cache.h"
 #include "storage/json_footprint.h"
-#include "support/other_allocator.h"
+#include "support/sanitizers.h"
 #include "support/repo_fixture.h"
 
 using namespace folio;
