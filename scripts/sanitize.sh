@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds Folio and its test suite under a sanitizer and runs the tests: the check run
 # before each release (README "Tests, sanitizers, benchmarks"; bench/RESULTS.md,
-# "Sanitizers", records each run: what ran, how long, what was found and fixed).
+# "Robustness runs", holds the latest run of each: what ran and what it found).
 #
 #   scripts/sanitize.sh asan   # AddressSanitizer + UndefinedBehaviorSanitizer, whole suite
 #   scripts/sanitize.sh tsan   # ThreadSanitizer: the tests with threads or processes

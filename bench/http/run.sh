@@ -3,8 +3,7 @@
 # nginx serving that object's sidecar JSON as a static file, both on loopback, with wrk
 # at 2 and 64 connections; reports requests/s and p99 of each and their ratios, and the
 # resident memory of folio serve idle and under load. Prints the table and writes it to
-# bench/http/last-run.md (not tracked): copy what you want to keep into RESULTS.md, which
-# holds the history.
+# bench/http/last-run.md (not tracked): bench/RESULTS.md's rows take the figures you keep.
 #
 # Usage: [PIN=1] bench/http/run.sh [BUILD_DIR] [DURATION_SECONDS]
 #   BUILD_DIR defaults to build/ (needs build/folio); DURATION defaults to 10.
