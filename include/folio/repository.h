@@ -69,12 +69,15 @@ class Upload {
   virtual Result<std::unique_ptr<ReadableFile>> Read() const = 0;
   // The data-directory-relative path (ContentSource::upload_path).
   virtual const std::string& path() const = 0;
+  // SHA-256 of the finished upload's bytes (64 hex digits), "" when not known.
+  virtual std::string sha256() const { return ""; }
   // The content to create or check in with: this upload, with its MIME type and file name.
   ContentSource AsContent(std::string mime_type, std::string file_name) const {
     ContentSource c;
     c.mime_type = std::move(mime_type);
     c.file_name = std::move(file_name);
     c.upload_path = path();
+    c.sha256 = sha256();
     return c;
   }
 };
@@ -403,6 +406,13 @@ class Repository {
   // by hand from data older than folder markers is then no longer recognised by the
   // record read before: docs/STORAGE.md §9.) Thread-safe.
   void DropCaches();
+
+  // A damaged record spoils only its own object (docs/STORAGE.md §10): true when a read
+  // failed with `s` for such damage, which an answer listing many objects (a query,
+  // the change log) leaves out, answering the rest. Then `LogLeftOut` logs it: a
+  // warning naming `object` (an id or path) and the damage, once per object and message.
+  static bool IsDamage(const Status& s);
+  void LogLeftOut(const std::string& object, const Status& why);
 
  private:
   explicit Repository(std::unique_ptr<repo::Engine> engine);
