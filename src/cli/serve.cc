@@ -174,7 +174,20 @@ int RunServe(const ServeOptions& o) {
     }
     spdlog::warn("{}: folio import and export cannot tell that this server reads it", mark.status().message());
   }
+  // Reads never write (docs/STORAGE.md §12): a server that may not write the data
+  // directory keeps its derived indexes in a scratch directory of its own, removed at
+  // exit (or, after a kill, at the next start, as an --ephemeral copy is).
+  std::unique_ptr<EphemeralCopy> scratch;
+  if (o.read_only || ::access(dir.c_str(), W_OK) != 0) {
+    auto made = EphemeralCopy::Make("");
+    if (!made.ok()) {
+      std::cerr << "folio serve: " << made.status().ToString() << "\n";
+      return 1;
+    }
+    scratch = std::move(*made);
+  }
   api::ServiceOptions service_options;
+  if (scratch) service_options.scratch_dir = scratch->data_dir();
   service_options.default_variant = o.variant;
   service_options.read_only = o.read_only;
   service_options.strict = o.strict;
