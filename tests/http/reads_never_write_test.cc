@@ -78,6 +78,21 @@ httplib::Result CreateFolder(int port) {
                 "application/x-www-form-urlencoded");
 }
 
+// A server without --read-only on a data directory it cannot write: every read is
+// served, before and after a write, which answers storage naming the repository and
+// `cause`.
+void ReadsServedWritesRefused(int port, const std::string& cause) {
+  ReadWorkload(port);
+  auto refused = CreateFolder(port);
+  REQUIRE(refused);
+  CHECK(refused->status == 500);
+  CHECK(BodyJson(refused)["exception"] == "storage");
+  const std::string message = BodyJson(refused)["message"];
+  CHECK_MESSAGE(Has(message, cause), message);
+  CHECK_MESSAGE(Has(message, "demo/beta"), message);
+  ReadWorkload(port);
+}
+
 std::vector<std::string> EntriesOf(const std::string& dir) {
   std::vector<std::string> names;
   for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
@@ -146,15 +161,7 @@ TEST_CASE("Reads never write: on a read-only bind mount folio serve serves every
   const std::string before = TreeSnapshot(data);
   {
     ServeProcess server(ro.at.path());
-    ReadWorkload(server.port());
-    auto refused = CreateFolder(server.port());
-    REQUIRE(refused);
-    CHECK(refused->status == 500);
-    CHECK(BodyJson(refused)["exception"] == "storage");
-    const std::string message = BodyJson(refused)["message"];
-    CHECK_MESSAGE(Has(message, "read-only"), message);
-    CHECK_MESSAGE(Has(message, "demo/beta"), message);
-    ReadWorkload(server.port());
+    ReadsServedWritesRefused(server.port(), "read-only");
   }
   CHECK(TreeSnapshot(data) == before);
 }
@@ -178,15 +185,7 @@ TEST_CASE("Reads never write: a server that may not write the data directory ser
   {
     ServeProcess server(data, {}, {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"},
                         {"TMPDIR=" + scratch});
-    ReadWorkload(server.port());
-    auto refused = CreateFolder(server.port());
-    REQUIRE(refused);
-    CHECK(refused->status == 500);
-    CHECK(BodyJson(refused)["exception"] == "storage");
-    const std::string message = BodyJson(refused)["message"];
-    CHECK_MESSAGE(Has(message, "may not write"), message);
-    CHECK_MESSAGE(Has(message, "demo/beta"), message);
-    ReadWorkload(server.port());
+    ReadsServedWritesRefused(server.port(), "may not write");
     CHECK(server.Stop(SIGTERM) == 0);
   }
   CHECK(TreeSnapshot(data) == before);
