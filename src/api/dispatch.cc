@@ -67,7 +67,8 @@ Service::Service(Store& store, ServiceOptions options)
     : store_(store),
       options_(std::move(options)),
       accounts_(std::make_unique<acl::AccountRegistry>(store, options_.read_only)),
-      query_indexes_(std::make_unique<query::QueryIndexes>(store, options_.log)) {
+      query_indexes_(std::make_unique<query::QueryIndexes>(store, options_.log, options_.scratch_dir,
+                                                           options_.read_only)) {
   auth::AuthenticatorOptions auth;
   auth.admin_password = options_.admin_password;
   auth.hash_threads = options_.hash_threads;

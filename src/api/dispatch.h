@@ -46,6 +46,10 @@ struct ServiceOptions {
   bool exposed = false;
   bool insecure = false;  // --insecure
   size_t hash_threads = 0;  // threads hashing passwords; 0: half the cores (1 to 4)
+  // A directory outside the data directory for the derived indexes this server may not
+  // keep in it (a read-only server or data directory; query/query_indexes.h); the
+  // caller removes it. Empty: one is made in $TMPDIR when needed, removed at the end.
+  std::string scratch_dir;
   // Where the query indexes' progress and failures go (one line each, any thread).
   std::function<void(const std::string&)> log;
 };

@@ -130,8 +130,11 @@ Status WriteOne(Repository& repo, const std::string& dest, const Planned& f, Pro
   } else if (content.status().kind() != ErrorKind::kConstraint) {  // kConstraint: no content: an empty file
     return content.status();
   }
-  FOLIO_RETURN_IF_ERROR(WriteFileReplacing(target, mtime_ns, kTempPrefix,
-                                           [&](int fd) { return in ? CopyBytes(*in, fd, target) : OkStatus(); }));
+  FOLIO_RETURN_IF_ERROR(WriteFileReplacing(target, kTempPrefix,
+                                           [&](int fd) -> Result<int64_t> {
+                                             if (in) FOLIO_RETURN_IF_ERROR(CopyBytes(*in, fd, target));
+                                             return mtime_ns;
+                                           }));
   ++report.written;
   report.written_bytes += f.size;
   progress.Add(1, f.size);

@@ -11,6 +11,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "storage/datetime.h"
 
 namespace folio::cli {
 
@@ -103,8 +107,8 @@ Result<std::optional<FileStat>> HostStat(const std::string& path) {
   return std::optional<FileStat>(ToFileStat(st));
 }
 
-Status WriteFileReplacing(const std::string& dest, int64_t mtime_ns, const std::string& temp_prefix,
-                          const std::function<Status(int fd)>& fill) {
+Status WriteFileReplacing(const std::string& dest, const std::string& temp_prefix,
+                          const std::function<Result<int64_t>(int fd)>& fill) {
   static std::atomic<uint64_t> counter{0};
   const size_t slash = dest.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : dest.substr(0, slash);
@@ -112,9 +116,10 @@ Status WriteFileReplacing(const std::string& dest, int64_t mtime_ns, const std::
       dir + "/" + temp_prefix + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return Errno("cannot write '" + dest + "'", errno);
-  Status s = fill(fd);
+  Result<int64_t> mtime = fill(fd);
+  Status s = mtime.status();
   if (s.ok()) {
-    const struct timespec times[2] = {{0, UTIME_OMIT}, {mtime_ns / 1000000000LL, mtime_ns % 1000000000LL}};
+    const struct timespec times[2] = {{0, UTIME_OMIT}, {*mtime / 1000000000LL, *mtime % 1000000000LL}};
     if (::futimens(fd, times) != 0) s = Errno("cannot set the time of '" + dest + "'", errno);
   }
   if (::close(fd) != 0 && s.ok()) s = Errno("cannot write '" + dest + "'", errno);
@@ -123,44 +128,95 @@ Status WriteFileReplacing(const std::string& dest, int64_t mtime_ns, const std::
   return s;
 }
 
-Status CopyBytes(const std::string& source, int fd) {
-  const int in = ::open(source.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (in < 0) return Errno("cannot read '" + source + "'", errno);
-  Status s = OkStatus();
+namespace {
+
+// Copies what `in` holds from its start into `fd`, replacing what `fd` held;
+// returns the bytes copied.
+Result<uint64_t> CopyAll(int in, int fd, const std::string& source) {
+  if (::ftruncate(fd, 0) != 0 || ::lseek(fd, 0, SEEK_SET) != 0 || ::lseek(in, 0, SEEK_SET) != 0) {
+    return Errno("cannot copy '" + source + "'", errno);
+  }
+  uint64_t copied = 0;
   bool kernel = true;
   char buf[64 * 1024];
   for (;;) {
     if (kernel) {
       const ssize_t n = ::copy_file_range(in, nullptr, fd, nullptr, 1 << 30, 0);
-      if (n > 0) continue;
+      if (n > 0) {
+        copied += static_cast<uint64_t>(n);
+        continue;
+      }
       if (n == 0) break;
       if (errno == EINTR) continue;
       if (errno != EXDEV && errno != ENOSYS && errno != EINVAL && errno != EOPNOTSUPP) {
-        s = Errno("cannot copy '" + source + "'", errno);
-        break;
+        return Errno("cannot copy '" + source + "'", errno);
       }
-      kernel = false;  // across filesystems on old kernels, or a filesystem
-                       // without it
+      kernel = false;  // across filesystems on old kernels, or a filesystem without it
     }
     const ssize_t n = ::read(in, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      s = Errno("cannot read '" + source + "'", errno);
-      break;
-    }
+    if (n < 0) return Errno("cannot read '" + source + "'", errno);
     if (n == 0) break;
     for (ssize_t off = 0; off < n;) {
       const ssize_t w = ::write(fd, buf + off, static_cast<size_t>(n - off));
       if (w < 0 && errno == EINTR) continue;
-      if (w < 0) {
-        ::close(in);
-        return Errno("cannot copy '" + source + "'", errno);
-      }
+      if (w < 0) return Errno("cannot copy '" + source + "'", errno);
       off += w;
     }
+    copied += static_cast<uint64_t>(n);
   }
-  ::close(in);
-  return s;
+  return copied;
+}
+
+int64_t CtimeNs(const struct stat& st) {
+  return static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000LL + st.st_ctim.tv_nsec;
+}
+
+// The same file, unchanged: identity, size and both times.
+bool SameState(const struct stat& a, const struct stat& b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino && a.st_size == b.st_size && MtimeNs(a) == MtimeNs(b) &&
+         CtimeNs(a) == CtimeNs(b);
+}
+
+// Waits until a write to a file last changed at `st` would move its times.
+void WaitPastRacyTick(const struct stat& st) {
+  const int64_t newest = std::max(MtimeNs(st), CtimeNs(st));
+  while (storage::IsRacy(newest)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+
+}  // namespace
+
+Result<std::optional<CopiedState>> CopyStable(const std::string& source, int fd, int tries, const CopyHook& hook) {
+  struct Source {
+    int fd = -1;
+    ~Source() {
+      if (fd >= 0) ::close(fd);
+    }
+  } in;
+  for (int attempt = 1; attempt <= tries; ++attempt) {
+    if (in.fd < 0) {
+      in.fd = ::open(source.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+      if (in.fd < 0) return Errno("cannot read '" + source + "'", errno);
+    }
+    struct stat before;
+    if (::fstat(in.fd, &before) != 0) return Errno("cannot read '" + source + "'", errno);
+    WaitPastRacyTick(before);
+    FOLIO_ASSIGN_OR_RETURN(uint64_t copied, CopyAll(in.fd, fd, source));
+    if (hook) hook(source, attempt);
+    struct stat after, named;
+    if (::fstat(in.fd, &after) != 0) return Errno("cannot read '" + source + "'", errno);
+    const bool replaced = ::lstat(source.c_str(), &named) != 0 || !SameState(after, named);
+    if (!replaced && SameState(before, after) && copied == static_cast<uint64_t>(before.st_size)) {
+      return std::optional<CopiedState>(CopiedState{copied, MtimeNs(before)});
+    }
+    if (replaced) {
+      // Replaced under its name (an editor's save): the next try copies the file
+      // that is there then.
+      ::close(in.fd);
+      in.fd = -1;
+    }
+  }
+  return std::optional<CopiedState>();
 }
 
 Status CopyBytes(ReadableFile& from, int fd, const std::string& what) {

@@ -44,17 +44,34 @@ Status WalkTree(const std::string& root, const std::function<std::string(const s
 Result<std::optional<FileStat>> HostStat(const std::string& path);
 
 // Writes `dest` (a file that must not be a directory) under a temp name beside
-// it, then renames it into place, replacing a file there; sets its modification
-// time to `mtime_ns`. `fill(fd)` writes the bytes. No fsync: callers sync in
-// batches (SyncFilesystem) before they rely on the bytes. Temp names start with
-// `temp_prefix` followed by the process id (see RemoveStaleTemps).
-// Errors: kStorage naming `dest`, with errno's message (the temp file is
-// removed).
-Status WriteFileReplacing(const std::string& dest, int64_t mtime_ns, const std::string& temp_prefix,
-                          const std::function<Status(int fd)>& fill);
-// Copies the bytes of `source` into the open file `fd` (in the kernel where
-// possible).
-Status CopyBytes(const std::string& source, int fd);
+// it, then renames it into place, replacing a file there. `fill(fd)` writes the
+// bytes and returns the modification time to give the file. No fsync: callers
+// sync in batches (SyncFilesystem) before they rely on the bytes. Temp names
+// start with `temp_prefix` followed by the process id (see RemoveStaleTemps).
+// Errors: those of `fill`; kStorage naming `dest`, with errno's message (the
+// temp file is removed either way).
+Status WriteFileReplacing(const std::string& dest, const std::string& temp_prefix,
+                          const std::function<Result<int64_t>(int fd)>& fill);
+// What a stable copy found of its source: the file as it was while it was read.
+struct CopiedState {
+  uint64_t size = 0;
+  int64_t mtime_ns = 0;
+};
+// Called after each attempt's bytes are read and before the source is looked at
+// again (tests change the file there); `attempt` counts from 1.
+using CopyHook = std::function<void(const std::string& source, int attempt)>;
+// Copies `source` into the open file `fd` (from its start, replacing what `fd`
+// held) as the file was at one instant: its identity (device and inode, also of
+// the name `source`), size, modification and change times are the same after the
+// bytes were read as before, and exactly that size was read. A file modified
+// within the filesystem clock's last tick (storage::IsRacy) is waited for until
+// the tick is over first, since a write in that tick would not move its time. A
+// file that changed is copied again, `tries` times in all. Returns the state
+// copied, or nullopt when the file changed during every try (`fd` then holds no
+// trusted bytes). Errors: kStorage naming `source` (gone, unreadable) or the
+// write.
+Result<std::optional<CopiedState>> CopyStable(const std::string& source, int fd, int tries,
+                                              const CopyHook& hook = {});
 // Writes what `from` has left into `fd`.
 Status CopyBytes(ReadableFile& from, int fd, const std::string& what);
 

@@ -47,6 +47,9 @@ Result<std::shared_ptr<Repository>> OpenTarget(Store& store, const ImportOptions
   return store.GetRepository(o.domain, o.repository);
 }
 
+// Copies of a file that keeps changing, before it is left out.
+constexpr int kCopyTries = 3;
+
 // Copies files into the repository's tree and has the engine adopt them, a
 // batch at a time: copy, one sync, then the records (which must never name
 // bytes a power loss could take back).
@@ -115,14 +118,26 @@ class Importer {
     // Absent, or a file no record names yet that differs from the source (a
     // copy an interrupted run renamed into place, which a power loss may have
     // cut): copy.
+    // The file as it was at one instant, dated by that instant's modification time
+    // (a later run finds it "already there" by that time and size).
     const std::string source = o_.source + "/" + e.path;
-    FOLIO_RETURN_IF_ERROR(
-        WriteFileReplacing(dest, e.mtime_ns, Repository::ToolTempPrefix(),
-                           [&](int fd) { return CopyBytes(source, fd); }));
+    std::optional<CopiedState> copied;
+    Status written = WriteFileReplacing(dest, Repository::ToolTempPrefix(), [&](int fd) -> Result<int64_t> {
+      FOLIO_ASSIGN_OR_RETURN(copied, CopyStable(source, fd, kCopyTries, o_.copy_hook));
+      if (!copied) return Constraint("'" + source + "' changed while it was copied");  // nothing is renamed
+      return copied->mtime_ns;
+    });
+    if (!copied && written.kind() == ErrorKind::kConstraint) {
+      report_.left_out.push_back({e.path, "changed while it was copied, " + std::to_string(kCopyTries) +
+                                              " times: not imported (run folio import again once it is still)"});
+      progress_.Add(1, e.size);
+      return OkStatus();
+    }
+    FOLIO_RETURN_IF_ERROR(written);
     ++report_.copied;
-    report_.copied_bytes += e.size;
+    report_.copied_bytes += copied->size;
     ++batch_files_;
-    batch_bytes_ += e.size;
+    batch_bytes_ += copied->size;
     progress_.Add(1, e.size);
     pending_.push_back(e.path);
     return OkStatus();

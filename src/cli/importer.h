@@ -1,9 +1,11 @@
 // folio import: a directory tree brought into a repository as folders and
-// documents. Files are copied once into the repository's directory tree (under
-// a temp name, then renamed), made durable with one sync per batch, and adopted
-// by the engine, whose adopter gives a folder's new files their records in one
-// change with their content linked, not copied (docs/STORAGE.md §9). MIME types
-// come from the name's extension, else from the content (libmagic).
+// documents. Each file is copied once, as it was at one instant (CopyStable: a
+// file that keeps changing while it is copied is left out, and the exit code
+// says so), into the repository's directory tree (under a temp name, then
+// renamed), made durable with one sync per batch, and adopted by the engine,
+// whose adopter gives a folder's new files their records in one change with
+// their content linked, not copied (docs/STORAGE.md §9). MIME types come from
+// the name's extension, else from the content (libmagic).
 #pragma once
 
 #include <cstdint>
@@ -29,6 +31,8 @@ struct ImportOptions {
   // cost.
   size_t batch_files = 2000;
   uint64_t batch_bytes = 256ull << 20;
+  // Tests: called after each copy attempt's bytes are read (see CopyStable).
+  CopyHook copy_hook;
 };
 
 struct ImportReport {

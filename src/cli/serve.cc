@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string_view>
@@ -22,6 +23,7 @@
 #include "cli/serving_lock.h"
 #include "folio/fs.h"
 #include "folio/store.h"
+#include "http/listener.h"
 #include "http/log_output.h"
 #include "http/server.h"
 
@@ -61,6 +63,30 @@ Status CheckDataDirectory(const ServeOptions& o) {
   }
   return InvalidArgument(NotADataDirectory(o.data, kind, HintFor::kServe));
 }
+
+// What a start made of a data directory that was missing or empty before it, removed
+// if the start fails before it serves (CONTRACT: a failed start creates nothing).
+class NewDataDirectory {
+ public:
+  NewDataDirectory(DirKind before, std::string dir) : before_(before), dir_(std::move(dir)) {}
+  ~NewDataDirectory() {
+    if (kept_) return;
+    std::error_code ignored;
+    if (before_ == DirKind::kMissing) std::filesystem::remove_all(dir_, ignored);
+    if (before_ == DirKind::kEmpty) {
+      for (const auto& e : std::filesystem::directory_iterator(dir_, ignored)) std::filesystem::remove_all(e, ignored);
+    }
+  }
+  NewDataDirectory(const NewDataDirectory&) = delete;
+  NewDataDirectory& operator=(const NewDataDirectory&) = delete;
+  // The start succeeded: what it made stays.
+  void Keep() { kept_ = true; }
+
+ private:
+  const DirKind before_;
+  const std::string dir_;
+  bool kept_ = false;
+};
 
 // Removes the --ephemeral copies in $TMPDIR that killed servers left, and says so.
 void RemoveAbandonedCopies() {
@@ -104,6 +130,18 @@ int RunServe(const ServeOptions& o) {
     std::cerr << "folio serve: " << s.message() << "\n";
     return 1;
   }
+  // The port first: a start that cannot listen has touched nothing yet.
+  auto listener = http::Listener::Open(o.host, o.port);
+  if (!listener.ok()) {
+    std::cerr << "folio serve: " << listener.status().message() << "\n";
+    if (o.port != 0) {
+      std::cerr << "folio serve: if another program uses port " << o.port
+                << ", stop it or choose another port: --port N (--port 0 picks a free one)\n";
+    }
+    return 1;
+  }
+  // A start that fails later removes the data directory it made (or filled).
+  NewDataDirectory made(o.ephemeral ? DirKind::kDataDirectory : ClassifyDirectory(o.data), o.data);
   std::unique_ptr<EphemeralCopy> copy;
   std::string dir = o.data;
   if (o.ephemeral) {
@@ -136,7 +174,20 @@ int RunServe(const ServeOptions& o) {
     }
     spdlog::warn("{}: folio import and export cannot tell that this server reads it", mark.status().message());
   }
+  // Reads never write (docs/STORAGE.md §12): a server that may not write the data
+  // directory keeps its derived indexes in a scratch directory of its own, removed at
+  // exit (or, after a kill, at the next start, as an --ephemeral copy is).
+  std::unique_ptr<EphemeralCopy> scratch;
+  if (o.read_only || ::access(dir.c_str(), W_OK) != 0) {
+    auto made = EphemeralCopy::Make("");
+    if (!made.ok()) {
+      std::cerr << "folio serve: " << made.status().ToString() << "\n";
+      return 1;
+    }
+    scratch = std::move(*made);
+  }
   api::ServiceOptions service_options;
+  if (scratch) service_options.scratch_dir = scratch->data_dir();
   service_options.default_variant = o.variant;
   service_options.read_only = o.read_only;
   service_options.strict = o.strict;
@@ -175,12 +226,8 @@ int RunServe(const ServeOptions& o) {
   server_options.cors_origin = o.cors_origin;
   server_options.log_format = *format;
   http::Server server(service, server_options);
-  if (Status s = server.Bind(); !s.ok()) {
+  if (Status s = server.Bind(std::move(*listener)); !s.ok()) {
     std::cerr << "folio serve: " << s.message() << "\n";
-    if (o.port != 0) {
-      std::cerr << "folio serve: if another program uses port " << o.port
-                << ", stop it or choose another port: --port N (--port 0 picks a free one)\n";
-    }
     return 1;
   }
   std::cout << "folio listening on " << server.Url() << std::endl;  // the ready line, flushed
@@ -196,6 +243,7 @@ int RunServe(const ServeOptions& o) {
     std::cerr << "folio serve: " << s.message() << "\n";
     return 1;
   }
+  made.Keep();
   // Serving already: the ready line waits neither for a scan of all of $TMPDIR nor for the
   // removal of a large copy (a stop signal meanwhile waits for the sweep's end).
   if (!o.ephemeral) RemoveAbandonedCopies();

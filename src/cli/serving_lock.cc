@@ -12,37 +12,53 @@
 namespace folio::cli {
 namespace {
 
-std::string LockPath(const std::string& data_dir, bool read_only) {
-  return data_dir + "/" + ServingMarkFile(read_only);
+std::string MarkPath(const std::string& data_dir) { return data_dir + "/" + ServingMarkFile(false); }
+
+// Opens what a lock is taken on: a file that must exist, or the directory itself.
+int OpenExisting(const std::string& path, bool directory) {
+  return ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (directory ? O_DIRECTORY : 0));
 }
 
-// True if some process holds a lock on the file (a probe: an exclusive lock
-// taken and dropped at once, never waiting).
-bool Held(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+// True if some process holds a lock on the file or directory (a probe: an
+// exclusive lock taken and dropped at once, never waiting).
+bool Held(const std::string& path, bool directory) {
+  const int fd = OpenExisting(path, directory);
   if (fd < 0) return false;  // no file: no server ever marked it, or it was removed
   const bool held = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
   ::close(fd);  // drops the probe's lock, if it got one
   return held;
 }
 
-}  // namespace
-
-Result<std::unique_ptr<ServingMark>> ServingMark::Hold(const std::string& data_dir, bool read_only) {
-  const std::string path = LockPath(data_dir, read_only);
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-  if (fd < 0 && (errno == EROFS || errno == EACCES)) {
-    // A read-only filesystem (or directory): a lock needs no write access to an existing
-    // file; without one there is nothing to mark, and nothing can import there either.
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0) return std::unique_ptr<ServingMark>(new ServingMark(-1));
-  }
-  if (fd < 0) return StorageError("cannot create '" + path + "': " + ::strerror(errno));
+// Takes the shared lock on `fd`, open on `path`; closes it on failure.
+Status LockShared(int fd, const std::string& path) {
   if (::flock(fd, LOCK_SH) != 0) {
     const int e = errno;
     ::close(fd);
     return StorageError("cannot lock '" + path + "': " + ::strerror(e));
   }
+  return OkStatus();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ServingMark>> ServingMark::Hold(const std::string& data_dir, bool read_only) {
+  if (!read_only) {
+    const std::string path = MarkPath(data_dir);
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd >= 0) {
+      FOLIO_RETURN_IF_ERROR(LockShared(fd, path));
+      return std::unique_ptr<ServingMark>(new ServingMark(fd));
+    }
+    // A directory this process cannot write (a read-only mount, files it does not own)
+    // is served for reading: marked as a read-only server marks it.
+    if (errno != EROFS && errno != EACCES && errno != EPERM) {
+      return StorageError("cannot create '" + path + "': " + ::strerror(errno));
+    }
+  }
+  // The data directory itself: it exists, and a lock needs no write access.
+  const int fd = OpenExisting(data_dir, true);
+  if (fd < 0) return StorageError("cannot open '" + data_dir + "': " + ::strerror(errno));
+  FOLIO_RETURN_IF_ERROR(LockShared(fd, data_dir));
   return std::unique_ptr<ServingMark>(new ServingMark(fd));
 }
 
@@ -51,8 +67,10 @@ ServingMark::~ServingMark() {
 }
 
 Serving ServingNow(const std::string& data_dir) {
-  if (Held(LockPath(data_dir, false))) return Serving::kReadWrite;
-  if (Held(LockPath(data_dir, true))) return Serving::kReadOnly;
+  if (Held(MarkPath(data_dir), false)) return Serving::kReadWrite;
+  // A server of a version that marked --read-only with a file of its own.
+  if (Held(data_dir + "/" + ServingMarkFile(true), false)) return Serving::kReadOnly;
+  if (Held(data_dir, true)) return Serving::kReadOnly;
   return Serving::kNone;
 }
 

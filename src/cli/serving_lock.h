@@ -1,8 +1,10 @@
 // Whether a `folio serve` holds a data directory. The engine's per-repository
 // lock is taken only while a change is written, so it cannot tell; instead
-// every server holds a shared flock on .folio/serving (.folio/serving-read-only
-// when --read-only) for its whole life, which a tool probes without blocking.
-// The lock dies with the process, so a killed server never leaves a stale mark.
+// every server holds a shared flock for its whole life, which a tool probes
+// without blocking: a read-write server on .folio/serving (which it creates), a
+// --read-only one, or one that cannot write the directory, on the data directory
+// itself (which exists: reads never write, docs/STORAGE.md §8.8). The lock dies
+// with the process, so a killed server never leaves a stale mark.
 #pragma once
 
 #include <memory>
@@ -15,9 +17,10 @@ namespace folio::cli {
 // Held by a server for its life; released when destroyed (or the process ends).
 class ServingMark {
  public:
-  // Takes the shared lock on `data_dir`'s serving lock file (created if missing; on a
-  // read-only filesystem an existing one is locked, and a missing one is no mark at
-  // all). Errors: kStorage naming the file when it cannot be created or locked.
+  // Takes the shared lock: on `data_dir`'s .folio/serving (created if missing) for a
+  // server that writes, on `data_dir` itself for a `read_only` one and for one that
+  // may not create the file (EROFS, EACCES, EPERM). Creates nothing for those.
+  // Errors: kStorage naming the file or directory when it cannot be opened or locked.
   static Result<std::unique_ptr<ServingMark>> Hold(const std::string& data_dir, bool read_only);
   ~ServingMark();
   ServingMark(const ServingMark&) = delete;

@@ -24,7 +24,6 @@ namespace folio::http {
 namespace {
 
 constexpr size_t kMaxWorkers = 256;
-constexpr int kListenBacklog = 4096;  // the kernel caps it at net.core.somaxconn
 
 // "host:port" of the local end of `fd`: what the client connected to.
 std::string LocalAuthority(int fd) {
@@ -124,39 +123,14 @@ std::string Server::Url() const {
 
 Status Server::Bind() {
   if (listen_fd_ >= 0) return OkStatus();
-  const std::string where = options_.host + ":" + std::to_string(options_.port);
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-  addrinfo* found = nullptr;
-  const int rc = ::getaddrinfo(options_.host.empty() ? nullptr : options_.host.c_str(),
-                               std::to_string(options_.port).c_str(), &hints, &found);
-  if (rc != 0) return RuntimeError("cannot listen on " + where + ": " + ::gai_strerror(rc));
-  std::string error = "no address";
-  for (addrinfo* ai = found; ai != nullptr; ai = ai->ai_next) {
-    const int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-    if (fd < 0) {
-      error = std::strerror(errno);
-      continue;
-    }
-    int yes = 1;
-    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
-    if (::bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || ::listen(fd, kListenBacklog) != 0) {
-      error = std::strerror(errno);
-      ::close(fd);
-      continue;
-    }
-    listen_fd_ = fd;
-    break;
-  }
-  ::freeaddrinfo(found);
-  if (listen_fd_ < 0) return RuntimeError("cannot listen on " + where + ": " + error);
-  sockaddr_storage addr{};
-  socklen_t len = sizeof(addr);
-  ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-  port_ = ntohs(addr.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port
-                                           : reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
+  FOLIO_ASSIGN_OR_RETURN(Listener listener, Listener::Open(options_.host, options_.port));
+  return Bind(std::move(listener));
+}
+
+Status Server::Bind(Listener listener) {
+  if (listen_fd_ >= 0 || !listener.valid()) return RuntimeError("the server is bound already, or the socket is closed");
+  port_ = listener.port();
+  listen_fd_ = listener.Release();
   return OkStatus();
 }
 

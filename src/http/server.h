@@ -17,6 +17,7 @@
 #include "http/call.h"
 #include "http/connection.h"
 #include "http/exchange.h"
+#include "http/listener.h"
 #include "http/log_output.h"
 #include "http/metrics.h"
 #include "http/reactor.h"
@@ -55,6 +56,9 @@ class Server final : private ExchangeFactory {
   // Binds the listening socket. Errors: kRuntime naming host and port when binding
   // fails (address in use, bad host).
   Status Bind();
+  // Serves on `listener` (Listener::Open), taken over. Errors: kRuntime when bound
+  // already.
+  Status Bind(Listener listener);
   // The bound port (after Bind).
   int port() const { return port_; }
   // "http://HOST:PORT/" (IPv6 hosts in brackets).

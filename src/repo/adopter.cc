@@ -34,6 +34,7 @@ Status Adopter::Bookkeep(const std::function<Status(storage::ChangeSet&)>& stage
 }
 
 Status Adopter::AdoptFolder(const std::string& folder) {
+  if (committer_.StagingHere()) return committer_.Defer([this, folder] { return AdoptFolder(folder); });
   std::string parent_id;
   if (!folder.empty()) {
     // First: the parent may need adopting too.
@@ -73,6 +74,9 @@ AdoptedEntry Adopter::NewEntry(storage::ChangeSet& change, const std::string& fo
 }
 
 Status Adopter::AdoptDocument(const std::string& folder, const std::string& name) {
+  if (committer_.StagingHere()) {
+    return committer_.Defer([this, folder, name] { return AdoptDocument(folder, name); });
+  }
   FOLIO_ASSIGN_OR_RETURN(std::string folder_id, locator_.FolderIdAt(folder));
   // Read-only with too little memory left for the whole batch: this one alone may fit.
   bool alone = false;
@@ -184,6 +188,9 @@ std::string Adopter::Sniffed(const MimeSniffer& sniffer, const std::string& visi
 }
 
 Result<SeriesRecord> Adopter::AbsorbHandEdit(const std::string& folder, const std::string& name) {
+  if (committer_.StagingHere()) {
+    return committer_.Defer([this, folder, name] { return AbsorbHandEdit(folder, name).status(); });
+  }
   const std::string visible = layout_.Child(folder, name);
   FOLIO_RETURN_IF_ERROR(Bookkeep([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(folder, name));
@@ -238,6 +245,9 @@ void StageHandEdit(storage::ChangeSet& change, const storage::RepoLayout& layout
 
 Status Adopter::AbsorbHandRemovals(const std::string& folder, const std::vector<std::string>& names) {
   if (committer_.read_only() || committer_.on_read_only_fs() || names.empty()) return OkStatus();
+  if (committer_.StagingHere()) {
+    return committer_.Defer([this, folder, names] { return AbsorbHandRemovals(folder, names); });
+  }
   // One time stamp per change, in the form fsck's lost+found directories use.
   std::string stamp = storage::FormatIsoMs(storage::NowMs());
   std::replace(stamp.begin(), stamp.end(), ':', '-');
@@ -291,6 +301,9 @@ Status Adopter::AbsorbHandRemovals(const std::string& folder, const std::vector<
 }
 
 Status Adopter::Materialize(const std::string& folder, const std::string& name) {
+  if (committer_.StagingHere()) {
+    return committer_.Defer([this, folder, name] { return Materialize(folder, name); });
+  }
   const std::string visible = layout_.Child(folder, name);
   // A change, not bookkeeping: it is the first step of a change of the document, which
   // a read-only repository refuses (with the same error).
@@ -324,6 +337,9 @@ Status Adopter::Materialize(const std::string& folder, const std::string& name) 
 
 Result<std::shared_ptr<const AdoptedDoc>> Adopter::AbsorbAdoptedEdit(const std::string& folder,
                                                                      const std::string& name) {
+  if (committer_.StagingHere()) {
+    return committer_.Defer([this, folder, name] { return AbsorbAdoptedEdit(folder, name).status(); });
+  }
   const std::string visible = layout_.Child(folder, name);
   FOLIO_ASSIGN_OR_RETURN(std::string folder_id, records_.FolderId(folder));
   FOLIO_RETURN_IF_ERROR(Bookkeep([&](storage::ChangeSet& change) -> Status {

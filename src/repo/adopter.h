@@ -3,6 +3,12 @@
 // new files are adopted together, in one change, their content linked, never copied.
 // A read-only repository adopts in memory only (Committer::RunBookkeeping): the ids it
 // gives last as long as the process, and the data directory is left as it is.
+//
+// Each change here is a change of its own, never one made inside another's staging
+// (the committer is not re-entrant): called on a thread that stages a change of the
+// repository (a writer's lookup meeting a hand edit), a method defers itself
+// (Committer::Defer) and returns kRuntime "deferred"; the writer's change is staged
+// again once it is done. Outside a staging (a read), it is done at once.
 #pragma once
 
 #include <atomic>

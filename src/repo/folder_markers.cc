@@ -77,7 +77,9 @@ std::set<std::string> FolderMarkers::MarkerNames(const std::string& folder) {
 }
 
 Status FolderMarkers::Reconcile(const std::string& folder, const std::vector<DirEntry>& entries) {
-  if (committer_.read_only() || committer_.on_read_only_fs()) return OkStatus();
+  // Best effort, and never from inside a change being staged (the next listing outside
+  // one does it).
+  if (committer_.read_only() || committer_.on_read_only_fs() || committer_.StagingHere()) return OkStatus();
   std::set<std::string> dirs;
   for (const DirEntry& e : entries) {
     if (e.type == FileType::kDirectory && !storage::IsReservedName(e.name) && storage::ValidateName(e.name).ok()) {

@@ -65,8 +65,9 @@ class FolderMarkers {
   //   another place (moved here by hand) is taken in by Vanished::Absorb instead.
   // The stale markers' removal and the new markers are bookkeeping that a listing does
   // not need: their failure (a full disk) is left for the next listing. Nothing at all
-  // on a read-only repository (nothing is written, and nothing would be absorbed).
-  // Errors: kStorage from Vanished::Absorb.
+  // on a read-only repository (nothing is written, and nothing would be absorbed), nor
+  // inside a staging of the repository's committer (a listing by a writer): the next
+  // listing outside one does it. Errors: kStorage from Vanished::Absorb.
   Status Reconcile(const std::string& folder, const std::vector<DirEntry>& entries);
 
  private:

@@ -88,6 +88,7 @@ std::optional<BaseType> Vanished::VanishedBase(const std::string& id) {
 
 Status Vanished::Absorb(const std::string& id) {
   if (committer_.read_only() || committer_.on_read_only_fs()) return OkStatus();
+  if (committer_.StagingHere()) return committer_.Defer([this, id] { return Absorb(id); });
   if (!StillVanished(id)) return OkStatus();  // cheap: a lookup that fails for another reason costs no sweep
   if (sweeping_.exchange(true)) return OkStatus();
   struct Done {

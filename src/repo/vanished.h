@@ -52,7 +52,9 @@ class Vanished {
   // processes record one event per object, and a restart none. Memory: one directory
   // listing per level of the walk, one shard and one batch of the index, one folder's
   // adopted documents. Nothing on a read-only repository. When this process is already
-  // sweeping (another thread), returns at once. Errors: kStorage. Thread-safe.
+  // sweeping (another thread), returns at once. Inside a staging of the repository's
+  // committer, deferred until it is over (Committer::Defer, as Adopter's methods are).
+  // Errors: kStorage. Thread-safe.
   Status Absorb(const std::string& id);
 
   // True when `id` has an index entry and does not resolve: its record is missing where

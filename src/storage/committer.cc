@@ -46,15 +46,22 @@ struct Committer::Pending {
   Pending* leader = nullptr;  // the leader of its group, once batched (guarded by q_mu_)
 };
 
-namespace {
-
-// The staging in progress on this thread (nested Run calls stack), so that reads made
-// while staging can be checked against changes in flight.
+// The staging in progress on this thread, so that reads made while staging can be
+// checked against changes in flight. Stagings of different committers stack (a change
+// of a domain's accounts staged while a repository's is); never two of one committer.
 struct StagingContext {
   Committer* committer = nullptr;
   bool conflict = false;
   StagingContext* outer = nullptr;
+  // Bookkeeping the staging asked for (Committer::Defer), run before it is staged again.
+  std::vector<std::function<Status()>> deferred;
 };
+
+namespace {
+
+// Stagings of one change that asked for bookkeeping first, at most: beyond it the
+// bookkeeping does not make the staging's need go away (a bug, not a state).
+constexpr int kMaxDeferrals = 64;
 thread_local StagingContext* t_staging = nullptr;
 
 // A link of `path` to a spilled upload (unique, never reused: no guard needed).
@@ -117,7 +124,7 @@ Committer::~Committer() {
   if (idle_thread_.joinable()) idle_thread_.join();
   if (!options_.read_only && log_) {
     // Leave the log empty at rest: readers and fsck then find nothing pending.
-    std::unique_lock<std::recursive_mutex> lock(mu_);
+    std::unique_lock<std::mutex> lock(mu_);
     if (AcquireLocked().ok()) {
       if (tail_ > kLogHeaderBytes) (void)CheckpointLocked();
       ReleaseIfIdleLocked();
@@ -128,11 +135,11 @@ Committer::~Committer() {
 
 Status Committer::Open() {
   if (options_.read_only) return OkStatus();
-  std::unique_lock<std::recursive_mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   Status s = AcquireLocked();
-  if (s.Is(std::errc::read_only_file_system)) {
-    // A read-only mount: a reader needs no lock (docs/STORAGE.md §8); each write will
-    // say why it cannot be made.
+  if (IsUnwritable(s)) {
+    // A read-only mount, or files this process may not write: a reader needs no lock
+    // (docs/STORAGE.md §8); each write will say why it cannot be made.
     read_only_fs_ = true;
     file_lock_.reset();
     return OkStatus();
@@ -146,11 +153,24 @@ Status Committer::RunBookkeeping(const std::function<Status(ChangeSet&)>& stage)
   if (overlay_ == nullptr) return Run(stage);
   if (!options_.read_only && !read_only_fs_) {
     Status s = Run(stage);
-    if (!s.Is(std::errc::read_only_file_system)) return s;
+    if (!IsUnwritable(s)) return s;
   }
-  std::unique_lock<std::recursive_mutex> lock(mu_);
+  if (StagingHere()) return Reentered();
+  std::unique_lock<std::mutex> lock(mu_);
   ChangeSet change;
-  FOLIO_RETURN_IF_ERROR(stage(change));
+  int deferrals = 0;
+  for (;;) {
+    StagingContext ctx{this, false, t_staging, {}};
+    t_staging = &ctx;
+    Status staged = stage(change);
+    t_staging = ctx.outer;
+    if (ctx.deferred.empty()) {
+      FOLIO_RETURN_IF_ERROR(staged);
+      break;
+    }
+    FOLIO_RETURN_IF_ERROR(RunDeferred(ctx, lock, deferrals));
+    change = ChangeSet();
+  }
   for (const Action& a : change.actions()) {
     if (a.op == Action::Op::kCopy) return PermissionDenied("a read-only repository copies no file");
   }
@@ -159,6 +179,11 @@ Status Committer::RunBookkeeping(const std::function<Status(ChangeSet&)>& stage)
   Status s = ApplyChangeSet(*overlay_, change, ApplyOptions{}, nullptr);
   changes_applied_.fetch_add(1, std::memory_order_release);
   return s;
+}
+
+bool Committer::IsUnwritable(const Status& s) {
+  return s.Is(std::errc::read_only_file_system) || s.Is(std::errc::permission_denied) ||
+         s.Is(std::errc::operation_not_permitted);
 }
 
 bool Committer::InStaging() { return t_staging != nullptr; }
@@ -391,35 +416,48 @@ void Committer::DropSpilledLocked() {
 Status Committer::Run(const std::function<Status(ChangeSet&)>& stage) {
   if (options_.read_only) return PermissionDenied("the repository is read-only");
   Status s = RunImpl(stage);
-  if (!s.Is(std::errc::read_only_file_system)) return s;
-  // Mounted read-only (or remounted so under us, as errors=remount-ro does): reads go
-  // on, bookkeeping moves to memory, and each write says why it cannot be made.
+  if (!IsUnwritable(s)) return s;
+  // Mounted read-only (or remounted so under us, as errors=remount-ro does), or files
+  // this process may not write: reads go on, bookkeeping moves to memory, and each
+  // write says why it cannot be made.
   read_only_fs_ = true;
-  return StorageError("cannot change repository '" + layout_.base() + "': its filesystem is read-only (" +
+  if (s.Is(std::errc::read_only_file_system)) {
+    return StorageError("cannot change repository '" + layout_.base() + "': its filesystem is read-only (" +
+                            s.message() + ")",
+                        std::errc::read_only_file_system);
+  }
+  return StorageError("cannot change repository '" + layout_.base() + "': this process may not write its files (" +
                           s.message() + ")",
-                      std::errc::read_only_file_system);
+                      std::errc::permission_denied);
 }
 
 Status Committer::RunImpl(const std::function<Status(ChangeSet&)>& stage) {
-  bool outermost = true;
-  for (StagingContext* c = t_staging; c != nullptr; c = c->outer) outermost &= c->committer != this;
-  std::unique_lock<std::recursive_mutex> lock(mu_);
+  if (StagingHere()) return Reentered();
+  std::unique_lock<std::mutex> lock(mu_);
   FOLIO_RETURN_IF_ERROR(AcquireLocked());
   ++depth_;
   Status result;
+  int deferrals = 0;
   for (;;) {
     ChangeSet change;
-    StagingContext ctx{this, false, t_staging};
+    StagingContext ctx{this, false, t_staging, {}};
     t_staging = &ctx;
     Status staged = stage(change);
     t_staging = ctx.outer;
+    if (!ctx.deferred.empty()) {
+      // Bookkeeping first, outside the staging and its lock (it makes changes of its
+      // own, which other threads' changes may join); then this change is staged again.
+      result = RunDeferred(ctx, lock, deferrals);
+      if (!result.ok()) break;
+      continue;
+    }
     if (ctx.conflict) {
       // A read met a change still in flight: wait until it is applied, stage again.
       ++stats_.restaged;
       WaitApplied(conflicts_->highest_lsn.load());
       continue;
     }
-    result = !staged.ok() || change.empty() ? staged : CommitLocked(change, outermost, lock);
+    result = !staged.ok() || change.empty() ? staged : CommitLocked(change, lock);
     break;
   }
   --depth_;
@@ -427,10 +465,46 @@ Status Committer::RunImpl(const std::function<Status(ChangeSet&)>& stage) {
   return result;
 }
 
+Status Committer::RunDeferred(StagingContext& ctx, std::unique_lock<std::mutex>& lock, int& deferrals) {
+  if (++deferrals > kMaxDeferrals) {
+    return RuntimeError("a change of repository '" + layout_.base() + "' still asked for bookkeeping after " +
+                        std::to_string(kMaxDeferrals) + " rounds of it");
+  }
+  std::vector<std::function<Status()>> work = std::move(ctx.deferred);
+  lock.unlock();
+  Status s = OkStatus();
+  for (const auto& w : work) {
+    s = w();
+    if (!s.ok()) break;
+  }
+  lock.lock();
+  return s;
+}
+
+bool Committer::StagingHere() const {
+  for (StagingContext* c = t_staging; c != nullptr; c = c->outer) {
+    if (c->committer == this) return true;
+  }
+  return false;
+}
+
+Status Committer::Reentered() const {
+  return RuntimeError("a change of repository '" + layout_.base() +
+                      "' was begun inside the staging of another on the same thread (Committer::Defer)");
+}
+
+Status Committer::Defer(std::function<Status()> work) {
+  StagingContext* here = t_staging;
+  while (here != nullptr && here->committer != this) here = here->outer;
+  if (here == nullptr) return work();
+  here->deferred.push_back(std::move(work));
+  return RuntimeError("deferred until the change in staging on this thread has let its lock go");
+}
+
 // Orders the record (lsn, place in the log), hands it to the group-commit leader, and
-// waits until it is durable and applied. The staging mutex is let go while waiting
-// (outermost Run only), so the next change can be staged and share the sync.
-Status Committer::CommitLocked(ChangeSet& change, bool outermost, std::unique_lock<std::recursive_mutex>& lock) {
+// waits until it is durable and applied. The staging mutex is let go while waiting, so
+// the next change can be staged and share the sync.
+Status Committer::CommitLocked(ChangeSet& change, std::unique_lock<std::mutex>& lock) {
   spilled_.clear();
   Status prepared = PrepareLocked(change);
   if (prepared.Is(std::errc::no_space_on_device)) {
@@ -482,9 +556,7 @@ Status Committer::CommitLocked(ChangeSet& change, bool outermost, std::unique_lo
     std::lock_guard<std::mutex> q(q_mu_);
     queue_.push_back(p);
   }
-  // Only the outermost Run lets go of the staging lock: a nested one's caller is still
-  // staging on this thread.
-  if (outermost) lock.unlock();
+  lock.unlock();
   Status s;
   {
     // This thread now waits for the flush (its own as the group's leader, or another's)
@@ -493,7 +565,7 @@ Status Committer::CommitLocked(ChangeSet& change, bool outermost, std::unique_lo
     const ScopedWait waiting;
     s = WaitDone(p);
   }
-  if (outermost) lock.lock();
+  lock.lock();
   return s;
 }
 
@@ -619,8 +691,9 @@ void Committer::ApplyOwn(Pending& p, std::unique_lock<std::mutex>& q) {
   p.applying = true;
   p.cv.wait(q, [&] { return std::all_of(p.after.begin(), p.after.end(), [](const auto& a) { return a->applied; }); });
   q.unlock();
-  // Applying reads through this committer's Fs; a nested Run's thread is inside its
-  // outer staging, whose conflict checks must not see this record's own paths.
+  // Applying reads through this committer's Fs; a thread whose change was begun inside
+  // another committer's staging must not have that staging's conflict checks see this
+  // record's own paths.
   StagingContext* staging = t_staging;
   t_staging = nullptr;
   Status s = ApplyFiles(p.change);
@@ -722,7 +795,7 @@ void Committer::WaitForWriters() {
   }
   {
     // Staging in this process.
-    std::lock_guard<std::recursive_mutex> lock(mu_);
+    std::lock_guard<std::mutex> lock(mu_);
   }
   // Another process's change: its lock, briefly shared (a read-only filesystem has
   // no lock file and no writer).
@@ -732,7 +805,7 @@ void Committer::WaitForWriters() {
 
 Status Committer::Checkpoint() {
   if (options_.read_only) return OkStatus();
-  std::unique_lock<std::recursive_mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   FOLIO_RETURN_IF_ERROR(AcquireLocked());
   WaitApplied(next_lsn_ - 1);
   Status s = CheckpointLocked();
@@ -862,7 +935,7 @@ void Committer::IdleLoop() {
     q.unlock();
     const auto idle_for = std::chrono::steady_clock::now().time_since_epoch().count() - last_commit_ns_.load();
     if (idle_for >= std::chrono::duration_cast<std::chrono::nanoseconds>(options_.idle_checkpoint).count()) {
-      std::unique_lock<std::recursive_mutex> lock(mu_, std::try_to_lock);
+      std::unique_lock<std::mutex> lock(mu_, std::try_to_lock);
       if (lock.owns_lock() && tail_ > kLogHeaderBytes && AcquireLocked().ok()) {
         WaitApplied(next_lsn_ - 1);
         (void)CheckpointLocked();

@@ -75,6 +75,7 @@ struct CommitterStats {
 };
 
 struct ConflictSet;
+struct StagingContext;
 
 class Committer {
  public:
@@ -92,12 +93,15 @@ class Committer {
   // Runs `stage`, which reads the repository and fills a change set, with the other
   // writers excluded; then commits what it staged (nothing if empty) and returns once it
   // is durable and applied. `stage` may run more than once (after a conflict with a
-  // change in flight) and must only read and fill its change set. A `stage` may call
-  // Run itself (bookkeeping such as adopting a file added by hand): that inner change
-  // commits first, on its own. Errors: those of `stage` (nothing is written);
+  // change in flight, after bookkeeping it asked for) and must only read and fill its
+  // change set. Not re-entrant: a `stage` never calls Run or RunBookkeeping of this
+  // committer (kRuntime if it does); bookkeeping it needs first (adopting a file added
+  // by hand) goes through Defer. Errors: those of `stage` (nothing is written); those
+  // of the deferred bookkeeping;
   // kPermissionDenied when read-only; kStorage when the disk fails (a record that
   // reached the log is completed by the next writer or by fsck --repair), with cause
-  // read_only_file_system and a message naming the repository on a read-only mount.
+  // read_only_file_system and a message naming the repository on a read-only mount,
+  // with cause permission_denied and one saying so where this process may not write.
   Status Run(const std::function<Status(ChangeSet&)>& stage);
 
   // Bookkeeping that a reader needs done (adopting files made by hand, docs/STORAGE.md
@@ -109,6 +113,17 @@ class Committer {
   Status RunBookkeeping(const std::function<Status(ChangeSet&)>& stage);
   // Requires: `overlay` (an OverlayFs above this committer's Fs) outlives the committer.
   void set_overlay(OverlayFs* overlay) { overlay_ = overlay; }
+
+  // For bookkeeping (a change of its own) that a staging of this committer finds it
+  // needs: on a thread that runs such a staging, records `work` and returns kRuntime
+  // ("deferred"), which the staging may return or not: it is discarded either way, Run
+  // (or RunBookkeeping) lets its lock go, runs `work` (which may call Run) and stages
+  // again. On any other thread, runs `work` now and returns what it returns. `work`
+  // must own what it uses: the staging that asked is over when it runs.
+  Status Defer(std::function<Status()> work);
+  // True on a thread that runs a staging (the `stage` of Run or RunBookkeeping) of this
+  // committer.
+  bool StagingHere() const;
 
   // Waits until no change of this process is in flight and no other process holds the
   // write lock: for a reader that found a file gone in the middle of a change, before
@@ -128,10 +143,13 @@ class Committer {
   // count before and after reading saw no change of this process applied meanwhile.
   uint64_t changes_applied() const { return changes_applied_.load(std::memory_order_acquire); }
   bool read_only() const { return options_.read_only; }
-  // True once a change failed because the filesystem is read-only (EROFS), at Open or
-  // later: reads are served, every write fails with kStorage naming that cause (and is
-  // tried: the filesystem may be remounted writable), bookkeeping stays in memory.
+  // True once a change failed because the filesystem is read-only (EROFS) or this
+  // process may not write the files (EACCES, EPERM), at Open or later: reads are
+  // served, every write fails with kStorage naming that cause (and is tried: the
+  // filesystem may be remounted writable), bookkeeping stays in memory.
   bool on_read_only_fs() const { return read_only_fs_; }
+  // True for the errors that put a committer in that state.
+  static bool IsUnwritable(const Status& s);
 
   // Called by ConflictCheckingFs for every read: true (and the staging on this thread
   // is marked to run again) when the staging running on this thread reads `path` while
@@ -148,13 +166,19 @@ class Committer {
   struct Pending;
 
   Status RunImpl(const std::function<Status(ChangeSet&)>& stage);
+  // Runs the bookkeeping `ctx` deferred, with `lock` (on mu_) let go meanwhile; counts
+  // the rounds in `deferrals`. Errors: those of the bookkeeping; kRuntime past
+  // kMaxDeferrals rounds.
+  Status RunDeferred(StagingContext& ctx, std::unique_lock<std::mutex>& lock, int& deferrals);
+  // kRuntime: a change begun inside a staging of this committer.
+  Status Reentered() const;
   Status AcquireLocked();        // requires mu_
   void ReleaseIfIdleLocked();    // requires mu_
   Status RecoverLocked();        // requires mu_ and the file lock
   Status PrepareLocked(ChangeSet& change);
   void DropSpilledLocked();  // requires mu_
   void RemoveTempsBeside(const ChangeSet& change);
-  Status CommitLocked(ChangeSet& change, bool outermost, std::unique_lock<std::recursive_mutex>& lock);
+  Status CommitLocked(ChangeSet& change, std::unique_lock<std::mutex>& lock);
   Status WaitDone(const std::shared_ptr<Pending>& p);
   // The leader's steps: which records of the batch must wait for which (same paths);
   // the write and sync of the batch (the commit point); after every record is applied,
@@ -199,8 +223,8 @@ class Committer {
   OverlayFs* overlay_ = nullptr;
   std::atomic<bool> read_only_fs_{false};
 
-  std::recursive_mutex mu_;  // staging; the log's tail; lsn assignment
-  int depth_ = 0;            // Run calls in progress (all threads); guarded by mu_
+  std::mutex mu_;  // staging; the log's tail; lsn assignment (never re-entered: Defer)
+  int depth_ = 0;  // Run calls in progress (all threads); guarded by mu_
   std::unique_ptr<FileLock> file_lock_;
   std::unique_ptr<CommitLog> log_;
   uint64_t tail_ = kLogHeaderBytes;  // where the next record goes; guarded by mu_

@@ -273,5 +273,38 @@ TEST_CASE("folio serve: a port in use is named, with what to do") {
   CHECK(Contains(text, "choose another port: --port N (--port 0 picks a free one)"));
 }
 
+// CONTRACT §9 "a failed start creates nothing" (docs/API.md §2).
+TEST_CASE("folio serve: a start that fails on a taken port or a bad option creates nothing") {
+  ServerFixture f;  // holds a port
+  TempDir dir;
+  fs::create_directories(dir / "empty");
+  struct Case {
+    std::string data;
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const Case cases[] = {
+      {dir / "new", {"--port", std::to_string(f.port())}, "cannot listen on 127.0.0.1:" + std::to_string(f.port())},
+      {dir / "empty", {"--port", std::to_string(f.port())}, "cannot listen on 127.0.0.1:"},
+      {dir / "new", {"--port", "0", "--log-level", "loud"}, "--log-level must be"},
+      {dir / "new", {"--port", "0", "--host", "192.0.2.1"}, "cannot listen on 192.0.2.1:0"},  // not this machine's
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.message);
+    TempDir err;
+    std::vector<std::string> args = {FOLIO_BINARY, "serve", "--data", c.data};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    Child child = Spawn(args, {}, err / "stderr");
+    CHECK(child.ReadLine() == "");  // no ready line
+    CHECK(WaitExit(child.pid) != 0);
+    std::fclose(child.out);
+    std::ifstream in(err / "stderr");
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    CHECK(Contains(text, c.message));
+    CHECK(!fs::exists(dir / "new"));
+    CHECK(fs::is_empty(dir / "empty"));
+  }
+}
+
 }  // namespace
 }  // namespace folio::testing

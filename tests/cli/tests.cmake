@@ -9,5 +9,6 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/malloc_tuning_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/serve_process_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/import_export_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/import_stable_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/tools_test.cc
 )

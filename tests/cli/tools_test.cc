@@ -99,6 +99,8 @@ TEST_CASE(
     }
   }
   CHECK(ServingNow(dir) == Serving::kNone);
+  // CONTRACT §9 "reads never write": a read-only server's mark creates nothing.
+  CHECK(!std::filesystem::exists(tmp / ".folio/serving-read-only"));
 }
 
 TEST_CASE("MimeSniffer: adoption asks it only when the extension says nothing") {

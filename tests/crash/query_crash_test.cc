@@ -30,7 +30,7 @@ Result<query::QueryHits> RunQuery(query::QueryIndexes& indexes, Repository& repo
   FOLIO_ASSIGN_OR_RETURN(query::BoundQuery bound, query::Bind(parsed, repo));
   query::QueryPage page;
   page.max = 10000;
-  return indexes.Get("demo", "main")->Run(repo, bound, page);
+  return (*indexes.Get("demo", "main"))->Run(repo, bound, page);
 }
 
 [[noreturn]] void Workload(const std::string& dir, int run, int fd) {

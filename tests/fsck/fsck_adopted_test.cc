@@ -128,7 +128,7 @@ uint64_t QueryDocuments(const std::string& dir) {
   REQUIRE(parsed.ok());
   auto bound = query::Bind(*parsed, *opened.repo);
   REQUIRE(bound.ok());
-  auto hits = indexes.Get("demo", "main")->Run(*opened.repo, *bound, query::QueryPage{});
+  auto hits = (*indexes.Get("demo", "main"))->Run(*opened.repo, *bound, query::QueryPage{});
   REQUIRE_MESSAGE(hits.ok(), hits.status().ToString());
   return hits->total;
 }

@@ -18,7 +18,7 @@ uint64_t QueryDocuments(FsckFixture& f, query::QueryIndexes& indexes) {
   REQUIRE(parsed.ok());
   auto bound = query::Bind(*parsed, *f.repo);
   REQUIRE(bound.ok());
-  auto hits = indexes.Get("demo", "main")->Run(*f.repo, *bound, query::QueryPage{});
+  auto hits = (*indexes.Get("demo", "main"))->Run(*f.repo, *bound, query::QueryPage{});
   REQUIRE_MESSAGE(hits.ok(), hits.status().ToString());
   return hits->total;
 }

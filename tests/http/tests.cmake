@@ -25,6 +25,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/types_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/changes_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/read_only_mount_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/reads_never_write_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/hostile_disk_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/checkout_writes_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/two_servers_test.cc

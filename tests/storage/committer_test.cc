@@ -230,6 +230,56 @@ TEST_CASE("Committer: InStaging says whether this thread runs a staging") {
   CHECK_FALSE(Committer::InStaging());
 }
 
+// docs/STORAGE.md §8: the committer is not re-entrant (no recursive mutex): a change
+// is never begun inside another's staging; bookkeeping a staging needs is deferred
+// until the staging lets its lock go, then the change is staged again.
+TEST_CASE("Committer: a Run inside a staging is refused; Defer runs bookkeeping first, then stages again") {
+  folio::testing::TempDir dir;
+  auto fs = RepoDir(dir);
+  Committer c(*fs, RepoLayout("r"), CommitterOptions{});
+  REQUIRE(c.Open().ok());
+  Status nested;
+  REQUIRE(c.Run([&](ChangeSet&) {
+             nested = PutWithEvent(c, "inner");
+             return OkStatus();
+           }).ok());
+  CHECK(nested.kind() == ErrorKind::kRuntime);
+  CHECK(nested.message().find("inside the staging of another") != std::string::npos);
+  CHECK_FALSE(Exists(*fs, "r/inner"));
+
+  // A staging that needs "pre" first: it asks (Defer) and is staged again once "pre"
+  // is committed, on its own, by the same thread.
+  int stagings = 0;
+  bool staging_during_work = true;
+  Status run = c.Run([&](ChangeSet& change) -> Status {
+    ++stagings;
+    if (!Exists(*fs, "r/pre")) {
+      return c.Defer([&] {
+        staging_during_work = c.StagingHere();
+        return PutWithEvent(c, "pre");
+      });
+    }
+    change.Put("r/post", "after pre");
+    change.Record(DocumentEvent("created", "post"));
+    return OkStatus();
+  });
+  REQUIRE_MESSAGE(run.ok(), run.ToString());
+  CHECK(stagings == 2);
+  CHECK_FALSE(staging_during_work);
+  CHECK(Tokens(c) == std::vector<uint64_t>{1, 2});  // pre's event, then post's
+  CHECK(Exists(*fs, "r/post"));
+  // Outside a staging, Defer runs the work at once.
+  CHECK(c.Defer([&] { return PutWithEvent(c, "now"); }).ok());
+  CHECK(Exists(*fs, "r/now"));
+  // Bookkeeping that fails fails the change, which writes nothing.
+  Status failed = c.Run([&](ChangeSet& change) -> Status {
+    change.Put("r/never", "x");
+    return c.Defer([] { return StorageError("disk gone"); });
+  });
+  CHECK(failed.kind() == ErrorKind::kStorage);
+  CHECK_FALSE(Exists(*fs, "r/never"));
+}
+
 TEST_CASE("Committer: a JSON record too large for the log is still told to on_json_written, as the file it linked") {
   // A folder's adoption table of a thousand documents is such a record: a reader that
   // is not told parses all of it again, for every lookup in the next 100 ms.

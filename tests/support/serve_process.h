@@ -15,9 +15,12 @@ namespace folio::testing {
 
 class ServeProcess {
  public:
-  // Starts `folio serve --data DIR --port 0 ARGS...` and waits for its ready line.
-  explicit ServeProcess(std::string dir, std::vector<std::string> args = {})
-      : dir_(std::move(dir)), args_(std::move(args)) {
+  // Starts `folio serve --data DIR --port 0 ARGS...` and waits for its ready line;
+  // run by `wrapper` (a command and its arguments, such as setpriv) when given, with
+  // `env` ("NAME=value") added to the environment.
+  explicit ServeProcess(std::string dir, std::vector<std::string> args = {}, std::vector<std::string> wrapper = {},
+                        std::vector<std::string> env = {})
+      : dir_(std::move(dir)), args_(std::move(args)), wrapper_(std::move(wrapper)), env_(std::move(env)) {
     Start();
   }
   ~ServeProcess() { Stop(SIGTERM); }
@@ -25,9 +28,14 @@ class ServeProcess {
   ServeProcess& operator=(const ServeProcess&) = delete;
 
   void Start() {
-    std::vector<std::string> argv = {FOLIO_BINARY, "serve", "--data", dir_, "--port", "0", "--log-level", "warn"};
+    std::vector<std::string> argv = wrapper_;
+    for (const char* a : {FOLIO_BINARY, "serve", "--data"}) argv.push_back(a);
+    for (const std::string& a : {dir_, std::string("--port"), std::string("0"), std::string("--log-level"),
+                                 std::string("warn")}) {
+      argv.push_back(a);
+    }
     argv.insert(argv.end(), args_.begin(), args_.end());
-    child_ = Spawn(argv);
+    child_ = Spawn(argv, env_);
     for (std::string line = child_.ReadLine(); !line.empty(); line = child_.ReadLine()) {
       port_ = PortOfReadyLine(line);
       if (port_ != 0) break;
@@ -50,6 +58,8 @@ class ServeProcess {
  private:
   std::string dir_;
   std::vector<std::string> args_;
+  std::vector<std::string> wrapper_;
+  std::vector<std::string> env_;
   Child child_;
   int port_ = 0;
 };

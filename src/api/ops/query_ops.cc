@@ -39,7 +39,8 @@ Result<Response> Query(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(query::BoundQuery bound, query::Bind(parsed, *ctx.repo, spelling));
 
   if (ctx.query_indexes == nullptr) return RuntimeError("no query indexes for this request");
-  std::shared_ptr<query::QueryIndex> index = ctx.query_indexes->Get(ctx.domain_id, ctx.repository_id);
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<query::QueryIndex> index,
+                         ctx.query_indexes->Get(ctx.domain_id, ctx.repository_id));
   query::QueryPage page;
   page.skip = static_cast<uint64_t>(skip);
   page.max = static_cast<uint64_t>(max);

@@ -89,7 +89,7 @@ Status QueryIndex::ReopenLocked() {
   }
   FOLIO_RETURN_IF_ERROR(db->Transaction(CreateSchemaSql() + "INSERT OR IGNORE INTO meta(key, value) VALUES('schema', " +
                                         std::to_string(kSchemaVersion) + ");"));
-  auto st = fs_.Stat(paths_.db_fs_path);
+  auto st = files().Stat(paths_.db_fs_path);
   if (st.ok()) identity_ = *st;
   writer_ = std::move(db);
   return OkStatus();
@@ -105,7 +105,7 @@ void QueryIndex::RemoveFilesLocked() {
   identity_.reset();
   verified_ = false;
   in_step_at_.clear();
-  for (const char* suffix : {"", "-wal", "-shm"}) (void)fs_.Remove(paths_.db_fs_path + suffix);
+  for (const char* suffix : {"", "-wal", "-shm"}) (void)files().Remove(paths_.db_fs_path + suffix);
 }
 
 Result<QueryIndex::State> QueryIndex::CheckLocked(std::shared_ptr<ChangeFeed>& feed) {
@@ -113,7 +113,7 @@ Result<QueryIndex::State> QueryIndex::CheckLocked(std::shared_ptr<ChangeFeed>& f
     std::lock_guard<std::mutex> lock(mu_);
     feed = feed_;
   }
-  auto st = fs_.Stat(paths_.db_fs_path);
+  auto st = files().Stat(paths_.db_fs_path);
   const bool same = writer_ && st.ok() && identity_ && SameInode(*st, *identity_);
   if (!same) {
     if (writer_) Log("the index file was removed or replaced: it is opened again");
@@ -312,7 +312,7 @@ Status QueryIndex::Build(Repository& repo, bool force) {
   {
     std::lock_guard<std::timed_mutex> w(write_mu_);
     // Another process may be building: wait for it, then look again.
-    auto file_lock = fs_.Lock(paths_.lock_fs_path);
+    auto file_lock = files().Lock(paths_.lock_fs_path);
     if (!file_lock.ok()) {
       result = file_lock.status();
     } else {

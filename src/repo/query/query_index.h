@@ -50,8 +50,10 @@ namespace folio::query {
 struct IndexPaths {
   std::string label;         // for log lines: "demo/main"
   std::string db_path;       // absolute host path of the database file
-  std::string db_fs_path;    // the same file as a path of `fs` (to notice it deleted or replaced)
-  std::string lock_fs_path;  // the build lock, a path of `fs`
+  std::string db_fs_path;    // the same file as a path of `files` (to notice it deleted or replaced)
+  std::string lock_fs_path;  // the build lock, a path of `files`
+  // The Fs that holds the index's files; null: the repository's own (its metadata).
+  Fs* files = nullptr;
 };
 
 struct QueryPage {
@@ -146,6 +148,9 @@ class QueryIndex {
   Result<QueryHits> RunOnce(const BoundQuery& query, const QueryPage& page);
   Result<Summary> SummarizeOnce(Repository& repo);
   void Log(const std::string& message) const;
+
+  // The Fs of the index's own files (IndexPaths::files, else fs_).
+  Fs& files() const { return paths_.files != nullptr ? *paths_.files : fs_; }
 
   Fs& fs_;
   const IndexPaths paths_;

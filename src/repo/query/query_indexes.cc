@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
+#include <filesystem>
 
 #include "repo/query/change_log_feed.h"
 #include "repo/store_fs.h"
@@ -21,19 +23,39 @@ std::string IndexLockFileOf(const std::string& base) {
   return storage::RepoLayout(base).QueryIndexLockFile();
 }
 
-std::shared_ptr<QueryIndex> MakeQueryIndex(Fs& fs, const std::string& base, QueryIndex::Logger log) {
+std::string ScratchIndexFileOf(const std::string& base) {
+  std::string name = base;
+  std::replace(name.begin(), name.end(), '/', '.');
+  return name + ".sqlite";
+}
+
+bool MayWriteIndexBeside(Fs& fs, const std::string& base, bool read_only) {
+  if (read_only) return false;
+  // The host path SQLite would open; what the kernel says of it is what counts (root
+  // may write a directory it does not own; nobody writes a read-only mount).
+  return ::access(fs.Describe(storage::RepoLayout(base).MetaDir()).c_str(), W_OK) == 0;
+}
+
+std::shared_ptr<QueryIndex> MakeQueryIndex(Fs& fs, const std::string& base, QueryIndex::Logger log, Fs* scratch) {
   const storage::RepoLayout layout(base);
   IndexPaths paths;
   paths.label = base;
-  paths.db_fs_path = IndexFileOf(base);
-  paths.lock_fs_path = IndexLockFileOf(base);
-  // SQLite opens files by host path; the data directory's Fs knows it.
-  paths.db_path = fs.Describe(paths.db_fs_path);
+  if (scratch != nullptr) {
+    paths.files = scratch;
+    paths.db_fs_path = ScratchIndexFileOf(base);
+    paths.lock_fs_path = paths.db_fs_path + ".lock";
+  } else {
+    paths.db_fs_path = IndexFileOf(base);
+    paths.lock_fs_path = IndexLockFileOf(base);
+  }
+  // SQLite opens files by host path; the Fs that holds them knows it.
+  paths.db_path = (scratch != nullptr ? *scratch : fs).Describe(paths.db_fs_path);
   return std::make_shared<QueryIndex>(fs, std::move(paths), std::make_shared<ChangeLogFeed>(fs, layout.ChangesDir()),
                                       std::move(log));
 }
 
-QueryIndexes::QueryIndexes(Store& store, QueryIndex::Logger log) : store_(store), log_(std::move(log)) {}
+QueryIndexes::QueryIndexes(Store& store, QueryIndex::Logger log, std::string scratch_dir, bool read_only)
+    : store_(store), log_(std::move(log)), read_only_(read_only), scratch_dir_(std::move(scratch_dir)) {}
 
 QueryIndexes::~QueryIndexes() {
   stop_ = true;
@@ -42,15 +64,42 @@ QueryIndexes::~QueryIndexes() {
     for (auto& [key, index] : indexes_) index->Stop();
   }
   if (background_.joinable()) background_.join();
+  std::lock_guard<std::mutex> lock(mu_);
+  indexes_.clear();  // their databases are closed before their files go
+  scratch_fs_.reset();
+  if (own_scratch_) {
+    std::error_code ignored;
+    std::filesystem::remove_all(scratch_dir_, ignored);
+  }
 }
 
-std::shared_ptr<QueryIndex> QueryIndexes::Get(const std::string& domain_id, const std::string& repository_id) {
+Result<Fs*> QueryIndexes::ScratchLocked() {
+  if (scratch_fs_) return scratch_fs_.get();
+  if (scratch_dir_.empty()) {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/folio-index-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      return StorageError("cannot make a directory for the query indexes in '" + pattern + "'",
+                          static_cast<std::errc>(errno));
+    }
+    scratch_dir_ = pattern;
+    own_scratch_ = true;
+  }
+  FOLIO_ASSIGN_OR_RETURN(scratch_fs_, OpenPosixFs(scratch_dir_, PosixFsOptions{.durable = false}));
+  return scratch_fs_.get();
+}
+
+Result<std::shared_ptr<QueryIndex>> QueryIndexes::Get(const std::string& domain_id, const std::string& repository_id) {
   const std::string base = domain_id + "/" + repository_id;
   std::lock_guard<std::mutex> lock(mu_);
   auto it = indexes_.find(base);
   if (it != indexes_.end()) return it->second;
   Fs& fs = repo::StoreFs::Of(store_);
-  auto index = MakeQueryIndex(fs, base, log_);
+  Fs* scratch = nullptr;
+  if (!MayWriteIndexBeside(fs, base, read_only_)) {
+    FOLIO_ASSIGN_OR_RETURN(scratch, ScratchLocked());
+  }
+  auto index = MakeQueryIndex(fs, base, log_, scratch);
   if (!inotify_) inotify_ = std::make_shared<Inotify>();
   index->SetHandWatcher(
       std::make_unique<HandWatcher>(fs, base, inotify_, [log = log_, base](const std::string& line) {
@@ -94,7 +143,8 @@ void QueryIndexes::PrepareAll() {
       if (stop_) return;
       auto repo = store_.GetRepository(d.domain_id, r.repository_id);
       if (!repo.ok()) continue;
-      Status s = Get(d.domain_id, r.repository_id)->Prepare(**repo);
+      auto index = Get(d.domain_id, r.repository_id);
+      Status s = index.ok() ? (*index)->Prepare(**repo) : index.status();
       if (!s.ok() && !stop_ && log_) {
         log_("query index of " + d.domain_id + "/" + r.repository_id + ": " + s.message());
       }

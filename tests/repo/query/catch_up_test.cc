@@ -502,13 +502,13 @@ TEST_CASE("QueryIndex: deleted, damaged or of another schema: rebuilt, with the 
     std::fclose(file);
   }
   CHECK(f.Set(all) == expected);
-  auto summary = f.indexes->Get("demo", "main")->Summarize(*f.repo);
+  auto summary = f.(*indexes->Get("demo", "main"))->Summarize(*f.repo);
   REQUIRE_MESSAGE(summary.ok(), summary.status().ToString());
   CHECK(summary->complete);
   CHECK(summary->objects == 18);  // 4 folders, 1 item, 1 relationship, 12 document versions
   // A new user of the file (a restart) reads it afresh and finds the same.
   query::QueryIndexes restarted(*f.store);
-  auto again = restarted.Get("demo", "main")->Summarize(*f.repo);
+  auto again = (*restarted.Get("demo", "main"))->Summarize(*f.repo);
   REQUIRE_MESSAGE(again.ok(), again.status().ToString());
   CHECK(again->objects == 18);
 }
@@ -517,7 +517,7 @@ TEST_CASE("QueryIndex: a build that was stopped leaves an incomplete index, rebu
   QueryFixture f;
   {
     query::QueryIndexes indexes(*f.store);
-    auto index = indexes.Get("demo", "main");
+    auto index = *indexes.Get("demo", "main");
     index->Stop();
     CHECK(index->Prepare(*f.repo).kind() == ErrorKind::kRuntime);
   }
@@ -533,7 +533,7 @@ TEST_CASE("QueryIndex: two processes' indexes share the file; a restart keeps it
     auto bound = query::Bind(*parsed, *f.repo, TestSpelling());
     REQUIRE(bound.ok());
     query::QueryPage page;
-    auto hits = ix.Get("demo", "main")->Run(*f.repo, *bound, page);
+    auto hits = (*ix.Get("demo", "main"))->Run(*f.repo, *bound, page);
     REQUIRE_MESSAGE(hits.ok(), hits.status().ToString());
     return hits->total;
   };
@@ -570,7 +570,7 @@ TEST_CASE("QueryIndex: queries and writes from many threads") {
         } else {
           auto parsed = query::Parse("SELECT * FROM cmis:document WHERE CONTAINS('threaded')");
           auto bound = query::Bind(*parsed, *f.repo, TestSpelling());
-          auto hits = f.indexes->Get("demo", "main")->Run(*f.repo, *bound, query::QueryPage{});
+          auto hits = f.(*indexes->Get("demo", "main"))->Run(*f.repo, *bound, query::QueryPage{});
           if (!hits.ok()) failed = true;
         }
       }

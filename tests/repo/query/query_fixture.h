@@ -219,7 +219,7 @@ struct QueryFixture : RepoFixture {
   Result<query::QueryHits> Run(const std::string& statement, query::QueryPage page = {}) {
     FOLIO_ASSIGN_OR_RETURN(query::ParsedQuery parsed, query::Parse(statement));
     FOLIO_ASSIGN_OR_RETURN(query::BoundQuery bound, query::Bind(parsed, *repo, TestSpelling()));
-    return indexes->Get("demo", "main")->Run(*repo, bound, page);
+    return (*indexes->Get("demo", "main"))->Run(*repo, bound, page);
   }
 
   // The ids of the results, in order (searchAllVersions as asked); every match is on
