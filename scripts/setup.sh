@@ -21,8 +21,10 @@ while [[ $# -gt 0 ]]; do
     --target) targets+=(--target "$2"); shift 2 ;;
     --target=*) targets+=(--target "${1#--target=}"); shift ;;
     # The README walkthrough test runs curl; the pytest recipe runs pytest; the package
-    # test reads the .deb with dpkg-deb (dpkg-dev: cpack's dependency scan).
-    --test-packages) packages+=(curl python3-pytest dpkg-dev); shift ;;
+    # test reads the .deb with dpkg-deb (dpkg-dev: cpack's dependency scan); the
+    # distributed-filesystem tests run MooseFS and nginx (tests/dfs/), the bench wrk.
+    --test-packages) packages+=(curl python3-pytest dpkg-dev moosefs-master moosefs-chunkserver
+                                moosefs-client moosefs-cli fuse3 iproute2 nginx wrk); shift ;;
     *) cmake_args+=("$1"); shift ;;
   esac
 done

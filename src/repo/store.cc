@@ -19,6 +19,7 @@
 #include "storage/ids.h"
 #include "storage/json_access.h"
 #include "storage/json_file.h"
+#include "storage/fs_probe.h"
 #include "storage/layout.h"
 
 namespace folio {
@@ -57,18 +58,40 @@ Store::Store(Fs& fs, std::unique_ptr<Fs> owned, StoreOptions options)
     : owned_fs_(std::move(owned)), fs_(&fs), dir_(fs.Describe("")), options_(options) {}
 
 Result<std::unique_ptr<Store>> Store::Open(const std::string& dir, StoreOptions options) {
-  auto fs = OpenPosixFs(dir, PosixFsOptions{options.durable});
+  auto fs = OpenPosixFs(dir, PosixFsOptions{.durable = options.durable});
   if (!fs.ok() && fs.status().Is(std::errc::no_such_file_or_directory)) {
     if (!options.create) return ObjectNotFound("data directory '" + dir + "' does not exist");
     // Creating the data directory itself is the one step outside any Fs root.
     if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
       return StorageError("cannot create data directory '" + dir + "'", static_cast<std::errc>(errno));
     }
-    fs = OpenPosixFs(dir, PosixFsOptions{options.durable});
+    fs = OpenPosixFs(dir, PosixFsOptions{.durable = options.durable});
   }
   if (!fs.ok()) return fs.status();
+  std::string choices;
+  if (!options.read_only) {
+    auto probe = storage::ProbeFilesystem(dir);
+    if (probe.ok()) {
+      FOLIO_RETURN_IF_ERROR(storage::RequireUsable(*probe, (*fs)->Describe("")));
+      fs = OpenPosixFs(dir, PosixFsOptions{.durable = options.durable, .features = probe->features});
+      if (!fs.ok()) return fs.status();
+      choices = storage::DescribeChoices(*probe);
+      storage::AdaptToFilesystem(probe->features);
+    } else if (!probe.status().Is(std::errc::read_only_file_system) &&
+               !probe.status().Is(std::errc::permission_denied)) {
+      return probe.status();
+    }
+    // A directory nobody may write is served for reading all the same: writes say why
+    // they fail.
+  }
+  if (choices.empty() && storage::SeesWholeSecondTimestamps(dir)) {
+    FsFeatures coarse;
+    coarse.fine_timestamps = false;
+    storage::AdaptToFilesystem(coarse);
+  }
   Fs& raw = **fs;
   std::unique_ptr<Store> store(new Store(raw, std::move(*fs), options));
+  store->filesystem_choices_ = std::move(choices);
   FOLIO_RETURN_IF_ERROR(store->Init());
   return store;
 }

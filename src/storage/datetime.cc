@@ -297,7 +297,20 @@ int64_t WallNowNs() {
   return duration_cast<nanoseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-bool IsRacy(int64_t mtime_ns) { return WallNowNs() - mtime_ns <= kRacyNs; }
+namespace {
+std::atomic<int64_t> g_racy_ns{kRacyNs};
+}  // namespace
+
+bool IsRacy(int64_t mtime_ns) { return WallNowNs() - mtime_ns <= g_racy_ns.load(std::memory_order_relaxed); }
+
+void WidenRacyWindow(int64_t tick_ns) {
+  const int64_t wanted = tick_ns + kRacyNs;
+  int64_t now = g_racy_ns.load();
+  while (now < wanted && !g_racy_ns.compare_exchange_weak(now, wanted)) {
+  }
+}
+
+void ResetRacyWindowForTest() { g_racy_ns.store(kRacyNs); }
 
 void SetClockForTest(std::optional<int64_t> ms) {
   if (ms) g_fixed_ms = *ms;

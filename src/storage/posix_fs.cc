@@ -77,9 +77,10 @@ class DirRef {
 
 // Opens `rel` (validated; "" is `at` itself) beneath the directory `at`, never through
 // a symlink; errors name `shown`, and say "create" when `flags` has O_CREAT or
-// `creating` (a directory opened on the way to a file to create).
+// `creating` (a directory opened on the way to a file to create). `walk`: without
+// openat2 (the filesystem's probe found none), by OpenByWalk.
 Result<Fd> OpenBeneath(int at, const std::string& rel, const std::string& shown, int flags, mode_t mode,
-                       bool creating = false);
+                       bool creating, bool walk);
 
 // Without openat2 (kernels before 5.6, valgrind): the same confinement by walking one
 // component at a time, each opened with O_NOFOLLOW beneath the previous one;
@@ -129,7 +130,7 @@ Result<Fd> OpenByWalk(int at_root, const std::string& path, const std::string& s
 }
 
 Result<Fd> OpenBeneath(int at, const std::string& rel, const std::string& shown, int flags, mode_t mode,
-                       bool creating) {
+                       bool creating, bool walk) {
   const char* p = rel.empty() ? "." : rel.c_str();
   struct open_how how {};
   how.flags = static_cast<uint64_t>(flags | O_CLOEXEC | O_NOFOLLOW);
@@ -137,7 +138,7 @@ Result<Fd> OpenBeneath(int at, const std::string& rel, const std::string& shown,
   how.mode = (flags & O_CREAT) ? mode : 0;
   how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
   for (;;) {
-    if (g_no_openat2.load(std::memory_order_relaxed)) return OpenByWalk(at, rel, shown, flags, mode, creating);
+    if (walk || g_no_openat2.load(std::memory_order_relaxed)) return OpenByWalk(at, rel, shown, flags, mode, creating);
     long fd = ::syscall(SYS_openat2, at, p, &how, sizeof(how));
     if (fd >= 0) return Fd(static_cast<int>(fd));
     if (errno == EINTR || errno == EAGAIN) continue;
@@ -226,15 +227,24 @@ class PosixFs : public Fs {
     return RenameImpl(from, to, 0);
   }
   Status Exchange(const std::string& a, const std::string& b) override {
+    // Exchange serves only to reuse inodes (storage/spare_pool.h), which a reader tells
+    // apart by a ctime that moves: not with whole-second timestamps.
+    if (!options_.features.rename_exchange || !options_.features.fine_timestamps) return Fs::Exchange(a, b);
     return RenameImpl(a, b, RENAME_EXCHANGE);
   }
   Status RenameNoReplace(const std::string& from, const std::string& to) override {
-    return RenameImpl(from, to, RENAME_NOREPLACE);
+    if (options_.features.rename_noreplace) return RenameImpl(from, to, RENAME_NOREPLACE);
+    return RenameNoReplaceFallback(from, to);
   }
 
   Status SyncDir(const std::string& dir) override {
     if (!options_.durable) return OkStatus();
     FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenPath(dir, O_RDONLY | O_DIRECTORY, 0));
+    // Without fsync of a directory, the whole filesystem (the names in `dir` with it).
+    if (!options_.features.dir_fsync) {
+      if (::syncfs(fd.get()) != 0) return Errno("sync the filesystem of", dir, errno);
+      return OkStatus();
+    }
     if (::fsync(fd.get()) != 0) return Errno("sync directory", dir, errno);
     return OkStatus();
   }
@@ -336,10 +346,7 @@ class PosixFs : public Fs {
 
   Result<std::unique_ptr<FileLock>> Lock(const std::string& path, LockMode mode) override {
     FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenPath(path, O_RDWR | O_CREAT, 0644));
-    const int op = mode == LockMode::kShared ? LOCK_SH : LOCK_EX;
-    while (::flock(fd.get(), op) != 0) {
-      if (errno != EINTR) return Errno("lock", path, errno);
-    }
+    FOLIO_RETURN_IF_ERROR(LockFd(fd.get(), mode == LockMode::kShared, path));
     return storage::NewPosixLock(std::move(fd));
   }
 
@@ -369,7 +376,7 @@ class PosixFs : public Fs {
   Status SyncAll() override {
     if (!options_.durable) return OkStatus();
     // Not root_ itself: an O_PATH descriptor is refused by syncfs.
-    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(root_, "", root_path_, O_RDONLY | O_DIRECTORY, 0));
+    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(root_, "", root_path_, O_RDONLY | O_DIRECTORY, 0, false, walk()));
     if (::syncfs(fd.get()) != 0) return Errno("sync the filesystem of", root_path_, errno);
     return OkStatus();
   }
@@ -403,13 +410,13 @@ class PosixFs : public Fs {
   // Errors name `dir`.
   virtual Result<DirRef> OpenDir(const std::string& dir) {
     if (dir.empty()) return DirRef::Borrowed(root_);
-    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(root_, dir, dir, O_PATH | O_DIRECTORY, 0));
+    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(root_, dir, dir, O_PATH | O_DIRECTORY, 0, false, walk()));
     return DirRef::Owned(std::move(fd));
   }
   // Opens `path` itself with `flags`. Errors name `path`.
   virtual Result<Fd> OpenPath(const std::string& path, int flags, mode_t mode) {
     FOLIO_RETURN_IF_ERROR(ValidatePath(path));
-    return OpenBeneath(root_, path, path, flags, mode);
+    return OpenBeneath(root_, path, path, flags, mode, false, walk());
   }
   // A descriptor of `dir` held open already, or -1.
   virtual int HeldDir(const std::string& /*dir*/) { return -1; }
@@ -417,8 +424,73 @@ class PosixFs : public Fs {
   virtual void Forget(const std::string& /*path*/) {}
 
   int root() const { return root_; }
+  bool walk() const { return !options_.features.openat2; }
 
  private:
+  // Locks the open file `fd` (shared or exclusive), waiting for conflicting holders:
+  // flock, or where the filesystem has none, an open file description lock on the
+  // whole file (both belong to the open file, both end with its last descriptor).
+  Status LockFd(int fd, bool shared, const std::string& path) {
+    if (options_.features.flock) {
+      while (::flock(fd, shared ? LOCK_SH : LOCK_EX) != 0) {
+        if (errno != EINTR) return Errno("lock", path, errno);
+      }
+      return OkStatus();
+    }
+    struct flock whole {};
+    whole.l_type = shared ? F_RDLCK : F_WRLCK;
+    whole.l_whence = SEEK_SET;  // l_start 0, l_len 0: the whole file, however long
+    while (::fcntl(fd, F_OFD_SETLKW, &whole) != 0) {
+      if (errno != EINTR) return Errno("lock", path, errno);
+    }
+    return OkStatus();
+  }
+
+  // RenameNoReplace without RENAME_NOREPLACE. A file with hard links: linked under
+  // `to` (which fails if `to` exists, atomically), then its name `from` removed; a
+  // crash between leaves both names, and `from` is always a temporary or a file its
+  // caller removes when it finds it again. A directory (or no hard links): renamed
+  // while holding an exclusive flock of the directory of `to`, after checking that
+  // `to` is free; every RenameNoReplace takes that lock, and the names Folio creates
+  // otherwise (mkdir, O_EXCL) fail on a taken name by themselves. Without flock, a
+  // directory is made at `to` (taking the name) and replaced by the rename: a crash
+  // between leaves it empty, which a reader takes as an empty folder.
+  Status RenameNoReplaceFallback(const std::string& from, const std::string& to) {
+    FOLIO_RETURN_IF_ERROR(ValidatePath(from));
+    FOLIO_RETURN_IF_ERROR(ValidatePath(to));
+    if (from.empty() || to.empty()) return InvalidArgument("cannot rename the data directory itself");
+    const std::string shown = from + "' to '" + to;
+    auto [from_parent, from_name] = SplitParent(from);
+    auto [to_parent, to_name] = SplitParent(to);
+    FOLIO_ASSIGN_OR_RETURN(DirRef a, OpenDir(from_parent));
+    DirRef other;
+    if (to_parent != from_parent) {
+      FOLIO_ASSIGN_OR_RETURN(other, OpenDir(to_parent));
+    }
+    const int b = other.get() >= 0 ? other.get() : a.get();
+    struct stat st;
+    if (::fstatat(a.get(), from_name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return Errno("rename", shown, errno);
+    if (!S_ISDIR(st.st_mode) && options_.features.hard_links) {
+      if (::linkat(a.get(), from_name.c_str(), b, to_name.c_str(), 0) != 0) return Errno("rename", shown, errno);
+      if (::unlinkat(a.get(), from_name.c_str(), 0) != 0 && errno != ENOENT) {
+        const int err = errno;
+        (void)::unlinkat(b, to_name.c_str(), 0);  // back as it was: the one name `from`
+        return Errno("rename", shown, err);
+      }
+      return OkStatus();
+    }
+    if (!options_.features.flock) {
+      if (::mkdirat(b, to_name.c_str(), 0755) != 0) return Errno("rename", shown, errno);
+      return RenameImpl(from, to, 0);
+    }
+    // The lock is taken on a descriptor of its own: flock on the O_PATH one is refused.
+    FOLIO_ASSIGN_OR_RETURN(Fd guard, OpenPath(to_parent, O_RDONLY | O_DIRECTORY, 0));
+    FOLIO_RETURN_IF_ERROR(LockFd(guard.get(), false, to_parent.empty() ? "." : to_parent));
+    if (::fstatat(b, to_name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) return Errno("rename", shown, EEXIST);
+    if (errno != ENOENT) return Errno("rename", shown, errno);
+    return RenameImpl(from, to, 0);
+  }
+
   Status RenameImpl(const std::string& from, const std::string& to, unsigned flags) {
     FOLIO_RETURN_IF_ERROR(ValidatePath(from));
     FOLIO_RETURN_IF_ERROR(ValidatePath(to));
@@ -469,9 +541,9 @@ class HeldPosixFs final : public PosixFs {
   Result<Fd> OpenPath(const std::string& path, int flags, mode_t mode) override {
     FOLIO_RETURN_IF_ERROR(ValidatePath(path));
     auto [parent, name] = SplitParent(path);
-    if (parent.empty()) return OpenBeneath(root(), path, path, flags, mode);
+    if (parent.empty()) return OpenBeneath(root(), path, path, flags, mode, false, walk());
     FOLIO_ASSIGN_OR_RETURN(int dir, Hold(parent, path, (flags & O_CREAT) != 0));
-    return OpenBeneath(dir, name, path, flags, mode);
+    return OpenBeneath(dir, name, path, flags, mode, false, walk());
   }
 
   int HeldDir(const std::string& dir) override {
@@ -510,7 +582,7 @@ class HeldPosixFs final : public PosixFs {
     }
     const int at = above != nullptr ? above->fd.get() : root();
     const std::string rel = above != nullptr ? dir.substr(above->path.size() + 1) : dir;
-    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(at, rel, shown, O_PATH | O_DIRECTORY, 0, creating));
+    FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenBeneath(at, rel, shown, O_PATH | O_DIRECTORY, 0, creating, walk()));
     if (held_.size() >= kMaxHeld) {
       auto lru = std::min_element(held_.begin(), held_.end(),
                                   [](const Entry& a, const Entry& b) { return a.used < b.used; });

@@ -1,5 +1,6 @@
 // The Fs contract, written once and run on PosixFs (a temp dir), its HoldDirectories()
-// view and MemFs: every method,
+// view, MemFs, and PosixFs taking the fallbacks of a filesystem without RENAME_NOREPLACE,
+// RENAME_EXCHANGE, openat2, flock, hard links (FALLBACK_WORLDS): every method,
 // its results and the error causes callers rely on. A MemFs that passes behaves as the
 // disk does for everything the engine can ask.
 #include <doctest/doctest.h>
@@ -15,14 +16,21 @@
 using namespace folio;
 using folio::testing::Contains;
 using folio::testing::Get;
+using folio::testing::kSwaps;
 using folio::testing::MemWorld;
+using folio::testing::PosixFallbackHeldWorld;
+using folio::testing::PosixFallbackWorld;
 using folio::testing::PosixHeldWorld;
+using folio::testing::PosixNoLinksWorld;
 using folio::testing::PosixWorld;
 using folio::testing::Put;
 
 TYPE_TO_STRING(PosixWorld);
 TYPE_TO_STRING(PosixHeldWorld);
 TYPE_TO_STRING(MemWorld);
+TYPE_TO_STRING(PosixFallbackWorld);
+TYPE_TO_STRING(PosixNoLinksWorld);
+TYPE_TO_STRING(PosixFallbackHeldWorld);
 
 namespace {
 
@@ -64,7 +72,7 @@ constexpr std::errc kNotEmpty = std::errc::directory_not_empty;
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("Fs: every method refuses paths that are not normal and relative", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: every method refuses paths that are not normal and relative", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("a").ok());
@@ -103,7 +111,7 @@ TEST_CASE_TEMPLATE("Fs: every method refuses paths that are not normal and relat
   CHECK(Names(fs, "") == std::set<std::string>{"a"});
 }
 
-TEST_CASE_TEMPLATE("Fs: Open reads a file and refuses everything else with its cause", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: Open reads a file and refuses everything else with its cause", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -141,7 +149,7 @@ TEST_CASE_TEMPLATE("Fs: Open reads a file and refuses everything else with its c
 }
 
 TEST_CASE_TEMPLATE("Fs: an open file stays readable after its name is removed or replaced", W, PosixWorld,
-                   PosixHeldWorld, MemWorld) {
+                   PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   Put(fs, "f", "old bytes");
@@ -158,7 +166,7 @@ TEST_CASE_TEMPLATE("Fs: an open file stays readable after its name is removed or
   CHECK(InodeOf(fs, "f") != ino);
 }
 
-TEST_CASE_TEMPLATE("Fs: OpenDirectory reads files by name as Open would", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: OpenDirectory reads files by name as Open would", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -200,7 +208,7 @@ TEST_CASE_TEMPLATE("Fs: OpenDirectory reads files by name as Open would", W, Pos
   CHECK_FAILS(fs.OpenDirectory("dlink"), kLoop, "dlink");
 }
 
-TEST_CASE_TEMPLATE("Fs: CreateNew makes a new file and nothing else", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: CreateNew makes a new file and nothing else", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -229,7 +237,7 @@ TEST_CASE_TEMPLATE("Fs: CreateNew makes a new file and nothing else", W, PosixWo
   CHECK(Names(fs, "d") == std::set<std::string>{"new"});
 }
 
-TEST_CASE_TEMPLATE("Fs: AppendFrom copies what the source has left", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: AppendFrom copies what the source has left", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   Put(fs, "src", "0123456789");
@@ -244,7 +252,7 @@ TEST_CASE_TEMPLATE("Fs: AppendFrom copies what the source has left", W, PosixWor
   CHECK(Get(fs, "dst") == "<3456789");
 }
 
-TEST_CASE_TEMPLATE("Fs: Rename replaces a file or an empty directory, atomically", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: Rename replaces a file or an empty directory, atomically", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   Put(fs, "a", "A");
@@ -283,7 +291,7 @@ TEST_CASE_TEMPLATE("Fs: Rename replaces a file or an empty directory, atomically
   CHECK(Names(fs, "full") == std::set<std::string>{"b", "sub", "x"});
 }
 
-TEST_CASE_TEMPLATE("Fs: Rename of two names of one file does nothing", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: Rename of two names of one file does nothing", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   Put(fs, "a", "A");
@@ -292,7 +300,7 @@ TEST_CASE_TEMPLATE("Fs: Rename of two names of one file does nothing", W, PosixW
   CHECK(Names(fs, "") == std::set<std::string>{"a", "b"});
 }
 
-TEST_CASE_TEMPLATE("Fs: Rename moves a symlink itself, never what it points to", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: Rename moves a symlink itself, never what it points to", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   Put(fs, "target", "T");
@@ -307,7 +315,7 @@ TEST_CASE_TEMPLATE("Fs: Rename moves a symlink itself, never what it points to",
   CHECK(fs.Stat("over")->type == FileType::kSymlink);
 }
 
-TEST_CASE_TEMPLATE("Fs: RenameNoReplace never replaces", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: RenameNoReplace never replaces", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   Put(fs, "a", "A");
@@ -321,14 +329,31 @@ TEST_CASE_TEMPLATE("Fs: RenameNoReplace never replaces", W, PosixWorld, PosixHel
   REQUIRE(fs.RenameNoReplace("a", "d/a").ok());
   CHECK(Get(fs, "d/a") == "A");
   CHECK(Names(fs, "") == std::set<std::string>{"b", "d"});
+  // A directory: never over a file, nor over an empty directory (a plain rename would).
+  REQUIRE(fs.MakeDir("e").ok());
+  Put(fs, "e/x", "X");
+  REQUIRE(fs.MakeDir("f").ok());
+  CHECK_FAILS(fs.RenameNoReplace("e", "f"), kExists, "f");
+  CHECK_FAILS(fs.RenameNoReplace("e", "b"), kExists, "b");
+  CHECK(Names(fs, "f").empty());
+  REQUIRE(fs.RenameNoReplace("e", "d/e").ok());
+  CHECK(Get(fs, "d/e/x") == "X");
+  CHECK(Names(fs, "") == std::set<std::string>{"b", "d", "f"});
 }
 
-TEST_CASE_TEMPLATE("Fs: Exchange swaps two names atomically; both must exist", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: Exchange swaps two names atomically; both must exist", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
   Put(fs, "a", "A");
   Put(fs, "d/b", "B");
+  if constexpr (!kSwaps<W>) {
+    // Without the call (or with whole-second timestamps): refused, nothing changed.
+    CHECK(fs.Exchange("a", "d/b").Is(std::errc::operation_not_supported));
+    CHECK(Get(fs, "a") == "A");
+    CHECK(Get(fs, "d/b") == "B");
+    return;
+  }
   const uint64_t ia = InodeOf(fs, "a"), ib = InodeOf(fs, "d/b");
   auto before = fs.Stat("a");
   REQUIRE(before.ok());
@@ -358,7 +383,7 @@ TEST_CASE_TEMPLATE("Fs: Exchange swaps two names atomically; both must exist", W
   CHECK_FALSE(fs.Exchange("a", "a/b").ok());
 }
 
-TEST_CASE_TEMPLATE("Fs: OpenToRewrite writes an existing file in place", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: OpenToRewrite writes an existing file in place", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -391,7 +416,7 @@ TEST_CASE_TEMPLATE("Fs: OpenToRewrite writes an existing file in place", W, Posi
   CHECK(Get(fs, "f") == "HELLO!");
 }
 
-TEST_CASE_TEMPLATE("Fs: SyncDir and List take a directory", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: SyncDir and List take a directory", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -425,7 +450,7 @@ TEST_CASE_TEMPLATE("Fs: SyncDir and List take a directory", W, PosixWorld, Posix
   CHECK_FAILS(fs.List("d/f/x"), kNotDir, "d/f/x");
 }
 
-TEST_CASE_TEMPLATE("Fs: MakeDir makes one new directory", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: MakeDir makes one new directory", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -443,7 +468,7 @@ TEST_CASE_TEMPLATE("Fs: MakeDir makes one new directory", W, PosixWorld, PosixHe
 }
 
 TEST_CASE_TEMPLATE("Fs: Remove takes one name: a file, a link, a special file or an empty directory", W,
-                   PosixWorld, PosixHeldWorld, MemWorld) {
+                   PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -464,7 +489,7 @@ TEST_CASE_TEMPLATE("Fs: Remove takes one name: a file, a link, a special file or
   CHECK(Names(fs, "").empty());
 }
 
-TEST_CASE_TEMPLATE("Fs: RemoveTree removes everything below, links as links", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: RemoveTree removes everything below, links as links", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("keep").ok());
@@ -490,7 +515,7 @@ TEST_CASE_TEMPLATE("Fs: RemoveTree removes everything below, links as links", W,
 }
 
 TEST_CASE_TEMPLATE("Fs: Stat reports type, size and identity without following a final link", W, PosixWorld,
-                   PosixHeldWorld, MemWorld) {
+                   PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -531,7 +556,7 @@ TEST_CASE_TEMPLATE("Fs: Stat reports type, size and identity without following a
   CHECK(fs.IdentityStat("g")->size == 4);
 }
 
-TEST_CASE_TEMPLATE("Fs: Lock creates the file and excludes as flock does", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: Lock creates the file and excludes as flock does", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -568,7 +593,7 @@ TEST_CASE_TEMPLATE("Fs: Lock creates the file and excludes as flock does", W, Po
   }
 }
 
-TEST_CASE_TEMPLATE("Fs: Link gives a file a second name", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: Link gives a file a second name", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -597,7 +622,7 @@ TEST_CASE_TEMPLATE("Fs: Link gives a file a second name", W, PosixWorld, PosixHe
   CHECK_FAILS(fs.Link("nodir/b", "c"), kNoEnt, "nodir");
 }
 
-TEST_CASE_TEMPLATE("Fs: OpenRandomAccess reads and writes at offsets", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: OpenRandomAccess reads and writes at offsets", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   REQUIRE(fs.MakeDir("d").ok());
@@ -629,7 +654,7 @@ TEST_CASE_TEMPLATE("Fs: OpenRandomAccess reads and writes at offsets", W, PosixW
   CHECK_FAILS(fs.OpenRandomAccess("missing/f"), kNoEnt, "missing/f");
 }
 
-TEST_CASE_TEMPLATE("Fs: SyncAll, BootId and Describe", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: SyncAll, BootId and Describe", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   Put(fs, "f", "F");
@@ -640,7 +665,7 @@ TEST_CASE_TEMPLATE("Fs: SyncAll, BootId and Describe", W, PosixWorld, PosixHeldW
   CHECK(Contains(fs.Describe("a/b"), "a/b"));
 }
 
-TEST_CASE_TEMPLATE("Fs: ReadWholeFile and SameBytes", W, PosixWorld, PosixHeldWorld, MemWorld) {
+TEST_CASE_TEMPLATE("Fs: ReadWholeFile and SameBytes", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
   const std::string big(200000, 'z');

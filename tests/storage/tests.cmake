@@ -1,6 +1,7 @@
 list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/posix_fs_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/fs_conformance_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/fs_probe_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/mem_fs_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/journal_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/change_log_store_test.cc
