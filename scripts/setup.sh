@@ -5,7 +5,8 @@
 #   scripts/setup.sh [--target NAME]... [--test-packages] [extra cmake args...]
 #
 # --target NAME   build only NAME (repeatable; e.g. folio); default: everything
-# --test-packages also install what the tests use beyond the build (curl, pytest)
+# --test-packages also install what the tests use beyond the build (curl, pytest, and for
+#                 the browser test chromium, node and npm, then puppeteer-core by npm ci)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,9 +23,13 @@ while [[ $# -gt 0 ]]; do
     --target=*) targets+=(--target "${1#--target=}"); shift ;;
     # The README walkthrough test runs curl; the pytest recipe runs pytest; the package
     # test reads the .deb with dpkg-deb (dpkg-dev: cpack's dependency scan); the
-    # distributed-filesystem tests run MooseFS and nginx (tests/dfs/), the bench wrk.
-    --test-packages) packages+=(curl python3-pytest dpkg-dev moosefs-master moosefs-chunkserver
-                                moosefs-client moosefs-cli fuse3 iproute2 nginx wrk); shift ;;
+    # distributed-filesystem tests run MooseFS and nginx (tests/dfs/), the bench wrk;
+    # the browse UI's test drives Debian's chromium with puppeteer-core (tests/browser/).
+    --test-packages)
+      packages+=(curl python3-pytest dpkg-dev moosefs-master moosefs-chunkserver
+                 moosefs-client moosefs-cli fuse3 iproute2 nginx wrk chromium nodejs)
+      command -v npm >/dev/null 2>&1 || packages+=(npm)  # NodeSource's nodejs carries its own
+      test_packages=1; shift ;;
     *) cmake_args+=("$1"); shift ;;
   esac
 done
@@ -43,3 +48,6 @@ fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release ${cmake_args[@]+"${cmake_args[@]}"} >/dev/null
 cmake --build build -j"$(nproc)" ${targets[@]+"${targets[@]}"}
+if [[ -n "${test_packages:-}" ]]; then
+  tests/browser/install.sh build >/dev/null  # puppeteer-core, pinned by its package-lock.json
+fi

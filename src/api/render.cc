@@ -224,7 +224,7 @@ Json Renderer::Type(const Json& type, bool with_property_definitions) const {
 }
 
 Json RepositoryInfoJson(const RepositoryInfo& info, Variant variant, const std::string& repository_url,
-                        const ChangeLogStatus& changes) {
+                        const ChangeLogStatus& changes, bool read_only) {
   Json caps = {
       {"capabilityContentStreamUpdatability", "anytime"},
       {"capabilityChanges", "all"},
@@ -290,6 +290,7 @@ Json RepositoryInfoJson(const RepositoryInfo& info, Variant variant, const std::
         {"versionLabel", "1.0"},
         {"description", "dateTimeFormat=extended gives ISO 8601 datetimes"}}});
   r["variant"] = std::string(VariantName(variant));
+  r["readOnly"] = read_only;  // serve --read-only: every write is refused (docs/API.md §4.4)
   return r;
 }
 

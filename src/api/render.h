@@ -84,8 +84,9 @@ class Renderer {
 };
 
 // The repositoryInfo of `info` (docs/API.md §4.4); `repository_url` is absolute.
-// `changes`: the state of its change log (latestChangeLogToken, changesIncomplete).
+// `changes`: the state of its change log (latestChangeLogToken, changesIncomplete);
+// `read_only`: the server refuses every write (serve --read-only), said as readOnly.
 Json RepositoryInfoJson(const RepositoryInfo& info, Variant variant, const std::string& repository_url,
-                        const ChangeLogStatus& changes);
+                        const ChangeLogStatus& changes, bool read_only);
 
 }  // namespace folio::api

@@ -46,7 +46,8 @@ Call::Call(const CallContext& ctx, const HttpHead& head)
       method_(head.method),
       target_(head.target),
       origin_(ctx.cors_origin == "*" ? std::string_view() : head.header("Origin")),
-      suppress_(SuppressedIn(head.target)) {}
+      suppress_(SuppressedIn(head.target)),
+      from_script_(api::EqualsIgnoreCase(head.header("X-Requested-With"), "XMLHttpRequest")) {}
 
 Call::~Call() {
   if (handle_ && !handled_) ctx_.service.ReleaseUpload(request_);
@@ -104,6 +105,9 @@ HttpResponse Call::Respond() {
   }
   response = handle_ && !failed_ ? RunService() : std::move(answer_);
   AddCors(response);
+  if (from_script_) {  // a page's own sign-in, not the browser's dialog (docs/API.md §11.2)
+    std::erase_if(response.headers, [](const auto& h) { return api::EqualsIgnoreCase(h.first, "WWW-Authenticate"); });
+  }
   return response;
 }
 

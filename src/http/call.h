@@ -66,6 +66,7 @@ class Call final : public Exchange {
   std::string target_;
   std::string origin_;   // the Origin header
   bool suppress_;        // suppressResponseCodes=true in the query string
+  bool from_script_;     // X-Requested-With: XMLHttpRequest: 401 without WWW-Authenticate
   bool handle_ = false;  // the service runs it (Handle)
   bool failed_ = false;
   bool handled_ = false;

@@ -18,6 +18,8 @@
 #include "api/form_limits.h"
 #include "api/params.h"
 #include "http/request_reader.h"
+#include "http/ui_endpoint.h"
+#include "ui/assets.h"
 #include "storage/wait_hooks.h"
 
 namespace folio::http {
@@ -225,9 +227,13 @@ std::unique_ptr<Exchange> Server::Refuse(int status, std::string message, const 
 }
 
 void Server::OperationsEndpoint(Call& call, const HttpHead& head, std::string_view path) const {
+  if (ui::IsUiPath(path)) {  // the browse UI (docs/API.md §2.4)
+    AnswerUi(call, head, path);
+    return;
+  }
   if (path != "/-/health" && path != "/-/metrics") {
     call.Fail(0, ObjectNotFound("no operations endpoint '" + std::string(path.substr(0, 100)) +
-                                "': use /-/health or /-/metrics"));
+                                "': use /-/health, /-/metrics or /-/ui/"));
     return;
   }
   if (head.method == "POST") {

@@ -77,7 +77,7 @@ TEST_CASE("folio::testing::Server: serves a copy on a free port; the copy goes w
 TEST_CASE("folio::testing::Server: no fixture is an empty data directory; options apply") {
   Server empty;
   auto c = TestClient("127.0.0.1", empty.port());
-  CHECK(c.Get("/")->body == R"({"domains":[]})");
+  CHECK(c.Get("/")->body == R"({"domains":[],"readOnly":false})");
   CHECK(c.Post("/", "operation=createDomain&domainId=acme", "application/x-www-form-urlencoded")->status == 201);
   CHECK(c.Post("/acme", "operation=createRepository&repositoryId=docs", "application/x-www-form-urlencoded")
             ->status == 201);

@@ -34,7 +34,8 @@ Result<Response> GetRepositories(Context& ctx) {
   for (const folio::RepositoryInfo& info : repos) {
     if (!acl::MayUseRepository(ctx.caller, info.repository_id)) continue;
     out[info.repository_id] =
-        RepositoryInfoJson(info, VariantOf(info), UrlOf(ctx, info), ChangesOf(ctx, info.repository_id));
+        RepositoryInfoJson(info, VariantOf(info), UrlOf(ctx, info), ChangesOf(ctx, info.repository_id),
+                           ctx.options.read_only);
   }
   return JsonResponse(200, out);
 }
@@ -61,7 +62,7 @@ Result<Response> CreateRepository(Context& ctx) {
   if (ctx.caller.authenticated()) members.push_back(ctx.caller.user());
   FOLIO_RETURN_IF_ERROR(ctx.accounts->ResetRepositoryGroup(made.repository_id, std::move(members)));
   Json out = Json::object();
-  out[made.repository_id] = RepositoryInfoJson(made, VariantOf(made), UrlOf(ctx, made), ChangeLogStatus{});
+  out[made.repository_id] = RepositoryInfoJson(made, VariantOf(made), UrlOf(ctx, made), ChangeLogStatus{}, false);
   Response r = JsonResponse(201, out);
   r.headers.emplace_back("Location", UrlOf(ctx, made));
   return r;

@@ -50,7 +50,7 @@ Result<Response> RepositoryInfo(Context& ctx) {
   Json out = Json::object();
   FOLIO_ASSIGN_OR_RETURN(ChangeLogStatus changes, ctx.repo->GetChangeLogStatus());
   out[ctx.repo->info().repository_id] =
-      RepositoryInfoJson(ctx.repo->info(), ctx.variant, ctx.RepositoryUrl(), changes);
+      RepositoryInfoJson(ctx.repo->info(), ctx.variant, ctx.RepositoryUrl(), changes, ctx.options.read_only);
   return JsonResponse(200, out);
 }
 

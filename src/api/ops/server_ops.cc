@@ -12,7 +12,8 @@ Result<Response> GetDomains(Context& ctx) {
   for (const DomainInfo& d : domains) {
     list.push_back({{"domainId", d.domain_id}, {"description", d.description}});
   }
-  return JsonResponse(200, Json{{"domains", std::move(list)}});
+  // readOnly: serve --read-only, every write refused (docs/API.md §7.2).
+  return JsonResponse(200, Json{{"domains", std::move(list)}, {"readOnly", ctx.options.read_only}});
 }
 
 // With adminUserId and adminPassword the domain appears with its first user, a domain

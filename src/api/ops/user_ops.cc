@@ -86,7 +86,10 @@ Result<Response> GetUsers(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(auto principals, Principals(ctx));
   Json users = Json::array();
   for (const auto& [id, user] : principals->users()) users.push_back(UserJson(*principals, user));
-  return JsonResponse(200, Json{{"users", std::move(users)}});
+  // Who asks (null: anonymous, in a domain without users), so that a client signed in
+  // with an API key learns its user (docs/API.md §11.1).
+  Json caller = ctx.caller.authenticated() ? Json(ctx.caller.user()) : Json();
+  return JsonResponse(200, Json{{"users", std::move(users)}, {"caller", std::move(caller)}});
 }
 
 Result<Response> CreateUser(Context& ctx) {

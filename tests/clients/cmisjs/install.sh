@@ -7,16 +7,5 @@
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 build="$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)"
-work="$build/tests/clients/cmisjs"
-mkdir -p "$work"
-lock_sum="$(cat "$here/package.json" "$here/package-lock.json" | sha256sum | cut -d' ' -f1)"
-if [[ ! -f "$work/node_modules/cmis/package.json" || "$(cat "$work/.installed" 2>/dev/null)" != "$lock_sum" ]]; then
-  cp "$here/package.json" "$here/package-lock.json" "$work/"
-  echo "cmisjs: npm ci in $work" >&2
-  if ! (cd "$work" && npm ci --no-audit --no-fund --loglevel=error >&2); then
-    echo "cmisjs: npm ci failed (is the npm registry reachable?)" >&2
-    exit 1
-  fi
-  echo "$lock_sum" > "$work/.installed"
-fi
-echo "$work/node_modules"
+source "$here/../../support/npm_package.sh"
+npm_install "$here" "$build/tests/clients/cmisjs" cmis || exit 1

@@ -19,15 +19,8 @@ fi
 build="$(cd "$1" && pwd)" || { echo "cmisjs: no build directory '$1'" >&2; exit 2; }
 shift
 
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  echo "SKIPPED: node and npm are needed for the CmisJS client test (apt-get install nodejs npm)"
-  exit 77
-fi
-node_major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
-if [[ "$node_major" -lt 18 ]]; then
-  echo "SKIPPED: node >= 18 is needed for the CmisJS client test (found $(node --version))"
-  exit 77
-fi
+source "$root/tests/support/npm_package.sh"
+require_node "the CmisJS client test"
 
 folio="$build/folio"
 if [[ ! -x "$folio" ]]; then
