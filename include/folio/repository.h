@@ -404,6 +404,13 @@ class Repository {
   // record read before: docs/STORAGE.md §9.) Thread-safe.
   void DropCaches();
 
+  // A damaged record spoils only its own object (docs/STORAGE.md §10): true when a read
+  // failed with `s` for such damage, which an answer listing many objects (a query,
+  // the change log) leaves out, answering the rest. Then `LogLeftOut` logs it: a
+  // warning naming `object` (an id or path) and the damage, once per object and message.
+  static bool IsDamage(const Status& s);
+  void LogLeftOut(const std::string& object, const Status& why);
+
  private:
   explicit Repository(std::unique_ptr<repo::Engine> engine);
   std::unique_ptr<repo::Engine> engine_;

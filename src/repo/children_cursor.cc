@@ -7,6 +7,7 @@
 #include "folio/cmis_ids.h"
 #include "repo/locator.h"
 #include "storage/json_access.h"
+#include "storage/layout.h"
 
 namespace folio::repo {
 
@@ -66,13 +67,13 @@ Result<std::optional<ObjectData>> PageCursor::Build(size_t index) {
   if (o.ok()) return std::optional<ObjectData>(std::move(*o));
   // Removed between listing and reading (by hand or another process): left out.
   if (o.status().kind() == ErrorKind::kObjectNotFound) return std::optional<ObjectData>();
-  if (o.status().kind() != ErrorKind::kStorage) return o.status();
+  if (!Listings::IsDamage(o.status())) return o.status();
   // One damaged record spoils only itself: the folder lists the rest (a folder of
   // 10,000 documents is not lost to one bad byte). A page by name without a filter
   // counts the listing's children, less the damaged ones it met.
   if (!admit_ && !sorted_ && total_ > 0) --total_;
   damaged_.push_back(DamagedChild{child.name, child.base, o.status().message()});
-  listings_.LogDamaged(folder_, child, o.status());
+  listings_.LogDamaged("/" + storage::JoinPath(folder_, child.name), o.status());
   return std::optional<ObjectData>();
 }
 

@@ -120,19 +120,18 @@ Result<ObjectData> Listings::BuildChild(const std::string& folder, const ListedC
   return builder_.Build(t);
 }
 
-void Listings::LogDamaged(const std::string& folder, const ListedChild& child, const Status& why) {
+void Listings::LogDamaged(const std::string& object, const Status& why) {
   // Not damage but a read-only process out of memory for adoptions: the Adopter has
   // said so once, for every such object.
   if (why.Is(std::errc::not_enough_memory)) return;
-  const std::string path = "/" + storage::JoinPath(folder, child.name);
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (logged_damage_.size() >= kMaxLoggedDamage) logged_damage_.clear();
-    if (!logged_damage_.insert(path + "\n" + why.message()).second) return;
+    if (!logged_damage_.insert(object + "\n" + why.message()).second) return;
   }
-  spdlog::warn("repository '{}': object '{}' left out of its folder's listing, it is damaged: {} "
+  spdlog::warn("repository '{}': object '{}' left out of an answer, it is damaged: {} "
                "(run folio fsck)",
-               layout_.base(), path, why.message());
+               layout_.base(), object, why.message());
 }
 
 void Listings::DropCaches() {

@@ -61,12 +61,24 @@ class Listings {
   // reads again and again, while a listing built again is no slower (bench/RESULTS.md).
   // Errors: kObjectNotFound if it went since the listing; kStorage.
   Result<ObjectData> BuildChild(const std::string& folder, const ListedChild& child);
-  // OK when `name` is a valid object name that no child of `folder` has.
-  // Errors: kNameConstraintViolation naming the name and the folder; kStorage.
+  // OK when `name` is a valid object name that no child of `folder` has, and the path
+  // it gives the object is within the limit (Rule P1, storage/name_rules.h).
+  // Errors: kNameConstraintViolation naming the name and the folder; kConstraint for a
+  // path too long; kStorage.
   Status CheckNameFree(const std::string& folder, const std::string& name);
-  // Logs that `child` of `folder` was left out of a page because `why` (a damaged
-  // record): a warning naming the file, once per file and message.
-  void LogDamaged(const std::string& folder, const ListedChild& child, const Status& why);
+  // Rule P1 for a folder at `folder` that moves or is renamed to `name` in `to_folder`:
+  // OK when everything below it stays within the limit. Reads the tree below it only
+  // when its path grows. Errors: kConstraint naming the folder; kStorage.
+  Status CheckTreeFits(const std::string& folder, const std::string& to_folder, const std::string& name);
+  // Logs that `object` (its path "/a/b", or its id) was left out of an answer because
+  // `why` (a damaged record): a warning naming it, once per object and message.
+  void LogDamaged(const std::string& object, const Status& why);
+  // Rule D1, owned here (docs/STORAGE.md §10, "a damaged record spoils only its own
+  // object"): true when a read failed with `s` because of damage (a record that does
+  // not parse, a file that cannot be read); listings, descendants, folderTree,
+  // getCheckedOut, query and contentChanges leave such an object out, log it once
+  // (LogDamaged) and answer the rest.
+  static bool IsDamage(const Status& s) { return s.kind() == ErrorKind::kStorage; }
   // Forgets the listings kept (see Repository::DropCaches).
   void DropCaches();
 

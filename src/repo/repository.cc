@@ -410,6 +410,10 @@ Repository::ReadOnce::ReadOnce() { repo::ObjectBuilder::EnterReadOnce(); }
 
 Repository::ReadOnce::~ReadOnce() { repo::ObjectBuilder::LeaveReadOnce(); }
 
+bool Repository::IsDamage(const Status& s) { return repo::Listings::IsDamage(s); }
+
+void Repository::LogLeftOut(const std::string& object, const Status& why) { engine_->listings.LogDamaged(object, why); }
+
 void Repository::DropCaches() {
   // Built documents and listings first: they hold records the caches below would
   // otherwise find still alive.

@@ -1,6 +1,8 @@
 // The tree below a folder; see tree.h.
 #include "repo/tree.h"
 
+#include "storage/layout.h"
+
 #include <vector>
 
 namespace folio::repo {
@@ -35,7 +37,8 @@ Status Tree::CheckSize(const Loc& folder, const TreeRequest& request) {
     todo.pop_back();
     auto listing = listings_.List(path);
     if (!listing.ok()) {
-      if (listing.status().Is(std::errc::no_such_file_or_directory)) continue;  // removed meanwhile
+      // Removed meanwhile, or unreadable (the walk leaves it out, and logs it).
+      if (listing.status().Is(std::errc::no_such_file_or_directory) || Listings::IsDamage(listing.status())) continue;
       return listing.status();
     }
     for (const ListedChild& c : (*listing)->children) {
@@ -74,7 +77,11 @@ Result<uint64_t> Tree::Visit(const std::string& folder_id, const TreeRequest& re
     if (!object.ok()) {
       // Removed between the listing and now (by hand or another process): left out.
       if (object.status().kind() == ErrorKind::kObjectNotFound) continue;
-      return object.status();
+      if (!Listings::IsDamage(object.status())) return object.status();
+      // A damaged record spoils only its object (docs/STORAGE.md §10): the walk goes on
+      // without it (a damaged folder's record: without what is below it too).
+      listings_.LogDamaged("/" + storage::JoinPath(folder, c.name), object.status());
+      continue;
     }
     if (++visited > request.max_objects && request.max_objects != 0) return TooMany(start, request);
     FOLIO_RETURN_IF_ERROR(visitor.Enter(*object, level));
@@ -84,8 +91,12 @@ Result<uint64_t> Tree::Visit(const std::string& folder_id, const TreeRequest& re
     }
     auto listing = listings_.List(object->path);
     if (!listing.ok()) {
-      if (!listing.status().Is(std::errc::no_such_file_or_directory)) return listing.status();
-      FOLIO_RETURN_IF_ERROR(visitor.Leave());  // removed meanwhile: a leaf
+      if (Listings::IsDamage(listing.status())) {
+        listings_.LogDamaged("/" + object->path, listing.status());
+      } else if (!listing.status().Is(std::errc::no_such_file_or_directory)) {
+        return listing.status();
+      }
+      FOLIO_RETURN_IF_ERROR(visitor.Leave());  // removed meanwhile, or unreadable: a leaf
       continue;
     }
     stack.push_back(Frame{object->path, std::move(*listing), 0, level + 1});  // `f` is invalid from here

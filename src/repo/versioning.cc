@@ -306,8 +306,14 @@ Result<std::vector<ObjectData>> Versioning::CheckedOut(const std::string& folder
     if (filter && loc->folder != folder_path) continue;
     auto series = records_.ReadSeries(loc->folder, loc->name);
     if (!series.ok() || !series->checked_out) continue;
-    FOLIO_ASSIGN_OR_RETURN(ObjectData o, builder_.BuildDocument(*loc, *series, std::nullopt, true));
-    out.push_back(std::move(o));
+    auto o = builder_.BuildDocument(*loc, *series, std::nullopt, true);
+    if (!o.ok()) {
+      // A damaged record (its own, its folder's) spoils only this working copy.
+      if (!Listings::IsDamage(o.status())) return o.status();
+      listings_.LogDamaged("/" + storage::JoinPath(loc->folder, loc->name), o.status());
+      continue;
+    }
+    out.push_back(std::move(*o));
   }
   return out;
 }

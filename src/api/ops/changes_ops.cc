@@ -40,7 +40,11 @@ Result<ObjectData> EventObject(Context& ctx, const ChangeEventInfo& e, bool now_
       *exists = true;
       return std::move(*now);
     }
-    if (now.status().kind() != ErrorKind::kObjectNotFound) return now.status();
+    if (now.status().kind() != ErrorKind::kObjectNotFound) {
+      if (!Repository::IsDamage(now.status())) return now.status();
+      // A damaged record spoils only its object: the event says what it knows itself.
+      ctx.repo->LogLeftOut(e.object_id, now.status());
+    }
   }
   ObjectData o;
   o.id = e.object_id;

@@ -70,7 +70,9 @@ Result<Response> Query(Context& ctx) {
     if (!object.ok()) {
       // Deleted since the index answered (by another process): never shown.
       if (object.status().kind() == ErrorKind::kObjectNotFound) continue;
-      return object.status();
+      if (!Repository::IsDamage(object.status())) return object.status();
+      ctx.repo->LogLeftOut(hit.object_id, object.status());  // spoils only itself
+      continue;
     }
     // The index matched only what the caller may read; an ACL changed since it answered
     // (by another process) is looked at again here, so nothing unreadable is shown.

@@ -347,4 +347,16 @@ Status IndexWriter::ClearMeta(const std::string& prefix) {
   return s->Run();
 }
 
+Result<std::vector<std::string>> IndexWriter::MetaKeys(const std::string& prefix) {
+  FOLIO_ASSIGN_OR_RETURN(Stmt * s, Cached("SELECT key FROM meta WHERE substr(key, 1, length(?1)) = ?1 ORDER BY key"));
+  s->BindText(1, prefix);
+  std::vector<std::string> keys;
+  for (;;) {
+    FOLIO_ASSIGN_OR_RETURN(bool row, s->Step());
+    if (!row) break;
+    keys.push_back(s->Text(0));
+  }
+  return keys;
+}
+
 }  // namespace folio::query

@@ -56,6 +56,8 @@ class IndexWriter {
   Status SetMeta(const std::string& key, int64_t value);
   // Removes every key starting with `prefix`.
   Status ClearMeta(const std::string& prefix);
+  // The keys starting with `prefix`, in order.
+  Result<std::vector<std::string>> MetaKeys(const std::string& prefix);
 
  private:
   struct Existing {

@@ -23,6 +23,7 @@ constexpr size_t kChangesPerOptimize = 10000;
 constexpr int kScanWorkers = 3;
 
 std::string TokenKey(const ChangeFeed& feed) { return "token:" + feed.id(); }
+constexpr char kLeftOutPrefix[] = "left-out:";
 
 Status Stopped() { return RuntimeError("the query index is stopping"); }
 
@@ -252,7 +253,12 @@ Status QueryIndex::Prepare(Repository& repo) {
       }
       if (*state == State::kReady && !force) {
         auto in_step = CatchUpLocked(repo, *feed);
-        if (in_step.ok() && *in_step) return OkStatus();
+        if (in_step.ok() && *in_step) {
+          FOLIO_ASSIGN_OR_RETURN(bool changed, LeftOutChangedLocked(repo));
+          if (!changed) return OkStatus();
+          force = true;
+          continue;
+        }
         if (!in_step.ok()) {
           if (!IsCorruption(in_step.status())) return in_step.status();
           RemoveFilesLocked();
@@ -266,6 +272,29 @@ Status QueryIndex::Prepare(Repository& repo) {
     force = false;
   }
   return StorageError("query index of " + paths_.label + " could not be made ready");
+}
+
+Result<bool> QueryIndex::LeftOutChangedLocked(Repository& repo) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now < next_left_out_probe_) return false;
+  next_left_out_probe_ = now + kLeftOutProbeEvery;
+  IndexWriter w(*writer_, repo);
+  FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> keys, w.MetaKeys(kLeftOutPrefix));
+  const Repository::ReadOnce read_once;  // read for the index alone
+  for (const std::string& key : keys) {
+    const std::string path = key.substr(sizeof kLeftOutPrefix - 1);
+    // Read as the build's scan reads it: the object, then its versions or children.
+    auto o = path.empty() ? repo.GetObject(repo.info().root_folder_id) : repo.GetObjectByPath(path);
+    Status s = o.status();
+    if (o.ok() && o->base == BaseType::kDocument) s = repo.GetAllVersions(o->id).status();
+    if (o.ok() && o->base == BaseType::kFolder) s = repo.GetChildren(o->id, 0, 1).status();
+    if (s.ok() || s.kind() == ErrorKind::kObjectNotFound) {
+      Log("'/" + path + "', left out of the last build (damaged), " + (s.ok() ? "reads" : "is gone") +
+          " now: the index is rebuilt");
+      return true;
+    }
+  }
+  return false;
 }
 
 Status QueryIndex::Rebuild(Repository& repo) { return Build(repo, /*force=*/true); }
@@ -327,6 +356,7 @@ Status QueryIndex::BuildLocked(Repository& repo, ChangeFeed& feed) {
   // from 29 to 43 MB for 100,000 documents and did not make the build faster
   // (bench/RESULTS.md).
   uint64_t count = 0;
+  std::vector<std::string> left_out;
   auto last_log = started;
   w.SetBulk(true);
   FOLIO_RETURN_IF_ERROR(w.Begin());
@@ -345,7 +375,7 @@ Status QueryIndex::BuildLocked(Repository& repo, ChangeFeed& feed) {
         }
         return OkStatus();
       },
-      stop_, kScanWorkers);
+      stop_, kScanWorkers, &left_out);
   if (s.ok()) s = w.Commit();
   if (!s.ok()) {
     w.Rollback();
@@ -362,8 +392,15 @@ Status QueryIndex::BuildLocked(Repository& repo, ChangeFeed& feed) {
   FOLIO_ASSIGN_OR_RETURN(bool in_step, CatchUpLocked(repo, feed));
   if (!in_step) return StorageError("the change feed lost events while the index was built; try again");
   FOLIO_RETURN_IF_ERROR(w.Begin());
+  FOLIO_RETURN_IF_ERROR(w.ClearMeta(kLeftOutPrefix));
+  for (const std::string& path : left_out) FOLIO_RETURN_IF_ERROR(w.SetMeta(kLeftOutPrefix + path, 1));
   FOLIO_RETURN_IF_ERROR(w.SetMeta("complete", 1));
   FOLIO_RETURN_IF_ERROR(w.Commit());
+  if (!left_out.empty()) {
+    Log(std::to_string(left_out.size()) + " damaged object(s) left out, first '/" + left_out.front() +
+        "': taken in once readable again");
+  }
+  next_left_out_probe_ = std::chrono::steady_clock::now() + kLeftOutProbeEvery;
   // Statistics let SQLite pick the most selective index: a name range rather than the
   // type, which most rows share. A whole ANALYZE (no sampling: sampled statistics make
   // the type look selective) takes about half a second per 100,000 objects.

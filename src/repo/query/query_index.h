@@ -15,6 +15,11 @@
 // sees every change acknowledged before it started, by any process, and a crash at any
 // instant leaves a token that is at most behind the files, never ahead of them.
 //
+// Damage: a build leaves out an object whose record it cannot read (and what is below
+// it: scan.h), and keeps its path in meta ("left-out:<path>"). A query looks at those
+// again, at most once per kLeftOutProbeEvery: once one reads (or is gone), the index
+// is rebuilt, so it catches up with a record restored by hand (docs/STORAGE.md §10).
+//
 // Several processes may share the file: SQLite serialises their writes, and a build
 // holds a lock file (query_indexes.h IndexLockFileOf) so that one process builds while the
 // others wait for it.
@@ -68,6 +73,9 @@ struct QueryHits {
   std::vector<QueryHit> hits;  // the page, in order
   uint64_t total = 0;          // every match (the caller may read)
 };
+
+// How often a query looks again at the objects a build left out for damage.
+inline constexpr std::chrono::milliseconds kLeftOutProbeEvery{1000};
 
 // How long one query may run in SQLite before it is stopped.
 inline constexpr std::chrono::seconds kQueryTimeLimit{30};
@@ -125,6 +133,9 @@ class QueryIndex {
   Result<bool> CatchUpLocked(Repository& repo, ChangeFeed& feed);
   // Reads what the hand watcher saw; false when it lost events (a rebuild is needed).
   Result<bool> DrainHandChangesLocked(Repository& repo);
+  // True when an object the last build left out for damage reads now, or is gone: a
+  // rebuild takes it in. Looks at most once per kLeftOutProbeEvery.
+  Result<bool> LeftOutChangedLocked(Repository& repo);
   // Counts `n` changes applied; after many, lets SQLite refresh its statistics (the
   // repository may have grown tenfold since the build measured it).
   void CountChangesLocked(size_t n);
@@ -150,6 +161,7 @@ class QueryIndex {
   std::unique_ptr<HandWatcher> watcher_;
   bool watcher_started_ = false;
   size_t changes_since_optimize_ = 0;
+  std::chrono::steady_clock::time_point next_left_out_probe_{};
 
   mutable std::mutex mu_;
   std::condition_variable cv_;

@@ -20,12 +20,13 @@ bool Gone(const Status& s) { return s.kind() == ErrorKind::kObjectNotFound || s.
 
 class Scan {
  public:
-  Scan(Repository& repo, const std::atomic<bool>& stop) : repo_(repo), stop_(stop) {}
+  Scan(Repository& repo, const std::atomic<bool>& stop, std::vector<std::string>* left_out)
+      : repo_(repo), stop_(stop), left_out_(left_out) {}
 
   Status Run(const std::function<Status(ScannedObject&&)>& visit, int workers) {
     auto root = repo_.GetObject(repo_.info().root_folder_id);
     if (!root.ok()) return root.status();
-    folders_.push_back(root->id);
+    folders_.emplace_back(root->id, "");
     FOLIO_RETURN_IF_ERROR(visit(ScannedObject{std::move(*root), ""}));
     // Counted before any starts: a worker may finish before the last one is made.
     const int n = std::max(1, workers);
@@ -58,7 +59,7 @@ class Scan {
   void Worker() {
     const Repository::ReadOnce read_once;  // each object is read once: none is kept
     for (;;) {
-      std::string folder;
+      std::pair<std::string, std::string> folder;  // id, path
       {
         std::unique_lock<std::mutex> lock(mu_);
         work_cv_.wait(lock, [&] { return failed_ || stop_ || !folders_.empty() || active_ == 0; });
@@ -69,9 +70,9 @@ class Scan {
       }
       Status s = OkStatus();
       try {
-        s = Folder(folder);
+        s = Folder(folder.first, folder.second);
       } catch (const std::exception& e) {
-        s = RuntimeError(std::string("reading folder '") + folder + "' failed: " + e.what());
+        s = RuntimeError(std::string("reading folder '/") + folder.second + "' failed: " + e.what());
       }
       std::lock_guard<std::mutex> lock(mu_);
       --active_;
@@ -104,17 +105,25 @@ class Scan {
     out_cv_.notify_one();
   }
 
-  Status Folder(const std::string& folder) {
+  Status Folder(const std::string& folder, const std::string& path) {
     for (uint64_t skip = 0;;) {
       if (stop_ || failed_) return OkStatus();
       auto page = repo_.GetChildren(folder, skip, kPage);
-      if (!page.ok()) return Gone(page.status()) ? OkStatus() : page.status();  // removed meanwhile
+      if (!page.ok()) {
+        if (Gone(page.status())) return OkStatus();  // removed meanwhile
+        if (!Repository::IsDamage(page.status())) return page.status();
+        LeftOut(path);  // its own records are damaged: left out, with what it holds
+        return OkStatus();
+      }
+      for (const DamagedChild& d : page->damaged) LeftOut(storage::JoinPath(path, d.name));
       for (ObjectData& child : page->objects) {
         if (child.base == BaseType::kDocument) {
           auto versions = repo_.GetAllVersions(child.id);
           if (!versions.ok()) {
             if (Gone(versions.status())) continue;
-            return versions.status();
+            if (!Repository::IsDamage(versions.status())) return versions.status();
+            LeftOut(child.path);
+            continue;
           }
           for (ObjectData& v : *versions) {
             if (v.is_pwc) continue;
@@ -125,21 +134,29 @@ class Scan {
         }
         if (child.base == BaseType::kFolder) {
           std::lock_guard<std::mutex> lock(mu_);
-          folders_.push_back(child.id);
+          folders_.emplace_back(child.id, child.path);
           work_cv_.notify_one();
         }
         Emit(ScannedObject{std::move(child), ""});
       }
-      skip += page->objects.size();
-      if (!page->has_more || page->objects.empty()) return OkStatus();
+      // Positions in the listing: the damaged children held some of them.
+      skip += page->objects.size() + page->damaged.size();
+      if (!page->has_more || page->objects.size() + page->damaged.size() == 0) return OkStatus();
     }
+  }
+
+  void LeftOut(const std::string& path) {
+    if (left_out_ == nullptr) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    left_out_->push_back(path);
   }
 
   Repository& repo_;
   const std::atomic<bool>& stop_;
+  std::vector<std::string>* left_out_;  // guarded by mu_
   std::mutex mu_;
   std::condition_variable work_cv_, out_cv_, space_cv_;
-  std::deque<std::string> folders_;  // to list
+  std::deque<std::pair<std::string, std::string>> folders_;  // to list: id, path
   int active_ = 0;                   // folders being listed
   int running_ = 0;                  // workers not finished
   std::atomic<bool> failed_{false};
@@ -150,9 +167,9 @@ class Scan {
 }  // namespace
 
 Status ScanRepository(Repository& repo, Fs& fs, const std::function<Status(ScannedObject&&)>& visit,
-                      const std::atomic<bool>& stop, int workers) {
+                      const std::atomic<bool>& stop, int workers, std::vector<std::string>* left_out) {
   const Repository::ReadOnce read_once;  // as the workers' (Scan::Worker)
-  FOLIO_RETURN_IF_ERROR(Scan(repo, stop).Run(visit, workers));
+  FOLIO_RETURN_IF_ERROR(Scan(repo, stop, left_out).Run(visit, workers));
   const RepositoryInfo& info = repo.info();
   const storage::RepoLayout layout(info.domain_id + "/" + info.repository_id);
   auto entries = fs.List(layout.RelationshipsDir());

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "folio/fs.h"
 #include "folio/repository.h"
@@ -27,8 +28,11 @@ struct ScannedObject {
 // Relationships are filed in no folder and the API lists them only per end object, so
 // their ids come from the repository's relationships directory (storage/layout.h) read
 // through `fs`, and each is read through the API.
+// An object whose record is damaged is left out, with what is below it (the rest is
+// scanned); its path ("a/b") is added to `left_out` when given, so that the index can
+// take it in once it is readable again (query_index.h).
 // Errors: kStorage if a folder cannot be listed; what `visit` returns.
 Status ScanRepository(Repository& repo, Fs& fs, const std::function<Status(ScannedObject&&)>& visit,
-                      const std::atomic<bool>& stop, int workers = 2);
+                      const std::atomic<bool>& stop, int workers = 2, std::vector<std::string>* left_out = nullptr);
 
 }  // namespace folio::query
