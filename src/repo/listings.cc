@@ -94,6 +94,7 @@ Status Listings::AbsorbRemovals(const std::string& folder, const std::vector<Dir
 
 Status Listings::CheckNameFree(const std::string& folder, const std::string& name) {
   FOLIO_RETURN_IF_ERROR(storage::ValidateName(name));
+  FOLIO_RETURN_IF_ERROR(storage::ValidatePathLength(folder, name));
   for (const std::string& path : {layout_.Child(folder, name), layout_.SeriesDir(folder, name),
                                   layout_.ItemDir(folder, name)}) {
     auto st = fs_.Stat(path);
@@ -103,6 +104,30 @@ Status Listings::CheckNameFree(const std::string& folder, const std::string& nam
     if (!st.status().Is(std::errc::no_such_file_or_directory)) return st.status();
   }
   return OkStatus();
+}
+
+Status Listings::CheckTreeFits(const std::string& folder, const std::string& to_folder, const std::string& name) {
+  const std::string to = storage::JoinPath(to_folder, name);
+  if (to.size() <= folder.size()) return OkStatus();  // nothing below it gets longer
+  // The longest path below it, "/" included: one directory listing per folder.
+  size_t longest = 0;
+  std::vector<std::pair<std::string, size_t>> pending{{layout_.Dir(folder), 0}};
+  while (!pending.empty()) {
+    auto [dir, depth] = std::move(pending.back());
+    pending.pop_back();
+    auto entries = fs_.List(dir);
+    if (!entries.ok()) {
+      if (entries.status().Is(std::errc::no_such_file_or_directory)) continue;
+      return entries.status();
+    }
+    for (const DirEntry& e : *entries) {
+      if (storage::IsReservedName(e.name)) continue;
+      const size_t length = depth + 1 + e.name.size();
+      longest = std::max(longest, length);
+      if (e.type == FileType::kDirectory) pending.emplace_back(storage::JoinPath(dir, e.name), length);
+    }
+  }
+  return storage::ValidatePathLength(to_folder, name, longest);
 }
 
 Result<ObjectData> Listings::BuildChild(const std::string& folder, const ListedChild& c) {

@@ -55,6 +55,9 @@ Result<ObjectData> Mover::Move(const std::string& id, const std::string& target_
     }
     if (target.folder == from_folder) return OkStatus();  // already there: nothing changes
     FOLIO_RETURN_IF_ERROR(listings_.CheckNameFree(target.folder, loc.name));
+    if (loc.base == BaseType::kFolder) {
+      FOLIO_RETURN_IF_ERROR(listings_.CheckTreeFits(loc.folder, target.folder, loc.name));
+    }
     const std::string new_path = storage::JoinPath(target.folder, loc.name);
     std::string event_id = loc.id, type_id;
     if (loc.base == BaseType::kFolder) {

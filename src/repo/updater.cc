@@ -114,6 +114,9 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
     }
     const std::string parent_folder = loc.ParentFolder();
     if (renames_file) FOLIO_RETURN_IF_ERROR(listings_.CheckNameFree(parent_folder, new_name));
+    if (renames_file && loc.base == BaseType::kFolder) {
+      FOLIO_RETURN_IF_ERROR(listings_.CheckTreeFits(loc.folder, parent_folder, new_name));
+    }
     // Renames come first and the record is written at its new place: applying this
     // change again after a crash (docs/STORAGE.md §8) never writes into a directory that
     // was renamed away.

@@ -145,6 +145,10 @@ Result<Fd> OpenBeneath(int at, const std::string& rel, const std::string& shown,
       g_no_openat2.store(true, std::memory_order_relaxed);
       continue;
     }
+    // A path longer than the kernel takes in one call (PATH_MAX): the objects' paths are
+    // bounded (storage/name_rules.h), but a long domain and repository id come before
+    // them. One component at a time, each name short.
+    if (errno == ENAMETOOLONG) return OpenByWalk(at, rel, shown, flags, mode, creating);
     // ELOOP: a symlink on the way; EXDEV: an attempt to leave the root.
     if (errno == ELOOP || errno == EXDEV) return Errno("open", shown, ELOOP);
     return Errno((flags & O_CREAT) || creating ? "create" : "open", shown, errno);
