@@ -177,7 +177,9 @@ Problems CheckContentLengths(Fs& fs, const RepoFacts& f, bool compare_bytes) {
                             " bytes";
       const std::string& sha = lf.record->content->sha256;
       Action fix;
-      if (compare_bytes && !sha.empty() && repo::versions::Sha256OfFile(fs, lf.content_path).value_or("") == sha) {
+      auto digest = compare_bytes && !sha.empty() ? repo::versions::Sha256OfFile(fs, lf.content_path)
+                                                  : Result<std::string>(std::string());
+      if (digest.ok() && !sha.empty() && *digest == sha) {
         fix = Act(Action::Kind::kSetContentLength, lf.json_path);  // the bytes checked in: the length was wrong
         fix.size = lf.content_size;
       } else {

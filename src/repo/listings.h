@@ -73,9 +73,11 @@ class Listings {
   // Logs that `object` (its path "/a/b", or its id) was left out of an answer because
   // `why` (a damaged record): a warning naming it, once per object and message.
   void LogDamaged(const std::string& object, const Status& why);
-  // True when a read failed with `s` because of damage (a record that does not parse,
-  // a file that cannot be read): what listings, walks and getCheckedOut leave out,
-  // answering the rest (docs/STORAGE.md §10).
+  // Rule D1, owned here (docs/STORAGE.md §10, "a damaged record spoils only its own
+  // object"): true when a read failed with `s` because of damage (a record that does
+  // not parse, a file that cannot be read); listings, descendants, folderTree,
+  // getCheckedOut, query and contentChanges leave such an object out, log it once
+  // (LogDamaged) and answer the rest.
   static bool IsDamage(const Status& s) { return s.kind() == ErrorKind::kStorage; }
   // Forgets the listings kept (see Repository::DropCaches).
   void DropCaches();
