@@ -56,10 +56,11 @@ enum class DirKind {
 // Looks at `dir` (never changes it). Symbolic links are followed only for `dir` itself.
 DirKind ClassifyDirectory(const std::string& dir);
 
-// The file, relative to the data directory, that every `folio serve` of it holds a
-// shared lock on for its whole life: `.folio/serving`, or `.folio/serving-read-only` for
-// a read-only server (docs/STORAGE.md §8.8). Tools that must not change a served data
-// directory (folio import, fsck --repair) probe it.
+// The file, relative to the data directory, that every `folio serve` that writes holds a
+// shared lock on for its whole life: `.folio/serving` (a read-only server locks the data
+// directory itself and creates nothing; docs/STORAGE.md §8.8); with `read_only`, the
+// file read-only servers of before held, still probed. Tools that must not change a
+// served data directory (folio import, fsck --repair) probe them.
 std::string ServingMarkFile(bool read_only);
 
 class Store {

@@ -502,7 +502,7 @@ TEST_CASE("QueryIndex: deleted, damaged or of another schema: rebuilt, with the 
     std::fclose(file);
   }
   CHECK(f.Set(all) == expected);
-  auto summary = f.(*indexes->Get("demo", "main"))->Summarize(*f.repo);
+  auto summary = (*f.indexes->Get("demo", "main"))->Summarize(*f.repo);
   REQUIRE_MESSAGE(summary.ok(), summary.status().ToString());
   CHECK(summary->complete);
   CHECK(summary->objects == 18);  // 4 folders, 1 item, 1 relationship, 12 document versions
@@ -570,7 +570,7 @@ TEST_CASE("QueryIndex: queries and writes from many threads") {
         } else {
           auto parsed = query::Parse("SELECT * FROM cmis:document WHERE CONTAINS('threaded')");
           auto bound = query::Bind(*parsed, *f.repo, TestSpelling());
-          auto hits = f.(*indexes->Get("demo", "main"))->Run(*f.repo, *bound, query::QueryPage{});
+          auto hits = (*f.indexes->Get("demo", "main"))->Run(*f.repo, *bound, query::QueryPage{});
           if (!hits.ok()) failed = true;
         }
       }
