@@ -84,11 +84,7 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& dir, StoreOptions 
     // A directory nobody may write is served for reading all the same: writes say why
     // they fail.
   }
-  if (choices.empty() && storage::SeesWholeSecondTimestamps(dir)) {
-    FsFeatures coarse;
-    coarse.fine_timestamps = false;
-    storage::AdaptToFilesystem(coarse);
-  }
+  if (choices.empty()) storage::AdaptWithoutProbing(dir);
   Fs& raw = **fs;
   std::unique_ptr<Store> store(new Store(raw, std::move(*fs), options));
   store->filesystem_choices_ = std::move(choices);

@@ -181,6 +181,13 @@ void AdaptToFilesystem(const FsFeatures& features) {
   if (!features.fine_timestamps) WidenRacyWindow(1'000'000'000);
 }
 
+void AdaptWithoutProbing(const std::string& root) {
+  if (!SeesWholeSecondTimestamps(root)) return;
+  FsFeatures coarse;
+  coarse.fine_timestamps = false;
+  AdaptToFilesystem(coarse);
+}
+
 Result<FsFeatures> WithoutFeatures(FsFeatures features, const std::string& without) {
   size_t start = 0;
   while (start < without.size()) {

@@ -47,6 +47,10 @@ bool SeesWholeSecondTimestamps(const std::string& root);
 // (storage/datetime.h, WidenRacyWindow).
 void AdaptToFilesystem(const FsFeatures& features);
 
+// For a reader that does not probe (it must not write): AdaptToFilesystem with whole-
+// second timestamps when SeesWholeSecondTimestamps(root).
+void AdaptWithoutProbing(const std::string& root);
+
 // `features` with those named in `without` (FOLIO_FS_WITHOUT's syntax) turned off.
 // Errors: kInvalidArgument naming an unknown feature.
 Result<FsFeatures> WithoutFeatures(FsFeatures features, const std::string& without);
