@@ -165,7 +165,7 @@ Result<FsckReport> RunFsck(const std::string& dir, const FsckOptions& options) {
     FOLIO_ASSIGN_OR_RETURN(storage::FsProbe probe, storage::ProbeFilesystem(dir));
     FOLIO_RETURN_IF_ERROR(storage::RequireUsable(probe, (*opened)->Describe("")));
     storage::AdaptToFilesystem(probe.features);
-    opened = OpenPosixFs(dir, PosixFsOptions{.durable = true, .features = probe.features});
+    opened = OpenPosixFs(dir, PosixFsOptions{}, probe.features);
     if (!opened.ok()) return opened.status();
   } else {
     storage::AdaptWithoutProbing(dir);

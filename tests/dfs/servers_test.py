@@ -209,7 +209,7 @@ def kill_one_mid_write(binary, data, work, ngx, servers, repo_path, tag):
     check("  every acknowledged write is there (%d)" % len(acked), not lost and len(acked) > 10, lost[:10])
     # The killed one comes back on its port; nginx sends to it again.
     port = victim.port
-    restarted = Server(binary, data, victim.log_path, extra=EXTRA + ["--port", str(port)])
+    restarted = Server(binary, data, victim.log_path, extra=EXTRA, port=port)
     check("  the killed server restarts on its port", restarted.port == port, restarted.url)
     servers[0] = restarted
     missing = [n for n in acked if request(restarted.url + repo_path + "/" + n).status != 200]
