@@ -111,6 +111,9 @@ Result<Fd> OpenByWalk(int at_root, const std::string& path, const std::string& s
       struct stat st;
       if ((err == ENOTDIR || err == ELOOP) && ::fstatat(at, seg.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
           S_ISLNK(st.st_mode)) {
+        // A final symlink opened (not as O_PATH) to be a directory is no directory, as
+        // openat2 with O_NOFOLLOW says.
+        if (last && (flags & O_DIRECTORY) && !(flags & O_PATH)) return Errno("open", shown, ENOTDIR);
         err = ELOOP;
       }
       if (err == ELOOP) return Errno("open", shown, ELOOP);
@@ -230,7 +233,12 @@ class PosixFs : public Fs {
   Status Exchange(const std::string& a, const std::string& b) override {
     // Exchange serves only to reuse inodes (storage/spare_pool.h), which a reader tells
     // apart by a ctime that moves: not with whole-second timestamps.
-    if (!features_.rename_exchange || !features_.fine_timestamps) return Fs::Exchange(a, b);
+    if (!features_.rename_exchange || !features_.fine_timestamps) {
+      FOLIO_RETURN_IF_ERROR(ValidatePath(a));
+      FOLIO_RETURN_IF_ERROR(ValidatePath(b));
+      if (a.empty() || b.empty()) return InvalidArgument("cannot rename the data directory itself");
+      return Fs::Exchange(a, b);
+    }
     return RenameImpl(a, b, RENAME_EXCHANGE);
   }
   Status RenameNoReplace(const std::string& from, const std::string& to) override {
