@@ -66,10 +66,7 @@ std::string ServingMarkFile(bool read_only);
 class Store {
  public:
   // Opens the data directory `dir` (creating it when options.create). Does not scan it.
-  // Unless options.read_only, first probes what its filesystem offers and writes with
-  // the fallbacks it needs (storage/fs_probe.h).
-  // Errors: kStorage (not a directory, unreadable, a filesystem Folio cannot keep its
-  // promises on, naming what it lacks); kObjectNotFound if missing and !create.
+  // Errors: kStorage (not a directory, unreadable); kObjectNotFound if missing and !create.
   static Result<std::unique_ptr<Store>> Open(const std::string& dir, StoreOptions options = {});
   // The data directory behind `fs` (a MemFs in tests; `fs` must outlive the Store).
   // options.durable is the Fs's own business here.
@@ -77,10 +74,6 @@ class Store {
 
   // The data directory as a host path, for messages.
   const std::string& dir() const { return dir_; }
-  // How this Store writes on its filesystem, in one line for the log (what the probe
-  // at Open found and chose, storage/fs_probe.h); "" when it did not probe (read-only,
-  // an Fs given by the caller, a directory it cannot write).
-  const std::string& filesystem_choices() const { return filesystem_choices_; }
 
   // Domains in id order. A directory without domain metadata is not a domain.
   Result<std::vector<DomainInfo>> ListDomains();
@@ -120,7 +113,6 @@ class Store {
   std::unique_ptr<Fs> owned_fs_;
   Fs* fs_;
   std::string dir_;
-  std::string filesystem_choices_;
   StoreOptions options_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<Repository>> open_;  // "domain/repository"

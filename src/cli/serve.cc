@@ -26,6 +26,7 @@
 #include "http/listener.h"
 #include "http/log_output.h"
 #include "http/server.h"
+#include "storage/fs_probe.h"
 
 namespace folio::cli {
 namespace {
@@ -163,7 +164,7 @@ int RunServe(const ServeOptions& o) {
     std::cerr << "folio serve: cannot open data directory '" << o.data << "': " << store.status().ToString() << "\n";
     return 1;
   }
-  if (!(*store)->filesystem_choices().empty()) spdlog::info("{}", (*store)->filesystem_choices());
+  if (std::string line = storage::ProbedChoices(dir); !line.empty()) spdlog::info("{}", line);
   // Marks the directory as served for as long as this process lives, so that folio
   // import and export can tell (the write lock is only held while a change is written).
   auto mark = ServingMark::Hold(dir, o.read_only);

@@ -13,6 +13,7 @@
 
 #include "fsck/checks.h"
 #include "fsck/repair.h"
+#include "storage/fs_probe.h"
 #include "storage/layout.h"
 
 namespace folio {
@@ -158,6 +159,16 @@ Result<FsckReport> RunFsck(const std::string& dir, const FsckOptions& options) {
       return ObjectNotFound("data directory '" + dir + "' does not exist");
     }
     return StorageError("cannot open data directory '" + dir + "': " + opened.status().message());
+  }
+  if (options.repair) {
+    // Repairs write as a server does: with the fallbacks the filesystem needs.
+    FOLIO_ASSIGN_OR_RETURN(storage::FsProbe probe, storage::ProbeFilesystem(dir));
+    FOLIO_RETURN_IF_ERROR(storage::RequireUsable(probe, (*opened)->Describe("")));
+    storage::AdaptToFilesystem(probe.features);
+    opened = OpenPosixFs(dir, PosixFsOptions{}, probe.features);
+    if (!opened.ok()) return opened.status();
+  } else {
+    storage::AdaptWithoutProbing(dir);
   }
   return RunFsck(**opened, options);
 }

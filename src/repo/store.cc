@@ -68,14 +68,14 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& dir, StoreOptions 
     fs = OpenPosixFs(dir, PosixFsOptions{.durable = options.durable});
   }
   if (!fs.ok()) return fs.status();
-  std::string choices;
+  bool probed = false;
   if (!options.read_only) {
     auto probe = storage::ProbeFilesystem(dir);
     if (probe.ok()) {
       FOLIO_RETURN_IF_ERROR(storage::RequireUsable(*probe, (*fs)->Describe("")));
-      fs = OpenPosixFs(dir, PosixFsOptions{.durable = options.durable, .features = probe->features});
+      fs = OpenPosixFs(dir, PosixFsOptions{.durable = options.durable}, probe->features);
       if (!fs.ok()) return fs.status();
-      choices = storage::DescribeChoices(*probe);
+      probed = true;
       storage::AdaptToFilesystem(probe->features);
     } else if (!probe.status().Is(std::errc::read_only_file_system) &&
                !probe.status().Is(std::errc::permission_denied)) {
@@ -84,14 +84,9 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& dir, StoreOptions 
     // A directory nobody may write is served for reading all the same: writes say why
     // they fail.
   }
-  if (choices.empty() && storage::SeesWholeSecondTimestamps(dir)) {
-    FsFeatures coarse;
-    coarse.fine_timestamps = false;
-    storage::AdaptToFilesystem(coarse);
-  }
+  if (!probed) storage::AdaptWithoutProbing(dir);
   Fs& raw = **fs;
   std::unique_ptr<Store> store(new Store(raw, std::move(*fs), options));
-  store->filesystem_choices_ = std::move(choices);
   FOLIO_RETURN_IF_ERROR(store->Init());
   return store;
 }

@@ -2,6 +2,7 @@
 // datetime.h. Hand-rolled parsing: the strict parser runs for every stored date of
 // every object read, and sscanf or std::chrono::parse cost a microsecond each.
 #include "storage/datetime.h"
+#include "storage/racy_window.h"
 
 #include <array>
 #include <atomic>

@@ -29,19 +29,12 @@ int64_t SteadyNowMs();
 // the time SetClockForTest fixed.
 int64_t WallNowNs();
 // How close to now a file's mtime must be for what was read of the file not to be
-// kept as validated by that mtime: 100 ms, well above a local filesystem's timestamp
-// tick (WidenRacyWindow for coarser ones).
+// kept as validated by that mtime: 100 ms, well above any filesystem's timestamp tick.
 inline constexpr int64_t kRacyNs = 100 * 1000000LL;
 // True when a file or directory last modified at `mtime_ns` may change again within
 // the same tick of the filesystem's clock without its mtime moving (git's "racy" index
 // problem): a cache must not keep what it read of it.
 bool IsRacy(int64_t mtime_ns);
-// Makes IsRacy's window `tick_ns` + kRacyNs, for a filesystem whose timestamps move by
-// `tick_ns` (whole seconds: 1'000'000'000; storage/fs_probe.h finds out). Process-wide
-// and thread-safe; never narrows the window.
-void WidenRacyWindow(int64_t tick_ns);
-// Back to kRacyNs (tests that widened it).
-void ResetRacyWindowForTest();
 
 // 1709287200000 -> "2024-03-01T10:00:00.000Z": UTC, always three digits of
 // milliseconds. The form of stored dates and of dateTimeFormat=extended answers.

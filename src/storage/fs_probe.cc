@@ -13,10 +13,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include "storage/atomic_write.h"
-#include "storage/datetime.h"
+#include "storage/racy_window.h"
 #include "storage/posix_files.h"
 
 namespace folio::storage {
@@ -142,6 +144,16 @@ void ProbeIn(const std::string& dir, FsProbe& out) {
   }
 }
 
+// The lines of ProbedChoices, by root.
+struct Remembered {
+  std::mutex mu;
+  std::map<std::string, std::string> lines;
+};
+Remembered& RememberedChoices() {
+  static Remembered* r = new Remembered;  // never destroyed: read until exit
+  return *r;
+}
+
 // Removes the directory `dir` and the files in it (the probe makes no deeper ones).
 void RemoveScratch(const std::string& dir) {
   const Fd d(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
@@ -181,6 +193,13 @@ void AdaptToFilesystem(const FsFeatures& features) {
   if (!features.fine_timestamps) WidenRacyWindow(1'000'000'000);
 }
 
+void AdaptWithoutProbing(const std::string& root) {
+  if (!SeesWholeSecondTimestamps(root)) return;
+  FsFeatures coarse;
+  coarse.fine_timestamps = false;
+  AdaptToFilesystem(coarse);
+}
+
 Result<FsFeatures> WithoutFeatures(FsFeatures features, const std::string& without) {
   size_t start = 0;
   while (start < without.size()) {
@@ -212,6 +231,11 @@ Result<FsProbe> ProbeFilesystem(const std::string& root) {
   out.type = FilesystemType(root_path);
   ProbeIn(dir, out);
   RemoveScratch(dir);
+  auto remember = [&] {
+    Remembered& r = RememberedChoices();
+    std::lock_guard<std::mutex> lock(r.mu);
+    r.lines[root] = DescribeChoices(out);
+  };
   if (const char* without = std::getenv("FOLIO_FS_WITHOUT"); without != nullptr) {
     FOLIO_ASSIGN_OR_RETURN(out.features, WithoutFeatures(out.features, without));
     // Forced off, the fallbacks must still leave a way for each need.
@@ -219,7 +243,15 @@ Result<FsProbe> ProbeFilesystem(const std::string& root) {
       out.missing.push_back("locks: neither flock nor open file description locks (FOLIO_FS_WITHOUT)");
     }
   }
+  remember();
   return out;
+}
+
+std::string ProbedChoices(const std::string& root) {
+  Remembered& r = RememberedChoices();
+  std::lock_guard<std::mutex> lock(r.mu);
+  auto it = r.lines.find(root);
+  return it == r.lines.end() ? "" : it->second;
 }
 
 std::string DescribeChoices(const FsProbe& probe) {

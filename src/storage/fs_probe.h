@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "folio/fs.h"
+#include "storage/fs_features.h"
 
 namespace folio::storage {
 
@@ -47,9 +48,17 @@ bool SeesWholeSecondTimestamps(const std::string& root);
 // (storage/datetime.h, WidenRacyWindow).
 void AdaptToFilesystem(const FsFeatures& features);
 
+// For a reader that does not probe (it must not write): AdaptToFilesystem with whole-
+// second timestamps when SeesWholeSecondTimestamps(root).
+void AdaptWithoutProbing(const std::string& root);
+
 // `features` with those named in `without` (FOLIO_FS_WITHOUT's syntax) turned off.
 // Errors: kInvalidArgument naming an unknown feature.
 Result<FsFeatures> WithoutFeatures(FsFeatures features, const std::string& without);
+
+// The DescribeChoices line of the last ProbeFilesystem of `root` (the same path, as
+// given) in this process, for the server's log; "" when it was not probed.
+std::string ProbedChoices(const std::string& root);
 
 // One line for the log: the filesystem's kind and the way chosen for each need, e.g.
 // "filesystem fuse.mfs: rename without replacing by link then unlink (no RENAME_NOREPLACE), ...".

@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "folio/fs.h"
+#include "storage/fs_features.h"
 #include "storage/layout.h"
 #include "storage/posix_files.h"
 
@@ -110,6 +111,9 @@ Result<Fd> OpenByWalk(int at_root, const std::string& path, const std::string& s
       struct stat st;
       if ((err == ENOTDIR || err == ELOOP) && ::fstatat(at, seg.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
           S_ISLNK(st.st_mode)) {
+        // A final symlink opened (not as O_PATH) to be a directory is no directory, as
+        // openat2 with O_NOFOLLOW says.
+        if (last && (flags & O_DIRECTORY) && !(flags & O_PATH)) return Errno("open", shown, ENOTDIR);
         err = ELOOP;
       }
       if (err == ELOOP) return Errno("open", shown, ELOOP);
@@ -188,8 +192,12 @@ Status RemoveTreeAt(int parent_fd, const std::string& name, const std::string& s
 class PosixFs : public Fs {
  public:
   // `root` is owned by the PosixFs made by OpenPosixFs, borrowed by a HeldPosixFs.
-  PosixFs(Fd owned_root, int root, std::string root_path, PosixFsOptions options)
-      : owned_root_(std::move(owned_root)), root_(root), root_path_(std::move(root_path)), options_(options) {}
+  PosixFs(Fd owned_root, int root, std::string root_path, PosixFsOptions options, const FsFeatures& features)
+      : owned_root_(std::move(owned_root)),
+        root_(root),
+        root_path_(std::move(root_path)),
+        options_(options),
+        features_(features) {}
 
   Result<std::unique_ptr<ReadableFile>> Open(const std::string& path) override {
     // O_NONBLOCK: opening a FIFO someone put in the data directory must not block.
@@ -229,11 +237,16 @@ class PosixFs : public Fs {
   Status Exchange(const std::string& a, const std::string& b) override {
     // Exchange serves only to reuse inodes (storage/spare_pool.h), which a reader tells
     // apart by a ctime that moves: not with whole-second timestamps.
-    if (!options_.features.rename_exchange || !options_.features.fine_timestamps) return Fs::Exchange(a, b);
+    if (!features_.rename_exchange || !features_.fine_timestamps) {
+      FOLIO_RETURN_IF_ERROR(ValidatePath(a));
+      FOLIO_RETURN_IF_ERROR(ValidatePath(b));
+      if (a.empty() || b.empty()) return InvalidArgument("cannot rename the data directory itself");
+      return Fs::Exchange(a, b);
+    }
     return RenameImpl(a, b, RENAME_EXCHANGE);
   }
   Status RenameNoReplace(const std::string& from, const std::string& to) override {
-    if (options_.features.rename_noreplace) return RenameImpl(from, to, RENAME_NOREPLACE);
+    if (features_.rename_noreplace) return RenameImpl(from, to, RENAME_NOREPLACE);
     return RenameNoReplaceFallback(from, to);
   }
 
@@ -241,7 +254,7 @@ class PosixFs : public Fs {
     if (!options_.durable) return OkStatus();
     FOLIO_ASSIGN_OR_RETURN(Fd fd, OpenPath(dir, O_RDONLY | O_DIRECTORY, 0));
     // Without fsync of a directory, the whole filesystem (the names in `dir` with it).
-    if (!options_.features.dir_fsync) {
+    if (!features_.dir_fsync) {
       if (::syncfs(fd.get()) != 0) return Errno("sync the filesystem of", dir, errno);
       return OkStatus();
     }
@@ -424,14 +437,14 @@ class PosixFs : public Fs {
   virtual void Forget(const std::string& /*path*/) {}
 
   int root() const { return root_; }
-  bool walk() const { return !options_.features.openat2; }
+  bool walk() const { return !features_.openat2; }
 
  private:
   // Locks the open file `fd` (shared or exclusive), waiting for conflicting holders:
   // flock, or where the filesystem has none, an open file description lock on the
   // whole file (both belong to the open file, both end with its last descriptor).
   Status LockFd(int fd, bool shared, const std::string& path) {
-    if (options_.features.flock) {
+    if (features_.flock) {
       while (::flock(fd, shared ? LOCK_SH : LOCK_EX) != 0) {
         if (errno != EINTR) return Errno("lock", path, errno);
       }
@@ -470,7 +483,7 @@ class PosixFs : public Fs {
     const int b = other.get() >= 0 ? other.get() : a.get();
     struct stat st;
     if (::fstatat(a.get(), from_name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return Errno("rename", shown, errno);
-    if (!S_ISDIR(st.st_mode) && options_.features.hard_links) {
+    if (!S_ISDIR(st.st_mode) && features_.hard_links) {
       if (::linkat(a.get(), from_name.c_str(), b, to_name.c_str(), 0) != 0) return Errno("rename", shown, errno);
       if (::unlinkat(a.get(), from_name.c_str(), 0) != 0 && errno != ENOENT) {
         const int err = errno;
@@ -479,7 +492,7 @@ class PosixFs : public Fs {
       }
       return OkStatus();
     }
-    if (!options_.features.flock) {
+    if (!features_.flock) {
       if (::mkdirat(b, to_name.c_str(), 0755) != 0) return Errno("rename", shown, errno);
       return RenameImpl(from, to, 0);
     }
@@ -518,6 +531,7 @@ class PosixFs : public Fs {
   int root_;
   std::string root_path_;
   PosixFsOptions options_;
+  FsFeatures features_;
 };
 
 // PosixFs::HoldDirectories(): the directories it resolves stay open (a few dozen at
@@ -526,8 +540,8 @@ class PosixFs : public Fs {
 // call on a single name below a held descriptor, as the kernel would resolve it.
 class HeldPosixFs final : public PosixFs {
  public:
-  HeldPosixFs(int root, std::string root_path, PosixFsOptions options)
-      : PosixFs(Fd(), root, std::move(root_path), options) {}
+  HeldPosixFs(int root, std::string root_path, PosixFsOptions options, const FsFeatures& features)
+      : PosixFs(Fd(), root, std::move(root_path), options, features) {}
 
   std::unique_ptr<Fs> HoldDirectories() override { return nullptr; }
 
@@ -597,19 +611,23 @@ class HeldPosixFs final : public PosixFs {
 };
 
 std::unique_ptr<Fs> PosixFs::HoldDirectories() {
-  return std::make_unique<HeldPosixFs>(root_, root_path_, options_);
+  return std::make_unique<HeldPosixFs>(root_, root_path_, options_, features_);
 }
 
 }  // namespace
 
 Result<std::unique_ptr<Fs>> OpenPosixFs(const std::string& root, PosixFsOptions options) {
+  return OpenPosixFs(root, options, FsFeatures{});
+}
+
+Result<std::unique_ptr<Fs>> OpenPosixFs(const std::string& root, PosixFsOptions options, const FsFeatures& features) {
   char* real = ::realpath(root.c_str(), nullptr);
   if (real == nullptr) return Errno("open data directory", root, errno);
   std::string root_path(real);
   ::free(real);
   int fd = ::open(root_path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return Errno("open data directory", root_path, errno);
-  return std::unique_ptr<Fs>(new PosixFs(Fd(fd), fd, root_path, options));
+  return std::unique_ptr<Fs>(new PosixFs(Fd(fd), fd, root_path, options, features));
 }
 
 }  // namespace folio

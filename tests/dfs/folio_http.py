@@ -44,12 +44,12 @@ def finish(log_dir, names):
 class Server:
     """One `folio serve` process; its ready line gives the URL."""
 
-    def __init__(self, binary, data, log_path, extra=(), env=None):
+    def __init__(self, binary, data, log_path, extra=(), env=None, port=0):
         self.log_path = log_path
         self.log = open(log_path, "ab")
         e = dict(os.environ)
         e.update(env or {})
-        self.proc = subprocess.Popen([binary, "serve", "--data", data, "--port", "0", "--threads", "4"] + list(extra),
+        self.proc = subprocess.Popen([binary, "serve", "--data", data, "--port", str(port), "--threads", "4"] + list(extra),
                                      stdout=subprocess.PIPE, stderr=self.log, env=e)
         line = self.proc.stdout.readline().decode()
         m = re.match(r"folio listening on (http://\S+)/$", line.strip())
@@ -159,9 +159,28 @@ def changes(repo_url, token=None, max_items=1000):
         token = j.get("changeLogToken")
 
 
-def fsck(binary, data):
-    p = subprocess.run([binary, "fsck", data], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
+def fsck(binary, data, repair=False):
+    p = subprocess.run([binary, "fsck", data] + (["--repair"] if repair else []), stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=600)
     return p.returncode, p.stdout.decode(errors="replace")
+
+
+# What a process killed mid-write leaves for the next writer (docs/STORAGE.md §10): never
+# damage.
+LEFT_BY_A_KILL = ("log-pending", "trash-leftover", "upload-leftover", "leftover-temp-file")
+
+
+def recover_and_fsck(binary, data):
+    """After a kill: `fsck --repair` completes what the killed writer left (as the next
+    writer would), finding nothing but what a kill leaves (and what completing the
+    pending changes resolves); then `fsck` is clean.
+    Returns (ok, output)."""
+    _, repaired = fsck(binary, data, repair=True)
+    damage = [line for line in repaired.splitlines()
+              if line.startswith(("error ", "warning ")) and line.split()[1] not in LEFT_BY_A_KILL and
+              not line.endswith("-> resolved by the other repairs")]
+    rc, out = fsck(binary, data)
+    return rc == 0 and not damage, repaired + "\n" + out
 
 
 def die(msg):

@@ -91,7 +91,7 @@ def writes_through_all(ngx, servers, repo_path, tag):
         names.append(name)
         seen = [request(s.url + repo_path + "/" + name).body == name.encode() for s in servers]
         check("  read at once through every server", all(seen), seen)
-    a = request(ngx.url + repo_path + "?succinct=true&maxItems=1000")
+    a = request(ngx.url + repo_path + "?cmisselector=children&succinct=true&maxItems=1000")
     listed = {props(o).get("cmis:name") for o in (a.json() or {}).get("objects", [])}
     check("a listing through nginx shows every document", set(names) <= listed, sorted(set(names) - listed))
     return names
@@ -120,7 +120,7 @@ def racing_checkouts(ngx, servers, repo_path, names):
         check("racing check-outs of %s: exactly one winner, the others versioning" % name,
               len(won) == 1 and len(lost) == len(bases) - 1, results)
         # Every server sees it checked out, by the one working copy.
-        pwcs = {props(request(s.url + repo_path + "/" + name + "?succinct=true").json()).get(
+        pwcs = {props(request(s.url + repo_path + "/" + name + "?cmisselector=object&succinct=true").json()).get(
             "cmis:versionSeriesCheckedOutId") for s in servers}
         check("  every server names the same working copy", len(pwcs) == 1 and None not in pwcs, pwcs)
         a = request(servers[-1].url + repo_path + "/" + name, {"operation": "cancelCheckOut"})
@@ -137,7 +137,7 @@ def propagation(servers, repo_url_of, repo_path, names):
         a = request(writer.url + repo_path + "/" + name, {"operation": "update",
                                                           "properties": '{"cmis:description":"%s"}' % desc})
         check("update %s through one server" % name, a.status == 200, a)
-        read = [props(request(s.url + repo_path + "/" + name + "?succinct=true").json()).get("cmis:description")
+        read = [props(request(s.url + repo_path + "/" + name + "?cmisselector=object&succinct=true").json()).get("cmis:description")
                 for s in others]
         check("  the others read the change at once", read == [desc] * len(others), read)
         found = []
@@ -209,7 +209,7 @@ def kill_one_mid_write(binary, data, work, ngx, servers, repo_path, tag):
     check("  every acknowledged write is there (%d)" % len(acked), not lost and len(acked) > 10, lost[:10])
     # The killed one comes back on its port; nginx sends to it again.
     port = victim.port
-    restarted = Server(binary, data, victim.log_path, extra=EXTRA + ["--port", str(port)])
+    restarted = Server(binary, data, victim.log_path, extra=EXTRA, port=port)
     check("  the killed server restarts on its port", restarted.port == port, restarted.url)
     servers[0] = restarted
     missing = [n for n in acked if request(restarted.url + repo_path + "/" + n).status != 200]

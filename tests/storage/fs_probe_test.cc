@@ -11,6 +11,7 @@
 
 #include "folio/store.h"
 #include "storage/datetime.h"
+#include "storage/racy_window.h"
 #include "support/repo_fixture.h"
 #include "support/temp_dir.h"
 
@@ -92,8 +93,8 @@ TEST_CASE("FsProbe: a Store for writing uses the fallbacks, and refuses a filesy
     Without without("rename_noreplace,rename_exchange,openat2,flock,dir_fsync,fine_timestamps");
     auto store = Store::Open(dir.path());
     REQUIRE_MESSAGE(store.ok(), store.status().ToString());
-    CHECK(Contains((*store)->filesystem_choices(), "link then unlink"));
-    CHECK(Contains((*store)->filesystem_choices(), "open file description locks (no flock)"));
+    CHECK(Contains(storage::ProbedChoices(dir.path()), "link then unlink"));
+    CHECK(Contains(storage::ProbedChoices(dir.path()), "open file description locks (no flock)"));
     REQUIRE((*store)->CreateDomain("acme", "").ok());
     CHECK((*store)->CreateDomain("acme", "").status().kind() == ErrorKind::kContentAlreadyExists);
     auto domains = (*store)->ListDomains();
@@ -101,9 +102,12 @@ TEST_CASE("FsProbe: a Store for writing uses the fallbacks, and refuses a filesy
     CHECK(domains->size() == 1);
   }
   {
-    auto read_only = Store::Open(dir.path(), StoreOptions{.read_only = true});
+    // Reads never write: no probe (the probe's directory would be a change).
+    TempDir other;
+    auto read_only = Store::Open(other.path(), StoreOptions{.read_only = true});
     REQUIRE(read_only.ok());
-    CHECK((*read_only)->filesystem_choices().empty());  // reads never write: no probe
+    CHECK(storage::ProbedChoices(other.path()).empty());
+    CHECK(EntriesIn(other.path()) == 0);
   }
   TempDir empty;
   Without without("flock,ofd_locks");

@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "folio/fs.h"
+#include "storage/fs_features.h"
 #include "storage/mem_fs.h"
 #include "support/temp_dir.h"
 
@@ -80,7 +81,7 @@ struct PosixFallbackWorld : PosixWorld {
     return f;
   }
   explicit PosixFallbackWorld(FsFeatures features = Features()) {
-    auto fs = OpenPosixFs(dir.path(), PosixFsOptions{.durable = true, .features = features});
+    auto fs = OpenPosixFs(dir.path(), PosixFsOptions{}, features);
     REQUIRE(fs.ok());
     fs_ = std::move(*fs);
   }
