@@ -132,7 +132,7 @@ async function folderView(route, folder, info) {
   const zone = h('section', {class: 'folder', 'aria-labelledby': 'folder-title'},
     h('h1', {id: 'folder-title'}, icon('folder'), ' ', name), toolbar,
     allowed(folder, 'canCreateDocument') ? h('p', {class: 'hint'}, 'Drop files on the table to upload them.') : null,
-    uploads, status, h('div', {class: 'scroll'}, table), pager);
+    uploads, h('div', {class: 'list-head'}, status, pager), h('div', {class: 'scroll'}, table));
   if (allowed(folder, 'canCreateDocument')) {
     zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('dropping'); });
     zone.addEventListener('dragleave', () => zone.classList.remove('dropping'));

@@ -19,8 +19,8 @@
 #include "api/params.h"
 #include "http/request_reader.h"
 #include "http/ui_endpoint.h"
-#include "ui/assets.h"
 #include "storage/wait_hooks.h"
+#include "ui/assets.h"
 
 namespace folio::http {
 namespace {

@@ -120,6 +120,7 @@ let browser;
 let page;
 
 async function shot(name) {
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({path: path.join(shots, `${name}.png`)});
 }
 
