@@ -132,8 +132,8 @@ enum class WriteRole {
   kObject,  // the object changed, deleted, checked out or in; for a create, its folder
   kSource,  // a move: the folder the object leaves; a relationship: its source
   kTarget,  // a move: the folder it goes to; a relationship: its target
-  kBelow,   // deleteTree: each object below the folder (id, base, type_id, name, path
-            // and acl filled in; every other member empty)
+  kBelow,   // deleteTree, a propagated applyACL: each object below the folder (id, base,
+            // type_id, name, path and acl filled in; every other member empty)
 };
 // Returns OK to allow, or the error that refuses the change (kPermissionDenied naming
 // the object); nothing is written then. Called on the writing thread, possibly more than
@@ -315,8 +315,18 @@ class Repository {
   Result<ObjectData> SetAcl(const std::string& id, const std::vector<Ace>& acl, const WriteCheck& check = {});
   // applyACL: as SetAcl, with the ACL the object has when the change is staged, `add`
   // added, then `remove` removed (two concurrent applyACLs never lose one's entries).
+  // kPropagate on a folder: the same additions and removals reach every object below
+  // it (each object's own ACL changed, each document's series whole), in the same
+  // change, all or nothing, with a "security" event per object whose ACL changed;
+  // `check` sees each object below as a kBelow. Errors: also kStorage naming a record
+  // below that cannot be read (nothing changes).
+  enum class AclPropagation { kObjectOnly, kPropagate };
   Result<ObjectData> ApplyAcl(const std::string& id, const std::vector<Ace>& add, const std::vector<Ace>& remove,
-                              const WriteCheck& check = {});
+                              const WriteCheck& check = {}, AclPropagation propagation = AclPropagation::kObjectOnly);
+  // deleteUser, deleteGroup: removes every entry naming `principal` from every ACL of
+  // the repository, as one change with a "security" event per object changed. Returns
+  // how many objects changed. Errors: kPermissionDenied when read-only; kStorage.
+  Result<size_t> RemovePrincipal(const std::string& principal);
 
   // --- Versioning primitives (docs/API.md §6.4) --------------------------------------
   // Makes the private working copy of version `id` (a series id or a path-resolved

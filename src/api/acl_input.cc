@@ -15,11 +15,7 @@ Result<std::optional<AclPropagation>> ParseOne(const Params& params, std::string
   if (EqualsIgnoreCase(value, "repositorydetermined")) {
     return std::optional<AclPropagation>(AclPropagation::kRepositoryDetermined);
   }
-  if (EqualsIgnoreCase(value, "propagate")) {
-    return Constraint("parameter '" + std::string(name) +
-                      "' is 'propagate', but this repository's ACL propagation is objectonly: a new object copies "
-                      "its folder's entries, and a change reaches only the object it names");
-  }
+  if (EqualsIgnoreCase(value, "propagate")) return std::optional<AclPropagation>(AclPropagation::kPropagate);
   return InvalidArgument("parameter '" + std::string(name) +
                          "' must be objectonly, repositorydetermined or propagate, got '" + value.substr(0, 100) +
                          "'");

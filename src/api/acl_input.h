@@ -14,7 +14,9 @@
 
 namespace folio::api {
 
-enum class AclPropagation { kObjectOnly, kRepositoryDetermined };
+// What applyACL on a folder reaches: the folder alone, or it and everything below it
+// (propagate, and repositorydetermined, which Folio determines as propagate).
+enum class AclPropagation { kObjectOnly, kRepositoryDetermined, kPropagate };
 
 struct AclChanges {
   std::vector<folio::Ace> add;
@@ -26,10 +28,9 @@ struct AclChanges {
 std::vector<folio::Ace> ToEngineAces(std::vector<api::Ace> aces);
 
 // `ACLPropagation`, or `propagation` (what CmisJS sends, docs/API.md §3.8): "objectonly",
-// "repositorydetermined" (the default), any case; both may be given if they agree.
-// Errors: kConstraint for "propagate" (Folio's propagation is objectonly: a folder's
-// ACL is copied to new objects, never pushed to existing ones); kInvalidArgument for
-// any other value, or two that differ, naming the parameter.
+// "repositorydetermined" (the default), "propagate", any case; both may be given if
+// they agree. Errors: kInvalidArgument for any other value, or two that differ, naming
+// the parameter.
 Result<AclPropagation> ReadAclPropagation(const Params& params);
 
 // The entries to add and to remove, and the propagation. `principals`, when given,

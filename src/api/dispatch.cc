@@ -98,7 +98,7 @@ std::unique_ptr<UploadSink> Service::OpenUpload(const Request& head) {
   if (!accounts.ok()) return uploads_.OpenSink(nullptr);
   auto principals = (*accounts)->Current();
   if (!principals.ok()) return uploads_.OpenSink(nullptr);
-  auto caller = authenticator_->User({head.authorization, head.api_key, head.peer_loopback}, path[0],
+  auto caller = authenticator_->User({head.authorization, head.api_key, head.peer_loopback, head.peer_address}, path[0],
                                      std::move(*principals));
   if (!caller.ok() || !acl::MayUseRepository(*caller, path[1])) return uploads_.OpenSink(nullptr);
   auto repo = store_.GetRepository(path[0], path[1]);
@@ -150,7 +150,8 @@ Response Service::Run(const Request& request) {
 
   // Who is asking, before anything of the domain is looked up: a client without the
   // right credentials learns nothing but that the domain exists.
-  const auth::AuthInput auth_input{request.authorization, request.api_key, request.peer_loopback};
+  const auth::AuthInput auth_input{request.authorization, request.api_key, request.peer_loopback,
+                                   request.peer_address};
   if (ctx.level == Level::kServer) {
     auto caller = authenticator_->ServerAdmin(auth_input);
     if (!caller.ok()) return fail(caller.status());

@@ -45,10 +45,12 @@ struct Request {
   std::optional<UploadedFile> file;
   // Credentials as sent, for src/api/auth: the Authorization and X-API-KEY header
   // values ("" when absent), and whether the client connects from a loopback address
-  // (127.0.0.0/8, ::1). The api layer decides who the caller is.
+  // (127.0.0.0/8, ::1), and that address (numeric; "" when unknown: failed logins are
+  // slowed down per user and address). The api layer decides who the caller is.
   std::string authorization;
   std::string api_key;
   bool peer_loopback = false;
+  std::string peer_address;
   // "http://host:port" as the client addressed the server (from the Host header), the
   // base of the absolute URLs in responses (repositoryUrl, rootFolderUrl, Location).
   std::string base_url;

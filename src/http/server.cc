@@ -200,7 +200,8 @@ std::unique_ptr<Exchange> Server::Begin(HttpHead head, int fd) {
   // Who is asking (docs/API.md §11.2): credentials, and whether the client is local.
   request->authorization = std::string(head.header("Authorization"));
   request->api_key = std::string(head.header("X-API-KEY"));
-  request->peer_loopback = api::auth::IsLoopbackAddress(PeerAddress(fd));
+  request->peer_address = PeerAddress(fd);
+  request->peer_loopback = api::auth::IsLoopbackAddress(request->peer_address);
   // Refuse before reading when the client announces too much (docs/API.md §9).
   const uint64_t announced = AnnouncedLength(head);
   if (announced > options_.max_body) {

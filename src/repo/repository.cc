@@ -280,9 +280,20 @@ Result<ObjectData> Repository::SetAcl(const std::string& id, const std::vector<A
   return engine_->updater.ChangeAcl(id, [&](const std::vector<Ace>&) { return acl; }, check);
 }
 Result<ObjectData> Repository::ApplyAcl(const std::string& id, const std::vector<Ace>& add,
-                                        const std::vector<Ace>& remove, const WriteCheck& check) {
+                                        const std::vector<Ace>& remove, const WriteCheck& check,
+                                        AclPropagation propagation) {
   return engine_->updater.ChangeAcl(
-      id, [&](const std::vector<Ace>& current) { return repo::ApplyAces(current, add, remove); }, check);
+      id, [&](const std::vector<Ace>& current) { return repo::ApplyAces(current, add, remove); }, check,
+      propagation == AclPropagation::kPropagate);
+}
+Result<size_t> Repository::RemovePrincipal(const std::string& principal) {
+  return engine_->updater.ChangeEveryAcl([&](const std::vector<Ace>& current) {
+    std::vector<Ace> kept;
+    for (const Ace& ace : current) {
+      if (ace.principal != principal) kept.push_back(ace);
+    }
+    return kept;
+  });
 }
 
 Result<ObjectData> Repository::UpdateProperties(const std::string& id, const Json& changes, const std::string& user,

@@ -2,6 +2,7 @@
 #include "repo/updater.h"
 
 #include <algorithm>
+#include <system_error>
 
 #include "folio/cmis_ids.h"
 #include "repo/folder_markers.h"
@@ -17,6 +18,7 @@
 #include "storage/committer.h"
 #include "storage/id_index.h"
 #include "storage/json_access.h"
+#include "storage/layout.h"
 #include "storage/ids.h"
 #include "storage/name_rules.h"
 
@@ -169,7 +171,94 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
   return builder_.Build(out);
 }
 
-Result<ObjectData> Updater::ChangeAcl(const std::string& id, const AclChange& acl_change, const WriteCheck& check) {
+// One object an ACL change reaches: the records that hold its ACL (a document: every
+// version and its working copy, which share one ACL) and the id its "security" event
+// names (a document: its latest version, or its working copy before any version).
+struct Updater::AclObject {
+  BaseType base = BaseType::kFolder;
+  std::string id;    // object or series id (a WriteCheck's kBelow names it)
+  std::string path;  // repository-relative ("" for a relationship)
+  std::string event_id;
+  std::vector<std::string> records;
+};
+
+Result<Updater::AclObject> Updater::DocumentAclObject(const std::string& folder, const std::string& name,
+                                                      const SeriesRecord& series) {
+  AclObject o;
+  o.base = BaseType::kDocument;
+  o.id = series.series_id;
+  o.path = storage::JoinPath(folder, name);
+  FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> labels, versions_.AllLabels(folder, name, series));
+  for (const std::string& label : labels) o.records.push_back(layout_.VersionProps(folder, name, label));
+  if (series.checked_out) o.records.push_back(layout_.PwcProps(folder, name));
+  o.event_id = labels.empty() ? storage::PwcId(series.series_id) : storage::VersionId(series.series_id, LatestLabel(series));
+  return o;
+}
+
+Status Updater::CollectAclObjects(const std::string& folder, std::vector<AclObject>& out) {
+  // Documents, then items, then each subfolder and what it holds. A folder without
+  // documents or items has no directory for them. A record that cannot be read fails
+  // the change: a restriction that skipped an object would leave it open.
+  Fs& fs = staging_.fs();
+  const auto listed = [&](const std::string& dir) -> Result<std::vector<DirEntry>> {
+    auto entries = fs.List(dir);
+    if (!entries.ok() && entries.status().Is(std::errc::no_such_file_or_directory)) return std::vector<DirEntry>{};
+    return entries;
+  };
+  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> docs, listed(layout_.DocsDir(folder)));
+  for (const DirEntry& e : docs) {
+    if (e.type != FileType::kDirectory) continue;
+    FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(folder, e.name));
+    if (series.series_id.empty()) continue;
+    FOLIO_ASSIGN_OR_RETURN(AclObject o, DocumentAclObject(folder, e.name, series));
+    out.push_back(std::move(o));
+  }
+  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> items, listed(layout_.ItemsDir(folder)));
+  for (const DirEntry& e : items) {
+    if (e.type != FileType::kDirectory) continue;
+    FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.ItemFile(folder, e.name)));
+    out.push_back(AclObject{BaseType::kItem, rec.id, storage::JoinPath(folder, e.name), rec.id,
+                            {layout_.ItemFile(folder, e.name)}});
+  }
+  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, fs.List(layout_.Dir(folder)));
+  std::sort(entries.begin(), entries.end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
+  for (const DirEntry& e : entries) {
+    if (e.type != FileType::kDirectory || storage::IsReservedName(e.name)) continue;
+    const std::string sub = storage::JoinPath(folder, e.name);
+    auto rec = records_.ReadRecord(layout_.FolderFile(sub));
+    if (!rec.ok() && !rec.status().Is(std::errc::no_such_file_or_directory)) return rec.status();
+    if (rec.ok() && !rec->id.empty()) out.push_back(AclObject{BaseType::kFolder, rec->id, sub, rec->id, {layout_.FolderFile(sub)}});
+    FOLIO_RETURN_IF_ERROR(CollectAclObjects(sub, out));
+  }
+  return OkStatus();
+}
+
+Result<bool> Updater::StageAcl(storage::ChangeSet& change, const AclObject& object, const AclChange& acl_change,
+                               const WriteCheck* below) {
+  bool changed = false;
+  std::string type_id;
+  std::optional<std::vector<Ace>> acl;  // the new ACL, from the first record's (a series shares one)
+  for (const std::string& path : object.records) {
+    FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(path));
+    if (!acl) {
+      type_id = StoredTypeId(rec.properties, object.base);
+      if (below != nullptr && *below) {
+        FOLIO_RETURN_IF_ERROR((*below)(WriteRole::kBelow, CheckedObject(object.base, object.id, type_id, object.path,
+                                                                        rec.acl)));
+      }
+      acl = acl_change(rec.acl);
+    }
+    if (SameAcl(rec.acl, *acl)) continue;
+    rec.acl = *acl;
+    change.PutJson(path, ToJson(rec));
+    changed = true;
+  }
+  if (changed) change.Record(Event("security", object.event_id, object.base, type_id));
+  return changed;
+}
+
+Result<ObjectData> Updater::ChangeAcl(const std::string& id, const AclChange& acl_change, const WriteCheck& check,
+                                      bool below) {
   Target out;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
     auto allowed = [&](const Target& found) { return CheckWrite(check, WriteRole::kObject, builder_, found); };
@@ -177,41 +266,58 @@ Result<ObjectData> Updater::ChangeAcl(const std::string& id, const AclChange& ac
     FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
     out = t;
     const Loc& loc = t.loc;
-    std::vector<std::string> records;
-    std::string type_id;
-    std::string event_id = loc.id;
+    AclObject top{loc.base, loc.id, loc.folder, loc.id, {}};
     switch (loc.base) {
-      case BaseType::kFolder: records.push_back(layout_.FolderFile(loc.folder)); break;
-      case BaseType::kItem: records.push_back(layout_.ItemFile(loc.folder, loc.name)); break;
-      case BaseType::kRelationship: records.push_back(layout_.RelationshipFile(loc.id)); break;
+      case BaseType::kFolder: top.records.push_back(layout_.FolderFile(loc.folder)); break;
+      case BaseType::kItem: top.records.push_back(layout_.ItemFile(loc.folder, loc.name)); break;
+      case BaseType::kRelationship: top.records.push_back(layout_.RelationshipFile(loc.id)); break;
       case BaseType::kDocument: {
         FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(loc.folder, loc.name));
         if (t.pwc && !series.checked_out) return ObjectNotFound("no private working copy '" + id + "'");
-        FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> labels, versions_.AllLabels(loc.folder, loc.name, series));
-        for (const std::string& label : labels) records.push_back(layout_.VersionProps(loc.folder, loc.name, label));
-        if (series.checked_out) records.push_back(layout_.PwcProps(loc.folder, loc.name));
-        event_id = t.pwc ? storage::PwcId(loc.id)
-                         : storage::VersionId(loc.id, t.label ? *t.label : LatestLabel(series));
+        FOLIO_ASSIGN_OR_RETURN(top, DocumentAclObject(loc.folder, loc.name, series));
+        top.event_id = t.pwc ? storage::PwcId(loc.id)
+                             : storage::VersionId(loc.id, t.label ? *t.label : LatestLabel(series));
         break;
       }
     }
-    bool changed = false;
-    std::optional<std::vector<Ace>> acl;  // the new ACL, from the first record's (a series shares one)
-    for (const std::string& path : records) {
-      FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(path));
-      if (type_id.empty()) type_id = StoredTypeId(rec.properties, loc.base);
-      if (!acl) acl = acl_change(rec.acl);
-      if (SameAcl(rec.acl, *acl)) continue;
-      rec.acl = *acl;
-      change.PutJson(path, ToJson(rec));
-      changed = true;
-    }
-    if (!changed) return OkStatus();
-    change.Record(Event("security", event_id, loc.base, type_id));
+    FOLIO_ASSIGN_OR_RETURN(bool changed, StageAcl(change, top, acl_change, nullptr));
+    (void)changed;
+    if (!below || loc.base != BaseType::kFolder) return OkStatus();
+    // Everything below, in the same change: all of it or none (docs/API.md §11.3).
+    std::vector<AclObject> objects;
+    FOLIO_RETURN_IF_ERROR(CollectAclObjects(loc.folder, objects));
+    for (const AclObject& o : objects) FOLIO_RETURN_IF_ERROR(StageAcl(change, o, acl_change, &check).status());
     return OkStatus();
   }));
   out.loc.record.reset();
   return builder_.Build(out);
+}
+
+Result<size_t> Updater::ChangeEveryAcl(const AclChange& acl_change) {
+  size_t count = 0;
+  FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
+    count = 0;
+    FOLIO_ASSIGN_OR_RETURN(ObjectRecord root, records_.ReadRecord(layout_.FolderFile("")));
+    std::vector<AclObject> objects{AclObject{BaseType::kFolder, root.id, "", root.id, {layout_.FolderFile("")}}};
+    FOLIO_RETURN_IF_ERROR(CollectAclObjects("", objects));
+    auto rels = staging_.fs().List(layout_.RelationshipsDir());
+    if (!rels.ok() && !rels.status().Is(std::errc::no_such_file_or_directory)) return rels.status();
+    if (rels.ok()) {
+      std::sort(rels->begin(), rels->end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
+      for (const DirEntry& e : *rels) {
+        if (e.type != FileType::kFile) continue;
+        const std::optional<std::string> rid = storage::IdOfRecordFileName(e.name);
+        if (!rid) continue;
+        objects.push_back(AclObject{BaseType::kRelationship, *rid, "", *rid, {layout_.RelationshipFile(*rid)}});
+      }
+    }
+    for (const AclObject& o : objects) {
+      FOLIO_ASSIGN_OR_RETURN(bool changed, StageAcl(change, o, acl_change, nullptr));
+      if (changed) ++count;
+    }
+    return OkStatus();
+  }));
+  return count;
 }
 
 Result<ObjectData> Updater::SetContent(const std::string& id, const std::optional<ContentSource>& content,

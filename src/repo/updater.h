@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "folio/object.h"
 #include "folio/repository.h"
@@ -13,6 +14,7 @@
 #include "repo/types.h"
 
 namespace folio::storage {
+class ChangeSet;
 class Committer;
 }
 
@@ -24,6 +26,7 @@ class ObjectBuilder;
 class RecordReader;
 class VersionList;
 class Staging;
+struct SeriesRecord;
 
 class Updater {
  public:
@@ -49,11 +52,30 @@ class Updater {
   // Sets the ACL of `id` to `change(its ACL as this change finds it)` (docs/API.md §11): of a document, of every version of
   // its series and its working copy (a version series shares one ACL). Nothing else
   // changes (no property, no change token); the change log records a "security" event.
-  // An ACL equal to the current one writes nothing. Errors: kObjectNotFound.
+  // An ACL equal to the current one writes nothing. With `below`, a folder's change
+  // also reaches every object below it (each document's series whole, each object's
+  // own ACL given to `change`), in the same change, a "security" event for each object
+  // whose ACL changed; `check` is asked about each of them as a kBelow. Errors:
+  // kObjectNotFound; `check`'s first error; kStorage naming a record below that
+  // cannot be read (then nothing changes).
   using AclChange = std::function<std::vector<Ace>(const std::vector<Ace>& current)>;
-  Result<ObjectData> ChangeAcl(const std::string& id, const AclChange& change, const WriteCheck& check);
+  Result<ObjectData> ChangeAcl(const std::string& id, const AclChange& change, const WriteCheck& check,
+                               bool below = false);
+  // Gives every ACL of the repository (the tree from the root folder, relationships
+  // too) to `change`, as one change with a "security" event per object whose ACL
+  // changed. Returns how many changed. Errors: kStorage (nothing changes).
+  Result<size_t> ChangeEveryAcl(const AclChange& change);
 
  private:
+  struct AclObject;
+  // The records and event of the document `name` in `folder`.
+  Result<AclObject> DocumentAclObject(const std::string& folder, const std::string& name, const SeriesRecord& series);
+  // Appends every object below `folder` (not the folder itself), depth first.
+  Status CollectAclObjects(const std::string& folder, std::vector<AclObject>& out);
+  // Stages `object`'s new ACL (and its event) if it differs; asks `below` (when given
+  // and not empty) first. Returns whether it changed.
+  Result<bool> StageAcl(storage::ChangeSet& change, const AclObject& object, const AclChange& acl_change,
+                        const WriteCheck* below);
   // A document target without a label means the document; while it is checked out,
   // changes to it go to its working copy. An adopted document is checked with `check`
   // before it is given its files (Locator::ResolveIdToChange).

@@ -96,9 +96,10 @@ void Authenticator::ServerAdminAsync(const AuthInput& input, Done done) {
   // The comparison is fast, but guessing must not be: failures go through the throttle.
   const bool right = credentials->basic->user == acl::kAdminGroup &&
                      acl::ConstantTimeEquals(acl::ProcessDigest({credentials->basic->password}), *admin_digest_);
-  if (right && !throttle_.Slowed("", "admin")) return done(acl::Caller::ServerAdmin());
+  // A right password is never held back by others' failures (docs/API.md §11.2).
+  if (right) return done(acl::Caller::ServerAdmin());
   Throttled(
-      ThrottleKey("", "admin"),
+      ThrottleKey("", "admin", input.client_address),
       [right](Done& answer) {
         if (!right) {
           answer(Unauthorized("wrong user name or password for the server administrator"));
@@ -124,6 +125,7 @@ std::optional<Result<acl::Caller>> Authenticator::Decide(const AuthInput& input,
     return Result<acl::Caller>(Unauthorized("domain '" + std::string(domain_id) +
                                             "' needs authentication: HTTP Basic credentials or an X-API-KEY header"));
   }
+  slow.address = std::string(input.client_address);
   if (!credentials->api_key.empty()) {
     const acl::UserRecord* user = principals->FindByApiKeyHash(acl::HashApiKey(credentials->api_key));
     if (user == nullptr) {
@@ -138,8 +140,9 @@ std::optional<Result<acl::Caller>> Authenticator::Decide(const AuthInput& input,
   BasicCredentials& basic = *credentials->basic;
   slow.key = CredentialCache::Key(domain_id, basic.user, basic.password);
   const acl::UserRecord* user = principals->FindUser(basic.user);
-  if (user != nullptr && cache_.Verified(slow.key, user->id, user->password_hash) &&
-      !throttle_.Slowed(domain_id, basic.user)) {
+  // A remembered password is let in at once, even while failures from the same
+  // address are being slowed down: others' guessing never holds a right password back.
+  if (user != nullptr && cache_.Verified(slow.key, user->id, user->password_hash)) {
     return Result<acl::Caller>(acl::Caller::User(principals, user->id));
   }
   slow.basic = std::move(basic);
@@ -152,7 +155,7 @@ void Authenticator::Slow(std::string_view domain_id, SlowCheck slow, std::shared
     // No user to slow down: wrong keys of a domain share one bucket (a right key never
     // waits: it is found at once).
     Throttled(
-        ThrottleKey(domain_id, "\x01X-API-KEY"),
+        ThrottleKey(domain_id, "\x01X-API-KEY", slow.address),
         [domain = std::string(domain_id)](Done& answer) {
           answer(WrongCredentials(domain));
           return Outcome::kFailed;
@@ -162,7 +165,7 @@ void Authenticator::Slow(std::string_view domain_id, SlowCheck slow, std::shared
   }
   // The password is checked on the pool. The clear password lives only in this job.
   Throttled(
-      ThrottleKey(domain_id, slow.basic.user),
+      ThrottleKey(domain_id, slow.basic.user, slow.address),
       [this, key = std::move(slow.key), domain = std::string(domain_id), user_id = slow.basic.user,
        password = std::move(slow.basic.password), principals = std::move(principals)](Done& answer) mutable {
         const acl::UserRecord* u = principals->FindUser(user_id);

@@ -2,7 +2,8 @@
 // at the server URL; at a domain URL and below, a user of that domain by HTTP Basic or
 // X-API-KEY, or anyone when the domain has no users. Passwords are verified on the
 // HashPool (argon2id is slow by design), remembered in the CredentialCache so that
-// later requests skip the hash, and failures are slowed down per user (Throttle).
+// later requests skip the hash, and failures are slowed down per user and client
+// address (Throttle); a remembered password never waits for them.
 //
 // The interface is asynchronous: `done` is called exactly once, on the calling thread
 // when nothing needs hashing (a cached password, an API key, a domain without users,
@@ -32,11 +33,13 @@
 namespace folio::api::auth {
 
 // What a request offers: the header values as sent ("" when absent; they must outlive
-// the call, not the callback) and whether the client connects from a loopback address.
+// the call, not the callback), whether the client connects from a loopback address,
+// and that address (failures are slowed down per user and address; "" is one address).
 struct AuthInput {
   std::string_view authorization;
   std::string_view api_key;
   bool loopback = false;
+  std::string_view client_address;
 };
 
 struct AuthenticatorOptions {
@@ -87,11 +90,12 @@ class Authenticator {
   struct SlowCheck {
     bool wrong_key = false;  // an X-API-KEY that is no user's
     std::string key;         // CredentialCache::Key of `basic`
+    std::string address;     // the client's (the throttle's key holds it)
     BasicCredentials basic;
   };
   // The answer, when it is known at once: a domain without users, missing or malformed
-  // credentials, a right API key, a remembered password of a user not being slowed
-  // down. Otherwise nullopt, with `slow` saying what remains.
+  // credentials, a right API key, a remembered password (even while failures of that
+  // user are being slowed down). Otherwise nullopt, with `slow` saying what remains.
   std::optional<Result<acl::Caller>> Decide(const AuthInput& input, std::string_view domain_id,
                                             const std::shared_ptr<const acl::Principals>& principals, SlowCheck& slow);
   // Checks `slow` through the throttle, on the pool.

@@ -5,16 +5,13 @@
 
 namespace folio::api::auth {
 
-std::string ThrottleKey(std::string_view domain, std::string_view user) {
+std::string ThrottleKey(std::string_view domain, std::string_view user, std::string_view address) {
   std::string key(domain);
   key += '\0';
   key += user;
+  key += '\0';
+  key += address;
   return key;
-}
-
-bool Throttle::Slowed(std::string_view domain, std::string_view user) {
-  if (slowed_.load() == 0) return false;
-  return Slowed(ThrottleKey(domain, user));
 }
 
 std::chrono::milliseconds Throttle::DelayAfter(int failures) const {

@@ -1,14 +1,15 @@
-// Slows down repeated failed logins of one user without touching anyone else: the
-// credential checks of one user (keyed by domain and user name, whether or not such a
-// user exists) run one at a time, and after `free_failures` failures in a row each
-// further check waits a delay that doubles per failure up to `max_delay`. While that
-// user is being slowed down, checks beyond `max_waiting` are refused after the same
-// delay without being run, so an attacker costs bounded memory and no hashing. Nothing
-// here sleeps: waits are timed jobs of the HashPool, and the one lock is held only to
-// update the bookkeeping. A verified password resets the count; a password found in
-// the cache of verified ones does not (else an attacker would get fresh attempts each
-// time the real user makes a request), and while a user is slowed down even those go
-// through here (else guesses that happen to be right would be answered at once).
+// Slows down repeated failed logins of one user from one client address without
+// touching anyone else: the credential checks of one key (domain, user name, whether
+// or not such a user exists, and client address) run one at a time, and after
+// `free_failures` failures in a row each further check waits a delay that doubles per
+// failure up to `max_delay`. While a key is being slowed down, checks beyond
+// `max_waiting` are refused after the same delay without being run, so an attacker
+// costs bounded memory and no hashing. Nothing here sleeps: waits are timed jobs of
+// the HashPool, and the one lock is held only to update the bookkeeping. A verified
+// password resets the count. A password found in the cache of verified ones never
+// comes here (Authenticator answers it at once: a right password is never held back
+// by others' guessing, from any address), and does not reset the count (else an
+// attacker would get fresh attempts each time the real user makes a request).
 #pragma once
 
 #include <atomic>
@@ -35,8 +36,9 @@ struct ThrottleOptions {
   size_t max_users = 10000;                            // users tracked at once
 };
 
-// The throttle's key of a user of a domain ("" for the server administrator).
-std::string ThrottleKey(std::string_view domain, std::string_view user);
+// The throttle's key of a user of a domain ("" for the server administrator) at a
+// client address.
+std::string ThrottleKey(std::string_view domain, std::string_view user, std::string_view address);
 
 class Throttle {
  public:
@@ -60,8 +62,6 @@ class Throttle {
   // True when `who` is being slowed down (free_failures failures in a row or more).
   // Lock-free while nobody is. Thread-safe.
   bool Slowed(const std::string& who);
-  // Slowed(ThrottleKey(domain, user)), the key made only when someone is slowed down.
-  bool Slowed(std::string_view domain, std::string_view user);
   // Failures in a row of `who` (tests).
   int failures(const std::string& who);
   // The delay before the next check of someone with `failures` failures in a row.

@@ -47,8 +47,8 @@ Json AclJson(const std::vector<folio::Ace>& acl, bool only_basic) {
   return Json{{"aces", std::move(aces)}, {"isExact", acl::kAclIsExact}};
 }
 
-// The ACL of an object (docs/API.md §7.11): every entry is the object's own (propagation is
-// objectonly: isDirect true, and the list is exact).
+// The ACL of an object (docs/API.md §7.11): every entry is the object's own (copied at
+// creation or propagated by applyACL: isDirect true, and the list is exact).
 Result<Response> GetAcl(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object, ctx.Target());
   FOLIO_ASSIGN_OR_RETURN(bool only_basic, ctx.params.GetBool("onlyBasicPermissions", true));
@@ -56,7 +56,8 @@ Result<Response> GetAcl(Context& ctx) {
 }
 
 // applyACL (docs/API.md §11.3): the entries to add, then those to remove, on the object
-// named (never on objects below it); needs cmis:all. Answers the new ACL.
+// named and, for a folder unless ACLPropagation is objectonly, on every object below it
+// (one change, all or nothing); needs cmis:all on each. Answers the new ACL.
 Result<Response> ApplyAcl(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object, ctx.Target());
   FOLIO_ASSIGN_OR_RETURN(AclChanges changes, ReadAclChanges(ctx.params, ctx.caller.principals().get()));
@@ -66,8 +67,12 @@ Result<Response> ApplyAcl(Context& ctx) {
   }
   // Applied to the ACL the object has when the change is made, with the permission
   // checked there too: a concurrent applyACL is neither lost nor slipped in between.
-  FOLIO_ASSIGN_OR_RETURN(ObjectData changed, ctx.repo->ApplyAcl(object->id, changes.add, changes.remove,
-                                                                ctx.Checker().ForWrite(acl::Action::kApplyAcl)));
+  const Repository::AclPropagation propagation = changes.propagation == AclPropagation::kObjectOnly
+                                                     ? Repository::AclPropagation::kObjectOnly
+                                                     : Repository::AclPropagation::kPropagate;
+  FOLIO_ASSIGN_OR_RETURN(ObjectData changed,
+                         ctx.repo->ApplyAcl(object->id, changes.add, changes.remove,
+                                            ctx.Checker().ForWrite(acl::Action::kApplyAcl), propagation));
   return JsonResponse(201, AclJson(changed.acl, true));  // 201 as OpenCMIS answers (docs/API.md §7)
 }
 

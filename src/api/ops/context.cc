@@ -21,6 +21,19 @@ bool Context::HasTarget() const {
   return params.Has("objectId") || params.Has("folderId") || path_given;
 }
 
+Status Context::UnreadableOr(Status not_found) {
+  if (not_found.kind() != ErrorKind::kObjectNotFound || target_by_path_) return not_found;
+  // A version or working copy id is "{series};{label}" (include/folio/repository.h):
+  // one of a document the caller may not read answers as any denial does, whether or
+  // not that version exists, so that the answer tells nothing of the document.
+  const size_t semi = target_key_.find(';');
+  if (semi == std::string::npos || semi == 0) return not_found;
+  auto series = repo->GetObjectShared(target_key_.substr(0, semi));
+  if (!series.ok()) return not_found;
+  FOLIO_RETURN_IF_ERROR(RequireRead(*this, **series));
+  return not_found;
+}
+
 Result<const ObjectData*> Context::Target() {
   if (target_) {
     if (!target_checked_) {
@@ -41,7 +54,7 @@ Result<const ObjectData*> Context::Target() {
   }
   Result<std::shared_ptr<const ObjectData>> object =
       target_by_path_ ? repo->GetObjectByPathShared(target_key_) : repo->GetObjectShared(target_key_);
-  if (!object.ok()) return object.status();
+  if (!object.ok()) return UnreadableOr(object.status());
   FOLIO_RETURN_IF_ERROR(CheckTarget(*this, **object));
   target_ = std::move(*object);
   target_checked_ = true;
@@ -96,7 +109,7 @@ void ObjectWriter::Write(const ObjectData& object, JsonWriter& w, const Json* ex
     renderer_.WriteObject(object, w, nullptr, extra);
     return;
   }
-  const Json actions = AllowableActions(object, checker_.On(object));
+  const Json actions = AllowableActions(object, checker_);
   renderer_.WriteObject(object, w, &actions, extra);
 }
 

@@ -156,9 +156,10 @@ Result<std::optional<ByteRange>> ParseRange(std::string_view header, uint64_t si
 
 }  // namespace
 
-Json AllowableActions(const ObjectData& o, acl::Permission held) {
+Json AllowableActions(const ObjectData& o, const acl::Checker& checker) {
   // What the caller's permission on the object allows (docs/API.md §11); the folders of
   // a move and the ends of a relationship are checked when the action is asked for.
+  const acl::Permission held = checker.On(o);
   const bool read = acl::Grants(held, acl::Permission::kRead);
   const bool write = acl::Grants(held, acl::Permission::kWrite);
   const bool all = acl::Grants(held, acl::Permission::kAll);
@@ -167,7 +168,9 @@ Json AllowableActions(const ObjectData& o, acl::Permission held) {
   const bool root = folder && o.parent_id.empty();
   const bool checked_out = doc && o.properties.value(std::string(kPropIsVersionSeriesCheckedOut), false);
   const bool versionable = doc && !o.properties.value(std::string(kPropVersionLabel), Json()).is_null();
-  return Json{{"canDeleteObject", write && !root},
+  // Ending a check-out is the holder's (or cmis:all's, or an administrator's).
+  const bool ends_check_out = write && o.is_pwc && checker.RequireHolder(o, "check in").ok();
+  return Json{{"canDeleteObject", write && !root && (!o.is_pwc || ends_check_out)},
               {"canUpdateProperties", write},
               {"canGetFolderTree", read && folder},
               {"canGetProperties", read},
@@ -178,8 +181,8 @@ Json AllowableActions(const ObjectData& o, acl::Permission held) {
               {"canMoveObject", write && !root && o.base != BaseType::kRelationship},
               {"canDeleteContentStream", write && doc && o.content.has_value()},
               {"canCheckOut", write && versionable && !checked_out && !o.is_pwc},
-              {"canCancelCheckOut", write && o.is_pwc},
-              {"canCheckIn", write && o.is_pwc},
+              {"canCancelCheckOut", ends_check_out},
+              {"canCheckIn", ends_check_out},
               {"canSetContentStream", write && doc},
               {"canGetAllVersions", read && doc},
               {"canAddObjectToFolder", false},
@@ -268,7 +271,7 @@ Result<Response> GetProperties(Context& ctx) {
 Result<Response> GetAllowableActions(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
   const ObjectData& object = *object_ptr;
-  return JsonResponse(200, AllowableActions(object, ctx.Checker().On(object)));
+  return JsonResponse(200, AllowableActions(object, ctx.Checker()));
 }
 
 namespace {

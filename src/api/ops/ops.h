@@ -73,8 +73,13 @@ struct Context {
   // The target object, resolved once per request and kept here; the pointer stays valid
   // for the life of the Context (no copy per call: objects carry ~35 properties).
   // Errors: kPermissionDenied when the caller lacks what the operation needs on it
-  // (CheckTarget), naming the object and the permission.
+  // (CheckTarget), naming the object and the permission it lacks, or naming nothing
+  // of an object the caller may not read; the same for the id of a version of such a
+  // document that does not exist (UnreadableOr).
   Result<const ObjectData*> Target();
+  // `not_found` (a failed lookup of target_key_), or the caller's denial when the key
+  // is a version or working copy id of a document the caller may not read.
+  Status UnreadableOr(Status not_found);
   // succinct (default per variant), filter and dateTimeFormat of the request.
   Result<RenderOptions> Rendering() const;
 
@@ -197,8 +202,8 @@ Result<Response> GetContent(Context& ctx);
 Result<Response> GetChildren(Context& ctx);
 Result<Response> GetParent(Context& ctx);
 Result<Response> GetParents(Context& ctx);
-// What a caller holding `held` on `object` may do with it (docs/API.md §7.5).
-Json AllowableActions(const ObjectData& object, acl::Permission held);
+// What the caller `checker` speaks for may do with `object` (docs/API.md §7.5).
+Json AllowableActions(const ObjectData& object, const acl::Checker& checker);
 // navigation_ops.cc: getDescendants and getFolderTree (docs/API.md §7.6).
 Result<Response> GetDescendants(Context& ctx);
 Result<Response> GetFolderTree(Context& ctx);

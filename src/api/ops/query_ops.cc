@@ -80,7 +80,7 @@ Result<Response> Query(Context& ctx) {
     if (!MayRead(ctx, **object)) continue;
     if (score_column < columns.size()) columns[score_column].computed = hit.score;
     if (actions) {
-      const Json allowable = AllowableActions(**object, ctx.Checker().On(**object));
+      const Json allowable = AllowableActions(**object, ctx.Checker());
       renderer.WriteQueryResult(**object, columns, w, &allowable);
     } else {
       renderer.WriteQueryResult(**object, columns, w);

@@ -50,6 +50,29 @@ Result<std::optional<std::vector<std::string>>> ReadMembers(const Context& ctx) 
   return std::optional<std::vector<std::string>>(std::move(out));
 }
 
+// Removes every ACL entry naming `principal` from every repository of the domain
+// (docs/API.md §11.1), one change per repository with a "security" event per object
+// changed. deleteUser and deleteGroup call it once the principal is gone, and
+// createUser and createGroup before one is made under the id: entries a deletion
+// could not remove (the process died between its two steps, or an applyACL that
+// validated its principals before the deletion wrote after it) match nobody while
+// the id is free, and are gone before anyone holds it again.
+// An id that names a principal now, or a built-in group, is left alone (the creation
+// is then refused).
+Status RemoveFromEveryAcl(Context& ctx, const std::string& principal) {
+  FOLIO_ASSIGN_OR_RETURN(auto principals, Principals(ctx));
+  if (acl::IsBuiltInGroup(principal) || principals->FindUser(principal) != nullptr ||
+      principals->FindGroup(principal) != nullptr) {
+    return OkStatus();
+  }
+  FOLIO_ASSIGN_OR_RETURN(std::vector<folio::RepositoryInfo> repos, ctx.store.ListRepositories(ctx.domain_id));
+  for (const folio::RepositoryInfo& info : repos) {
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<Repository> repo, ctx.store.GetRepository(ctx.domain_id, info.repository_id));
+    FOLIO_RETURN_IF_ERROR(repo->RemovePrincipal(principal).status());
+  }
+  return OkStatus();
+}
+
 }  // namespace
 
 // The new password of a request, checked. Never quoted in a message.
@@ -102,6 +125,7 @@ Result<Response> CreateUser(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(user.password_hash, ctx.authenticator->HashPassword(std::move(password)));
   const std::string key = acl::NewApiKey();
   user.api_key_hash = acl::HashApiKey(key);
+  FOLIO_RETURN_IF_ERROR(RemoveFromEveryAcl(ctx, user.id));
   FOLIO_ASSIGN_OR_RETURN(acl::UserRecord made, ctx.accounts->CreateUser(std::move(user)));
   FOLIO_ASSIGN_OR_RETURN(auto principals, Principals(ctx));
   Response r = JsonResponse(201, WithApiKey(UserJson(*principals, made), key));
@@ -141,6 +165,7 @@ Result<Response> DeleteUser(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::string id, ctx.params.RequireString("userId"));
   FOLIO_RETURN_IF_ERROR(acl::CheckPrincipalId(id, "user id"));
   FOLIO_RETURN_IF_ERROR(ctx.accounts->DeleteUser(id));
+  FOLIO_RETURN_IF_ERROR(RemoveFromEveryAcl(ctx, id));
   return EmptyResponse(200);
 }
 
@@ -165,6 +190,8 @@ Result<Response> CreateGroup(Context& ctx) {
   FOLIO_RETURN_IF_ERROR(RequireDomainAdmin(ctx, "createGroup"));
   FOLIO_ASSIGN_OR_RETURN(std::string id, ctx.params.RequireString("groupId"));
   FOLIO_ASSIGN_OR_RETURN(std::optional<std::vector<std::string>> members, ReadMembers(ctx));
+  FOLIO_RETURN_IF_ERROR(acl::CheckPrincipalId(id, "group id"));
+  FOLIO_RETURN_IF_ERROR(RemoveFromEveryAcl(ctx, id));
   FOLIO_ASSIGN_OR_RETURN(acl::GroupRecord made,
                          ctx.accounts->CreateGroup(id, members ? std::move(*members) : std::vector<std::string>()));
   FOLIO_ASSIGN_OR_RETURN(auto principals, Principals(ctx));
@@ -198,6 +225,7 @@ Result<Response> DeleteGroup(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::string id, ctx.params.RequireString("groupId"));
   FOLIO_RETURN_IF_ERROR(acl::CheckPrincipalId(id, "group id"));
   FOLIO_RETURN_IF_ERROR(ctx.accounts->DeleteGroup(id));
+  FOLIO_RETURN_IF_ERROR(RemoveFromEveryAcl(ctx, id));
   return EmptyResponse(200);
 }
 

@@ -1,8 +1,8 @@
 // Access control lists as values: checking entries a client sends, applyACL's add-
 // then-remove, and the ACL a new object or repository starts with (docs/API.md
-// §11.3). Propagation is objectonly: a new object gets a copy of its
-// parent folder's entries, and a change to a folder's ACL never reaches objects that
-// exist. So every entry of an object is its own (CMIS isDirect true) and every ACL is
+// §11.3). A new object gets a copy of its parent folder's entries, and a propagated
+// applyACL on a folder applies the same additions and removals to each object below
+// it: every entry is held by the object itself (CMIS isDirect true), and every ACL is
 // exact (CMIS exactACL / isExact true).
 #pragma once
 

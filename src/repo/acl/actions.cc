@@ -110,7 +110,7 @@ constexpr PermissionDefinition kPermissions[] = {
 Requirement RequirementOf(Action action) { return Require(action); }
 
 const AclCapabilities& Capabilities() {
-  static const AclCapabilities kCapabilities{"manage", "basic", "objectonly", kPermissions, kMapping};
+  static const AclCapabilities kCapabilities{"manage", "basic", "propagate", kPermissions, kMapping};
   return kCapabilities;
 }
 

@@ -54,7 +54,9 @@ struct PermissionDefinition {
 struct AclCapabilities {
   std::string_view capability;            // capabilityACL: "manage"
   std::string_view supported_permissions;  // "basic"
-  std::string_view propagation;           // "objectonly": a new object copies its parent's entries
+  // "propagate": applyACL on a folder reaches what it holds (unless asked objectonly),
+  // and a new object copies its parent's entries.
+  std::string_view propagation;
   std::span<const PermissionDefinition> permissions;
   std::span<const PermissionMapping> mapping;  // every key of docs/API.md §11.3
 };

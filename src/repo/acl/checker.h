@@ -44,12 +44,20 @@ class Checker {
   // Errors: kPermissionDenied naming the user, the object and the permission it lacks.
   Status Require(Action action, const ObjectData& object, const ObjectData* source = nullptr,
                  const ObjectData* target = nullptr) const;
-  // The same for a bare permission on one object.
+  // The same for a bare permission on one object. The message of a denial on an object
+  // the caller may not read names nothing of it (docs/API.md §11.3).
   Status Require(Permission permission, const ObjectData& object) const;
+  // Whether the caller may `doing` ("check in", "cancel"; "" allows) the working copy
+  // `working_copy`: the user who checked it out, a holder of cmis:all on it (its series
+  // shares one ACL) or a domain administrator. OK for an object that is no working
+  // copy. Errors: kPermissionDenied naming the caller and the holder.
+  Status RequireHolder(const ObjectData& working_copy, std::string_view doing) const;
   // What the engine asks inside the change that does `action` (WriteCheck,
   // folio/repository.h), so that no ACL change comes between the check and the write:
-  // Require(action) for the roles kObject, kSource and kTarget, and what deleting needs
-  // for each object below a deleteTree's folder (kBelow). Empty (nothing to check) for
+  // Require(action) for the roles kObject, kSource and kTarget (and RequireHolder for a
+  // working copy that checkIn, cancelCheckOut or deleteObject ends), and for each object
+  // below the folder of a deleteTree or a propagated applyACL (kBelow) what the action
+  // needs on the folder (cmis:write to delete, cmis:all to change ACLs). Empty (nothing to check) for
   // a caller who holds cmis:all everywhere (a domain administrator). Keeps a copy of
   // this checker.
   WriteCheck ForWrite(Action action) const;

@@ -2,6 +2,7 @@
 // server administrator, and answers that never name the part that was wrong.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <deque>
 #include <memory>
 
@@ -160,4 +161,59 @@ TEST_CASE("Authenticator: passwords are hashed on the pool") {
   auto h = auth.HashPassword("pw");
   REQUIRE(h.ok());
   CHECK(acl::VerifyPassword(*h, "pw"));
+}
+
+namespace {
+
+AuthInput From(std::deque<std::string>& headers, const std::string& user, const std::string& password,
+               std::string_view address) {
+  headers.push_back(BasicHeader(user, password));
+  return AuthInput{headers.back(), "", false, address};
+}
+
+}  // namespace
+
+TEST_CASE("Authenticator: failures are slowed down per user and client address; a right password never waits") {
+  World w;
+  AuthenticatorOptions o;
+  o.throttle.free_failures = 2;
+  // Longer than an argon2id check on a loaded machine, so that a delay is told apart.
+  o.throttle.base_delay = std::chrono::milliseconds(1500);
+  o.throttle.max_delay = std::chrono::milliseconds(1500);
+  Authenticator auth(o);
+  using Clock = std::chrono::steady_clock;
+  const auto took = [&](const AuthInput& in) {
+    const Clock::time_point start = Clock::now();
+    auto r = auth.User(in, "acme", w.domain);
+    return std::make_pair(r.ok(), Clock::now() - start);
+  };
+  // alice has logged in from 10.0.0.1: her password is remembered.
+  REQUIRE(took(From(w.headers, "alice", "wonderland", "10.0.0.1")).first);
+  // Someone guesses from 10.0.0.9 until each guess waits.
+  for (int i = 0; i < 3; ++i) CHECK_FALSE(took(From(w.headers, "alice", "guess", "10.0.0.9")).first);
+  CHECK(auth.throttle().Slowed(ThrottleKey("acme", "alice", "10.0.0.9")));
+  auto slowed = took(From(w.headers, "alice", "guess", "10.0.0.9"));
+  CHECK_FALSE(slowed.first);
+  CHECK(slowed.second >= std::chrono::milliseconds(1500));
+  // Neither another address (a first failure is answered after its check only) ...
+  CHECK_FALSE(auth.throttle().Slowed(ThrottleKey("acme", "alice", "10.0.0.2")));
+  auto other = took(From(w.headers, "alice", "typo", "10.0.0.2"));
+  CHECK_FALSE(other.first);
+  CHECK(other.second < std::chrono::milliseconds(1500));
+  // ... nor the right password from the guesser's own address waits for the guesses.
+  auto right = took(From(w.headers, "alice", "wonderland", "10.0.0.9"));
+  CHECK(right.first);
+  CHECK(right.second < std::chrono::milliseconds(100));
+  // The right password did not give the guesser fresh attempts.
+  CHECK(auth.throttle().Slowed(ThrottleKey("acme", "alice", "10.0.0.9")));
+  // The server administrator's failures, too, are the guesser's address's only.
+  AuthenticatorOptions ao = o;
+  ao.admin_password = "root pw";
+  Authenticator admin(ao);
+  for (int i = 0; i < 3; ++i) {
+    CHECK_FALSE(admin.ServerAdmin(From(w.headers, "admin", "guess", "10.0.0.9")).ok());
+  }
+  const Clock::time_point start = Clock::now();
+  CHECK(admin.ServerAdmin(From(w.headers, "admin", "root pw", "10.0.0.9")).ok());
+  CHECK(Clock::now() - start < std::chrono::milliseconds(100));
 }

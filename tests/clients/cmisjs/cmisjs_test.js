@@ -726,7 +726,7 @@ async function runAuthenticated() {
     const info = (await session.getRepositoryInfo()).vault;
     assert.equal(info.capabilities.capabilityACL, 'manage');
     assert.equal(info.aclCapabilities.supportedPermissions, 'basic');
-    assert.equal(info.aclCapabilities.propagation, 'objectonly');
+    assert.equal(info.aclCapabilities.propagation, 'propagate');
     const applyAcl = info.aclCapabilities.permissionMapping.find((m) => m.key === 'canApplyACL.Object');
     assert.deepEqual(applyAcl && applyAcl.permission, ['cmis:all']);
     s.rootId = info.rootFolderId;

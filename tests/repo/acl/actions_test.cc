@@ -26,11 +26,11 @@ TEST_CASE("Actions: read for reads, write for changes, all for applyACL") {
   CHECK(RequirementOf(Action::kCreateRelationship).target == Permission::kRead);
 }
 
-TEST_CASE("Capabilities: manage, basic, objectonly, the three permissions and every mapping key of CMIS") {
+TEST_CASE("Capabilities: manage, basic, propagate, the three permissions and every mapping key of CMIS") {
   const AclCapabilities& c = Capabilities();
   CHECK(c.capability == "manage");
   CHECK(c.supported_permissions == "basic");
-  CHECK(c.propagation == "objectonly");
+  CHECK(c.propagation == "propagate");
   REQUIRE(c.permissions.size() == 3);
   CHECK(c.permissions[0].permission == "cmis:read");
   CHECK(c.permissions[2].permission == "cmis:all");
