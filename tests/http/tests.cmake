@@ -30,4 +30,5 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/two_servers_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/crash_http_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/group_commit_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/web_pages_test.cc
 )
