@@ -59,12 +59,12 @@ for i in range(n):
 print(f"client: {n} connections opened in {time.time() - start:.1f} s")
 # Ask on the first connection (accepted first) until the server holds its limit.
 first = socks[0]
-first.sendall(b"Host: x\r\n\r\n")
+first.sendall(b"Host: localhost\r\n\r\n")
 print("first connection:", response(first)[1])
 ok = True
 deadline = time.time() + 20
 while True:
-    first.sendall(b"GET /-/metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+    first.sendall(b"GET /-/metrics HTTP/1.1\r\nHost: localhost\r\n\r\n")
     text = response(first)[1]
     open_now = int(re.search(r"^folio_http_open_connections (\d+)$", text, re.M).group(1))
     if open_now >= min(n, limit) or time.time() > deadline:
@@ -74,7 +74,7 @@ print(f"server: {open_now} connections open (limit {limit}); folio RSS {rss()}")
 ok &= open_now == min(n, limit)
 if n > limit:
     last = socks[-1]
-    last.sendall(b"Host: x\r\n\r\n")
+    last.sendall(b"Host: localhost\r\n\r\n")
     poller = select.poll()
     poller.register(last, select.POLLIN)
     waiting = not poller.poll(1000)

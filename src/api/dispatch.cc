@@ -113,6 +113,9 @@ void Service::ReleaseUpload(const Request& request) {
 Response Service::Handle(const Request& request) {
   Response response = Run(request);
   ReleaseUpload(request);
+  if (request.from_script) {  // the page signs in with its own form (docs/API.md §11.2)
+    std::erase_if(response.headers, [](const auto& h) { return EqualsIgnoreCase(h.first, "WWW-Authenticate"); });
+  }
   return response;
 }
 

@@ -61,7 +61,8 @@ class Service {
 
   const ServiceOptions& options() const { return options_; }
 
-  // Runs `request`; never fails: errors become error responses (error_response.h).
+  // Runs `request`; never fails: errors become error responses (error_response.h), a
+  // 401 without its WWW-Authenticate challenge when the request is `from_script`.
   // Removes the request's upload file afterwards unless an operation consumed it.
   Response Handle(const Request& request);
 

@@ -51,6 +51,10 @@ struct Request {
   std::string api_key;
   bool peer_loopback = false;
   std::string peer_address;
+  // The request carries `X-Requested-With: XMLHttpRequest`: a script of a web page (the
+  // browse UI's) that signs in with a form of its own. Its 401 has no WWW-Authenticate
+  // challenge, which a browser would meet with its own login dialog.
+  bool from_script = false;
   // "http://host:port" as the client addressed the server (from the Host header), the
   // base of the absolute URLs in responses (repositoryUrl, rootFolderUrl, Location).
   std::string base_url;

@@ -12,9 +12,11 @@
 #include <optional>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "api/auth/credentials.h"
 #include "api/dispatch.h"
+#include "api/web_policy.h"
 #include "cli/commands.h"
 #include "cli/data_dir.h"
 #include "cli/ephemeral_copy.h"
@@ -45,7 +47,8 @@ struct ServeOptions {
   size_t response_cache = 2048;
   bool versions_newest_first = false;
   uint64_t change_log_max = 100000;
-  std::string cors_origin = "*";
+  std::vector<std::string> allowed_hosts;
+  std::vector<std::string> cors_origins;
   std::string log_level = "info";
   bool insecure = false;
   std::string log_format = "text";
@@ -105,6 +108,10 @@ int RunServe(const ServeOptions& o) {
   const std::optional<http::LogFormat> format = http::ParseLogFormat(o.log_format);
   if (!format) {
     std::cerr << "folio serve: --log-format must be text or json\n";
+    return 2;
+  }
+  if (Status s = api::WebPolicy::Validate({o.allowed_hosts, o.cors_origins, o.host}); !s.ok()) {
+    std::cerr << "folio serve: " << s.message() << "\n";
     return 2;
   }
   TuneMalloc();  // before any thread allocates
@@ -225,7 +232,8 @@ int RunServe(const ServeOptions& o) {
   server_options.threads = o.threads;
   server_options.response_cache_entries = o.response_cache;
   server_options.max_body = o.max_body;
-  server_options.cors_origin = o.cors_origin;
+  server_options.web.allowed_hosts = o.allowed_hosts;
+  server_options.web.cors_origins = o.cors_origins;
   server_options.log_format = *format;
   http::Server server(service, server_options);
   if (Status s = server.Bind(std::move(*listener)); !s.ok()) {
@@ -294,8 +302,14 @@ void RegisterServe(CLI::App& app, int& exit_code) {
                   "change-log events kept per repository; older ones are dropped (changesIncomplete)")
       ->capture_default_str()
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
-  cmd->add_option("--cors-origin", opts->cors_origin, "allowed browser origin(s), comma-separated, or *")
-      ->capture_default_str();
+  cmd->add_option("--allowed-host", opts->allowed_hosts,
+                  "a name clients may address this server by besides localhost and its addresses (repeatable; "
+                  "host, host:port or *.domain; * accepts any)")
+      ->delimiter(',');
+  cmd->add_option("--cors-origin", opts->cors_origins,
+                  "a web page origin allowed to use this server besides loopback pages (repeatable; "
+                  "scheme://host[:port]; * allows every origin)")
+      ->delimiter(',');
   cmd->add_option("--log-level", opts->log_level, "trace, debug, info, warn, error, critical or off")
       ->capture_default_str();
   cmd->add_option("--log-format", opts->log_format, "text, or json (one JSON object per line)")

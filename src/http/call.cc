@@ -41,13 +41,8 @@ api::TransportError TransportErrorFor(int http_status) {
 
 }  // namespace
 
-Call::Call(const CallContext& ctx, const HttpHead& head)
-    : ctx_(ctx),
-      method_(head.method),
-      target_(head.target),
-      origin_(ctx.cors_origin == "*" ? std::string_view() : head.header("Origin")),
-      suppress_(SuppressedIn(head.target)),
-      from_script_(api::EqualsIgnoreCase(head.header("X-Requested-With"), "XMLHttpRequest")) {}
+Call::Call(const CallContext& ctx, const HttpHead& head, CorsHeaders cors)
+    : ctx_(ctx), method_(head.method), target_(head.target), cors_(std::move(cors)), suppress_(SuppressedIn(head.target)) {}
 
 Call::~Call() {
   if (handle_ && !handled_) ctx_.service.ReleaseUpload(request_);
@@ -104,10 +99,7 @@ HttpResponse Call::Respond() {
     if (Status s = body_->Finish(); !s.ok()) Fail(body_->too_large() ? 413 : 0, s);
   }
   response = handle_ && !failed_ ? RunService() : std::move(answer_);
-  AddCors(response);
-  if (from_script_) {  // a page's own sign-in, not the browser's dialog (docs/API.md §11.2)
-    std::erase_if(response.headers, [](const auto& h) { return api::EqualsIgnoreCase(h.first, "WWW-Authenticate"); });
-  }
+  for (auto& header : cors_) response.headers.push_back(std::move(header));
   return response;
 }
 
@@ -141,34 +133,6 @@ HttpResponse Call::RunService() {
     h.producer = std::move(r.producer);
   }
   return h;
-}
-
-// CORS headers (docs/API.md §3.1): "*" allows every origin; a list allows those it names,
-// echoing the one that matches.
-void Call::AddCors(HttpResponse& response) const {
-  auto& h = response.headers;
-  const std::string& allowed = ctx_.cors_origin;
-  if (allowed == "*") {
-    h.emplace_back("Access-Control-Allow-Origin", "*");
-  } else {
-    bool match = false;
-    size_t pos = 0;
-    while (pos <= allowed.size() && !origin_.empty()) {
-      size_t comma = allowed.find(',', pos);
-      if (comma == std::string::npos) comma = allowed.size();
-      std::string_view one = std::string_view(allowed).substr(pos, comma - pos);
-      while (!one.empty() && one.front() == ' ') one.remove_prefix(1);
-      while (!one.empty() && one.back() == ' ') one.remove_suffix(1);
-      if (one == origin_) match = true;
-      pos = comma + 1;
-    }
-    if (match) {
-      h.emplace_back("Access-Control-Allow-Origin", origin_);
-      h.emplace_back("Access-Control-Allow-Credentials", "true");
-    }
-    h.emplace_back("Vary", "Origin");
-  }
-  h.emplace_back("Access-Control-Expose-Headers", "Content-Disposition, Content-Range, Content-Length, Location");
 }
 
 void Call::Done(const Outcome& outcome) {

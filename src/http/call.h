@@ -1,13 +1,15 @@
 // One request as the server handles it (an Exchange, exchange.h): either a response known
 // at once (an error, a CORS preflight, an operations endpoint) or a request for the
-// service, whose body is read into it as it arrives. Every response carries the CORS
-// headers; every finished call writes its request log line and counts in the metrics.
+// service, whose body is read into it as it arrives. Every response carries the headers
+// the Host and Origin rules give (api/web_policy.h); every finished call writes its request log line and counts in the metrics.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "api/dispatch.h"
 #include "api/request.h"
@@ -24,19 +26,22 @@ namespace folio::http {
 struct CallContext {
   api::Service& service;
   uint64_t max_body;
-  std::string cors_origin;  // "*" or a comma-separated list of origins
   HttpMetrics& metrics;
   const RequestLog& log;
   ResponseCache& cache;
 };
 
+// Headers added to every response of a call (the CORS headers of api::WebPolicy).
+using CorsHeaders = std::vector<std::pair<std::string, std::string>>;
+
 class Call final : public Exchange {
  public:
-  Call(const CallContext& ctx, const HttpHead& head);
+  // `cors` is added to the response, whatever it is.
+  Call(const CallContext& ctx, const HttpHead& head, CorsHeaders cors);
   ~Call() override;  // removes the upload of a request that was never handled
 
   // Call one of these three right after construction.
-  // Answers `response` (CORS headers are added); `operation` names it in the log.
+  // Answers `response`; `operation` names it in the log.
   void Answer(HttpResponse response, std::string_view operation = "");
   // Answers `error`: `http_status` 0 gives the status of its kind (with
   // suppressResponseCodes honoured), 413 the body-too-large response, 431 the
@@ -58,15 +63,13 @@ class Call final : public Exchange {
   void Done(const Outcome& outcome) override;
 
  private:
-  void AddCors(HttpResponse& response) const;
   HttpResponse RunService();
 
   const CallContext& ctx_;
   std::string method_;
   std::string target_;
-  std::string origin_;   // the Origin header
+  CorsHeaders cors_;
   bool suppress_;        // suppressResponseCodes=true in the query string
-  bool from_script_;     // X-Requested-With: XMLHttpRequest: 401 without WWW-Authenticate
   bool handle_ = false;  // the service runs it (Handle)
   bool failed_ = false;
   bool handled_ = false;

@@ -25,7 +25,7 @@
 namespace folio::http {
 
 // The method, path, query and the headers of `head` that the request layer reads
-// (Content-Type, Range, Host as the base URL; for a missing or malformed Host,
+// (Content-Type, Range, X-Requested-With, Host as the base URL; for a missing or malformed Host,
 // `local_authority()` gives the "host:port" the client connected to). No body.
 // Errors: kInvalidArgument for a bad percent-escape, invalid UTF-8 or a traversal
 // segment in the path or query.

@@ -42,6 +42,34 @@ std::string LocalAuthority(int fd) {
   return (h.find(':') != std::string::npos ? "[" + h + "]" : h) + ":" + serv;
 }
 
+// The numeric address of the local end of `fd` ("127.0.0.1", "::1"; "" when unknown).
+std::string LocalAddress(int fd) {
+  const std::string authority = LocalAuthority(fd);
+  const size_t colon = authority.rfind(':');
+  return colon == std::string::npos ? "" : authority.substr(0, colon);
+}
+
+// What the Host and Origin rules read of `head` (api/web_policy.h).
+api::WebRequest WebRequestOf(const HttpHead& head, int fd) {
+  api::WebRequest w;
+  w.method = head.method;
+  w.http10 = head.minor_version == 0;
+  for (const auto& [name, value] : head.headers) {
+    if (api::EqualsIgnoreCase(name, "Host")) w.hosts.push_back(value);
+    if (api::EqualsIgnoreCase(name, "Origin")) w.origins.push_back(value);
+  }
+  w.preflight_method = head.header("Access-Control-Request-Method");
+  w.preflight_headers = head.header("Access-Control-Request-Headers");
+  w.preflight_private_network = head.header("Access-Control-Request-Private-Network");
+  w.local_address = [fd] { return LocalAddress(fd); };
+  return w;
+}
+
+api::WebPolicyOptions WithListenHost(api::WebPolicyOptions web, const std::string& host) {
+  web.listen_host = host;
+  return web;
+}
+
 // The numeric address of the peer of `fd` ("" when unknown).
 std::string PeerAddress(int fd) {
   sockaddr_storage addr{};
@@ -91,9 +119,10 @@ HttpResponse JsonResponse(int status, std::string body) {
 Server::Server(api::Service& service, ServerOptions options)
     : service_(service),
       options_(std::move(options)),
+      web_policy_(WithListenHost(options_.web, options_.host)),
       log_(options_.log_format),
       cache_(options_.response_cache_entries),
-      call_context_{service_, options_.max_body, options_.cors_origin, metrics_, log_, cache_} {
+      call_context_{service_, options_.max_body, metrics_, log_, cache_} {
   limits_.head.max_bytes = options_.max_header_bytes;
   limits_.head.max_fields = options_.max_header_fields;
   limits_.keep_alive_timeout = options_.keep_alive_timeout;
@@ -125,6 +154,7 @@ std::string Server::Url() const {
 
 Status Server::Bind() {
   if (listen_fd_ >= 0) return OkStatus();
+  FOLIO_RETURN_IF_ERROR(api::WebPolicy::Validate(options_.web));
   FOLIO_ASSIGN_OR_RETURN(Listener listener, Listener::Open(options_.host, options_.port));
   return Bind(std::move(listener));
 }
@@ -162,17 +192,19 @@ void Server::Stop() {
 }
 
 std::unique_ptr<Exchange> Server::Begin(HttpHead head, int fd) {
-  auto call = std::make_unique<Call>(call_context_, head);
+  // Host and Origin (docs/API.md §13) before anything else: a refused request does
+  // nothing, and its body is never read (Call::WantsBody).
+  api::WebDecision web = web_policy_.Decide(WebRequestOf(head, fd));
+  auto call = std::make_unique<Call>(call_context_, head, std::move(web.headers));
+  if (!web.status.ok()) {
+    call->Fail(0, web.status);
+    return call;
+  }
   const std::string& method = head.method;
   const std::string_view path = std::string_view(head.target).substr(0, head.target.find('?'));
-  if (method == "OPTIONS") {  // CORS preflight (docs/API.md §3.1)
+  if (method == "OPTIONS") {  // a CORS preflight: the policy's headers answer it (docs/API.md §13.2)
     HttpResponse r;
     r.status = 204;
-    r.headers.emplace_back("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
-    const std::string_view asked = head.header("Access-Control-Request-Headers");
-    r.headers.emplace_back("Access-Control-Allow-Headers",
-                           asked.empty() ? "Authorization, Content-Type, X-API-KEY" : std::string(asked));
-    r.headers.emplace_back("Access-Control-Max-Age", "86400");
     r.headers.emplace_back("Allow", "GET, POST, OPTIONS");
     call->Answer(std::move(r));
     return call;
@@ -222,7 +254,7 @@ std::unique_ptr<Exchange> Server::Begin(HttpHead head, int fd) {
 }
 
 std::unique_ptr<Exchange> Server::Refuse(int status, std::string message, const HttpHead& head) {
-  auto call = std::make_unique<Call>(call_context_, head);
+  auto call = std::make_unique<Call>(call_context_, head, CorsHeaders());
   call->Fail(status, InvalidArgument(message));
   return call;
 }

@@ -1,6 +1,7 @@
 // The HTTP server: listens on host:port, reads requests on connections served by a
-// reactor (reactor.h, connection.h), hands each to api::Service, and answers with CORS
-// headers, a request log line, and metrics; serves the operations endpoints /-/health
+// reactor (reactor.h, connection.h), checks each against the Host and Origin rules
+// (api/web_policy.h), hands it to api::Service, and answers with CORS headers, a request
+// log line, and metrics; serves the operations endpoints /-/health
 // and /-/metrics; stops cleanly (requests in flight finish).
 #pragma once
 
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "api/dispatch.h"
+#include "api/web_policy.h"
 #include "folio/status.h"
 #include "http/call.h"
 #include "http/connection.h"
@@ -32,7 +34,9 @@ struct ServerOptions {
   size_t threads = 0;                        // core workers, 0: the number of cores (more join
                                              // while requests are slow)
   uint64_t max_body = 256ull * 1024 * 1024;  // largest request body (413 beyond)
-  std::string cors_origin = "*";             // "*" or a comma-separated list of origins
+  // Which hosts and origins browsers may use (docs/API.md §13); listen_host is set from
+  // `host`.
+  api::WebPolicyOptions web;
   // An idle keep-alive connection is closed after this long.
   std::chrono::milliseconds keep_alive_timeout{3000};
   // A request's head and body must arrive within this long of its first byte (408 and
@@ -53,8 +57,9 @@ class Server final : private ExchangeFactory {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  // Binds the listening socket. Errors: kRuntime naming host and port when binding
-  // fails (address in use, bad host).
+  // Binds the listening socket. Errors: kInvalidArgument for malformed web options
+  // (api::WebPolicy::Validate); kRuntime naming host and port when binding fails
+  // (address in use, bad host).
   Status Bind();
   // Serves on `listener` (Listener::Open), taken over. Errors: kRuntime when bound
   // already.
@@ -88,6 +93,7 @@ class Server final : private ExchangeFactory {
 
   api::Service& service_;
   const ServerOptions options_;
+  const api::WebPolicy web_policy_;
   HttpMetrics metrics_;
   RequestLog log_;
   ResponseCache cache_;

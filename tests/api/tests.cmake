@@ -13,5 +13,6 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/request_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/url_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/variant_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/web_policy_test.cc
 )
 include(${CMAKE_CURRENT_LIST_DIR}/auth/tests.cmake)

@@ -51,6 +51,37 @@ TEST_CASE("Auth: a domain with users answers 401 with WWW-Authenticate without c
   CHECK(f.Get("/demo/alpha/docs/readme.txt")->body == "hello");
 }
 
+TEST_CASE("Auth: a script's request (X-Requested-With: XMLHttpRequest) gets 401 without WWW-Authenticate") {
+  AuthFixture f;
+  auto c = f.server().Client();
+  const httplib::Headers xhr{{"X-Requested-With", "XMLHttpRequest"}};
+  // No credentials, a wrong password, a wrong key, a POST: each 401 unauthorized, none
+  // with the challenge a browser meets with its own login dialog.
+  httplib::Headers wrong = BasicAuth("alice", "not-her-password");
+  wrong.emplace("X-Requested-With", "XMLHttpRequest");
+  httplib::Headers bad_key{{"X-API-KEY", "folio_nope"}, {"X-Requested-With", "xmlhttprequest"}};
+  std::vector<httplib::Result> answers;
+  answers.push_back(c.Get("/acme/main", xhr));
+  answers.push_back(c.Get("/acme/main?cmisselector=object", wrong));
+  answers.push_back(c.Get("/acme", bad_key));
+  answers.push_back(c.Post("/acme/main", xhr, "cmisaction=createFolder", "application/x-www-form-urlencoded"));
+  for (const httplib::Result& r : answers) {
+    REQUIRE(r);
+    CHECK(r->status == 401);
+    CHECK(Exception(r) == "unauthorized");
+    CHECK(Contains(Message(r), "'acme'"));
+    CHECK(!r->has_header("WWW-Authenticate"));
+  }
+  // With the right credentials the script is let in.
+  httplib::Headers right = BasicAuth("alice", f.password("alice"));
+  right.emplace("X-Requested-With", "XMLHttpRequest");
+  CHECK(c.Get("/acme/main", right)->status == 200);
+  // Without the header, or with another value, the challenge stays.
+  CHECK(c.Get("/acme/main")->get_header_value("WWW-Authenticate") == "Basic realm=\"folio\"");
+  CHECK(c.Get("/acme/main", httplib::Headers{{"X-Requested-With", "fetch"}})->get_header_value("WWW-Authenticate") ==
+        "Basic realm=\"folio\"");
+}
+
 TEST_CASE("Auth: HTTP Basic and X-API-KEY let a user in; wrong ones are 401") {
   AuthFixture f;
   CHECK(f.Get("/acme/main", "alice")->status == 200);

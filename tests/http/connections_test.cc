@@ -33,7 +33,7 @@ bool ClosedWithin(int fd, milliseconds limit) {
   return n == 0 || (n < 0 && errno == ECONNRESET);
 }
 
-const std::string kGetReadme = "GET /demo/beta/docs/readme.txt HTTP/1.1\r\nHost: x\r\n\r\n";
+const std::string kGetReadme = "GET /demo/beta/docs/readme.txt HTTP/1.1\r\nHost: localhost\r\n\r\n";
 
 long long MsSince(Clock::time_point start) {
   return std::chrono::duration_cast<milliseconds>(Clock::now() - start).count();
@@ -61,7 +61,7 @@ TEST_CASE("Http connections: pipelined requests are answered in order") {
   ServerFixture f;
   const int fd = Connect(f.port());
   // Both requests in one send: the second is read ahead with the first.
-  SendAll(fd, kGetReadme + "GET /demo/beta/nope HTTP/1.1\r\nHost: x\r\n\r\n" + kGetReadme);
+  SendAll(fd, kGetReadme + "GET /demo/beta/nope HTTP/1.1\r\nHost: localhost\r\n\r\n" + kGetReadme);
   const std::string first = ReadResponse(fd);
   const std::string second = ReadResponse(fd);
   const std::string third = ReadResponse(fd);
@@ -77,7 +77,7 @@ TEST_CASE("Http connections: Expect: 100-continue is answered before the body is
   ServerFixture f;
   const int fd = Connect(f.port());
   const std::string body = R"({"operation":"createFolder","properties":{"cmis:name":"after-continue"}})";
-  SendAll(fd, "POST /demo/beta/docs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\n"
+  SendAll(fd, "POST /demo/beta/docs HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nExpect: 100-continue\r\n"
               "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n");
   std::string interim;
   char c;
@@ -121,7 +121,7 @@ TEST_CASE("Http connections: slow clients do not stall the others") {
   SendAll(half_head, "GET /demo/beta/docs/readme.txt HTTP/1.1\r\nHo");
   const int half_body = Connect(f.port());
   SendAll(half_body,
-          "POST /demo/beta/docs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+          "POST /demo/beta/docs HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
           "Content-Length: 200\r\n\r\n{\"operation\":");
   std::this_thread::sleep_for(milliseconds(50));
   const auto start = Clock::now();
@@ -149,7 +149,7 @@ TEST_CASE("Http connections: Stop() lets a request in flight finish") {
   });
   std::this_thread::sleep_for(milliseconds(200));
   CHECK_FALSE(stopped);
-  SendAll(fd, "Host: x\r\n\r\n");
+  SendAll(fd, "Host: localhost\r\n\r\n");
   const std::string response = ReadAll(fd);  // the server closes after answering
   stopper.join();
   CHECK(StatusOf(response) == 200);
@@ -189,7 +189,7 @@ TEST_CASE("Http connections: HTTP/1.0, HEAD, and framings that are refused") {
   }
   {  // HEAD: the head of the GET, Content-Length included, no body; the connection goes on.
     const int fd = Connect(f.port());
-    SendAll(fd, "HEAD /demo/beta/docs/readme.txt HTTP/1.1\r\nHost: x\r\n\r\n" + kGetReadme);
+    SendAll(fd, "HEAD /demo/beta/docs/readme.txt HTTP/1.1\r\nHost: localhost\r\n\r\n" + kGetReadme);
     std::string head;
     char c;
     while (head.find("\r\n\r\n") == std::string::npos && ::recv(fd, &c, 1, 0) == 1) head += c;

@@ -111,11 +111,11 @@ TEST_CASE("Http errors: path traversal, bad percent-encoding and UTF-8 in URLs")
                              "/demo/beta/docs%2Freadme.txt", "/demo/beta/%00x", "/demo/beta/docs/%zz",
                              "/demo/beta/docs/%C3%28", "/demo/beta?q=%FF"}) {
     CAPTURE(target);
-    const std::string raw = RawRequest(f.port(), std::string("GET ") + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    const std::string raw = RawRequest(f.port(), std::string("GET ") + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
     CHECK(StatusOf(raw) == 400);
     CHECK(BodyOf(raw)["exception"] == "invalidArgument");
   }
-  const std::string absolute = RawRequest(f.port(), "GET http://evil/demo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  const std::string absolute = RawRequest(f.port(), "GET http://evil/demo HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
   CHECK(StatusOf(absolute) >= 400);
   CHECK(BodyOf(absolute).contains("exception"));
   CheckError(c.Get("/demo/beta?cmisselector=object&objectId=../../etc"), 404, "objectNotFound", "../../etc");
@@ -136,7 +136,7 @@ TEST_CASE("Http errors: bodies over --max-body are refused with 413") {
                   Json{{"cmis:name", "big.bin"}}, &big);
   CheckError(r, 413, "constraint", "1000");
   // Chunked: no Content-Length; counted while streaming.
-  std::string chunked = "POST /demo/beta/docs HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n"
+  std::string chunked = "POST /demo/beta/docs HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\n"
                         "Transfer-Encoding: chunked\r\n\r\n";
   for (int i = 0; i < 5; ++i) chunked += "1f4\r\n" + std::string(500, ' ') + "\r\n";
   chunked += "0\r\n\r\n";
@@ -158,7 +158,7 @@ TEST_CASE("Http errors: chunked multipart upload is streamed and accepted") {
                      "--b0undary\r\nContent-Disposition: form-data; name=\"propertyId[0]\"\r\n\r\ncmis:name\r\n"
                      "--b0undary\r\nContent-Disposition: form-data; name=\"propertyValue[0]\"\r\n\r\nnaïve.txt\r\n"
                      "--b0undary--\r\n";
-  std::string raw = "POST /demo/beta/docs HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+  std::string raw = "POST /demo/beta/docs HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
                     "Content-Type: multipart/form-data; boundary=b0undary\r\nTransfer-Encoding: chunked\r\n\r\n";
   for (size_t i = 0; i < body.size(); i += 7000) {
     const std::string piece = body.substr(i, 7000);
@@ -191,22 +191,30 @@ TEST_CASE("Http errors: CORS preflight and headers; --cors-origin list") {
   {
     ServerFixture f;
     auto c = f.Client();
-    auto pre = c.Options("/demo/beta", {{"Origin", "http://app.example"},
+    // A page on another loopback port (a browser app in development) may ask and read.
+    auto pre = c.Options("/demo/beta", {{"Origin", "http://localhost:5173"},
                                         {"Access-Control-Request-Method", "POST"},
                                         {"Access-Control-Request-Headers", "content-type"}});
     REQUIRE(pre);
     CHECK(pre->status == 204);
-    CHECK(pre->get_header_value("Access-Control-Allow-Origin") == "*");
+    CHECK(pre->get_header_value("Access-Control-Allow-Origin") == "http://localhost:5173");
     CHECK(pre->get_header_value("Access-Control-Allow-Methods").find("POST") != std::string::npos);
     CHECK(pre->get_header_value("Access-Control-Allow-Headers") == "content-type");
-    auto get = c.Get("/demo", {{"Origin", "http://app.example"}});
-    CHECK(get->get_header_value("Access-Control-Allow-Origin") == "*");
-    auto err = c.Get("/nosuch", {{"Origin", "http://app.example"}});
-    CHECK(err->get_header_value("Access-Control-Allow-Origin") == "*");
+    auto get = c.Get("/demo", {{"Origin", "http://127.0.0.1:5173"}});
+    CHECK(get->get_header_value("Access-Control-Allow-Origin") == "http://127.0.0.1:5173");
+    auto err = c.Get("/nosuch", {{"Origin", "http://127.0.0.1:5173"}});
+    CHECK(err->status == 404);
+    CHECK(err->get_header_value("Access-Control-Allow-Origin") == "http://127.0.0.1:5173");
     CHECK(err->get_header_value_count("Access-Control-Allow-Origin") == 1);
+    // Another site's page gets no CORS header, on a preflight or a read.
+    auto foreign = c.Options("/demo/beta", {{"Origin", "http://app.example"}, {"Access-Control-Request-Method", "POST"}});
+    CHECK(foreign->status == 204);
+    CHECK(!foreign->has_header("Access-Control-Allow-Origin"));
+    CHECK(!foreign->has_header("Access-Control-Allow-Methods"));
+    CHECK(!c.Get("/demo", {{"Origin", "http://app.example"}})->has_header("Access-Control-Allow-Origin"));
   }
   ServerConfig config;
-  config.http.cors_origin = "http://a.example, http://b.example";
+  config.http.web.cors_origins = {"http://a.example", "http://b.example"};
   ServerFixture f(config);
   auto c = f.Client();
   CHECK(c.Get("/", {{"Origin", "http://b.example"}})->get_header_value("Access-Control-Allow-Origin") ==
@@ -252,7 +260,7 @@ TEST_CASE("Http errors: --strict refuses urlencoded bodies in variant B only") {
 TEST_CASE("Http errors: the server survives garbage and keeps serving") {
   ServerFixture f;
   for (const char* junk : {"\x01\x02\x03\r\n\r\n", "GET\r\n\r\n", "POST / HTTP/1.1\r\nContent-Length: 99999999999999999999\r\n\r\n",
-                           "GET / HTTP/1.1\r\nRange: bytes=zz\r\nHost: x\r\n\r\n"}) {
+                           "GET / HTTP/1.1\r\nRange: bytes=zz\r\nHost: localhost\r\n\r\n"}) {
     (void)RawRequest(f.port(), junk);
   }
   auto c = f.Client();

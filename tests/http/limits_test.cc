@@ -78,7 +78,7 @@ TEST_CASE("Http limits: a header flood is answered 431 after 64 KiB and costs no
   ServerFixture f;
   PeakRss peak;
   const int fd = Connect(f.port(), 10);
-  SendAll(fd, "GET /demo/beta/docs/readme.txt HTTP/1.1\r\nHost: x\r\n");
+  SendAll(fd, "GET /demo/beta/docs/readme.txt HTTP/1.1\r\nHost: localhost\r\n");
   const std::string line = "X-Flood: " + std::string(8000, 'a') + "\r\n";
   size_t sent = 0;
   while (sent < 16 * 1024 * 1024) {  // the server reads the rest and drops it
@@ -98,7 +98,7 @@ TEST_CASE("Http limits: a header flood is answered 431 after 64 KiB and costs no
   CHECK_MESSAGE(Contains(body["message"].get<std::string>(), "65536 bytes"), body.dump());
   CHECK(grown_mb < 8);  // the flood was 16 MiB; the server held at most its first 64 KiB
   // Too many fields, each small.
-  std::string many = "GET / HTTP/1.1\r\nHost: x\r\n";
+  std::string many = "GET / HTTP/1.1\r\nHost: localhost\r\n";
   for (int i = 0; i < 150; ++i) many += "X-F" + std::to_string(i) + ": v\r\n";
   const int fd2 = Connect(f.port(), 10);
   SendAll(fd2, many + "\r\n");
@@ -117,14 +117,14 @@ TEST_CASE("Http limits: slow clients hold no worker; more of them than workers, 
   std::vector<int> bodies;
   for (int i = 0; i < kSlowHeads; ++i) {
     heads.push_back(Connect(f.port(), 10));
-    SendAll(heads.back(), "GET /demo/beta/docs/readme.txt HTTP/1.1\r\nHost: x\r\n");
+    SendAll(heads.back(), "GET /demo/beta/docs/readme.txt HTTP/1.1\r\nHost: localhost\r\n");
   }
   std::vector<std::string> payloads;
   for (int i = 0; i < kSlowBodies; ++i) {
     payloads.push_back(R"({"cmisaction":"createFolder","properties":{"cmis:name":"slow-)" + std::to_string(i) +
                        R"("}})");
     bodies.push_back(Connect(f.port(), 10));
-    SendAll(bodies.back(), "POST /demo/beta/docs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    SendAll(bodies.back(), "POST /demo/beta/docs HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                            "Content-Length: " + std::to_string(payloads.back().size()) + "\r\n\r\n");
   }
   // Each slow client sends one header line (60 at most: the limit is 100), or one body
@@ -177,7 +177,7 @@ TEST_CASE("Http limits: a request that does not arrive within the request timeou
   ServerFixture f(config);
   const int head = Connect(f.port(), 10);
   const int body = Connect(f.port(), 10);
-  SendAll(body, "POST /demo/beta/docs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{");
+  SendAll(body, "POST /demo/beta/docs HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{");
   SendAll(head, "GET /demo/beta/docs/readme.txt HTTP/1.1\r\n");
   const auto start = Clock::now();
   std::atomic<bool> stop{false};
@@ -210,7 +210,7 @@ TEST_CASE("Http limits: a request that does not arrive within the request timeou
 std::string PostStreamed(int port, const std::string& content_type, const std::string& prefix, size_t fill_size,
                          char fill, const std::string& suffix) {
   const int fd = Connect(port, 20);
-  SendAll(fd, "POST /demo/beta/docs HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: " + content_type +
+  SendAll(fd, "POST /demo/beta/docs HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: " + content_type +
                   "\r\nContent-Length: " + std::to_string(prefix.size() + fill_size + suffix.size()) + "\r\n\r\n" +
                   prefix);
   SendFill(fd, fill_size, fill);
@@ -248,7 +248,7 @@ TEST_CASE("Http limits: form fields over 1 MiB each or 16 MiB in all are constra
   SUBCASE("17 urlencoded values of a million bytes each") {
     PeakRss peak;
     const int fd = Connect(f.port(), 20);
-    SendAll(fd, "POST /demo/beta/docs HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: " + form +
+    SendAll(fd, "POST /demo/beta/docs HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: " + form +
                     "\r\nTransfer-Encoding: chunked\r\n\r\n");
     for (int i = 0; i < 17; ++i) {
       const std::string piece = "&f" + std::to_string(i) + "=" + std::string(1000 * 1000, 'v');
@@ -287,7 +287,7 @@ TEST_CASE("Http limits: form fields over 1 MiB each or 16 MiB in all are constra
     // Chunked: the length is not known, so the body is read until it passes the limit.
     auto post_chunked = [&](size_t fill_size) {
       const int fd = Connect(f.port(), 20);
-      SendAll(fd, "POST /demo/beta/docs HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+      SendAll(fd, "POST /demo/beta/docs HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
                   "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
       const std::string head = R"({"cmisaction":"createFolder","properties":{"cmis:name":"chunked"},"pad":[)";
       SendAll(fd, ToHex(head.size()) + "\r\n" + head + "\r\n");
@@ -384,7 +384,7 @@ TEST_CASE("Http limits: thousands of idle connections are held, and others are s
   if (held < wanted) {
     // Beyond the limit connections wait in the listen queue: a request on one of them is
     // answered once another connection closes.
-    SendAll(fds.back(), "GET /demo/beta/docs/readme.txt HTTP/1.1\r\nHost: x\r\n\r\n");
+    SendAll(fds.back(), "GET /demo/beta/docs/readme.txt HTTP/1.1\r\nHost: localhost\r\n\r\n");
     CHECK_FALSE(ReadableWithin(fds.back(), 300));
     for (size_t i = 0; i < wanted - held; ++i) ::close(fds[i]);
     CHECK(BodyText(ReadResponse(fds.back())) == "hello");
@@ -404,16 +404,16 @@ TEST_CASE("Http limits: beyond the connection limit new connections wait in the 
   std::vector<int> idle;
   for (int i = 0; i < 7; ++i) idle.push_back(Connect(f.port(), 10));
   const int busy = Connect(f.port(), 10);
-  SendAll(busy, "GET /demo/beta/docs/readme.txt HTTP/1.1\r\nHost: x\r\n\r\n");
+  SendAll(busy, "GET /demo/beta/docs/readme.txt HTTP/1.1\r\nHost: localhost\r\n\r\n");
   CHECK(BodyText(ReadResponse(busy)) == "hello");
   REQUIRE(WaitFor([&] { return f.server().metrics().open_connections() == 8; }));
   // The ninth connects (the kernel queues it) but is not accepted: its request waits.
   const int waiting = Connect(f.port(), 10);
-  SendAll(waiting, "GET /demo/beta/docs/readme.txt HTTP/1.1\r\nHost: x\r\n\r\n");
+  SendAll(waiting, "GET /demo/beta/docs/readme.txt HTTP/1.1\r\nHost: localhost\r\n\r\n");
   CHECK_FALSE(ReadableWithin(waiting, 500));
   CHECK(f.server().metrics().open_connections() == 8);
   // The connections already open are served as usual.
-  SendAll(busy, "GET /-/metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+  SendAll(busy, "GET /-/metrics HTTP/1.1\r\nHost: localhost\r\n\r\n");
   CHECK(Contains(ReadResponse(busy), "folio_http_open_connections 8\n"));
   ::close(idle.back());
   idle.pop_back();

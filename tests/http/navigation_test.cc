@@ -241,7 +241,7 @@ TEST_CASE("Http navigation: a page of thousands of children is sent as it is mad
   // Taken in first (one change per 1,000 files): what is measured below is the answer.
   CHECK(GetJson(c, "/demo/beta/wide?cmisselector=children&maxItems=4000&filter=cmis:name")["numItems"] == 4000);
   const std::string request =
-      "GET /demo/beta/wide?cmisselector=children&maxItems=4000&succinct=true HTTP/1.1\r\nHost: x\r\n\r\n";
+      "GET /demo/beta/wide?cmisselector=children&maxItems=4000&succinct=true HTTP/1.1\r\nHost: localhost\r\n\r\n";
   const auto names_of = [](const Json& page) {
     std::vector<std::string> out;
     for (const Json& o : page["objects"]) out.push_back(o["object"]["succinctProperties"]["cmis:name"]);
@@ -268,7 +268,7 @@ TEST_CASE("Http navigation: a page of thousands of children is sent as it is mad
     // in the same process).
     if (kRssBoundsHold) CHECK(grown < 10.0);
     // The connection serves on after a chunked answer; a small page has a length.
-    SendAll(fd, "GET /demo/beta/wide?cmisselector=children&maxItems=3&skipCount=3998&succinct=true HTTP/1.1\r\nHost: x\r\n\r\n");
+    SendAll(fd, "GET /demo/beta/wide?cmisselector=children&maxItems=3&skipCount=3998&succinct=true HTTP/1.1\r\nHost: localhost\r\n\r\n");
     const std::string small = ReadResponse(fd);
     REQUIRE(StatusOf(small) == 200);
     CHECK(small.find("\r\nContent-Length: ") != std::string::npos);

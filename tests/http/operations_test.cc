@@ -113,7 +113,7 @@ TEST_CASE("Http operations: /-/health answers 503 while the server stops") {
   }
   REQUIRE(refused);
   CHECK_FALSE(stopped);
-  SendAll(fd, "Host: x\r\n\r\n");
+  SendAll(fd, "Host: localhost\r\n\r\n");
   const std::string response = ReadResponse(fd);
   stopper.join();
   ::close(fd);
@@ -182,11 +182,11 @@ TEST_CASE("Http operations: open connections is a gauge") {
   ServerFixture f;
   const int a = Connect(f.port(), 10);
   const int b = Connect(f.port(), 10);
-  SendAll(a, "GET /-/health HTTP/1.1\r\nHost: x\r\n\r\n");
+  SendAll(a, "GET /-/health HTTP/1.1\r\nHost: localhost\r\n\r\n");
   CHECK(StatusOf(ReadResponse(a)) == 200);
-  SendAll(b, "GET /-/health HTTP/1.1\r\nHost: x\r\n\r\n");
+  SendAll(b, "GET /-/health HTTP/1.1\r\nHost: localhost\r\n\r\n");
   CHECK(StatusOf(ReadResponse(b)) == 200);
-  SendAll(a, "GET /-/metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+  SendAll(a, "GET /-/metrics HTTP/1.1\r\nHost: localhost\r\n\r\n");
   const auto m = ParseMetrics(BodyText(ReadResponse(a)));
   CHECK(Value(m, "folio_http_open_connections") == 2);
   ::close(a);

@@ -97,7 +97,7 @@ TEST_CASE("Response cache over HTTP: a repeated getObject is answered from it, b
   CHECK(second->status == 200);
   CHECK(second->body == kept);
   CHECK(second->get_header_value("Content-Type") == "application/json; charset=UTF-8");
-  CHECK(second->get_header_value("Access-Control-Allow-Origin") == "*");
+  CHECK(!second->has_header("Access-Control-Allow-Origin"));  // no Origin, no CORS headers
   CHECK(f.server().response_cache().hits() == hits_before + 1);
   CHECK(PropText(Json::parse(second->body), "cmis:name") == "kept.txt");
   // HEAD from the cache: the head only.
@@ -126,6 +126,22 @@ TEST_CASE("Response cache over HTTP: a repeated getObject is answered from it, b
   REQUIRE_MESSAGE(update->status == 200, update->body);
   CHECK(PropText(Json::parse(c.Get(target.c_str())->body), "cmis:description") == "now");
   CHECK(PropText(Json::parse(GetUntilKept(f, c, target)), "cmis:description") == "now");
+}
+
+TEST_CASE("Response cache over HTTP: a kept answer gets the CORS headers of each request that reuses it") {
+  ServerFixture f;
+  auto c = f.Client();
+  const std::string target = MakeKeptDocument(f, c, "kept.txt");
+  const std::string kept = c.Get(target.c_str())->body;
+  const uint64_t hits_before = f.server().response_cache().hits();
+  auto from_page = c.Get(target.c_str(), {{"Origin", "http://localhost:3000"}});
+  CHECK(from_page->body == kept);
+  CHECK(from_page->get_header_value("Access-Control-Allow-Origin") == "http://localhost:3000");
+  auto foreign = c.Get(target.c_str(), {{"Origin", "http://evil.example"}});
+  CHECK(foreign->body == kept);
+  CHECK(!foreign->has_header("Access-Control-Allow-Origin"));
+  CHECK(!c.Get(target.c_str())->has_header("Access-Control-Allow-Origin"));
+  CHECK(f.server().response_cache().hits() == hits_before + 3);
 }
 
 TEST_CASE("Response cache over HTTP: a kept answer is never given after a write through this server") {

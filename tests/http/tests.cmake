@@ -37,4 +37,5 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/path_limit_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/damage_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/ui_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/web_pages_test.cc
 )
