@@ -90,6 +90,8 @@ struct ChangeEventInfo {
   std::string object_id;
   std::string base_type_id;
   std::string type_id;
+  // "deleted" events: the principals the object's ACL let read it when it was deleted.
+  std::vector<std::string> readers;
 };
 
 struct ChangeLogPage {
@@ -354,8 +356,10 @@ class Repository {
   // Type management takes a WriteCheck (see above) whose kObject is the root folder: a
   // type decides what every object of the repository may be.
   //
-  // Stores a custom type (CMIS type JSON). kInvalidArgument for a malformed definition,
-  // kContentAlreadyExists if the id is taken, kConstraint if its parent is unknown.
+  // Stores a custom type (CMIS type JSON) with the attributes given (see repo/types.h,
+  // TypeRegistry::Create). kInvalidArgument for a malformed definition,
+  // kContentAlreadyExists if the id is taken, kConstraint if its parent is unknown or
+  // an attribute has a value Folio cannot honour (naming it).
   Result<Json> CreateType(const Json& definition, const WriteCheck& check = {});
   // Changes a custom type's display attributes and adds optional properties (see
   // repo/types.h, TypeRegistry::Update); returns the type. kObjectNotFound for an
@@ -372,6 +376,10 @@ class Repository {
   // Errors: kConstraint when `from` is older than the oldest event kept (naming it);
   // kStorage.
   Result<ChangeLogPage> ReadChanges(uint64_t from, size_t max);
+  // Who could read `object_id` when it was deleted: the readers recorded by its first
+  // "deleted" event with a token >= `token`; nullopt when the log holds none. Cheap
+  // after the first call (the log is read once per process). Errors: kStorage.
+  Result<std::optional<std::vector<std::string>>> DeletionReaders(const std::string& object_id, uint64_t token);
   // The newest token (0 while the log is empty).
   Result<uint64_t> LatestChangeToken();
   // The newest token and whether events were dropped; reads the end of the log only.

@@ -208,7 +208,9 @@ Json Renderer::Type(const Json& type, bool with_property_definitions) const {
         Json def = *d;
         const std::string id(ToResponseId(v, d.key()));
         if (def.contains("id")) def["id"] = id;
-        if (def.contains("queryName")) def["queryName"] = id;
+        // A queryName the type gave of its own is kept; the id as queryName is spelled
+        // as the id is.
+        if (def.contains("queryName") && def["queryName"] == d.key()) def["queryName"] = id;
         defs[id] = std::move(def);
       }
       out[key] = std::move(defs);
@@ -246,7 +248,7 @@ Json RepositoryInfoJson(const RepositoryInfo& info, Variant variant, const std::
       {"capabilityNewTypeSettableAttributes",
        {{"id", true}, {"localName", true}, {"localNamespace", true}, {"displayName", true},
         {"queryName", true}, {"description", true}, {"creatable", true}, {"fileable", true},
-        {"queryable", false}, {"fulltextIndexed", false}, {"includedInSupertypeQuery", false},
+        {"queryable", true}, {"fulltextIndexed", true}, {"includedInSupertypeQuery", true},
         {"controllablePolicy", false}, {"controllableACL", false}}},
   };
   const acl::AclCapabilities& acl = acl::Capabilities();

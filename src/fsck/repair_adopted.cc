@@ -61,7 +61,11 @@ Result<size_t> StageDrop(Fs& fs, const RepoFacts& f, const storage::RepoLayout& 
   for (const auto& d : docs) {
     const std::string& id = d->entry.series_id;
     if (id == keep || IdLivesOn(f, id, layout.AdoptionTable(d->folder_id, d->table), d->name)) continue;
-    change.Record(repo::Event("deleted", id, BaseType::kDocument, ""));
+    // By the id its "created" event named (version 1.0), as the engine records it.
+    for (storage::ChangeEvent& e : repo::DocumentDeletedEvents(id, repo::AdoptedSeries(d->entry).versions, false, "",
+                                                                 repo::AdoptedVersion(d->name, d->entry).acl)) {
+      change.Record(std::move(e));
+    }
     if (Exists(fs, layout.IndexEntry(id))) change.Remove(layout.IndexEntry(id));
     ++events;
   }

@@ -12,6 +12,7 @@
 #include "repo/folder_markers.h"
 #include "repo/locator.h"
 #include "repo/mime.h"
+#include "repo/version_list.h"
 #include "storage/datetime.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
@@ -271,7 +272,11 @@ Status Adopter::AbsorbHandRemovals(const std::string& folder, const std::vector<
         if (st.ok()) continue;
         if (!st.status().Is(std::errc::no_such_file_or_directory)) return st.status();
         gone_adopted.push_back(it->second);
-        change.Record(Event("deleted", it->second->entry.series_id, BaseType::kDocument, cmis::kDocument));
+        const AdoptedEntry& entry = it->second->entry;
+        for (storage::ChangeEvent& e : DocumentDeletedEvents(entry.series_id, AdoptedSeries(entry).versions, false,
+                                                             cmis::kDocument, AdoptedVersion(name, entry).acl)) {
+          change.Record(std::move(e));
+        }
         continue;
       }
       // Gone already (another process, a change in flight), or damaged: fsck's to tell.
@@ -294,7 +299,13 @@ Status Adopter::AbsorbHandRemovals(const std::string& folder, const std::vector<
                                                        series->series_id));
       storage::StageIndexRemoval(change, layout_, series->series_id);
       change.Remove(layout_.CheckedOutMarker(series->series_id));
-      change.Record(Event("deleted", series->series_id, BaseType::kDocument, type_id));
+      // Every version (those of an archive that cannot be read: the ones series.json lists).
+      auto labels = VersionList(fs_, layout_).AllLabels(folder, name, *series);
+      for (storage::ChangeEvent& e :
+           DocumentDeletedEvents(series->series_id, labels.ok() ? *labels : series->versions,
+                                 series->checked_out.has_value(), type_id, rec.ok() ? rec->acl : std::vector<Ace>{})) {
+        change.Record(std::move(e));
+      }
     }
     return adopted_.StageWithout(change, gone_adopted);
   });

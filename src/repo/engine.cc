@@ -43,7 +43,8 @@ Engine::Engine(Fs& raw, std::string base, EngineOptions options)
       mover(fs, layout, committer, locator, listings, records, staging, builder),
       relationships(fs, layout, locator, builder),
       type_usage(fs, layout, info, locator, builder, tree, relationships),
-      uploads(fs, layout, options.read_only) {
+      uploads(fs, layout, options.read_only),
+      deletions(committer.change_log()) {
   locator.set_adopter(&adopter);
   locator.set_vanished(&vanished);
   committer.set_overlay(&overlay);

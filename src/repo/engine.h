@@ -15,6 +15,7 @@
 #include "repo/adopted_docs.h"
 #include "repo/adopter.h"
 #include "repo/creator.h"
+#include "repo/deletion_readers.h"
 #include "repo/folder_markers.h"
 #include "repo/listings.h"
 #include "repo/locator.h"
@@ -81,6 +82,7 @@ class Engine {
   Relationships relationships;
   TypeUsage type_usage;
   Uploads uploads;
+  DeletionReaders deletions;
 };
 
 }  // namespace folio::repo

@@ -62,15 +62,15 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
         change.Remove(layout_.ItemDir(loc.folder, loc.name),
                       storage::Guard::RecordId(std::string(storage::kItemFileName), "id", loc.id));
         storage::StageIndexRemoval(change, layout_, loc.id);
-        change.Record(Event("deleted", loc.id, BaseType::kItem, StoredTypeId(rec.properties, BaseType::kItem)));
+        change.Record(DeletedEvent(loc.id, BaseType::kItem, StoredTypeId(rec.properties, BaseType::kItem), rec.acl));
         return OkStatus();
       }
       case BaseType::kRelationship: {
         FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.RelationshipFile(loc.id)));
         change.Remove(layout_.RelationshipFile(loc.id));
         storage::StageIndexRemoval(change, layout_, loc.id);
-        change.Record(Event("deleted", loc.id, BaseType::kRelationship,
-                            StoredTypeId(rec.properties, BaseType::kRelationship)));
+        change.Record(DeletedEvent(loc.id, BaseType::kRelationship,
+                                   StoredTypeId(rec.properties, BaseType::kRelationship), rec.acl));
         return OkStatus();
       }
       case BaseType::kDocument: break;
@@ -78,12 +78,19 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
     FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(loc.folder, loc.name));
     const bool whole = all_versions || !t.label || VersionCount(series) <= 1;
     std::string type_id = cmis::kDocument;
+    std::vector<Ace> acl;  // the document's, as its latest version has it
     if (auto latest = records_.ReadDocumentRecord(loc.folder, loc.name, series); latest.ok()) {
       type_id = StoredTypeId(latest->properties, BaseType::kDocument);
+      acl = std::move(latest->acl);
     }
     if (whole) {
+      // A history whose archive cannot be read still goes: its listed versions are named.
+      auto labels = versions_.AllLabels(loc.folder, loc.name, series);
       FOLIO_RETURN_IF_ERROR(staging_.StageSeriesRemoval(change, loc));
-      change.Record(Event("deleted", loc.id, BaseType::kDocument, type_id));
+      for (storage::ChangeEvent& e : DocumentDeletedEvents(loc.id, labels.ok() ? *labels : series.versions,
+                                                           series.checked_out.has_value(), type_id, acl)) {
+        change.Record(std::move(e));
+      }
       return OkStatus();
     }
     const std::string label = *t.label;
@@ -113,7 +120,7 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
     } else {
       change.PutJson(layout_.SeriesFile(loc.folder, loc.name), ToJson(series));
     }
-    change.Record(Event("deleted", storage::VersionId(loc.id, label), BaseType::kDocument, type_id));
+    change.Record(DeletedEvent(storage::VersionId(loc.id, label), BaseType::kDocument, type_id, acl));
     return OkStatus();
   });
   FOLIO_RETURN_IF_ERROR(s);
@@ -125,15 +132,23 @@ Status Remover::Collect(const std::string& folder, bool top, const WriteCheck& c
   // Each object's own record gives its type (and its ACL, for `check`); an object whose
   // record cannot be read is still deleted, as its base type, with no ACL to grant.
   // An adopted document (docs/STORAGE.md §4.1) has no index entry (`indexed` false).
+  // `labels`: a document's versions, each a "deleted" event by its own id (with one for
+  // `checked_out`, its working copy), as their "created" events named them.
   const auto add = [&](BaseType base, const std::string& id, const std::string& path,
-                       const Result<ObjectRecord>& rec, bool indexed = true) -> Status {
+                       const Result<ObjectRecord>& rec, bool indexed = true,
+                       const std::vector<std::string>& labels = {}, bool checked_out = false) -> Status {
     const std::string type_id = rec.ok() ? StoredTypeId(rec->properties, base) : std::string(BaseTypeId(base));
-    if (check && !top) {
-      FOLIO_RETURN_IF_ERROR(
-          check(WriteRole::kBelow, CheckedObject(base, id, type_id, path, rec.ok() ? rec->acl : std::vector<Ace>{})));
-    }
+    static const std::vector<Ace> kNoAcl;
+    const std::vector<Ace>& acl = rec.ok() ? rec->acl : kNoAcl;
+    if (check && !top) FOLIO_RETURN_IF_ERROR(check(WriteRole::kBelow, CheckedObject(base, id, type_id, path, acl)));
     if (indexed) out.ids.push_back(id);
-    out.events.push_back(Event("deleted", id, base, type_id));
+    if (base == BaseType::kDocument) {
+      for (storage::ChangeEvent& e : DocumentDeletedEvents(id, labels, checked_out, type_id, acl)) {
+        out.events.push_back(std::move(e));
+      }
+    } else {
+      out.events.push_back(DeletedEvent(id, base, type_id, acl));
+    }
     return OkStatus();
   };
   auto folder_rec = records_.ReadRecord(layout_.FolderFile(folder));
@@ -148,8 +163,11 @@ Status Remover::Collect(const std::string& folder, bool top, const WriteCheck& c
       series_dirs.insert(e.name);
       auto series = records_.ReadSeries(folder, e.name);
       if (!series.ok() || series->series_id.empty()) continue;
+      // A history whose archive cannot be read still goes: its listed versions are named.
+      auto labels = versions_.AllLabels(folder, e.name, *series);
       FOLIO_RETURN_IF_ERROR(add(BaseType::kDocument, series->series_id, storage::JoinPath(folder, e.name),
-                                records_.ReadDocumentRecord(folder, e.name, *series)));
+                                records_.ReadDocumentRecord(folder, e.name, *series), true,
+                                labels.ok() ? *labels : series->versions, series->checked_out.has_value()));
       if (series->checked_out) out.checked_out.push_back(series->series_id);
     }
   }
@@ -161,7 +179,7 @@ Status Remover::Collect(const std::string& folder, bool top, const WriteCheck& c
     for (const auto& [name, doc] : adopted) {
       if (series_dirs.count(name)) continue;
       FOLIO_RETURN_IF_ERROR(add(BaseType::kDocument, doc->entry.series_id, storage::JoinPath(folder, name),
-                                AdoptedVersion(name, doc->entry), false));
+                                AdoptedVersion(name, doc->entry), false, AdoptedSeries(doc->entry).versions));
     }
     if (!adopted.empty() || Exists(fs_, layout_.AdoptedFolderDir(folder_rec->id))) {
       out.adopted_folders.push_back(folder_rec->id);

@@ -379,9 +379,14 @@ Result<ChangeLogPage> Repository::ReadChanges(uint64_t from, size_t max) {
   if (page.has_more) events.resize(max);
   for (storage::ChangeEvent& e : events) {
     page.events.push_back({e.token, e.time_ms, std::move(e.type), std::move(e.object_id), std::move(e.base_type_id),
-                           std::move(e.type_id)});
+                           std::move(e.type_id), std::move(e.readers)});
   }
   return page;
+}
+
+Result<std::optional<std::vector<std::string>>> Repository::DeletionReaders(const std::string& object_id,
+                                                                            uint64_t token) {
+  return engine_->deletions.After(object_id, token);
 }
 
 Result<uint64_t> Repository::LatestChangeToken() { return engine_->committer.change_log().LastToken(); }

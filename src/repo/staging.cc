@@ -2,6 +2,7 @@
 #include "repo/staging.h"
 
 #include "folio/cmis_ids.h"
+#include "repo/acl/ace_list.h"
 #include "repo/mime.h"
 #include "repo/types.h"
 #include "repo/versions/version_files.h"
@@ -136,6 +137,23 @@ storage::ChangeEvent Event(const char* type, const std::string& object_id, BaseT
   e.base_type_id = std::string(BaseTypeId(base));
   e.type_id = type_id.empty() ? e.base_type_id : type_id;
   return e;
+}
+
+storage::ChangeEvent DeletedEvent(const std::string& object_id, BaseType base, const std::string& type_id,
+                                  const std::vector<Ace>& acl) {
+  storage::ChangeEvent e = Event("deleted", object_id, base, type_id);
+  e.readers = acl::ReadingPrincipals(acl);
+  return e;
+}
+
+std::vector<storage::ChangeEvent> DocumentDeletedEvents(const std::string& series_id,
+                                                        const std::vector<std::string>& labels, bool checked_out,
+                                                        const std::string& type_id, const std::vector<Ace>& acl) {
+  std::vector<storage::ChangeEvent> out;
+  const auto add = [&](const std::string& id) { out.push_back(DeletedEvent(id, BaseType::kDocument, type_id, acl)); };
+  for (const std::string& label : labels) add(storage::VersionId(series_id, label));
+  if (checked_out) add(storage::PwcId(series_id));
+  return out;
 }
 
 std::string StoredTypeId(const Json& properties, BaseType base) {

@@ -71,6 +71,16 @@ void Touch(Json& stored, const std::string& user, int64_t now_ms);
 // The change-log event of a change of type `type` ("created", ...) to an object.
 storage::ChangeEvent Event(const char* type, const std::string& object_id, BaseType base,
                            const std::string& type_id);
+// The "deleted" event of the object `object_id`, with the principals `acl` (the ACL it
+// had) let read it: who may see its events after (docs/API.md §7.12).
+storage::ChangeEvent DeletedEvent(const std::string& object_id, BaseType base, const std::string& type_id,
+                                  const std::vector<Ace>& acl);
+// The "deleted" events of a document that goes as a whole: one per version of `labels`
+// and one for its working copy when `checked_out`, named by the ids their "created"
+// events named (docs/STORAGE.md §8.6), each with the readers of `acl`.
+std::vector<storage::ChangeEvent> DocumentDeletedEvents(const std::string& series_id,
+                                                        const std::vector<std::string>& labels, bool checked_out,
+                                                        const std::string& type_id, const std::vector<Ace>& acl);
 // The type id stored in `properties` (or the base type's own when missing).
 std::string StoredTypeId(const Json& properties, BaseType base);
 

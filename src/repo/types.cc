@@ -185,9 +185,15 @@ const std::map<std::string, std::shared_ptr<const TypeDef>>& BaseTypes() {
 
 Status Invalid(const std::string& what) { return InvalidArgument("type definition: " + what); }
 
+// Attributes of a property definition Folio does not enforce: given with a value, they
+// are refused rather than stored and ignored.
+constexpr const char* kUnenforcedPropertyAttributes[] = {"defaultValue", "choices",   "maxLength", "minValue",
+                                                         "maxValue",     "precision", "resolution"};
+
 // Checks a property definition a type adds (createType, updateType) and completes it
-// (id, queryName, inherited). Errors: kInvalidArgument naming the property and what is
-// wrong.
+// (id, queryName and localName defaulting to the id, inherited). Errors:
+// kInvalidArgument naming the property and what is wrong; kConstraint naming an
+// attribute Folio cannot honour (an orderable multi-valued property, choices, ...).
 Status ValidateNewProperty(const std::string& pid, Json& pdef, const TypeDef& parent) {
   if (cmis::IsBuiltInId(pid)) return Invalid("property '" + pid + "' may not use the cmis: namespace");
   if (parent.properties.count(pid)) return Invalid("property '" + pid + "' is already defined by a supertype");
@@ -200,9 +206,97 @@ Status ValidateNewProperty(const std::string& pid, Json& pdef, const TypeDef& pa
   if (!ParseUpdatability(storage::StringOr(pdef, "updatability", "readwrite"))) {
     return Invalid("property '" + pid + "' has an unknown updatability");
   }
+  for (const char* key : {"queryName", "localName", "localNamespace", "displayName", "description"}) {
+    if (pdef.contains(key) && !pdef[key].is_string() && !pdef[key].is_null()) {
+      return Invalid("property '" + pid + "': '" + key + "' must be a string");
+    }
+  }
+  for (const char* key : {"required", "queryable", "orderable", "openChoice"}) {
+    if (pdef.contains(key) && !pdef[key].is_boolean() && !pdef[key].is_null()) {
+      return Invalid("property '" + pid + "': '" + key + "' must be true or false");
+    }
+  }
+  if (card == "multi" && storage::BoolOr(pdef, "orderable", false)) {
+    return Constraint("type definition: property '" + pid + "' is multi-valued and cannot be orderable");
+  }
+  for (const char* key : kUnenforcedPropertyAttributes) {
+    if (pdef.contains(key) && !pdef[key].is_null() && pdef[key] != Json::array() && pdef[key] != Json::object()) {
+      return Constraint("type definition: property '" + pid + "': '" + key +
+                        "' is not supported (Folio would not enforce it)");
+    }
+  }
   pdef["id"] = pid;
-  if (!pdef.contains("queryName")) pdef["queryName"] = pid;
+  for (const char* key : {"queryName", "localName"}) {
+    if (!pdef.contains(key) || pdef[key].is_null() || pdef[key] == "") pdef[key] = pid;
+  }
   pdef["inherited"] = false;
+  return OkStatus();
+}
+
+// Completes and checks the attributes of a new type `stored` (createType) whose parent
+// is `parent`: what the client gave is kept, what it left out takes the parent's value
+// (queryName and localName: the id). Errors: kInvalidArgument for a value of the wrong
+// JSON type; kConstraint naming an attribute whose value Folio cannot honour.
+Status CompleteTypeAttributes(Json& stored, const std::string& id, const TypeDef& parent) {
+  const std::string base_id(BaseTypeId(parent.base));
+  for (const char* key : {"queryName", "localName", "localNamespace", "displayName", "description", "baseId",
+                          "contentStreamAllowed"}) {
+    if (stored.contains(key) && !stored[key].is_string() && !stored[key].is_null()) {
+      return Invalid("'" + std::string(key) + "' must be a string");
+    }
+  }
+  for (const char* key : {"creatable", "fileable", "queryable", "fulltextIndexed", "includedInSupertypeQuery",
+                          "controllablePolicy", "controllableACL", "versionable"}) {
+    if (stored.contains(key) && !stored[key].is_boolean() && !stored[key].is_null()) {
+      return Invalid("'" + std::string(key) + "' must be true or false");
+    }
+    // Left out (or null): the parent's.
+    if (!stored.contains(key) || stored[key].is_null()) {
+      if (const Json* inherited = storage::Member(parent.json, key)) {
+        stored[key] = *inherited;
+      } else {
+        stored.erase(key);
+      }
+    }
+  }
+  if (auto given = storage::StringField(stored, "baseId"); given && *given != base_id) {
+    return Constraint("type '" + id + "': baseId '" + *given + "' is not the base of its parent '" + parent.id +
+                      "' (" + base_id + ")");
+  }
+  stored["baseId"] = base_id;
+  for (const char* key : {"queryName", "localName"}) {
+    if (!stored.contains(key) || stored[key].is_null() || stored[key] == "") stored[key] = id;
+  }
+  const bool document = parent.base == BaseType::kDocument;
+  if (auto c = storage::StringField(stored, "contentStreamAllowed")) {
+    if (*c != "notallowed" && *c != "allowed" && *c != "required") {
+      return Invalid("'contentStreamAllowed' must be notallowed, allowed or required, not '" + *c + "'");
+    }
+    if (!document && *c != "notallowed") {
+      return Constraint("type '" + id + "': contentStreamAllowed '" + *c + "' is not supported: only documents "
+                        "have content");
+    }
+  }
+  if (!document) {
+    if (storage::BoolOr(stored, "versionable", false)) {
+      return Constraint("type '" + id + "': versionable true is not supported: only documents are versionable");
+    }
+    stored.erase("versionable");  // what a document type's definition says, not this one's
+    stored.erase("contentStreamAllowed");
+  }
+  // What Folio can honour: fileable, controllableACL and controllablePolicy as the base
+  // type has them (no unfiling or multi-filing; the ACL of every object that has one
+  // can be changed; no policies are applied); only documents are full-text indexed.
+  for (const char* key : {"fileable", "controllableACL", "controllablePolicy"}) {
+    const Json* want = storage::Member(parent.json, key);
+    const Json* given = storage::Member(stored, key);
+    if (want == nullptr || given == nullptr || *want == *given) continue;
+    return Constraint("type '" + id + "': " + key + " " + given->dump() + " is not supported: objects of base type '" +
+                      base_id + "' are always " + key + " " + want->dump());
+  }
+  if (!document && storage::BoolOr(stored, "fulltextIndexed", false)) {
+    return Constraint("type '" + id + "': fulltextIndexed true is not supported: only documents are full-text indexed");
+  }
   return OkStatus();
 }
 
@@ -322,11 +416,16 @@ Result<std::shared_ptr<const TypeDef>> TypeRegistry::Load(const std::string& id,
   t.id = id;
   t.parent_id = parent_id;
   t.json = def;
-  // What the query index does with the type's objects, whatever the definition said
-  // (these attributes are not settable: capabilityNewTypeSettableAttributes).
-  t.json["queryable"] = storage::BoolOr(parent.json, "queryable", true);
-  t.json["fulltextIndexed"] = storage::BoolOr(parent.json, "fulltextIndexed", false);
-  t.json["includedInSupertypeQuery"] = true;
+  // Attributes a file leaves out (made by hand, or by an older Folio) or gives a value
+  // of another JSON type: the parent's; queryName and localName: the id.
+  for (const char* key : {"creatable", "fileable", "queryable", "fulltextIndexed", "includedInSupertypeQuery",
+                          "controllablePolicy", "controllableACL"}) {
+    t.json[key] = storage::BoolOr(def, key, storage::BoolOr(parent.json, key, false));
+  }
+  for (const char* key : {"queryName", "localName"}) {
+    const std::string given = storage::StringOr(def, key, "");
+    t.json[key] = given.empty() ? id : given;
+  }
   const Json* inherited = storage::Member(parent.json, "propertyDefinitions");
   Json all = inherited != nullptr && inherited->is_object() ? *inherited : Json::object();
   for (auto& [pid, pdef] : all.items()) pdef["inherited"] = true;
@@ -356,9 +455,16 @@ Result<std::shared_ptr<const TypeDef>> TypeRegistry::Load(const std::string& id,
       shown["updatability"] = std::string(UpdatabilityName(p.updatability));
       shown["required"] = p.required;
       shown["inherited"] = false;
-      shown["queryable"] = true;
-      shown["orderable"] = !p.multi;
+      shown["queryable"] = storage::BoolOr(pdef, "queryable", true);
+      shown["orderable"] = !p.multi && storage::BoolOr(pdef, "orderable", true);
+      for (const char* key : {"queryName", "localName"}) {
+        const std::string given = storage::StringOr(pdef, key, "");
+        shown[key] = given.empty() ? pid : given;
+      }
     }
+  }
+  if (const Json* m = storage::Member(def, "typeMutability"); m == nullptr || !m->is_object()) {
+    t.json["typeMutability"] = Json{{"create", true}, {"update", true}, {"delete", true}};
   }
   t.json["id"] = id;  // the file's name says which type it is, whatever its "id" says
   t.json["baseId"] = std::string(BaseTypeId(t.base));
@@ -412,7 +518,7 @@ Result<Json> TypeRegistry::Create(const Json& definition, const std::function<St
   auto parent = Get(parent_id);
   if (!parent.ok()) return Constraint("parent type '" + parent_id + "' of '" + id + "' does not exist");
   Json stored = definition;
-  stored["baseId"] = std::string(BaseTypeId((*parent)->base));
+  FOLIO_RETURN_IF_ERROR(CompleteTypeAttributes(stored, id, **parent));
   const Json* given = storage::Member(definition, "propertyDefinitions");
   Json props = given != nullptr ? *given : Json::object();
   if (!props.is_object()) return Invalid("'propertyDefinitions' must be an object");

@@ -67,9 +67,15 @@ class TypeRegistry {
   Result<std::shared_ptr<const PropertyDefinitionIndex>> Definitions(const std::string& id);
   // Type JSONs whose parent is `parent_id` ("" -> the base types).
   Result<std::vector<Json>> Children(const std::string& parent_id);
-  // Validates and stores a custom type (one change); returns its JSON with inherited
-  // definitions. Errors: kInvalidArgument for a malformed definition (naming what);
-  // kContentAlreadyExists if the id is taken; kConstraint if its parent is unknown.
+  // Validates and stores a custom type (one change) with the attributes the definition
+  // gives; those it leaves out take the parent's values (queryName and localName, of the
+  // type and of its properties: the id). Returns its JSON with inherited definitions.
+  // Errors: kInvalidArgument for a malformed definition (naming what);
+  // kContentAlreadyExists if the id is taken; kConstraint if its parent is unknown, or
+  // naming an attribute Folio cannot honour (fileable, controllableACL or
+  // controllablePolicy other than the base type's, fulltextIndexed on a type that is
+  // not a document's, an orderable multi-valued property, choices, defaultValue,
+  // limits of values).
   // `allowed` (when given) runs first inside every change below, while no other writer
   // runs: what refuses the change (the caller's permission), nothing written then.
   Result<Json> Create(const Json& definition, const std::function<Status()>& allowed = {});

@@ -457,6 +457,14 @@ void ChangeEvent::AppendJson(std::string& out) const {
   AppendJsonString(out, base_type_id);
   out += ",\"typeId\":";
   AppendJsonString(out, type_id);
+  if (type == "deleted") {
+    out += ",\"readers\":[";
+    for (size_t i = 0; i < readers.size(); ++i) {
+      if (i > 0) out.push_back(',');
+      AppendJsonString(out, readers[i]);
+    }
+    out.push_back(']');
+  }
   out.push_back('}');
 }
 
@@ -474,6 +482,11 @@ std::optional<ChangeEvent> ChangeEvent::Decode(const Json& j) {
   e.object_id = *id;
   e.base_type_id = StringField(j, "baseTypeId").value_or("");
   e.type_id = StringField(j, "typeId").value_or("");
+  if (auto r = j.find("readers"); r != j.end() && r->is_array()) {
+    for (const Json& p : *r) {
+      if (p.is_string()) e.readers.push_back(p.get<std::string>());
+    }
+  }
   return e;
 }
 

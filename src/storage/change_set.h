@@ -62,6 +62,10 @@ struct ChangeEvent {
   std::string object_id;
   std::string base_type_id;  // "cmis:document", ...
   std::string type_id;       // the object's type
+  // "deleted" events only: the principals the object's ACL let read it when it was
+  // deleted (its entries granting cmis:read), which decide who sees its events after
+  // (docs/API.md §7.12). Empty: only those who see everything.
+  std::vector<std::string> readers;
   // Appends the event as one JSON object (docs/STORAGE.md §8): the text of a change-log
   // line and of a redo record's event, written without building a JSON value.
   void AppendJson(std::string& out) const;

@@ -82,7 +82,7 @@ TEST_CASE("Fsck events: --repair records the deletion of a document it sets asid
   std::string id, finding, path;
   SUBCASE("its file removed by hand (content-file-missing)") {
     fs::remove(f.Abs(f.Data("notes.txt")));
-    id = f.notes.series_id;
+    id = f.notes.id;  // its version 0.1: the id its "created" event named
     finding = "content-file-missing";
     path = f.Data("notes.txt");
   }

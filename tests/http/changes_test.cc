@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <thread>
 
 
@@ -134,14 +135,95 @@ TEST_CASE("Http changes: every kind of change is one event, in order, with the t
     CHECK(tail["objects"].size() == 1);
     CHECK(tail["hasMoreItems"] == false);
     CHECK(tail["changeLogToken"] == last);
-    // A token beyond the newest: nothing yet; the token given is kept.
-    Json ahead = GetJson(c, base + "?cmisselector=contentChanges&changeLogToken=" + std::to_string(std::stoull(last) + 5));
-    CHECK(ahead["objects"].empty());
-    CHECK(ahead["changeLogToken"] == std::to_string(std::stoull(last) + 5));
+    // A token beyond the newest is one this log never gave (a copy of another): refused,
+    // naming it and the newest, so that the client does not wait for events that come
+    // under other tokens.
+    const std::string ahead_token = std::to_string(std::stoull(last) + 1);
+    Json ahead = GetJson(c, base + "?cmisselector=contentChanges&changeLogToken=" + ahead_token, 409);
+    CHECK(ahead["exception"] == "constraint");
+    CHECK_MESSAGE(ahead["message"].get<std::string>().find("token " + ahead_token + " is newer than the newest "
+                                                           "event, " + last) != std::string::npos,
+                  ahead.dump());
     // maxItems=0: no event, but more there are.
     Json none = GetJson(c, base + "?cmisselector=contentChanges&maxItems=0");
     CHECK(none["objects"].empty());
     CHECK(none["hasMoreItems"] == true);
+  }
+}
+
+// The events of the changes since `token` ("type id"), as an administrator sees them.
+std::vector<std::string> EventsSince(httplib::Client& c, const std::string& base, const std::string& prefix,
+                                     const std::string& token) {
+  Json a = GetJson(c, base + "?cmisselector=contentChanges&succinct=true&maxItems=10000&changeLogToken=" + token);
+  std::vector<std::string> events = Events(a, prefix);
+  if (!events.empty()) events.erase(events.begin());  // the event of `token` itself
+  return events;
+}
+
+TEST_CASE("Http changes: a deleted document is one deleted event per version and working copy, by their ids") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const FixtureVariant& v : kFixtureVariants) {
+    CAPTURE(v.repo);
+    const std::string base = "/demo/" + v.repo;
+    const std::string id = v.prefix + "objectId";
+    const auto latest = [&] {
+      return GetJson(c, base + "?cmisselector=repositoryInfo")[v.repo]["latestChangeLogToken"].get<std::string>();
+    };
+    // d.txt: versions 1.0 and 2.0, then checked out; e.txt: 1.0 and 2.0, in folder t/.
+    const auto make = [&](const std::string& folder, const std::string& name, bool check_out) {
+      std::vector<std::string> ids;
+      Json doc = Post(c, base + folder, {{"operation", "createDocument"}, {"content", "one"}},
+                      Json{{"cmis:name", name}}, 201);
+      ids.push_back(doc["succinctProperties"][id]);
+      Json pwc = Post(c, base, {{"operation", "checkOut"}, {"objectId", ids[0]}}, Json::object(), 201);
+      Json v2 = Post(c, base, {{"operation", "checkIn"}, {"objectId", pwc["succinctProperties"][id]}},
+                     Json::object(), 201);
+      ids.push_back(v2["succinctProperties"][id]);
+      if (check_out) {
+        pwc = Post(c, base, {{"operation", "checkOut"}, {"objectId", ids[1]}}, Json::object(), 201);
+        ids.push_back(pwc["succinctProperties"][id]);
+      }
+      return ids;
+    };
+    const std::vector<std::string> d = make("", "d.txt", true);
+    REQUIRE(d.size() == 3);
+    std::string mark = latest();
+    Post(c, base, {{"operation", "delete"}, {"objectId", d[1]}, {"allVersions", "true"}}, Json::object(), 200);
+    CHECK(EventsSince(c, base, v.prefix, mark) ==
+          std::vector<std::string>{"deleted " + d[0], "deleted " + d[1], "deleted " + d[2]});
+
+    // One version deleted: that version's id.
+    const std::vector<std::string> one = make("", "one.txt", false);
+    mark = latest();
+    Post(c, base, {{"operation", "delete"}, {"objectId", one[0]}, {"allVersions", "false"}}, Json::object(), 200);
+    CHECK(EventsSince(c, base, v.prefix, mark) == std::vector<std::string>{"deleted " + one[0]});
+
+    // deleteTree: one event per object, a document's per version.
+    Json t = Post(c, base, {{"operation", "createFolder"}}, Json{{"cmis:name", "t"}}, 201);
+    const std::string t_id = t["succinctProperties"][id];
+    const std::vector<std::string> e = make("/t", "e.txt", true);
+    mark = latest();
+    REQUIRE(PostAs(c, base + "/t", Encoding::kJson, {{"operation", "deleteTree"}})->status == 200);
+    std::vector<std::string> got = EventsSince(c, base, v.prefix, mark);
+    std::sort(got.begin(), got.end());
+    std::vector<std::string> want = {"deleted " + t_id, "deleted " + e[0], "deleted " + e[1], "deleted " + e[2]};
+    std::sort(want.begin(), want.end());
+    CHECK(got == want);
+
+    // Every id a created event named for them is named by a deleted event.
+    Json all = GetJson(c, base + "?cmisselector=contentChanges&succinct=true&maxItems=10000");
+    std::set<std::string> created, deleted;
+    for (const std::string& ev : Events(all, v.prefix)) {
+      if (ev.starts_with("created ")) created.insert(ev.substr(8));
+      if (ev.starts_with("deleted ")) deleted.insert(ev.substr(8));
+    }
+    for (const std::vector<std::string>* ids : {&d, &e}) {
+      for (const std::string& x : *ids) {
+        CHECK(created.count(x) == 1);
+        CHECK(deleted.count(x) == 1);
+      }
+    }
   }
 }
 
@@ -253,9 +335,10 @@ TEST_CASE("Http changes: a file removed by hand is one deleted event when Folio 
   for (const FixtureVariant& v : kFixtureVariants) {
     CAPTURE(v.repo);
     const std::string base = "/demo/" + v.repo;
+    // The id its "created" event named, which its "deleted" event names too.
     const auto series_of = [&](const std::string& path) -> std::string {
       return GetJson(c, base + path + "?cmisselector=object&succinct=true")["succinctProperties"]
-                    [v.prefix + "versionSeriesId"];
+                    [v.prefix + "objectId"];
     };
     for (const char* name : {"listed.txt", "by-path.txt", "by-id.txt"}) {
       Post(c, base + "/docs", {{"operation", "createDocument"}, {"content", "x"}}, Json{{"cmis:name", name}}, 201);
@@ -282,7 +365,7 @@ TEST_CASE("Http changes: a file removed by hand is one deleted event when Folio 
   const std::string base = "/demo/beta";
   Post(c, base + "/docs", {{"operation", "createDocument"}, {"content", "y"}}, Json{{"cmis:name", "p.txt"}}, 201);
   const std::string p_series =
-      GetJson(c, base + "/docs/p.txt?cmisselector=object&succinct=true")["succinctProperties"]["cmis:versionSeriesId"];
+      GetJson(c, base + "/docs/p.txt?cmisselector=object&succinct=true")["succinctProperties"]["cmis:objectId"];
   std::filesystem::remove(std::filesystem::path(f.dir()) / "demo/beta/docs/p.txt");
   auto gone = c.Get((base + "/docs/p.txt").c_str());
   REQUIRE(gone);

@@ -2,6 +2,8 @@
 // encoding: create*, getObject/getProperties (filter), getChildren (paging, orderBy),
 // getParent/getObjectParents, content (Range), setContent, deleteContent,
 // updateProperties, delete, deleteTree, move, types, checkOut/checkIn wiring.
+#include <algorithm>
+
 #include "folio/fsck.h"
 #include "http/server_fixture.h"
 
@@ -428,6 +430,86 @@ TEST_CASE("Http objects: bulkUpdate sets properties on several objects, leaving 
                               {{"cmisaction", "bulkUpdate"}, {"objectId[0]", readme}, {"addSecondaryTypeId[0]", "s"}},
                               Json{{"description", "x"}});
       CHECK(secondary->status == 405);
+    }
+  }
+}
+
+TEST_CASE("Http objects: bulkUpdate takes objectIds alone or beside objectId[N], as a list or a JSON array") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const VariantCase& v : kVariants) {
+    for (Encoding enc : kEncodings) {
+      CAPTURE(v.repo);
+      CAPTURE(std::string(EncodingName(enc)));
+      const std::string base = "/demo/" + v.repo;
+      auto id_of = [&](const std::string& path) { return IdOf(c, v, base + path); };
+      const std::string readme = id_of("/docs/readme.txt"), docs = id_of("/docs");
+      const auto description = [&](const std::string& path) {
+        return Prop(BodyJson(c.Get((base + path + "?cmisselector=object").c_str())), v.prefix + "description");
+      };
+      const auto updated_ids = [](const Json& answer) {
+        std::vector<std::string> out;
+        for (const Json& o : answer) out.push_back(o["id"]);
+        std::sort(out.begin(), out.end());
+        return out;
+      };
+      std::vector<std::string> both_ids = {readme, docs};
+      std::sort(both_ids.begin(), both_ids.end());
+      const std::string tag = EncodingName(enc);
+      // Alone: a comma-separated list, and a JSON array (as text in a form, or a JSON
+      // value in a JSON body).
+      for (const std::string& list : {readme + "," + docs, " " + readme + " , " + docs + " ",
+                                      Json::array({readme, docs}).dump()}) {
+        CAPTURE(list);
+        const std::string value = "ids-" + tag + "-" + std::to_string(list.size());
+        auto r = PostAs(c, base, enc, {{"cmisaction", "bulkUpdate"}, {"objectIds", list}},
+                        Json{{"description", value}});
+        REQUIRE(r);
+        CHECK_MESSAGE(r->status == 200, r->body);
+        CHECK(updated_ids(BodyJson(r)) == both_ids);
+        CHECK(description("/docs/readme.txt") == value);
+        CHECK(description("/docs") == value);
+      }
+      if (enc == Encoding::kJson) {
+        auto r = c.Post(base.c_str(),
+                        Json{{"cmisaction", "bulkUpdate"}, {"objectIds", Json::array({readme, docs})},
+                             {"properties", {{"cmis:description", "array"}}}}
+                            .dump(),
+                        "application/json");
+        REQUIRE(r);
+        CHECK_MESSAGE(r->status == 200, r->body);
+        CHECK(updated_ids(BodyJson(r)) == both_ids);
+      }
+      // Beside objectId[N]: the union, each object once.
+      auto u = PostAs(c, base, enc, {{"cmisaction", "bulkUpdate"}, {"objectId[0]", readme}, {"objectIds", docs}},
+                      Json{{"description", "union-" + tag}});
+      REQUIRE(u);
+      CHECK(updated_ids(BodyJson(u)) == both_ids);
+      CHECK(description("/docs") == "union-" + tag);
+      // Malformed lists are refused before anything changes, naming the parameter.
+      for (const std::string& bad : {readme + ",," + docs, readme + ",", std::string("[\"") + readme + "\", 5]",
+                                     std::string("[\"") + readme}) {
+        CAPTURE(bad);
+        auto r = PostAs(c, base, enc, {{"cmisaction", "bulkUpdate"}, {"objectIds", bad}},
+                        Json{{"description", "never"}});
+        REQUIRE(r);
+        CHECK(r->status == 400);
+        CHECK(BodyJson(r)["exception"] == "invalidArgument");
+        CHECK(BodyJson(r)["message"].get<std::string>().find("objectIds") != std::string::npos);
+        CHECK(description("/docs/readme.txt") != "never");
+      }
+      // An id that names nothing is left out of the answer (the binding's form lists what
+      // was updated); when none can be updated, the answer is the error naming it.
+      auto partial = PostAs(c, base, enc, {{"cmisaction", "bulkUpdate"}, {"objectIds", readme + ",f-no-such"}},
+                            Json{{"description", "partial-" + tag}});
+      REQUIRE(partial);
+      CHECK(partial->status == 200);
+      CHECK(updated_ids(BodyJson(partial)) == std::vector<std::string>{readme});
+      auto none = PostAs(c, base, enc, {{"cmisaction", "bulkUpdate"}, {"objectIds", "f-no-such"}},
+                         Json{{"description", "x"}});
+      REQUIRE(none);
+      CHECK(none->status == 404);
+      CHECK(BodyJson(none)["message"].get<std::string>().find("f-no-such") != std::string::npos);
     }
   }
 }

@@ -266,13 +266,12 @@ TEST_CASE("Http query: repositoryInfo and type definitions say what can be queri
   CHECK(folder["fulltextIndexed"] == false);
   const Json secondary = BodyJson(c.Get("/demo/beta?cmisselector=typeDefinition&typeId=cmis:secondary"));
   CHECK(secondary["queryable"] == false);
-  // A custom type: queryable by its query names whatever the definition asked.
+  // A custom type: what its definition leaves out is its parent's (queryable, full-text
+  // indexed); it is queried by its query names (types_test.cc: the values it gives).
   Json type = {{"id", "acme:memo"},
                {"parentId", "cmis:document"},
-               {"queryable", false},
-               {"fulltextIndexed", false},
                {"propertyDefinitions",
-                {{"acme:tags", {{"propertyType", "string"}, {"cardinality", "multi"}, {"orderable", true}}},
+                {{"acme:tags", {{"propertyType", "string"}, {"cardinality", "multi"}}},
                  {"acme:rank", {{"propertyType", "integer"}, {"cardinality", "single"}, {"queryName", "acme:r"}}}}}};
   auto made =
       c.Post("/demo/beta", Json{{"cmisaction", "createType"}, {"type", type.dump()}}.dump(), "application/json");

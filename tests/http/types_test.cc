@@ -33,6 +33,175 @@ void CreateContractType(httplib::Client& c, const std::string& repo) {
   REQUIRE(made->status == 201);
 }
 
+// CmisJS's own test suite (test/cmis.spec.ts of the CmisJS repository) creates this type,
+// then sends it back whole to updateType.
+const Json kCmisJsSpecType = Json::parse(R"({
+  "id": "test:testDoc", "baseId": "cmis:document", "parentId": "cmis:document",
+  "displayName": "Test Document", "description": "Test Document Type", "localNamespace": "local",
+  "localName": "test:testDoc", "queryName": "test:testDoc", "fileable": true,
+  "includedInSupertypeQuery": true, "creatable": true, "fulltextIndexed": false, "queryable": false,
+  "controllableACL": true, "controllablePolicy": false,
+  "propertyDefinitions": {"test:aString": {
+    "id": "test:aString", "localNamespace": "local", "localName": "test:aString", "queryName": "test:aString",
+    "displayName": "A String", "description": "This is a String.", "propertyType": "string",
+    "updatability": "readwrite", "inherited": false, "openChoice": false, "required": false,
+    "cardinality": "single", "queryable": true, "orderable": true}}})");
+
+TEST_CASE("Http types: createType stores the attributes given and updateType takes them back") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const FixtureVariant& v : kFixtureVariants) {
+    CAPTURE(v.repo);
+    auto made = PostType(c, v.repo, "createType", kCmisJsSpecType);
+    REQUIRE(made);
+    REQUIRE_MESSAGE(made->status == 201, made->body);
+    const Json t = BodyJson(made);
+    for (const char* key : {"fulltextIndexed", "queryable", "includedInSupertypeQuery", "controllableACL",
+                            "controllablePolicy", "fileable", "creatable", "localName", "queryName",
+                            "localNamespace", "displayName", "description"}) {
+      CAPTURE(key);
+      CHECK(t[key] == kCmisJsSpecType[key]);
+    }
+    const Json& given = kCmisJsSpecType["propertyDefinitions"]["test:aString"];
+    const Json& stored = t["propertyDefinitions"]["test:aString"];
+    for (auto it = given.begin(); it != given.end(); ++it) {
+      CAPTURE(it.key());
+      CHECK(stored[it.key()] == *it);
+    }
+    // What the upstream test "should update a type" sends: the definition it created.
+    auto updated = PostType(c, v.repo, "updateType", kCmisJsSpecType);
+    REQUIRE(updated);
+    CHECK_MESSAGE(updated->status == 200, updated->body);
+    CHECK(BodyJson(updated) == t);
+    // And the definition as the server answered it, in each encoding.
+    for (Encoding enc : {Encoding::kJson, Encoding::kUrlencoded, Encoding::kMultipart}) {
+      CAPTURE(EncodingName(enc));
+      auto again = PostType(c, v.repo, "updateType", t, enc);
+      REQUIRE(again);
+      CHECK_MESSAGE(again->status == 200, again->body);
+      CHECK(BodyJson(again) == t);
+    }
+    // A type read back after a restart of the registry's cache says the same.
+    CHECK(GetJson(c, "/demo/" + v.repo + "?cmisselector=typeDefinition&typeId=test:testDoc") == t);
+    REQUIRE(PostAs(c, "/demo/" + v.repo, Encoding::kJson, {{"operation", "deleteType"}, {"typeId", "test:testDoc"}})
+                ->status == 200);
+  }
+}
+
+TEST_CASE("Http types: queryName and localName default to the id, a property's own queryName is kept") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const FixtureVariant& v : kFixtureVariants) {
+    CAPTURE(v.repo);
+    auto made = PostType(c, v.repo, "createType",
+                         Json{{"id", "acme:memo"},
+                              {"parentId", v.prefix + "document"},
+                              {"propertyDefinitions",
+                               {{"acme:topic", {{"propertyType", "string"}}},
+                                {"acme:due", {{"propertyType", "datetime"}, {"queryName", "due_date"}}}}}});
+    REQUIRE(made);
+    REQUIRE_MESSAGE(made->status == 201, made->body);
+    for (const Json& t : {BodyJson(made),
+                          GetJson(c, "/demo/" + v.repo + "?cmisselector=typeDefinition&typeId=acme:memo")}) {
+      CHECK(t["queryName"] == "acme:memo");
+      CHECK(t["localName"] == "acme:memo");
+      CHECK(t["propertyDefinitions"]["acme:topic"]["queryName"] == "acme:topic");
+      CHECK(t["propertyDefinitions"]["acme:topic"]["localName"] == "acme:topic");
+      CHECK(t["propertyDefinitions"]["acme:due"]["queryName"] == "due_date");
+      CHECK(t["propertyDefinitions"]["acme:due"]["localName"] == "acme:due");
+    }
+    // The query language names the property by its queryName.
+    auto doc = PostAs(c, "/demo/" + v.repo, Encoding::kJson, {{"operation", "createDocument"}, {"succinct", "true"}},
+                      Json{{"cmis:name", "memo.txt"}, {"cmis:objectTypeId", "acme:memo"},
+                           {"acme:due", "2026-12-01T00:00:00.000Z"}});
+    REQUIRE(doc->status == 201);
+    const Json found = GetJson(c, "/demo/" + v.repo + "?cmisselector=query&succinct=true&q=" +
+                                      httplib::detail::encode_query_param(
+                                          "SELECT * FROM acme:memo WHERE due_date > TIMESTAMP '2026-11-01T00:00:00.000Z'"));
+    CHECK(found["results"].size() == 1);
+  }
+}
+
+TEST_CASE("Http types: createType honours queryable and fulltextIndexed, and refuses what it cannot honour") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const FixtureVariant& v : kFixtureVariants) {
+    CAPTURE(v.repo);
+    const std::string base = "/demo/" + v.repo;
+    auto made = PostType(c, v.repo, "createType",
+                         Json{{"id", "acme:hidden"}, {"parentId", "cmis:document"}, {"queryable", false},
+                              {"fulltextIndexed", false}});
+    REQUIRE(made);
+    REQUIRE_MESSAGE(made->status == 201, made->body);
+    CHECK(BodyJson(made)["queryable"] == false);
+    CHECK(BodyJson(made)["fulltextIndexed"] == false);
+    const Upload text{"zebracorn appears here", "z.txt"};
+    REQUIRE(PostAs(c, base, Encoding::kMultipart, {{"cmisaction", "createDocument"}},
+                   Json{{"cmis:name", "hidden.txt"}, {"cmis:objectTypeId", "acme:hidden"}}, &text)
+                ->status == 201);
+    REQUIRE(PostAs(c, base, Encoding::kMultipart, {{"cmisaction", "createDocument"}},
+                   Json{{"cmis:name", "plain.txt"}}, &text)
+                ->status == 201);
+    const auto query = [&](const std::string& q, int status) {
+      return GetJson(c, base + "?cmisselector=query&succinct=true&q=" + httplib::detail::encode_query_param(q),
+                     status);
+    };
+    // Not queryable: FROM it is refused; its objects are still in their supertype's.
+    const Json refused = query("SELECT * FROM acme:hidden", 400);
+    CHECK(refused["exception"] == "invalidArgument");
+    CHECK(refused["message"].get<std::string>().find("not queryable") != std::string::npos);
+    CHECK(query("SELECT * FROM cmis:document WHERE cmis:name = 'hidden.txt'", 200)["results"].size() == 1);
+    // Not full-text indexed: CONTAINS never matches its objects.
+    const Json contains = query("SELECT cmis:name FROM cmis:document WHERE CONTAINS('zebracorn')", 200);
+    REQUIRE(contains["results"].size() == 1);
+    CHECK(contains["results"][0]["succinctProperties"][v.prefix + "name"] == "plain.txt");
+    const Json negated =
+        query("SELECT cmis:name FROM cmis:document WHERE NOT CONTAINS('zebracorn') AND cmis:name = 'hidden.txt'", 200);
+    CHECK(negated["results"].size() == 1);
+
+    struct Bad {
+      Json type;
+      std::string exception, named;
+    };
+    const Bad bad[] = {
+        {{{"id", "acme:b1"}, {"parentId", "cmis:document"}, {"controllableACL", false}}, "constraint",
+         "controllableACL"},
+        {{{"id", "acme:b2"}, {"parentId", "cmis:document"}, {"controllablePolicy", true}}, "constraint",
+         "controllablePolicy"},
+        {{{"id", "acme:b3"}, {"parentId", "cmis:document"}, {"fileable", false}}, "constraint", "fileable"},
+        {{{"id", "acme:b4"}, {"parentId", "cmis:folder"}, {"fulltextIndexed", true}}, "constraint",
+         "fulltextIndexed"},
+        {{{"id", "acme:b5"}, {"parentId", "cmis:document"}, {"baseId", "cmis:folder"}}, "constraint", "baseId"},
+        {{{"id", "acme:b6"}, {"parentId", "cmis:folder"}, {"versionable", true}}, "constraint", "versionable"},
+        {{{"id", "acme:b7"}, {"parentId", "cmis:document"}, {"queryable", "no"}}, "invalidArgument", "queryable"},
+        {{{"id", "acme:b8"},
+          {"parentId", "cmis:document"},
+          {"propertyDefinitions", {{"acme:tags", {{"propertyType", "string"}, {"cardinality", "multi"},
+                                                  {"orderable", true}}}}}},
+         "constraint", "orderable"},
+        {{{"id", "acme:b9"},
+          {"parentId", "cmis:document"},
+          {"propertyDefinitions",
+           {{"acme:size", {{"propertyType", "string"}, {"choices", Json::array({{{"value", "S"}}})}}}}}},
+         "constraint", "choices"},
+        {{{"id", "acme:b10"},
+          {"parentId", "cmis:document"},
+          {"propertyDefinitions", {{"acme:n", {{"propertyType", "integer"}, {"maxValue", 10}}}}}},
+         "constraint", "maxValue"},
+    };
+    for (const Bad& b : bad) {
+      CAPTURE(b.type.dump());
+      auto r = PostType(c, v.repo, "createType", b.type);
+      REQUIRE(r);
+      CHECK(r->status == (b.exception == "constraint" ? 409 : 400));
+      CHECK(BodyJson(r)["exception"] == b.exception);
+      CHECK(Message(r).find(b.named) != std::string::npos);
+      CHECK(GetJson(c, base + "?cmisselector=typeDefinition&typeId=" + b.type["id"].get<std::string>(), 404)
+                ["exception"] == "objectNotFound");
+    }
+  }
+}
+
 TEST_CASE("Http types: updateType changes display attributes and adds optional properties") {
   ServerFixture f;
   auto c = f.Client();

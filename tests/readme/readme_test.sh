@@ -12,9 +12,10 @@
 # A section runs from "<!-- NAME:" to "<!-- end of NAME -->" in README.md. In its ```sh
 # blocks every line that is not a comment is a command (a trailing backslash joins the
 # next line); "# => TEXT" after a command is text its output must contain. A first
-# command `build/folio serve ...` starts the server (with --port 0 added); the others
-# run one by one in a fresh directory, with http://127.0.0.1:8080 replaced by the
-# server's URL and build/folio by BUILD_DIR/folio; curl fails on an HTTP error. The
+# command `folio serve ...` starts the server (with --port 0 added); the others run one
+# by one in a fresh directory, with http://127.0.0.1:8080 replaced by the server's URL
+# and BUILD_DIR first on the PATH (so `folio` is the build's); curl fails on an HTTP
+# error. The
 # output of the ```js block must be the ```text block that follows it.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -88,22 +89,23 @@ if [[ "$section" == try-it ]]; then
   folio_start "$work" env FOLIO_BUILD="$build" "$root/scripts/run.sh" --port 0 || exit 1
 else
   serve="${commands[0]}"
-  if [[ "$serve" != "build/folio serve "* ]]; then
+  if [[ "$serve" != "folio serve "* ]]; then
     echo "FAIL: the section's first command should start the server: $serve"
     exit 1
   fi
   first=1
-  read -r -a serve_args <<<"${serve#build/folio }"
+  read -r -a serve_args <<<"${serve#folio }"
   folio_start "$work" "$build/folio" "${serve_args[@]}" --port 0 || exit 1
   check "'$serve' starts a server on an empty data directory" test -d "$work/mydata/.folio"
 fi
 
 # --- the commands, one by one -------------------------------------------------------------------
+# As the README says to run them: with the build's folio first on the PATH.
+export PATH="$build:$PATH"
 curl() { command curl --fail-with-body -sS "$@"; }
 export -f curl
 substitute() {
-  local text="${1//http:\/\/127.0.0.1:8080/$FOLIO_URL}"
-  printf '%s' "${text//build\/folio/$build/folio}"
+  printf '%s' "${1//http:\/\/127.0.0.1:8080/$FOLIO_URL}"
 }
 for ((i = first; i < ${#commands[@]}; i++)); do
   command="$(substitute "${commands[$i]}")"

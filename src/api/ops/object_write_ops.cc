@@ -4,6 +4,7 @@
 
 #include "api/ascii.h"
 #include "api/cmis_names.h"
+#include "api/json_input.h"
 #include "api/ops/ops.h"
 #include "api/properties_form.h"
 
@@ -60,30 +61,64 @@ Result<std::string> FolderIdParam(Context& ctx, std::string_view name, bool requ
 
 constexpr size_t kMaxBulkObjects = 1000;
 
-// The objects of a bulkUpdate: objectId[N], then those of objectIds (a comma-separated
-// list or a JSON array of strings) not named already: CmisJS sends the same ids both ways.
+// The ids of parameter `objectIds`: a JSON array of strings (a JSON value, or text
+// holding one), or a comma-separated list (spaces around an id are dropped). Errors:
+// kInvalidArgument naming the parameter and the entry at fault (an empty id, a value
+// that is not a string, text that is not a JSON array).
+Result<std::vector<std::string>> ObjectIdsList(const Json& list) {
+  std::vector<std::string> ids;
+  Json array;
+  if (list.is_array()) {
+    array = list;
+  } else if (!list.is_string()) {
+    return InvalidArgument("parameter 'objectIds' must be a comma-separated list or a JSON array of ids");
+  } else {
+    std::string_view text = list.get_ref<const std::string&>();
+    while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+    if (!text.empty() && text.front() == '[') {
+      FOLIO_ASSIGN_OR_RETURN(array, ParseJsonText(text, "parameter 'objectIds'"));
+      if (!array.is_array()) return InvalidArgument("parameter 'objectIds' must be a JSON array of ids");
+    } else {
+      size_t n = 0;
+      for (std::string_view rest = text;; ++n) {
+        const size_t comma = rest.find(',');
+        std::string_view one = rest.substr(0, comma);
+        while (!one.empty() && one.front() == ' ') one.remove_prefix(1);
+        while (!one.empty() && one.back() == ' ') one.remove_suffix(1);
+        if (one.empty()) {
+          return InvalidArgument("parameter 'objectIds' has an empty id at position " + std::to_string(n + 1) +
+                                 " of '" + std::string(text) + "'");
+        }
+        ids.emplace_back(one);
+        if (comma == std::string_view::npos) break;
+        rest = rest.substr(comma + 1);
+      }
+      return ids;
+    }
+  }
+  for (size_t i = 0; i < array.size(); ++i) {
+    const Json& one = array[i];
+    if (!one.is_string() || one.get_ref<const std::string&>().empty()) {
+      return InvalidArgument("parameter 'objectIds': entry " + std::to_string(i) + " must be a non-empty id, got " +
+                             one.dump());
+    }
+    ids.push_back(one.get<std::string>());
+  }
+  return ids;
+}
+
+// The objects of a bulkUpdate: objectId[N], then those of objectIds not named already
+// (CmisJS sends the same ids both ways): each object once, in the order first named.
 Result<std::vector<std::string>> BulkObjectIds(const Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> ids, ReadIndexedStrings(ctx.params, "objectId", kMaxBulkObjects));
   const size_t indexed = ids.size();
   if (const Json* list = ctx.params.Find("objectIds")) {
-    if (list->is_string()) {
-      std::string_view rest = list->get_ref<const std::string&>();
-      while (!rest.empty()) {
-        const size_t comma = rest.find(',');
-        std::string_view one = rest.substr(0, comma);
-        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-        while (!one.empty() && one.front() == ' ') one.remove_prefix(1);
-        while (!one.empty() && one.back() == ' ') one.remove_suffix(1);
-        if (!one.empty()) ids.emplace_back(one);
-      }
-    } else if (list->is_array()) {
-      for (const Json& one : *list) {
-        if (!one.is_string()) return InvalidArgument("parameter 'objectIds' must hold strings");
-        ids.push_back(one.get<std::string>());
-      }
-    } else {
-      return InvalidArgument("parameter 'objectIds' must be a comma-separated list or an array of ids");
+    FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> listed, ObjectIdsList(*list));
+    if (listed.size() > kMaxBulkObjects) {
+      return Constraint("too many objects: " + std::to_string(listed.size()) + " in 'objectIds', at most " +
+                        std::to_string(kMaxBulkObjects) + " allowed");
     }
+    for (std::string& id : listed) ids.push_back(std::move(id));
   }
   if (ids.empty()) return InvalidArgument("missing required parameter 'objectId[0]' (or 'objectIds')");
   std::unordered_set<std::string> seen(ids.begin(), ids.begin() + indexed);

@@ -70,4 +70,16 @@ std::vector<Ace> RootFolderAcl(std::string_view repository_id) {
   return {Ace{RepositoryGroup(repository_id), {std::string(kPermissionAll)}}};
 }
 
+std::vector<std::string> ReadingPrincipals(const std::vector<Ace>& acl) {
+  std::vector<std::string> out;
+  for (const Ace& ace : acl) {
+    const bool reads = std::any_of(ace.permissions.begin(), ace.permissions.end(), [](const std::string& name) {
+      const std::optional<Permission> p = ParsePermission(name);
+      return p && Grants(*p, Permission::kRead);
+    });
+    if (reads && std::find(out.begin(), out.end(), ace.principal) == out.end()) out.push_back(ace.principal);
+  }
+  return out;
+}
+
 }  // namespace folio::acl

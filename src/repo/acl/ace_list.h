@@ -41,4 +41,9 @@ std::vector<Ace> InitialAcl(const std::vector<Ace>& parent_acl, std::string_view
 // The root folder ACL of a new repository: repository_<id> has cmis:all.
 std::vector<Ace> RootFolderAcl(std::string_view repository_id);
 
+// The principals whose entries in `acl` let them read the object (every basic
+// permission includes cmis:read; other permission names grant nothing, as
+// EffectivePermission reads them), each once, in entry order.
+std::vector<std::string> ReadingPrincipals(const std::vector<Ace>& acl);
+
 }  // namespace folio::acl

@@ -29,6 +29,7 @@ struct TypeInfo {
   std::string base_id;
   bool queryable = true;
   bool included_in_supertype_query = true;
+  bool fulltext_indexed = false;
   std::vector<PropInfo> props;  // in definition order
 };
 
@@ -49,6 +50,7 @@ TypeInfo FromJson(const Json& j) {
   t.base_id = Text(j, "baseId", t.id);
   t.queryable = Flag(j, "queryable", true);
   t.included_in_supertype_query = Flag(j, "includedInSupertypeQuery", true);
+  t.fulltext_indexed = t.base_id == cmis::kDocument && Flag(j, "fulltextIndexed", false);
   auto defs = j.find("propertyDefinitions");
   if (defs == j.end() || !defs->is_object()) return t;
   for (auto it = defs->begin(); it != defs->end(); ++it) {
@@ -113,6 +115,7 @@ class Binder {
     FOLIO_ASSIGN_OR_RETURN(from_, ResolveType());
     out.from_type = from_.id;
     FOLIO_ASSIGN_OR_RETURN(out.type_ids, CoveredTypes());
+    covered_ = out.type_ids;
     FOLIO_RETURN_IF_ERROR(SelectList(out));
     if (q_.where) {
       FOLIO_ASSIGN_OR_RETURN(out.where, BindExpr(*q_.where, false));
@@ -173,9 +176,11 @@ class Binder {
     return t;
   }
 
-  // The FROM type and its subtypes that ask to be included in their supertypes' queries.
+  // The FROM type and its subtypes that ask to be included in their supertypes' queries;
+  // those of them that are not full-text indexed go to unindexed_.
   Result<std::vector<std::string>> CoveredTypes() {
     std::vector<std::string> out{from_.id};
+    if (!from_.fulltext_indexed) unindexed_.insert(from_.id);
     std::deque<std::string> todo{from_.id};
     while (!todo.empty() && out.size() < kMaxTypesWalked) {
       const std::string parent = todo.front();
@@ -183,7 +188,10 @@ class Binder {
       FOLIO_ASSIGN_OR_RETURN(std::vector<Json> children, repo_.GetTypeChildren(parent));
       for (const Json& c : children) {
         TypeInfo t = FromJson(c);
-        if (t.included_in_supertype_query) out.push_back(t.id);
+        if (t.included_in_supertype_query) {
+          out.push_back(t.id);
+          if (!t.fulltext_indexed) unindexed_.insert(t.id);
+        }
         todo.push_back(t.id);
       }
     }
@@ -351,6 +359,16 @@ class Binder {
       return InvalidArgument("CONTAINS (at " + DescribePos(e.pos) + ") needs a full-text indexed type, but '" +
                              q_.from + "' is not: only documents are indexed");
     }
+    if (!from_.fulltext_indexed) {
+      return InvalidArgument("CONTAINS (at " + DescribePos(e.pos) + ") needs a full-text indexed type, but '" +
+                             q_.from + "' is not (its fulltextIndexed is false)");
+    }
+    // Objects of covered subtypes that are not full-text indexed never match.
+    if (!unindexed_.empty()) {
+      for (const std::string& id : covered_) {
+        if (!unindexed_.count(id)) b->text_types.push_back(id);
+      }
+    }
     FOLIO_ASSIGN_OR_RETURN(b->text, ParseTextSearch(e.text));
     if (!has_contains_ && !negate) {
       std::string match;
@@ -445,6 +463,8 @@ class Binder {
   TypeInfo from_;
   bool has_contains_ = false;
   std::string score_match_;
+  std::vector<std::string> covered_;  // the types the query covers (BoundQuery::type_ids)
+  std::set<std::string> unindexed_;   // those of them that are not full-text indexed
   std::map<std::string, OutputColumn> aliases_;
 };
 

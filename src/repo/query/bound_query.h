@@ -47,6 +47,9 @@ struct BoundExpr {
   bool negated = false;
   std::string like_pattern;  // kLike: the pattern with escapes unresolved (like.h)
   TextQuery text;            // kContains
+  // kContains: when some covered types are not full-text indexed, the types whose
+  // objects may match; empty: every covered type's.
+  std::vector<std::string> text_types;
   std::string folder_id;     // kInFolder, kInTree
 };
 

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "folio/cmis_ids.h"
-#include "repo/acl/permission.h"
+#include "repo/acl/ace_list.h"
 #include "repo/query/schema.h"
 #include "repo/query/text_extract.h"
 
@@ -202,16 +202,9 @@ Status IndexWriter::PutReaders(int64_t rid, const ObjectData& o, bool fresh) {
     del->BindInt(1, rid);
     FOLIO_RETURN_IF_ERROR(del->Run());
   }
-  for (const Ace& ace : o.acl) {
-    // Every basic permission includes cmis:read; other names grant nothing (as
-    // acl::EffectivePermission reads them).
-    const bool reads = std::any_of(ace.permissions.begin(), ace.permissions.end(), [](const std::string& name) {
-      const std::optional<acl::Permission> p = acl::ParsePermission(name);
-      return p && acl::Grants(*p, acl::Permission::kRead);
-    });
-    if (!reads) continue;
+  for (const std::string& principal : acl::ReadingPrincipals(o.acl)) {
     FOLIO_ASSIGN_OR_RETURN(Stmt * ins, Cached("INSERT OR IGNORE INTO readers(obj, principal) VALUES(?, ?)"));
-    ins->BindInt(1, rid).BindText(2, ace.principal);
+    ins->BindInt(1, rid).BindText(2, principal);
     FOLIO_RETURN_IF_ERROR(ins->Run());
   }
   return OkStatus();

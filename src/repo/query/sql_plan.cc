@@ -162,6 +162,14 @@ class Writer {
       only_negative.push_back(any);
     }
     Text(e.negated ? "NOT (" : "(");
+    if (!e.text_types.empty()) {
+      // Only objects of full-text indexed types match (and so they alone fail NOT).
+      Text("o.p_objectTypeId IN ");
+      std::vector<SqlValue> types;
+      for (const std::string& t : e.text_types) types.push_back(SqlValue::Text(t));
+      List(types);
+      Text(" AND (");
+    }
     bool first = true;
     if (!positive.empty()) {
       std::string match;
@@ -178,6 +186,7 @@ class Writer {
       Param(SqlValue::Text(n));
       Text(")");
     }
+    if (!e.text_types.empty()) Text(")");
     Text(")");
   }
 

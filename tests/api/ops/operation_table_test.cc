@@ -15,7 +15,7 @@ namespace {
 
 constexpr Level kLevels[] = {Level::kServer, Level::kDomain, Level::kRepository};
 
-// The operations docs/API.md §10 lists as specified but not served yet. A handler added
+// The operations docs/API.md §10 lists as not served. A handler added
 // to the table must also move the operation out of that section.
 const std::set<Operation> kNotServedYet = {
     Operation::kLastResult,        Operation::kCreatePolicy,

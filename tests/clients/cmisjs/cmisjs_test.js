@@ -383,7 +383,7 @@ async function runVariant(letter) {
       id, localName: id.slice(7), localNamespace: 'urn:cmisjs', displayName: 'CmisJS test type', queryName: id,
       description: 'made by the CmisJS client test', baseId: 'cmis:document', parentId: 'cmis:document',
       creatable: true, fileable: true, queryable: false, fulltextIndexed: false, includedInSupertypeQuery: true,
-      controllablePolicy: false, controllableACL: false, versionable: true, contentStreamAllowed: 'allowed',
+      controllablePolicy: false, controllableACL: true, versionable: true, contentStreamAllowed: 'allowed',
       propertyDefinitions: {},
     });
     assert.equal(t.id, id);
@@ -410,6 +410,36 @@ async function runVariant(letter) {
     await session.deleteObject(d[P('objectId')], true);
     assert.deepEqual(await session.deleteType(id), {});
     await expectHttpError(session.getTypeDefinition(id), 404, 'objectNotFound', 'deleted type');
+  });
+
+  // CmisJS's own test suite (test/cmis.spec.ts, "should create a new type" and "should
+  // update a type"): a type created, then sent back whole to updateType; the attributes
+  // given are stored as they were given (docs/API.md §7.4).
+  await step(V, 'createType, then updateType with the definition sent (CmisJS\'s own test)', async () => {
+    const id = `test:testDoc${letter}${Date.now().toString(36)}`;
+    const pid = `${id}aString`;
+    const testType = {
+      id, baseId: 'cmis:document', parentId: 'cmis:document', displayName: 'Test Document',
+      description: 'Test Document Type', localNamespace: 'local', localName: id, queryName: id,
+      fileable: true, includedInSupertypeQuery: true, creatable: true, fulltextIndexed: false, queryable: false,
+      controllableACL: true, controllablePolicy: false,
+      propertyDefinitions: {
+        [pid]: {
+          id: pid, localNamespace: 'local', localName: pid, queryName: pid, displayName: 'A String',
+          description: 'This is a String.', propertyType: 'string', updatability: 'readwrite', inherited: false,
+          openChoice: false, required: false, cardinality: 'single', queryable: true, orderable: true,
+        },
+      },
+    };
+    const made = await session.createType(testType);
+    assert.equal(made.fulltextIndexed, false, 'fulltextIndexed as given');
+    assert.equal(made.queryable, false, 'queryable as given');
+    assert.equal(made.propertyDefinitions[pid].queryName, pid, 'the property keeps its queryName');
+    const updated = await session.updateType(testType);
+    assert.ok(updated, 'updateType answers the type');
+    assert.deepEqual(updated, made, 'nothing changed');
+    assert.deepEqual(await session.updateType(made), made, 'the definition as answered is taken back too');
+    assert.deepEqual(await session.deleteType(id), {});
   });
 
   // getDescendants and getFolderTree (docs/API.md §7.5, §4.2): containers {object: {object}, children}.
