@@ -16,6 +16,7 @@
 #include <rapidcheck/state.h>
 
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -98,10 +99,8 @@ inline std::string AnyName() { return *rc::gen::elementOf(std::vector<std::strin
 inline std::string AnyBytes() {
   return *rc::gen::resize(4, rc::gen::container<std::string>(rc::gen::inRange('p', 'x')));
 }
-// 240 bytes: seventeen nested folders of this name pass the path limit.
-inline const std::string kLongName(240, 'L');
 inline std::string ShowName(const std::string& name) {
-  return name == kLongName ? std::string("L*240") : "\"" + name + "\"";
+  return name.size() > 20 ? "L*" + std::to_string(name.size()) : "\"" + name + "\"";
 }
 inline std::string H(int h) { return "#" + std::to_string(h); }
 
@@ -165,6 +164,9 @@ class ApiOp : public Cmd {
   // Makes the request on `r`, recording in `sut` the id of what it makes.
   virtual Status Request(const Model& m, Repository& r, Sut& sut) const = 0;
   virtual std::string Text() const = 0;
+  // The error kind of a refusal, where the contract names one (checked when no fault
+  // is injected).
+  virtual std::optional<ErrorKind> Refusal(const Model&) const { return std::nullopt; }
 
   void apply(Model& m) const override {
     if (Succeeds(m)) Change(m);
@@ -174,6 +176,9 @@ class ApiOp : public Cmd {
     const Status s = Request(m, sut.repo(), sut);
     if (s.ok() != want) {
       RC_FAIL(Text() + (want ? " failed: " + s.ToString() : std::string(" succeeded; the model expected a failure")));
+    }
+    if (const auto kind = Refusal(m); !want && kind && s.kind() != *kind) {
+      RC_FAIL(Text() + " failed as expected, but with " + s.ToString());
     }
     Verify(nextState(m), sut, !s.ok(), Text());
   }
@@ -205,29 +210,33 @@ class CreateFolder : public ApiOp {
   std::string name_;
 };
 
-// Folders nested `count` deep, each named L*240: what reaches the path limit.
+// Folders nested `count` deep, each named with `length` L's (200 to 255 bytes): what
+// reaches the path limit, at any offset of it.
 class CreateDeepFolders : public ApiOp {
  public:
   explicit CreateDeepFolders(const Model& m)
-      : h_(m.NextHandle()), parent_(AnyFolder(m)), count_(*rc::gen::inRange(1, 18)) {}
+      : h_(m.NextHandle()), parent_(AnyFolder(m)), count_(*rc::gen::inRange(1, 21)), length_(*rc::gen::inRange(200, 256)) {}
   void checkPreconditions(const Model& m) const override {
     RC_PRE(m.HasFolder(parent_));
     for (int i = 0; i < count_; ++i) RC_PRE(!m.Exists(h_ + i));
-    if (kKnownBugPathLimit) RC_PRE(PathFits(m.PathOf(parent_) + std::string(count_ * (kLongName.size() + 1), 'L')));
+    if (kKnownBugPathLimit) RC_PRE(PathFits(m.PathOf(parent_) + std::string(count_ * (length_ + 1), 'L')));
   }
-  // As many as fit are made, one request each; the first that does not fit fails, and
-  // the run stops there.
+  // As many as fit are made, one request each; the first that does not fit fails
+  // (constraint, contract §8), and the run stops there.
   bool Succeeds(const Model& m) const override { return Made(m) == count_; }
+  std::optional<ErrorKind> Refusal(const Model& m) const override {
+    return m.NameTaken(parent_, Name()) ? ErrorKind::kNameConstraintViolation : ErrorKind::kConstraint;
+  }
   void Change(Model&) const override {}
   void apply(Model& m) const override {
     const int made = Made(m);
-    for (int i = 0; i < made; ++i) m.folders[h_ + i] = Folder{i == 0 ? parent_ : h_ + i - 1, kLongName, "", {}};
+    for (int i = 0; i < made; ++i) m.folders[h_ + i] = Folder{i == 0 ? parent_ : h_ + i - 1, Name(), "", {}};
   }
   Status Request([[maybe_unused]] const Model& m, Repository& r, Sut& sut) const override {
     std::string parent = sut.Id(parent_);
     for (int i = 0; i < count_; ++i) {
       NewObject o;
-      o.name = kLongName;
+      o.name = Name();
       auto made = r.CreateFolder(parent, o, kUser);
       if (!made.ok()) return made.status();
       sut.SetId(h_ + i, made->id);
@@ -236,20 +245,22 @@ class CreateDeepFolders : public ApiOp {
     return OkStatus();
   }
   std::string Text() const override {
-    return "CreateDeepFolders " + H(h_) + ".." + H(h_ + count_ - 1) + " L*240 nested in " + H(parent_);
+    return "CreateDeepFolders " + H(h_) + ".." + H(h_ + count_ - 1) + " L*" + std::to_string(length_) + " nested in " +
+           H(parent_);
   }
 
  private:
+  std::string Name() const { return std::string(static_cast<size_t>(length_), 'L'); }
   int Made(const Model& m) const {
-    if (m.NameTaken(parent_, kLongName)) return 0;
+    if (m.NameTaken(parent_, Name())) return 0;
     std::string path = m.PathOf(parent_);
     for (int i = 0; i < count_; ++i) {
-      path += (path.empty() ? "" : "/") + kLongName;
+      path += (path.empty() ? "" : "/") + Name();
       if (!PathFits(path)) return i;
     }
     return count_;
   }
-  int h_, parent_, count_;
+  int h_, parent_, count_, length_;
 };
 
 class CreateDocument : public ApiOp {
