@@ -14,7 +14,7 @@ targets=()
 # SQLite, libsodium and libmagic are linked from their static archives; libmagic's needs
 # those of liblzma, libbz2 and zlib, which libmagic-dev does not depend on.
 packages=(g++ cmake make pkg-config libcpp-httplib-dev nlohmann-json3-dev
-          libspdlog-dev doctest-dev libcli11-dev libsodium-dev libsqlite3-dev libmagic-dev
+          libspdlog-dev doctest-dev librapidcheck-dev libcli11-dev libsodium-dev libsqlite3-dev libmagic-dev
           liblzma-dev libbz2-dev zlib1g-dev)
 cmake_args=()
 while [[ $# -gt 0 ]]; do
