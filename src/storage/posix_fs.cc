@@ -459,6 +459,28 @@ class PosixFs : public Fs {
     return OkStatus();
   }
 
+  // The directories of `from` and `to` (validated; neither the root itself) for one
+  // rename: a temp file renamed over its target (every write) stays in one directory,
+  // resolved once.
+  struct RenameDirs {
+    std::string to_parent, from_name, to_name;
+    DirRef a, other;
+    int b() const { return other.get() >= 0 ? other.get() : a.get(); }
+  };
+  Result<RenameDirs> OpenRenameDirs(const std::string& from, const std::string& to) {
+    FOLIO_RETURN_IF_ERROR(ValidatePath(from));
+    FOLIO_RETURN_IF_ERROR(ValidatePath(to));
+    if (from.empty() || to.empty()) return InvalidArgument("cannot rename the data directory itself");
+    auto [from_parent, from_name] = SplitParent(from);
+    auto [to_parent, to_name] = SplitParent(to);
+    RenameDirs dirs{to_parent, from_name, to_name, DirRef(), DirRef()};
+    FOLIO_ASSIGN_OR_RETURN(dirs.a, OpenDir(from_parent));
+    if (to_parent != from_parent) {
+      FOLIO_ASSIGN_OR_RETURN(dirs.other, OpenDir(to_parent));
+    }
+    return dirs;
+  }
+
   // RenameNoReplace without RENAME_NOREPLACE. A file with hard links: linked under
   // `to` (which fails if `to` exists, atomically), then its name `from` removed; a
   // crash between leaves both names, and `from` is always a temporary or a file its
@@ -469,18 +491,13 @@ class PosixFs : public Fs {
   // directory is made at `to` (taking the name) and replaced by the rename: a crash
   // between leaves it empty, which a reader takes as an empty folder.
   Status RenameNoReplaceFallback(const std::string& from, const std::string& to) {
-    FOLIO_RETURN_IF_ERROR(ValidatePath(from));
-    FOLIO_RETURN_IF_ERROR(ValidatePath(to));
-    if (from.empty() || to.empty()) return InvalidArgument("cannot rename the data directory itself");
+    FOLIO_ASSIGN_OR_RETURN(RenameDirs dirs, OpenRenameDirs(from, to));
     const std::string shown = from + "' to '" + to;
-    auto [from_parent, from_name] = SplitParent(from);
-    auto [to_parent, to_name] = SplitParent(to);
-    FOLIO_ASSIGN_OR_RETURN(DirRef a, OpenDir(from_parent));
-    DirRef other;
-    if (to_parent != from_parent) {
-      FOLIO_ASSIGN_OR_RETURN(other, OpenDir(to_parent));
-    }
-    const int b = other.get() >= 0 ? other.get() : a.get();
+    const std::string& to_parent = dirs.to_parent;
+    const std::string& from_name = dirs.from_name;
+    const std::string& to_name = dirs.to_name;
+    const DirRef& a = dirs.a;
+    const int b = dirs.b();
     struct stat st;
     if (::fstatat(a.get(), from_name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return Errno("rename", shown, errno);
     if (!S_ISDIR(st.st_mode) && features_.hard_links) {
@@ -505,19 +522,8 @@ class PosixFs : public Fs {
   }
 
   Status RenameImpl(const std::string& from, const std::string& to, unsigned flags) {
-    FOLIO_RETURN_IF_ERROR(ValidatePath(from));
-    FOLIO_RETURN_IF_ERROR(ValidatePath(to));
-    if (from.empty() || to.empty()) return InvalidArgument("cannot rename the data directory itself");
-    auto [from_parent, from_name] = SplitParent(from);
-    auto [to_parent, to_name] = SplitParent(to);
-    FOLIO_ASSIGN_OR_RETURN(DirRef a, OpenDir(from_parent));
-    // A temp file renamed over its target (every write) stays in one directory: resolve it once.
-    DirRef other;
-    if (to_parent != from_parent) {
-      FOLIO_ASSIGN_OR_RETURN(other, OpenDir(to_parent));
-    }
-    const int b = other.get() >= 0 ? other.get() : a.get();
-    const int r = ::renameat2(a.get(), from_name.c_str(), b, to_name.c_str(), flags);
+    FOLIO_ASSIGN_OR_RETURN(RenameDirs dirs, OpenRenameDirs(from, to));
+    const int r = ::renameat2(dirs.a.get(), dirs.from_name.c_str(), dirs.b(), dirs.to_name.c_str(), flags);
     const int err = errno;
     // A directory renamed, or replaced (an empty one), is no longer where it was held.
     // (Only now: `a` or `b` may be one of the held descriptors.)
