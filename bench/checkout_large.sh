@@ -1,8 +1,8 @@
 #!/bin/bash
 # checkOut of a large document: the time over HTTP against the baseline of copying its
-# bytes (`cp` then `sync` of the same file, what a copying check-out would cost at
-# least), and how much the data directory grows (docs/STORAGE.md §4: the working copy's
-# content is another name of the version's file, so nothing should be written).
+# bytes (`cp` then `sync` of the same file), and how much the data directory grows
+# (docs/STORAGE.md §4.2 Rule V3: the working copy's content is a file of its own, a
+# FICLONE where the filesystem shares blocks, else a copy; before, a hard link).
 #
 # Usage: bench/checkout_large.sh [BUILD_DIR] [MB]   (default build, 200 MB; needs curl)
 set -eu

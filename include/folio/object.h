@@ -25,6 +25,8 @@ struct ContentInfo {
   uint64_t length = 0;
   std::string mime_type;
   std::string file_name;
+  // SHA-256 of the bytes, 64 lowercase hex digits; "" when unknown (docs/STORAGE.md §4).
+  std::string sha256;
 };
 
 // One access control entry: a principal and its permissions ("cmis:read", ...).
@@ -67,6 +69,7 @@ struct ContentSource {
   std::string file_name;  // "" -> the document's name
   std::optional<std::string> bytes;
   std::string upload_path;  // data-directory-relative path of a finished upload
+  std::string sha256;       // of the upload's bytes, when known ("": read them to know)
 
   static ContentSource FromBytes(std::string data, std::string mime_type = "", std::string file_name = "") {
     ContentSource c;

@@ -69,12 +69,15 @@ class Upload {
   virtual Result<std::unique_ptr<ReadableFile>> Read() const = 0;
   // The data-directory-relative path (ContentSource::upload_path).
   virtual const std::string& path() const = 0;
+  // SHA-256 of the finished upload's bytes (64 hex digits), "" when not known.
+  virtual std::string sha256() const { return ""; }
   // The content to create or check in with: this upload, with its MIME type and file name.
   ContentSource AsContent(std::string mime_type, std::string file_name) const {
     ContentSource c;
     c.mime_type = std::move(mime_type);
     c.file_name = std::move(file_name);
     c.upload_path = path();
+    c.sha256 = sha256();
     return c;
   }
 };

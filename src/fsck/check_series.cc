@@ -5,6 +5,7 @@
 
 #include "fsck/checks.h"
 #include "repo/version_label.h"
+#include "repo/versions/version_files.h"
 
 namespace folio::fsck {
 namespace {
@@ -137,26 +138,77 @@ bool SeriesFact::EditedInPlace() const {
   return visible_stat->size != series->file_size || visible_stat->mtime_ns != series->file_mtime_ns;
 }
 
-Problems CheckContentLengths(const RepoFacts& f) {
+namespace {
+
+// Calls `visit(label, files)` for each version and working copy of `s` that its series
+// describes and that has a record with content and a content file.
+template <typename Visit>
+void ForEachContent(const SeriesFact& s, const Visit& visit) {
+  if (!s.series) return;
+  const std::set<std::string> listed(s.all_labels.begin(), s.all_labels.end());
+  for (const auto& [label, lf] : s.labels) {
+    const bool described = label == "pwc" ? s.series->checked_out.has_value() : listed.count(label) > 0;
+    if (!described || !lf.record || !lf.record->content || !lf.content) continue;
+    visit(label, lf);
+  }
+}
+
+bool IsLatest(const SeriesFact& s, const std::string& label) {
+  return !s.series->versions.empty() && label == s.series->versions.back();
+}
+
+std::string NotRepaired(const std::string& label) {
+  return " (not repaired: Folio never takes changed content of " +
+         std::string(label == "pwc" ? "a working copy" : "a version") + " in; restore the file from a backup)";
+}
+
+}  // namespace
+
+Problems CheckContentLengths(Fs& fs, const RepoFacts& f, bool compare_bytes) {
   Problems out;
   for (const SeriesFact& s : f.series) {
-    if (!s.series) continue;
-    const std::set<std::string> listed(s.all_labels.begin(), s.all_labels.end());
-    for (const auto& [label, lf] : s.labels) {
-      const bool described = label == "pwc" ? s.series->checked_out.has_value() : listed.count(label) > 0;
-      if (!described || !lf.record || !lf.record->content || !lf.content) continue;
+    ForEachContent(s, [&](const std::string& label, const LabelFiles& lf) {
       // An edit in place of the visible file, which is this content file: reported (and
       // taken in) as latest-content-mismatch.
-      if (!s.series->versions.empty() && label == s.series->versions.back() && s.EditedInPlace()) continue;
-      if (lf.record->content->length == lf.content_size) continue;
-      Action fix = Act(Action::Kind::kSetContentLength, lf.json_path);
-      fix.size = lf.content_size;
-      out.push_back(MakeProblem(kContentLengthMismatch, lf.json_path,
-                                "wrong content length " + std::to_string(lf.record->content->length) + " in '" +
-                                    lf.json_path + "': '" + lf.content_path + "' holds " +
-                                    std::to_string(lf.content_size) + " bytes",
-                                fix));
-    }
+      if (IsLatest(s, label) && s.EditedInPlace()) return;
+      if (lf.record->content->length == lf.content_size) return;
+      std::string message = "wrong content length " + std::to_string(lf.record->content->length) + " in '" +
+                            lf.json_path + "': '" + lf.content_path + "' holds " + std::to_string(lf.content_size) +
+                            " bytes";
+      const std::string& sha = lf.record->content->sha256;
+      Action fix;
+      auto digest = compare_bytes && !sha.empty() ? repo::versions::Sha256OfFile(fs, lf.content_path)
+                                                  : Result<std::string>(std::string());
+      if (digest.ok() && !sha.empty() && *digest == sha) {
+        fix = Act(Action::Kind::kSetContentLength, lf.json_path);  // the bytes checked in: the length was wrong
+        fix.size = lf.content_size;
+      } else {
+        message += NotRepaired(label);
+      }
+      out.push_back(MakeProblem(kContentLengthMismatch, lf.json_path, message, fix));
+    });
+  }
+  return out;
+}
+
+Problems CheckVersionContent(Fs& fs, const RepoFacts& f, bool compare_bytes) {
+  Problems out;
+  if (!compare_bytes) return out;
+  for (const SeriesFact& s : f.series) {
+    ForEachContent(s, [&](const std::string& label, const LabelFiles& lf) {
+      const std::string& sha = lf.record->content->sha256;
+      if (sha.empty() || lf.record->content->length != lf.content_size) return;  // unknown, or reported above
+      // The latest version's content, when it is the visible file: an edit by hand is an
+      // edit of that version (Rule V2), reported as latest-content-mismatch.
+      if (IsLatest(s, label) && s.visible_stat && lf.content_inode == s.visible_stat->inode) return;
+      auto got = repo::versions::Sha256OfFile(fs, lf.content_path);
+      if (!got.ok() || *got == sha) return;  // unreadable now: what reads it says why
+      const std::string what = label == "pwc" ? "the working copy" : "version " + label;
+      out.push_back(MakeProblem(kVersionContentChanged, lf.content_path,
+                                "content of " + what + " of " + DocName(s) + " changed since it was written: '" +
+                                    lf.content_path + "' no longer matches its SHA-256 in '" + lf.json_path + "'" +
+                                    NotRepaired(label)));
+    });
   }
   return out;
 }

@@ -47,7 +47,14 @@ storage::IndexEntry ExpectedEntry(const RecordFact& r);
 Problems CheckContentFiles(const RepoFacts& f);    // content-file-missing
 Problems CheckVersionLabels(const RepoFacts& f);   // version-labels-invalid
 Problems CheckVersionFiles(const RepoFacts& f);    // version-file-missing, version-file-unlisted
-Problems CheckContentLengths(const RepoFacts& f);  // content-length-mismatch
+// content-length-mismatch; repaired only when the bytes still match the version's
+// digest (the record's length was wrong, not the content: Rule V5), read when
+// `compare_bytes`.
+Problems CheckContentLengths(Fs& fs, const RepoFacts& f, bool compare_bytes);
+// version-content-changed: an earlier version's or the working copy's bytes no longer
+// match the SHA-256 its record holds (Rule V5, repo/versions/version_files.h); never
+// repaired. Only with `compare_bytes` (every such file is read).
+Problems CheckVersionContent(Fs& fs, const RepoFacts& f, bool compare_bytes);
 Problems CheckWorkingCopies(const RepoFacts& f);   // pwc-inconsistent
 Problems CheckMarkers(const RepoFacts& f);         // checkedout-marker-mismatch
 // latest-content-mismatch. Without `compare_bytes` only sizes are compared (cheap).

@@ -37,6 +37,7 @@ inline constexpr FindingKind kVersionLabelsInvalid{"version-labels-invalid", Sev
 inline constexpr FindingKind kVersionFileMissing{"version-file-missing", Severity::kError};
 inline constexpr FindingKind kVersionFileUnlisted{"version-file-unlisted", Severity::kWarning};
 inline constexpr FindingKind kContentLengthMismatch{"content-length-mismatch", Severity::kError};
+inline constexpr FindingKind kVersionContentChanged{"version-content-changed", Severity::kError};
 inline constexpr FindingKind kPwcInconsistent{"pwc-inconsistent", Severity::kError};
 inline constexpr FindingKind kCheckedOutMarkerMismatch{"checkedout-marker-mismatch", Severity::kWarning};
 inline constexpr FindingKind kFolderMarkerMismatch{"folder-marker-mismatch", Severity::kWarning};

@@ -225,8 +225,9 @@ void StageHandEdit(storage::ChangeSet& change, const storage::RepoLayout& layout
   const std::string latest = series.versions.back();
   const std::string visible = layout.Child(folder, name);
   if (!same_inode) change.Link(layout.VersionContent(folder, name, latest), visible, storage::Guard::Inode(st));
-  ContentInfo info = rec.content.value_or(ContentInfo{0, MimeTypeForName(name), name});
+  ContentInfo info = rec.content.value_or(ContentInfo{0, MimeTypeForName(name), name, ""});
   info.length = st.size;
+  info.sha256.clear();  // not read here: unknown (Rule V5)
   rec.content = info;
   Touch(rec.properties, kAdoptingUser, MsOf(st.mtime_ns));
   change.PutJson(layout.VersionProps(folder, name, latest), ToJson(rec));

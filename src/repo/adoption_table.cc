@@ -135,7 +135,7 @@ ObjectRecord AdoptedVersion(const std::string& name, const AdoptedEntry& entry) 
   rec.properties = NewObjectProperties(cmis::kDocument, kAdoptingUser, entry.created_ms);
   rec.properties[cmis::kName] = name;
   Touch(rec.properties, kAdoptingUser, entry.modified_ms);
-  rec.content = ContentInfo{entry.file_size, entry.mime_type, name};
+  rec.content = ContentInfo{entry.file_size, entry.mime_type, name, ""};  // digest unknown
   return rec;
 }
 

@@ -9,6 +9,7 @@
 #include "repo/properties.h"
 #include "repo/staging.h"
 #include "repo/version_label.h"
+#include "repo/versions/version_files.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
 #include "storage/json_access.h"
@@ -388,11 +389,15 @@ ObjectData ObjectBuilder::AssembleDocument(const DocContext& c, const std::strin
     Put(p, cmis::kContentStreamMimeType, o.content->mime_type);
     Put(p, cmis::kContentStreamFileName, o.content->file_name);
     Put(p, cmis::kContentStreamId, o.id + "/content");
+    // Rule V5 (repo/versions/version_files.h); not set while the digest is unknown.
+    Put(p, cmis::kContentStreamHash,
+        o.content->sha256.empty() ? Json(nullptr) : Json::array({versions::ContentStreamHash(o.content->sha256)}));
   } else {
     Put(p, cmis::kContentStreamLength, nullptr);
     Put(p, cmis::kContentStreamMimeType, nullptr);
     Put(p, cmis::kContentStreamFileName, nullptr);
     Put(p, cmis::kContentStreamId, nullptr);
+    Put(p, cmis::kContentStreamHash, nullptr);
   }
   AppendCustom(p, mem);
   return o;

@@ -4,6 +4,7 @@
 #include "folio/cmis_ids.h"
 #include "repo/mime.h"
 #include "repo/types.h"
+#include "repo/versions/version_files.h"
 #include "storage/datetime.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
@@ -23,6 +24,7 @@ Result<ContentInfo> Staging::StageContent(storage::ChangeSet& change, const std:
   ContentInfo info;
   if (content.bytes) {
     info.length = content.bytes->size();
+    info.sha256 = versions::Sha256Hex(*content.bytes);
     change.Put(target, *content.bytes);
   } else {
     if (content.upload_path.empty()) return InvalidArgument("content has neither bytes nor an upload");
@@ -31,6 +33,11 @@ Result<ContentInfo> Staging::StageContent(storage::ChangeSet& change, const std:
     }
     FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(content.upload_path));
     info.length = st.size;
+    if (content.sha256.empty()) {
+      FOLIO_ASSIGN_OR_RETURN(info.sha256, versions::Sha256OfFile(fs_, content.upload_path));
+    } else {
+      info.sha256 = content.sha256;
+    }
     change.Link(target, content.upload_path, storage::Guard::Inode(st));
   }
   info.file_name = content.file_name.empty() ? doc_name : content.file_name;
@@ -52,10 +59,6 @@ void Staging::StageVisibleAndSeries(storage::ChangeSet& change, const Loc& doc, 
   } else {
     change.Link(visible, source, std::move(guard));
   }
-  StageSeriesStamped(change, doc, series);
-}
-
-void Staging::StageSeriesStamped(storage::ChangeSet& change, const Loc& doc, const SeriesRecord& series) {
   change.PutJsonStamped(layout_.SeriesFile(doc.folder, doc.name), ToJson(series),
                         layout_.Child(doc.folder, doc.name));
 }

@@ -30,14 +30,12 @@ class Staging {
   Result<ContentInfo> StageContent(storage::ChangeSet& change, const std::string& target,
                                    const ContentSource& content, const std::string& doc_name);
   // Stages a document's visible file: a link to `source` (`guard` as ChangeSet::Link
-  // says), or empty when `source` is "". Then the series record, stamped with the
+  // says), or empty when `source` is "". `source` is the content file of the series'
+  // latest version and nothing else (Rule V1, repo/versions/version_files.h). Then the series record, stamped with the
   // visible file's identity as applied (see SeriesRecord::file_size). `visible_new`:
   // the visible file is not expected to exist (a document being created).
   void StageVisibleAndSeries(storage::ChangeSet& change, const Loc& doc, const std::string& source,
                              storage::Guard guard, const SeriesRecord& series, bool visible_new = false);
-  // Stages only the series record, stamped as above: for a visible file that already is
-  // what it should show (the same inode).
-  void StageSeriesStamped(storage::ChangeSet& change, const Loc& doc, const SeriesRecord& series);
   // The file `path` (content or a visible file, which a later change may make again as a
   // link) is removed, guarded by its present inode; nothing if it does not exist.
   Status StageRemoveFile(storage::ChangeSet& change, const std::string& path);

@@ -60,6 +60,7 @@ const BuiltInProp kDocument[] = {
     {cmis::kContentStreamFileName, "Content Stream Filename", PropertyType::kString, false,
      Updatability::kReadOnly, false},
     {cmis::kContentStreamId, "Content Stream Id", PropertyType::kId, false, Updatability::kReadOnly, false},
+    {cmis::kContentStreamHash, "Content Stream Hash", PropertyType::kString, true, Updatability::kReadOnly, false},
 };
 const BuiltInProp kFolder[] = {
     {cmis::kParentId, "Parent Id", PropertyType::kId, false, Updatability::kReadOnly, false},

@@ -1,6 +1,7 @@
 // Upload files; see uploads.h.
 #include "repo/uploads.h"
 
+#include "repo/versions/version_files.h"
 #include "storage/atomic_write.h"
 #include "storage/ids.h"
 
@@ -19,12 +20,14 @@ class UploadFile : public Upload {
   Status Write(std::string_view bytes) override {
     if (!file_) return RuntimeError("upload '" + path_ + "' is finished");
     FOLIO_RETURN_IF_ERROR(file_->Append(bytes));
+    if (hashing_) hash_.Add(bytes);
     size_ += bytes.size();
     return OkStatus();
   }
   Status WriteFrom(ReadableFile& src) override {
     if (!file_) return RuntimeError("upload '" + path_ + "' is finished");
     FOLIO_RETURN_IF_ERROR(file_->AppendFrom(src));
+    hashing_ = false;  // a kernel copy: the bytes are hashed when finished
     FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(path_));
     size_ = st.size;
     return OkStatus();
@@ -34,7 +37,13 @@ class UploadFile : public Upload {
     Status s = file_->Sync();
     if (s.ok()) s = file_->Close();
     file_.reset();
-    return s;
+    FOLIO_RETURN_IF_ERROR(s);
+    if (hashing_) {
+      sha256_ = hash_.FinishHex();
+    } else {
+      FOLIO_ASSIGN_OR_RETURN(sha256_, versions::Sha256OfFile(fs_, path_));
+    }
+    return OkStatus();
   }
   uint64_t size() const override { return size_; }
   Result<std::unique_ptr<ReadableFile>> Read() const override {
@@ -42,12 +51,18 @@ class UploadFile : public Upload {
     return fs_.Open(path_);
   }
   const std::string& path() const override { return path_; }
+  std::string sha256() const override { return sha256_; }
 
  private:
   Fs& fs_;
   std::string path_;
   std::unique_ptr<WritableFile> file_;
   uint64_t size_ = 0;
+  // Rule V5 (repo/versions/version_files.h): the digest of what is written, computed as
+  // it arrives, outside the repository's lock.
+  bool hashing_ = true;
+  versions::Sha256Stream hash_;
+  std::string sha256_;
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "repo/types.h"
 #include "repo/version_label.h"
 #include "repo/version_list.h"
+#include "repo/versions/version_files.h"
 #include "repo/write_check.h"
 #include "storage/datetime.h"
 #include "storage/committer.h"
@@ -74,13 +75,13 @@ Result<ObjectData> Versioning::CheckOut(const std::string& id, const std::string
     pwc.properties[cmis::kCreationDate] = storage::FormatIsoMs(now);
     Touch(pwc.properties, user, now);
     series.checked_out = CheckOutRecord{user, now, label};
-    // Another name of the version's content, not a copy (docs/STORAGE.md §4): no bytes
-    // are written, however large the document. The working copy is still edited apart
-    // from the version, since every change of its content puts a new file at its name.
+    // Its own file, never another name of the version's (Rule V3).
     if (rec.content) {
       const std::string version_content = layout_.VersionContent(loc.folder, loc.name, label);
-      FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(version_content));
-      change.LinkNew(layout_.PwcContent(loc.folder, loc.name), version_content, storage::Guard::Inode(st));
+      versions::StageWorkingCopyContent(change, layout_.PwcContent(loc.folder, loc.name), version_content);
+      // An edit by hand not taken in yet is copied with the rest (Rule V2).
+      const auto edited = versions::EditedInPlace(fs_, layout_.Child(loc.folder, loc.name), version_content, series);
+      if (edited) versions::DescribeEdited(*pwc.content, *edited);
     }
     change.PutJson(layout_.PwcProps(loc.folder, loc.name), ToJson(pwc));
     change.PutJson(layout_.SeriesFile(loc.folder, loc.name), ToJson(series));
@@ -146,6 +147,14 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     rec.acl = ApplyAces(pwc.acl, req.add_aces, req.remove_aces);
     const bool renames = new_name != loc.name;
     if (renames) FOLIO_RETURN_IF_ERROR(listings_.CheckNameFree(loc.folder, new_name));
+    // Rule V2: an edit in place of the visible file not taken in yet is the latest
+    // version's; its record says so before that version becomes an earlier one.
+    std::optional<FileStat> edited;
+    const std::string before = series.versions.empty() ? "" : LatestLabel(series);
+    if (!before.empty()) {
+      edited = versions::EditedInPlace(fs_, layout_.Child(loc.folder, loc.name),
+                                       layout_.VersionContent(loc.folder, loc.name, before), series);
+    }
 
     // A rename comes first, and everything is written under the new name: applying this
     // change again after a crash never writes into a directory renamed away.
@@ -163,23 +172,15 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     const std::string version_content = layout_.VersionContent(now_at.folder, now_at.name, label);
     const std::string pwc_content = layout_.PwcContent(now_at.folder, now_at.name);
     bool has_content = false;
-    bool visible_current = false;  // the visible file already is the new version's content
     if (req.content) {
       FOLIO_ASSIGN_OR_RETURN(ContentInfo info, staging_.StageContent(change, version_content, *req.content, new_name));
       rec.content = info;
       has_content = true;
     } else if (pwc.content) {
-      // The working copy's bytes become the version's.
-      FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.PwcContent(loc.folder, loc.name)));
-      change.Rename(pwc_content, version_content, storage::Guard::Inode(st));
+      // The working copy's bytes become the version's (Rule V3).
+      FOLIO_RETURN_IF_ERROR(versions::StageCheckedInContent(change, fs_, layout_.PwcContent(loc.folder, loc.name),
+                                                            pwc_content, version_content));
       has_content = true;
-      // Content never changed is another name of the version checked out (CheckOut
-      // links it); when that is the latest, the visible file is that inode already, and
-      // a new link of it would change nothing.
-      if (!renames) {
-        auto shown = fs_.Stat(layout_.Child(loc.folder, loc.name));
-        visible_current = shown.ok() && SameInode(*shown, st);
-      }
     }
     change.PutJson(layout_.VersionProps(now_at.folder, now_at.name, label), ToJson(rec));
     change.Remove(layout_.PwcProps(now_at.folder, now_at.name));
@@ -190,8 +191,16 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
       for (const std::string& older : all) {
         FOLIO_ASSIGN_OR_RETURN(ObjectRecord r, records_.ReadRecord(layout_.VersionProps(loc.folder, loc.name, older)));
         r.acl = rec.acl;
+        if (edited && older == before && r.content) versions::DescribeEdited(*r.content, *edited);
         change.PutJson(layout_.VersionProps(now_at.folder, now_at.name, older), ToJson(r));
       }
+    } else if (edited) {
+      FOLIO_ASSIGN_OR_RETURN(ObjectRecord r, records_.ReadRecord(layout_.VersionProps(loc.folder, loc.name, before)));
+      if (r.content) versions::DescribeEdited(*r.content, *edited);
+      change.PutJson(layout_.VersionProps(now_at.folder, now_at.name, before), ToJson(r));
+    }
+    if (edited) {
+      change.Record(Event("updated", storage::VersionId(series.series_id, before), BaseType::kDocument, type->id));
     }
     if (req.content && pwc.content) {
       FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.PwcContent(loc.folder, loc.name)));
@@ -200,12 +209,10 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     series.versions.push_back(label);
     versions_.ArchiveOldest(change, now_at.folder, now_at.name, series);
     series.checked_out.reset();
-    if (visible_current) {
-      staging_.StageSeriesStamped(change, now_at, series);
-    } else {
-      staging_.StageVisibleAndSeries(change, now_at, has_content ? version_content : "", storage::Guard::None(),
-                                     series);
-    }
+    // The version checked in before is an earlier one now: the visible file becomes
+    // another inode (Rule V4).
+    staging_.StageVisibleAndSeries(change, now_at, has_content ? version_content : "", storage::Guard::None(),
+                                   series);
     FOLIO_RETURN_IF_ERROR(staging_.StageCheckedOutMarker(change, series.series_id, false));
     change.Record(Event("deleted", storage::PwcId(series.series_id), BaseType::kDocument, type->id));
     change.Record(Event("created", storage::VersionId(series.series_id, label), BaseType::kDocument, type->id));

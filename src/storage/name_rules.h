@@ -9,7 +9,7 @@
 namespace folio::storage {
 
 inline constexpr size_t kMaxNameBytes = 255;
-// Rule P1 (docs/STORAGE.md §9.1, the path limit of docs/API.md): an object's path below
+// Rule P1 (the path limit, docs/API.md §9): an object's path below
 // its repository's root folder ("a/b/c.txt") is at most this many bytes. Every change
 // that gives an object a path (create, move, rename, a check-in's rename) checks it
 // before anything is staged, for the object and, when a folder moves, for everything

@@ -87,6 +87,25 @@ TEST_CASE("Fsck: plants content-length-mismatch and reports content-length-misma
         fs::file_size(f.Abs(path.substr(0, path.size() - 5) + ".content")));
 }
 
+TEST_CASE("Fsck: plants version-content-changed and reports version-content-changed") {
+  // Rule V5 (docs/STORAGE.md §4.2): the bytes of an earlier version changed, its length
+  // not; --repair never takes them in.
+  FsckFixture f;
+  WriteFile(f.Abs(Q3("1.1.content")), "V1.1");
+  const std::string record = ReadFile(f.Abs(Q3("1.1.json")));
+  ExpectUnrepairable(f.dir.path(), "version-content-changed", Q3("1.1.content"));
+  CHECK(ReadFile(f.Abs(Q3("1.1.json"))) == record);
+  CHECK(ReadFile(f.Abs(Q3("1.1.content"))) == "V1.1");
+}
+
+TEST_CASE("Fsck: content-length-mismatch of changed content is not repaired") {
+  FsckFixture f;
+  WriteFile(f.Abs(Q3("1.0.content")), "v1 and more");
+  const std::string record = ReadFile(f.Abs(Q3("1.0.json")));
+  ExpectUnrepairable(f.dir.path(), "content-length-mismatch", Q3("1.0.json"));
+  CHECK(ReadFile(f.Abs(Q3("1.0.json"))) == record);
+}
+
 TEST_CASE("Fsck: plants pwc-inconsistent and reports pwc-inconsistent") {
   FsckFixture f;
   SUBCASE("a check-out whose working copy is gone is cleared") {

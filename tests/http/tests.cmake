@@ -30,6 +30,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/two_servers_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/crash_http_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/group_commit_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/damage_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/history_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/path_limit_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/damage_test.cc
 )
