@@ -41,7 +41,7 @@ void AppendByHand(const std::string& path, const std::string& bytes) {
   out << bytes;
 }
 
-httplib::Result Json(httplib::Client& c, const std::string& path, const folio::testing::Json& body) {
+httplib::Result PostJson(httplib::Client& c, const std::string& path, const Json& body) {
   return c.Post(path.c_str(), body.dump(), "application/json");
 }
 
@@ -98,28 +98,25 @@ TEST_CASE("History: a hand edit never reaches an earlier version or the working 
       for (const std::string& step : steps) {
         CAPTURE(step);
         if (step == "out") {
-          auto r = Json(c, v->Url(), {{"operation", "checkOut"}, {"objectId", series}});
+          auto r = PostJson(c, v->Url(), {{"operation", "checkOut"}, {"objectId", series}});
           REQUIRE(r);
           REQUIRE_MESSAGE(r->status == 201, r->body);
           pwc = Get(Flat(BodyJson(r)), v->Id("objectId"));
           pwc_bytes = expected[labels.back()];
         } else if (step == "in" || step == "in+") {
           const std::string label = std::to_string(std::stoi(labels.back()) + 1) + ".0";
-          httplib::Result r;
-          if (step == "in+") {
-            pwc_bytes = "checked in " + label + "\n";
-            Upload up{pwc_bytes, name, "text/plain"};
-            r = PostAs(c, v->Url(), Encoding::kMultipart, {{"operation", "checkIn"}, {"objectId", pwc}}, {}, &up);
-          } else {
-            r = Json(c, v->Url(), {{"operation", "checkIn"}, {"objectId", pwc}});
-          }
+          if (step == "in+") pwc_bytes = "checked in " + label + "\n";
+          Upload up{pwc_bytes, name, "text/plain"};
+          auto r = step == "in+" ? PostAs(c, v->Url(), Encoding::kMultipart,
+                                          {{"operation", "checkIn"}, {"objectId", pwc}}, Json::object(), &up)
+                                 : PostJson(c, v->Url(), {{"operation", "checkIn"}, {"objectId", pwc}});
           REQUIRE(r);
           REQUIRE_MESSAGE(r->status == 201, r->body);
           labels.push_back(label);
           expected[label] = pwc_bytes;
           pwc.clear();
         } else if (step == "cancel") {
-          auto r = Json(c, v->Url(), {{"operation", "cancelCheckOut"}, {"objectId", pwc}});
+          auto r = PostJson(c, v->Url(), {{"operation", "cancelCheckOut"}, {"objectId", pwc}});
           REQUIRE(r);
           REQUIRE_MESSAGE(r->status == 200, r->body);
           pwc.clear();
@@ -159,20 +156,20 @@ TEST_CASE("History: each version records the SHA-256 of its content, shown as cm
           {"large.txt", large, repo::versions::Sha256Hex(large)}}) {
       CAPTURE(name);
       const auto doc = CreateDoc(c, *v, name, bytes);
-      CHECK(Get(doc, v->Id("contentStreamHash")) == folio::testing::Json::array({"{sha-256}" + sha}));
-      const auto record = folio::testing::Json::parse(
+      CHECK(Get(doc, v->Id("contentStreamHash")) == Json::array({"{sha-256}" + sha}));
+      const auto record = Json::parse(
           ReadDiskFile(f.dir() + "/demo/" + v->repo + "/docs/.folio/docs/" + name + "/1.0.json"));
       CHECK(record["content"]["sha256"] == sha);
       // A check-out copies the digest with the bytes; a check-in without content keeps both.
-      auto out = Json(c, v->Url(), {{"operation", "checkOut"}, {"objectId", Get(doc, v->Id("objectId"))}});
+      auto out = PostJson(c, v->Url(), {{"operation", "checkOut"}, {"objectId", Get(doc, v->Id("objectId"))}});
       REQUIRE(out);
       REQUIRE_MESSAGE(out->status == 201, out->body);
       const auto pwc = Flat(BodyJson(out));
-      CHECK(Get(pwc, v->Id("contentStreamHash")) == folio::testing::Json::array({"{sha-256}" + sha}));
-      auto in = Json(c, v->Url(), {{"operation", "checkIn"}, {"objectId", Get(pwc, v->Id("objectId"))}});
+      CHECK(Get(pwc, v->Id("contentStreamHash")) == Json::array({"{sha-256}" + sha}));
+      auto in = PostJson(c, v->Url(), {{"operation", "checkIn"}, {"objectId", Get(pwc, v->Id("objectId"))}});
       REQUIRE(in);
       REQUIRE_MESSAGE(in->status == 201, in->body);
-      CHECK(Get(Flat(BodyJson(in)), v->Id("contentStreamHash")) == folio::testing::Json::array({"{sha-256}" + sha}));
+      CHECK(Get(Flat(BodyJson(in)), v->Id("contentStreamHash")) == Json::array({"{sha-256}" + sha}));
     }
   }
 }
@@ -183,7 +180,7 @@ TEST_CASE("Fsck: changed content of an earlier version is damage that --repair n
   const Var& v = kVarA;
   const Doc d{v, f.dir(), "kept.txt"};
   const auto doc = CreateDoc(c, v, d.name, "version one\n");
-  auto out = Json(c, v.Url(), {{"operation", "checkOut"}, {"objectId", Get(doc, "objectId")}});
+  auto out = PostJson(c, v.Url(), {{"operation", "checkOut"}, {"objectId", Get(doc, "objectId")}});
   REQUIRE(out);
   REQUIRE(out->status == 201);
   Upload up{"version two\n", d.name, "text/plain"};
@@ -238,7 +235,7 @@ TEST_CASE("Fsck: changed content of an earlier version is damage that --repair n
     REQUIRE(report->findings.size() == 1);
     CHECK(report->findings[0].id == "content-length-mismatch");
     CHECK(!report->findings[0].repair.empty());
-    CHECK(folio::testing::Json::parse(ReadDiskFile(record_path))["content"]["length"] == 12);
+    CHECK(Json::parse(ReadDiskFile(record_path))["content"]["length"] == 12);
     CHECK(RunFsck(f.dir(), FsckOptions{})->clean());
     return;
   }
@@ -253,7 +250,7 @@ TEST_CASE("History: records without digests (older data) load, and fsck says not
   const Doc d{v, f.dir(), "old.txt"};
   CreateDoc(c, v, d.name, "older data\n");
   const std::string record_path = d.Series() + "/1.0.json";
-  auto record = folio::testing::Json::parse(ReadDiskFile(record_path));
+  auto record = Json::parse(ReadDiskFile(record_path));
   record["content"].erase("sha256");
   std::ofstream(record_path, std::ios::binary | std::ios::trunc) << record.dump(2) << "\n";
   auto got = c.Get((v.Url() + "/docs/old.txt?cmisselector=object").c_str());
