@@ -62,8 +62,10 @@ Result<size_t> BodyFramer::Feed(std::string_view bytes, const Sink& sink) {
     i = lf == std::string_view::npos ? bytes.size() : lf + 1;
     if (line_.size() > kMaxLine || trailer_bytes_ > kMaxTrailer) return Bad("a chunk size or trailer line is too long");
     if (lf == std::string_view::npos) break;
+    // Lines end in CRLF, as in the head (head_parser.cc): a bare LF is refused.
+    if (line_.empty() || line_.back() != '\r') return Bad("a line ends in a bare LF: chunked lines end with CRLF");
     std::string_view line = line_;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    line.remove_suffix(1);
     if (state_ == State::kSizeLine) {
       FOLIO_RETURN_IF_ERROR(ChunkSizeLine(line));
     } else if (state_ == State::kDataEnd) {

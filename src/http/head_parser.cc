@@ -25,13 +25,18 @@ bool IsToken(std::string_view s) {
 
 bool IsOws(char c) { return c == ' ' || c == '\t'; }
 
+// One rule for line ends (docs/API.md §3.9): a bare LF is refused wherever HTTP frames
+// lines (the head here, chunked bodies in body_framer.cc), so that no server or proxy
+// before Folio can read the lines differently.
+constexpr const char* kBareLf = "a line of the request head ends in a bare LF: lines end with CRLF";
+
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && IsOws(s.front())) s.remove_prefix(1);
   while (!s.empty() && IsOws(s.back())) s.remove_suffix(1);
   return s;
 }
 
-// The next line of `text` from `pos` (without its LF and a CR before it); moves `pos`.
+// The next line of `text` from `pos` (without its CRLF); moves `pos`.
 std::string_view NextLine(std::string_view text, size_t& pos) {
   size_t end = text.find('\n', pos);
   if (end == std::string_view::npos) end = text.size();
@@ -97,10 +102,14 @@ HeadParser::State HeadParser::Parse(std::string_view buffer) {
   while (scanned_ < buffer.size()) {
     if (!started_) {
       const char c = buffer[scanned_];
-      if (c == '\r' || c == '\n') {
-        start_ = line_start_ = ++scanned_;
-        continue;
+      if (c == '\r') {
+        if (scanned_ + 1 == buffer.size()) break;  // its LF has not arrived
+        if (buffer[scanned_ + 1] == '\n') {
+          start_ = line_start_ = scanned_ += 2;
+          continue;
+        }
       }
+      if (c == '\n') return Fail(400, kBareLf);
       started_ = true;
     }
     const char* lf = static_cast<const char*>(std::memchr(buffer.data() + scanned_, '\n', buffer.size() - scanned_));
@@ -111,7 +120,8 @@ HeadParser::State HeadParser::Parse(std::string_view buffer) {
     const size_t line_start = line_start_;
     const size_t end = static_cast<size_t>(lf - buffer.data());
     scanned_ = line_start_ = end + 1;
-    const bool empty = end == line_start || (end == line_start + 1 && buffer[line_start] == '\r');
+    if (end == line_start || buffer[end - 1] != '\r') return Fail(400, kBareLf);
+    const bool empty = end == line_start + 1;
     if (empty) {
       head_size_ = scanned_;
       if (head_size_ > limits_.max_bytes) return Fail(431, too_large());

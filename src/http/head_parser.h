@@ -26,8 +26,8 @@ class HeadParser {
 
   // Looks for a complete head at the start of `buffer`, which holds the bytes received
   // for this request so far (between calls it only grows at its end, until Reset()).
-  // Empty lines before the request line are skipped (RFC 9112 §2.2); lines may end in
-  // CRLF or a bare LF.
+  // Empty lines before the request line are skipped (RFC 9112 §2.2); every line must
+  // end in CRLF (a bare LF is 400).
   // kComplete: head() is the parsed head and head_size() the bytes it took.
   // kError: error_status() is 431 (over the limits), 400 (malformed) or 505 (an HTTP
   // version other than 1.0 and 1.1), error_message() says what, naming the field.

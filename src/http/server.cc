@@ -12,10 +12,12 @@
 #include <cerrno>
 #include <cstring>
 #include <thread>
+#include <vector>
 
 #include "api/ascii.h"
 #include "api/auth/credentials.h"
 #include "api/form_limits.h"
+#include "api/framing_rules.h"
 #include "api/params.h"
 #include "http/request_reader.h"
 #include "http/ui_endpoint.h"
@@ -63,6 +65,15 @@ api::WebRequest WebRequestOf(const HttpHead& head, int fd) {
   w.preflight_private_network = head.header("Access-Control-Request-Private-Network");
   w.local_address = [fd] { return LocalAddress(fd); };
   return w;
+}
+
+// The value of every Transfer-Encoding field of `head` (api/framing_rules.h).
+std::vector<std::string_view> TransferEncodingsOf(const HttpHead& head) {
+  std::vector<std::string_view> out;
+  for (const auto& [name, value] : head.headers) {
+    if (api::EqualsIgnoreCase(name, "Transfer-Encoding")) out.push_back(value);
+  }
+  return out;
 }
 
 api::WebPolicyOptions WithListenHost(api::WebPolicyOptions web, const std::string& host) {
@@ -192,9 +203,10 @@ void Server::Stop() {
 }
 
 std::unique_ptr<Exchange> Server::Begin(HttpHead head, int fd) {
-  // Host and Origin (docs/API.md §13) before anything else: a refused request does
-  // nothing, and its body is never read (Call::WantsBody).
+  // Host and Origin (docs/API.md §13), then body framing (§3.9), before anything else:
+  // a refused request does nothing, and its body is never read (Call::WantsBody).
   api::WebDecision web = web_policy_.Decide(WebRequestOf(head, fd));
+  if (web.status.ok()) web.status = api::CheckTransferEncodings(TransferEncodingsOf(head));
   auto call = std::make_unique<Call>(call_context_, head, std::move(web.headers));
   if (!web.status.ok()) {
     call->Fail(0, web.status);

@@ -62,9 +62,19 @@ TEST_CASE("BodyFramer: chunked bodies, with extensions and trailers, in pieces o
     CHECK(f.body == "hello abcdefghijklmnopqrstuvwxy");
     CHECK(input.substr(f.consumed) == "GET /next");
   }
-  const Fed lf = FeedAll(BodyFramer::Chunked(), "3\nabc\n0\n\n", 0);
-  CHECK(lf.done);
-  CHECK(lf.body == "abc");
+}
+
+TEST_CASE("BodyFramer: a bare LF ending a chunk size, chunk or trailer line is invalidArgument") {
+  for (const std::string input : {"3\nabc\r\n0\r\n\r\n", "3\r\nabc\n0\r\n\r\n", "3\r\nabc\r\n0\n\r\n",
+                                  "3\r\nabc\r\n0\r\nTrailer: x\n\r\n", "3\r\nabc\r\n0\r\n\n"}) {
+    CAPTURE(input);
+    for (size_t piece : {size_t{0}, size_t{1}, size_t{4}}) {
+      const Fed f = FeedAll(BodyFramer::Chunked(), input, piece);
+      REQUIRE_FALSE(f.status.ok());
+      CHECK(f.status.kind() == ErrorKind::kInvalidArgument);
+      CHECK(f.status.message().find("bare LF") != std::string::npos);
+    }
+  }
 }
 
 TEST_CASE("BodyFramer: malformed chunks are invalidArgument") {

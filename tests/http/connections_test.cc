@@ -131,7 +131,7 @@ TEST_CASE("Http connections: slow clients do not stall the others") {
   CHECK(r->body == "hello");
   CHECK(MsSince(start) < 1000);  // the stalled ones hold no worker while they wait
   // The stalled head completes and is answered.
-  SendAll(half_head, "st: x\r\n\r\n");
+  SendAll(half_head, "st: localhost\r\n\r\n");
   CHECK(BodyText(ReadResponse(half_head)) == "hello");
   ::close(half_head);
   ::close(half_body);
@@ -214,8 +214,18 @@ TEST_CASE("Http connections: HTTP/1.0, HEAD, and framings that are refused") {
       {"POST /demo/beta HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n", 400, "invalidArgument",
        "Content-Length"},
       {"GET / HTTP/2.0\r\n\r\n", 505, "notSupported", "'2.0'"},
-      {"POST /demo/beta HTTP/1.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400,
+      {"POST /demo/beta HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400,
        "invalidArgument", "bad chunked encoding"},
+      // A second Transfer-Encoding that a proxy might read instead of the first.
+      {"POST / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n"
+       "24\r\noperation=deleteDomain&domainId=demo\r\n0\r\n\r\n",
+       400, "invalidArgument", "2 Transfer-Encoding headers"},
+      // Bare LF line ends, in the head or in the chunk framing (one rule: CRLF only).
+      {"GET /demo/beta/docs/readme.txt HTTP/1.1\r\nHost: localhost\nX-A: b\r\n\r\n", 400, "invalidArgument",
+       "bare LF"},
+      {"POST /demo/beta HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+       "Transfer-Encoding: chunked\r\n\r\n2\n{}\r\n0\r\n\r\n",
+       400, "invalidArgument", "bare LF"},
   };
   for (const Refused& c : cases) {
     CAPTURE(c.request);

@@ -39,9 +39,9 @@ TEST_CASE("HeadParser: parses a head, fed whole or one byte at a time") {
   }
 }
 
-TEST_CASE("HeadParser: bare LF line ends, leading empty lines, HTTP/1.0") {
+TEST_CASE("HeadParser: leading empty lines, HTTP/1.0") {
   HeadParser p;
-  const std::string text = "\r\n\nPOST / HTTP/1.0\nContent-Length: 3\n\n";
+  const std::string text = "\r\n\r\nPOST / HTTP/1.0\r\nContent-Length: 3\r\n\r\n";
   REQUIRE(p.Parse(text) == HeadParser::State::kComplete);
   CHECK(p.head_size() == text.size());
   CHECK(p.head().method == "POST");
@@ -50,7 +50,30 @@ TEST_CASE("HeadParser: bare LF line ends, leading empty lines, HTTP/1.0") {
   p.Reset();
   CHECK_FALSE(p.started());
   CHECK(p.Parse("\r\n") == HeadParser::State::kIncomplete);
+  CHECK(p.Parse("\r\n\r") == HeadParser::State::kIncomplete);  // a CR whose LF is on its way
   CHECK_FALSE(p.started());
+  CHECK(p.Parse("\r\n\r\nGET / HTTP/1.1\r\n\r\n") == HeadParser::State::kComplete);
+}
+
+TEST_CASE("HeadParser: a bare LF anywhere in the head is 400, in whatever pieces it arrives") {
+  for (const std::string text :
+       {"GET / HTTP/1.1\nHost: localhost\r\n\r\n", "GET / HTTP/1.1\r\nHost: localhost\nX-A: b\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: localhost\r\n\n", "\nGET / HTTP/1.1\r\n\r\n", "\r\n\nGET / HTTP/1.1\r\n\r\n",
+        "POST / HTTP/1.0\nContent-Length: 3\n\n"}) {
+    CAPTURE(text);
+    for (size_t piece : {size_t{1}, size_t{2}, size_t{5}, text.size()}) {
+      CAPTURE(piece);
+      HeadParser p;
+      HeadParser::State state = HeadParser::State::kIncomplete;
+      for (size_t n = piece; state == HeadParser::State::kIncomplete; n += piece) {
+        state = p.Parse(std::string_view(text).substr(0, std::min(n, text.size())));
+        if (n >= text.size()) break;
+      }
+      REQUIRE(state == HeadParser::State::kError);
+      CHECK(p.error_status() == 400);
+      CHECK(p.error_message().find("bare LF") != std::string::npos);
+    }
+  }
 }
 
 TEST_CASE("HeadParser: HasToken reads comma-separated lists") {
