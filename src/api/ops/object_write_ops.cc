@@ -124,7 +124,10 @@ Result<std::vector<std::string>> BulkObjectIds(const Context& ctx) {
   std::unordered_set<std::string> seen(ids.begin(), ids.begin() + indexed);
   size_t kept = indexed;
   for (size_t i = indexed; i < ids.size(); ++i) {
-    if (seen.insert(ids[i]).second) ids[kept++] = std::move(ids[i]);
+    if (!seen.insert(ids[i]).second) continue;
+    // Never a move onto itself: that leaves the id empty ("no object with id ''").
+    if (kept != i) ids[kept] = std::move(ids[i]);
+    ++kept;
   }
   ids.resize(kept);
   if (ids.size() > kMaxBulkObjects) {
