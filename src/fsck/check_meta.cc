@@ -204,7 +204,7 @@ Problems CheckRepository(Fs& fs, const RepoFacts& f, bool compare_bytes) {
   Append(out, CheckFolderMarkers(f));
   Append(out, CheckVersionLabels(f));
   Append(out, CheckVersionFiles(f));
-  Append(out, CheckContentLengths(fs, f, compare_bytes));
+  Append(out, CheckContentLengths(fs, f));
   Append(out, CheckVersionContent(fs, f, compare_bytes));
   Append(out, CheckWorkingCopies(f));
   Append(out, CheckMarkers(f));

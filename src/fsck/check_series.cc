@@ -164,7 +164,7 @@ std::string NotRepaired(const std::string& label) {
 
 }  // namespace
 
-Problems CheckContentLengths(Fs& fs, const RepoFacts& f, bool compare_bytes) {
+Problems CheckContentLengths(Fs& fs, const RepoFacts& f) {
   Problems out;
   for (const SeriesFact& s : f.series) {
     ForEachContent(s, [&](const std::string& label, const LabelFiles& lf) {
@@ -177,8 +177,8 @@ Problems CheckContentLengths(Fs& fs, const RepoFacts& f, bool compare_bytes) {
                             " bytes";
       const std::string& sha = lf.record->content->sha256;
       Action fix;
-      auto digest = compare_bytes && !sha.empty() ? repo::versions::Sha256OfFile(fs, lf.content_path)
-                                                  : Result<std::string>(std::string());
+      auto digest = !sha.empty() ? repo::versions::Sha256OfFile(fs, lf.content_path)
+                                 : Result<std::string>(std::string());
       if (digest.ok() && !sha.empty() && *digest == sha) {
         fix = Act(Action::Kind::kSetContentLength, lf.json_path);  // the bytes checked in: the length was wrong
         fix.size = lf.content_size;

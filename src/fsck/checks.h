@@ -48,9 +48,9 @@ Problems CheckContentFiles(const RepoFacts& f);    // content-file-missing
 Problems CheckVersionLabels(const RepoFacts& f);   // version-labels-invalid
 Problems CheckVersionFiles(const RepoFacts& f);    // version-file-missing, version-file-unlisted
 // content-length-mismatch; repaired only when the bytes still match the version's
-// digest (the record's length was wrong, not the content: Rule V5), read when
-// `compare_bytes`.
-Problems CheckContentLengths(Fs& fs, const RepoFacts& f, bool compare_bytes);
+// digest (the record's length was wrong, not the content: Rule V5). Reads the bytes of
+// the files whose length is wrong, and only those: every pass of a repair can check.
+Problems CheckContentLengths(Fs& fs, const RepoFacts& f);
 // version-content-changed: an earlier version's or the working copy's bytes no longer
 // match the SHA-256 its record holds (Rule V5, repo/versions/version_files.h); never
 // repaired. Only with `compare_bytes` (every such file is read).

@@ -148,7 +148,9 @@ Result<std::string> RebuildVersionRecord(Fs& fs, const RepoFacts& f, const std::
     rec.label = label;
     rec.major = label.size() > 2 && label.compare(label.size() - 2, 2, ".0") == 0;
     if (content.ok()) {
-      ContentInfo info{content->size, repo::MimeTypeForName(s.name), s.name};
+      // The digest stays unknown (docs/STORAGE.md §4.2, Rule V5): the bytes found are not
+      // known to be the version's.
+      ContentInfo info{content->size, repo::MimeTypeForName(s.name), s.name, /*sha256=*/""};
       if (model != nullptr && model->content) {
         info.mime_type = model->content->mime_type;
         info.file_name = model->content->file_name;

@@ -2,6 +2,7 @@
 #include "repo/records.h"
 
 #include <algorithm>
+#include <string_view>
 #include <type_traits>
 
 #include "repo/acl/ace_list.h"
@@ -72,6 +73,8 @@ Json ToJson(const ObjectRecord& r) {
       j["content"] = {{"length", r.content->length},
                       {"mimeType", r.content->mime_type},
                       {"fileName", r.content->file_name}};
+      // Absent while unknown (docs/STORAGE.md §4.2, Rule V5).
+      if (!r.content->sha256.empty()) j["content"]["sha256"] = r.content->sha256;
     } else {
       j["content"] = nullptr;
     }
@@ -81,6 +84,11 @@ Json ToJson(const ObjectRecord& r) {
 }
 
 namespace {
+
+bool IsSha256Hex(std::string_view s) {
+  return s.size() == 64 &&
+         std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
 
 // ObjectRecordFromJson for a const record (copied out of it) or one the caller gives
 // up (J = Json: the properties are moved out, not copied).
@@ -115,6 +123,9 @@ Result<ObjectRecord> DecodeObjectRecord(J& j, const std::string& what) {
     info.length = length->template get<uint64_t>();
     info.mime_type = StringOr(*c, "mimeType", "application/octet-stream");
     info.file_name = StringOr(*c, "fileName", "");
+    // A digest that is not 64 lowercase hex digits (edited by hand) is unknown: nothing
+    // can be checked against it.
+    if (std::string sha = StringOr(*c, "sha256", ""); IsSha256Hex(sha)) info.sha256 = std::move(sha);
     r.content = std::move(info);
   }
   if (auto acl = j.find("acl"); acl != j.end()) r.acl = AclFromJson(*acl);
