@@ -11,8 +11,10 @@
 #include "repo/adopter.h"
 #include "repo/folder_markers.h"
 #include "repo/locator.h"
+#include "repo/logged_objects.h"
 #include "repo/staging.h"
 #include "storage/id_index.h"
+#include "storage/ids.h"
 #include "storage/json_access.h"
 #include "storage/name_rules.h"
 
@@ -204,13 +206,21 @@ Status Vanished::StageAdoptedGone(storage::ChangeSet& change, const std::vector<
       if (it == all->end() || it->second->entry.series_id != g->id) continue;
       gone.push_back(it->second);
       names.erase(g->name);
-      change.Record(Event("deleted", g->id, BaseType::kDocument, cmis::kDocument));
+      // Its one version, as its "created" event named it.
+      change.Record(Event("deleted", storage::VersionId(g->id, "1.0"), BaseType::kDocument, cmis::kDocument));
     }
   }
   return adopted_.StageWithout(change, gone);
 }
 
 Status Vanished::Forget(const std::vector<Gone>& batch) {
+  // The ids the log named for the documents among them (their records, which list their
+  // versions, went with their folder): each gets its "deleted" event.
+  std::set<std::string> series;
+  for (const Gone& g : batch) {
+    if (g.folder_id.empty()) series.insert(g.id);
+  }
+  FOLIO_ASSIGN_OR_RETURN(const auto logged, LoggedObjects(committer_.change_log(), series));
   return committer_.Run([&](storage::ChangeSet& change) -> Status {
     std::vector<std::string> typed_dirs;
     if (auto dirs = fs_.List(layout_.TypeUsageDir()); dirs.ok()) {
@@ -249,8 +259,19 @@ Status Vanished::Forget(const std::vector<Gone>& batch) {
         }
       }
       storage::StageIndexRemoval(change, layout_, id);
-      if (*base == BaseType::kDocument) change.Remove(layout_.CheckedOutMarker(id));
-      change.Record(Event("deleted", id, *base, TypeOf(id, *base, typed_dirs)));
+      const std::string type_id = TypeOf(id, *base, typed_dirs);
+      if (*base != BaseType::kDocument) {
+        change.Record(Event("deleted", id, *base, type_id));
+        continue;
+      }
+      change.Remove(layout_.CheckedOutMarker(id));
+      auto named = logged.find(id);
+      if (named == logged.end()) {
+        // Its "created" events are no longer kept: the series id stands for it.
+        change.Record(Event("deleted", id, *base, type_id));
+      } else {
+        for (const std::string& object_id : named->second) change.Record(Event("deleted", object_id, *base, type_id));
+      }
     }
     return OkStatus();
   });

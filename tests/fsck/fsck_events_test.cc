@@ -55,14 +55,20 @@ TEST_CASE("Fsck events: --repair records the deletion of a folder tree removed b
   REQUIRE_MESSAGE(marker_fixed != nullptr, Dump(repaired));
   CHECK(marker_fixed->repair == "resolved by the other repairs");
   CHECK_FALSE(fs::exists(f.Abs(marker)));
-  // reports/ held q3.txt, draft.md (checked out), new.txt (a working copy only), the
-  // item ticket and 2024/ with old.txt.
+  // reports/ held q3.txt (three versions), draft.md (checked out), new.txt (a working
+  // copy only), the item ticket and 2024/ with old.txt. A document is one event per
+  // object its "created" events named (its records went with the folder: the change
+  // log says which).
+  const auto doc = [](const std::string& id) { return "deleted " + id + " cmis:document"; };
   std::vector<std::string> want = {"deleted " + f.reports.id + " cmis:folder",
-                                   "deleted " + f.q3.series_id + " cmis:document",
-                                   "deleted " + f.draft.series_id + " cmis:document",
-                                   "deleted " + f.fresh_pwc.series_id + " cmis:document",
+                                   doc(f.q3.series_id + ";1.0"),
+                                   doc(f.q3.series_id + ";1.1"),
+                                   doc(f.q3.series_id + ";2.0"),
+                                   doc(f.draft.id),
+                                   doc(f.draft_pwc.id),
+                                   doc(f.fresh_pwc.id),
                                    "deleted " + f.ticket.id + " my:ticket",
-                                   "deleted " + f.old.series_id + " cmis:document"};
+                                   doc(f.old.id)};
   std::vector<std::string> got = DeletedAfter(f.dir.path(), mark);
   // The folder 2024 is there too (its id is not kept by the fixture): one more folder.
   REQUIRE(got.size() == want.size() + 1);
@@ -88,7 +94,7 @@ TEST_CASE("Fsck events: --repair records the deletion of a document it sets asid
   }
   SUBCASE("its series record unreadable (sidecar-unparseable)") {
     WriteFile(f.Abs(f.Data("reports/.folio/docs/q3.txt/series.json")), "{not json");
-    id = f.q3.series_id;
+    id = f.q3.id;  // its first version, as the change log named it
     finding = "sidecar-unparseable";
     path = f.Data("reports/.folio/docs/q3.txt/series.json");
   }
