@@ -244,14 +244,15 @@ TEST_CASE("Fsck adopted: adopted-folder-gone for the tables of a folder removed 
   SUBCASE("a folder removed by hand (its index entry and marker left)") {
     fs::remove_all(f.RepoPath("scans"));
     gone_id = f.scans.id;
-    want = {"deleted " + f.ids["scans/b.pdf"], "deleted " + f.ids["scans/c.txt"], "deleted " + f.ids["scans/d.txt"],
-            "deleted " + f.scans.id, "deleted " + f.kept.series_id};
+    // Adopted documents by their one version, 1.0, as their "created" events named them.
+    want = {"deleted " + f.ids["scans/b.pdf"] + ";1.0", "deleted " + f.ids["scans/c.txt"] + ";1.0",
+            "deleted " + f.ids["scans/d.txt"] + ";1.0", "deleted " + f.scans.id, "deleted " + f.kept.id};
   }
   SUBCASE("the tables of an id no folder ever had") {
     gone_id = "fnosuchfolder0001";
     f.Place("", gone_id, 1, {{"stray.txt", "stray"}});
     fs::remove(f.RepoPath("stray.txt"));
-    want = {"deleted " + f.ids["stray.txt"]};
+    want = {"deleted " + f.ids["stray.txt"] + ";1.0"};
   }
   const std::string dir = f.Data(".folio/adopted/" + gone_id);
   const FsckReport before = RunCheck(f.dir.path());
@@ -292,7 +293,7 @@ TEST_CASE("Fsck adopted: adopted-file-missing for a file removed by hand; --repa
   CHECK_MESSAGE(Contains(missing->message, "'" + id + "'"), missing->message);
   const std::string repair = ExpectRepaired(f.dir.path(), "adopted-file-missing", path);
   CHECK_MESSAGE(Contains(repair, "recorded the deletion of '" + id + "' in the change log"), repair);
-  CHECK(EventsAfter(f.dir.path(), f.mark) == std::vector<std::string>{"deleted " + id});
+  CHECK(EventsAfter(f.dir.path(), f.mark) == std::vector<std::string>{"deleted " + id + ";1.0"});
   if (rel == "scans/c.txt") {
     const repo::AdoptionTable t = f.ReadTable(f.scans.id, 1);
     CHECK(t.documents.count("c.txt") == 0);
@@ -318,7 +319,7 @@ TEST_CASE("Fsck adopted: adopted-file-missing for a directory where an adopted f
   // The directory is a folder made by hand: adopted as a folder by the same repair.
   CHECK(Find(before, "folder-record-missing", path) != nullptr);
   ExpectRepaired(f.dir.path(), "adopted-file-missing", path);
-  CHECK(Has(EventsAfter(f.dir.path(), f.mark), "deleted " + f.ids["scans/c.txt"]));
+  CHECK(Has(EventsAfter(f.dir.path(), f.mark), "deleted " + f.ids["scans/c.txt"] + ";1.0"));
 }
 
 TEST_CASE("Fsck adopted: adopted-entry-shadowed for an entry beside a series of the same name; the series wins") {
@@ -341,7 +342,7 @@ TEST_CASE("Fsck adopted: adopted-entry-shadowed for an entry beside a series of 
   const std::string repair = ExpectRepaired(f.dir.path(), "adopted-entry-shadowed", path);
   CHECK_MESSAGE(Contains(repair, "removed the entry from '" + f.Table(f.scans.id, 2) + "'"), repair);
   // The entry's id (never the document's: the series took precedence) is gone.
-  CHECK(EventsAfter(f.dir.path(), f.mark) == std::vector<std::string>{"deleted " + id});
+  CHECK(EventsAfter(f.dir.path(), f.mark) == std::vector<std::string>{"deleted " + id + ";1.0"});
   CHECK(f.ReadTable(f.scans.id, 2).documents.count("kept.txt") == 0);
   CHECK(f.ReadTable(f.scans.id, 2).documents.count("d.txt") == 1);
   CHECK(IdAt(f.dir.path(), "scans/kept.txt") == f.kept.series_id);
@@ -397,7 +398,7 @@ TEST_CASE("Fsck adopted: adopted-name-duplicate for a name in two tables; the lo
                 dup->message);
   const std::string repair = ExpectRepaired(f.dir.path(), "adopted-name-duplicate", path);
   CHECK_MESSAGE(Contains(repair, "removed the entries from '" + f.Table(f.scans.id, 3) + "'"), repair);
-  CHECK(EventsAfter(f.dir.path(), f.mark) == std::vector<std::string>{"deleted " + other});
+  CHECK(EventsAfter(f.dir.path(), f.mark) == std::vector<std::string>{"deleted " + other + ";1.0"});
   CHECK(f.ReadTable(f.scans.id, 1).documents.at("b.pdf").series_id == f.ids["scans/b.pdf"]);
   if (t.documents.size() == 1) {
     CHECK_FALSE(fs::exists(f.Abs(f.Table(f.scans.id, 3))));
@@ -496,7 +497,7 @@ TEST_CASE("Fsck adopted: an index entry for an adopted document is index-entry-w
     CHECK(Find(before, "adopted-file-missing", f.Data("scans/c.txt")) != nullptr);
     ExpectRepaired(f.dir.path(), "index-entry-wrong", entry);
     CHECK_FALSE(fs::exists(f.Abs(entry)));
-    CHECK(EventsAfter(f.dir.path(), f.mark) == std::vector<std::string>{"deleted " + id});
+    CHECK(EventsAfter(f.dir.path(), f.mark) == std::vector<std::string>{"deleted " + id + ";1.0"});
   }
 }
 

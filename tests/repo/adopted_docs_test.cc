@@ -200,7 +200,7 @@ TEST_CASE("Adopted: a file removed by hand is a deletion; its entry and an empty
   SUBCASE("noticed by a lookup by path") {
     CHECK(f.repo->GetObjectByPath("a.txt").status().kind() == ErrorKind::kObjectNotFound);
   }
-  CHECK(CountEvents(f, "deleted", a.series_id) == 1);
+  CHECK(CountEvents(f, "deleted", a.id) == 1);
   CHECK(f.repo->GetObject(a.id).status().kind() == ErrorKind::kObjectNotFound);
   auto tables = Tables(f, f.root);
   REQUIRE(tables.size() == 1);
@@ -210,10 +210,10 @@ TEST_CASE("Adopted: a file removed by hand is a deletion; its entry and an empty
   // The last one gone: no table, no table directory.
   fs::remove(f.RepoPath("b.txt"));
   CHECK(f.repo->GetChildren(f.root, 0, 10)->total == 0);
-  CHECK(CountEvents(f, "deleted", b.series_id) == 1);
+  CHECK(CountEvents(f, "deleted", b.id) == 1);
   CHECK_FALSE(fs::exists(f.RepoPath(".folio/adopted/" + f.root)));
   f.Restart();
-  CHECK(CountEvents(f, "deleted", a.series_id) == 1);
+  CHECK(CountEvents(f, "deleted", a.id) == 1);
 }
 
 TEST_CASE("Adopted: the first change gives the document its series, under the same id") {
@@ -269,7 +269,7 @@ TEST_CASE("Adopted: the first change gives the document its series, under the sa
     REQUIRE(f.repo->Delete(d.id, true).ok());
     CHECK(f.repo->GetObject(d.id).status().kind() == ErrorKind::kObjectNotFound);
     CHECK(f.repo->GetObjectByPath("c.txt").status().kind() == ErrorKind::kObjectNotFound);
-    CHECK(CountEvents(f, "deleted", d.series_id) == 1);
+    CHECK(CountEvents(f, "deleted", d.id) == 1);
     CHECK(f.repo->GetChildren(f.root, 0, 10)->total == 1);
     f.Restart();
     CHECK(f.repo->GetObject(d.id).status().kind() == ErrorKind::kObjectNotFound);

@@ -93,6 +93,10 @@ std::string Deleted(const std::string& id, const std::string& type = "cmis:docum
   return "deleted " + id + " " + type;
 }
 
+// The "deleted" event of the adopted document of series `series_id`: it names its one
+// version, 1.0, as its "created" event did.
+std::string DeletedAdopted(const std::string& series_id) { return Deleted(storage::VersionId(series_id, "1.0")); }
+
 std::string TablesOf(const std::string& folder_id) { return ".folio/adopted/" + folder_id; }
 
 // A folder "gone" holding a document made through Folio, three adopted documents (in
@@ -104,9 +108,9 @@ struct Tree {
 
   std::vector<std::string> Deleted() const {
     std::vector<std::string> out = {testing::Deleted(gone.id, "cmis:folder"), testing::Deleted(sub.id, "cmis:folder"),
-                                    testing::Deleted(plain.series_id)};
-    for (const std::string& id : gone_adopted) out.push_back(testing::Deleted(id));
-    for (const std::string& id : sub_adopted) out.push_back(testing::Deleted(id));
+                                    testing::Deleted(plain.id)};
+    for (const std::string& id : gone_adopted) out.push_back(testing::DeletedAdopted(id));
+    for (const std::string& id : sub_adopted) out.push_back(testing::DeletedAdopted(id));
     return Sorted(out);
   }
 };
@@ -254,7 +258,7 @@ TEST_CASE("Adopted tree: an entry shadowed by a series directory is not a docume
               .ok());
   const uint64_t mark = *f.repo->LatestChangeToken();
   REQUIRE(f.repo->DeleteTree(top.id).ok());
-  CHECK(Sorted(EventsSince(*f.repo, mark)) == Sorted({Deleted(top.id, "cmis:folder"), Deleted(doc.series_id)}));
+  CHECK(Sorted(EventsSince(*f.repo, mark)) == Sorted({Deleted(top.id, "cmis:folder"), Deleted(doc.id)}));
   CHECK_FALSE(f.Has(TablesOf(top.id)));
 }
 
@@ -267,7 +271,7 @@ TEST_CASE("Adopted tree: deleting an empty folder takes what is left of its tabl
   const uint64_t mark = *f.repo->LatestChangeToken();
   Status s = f.repo->Delete(empty.id, true);
   REQUIRE_MESSAGE(s.ok(), s.ToString());
-  CHECK(Sorted(EventsSince(*f.repo, mark)) == Sorted({Deleted(empty.id, "cmis:folder"), Deleted(ids.front())}));
+  CHECK(Sorted(EventsSince(*f.repo, mark)) == Sorted({Deleted(empty.id, "cmis:folder"), DeletedAdopted(ids.front())}));
   CHECK_FALSE(f.Has(TablesOf(empty.id)));
   CHECK_FALSE(f.Has("empty"));
 }
@@ -302,8 +306,8 @@ TEST_CASE("Adopted tree: a folder tree removed by hand is one deleted event per 
   CHECK(Sorted(events) == t.Deleted());
   // A folder's documents before the folder: a sweep cut short finds the rest through it.
   const auto at = [&](const std::string& e) { return std::find(events.begin(), events.end(), e) - events.begin(); };
-  for (const std::string& id : t.gone_adopted) CHECK(at(Deleted(id)) < at(Deleted(t.gone.id, "cmis:folder")));
-  CHECK(at(Deleted(t.sub_adopted.front())) < at(Deleted(t.sub.id, "cmis:folder")));
+  for (const std::string& id : t.gone_adopted) CHECK(at(DeletedAdopted(id)) < at(Deleted(t.gone.id, "cmis:folder")));
+  CHECK(at(DeletedAdopted(t.sub_adopted.front())) < at(Deleted(t.sub.id, "cmis:folder")));
   CheckTreeGone(f, t);
   // Seen again, and after a restart: nothing more.
   REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
@@ -320,7 +324,7 @@ TEST_CASE("Adopted tree: a folder removed by hand below another while no Folio r
   // the removal alone.
   REQUIRE(f.repo->GetChildren(t.gone.id, 0, 100).ok());
   const uint64_t mark = *f.repo->LatestChangeToken();
-  const std::vector<std::string> want = Sorted({Deleted(t.sub.id, "cmis:folder"), Deleted(t.sub_adopted.front())});
+  const std::vector<std::string> want = Sorted({Deleted(t.sub.id, "cmis:folder"), DeletedAdopted(t.sub_adopted.front())});
   f.Restart([&] { std::filesystem::remove_all(f.RepoPath("gone/sub")); });
   auto page = f.repo->GetChildren(t.gone.id, 0, 100);
   REQUIRE_MESSAGE(page.ok(), page.status().ToString());
@@ -355,7 +359,7 @@ struct Big {
   std::vector<std::string> adopted;
   std::vector<std::string> Deleted() const {
     std::vector<std::string> out = {testing::Deleted(folder.id, "cmis:folder")};
-    for (const std::string& id : adopted) out.push_back(testing::Deleted(id));
+    for (const std::string& id : adopted) out.push_back(testing::DeletedAdopted(id));
     return Sorted(out);
   }
 };
@@ -463,7 +467,7 @@ struct HandTree {
     std::vector<std::string> out = {testing::Deleted(inbox.id, "cmis:folder"),
                                     testing::Deleted(deep.id, "cmis:folder"),
                                     testing::Deleted(handmade, "cmis:folder")};
-    for (const auto& [path, id] : documents) out.push_back(testing::Deleted(id));
+    for (const auto& [path, id] : documents) out.push_back(testing::DeletedAdopted(id));
     return Sorted(out);
   }
 };
@@ -614,7 +618,7 @@ TEST_CASE("Adopted tree, end to end: 2,100 files added by hand, adopted, then re
   REQUIRE(docs.size() == 2100);
   CHECK(f.Has(TablesOf(bulk.id) + "/3.json"));  // a table per batch of 1,000
   std::vector<std::string> want = {Deleted(bulk.id, "cmis:folder")};
-  for (const auto& [name, id] : docs) want.push_back(Deleted(id));
+  for (const auto& [name, id] : docs) want.push_back(DeletedAdopted(id));
   want = Sorted(want);
   const uint64_t mark = *f.repo->LatestChangeToken();
   std::filesystem::remove_all(f.RepoPath("bulk"));

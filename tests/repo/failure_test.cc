@@ -580,7 +580,7 @@ Scenario AdoptedRemovedByHandScenario() {
         REQUIRE_MESSAGE(o.ok(), o.status().ToString());
         REQUIRE(f.repo->Checkpoint().ok());
         std::filesystem::remove(f.RepoPath("brief.txt"));
-        return o->series_id;
+        return o->id;  // its version 1.0, the id its "deleted" event names
       },
       [](Repository& r, const std::string&) {
         auto o = r.GetObjectByPath("brief.txt");
@@ -643,7 +643,7 @@ Scenario FolderRemovedByHandScenario() {
         const ObjectData sub = f.Folder(top.id, "sub");
         const ObjectData a = f.Doc(top.id, "a.txt", "a");
         const ObjectData b = f.Doc(sub.id, "b.txt", "b");
-        *ids = {top.id, sub.id, a.series_id, b.series_id};
+        *ids = {top.id, sub.id, a.id, b.id};  // documents by their one version
         std::sort(ids->begin(), ids->end());
         std::filesystem::remove_all(f.RepoPath("top"));
         return top.id;
