@@ -164,14 +164,15 @@ std::vector<std::string> TempsLeft(RepoFixture& f, const std::string& doc) {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("Versioning: a check-out links the version's content, writing no bytes; the copy is edited apart",
+TEST_CASE_TEMPLATE("Versioning: a check-out copies the version's content into a file of its own; the copy is edited apart",
                    F, RepoFixture, MemRepoFixture) {
   F f;
   ObjectData doc = f.Doc(f.root, "l.txt", "base");
   auto pwc = f.repo->CheckOut(doc.id, "alice");
   REQUIRE(pwc.ok());
-  // One file, two names: nothing was copied.
-  CHECK(SameInode(SeriesFileStat(f, "l.txt", "pwc.content"), SeriesFileStat(f, "l.txt", "1.0.content")));
+  // Rule V3 (docs/STORAGE.md §4.2): the working copy's content is its own inode, so no
+  // edit of it or of the visible file reaches the version.
+  CHECK_FALSE(SameInode(SeriesFileStat(f, "l.txt", "pwc.content"), SeriesFileStat(f, "l.txt", "1.0.content")));
   CHECK(f.Content(pwc->id) == "base");
 
   SUBCASE("new content in the working copy leaves the version's bytes as they were") {
@@ -187,23 +188,24 @@ TEST_CASE_TEMPLATE("Versioning: a check-out links the version's content, writing
     CHECK(f.Content(in->id) == "edited");
     CHECK(f.Visible("l.txt") == "edited");
   }
-  SUBCASE("checked in unchanged, the new version shares the file; no temp file is left") {
+  SUBCASE("checked in unchanged, the new version takes the copy's file; no temp file is left") {
     CheckInRequest req;
     req.major = false;
     auto in = f.repo->CheckIn(pwc->id, req, "alice");
     REQUIRE_MESSAGE(in.ok(), in.status().ToString());
     CHECK(in->properties["cmis:versionLabel"] == "1.1");
-    CHECK(SameInode(SeriesFileStat(f, "l.txt", "1.1.content"), SeriesFileStat(f, "l.txt", "1.0.content")));
+    CHECK_FALSE(SameInode(SeriesFileStat(f, "l.txt", "1.1.content"), SeriesFileStat(f, "l.txt", "1.0.content")));
     CHECK_FALSE(f.Has(".folio/docs/l.txt/pwc.content"));
     CHECK(f.Content(in->id) == "base");
     CHECK(f.Content(doc.series_id + ";1.0") == "base");
     CHECK(f.Visible("l.txt") == "base");
     CHECK(TempsLeft(f, "l.txt").empty());
-    // The visible file was that file already, and still is (not linked anew).
+    // Rules V1 and V4: the visible file is the latest version's content, and only that.
     auto shown = f.fs().Stat("demo/main/l.txt");
     REQUIRE(shown.ok());
     CHECK(SameInode(*shown, SeriesFileStat(f, "l.txt", "1.1.content")));
-    CHECK(shown->links == 3);  // l.txt, 1.0.content, 1.1.content
+    CHECK(shown->links == 2);  // l.txt, 1.1.content
+    CHECK(SeriesFileStat(f, "l.txt", "1.0.content").links == 1);
     // And again, then new content: only the new version gets new bytes.
     auto again = f.repo->CheckOut(doc.id, "alice");
     REQUIRE(again.ok());
