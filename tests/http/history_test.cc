@@ -154,7 +154,8 @@ TEST_CASE("History: each version records the SHA-256 of its content, shown as cm
          {std::tuple<std::string, std::string, std::string>{
               "abc.txt", "abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
           {"large.txt", large, repo::versions::Sha256Hex(large)}}) {
-      CAPTURE(name);
+      const std::string& file = name;  // named: clang 14's lambdas (CAPTURE) take no structured binding
+      CAPTURE(file);
       const auto doc = CreateDoc(c, *v, name, bytes);
       CHECK(Get(doc, v->Id("contentStreamHash")) == Json::array({"{sha-256}" + sha}));
       const auto record = Json::parse(

@@ -46,7 +46,7 @@ struct World {
   }
   AuthInput Basic(const std::string& user, const std::string& password) {
     headers.push_back(BasicHeader(user, password));  // AuthInput holds views
-    return AuthInput{headers.back(), "", true};
+    return AuthInput{headers.back(), "", true, ""};
   }
   std::deque<std::string> headers;
   const std::string alice_key = acl::NewApiKey();
@@ -104,10 +104,10 @@ TEST_CASE("Authenticator: a changed password takes effect at once, though the ol
 TEST_CASE("Authenticator: API keys, alone or with Basic credentials of the same user") {
   World w;
   Authenticator auth({});
-  auto by_key = auth.User(AuthInput{"", w.alice_key, false}, "acme", w.domain);
+  auto by_key = auth.User(AuthInput{"", w.alice_key, false, ""}, "acme", w.domain);
   REQUIRE(by_key.ok());
   CHECK(by_key->user() == "alice");
-  auto wrong = auth.User(AuthInput{"", w.alice_key + "x", false}, "acme", w.domain);
+  auto wrong = auth.User(AuthInput{"", w.alice_key + "x", false, ""}, "acme", w.domain);
   CHECK(wrong.status().kind() == ErrorKind::kUnauthorized);
   CHECK_FALSE(Contains(wrong.status().message(), w.alice_key));
   AuthInput both = w.Basic("alice", "wonderland");
@@ -123,7 +123,7 @@ TEST_CASE("Authenticator: API keys, alone or with Basic credentials of the same 
 TEST_CASE("Authenticator: a domain without users lets anyone in, whatever is sent") {
   Authenticator auth({});
   auto empty = std::make_shared<const acl::Principals>();
-  for (const AuthInput& in : {AuthInput{}, AuthInput{"Basic !!", "k", false}}) {
+  for (const AuthInput& in : {AuthInput{}, AuthInput{"Basic !!", "k", false, ""}}) {
     auto r = auth.User(in, "demo", empty);
     REQUIRE(r.ok());
     CHECK(r->kind() == acl::Caller::Kind::kAnonymousDomain);
@@ -133,8 +133,8 @@ TEST_CASE("Authenticator: a domain without users lets anyone in, whatever is sen
 
 TEST_CASE("Authenticator: the server administrator without a password is any loopback client") {
   Authenticator auth({});
-  CHECK(auth.ServerAdmin(AuthInput{"", "", true}).ok());
-  auto remote = auth.ServerAdmin(AuthInput{"", "", false});
+  CHECK(auth.ServerAdmin(AuthInput{"", "", true, ""}).ok());
+  auto remote = auth.ServerAdmin(AuthInput{"", "", false, ""});
   CHECK(remote.status().kind() == ErrorKind::kPermissionDenied);
   CHECK(Contains(remote.status().message(), "FOLIO_ADMIN_PASSWORD"));
 }
@@ -144,13 +144,13 @@ TEST_CASE("Authenticator: the server administrator with a password is Basic admi
   o.admin_password = "root pw";
   Authenticator auth(o);
   World w;
-  auto ok = auth.ServerAdmin(AuthInput{BasicHeader("admin", "root pw"), "", false});
+  auto ok = auth.ServerAdmin(AuthInput{BasicHeader("admin", "root pw"), "", false, ""});
   REQUIRE(ok.ok());
   CHECK(ok->kind() == acl::Caller::Kind::kServerAdmin);
-  CHECK(auth.ServerAdmin(AuthInput{"", "", true}).status().kind() == ErrorKind::kUnauthorized);
-  CHECK(auth.ServerAdmin(AuthInput{BasicHeader("admin", "root"), "", true}).status().kind() ==
+  CHECK(auth.ServerAdmin(AuthInput{"", "", true, ""}).status().kind() == ErrorKind::kUnauthorized);
+  CHECK(auth.ServerAdmin(AuthInput{BasicHeader("admin", "root"), "", true, ""}).status().kind() ==
         ErrorKind::kUnauthorized);
-  CHECK(auth.ServerAdmin(AuthInput{BasicHeader("root", "root pw"), "", true}).status().kind() ==
+  CHECK(auth.ServerAdmin(AuthInput{BasicHeader("root", "root pw"), "", true, ""}).status().kind() ==
         ErrorKind::kUnauthorized);
   // A domain user is no server administrator.
   CHECK(auth.ServerAdmin(w.Basic("alice", "wonderland")).status().kind() == ErrorKind::kUnauthorized);
