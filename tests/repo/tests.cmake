@@ -10,6 +10,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/read_keep_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/change_log_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/vanished_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/logged_objects_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/adopted_tree_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/folder_markers_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/failure_test.cc
