@@ -389,8 +389,9 @@ TEST_CASE("Http changes: a folder tree removed by hand is one deleted event per 
     Post(c, base + "/tree/sub", {{"operation", "createDocument"}, {"content", "b"}}, Json{{"cmis:name", "b.txt"}},
          201);
     const std::string tree = prop("/tree", "objectId"), sub = prop("/tree/sub", "objectId");
-    const std::string a = prop("/tree/a.txt", "versionSeriesId"), b = prop("/tree/sub/b.txt", "versionSeriesId");
-    const std::string b_version = prop("/tree/sub/b.txt", "objectId");
+    // Documents by their version ids, as their "created" events named them.
+    const std::string a = prop("/tree/a.txt", "objectId"), b = prop("/tree/sub/b.txt", "objectId");
+    const std::string b_version = b;
     GetJson(c, base + "?cmisselector=children");  // the server lists the root: it knows "tree"
     const std::string mark = GetJson(c, base + "?cmisselector=repositoryInfo")[v.repo]["latestChangeLogToken"];
     std::filesystem::remove_all(std::filesystem::path(f.dir()) / "demo" / v.repo / "tree");
@@ -443,7 +444,7 @@ TEST_CASE("Http changes: a folder tree removed by hand while the server was stop
           {"operation", content.empty() ? "createFolder" : "createDocument"}};
       if (!content.empty()) fields.emplace_back("content", content);
       const Json p = Post(c, url, fields, props, 201)["succinctProperties"];
-      return p[content.empty() ? "cmis:objectId" : "cmis:versionSeriesId"];
+      return p["cmis:objectId"];  // a document's version id, as its "created" event named it
     };
     tree = made(base, Json{{"cmis:name", "tree"}}, "");
     sub = made(base + "/tree", Json{{"cmis:name", "sub"}}, "");
@@ -496,12 +497,12 @@ TEST_CASE("Http changes: two servers that both see a file removed by hand record
   ca.set_read_timeout(60, 0);
   cb.set_read_timeout(60, 0);
   const std::string base = "/demo/beta";
-  std::vector<std::string> series;
+  std::vector<std::string> ids;  // each document's version 1.0
   for (int i = 0; i < 6; ++i) {
     const std::string name = "gone" + std::to_string(i) + ".txt";
     Json made = Post(ca, base + "/docs", {{"operation", "createDocument"}, {"content", "x"}},
                      Json{{"cmis:name", name}}, 201);
-    series.push_back(made["succinctProperties"]["cmis:versionSeriesId"]);
+    ids.push_back(made["succinctProperties"]["cmis:objectId"]);
   }
   for (int round = 0; round < 6; ++round) {
     CAPTURE(round);
@@ -522,8 +523,8 @@ TEST_CASE("Http changes: two servers that both see a file removed by hand record
       });
     }
     for (auto& t : threads) t.join();
-    CHECK(DeletedEventsOf(ca, base, "cmis:", series[round]) == 1);
-    CHECK(DeletedEventsOf(cb, base, "cmis:", series[round]) == 1);
+    CHECK(DeletedEventsOf(ca, base, "cmis:", ids[round]) == 1);
+    CHECK(DeletedEventsOf(cb, base, "cmis:", ids[round]) == 1);
   }
 }
 

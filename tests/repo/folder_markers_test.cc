@@ -111,7 +111,7 @@ TEST_CASE("FolderMarkers: data written before markers gets them from its first l
   REQUIRE(f.repo->GetChildren(f.root, 0, 100).ok());
   auto events = EventsAfter(*f.repo, mark + 1);
   std::sort(events.begin(), events.end());
-  std::vector<std::string> want = {"deleted " + b.id, "deleted " + c.id, "deleted " + doc.series_id};
+  std::vector<std::string> want = {"deleted " + b.id, "deleted " + c.id, "deleted " + doc.id};
   std::sort(want.begin(), want.end());
   CHECK(events == want);
 }

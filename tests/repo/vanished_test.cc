@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "storage/ids.h"
 #include "storage/layout.h"
 #include "support/change_events.h"
 #include "support/repo_fixture.h"
@@ -26,16 +27,18 @@ std::vector<std::string> TypedEvents(Repository& r, uint64_t after) {
 }
 
 // A folder "gone" holding a document of a custom type, a checked-out document, an
-// item and a subfolder with a document; "kept" beside it.
+// item and a subfolder with a document; "kept" beside it. A document's deletion names
+// each of its objects the change log named (its version, its working copy).
 struct Tree {
   ObjectData gone, sub, memo, plain, item, deep, kept, kept_doc;
   std::vector<std::string> Deleted() const {
     std::vector<std::string> out = {"deleted " + gone.id + " cmis:folder",
                                     "deleted " + sub.id + " acme:box",
-                                    "deleted " + memo.series_id + " acme:memo",
-                                    "deleted " + plain.series_id + " cmis:document",
+                                    "deleted " + memo.id + " acme:memo",
+                                    "deleted " + plain.id + " cmis:document",
+                                    "deleted " + storage::PwcId(plain.series_id) + " cmis:document",
                                     "deleted " + item.id + " cmis:item",
-                                    "deleted " + deep.series_id + " cmis:document"};
+                                    "deleted " + deep.id + " cmis:document"};
     std::sort(out.begin(), out.end());
     return out;
   }
@@ -157,7 +160,7 @@ TEST_CASE("Vanished: a removal by hand among many objects is recorded in batches
   for (uint64_t skip = 0;; skip += 500) {
     auto page = r.GetChildren(inner->id, skip, 500);
     REQUIRE(page.ok());
-    for (const ObjectData& d : page->objects) expected.push_back("deleted " + d.series_id + " cmis:document");
+    for (const ObjectData& d : page->objects) expected.push_back("deleted " + d.id + " cmis:document");
     if (!page->has_more) break;
   }
   REQUIRE(expected.size() == 1102);
@@ -224,7 +227,7 @@ TEST_CASE("Vanished: a folder tree removed by hand while no Folio ran is noticed
   SUBCASE("a folder below another") {
     parent_id = t.gone.id;
     removed = "gone/sub";
-    want = {"deleted " + t.sub.id + " acme:box", "deleted " + t.deep.series_id + " cmis:document"};
+    want = {"deleted " + t.sub.id + " acme:box", "deleted " + t.deep.id + " cmis:document"};
     std::sort(want.begin(), want.end());
   }
   f.Restart([&] { std::filesystem::remove_all(f.RepoPath(removed)); });
