@@ -210,7 +210,6 @@ class DamageRecord : public Cmd {
  public:
   explicit DamageRecord(const Model& m) : doc_(AnyDoc(m)) {}
   void checkPreconditions(const Model& m) const override {
-    RC_PRE(!kKnownBugDamagedRecord);
     RC_PRE(m.HasDoc(doc_));
   }
   void run(const Model& m, Sut& sut) const override {

@@ -50,7 +50,6 @@ class HandAppend : public HandEdit {
  public:
   explicit HandAppend(const Model& m) : doc_(AnyDoc(m)), bytes_(AnyBytes()) {}
   void checkPreconditions(const Model& m) const override {
-    RC_PRE(!kKnownBugHandEditSharesInode);
     RC_PRE(m.HasDoc(doc_) && !m.docs.at(doc_).versions.empty() && !bytes_.empty());
   }
   void apply(Model& m) const override { m.docs[doc_].versions.back().content += bytes_; }
