@@ -43,8 +43,7 @@ std::optional<Loc> LocFromEntry(const std::string& id, const storage::IndexEntry
 
 }  // namespace
 
-// True if the record at `loc` carries its id; keeps the record in `loc.record`.
-bool Locator::Verify(Loc& loc) {
+bool Locator::Verify(Loc& loc, Status* damage) {
   std::string path;
   const char* key = "id";
   switch (loc.base) {
@@ -64,7 +63,14 @@ bool Locator::Verify(Loc& loc) {
     SetAdopted(loc, *doc);
     return true;
   }
-  if (!j.ok() || storage::StringField(**j, key) != loc.id) return false;
+  if (!j.ok()) {
+    if (damage != nullptr && !j.status().Is(std::errc::no_such_file_or_directory) &&
+        !j.status().Is(std::errc::not_a_directory)) {
+      *damage = j.status();
+    }
+    return false;
+  }
+  if (storage::StringField(**j, key) != loc.id) return false;
   loc.record = *j;
   loc.adopted = nullptr;
   return true;
@@ -117,13 +123,18 @@ Result<Loc> Locator::LocateAt(const std::string& base_id, int depth) {
   auto found = LocFromEntry(base_id, entry);
   if (!found) return StorageError("index entry of '" + base_id + "' has unknown kind '" + entry.kind + "'");
   Loc loc = *found;
-  if (Verify(loc)) return loc;
+  // A record where the entry says, or where its parent now is, that cannot be read is
+  // the object, damaged (docs/STORAGE.md §9): answered as such, never taken for gone.
+  Status damage;
+  if (Verify(loc, &damage)) return loc;
+  if (!damage.ok()) return damage;
   if (entry.parent.empty()) return NotFoundId(base_id);
   // The recorded path is stale: derive it from the parent's (verified) location.
   auto parent = LocateAt(entry.parent, depth + 1);
   if (!parent.ok() || parent->base != BaseType::kFolder) return NotFoundId(base_id);
   loc.folder = loc.base == BaseType::kFolder ? storage::JoinPath(parent->folder, entry.name) : parent->folder;
-  if (Verify(loc)) return loc;
+  if (Verify(loc, &damage)) return loc;
+  if (!damage.ok()) return damage;
   return NotFoundId(base_id);
 }
 

@@ -76,7 +76,9 @@ class Locator {
 
  private:
   Result<Loc> LocateAt(const std::string& base_id, int depth);
-  bool Verify(Loc& loc);
+  // True if the record at `loc` carries its id; keeps the record in `loc.record`. A
+  // record there that cannot be read (damage, not an absence) sets `*damage` when given.
+  bool Verify(Loc& loc, Status* damage = nullptr);
   // `loc` is the adopted document `doc`: its id, the series.json it stands for, `doc`.
   static void SetAdopted(Loc& loc, const std::shared_ptr<const AdoptedDoc>& doc);
   // The adopted document `series_id` (not indexed), found through its folder's tables.

@@ -110,3 +110,32 @@ TEST_CASE("Damaged record: the folder lists the rest; direct access, log, inspec
   CHECK(ContentOf(**repo, back->id) == "second");
   CHECK((*repo)->GetChildren((*repo)->info().root_folder_id, 0, 10)->objects.size() == 3);
 }
+
+TEST_CASE("Damaged record: a series damaged below a renamed folder is damage, never a deletion") {
+  RepoFixture f;
+  const ObjectData a = f.Folder(f.root, "a");
+  const ObjectData x = f.Folder(a.id, "x");
+  const ObjectData doc = f.Doc(x.id, "c.txt", "kept");
+  // A rename of the folder above: the document's index entry still holds its old path.
+  REQUIRE(f.repo->UpdateProperties(a.id, Json{{"cmis:name", "z"}}, "alice").ok());
+  REQUIRE(f.repo->Checkpoint().ok());
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  const auto series = f.dir / "demo/main/z/x/.folio/docs/c.txt/series.json";
+  const std::string saved = folio::testing::ReadFile(series);
+  WriteFile(series, "{ damaged");
+  for (const std::string& id : {doc.id, doc.series_id}) {
+    CAPTURE(id);
+    auto o = f.repo->GetObject(id);
+    REQUIRE_FALSE(o.ok());
+    CHECK_MESSAGE(Repository::IsDamage(o.status()), o.status().ToString());
+  }
+  CHECK(f.repo->GetChildren(x.id, 0, 10).ok());
+  auto changes = f.repo->ReadChanges(mark + 1, 100);
+  REQUIRE(changes.ok());
+  CHECK(changes->events.empty());  // nothing was taken for removed
+  WriteFile(series, saved);
+  auto back = f.repo->GetObject(doc.id);
+  REQUIRE_MESSAGE(back.ok(), back.status().ToString());
+  CHECK(back->path == "z/x/c.txt");
+  CHECK(ContentOf(*f.repo, doc.id) == "kept");
+}
