@@ -296,6 +296,20 @@ async function main() {
   for (const resp of loaded) bytes += (await resp.buffer()).length;
   check(bytes < 150 * 1024, `first load under 150 KB (${bytes} bytes)`);
   log(`ok   first load ${bytes} bytes in ${loaded.length} files, sign-in form usable after ${usable} ms (${inPage} ms by the page's clock)`);
+  // Usable in under 300 ms on loopback: loaded again without a cache (the browser's own
+  // start-up is not the page's), the median of five.
+  await page.setCacheEnabled(false);
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const t = Date.now();
+    await page.reload({waitUntil: 'domcontentloaded'});
+    await page.waitForSelector('#signin-user', {visible: true});
+    times.push(Date.now() - t);
+  }
+  await page.setCacheEnabled(true);
+  const median = [...times].sort((x, y) => x - y)[2];
+  check(median < 300, `usable in under 300 ms without a cache (median ${median} ms of ${times.join(', ')} ms)`);
+  log(`ok   usable ${median} ms after a navigation without a cache (median of ${times.join(', ')} ms)`);
   check(await has('Sign in as the server administrator'), 'server sign-in form');
   await type('#signin-user', 'admin');
   await type('#signin-password', 'wrong');
