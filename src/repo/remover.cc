@@ -95,15 +95,45 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
     }
     const std::string label = *t.label;
     const bool was_latest = label == LatestLabel(series);
-    // Takes the label out (reading its archive once); an error below discards the change.
-    FOLIO_ASSIGN_OR_RETURN(bool listed, versions_.RemoveLabel(change, loc.folder, loc.name, series, label));
-    if (!listed) return ObjectNotFound("no object with id '" + id + "'");
     if (series.checked_out && series.checked_out->from == label) {
       return folio::Versioning("version " + label + " of '" + loc.name + "' is the base of the working copy held by " +
                         series.checked_out->by + "; check it in or cancel it first");
     }
-    change.Remove(layout_.VersionProps(loc.folder, loc.name, label));
-    FOLIO_RETURN_IF_ERROR(staging_.StageRemoveFile(change, layout_.VersionContent(loc.folder, loc.name, label)));
+    // The latest version deleted: the one before becomes the latest, and its name the
+    // document's (its file's). A rename comes first and everything is staged under the
+    // new name, as a check-in does: applying the change again never writes into a
+    // directory renamed away.
+    Loc now_at = loc;
+    if (was_latest) {
+      FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> all, versions_.AllLabels(loc.folder, loc.name, series));
+      if (all.size() >= 2) {
+        FOLIO_ASSIGN_OR_RETURN(ObjectRecord before, records_.ReadRecord(layout_.VersionProps(
+                                                        loc.folder, loc.name, all[all.size() - 2])));
+        const std::string name = storage::StringOr(before.properties, cmis::kName, loc.name);
+        if (name != loc.name && storage::ValidateName(name).ok()) {
+          FOLIO_RETURN_IF_ERROR(listings_.CheckNameFree(loc.folder, name));
+          FOLIO_ASSIGN_OR_RETURN(FileStat visible, fs_.Stat(layout_.Child(loc.folder, loc.name)));
+          change.Remove(layout_.Child(loc.folder, loc.name), storage::Guard::Inode(visible));
+          change.Rename(layout_.SeriesDir(loc.folder, loc.name), layout_.SeriesDir(loc.folder, name),
+                        storage::Guard::RecordId(std::string(storage::kSeriesFileName), "seriesId", loc.id));
+          FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(loc.folder));
+          storage::StageIndexEntry(change, layout_, loc.id,
+                                   {"document", parent_id, name, storage::JoinPath(loc.folder, name)});
+          now_at.name = name;
+        }
+      }
+    }
+    // Takes the label out (reading its archive once); an error below discards the change.
+    FOLIO_ASSIGN_OR_RETURN(bool listed,
+                           versions_.RemoveLabel(change, loc.folder, loc.name, series, label, now_at.name));
+    if (!listed) return ObjectNotFound("no object with id '" + id + "'");
+    change.Remove(layout_.VersionProps(now_at.folder, now_at.name, label));
+    // Its content file as found now, removed where the change has it then.
+    if (auto st = fs_.Stat(layout_.VersionContent(loc.folder, loc.name, label)); st.ok()) {
+      change.Remove(layout_.VersionContent(now_at.folder, now_at.name, label), storage::Guard::Inode(*st));
+    } else if (!st.status().Is(std::errc::no_such_file_or_directory)) {
+      return st.status();
+    }
     if (was_latest) {
       // The version before becomes the latest: the visible file holds its content.
       const std::string now_latest = LatestLabel(series);
@@ -112,11 +142,11 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
       std::string source;
       storage::Guard guard;
       if (rec.content) {
-        source = layout_.VersionContent(loc.folder, loc.name, now_latest);
-        FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(source));
+        source = layout_.VersionContent(now_at.folder, now_at.name, now_latest);
+        FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.VersionContent(loc.folder, loc.name, now_latest)));
         guard = storage::Guard::Inode(st);
       }
-      staging_.StageVisibleAndSeries(change, loc, source, guard, series);
+      staging_.StageVisibleAndSeries(change, now_at, source, guard, series);
     } else {
       change.PutJson(layout_.SeriesFile(loc.folder, loc.name), ToJson(series));
     }

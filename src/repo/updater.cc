@@ -104,9 +104,12 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
     changed = true;
     Touch(rec.properties, user, storage::NowMs());
     // Only the latest version's name is the document's file name; a working copy's
-    // name takes effect when it is checked in; a relationship has no file.
-    const bool renames_file = renamed && loc.base != BaseType::kRelationship &&
-                              !(loc.base == BaseType::kDocument && (t.pwc || label != LatestLabel(*series)));
+    // name takes effect when it is checked in, except in a document created checked out
+    // (no version yet), which it alone names; a relationship has no file.
+    const bool names_document =
+        loc.base != BaseType::kDocument ||
+        (t.pwc ? series->versions.empty() && series->archived.empty() : label == LatestLabel(*series));
+    const bool renames_file = renamed && loc.base != BaseType::kRelationship && names_document;
     if (renamed && (loc.base == BaseType::kDocument || loc.base == BaseType::kRelationship)) {
       FOLIO_RETURN_IF_ERROR(storage::ValidateName(new_name));
       rec.properties[cmis::kName] = new_name;
@@ -146,7 +149,8 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
         change.Rename(layout_.SeriesDir(loc.folder, loc.name), layout_.SeriesDir(loc.folder, new_name),
                       storage::Guard::RecordId(std::string(storage::kSeriesFileName), "seriesId", loc.id));
         storage::StageIndexEntry(change, layout_, loc.id, {"document", parent_id, new_name, new_path});
-        final_record_path = layout_.VersionProps(loc.folder, new_name, label);
+        final_record_path = t.pwc ? layout_.PwcProps(loc.folder, new_name)
+                                  : layout_.VersionProps(loc.folder, new_name, label);
       }
       out.loc.name = new_name;
     }

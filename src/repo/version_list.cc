@@ -100,14 +100,15 @@ void VersionList::ArchiveOldest(storage::ChangeSet& change, const std::string& f
 }
 
 Result<bool> VersionList::RemoveLabel(storage::ChangeSet& change, const std::string& folder, const std::string& name,
-                                      SeriesRecord& s, const std::string& label) {
+                                      SeriesRecord& s, const std::string& label, const std::string& staged_name) {
+  const std::string& staged = staged_name.empty() ? name : staged_name;
   if (auto it = std::find(s.versions.begin(), s.versions.end(), label); it != s.versions.end()) {
     s.versions.erase(it);
     if (s.versions.empty() && !s.archived.empty()) {
       // The newest archive comes back into series.json.
       const VersionArchive newest = s.archived.back();
       FOLIO_ASSIGN_OR_RETURN(s.versions, ReadArchive(folder, name, s, newest));
-      change.Remove(layout_.VersionArchive(folder, name, newest.number));
+      change.Remove(layout_.VersionArchive(folder, staged, newest.number));
       s.archived.pop_back();
     }
     return true;
@@ -118,7 +119,7 @@ Result<bool> VersionList::RemoveLabel(storage::ChangeSet& change, const std::str
   auto it = std::find(labels.begin(), labels.end(), label);
   if (it == labels.end()) return false;
   labels.erase(it);
-  const std::string path = layout_.VersionArchive(folder, name, holding->number);
+  const std::string path = layout_.VersionArchive(folder, staged, holding->number);
   auto at = s.archived.begin() + (holding - s.archived.data());
   if (labels.empty()) {
     change.Remove(path);

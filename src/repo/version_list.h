@@ -62,9 +62,10 @@ class VersionList {
   // archive rewritten, or removed once empty). When s.versions is left empty while
   // archives remain, the newest archive's labels move back into it (the file removed),
   // so that s.versions.back() stays the latest. Returns false when the series has no
-  // such version (nothing staged).
+  // such version (nothing staged). Archives are read under `name` and staged under
+  // `staged_name` (the series' name once the change is applied; "" for `name`).
   Result<bool> RemoveLabel(storage::ChangeSet& change, const std::string& folder, const std::string& name,
-                           SeriesRecord& s, const std::string& label);
+                           SeriesRecord& s, const std::string& label, const std::string& staged_name = "");
 
  private:
   Fs& fs_;

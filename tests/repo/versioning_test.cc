@@ -296,5 +296,95 @@ TEST_CASE_TEMPLATE("Versioning: check-in with a new name renames the file; delet
   auto latest = f.repo->GetObject(doc.series_id);
   REQUIRE(latest.ok());
   CHECK(latest->properties["cmis:versionLabel"] == "1.0");
-  CHECK(f.Visible("b.txt") == "one");
+  // The version before is the latest: its name is the document's, its file's too.
+  CHECK(latest->name == "a.txt");
+  CHECK(f.Visible("a.txt") == "one");
+  CHECK_FALSE(f.Has("b.txt"));
+}
+
+// The document's name is its latest version's: deleting that version gives it the name
+// of the version before, and its file follows (the model test found a document listed
+// under one name with the path of another).
+TEST_CASE_TEMPLATE("Versioning: deleting a latest version that renamed the document gives the name back", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
+  ObjectData v1 = f.Doc(f.root, "a.txt", "one");
+  auto pwc = f.repo->CheckOut(v1.id, "alice");
+  REQUIRE(pwc.ok());
+  CheckInRequest req;
+  req.properties = Json{{"cmis:name", "b.txt"}};
+  req.content = ContentSource::FromBytes("two", "text/plain");
+  auto v2 = f.repo->CheckIn(pwc->id, req, "alice");
+  REQUIRE_MESSAGE(v2.ok(), v2.status().ToString());
+  REQUIRE(f.Visible("b.txt") == "two");
+  const uint64_t mark = *f.repo->LatestChangeToken();
+
+  SUBCASE("the name is free: the document and its file take it") {
+    Status s = f.repo->Delete(v2->id, false);
+    REQUIRE_MESSAGE(s.ok(), s.ToString());
+    auto now = f.repo->GetObject(v1.series_id);
+    REQUIRE_MESSAGE(now.ok(), now.status().ToString());
+    CHECK(now->name == "a.txt");
+    CHECK(now->path == "a.txt");
+    CHECK(now->id == v1.id);
+    CHECK(f.Visible("a.txt") == "one");
+    CHECK_FALSE(f.Has("b.txt"));
+    CHECK_FALSE(f.Has(".folio/docs/b.txt"));
+    CHECK(f.repo->GetObjectByPath("a.txt")->id == v1.id);
+    CHECK(f.repo->GetObjectByPath("b.txt").status().kind() == ErrorKind::kObjectNotFound);
+    auto page = f.repo->GetChildren(f.root, 0, 10);
+    REQUIRE(page.ok());
+    REQUIRE(page->objects.size() == 1);
+    CHECK(page->objects[0].name == "a.txt");
+    CHECK(page->objects[0].path == "a.txt");
+    auto changes = f.repo->ReadChanges(mark + 1, 10);
+    REQUIRE(changes.ok());
+    REQUIRE(changes->events.size() == 1);
+    CHECK(changes->events[0].type == "deleted");
+    CHECK(changes->events[0].object_id == v2->id);
+  }
+  SUBCASE("the name is taken: the deletion is refused and changes nothing") {
+    f.Doc(f.root, "a.txt", "another");
+    Status s = f.repo->Delete(v2->id, false);
+    CHECK_FALSE(s.ok());
+    CHECK_MESSAGE(s.kind() == ErrorKind::kNameConstraintViolation, s.ToString());
+    CHECK(f.Visible("b.txt") == "two");
+    CHECK(f.repo->GetObject(v2->id).ok());
+    CHECK(f.repo->ReadChanges(mark + 1, 10)->events.size() == 1);  // the other document's creation
+  }
+  auto report = RunFsck(f.fs(), FsckOptions{});
+  REQUIRE_MESSAGE(report.ok(), report.status().ToString());
+  for (const Finding& finding : report->findings) {
+    if (finding.severity != Severity::kNote) FAIL_CHECK(finding.id << " " << finding.path << ": " << finding.message);
+  }
+}
+
+// A document created checked out has no version: its working copy alone names it, so a
+// rename of the working copy renames the document's file at once.
+TEST_CASE_TEMPLATE("Versioning: renaming the working copy of a document created checked out renames its file", F,
+                   RepoFixture, MemRepoFixture) {
+  F f;
+  ObjectData draft = f.Doc(f.root, "d.txt", "draft", VersioningState::kCheckedOut);
+  auto renamed = f.repo->UpdateProperties(draft.id, Json{{"cmis:name", "e.txt"}}, "alice");
+  REQUIRE_MESSAGE(renamed.ok(), renamed.status().ToString());
+  CHECK(renamed->name == "e.txt");
+  CHECK(renamed->path == "e.txt");
+  CHECK(f.Has("e.txt"));
+  CHECK_FALSE(f.Has("d.txt"));
+  auto page = f.repo->GetChildren(f.root, 0, 10);
+  REQUIRE(page.ok());
+  REQUIRE(page->objects.size() == 1);
+  CHECK(page->objects[0].name == "e.txt");
+  CHECK(page->objects[0].path == "e.txt");
+  CHECK(f.Content(draft.id) == "draft");
+  CheckInRequest req;
+  auto v1 = f.repo->CheckIn(draft.id, req, "alice");
+  REQUIRE_MESSAGE(v1.ok(), v1.status().ToString());
+  CHECK(v1->name == "e.txt");
+  CHECK(f.Visible("e.txt") == "draft");
+  auto report = RunFsck(f.fs(), FsckOptions{});
+  REQUIRE_MESSAGE(report.ok(), report.status().ToString());
+  for (const Finding& finding : report->findings) {
+    if (finding.severity != Severity::kNote) FAIL_CHECK(finding.id << " " << finding.path << ": " << finding.message);
+  }
 }
