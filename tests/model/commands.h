@@ -45,15 +45,6 @@ inline constexpr bool kKnownBugReadOnlyListing = true;
 // failure (a dead disk, a full disk and power cuts still).
 inline constexpr bool kKnownBugFailedRequestAppliedLater = true;
 
-// Found by this test (not in issue 28): a document listed under another name than its
-// file's. Deleting the latest version when the version before it has another name (a
-// check-in renamed the document) lists the document under the old version's name
-// while its path says the deleted one's; renaming a document created checked out (its
-// working copy) lists it under the new name at the old path. On: DeleteVersion deletes
-// the latest version only when the one before has its name, and Rename leaves
-// documents created checked out alone.
-inline constexpr bool kKnownBugDeleteLatestRenamed = true;
-
 inline constexpr size_t kMaxPath = 4000;  // contract §8
 
 using Cmd = rc::state::Command<Model, Sut>;
@@ -335,7 +326,12 @@ class Rename : public ApiOp {
   explicit Rename(const Model& m) : target_(*rc::gen::elementOf(SetDescription::Targets(m))), name_(AnyName()) {}
   void checkPreconditions(const Model& m) const override {
     RC_PRE(target_ != 0 && m.Exists(target_));
-    if (kKnownBugDeleteLatestRenamed && m.HasDoc(target_)) RC_PRE(!m.docs.at(target_).versions.empty());
+  }
+  // A checked-out document with a version: the working copy's name, which its check-in
+  // gives the document. One created checked out (no version) is named by its working
+  // copy alone: renamed at once.
+  bool RenamesWorkingCopyOnly(const Model& m) const {
+    return m.HasDoc(target_) && m.docs.at(target_).pwc && !m.docs.at(target_).versions.empty();
   }
   bool Fits(const Model& m) const {
     if (m.HasDoc(target_)) return PathFits(PathIn(m, m.docs.at(target_).parent, name_));
@@ -343,7 +339,7 @@ class Rename : public ApiOp {
     return m.PathOf(f.parent).size() + 1 + DeepestBelow(m, target_) - f.name.size() + name_.size() <= kMaxPath;
   }
   bool Succeeds(const Model& m) const override {
-    if (m.HasDoc(target_) && m.docs.at(target_).pwc) return true;  // checked for at check-in
+    if (RenamesWorkingCopyOnly(m)) return true;  // checked for at check-in
     const int parent = m.HasFolder(target_) ? m.folders.at(target_).parent : m.docs.at(target_).parent;
     const std::string& now = m.HasFolder(target_) ? m.folders.at(target_).name : m.docs.at(target_).name;
     return (now == name_ || !m.NameTaken(parent, name_)) && Fits(m);
@@ -351,7 +347,10 @@ class Rename : public ApiOp {
   void Change(Model& m) const override {
     if (m.HasFolder(target_)) {
       m.folders[target_].name = name_;
-    } else if (m.docs[target_].pwc) {
+    } else if (RenamesWorkingCopyOnly(m)) {
+      m.docs[target_].pwc_name = name_;
+    } else if (m.docs[target_].versions.empty()) {
+      m.docs[target_].name = name_;
       m.docs[target_].pwc_name = name_;
     } else {
       m.docs[target_].name = name_;
@@ -472,17 +471,26 @@ class DeleteVersion : public ApiOp {
     const Doc& d = m.docs.at(doc_);
     const int n = static_cast<int>(d.versions.size());
     RC_PRE(index_ < n);
-    if (kKnownBugDeleteLatestRenamed && n > 1 && index_ == n - 1) RC_PRE(d.versions[n - 2].name == d.name);
+  }
+  // The name the document takes: the version before's, when the latest goes.
+  std::string NameAfter(const Model& m) const {
+    const Doc& d = m.docs.at(doc_);
+    const size_t n = d.versions.size();
+    return n > 1 && static_cast<size_t>(index_) == n - 1 ? d.versions[n - 2].name : d.name;
   }
   bool Succeeds(const Model& m) const override {
     const Doc& d = m.docs.at(doc_);
-    return d.versions.size() == 1 || !d.pwc || d.pwc_from != d.versions[index_].Label();
+    if (d.versions.size() == 1) return true;
+    if (d.pwc && d.pwc_from == d.versions[index_].Label()) return false;
+    const std::string name = NameAfter(m);
+    return name == d.name || (!m.NameTaken(d.parent, name) && PathFits(PathIn(m, d.parent, name)));
   }
   void Change(Model& m) const override {
     Doc& d = m.docs[doc_];
     if (d.versions.size() == 1) {
       m.docs.erase(doc_);
     } else {
+      d.name = NameAfter(m);
       d.versions.erase(d.versions.begin() + index_);
     }
   }
@@ -542,7 +550,9 @@ class CheckOut : public ApiOp {
     d.pwc = v.content;
     d.pwc_from = v.Label();
     d.pwc_description = v.description;
-    d.pwc_name = d.name;
+    // The working copy of an earlier version has that version's properties, its name
+    // too (its check-in restores it); the latest version's name is the document's.
+    d.pwc_name = &v == &d.versions.back() ? d.name : v.name;
   }
   Status Request([[maybe_unused]] const Model& m, Repository& r, Sut& sut) const override {
     return r.CheckOut(index_ < 0 ? sut.Id(doc_) : sut.Id(doc_) + ";" + From(m.docs.at(doc_)).Label(), kUser).status();
