@@ -8,6 +8,7 @@
 
 #include "storage/change_set.h"
 #include "storage/datetime.h"
+#include "storage/layout.h"
 
 namespace folio::storage {
 namespace {
@@ -140,15 +141,21 @@ void OverlayFs::Charge(int64_t delta) {
 
 void OverlayFs::PutLocked(const std::string& path, std::shared_ptr<Node> node) {
   auto [it, inserted] = nodes_.try_emplace(path);
-  if (inserted) Charge(static_cast<int64_t>(kPathOverhead + path.size()));
+  if (inserted) {
+    Charge(static_cast<int64_t>(kPathOverhead + path.size()));
+    DirChangedLocked(ParentPath(path));
+  }
   it->second = std::move(node);  // what was there goes (and uncounts itself) when unused
   empty_ = false;
 }
 
 void OverlayFs::EraseLocked(std::map<std::string, std::shared_ptr<Node>>::iterator it) {
   Charge(-static_cast<int64_t>(kPathOverhead + it->first.size()));
+  DirChangedLocked(ParentPath(it->first));
   nodes_.erase(it);
 }
+
+void OverlayFs::DirChangedLocked(const std::string& dir) { ++dir_changes_[dir]; }
 
 uint64_t OverlayFs::MemoryLimit() { return g_limit.load(); }
 void OverlayFs::SetMemoryLimit(uint64_t bytes) { g_limit.store(bytes); }
@@ -341,16 +348,24 @@ Status OverlayFs::RemoveTree(const std::string& path) {
 }
 
 Result<FileStat> OverlayFs::StatImpl(const std::string& path, bool identity) {
+  uint64_t changes = 0;  // of the entries of `path`, a directory
   if (!empty_) {
     std::shared_lock lock(mu_);
+    if (auto c = dir_changes_.find(path); c != dir_changes_.end()) changes = c->second;
     if (const auto* n = FindLocked(path)) {
-      if ((*n)->kind != Node::Kind::kAlias) return (*n)->StatOf();
+      if ((*n)->kind != Node::Kind::kAlias) {
+        FileStat st = (*n)->StatOf();
+        st.mtime_ns += static_cast<int64_t>(changes);
+        return st;
+      }
       const std::string target = (*n)->target;
       lock.unlock();
       return identity ? lower_.IdentityStat(target) : lower_.Stat(target);
     }
   }
-  return identity ? lower_.IdentityStat(path) : lower_.Stat(path);
+  auto st = identity ? lower_.IdentityStat(path) : lower_.Stat(path);
+  if (st.ok() && changes != 0) st->mtime_ns += static_cast<int64_t>(changes);
+  return st;
 }
 
 Result<FileStat> OverlayFs::Stat(const std::string& path) { return StatImpl(path, false); }

@@ -94,12 +94,20 @@ class OverlayFs : public Fs {
   // nothing; both keep the memory count.
   void PutLocked(const std::string& path, std::shared_ptr<Node> node);
   void EraseLocked(std::map<std::string, std::shared_ptr<Node>>::iterator it);
+  // Requires mu_ (exclusive): a name was added to or removed from `dir`.
+  void DirChangedLocked(const std::string& dir);
   // Adds `delta` (may be negative) to this overlay's count and the process's.
   void Charge(int64_t delta);
 
   Fs& lower_;
   mutable std::shared_mutex mu_;
   std::map<std::string, std::shared_ptr<Node>> nodes_;
+  // Names added to or removed from each directory (above or below) through the overlay:
+  // added to the mtime its Stat reports, as a directory's mtime changes with its
+  // entries, so that what is kept by a directory's identity (tables, listings) sees them.
+  // Not counted against the memory limit: one entry per directory a node was ever put in
+  // (a read-only repository's overlay grows by adoptions and seldom removes).
+  std::map<std::string, uint64_t> dir_changes_;
   std::atomic<bool> empty_{true};  // no node yet: every call goes straight below
   uint64_t next_inode_ = 1;        // guarded by mu_
   std::atomic<uint64_t> used_{0};  // bytes counted: each path, each node and its bytes

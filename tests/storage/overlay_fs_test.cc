@@ -107,3 +107,35 @@ TEST_CASE("OverlayFs: what every overlay holds is counted against one limit; a c
   CHECK(too_big.Is(std::errc::not_enough_memory));
   CHECK(too_big.message().find("than the 256 MiB that") != std::string::npos);
 }
+
+// What is kept by a directory's identity (the adoption tables' numbers, listings) must
+// see names added through the overlay: a read-only process once adopted a file in
+// memory and then could not find it (the model test's kKnownBugReadOnlyListing).
+TEST_CASE("OverlayFs: a directory's mtime changes with each name added or removed above it") {
+  storage::MemFs below;
+  REQUIRE(below.MakeDir("d").ok());
+  Put(below, "d/a.txt", "below");
+  storage::OverlayFs fs(below);
+  const auto mtime = [&](const std::string& dir) {
+    auto st = fs.Stat(dir);
+    REQUIRE(st.ok());
+    return st->mtime_ns;
+  };
+  const int64_t d0 = mtime("d");
+  CHECK(d0 == below.Stat("d")->mtime_ns);  // nothing changed above: the directory below
+  Put(fs, "d/new.txt", "above");
+  const int64_t d1 = mtime("d");
+  CHECK(d1 != d0);
+  REQUIRE(fs.MakeDir("d/sub").ok());
+  const int64_t sub0 = mtime("d/sub");
+  const int64_t d2 = mtime("d");
+  CHECK(d2 != d1);
+  Put(fs, "d/sub/x", "x");
+  CHECK(mtime("d/sub") != sub0);
+  REQUIRE(fs.Rename("d/new.txt", "d/sub/moved.txt").ok());
+  CHECK(mtime("d") != d2);
+  const int64_t d3 = mtime("d");
+  REQUIRE(fs.Remove("d/sub/moved.txt").ok());
+  CHECK(mtime("d") == d3);
+  CHECK(below.Stat("d")->mtime_ns == d0);  // below, nothing changed
+}
