@@ -32,13 +32,6 @@ namespace folio::model {
 // what finds the bug, so that the suite passes meanwhile. The fix of each removes its
 // switch.
 
-// Found by this test (not in issue 28): a read-only process (folio serve --read-only,
-// folio inspect) leaves a file added by hand out of its folder's listing and
-// descendants when a writer had adopted another file of that folder before (the
-// listing's total counts it). On: ReadOnlyLook adds its file only to folders where no
-// file was ever added by hand.
-inline constexpr bool kKnownBugReadOnlyListing = true;
-
 // Found by this test (not in issue 28): a request whose commit-log sync fails once
 // (EIO, the process going on) answers the error and the old state, and a later
 // checkpoint of the same process applies it anyway. On: Faulty makes no transient

@@ -157,7 +157,6 @@ class ReadOnlyLook : public Cmd {
   explicit ReadOnlyLook(const Model& m) : add_(std::make_shared<HandAddFile>(m)) {}
   void checkPreconditions(const Model& m) const override {
     add_->checkPreconditions(m);
-    if (kKnownBugReadOnlyListing) RC_PRE(!m.hand_added_in.count(add_->folder()));
   }
   void apply(Model& m) const override { add_->apply(m); }
   void run(const Model& m, Sut& sut) const override {

@@ -100,7 +100,6 @@ class HandAddFile : public HandEdit {
     d.name = name_;
     d.versions.push_back(Version{1, 0, bytes_, "", name_});
     m.docs[h_] = d;
-    m.hand_added_in.insert(folder_);
   }
   int folder() const { return folder_; }
   Status Edit(const Model& m, Fs& disk) const override { return WriteNewFile(disk, DiskPathIn(m, folder_, name_), bytes_); }
@@ -179,7 +178,6 @@ class HandRenameFile : public HandEdit {
     d.versions.push_back(Version{1, 0, m.docs.at(doc_).versions.back().content, "", name_});
     m.docs.erase(doc_);
     m.docs[h_] = d;
-    m.hand_added_in.insert(to_);
   }
   Status Edit(const Model& m, Fs& disk) const override {
     const std::string from = DiskPath(m, doc_);

@@ -51,8 +51,6 @@ struct Doc {
 struct Model {
   std::map<int, Folder> folders{{0, Folder{}}};
   std::map<int, Doc> docs;
-  // Folders a file was ever added to by hand (for kKnownBugReadOnlyListing, commands.h).
-  std::set<int> hand_added_in;
 
   bool HasFolder(int h) const { return folders.count(h) != 0; }
   bool HasDoc(int h) const { return docs.count(h) != 0; }
