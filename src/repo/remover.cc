@@ -100,9 +100,7 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
                         series.checked_out->by + "; check it in or cancel it first");
     }
     // The latest version deleted: the one before becomes the latest, and its name the
-    // document's (its file's). A rename comes first and everything is staged under the
-    // new name, as a check-in does: applying the change again never writes into a
-    // directory renamed away.
+    // document's (its file's), renamed first as a check-in does (StageDocumentRename).
     Loc now_at = loc;
     if (was_latest) {
       FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> all, versions_.AllLabels(loc.folder, loc.name, series));
@@ -112,13 +110,8 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
         const std::string name = storage::StringOr(before.properties, cmis::kName, loc.name);
         if (name != loc.name && storage::ValidateName(name).ok()) {
           FOLIO_RETURN_IF_ERROR(listings_.CheckNameFree(loc.folder, name));
-          FOLIO_ASSIGN_OR_RETURN(FileStat visible, fs_.Stat(layout_.Child(loc.folder, loc.name)));
-          change.Remove(layout_.Child(loc.folder, loc.name), storage::Guard::Inode(visible));
-          change.Rename(layout_.SeriesDir(loc.folder, loc.name), layout_.SeriesDir(loc.folder, name),
-                        storage::Guard::RecordId(std::string(storage::kSeriesFileName), "seriesId", loc.id));
           FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(loc.folder));
-          storage::StageIndexEntry(change, layout_, loc.id,
-                                   {"document", parent_id, name, storage::JoinPath(loc.folder, name)});
+          FOLIO_RETURN_IF_ERROR(staging_.StageDocumentRename(change, loc, name, parent_id));
           now_at.name = name;
         }
       }

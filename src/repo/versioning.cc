@@ -160,13 +160,8 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     // change again after a crash never writes into a directory renamed away.
     Loc now_at = loc;
     if (renames) {
-      FOLIO_ASSIGN_OR_RETURN(FileStat visible, fs_.Stat(layout_.Child(loc.folder, loc.name)));
-      change.Remove(layout_.Child(loc.folder, loc.name), storage::Guard::Inode(visible));
-      change.Rename(layout_.SeriesDir(loc.folder, loc.name), layout_.SeriesDir(loc.folder, new_name),
-                    storage::Guard::RecordId(std::string(storage::kSeriesFileName), "seriesId", loc.id));
       FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(loc.folder));
-      storage::StageIndexEntry(change, layout_, series.series_id,
-                               {"document", parent_id, new_name, storage::JoinPath(loc.folder, new_name)});
+      FOLIO_RETURN_IF_ERROR(staging_.StageDocumentRename(change, loc, new_name, parent_id));
       now_at.name = new_name;
     }
     const std::string version_content = layout_.VersionContent(now_at.folder, now_at.name, label);
