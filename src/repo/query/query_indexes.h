@@ -2,7 +2,7 @@
 // the life of the server, built in the background at start so that the first query of
 // a large repository does not wait for it (the ready line never waits for it either).
 //
-// Where an index lives (CONTRACT §9 "reads never write", docs/STORAGE.md §12): in the
+// Where an index lives (docs/STORAGE.md §8.8 "Reads never write", §12): in the
 // repository's metadata when this server may write it; otherwise (a read-only store, a
 // read-only mount, a directory this process may not write) in a scratch directory
 // outside the data directory, built there from the repository's files. Nothing is then
