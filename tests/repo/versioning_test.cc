@@ -31,6 +31,15 @@ ObjectData Cycle(RepoFixture& f, const std::string& id, bool major, const std::s
   return CheckInNew(f, pwc->id, major, bytes);
 }
 
+// fsck of the fixture's disk reports nothing but notes.
+void CheckFsckFindsNothing(RepoFixture& f) {
+  auto report = RunFsck(f.fs(), FsckOptions{});
+  REQUIRE_MESSAGE(report.ok(), report.status().ToString());
+  for (const Finding& finding : report->findings) {
+    if (finding.severity != Severity::kNote) FAIL_CHECK(finding.id << " " << finding.path << ": " << finding.message);
+  }
+}
+
 }  // namespace
 
 TEST_CASE_TEMPLATE("Versioning: history 1.0 -> 1.1 -> 2.0 -> 2.1 -> 3.0 with exact flags on every version", F,
@@ -221,11 +230,7 @@ TEST_CASE_TEMPLATE("Versioning: a check-out copies the version's content into a 
     CHECK(f.Content(doc.id) == "base");
     CHECK(f.Visible("l.txt") == "base");
   }
-  auto report = RunFsck(f.fs(), FsckOptions{});
-  REQUIRE_MESSAGE(report.ok(), report.status().ToString());
-  for (const Finding& finding : report->findings) {
-    if (finding.severity != Severity::kNote) FAIL_CHECK(finding.id << " " << finding.path << ": " << finding.message);
-  }
+  CheckFsckFindsNothing(f);
 }
 
 TEST_CASE_TEMPLATE("Versioning: checking out an earlier version and checking it in restores it", F,
@@ -352,11 +357,7 @@ TEST_CASE_TEMPLATE("Versioning: deleting a latest version that renamed the docum
     CHECK(f.repo->GetObject(v2->id).ok());
     CHECK(f.repo->ReadChanges(mark + 1, 10)->events.size() == 1);  // the other document's creation
   }
-  auto report = RunFsck(f.fs(), FsckOptions{});
-  REQUIRE_MESSAGE(report.ok(), report.status().ToString());
-  for (const Finding& finding : report->findings) {
-    if (finding.severity != Severity::kNote) FAIL_CHECK(finding.id << " " << finding.path << ": " << finding.message);
-  }
+  CheckFsckFindsNothing(f);
 }
 
 // A document created checked out has no version: its working copy alone names it, so a
@@ -382,9 +383,5 @@ TEST_CASE_TEMPLATE("Versioning: renaming the working copy of a document created 
   REQUIRE_MESSAGE(v1.ok(), v1.status().ToString());
   CHECK(v1->name == "e.txt");
   CHECK(f.Visible("e.txt") == "draft");
-  auto report = RunFsck(f.fs(), FsckOptions{});
-  REQUIRE_MESSAGE(report.ok(), report.status().ToString());
-  for (const Finding& finding : report->findings) {
-    if (finding.severity != Severity::kNote) FAIL_CHECK(finding.id << " " << finding.path << ": " << finding.message);
-  }
+  CheckFsckFindsNothing(f);
 }
