@@ -413,6 +413,10 @@ std::vector<std::string> Sut::NewEvents() {
       if (e.token <= token_) out.push_back("<token " + std::to_string(e.token) + " again>");
       token_ = e.token;
       out.push_back(e.type + " " + e.object_id);
+      if (e.type == "created") logged_ids_.insert(e.object_id);
+      if (e.type == "deleted" && logged_ids_.erase(e.object_id) == 0) {
+        out.push_back("<deleted " + e.object_id + ": no created event named that id>");
+      }
     }
     if (!page->has_more || page->events.empty()) return out;
   }

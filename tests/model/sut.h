@@ -81,7 +81,9 @@ class Sut {
   // each: equal before and after means nothing was written.
   std::string Snapshot();
   // The change-log events recorded since the last call (marking them read), one line
-  // each: "type objectId". Errors become a line of their own.
+  // each: "type objectId". Errors become a line of their own (starting with "<"), a
+  // "deleted" event naming an id no "created" event named among them (a deleted object
+  // is named by the id a client saw in the log: docs/API.md §7.12).
   std::vector<std::string> NewEvents();
 
   // Steps run by every Sut of this process (for the long campaign's count).
@@ -104,6 +106,7 @@ class Sut {
   std::set<int> fresh_;    // handles given an id since the last LearnIds
   std::set<int> handles_;  // the model's handles at the last LearnIds
   uint64_t token_ = 0;  // the newest change-log token read
+  std::set<std::string> logged_ids_;  // ids "created" in the log and not "deleted" since
 };
 
 }  // namespace folio::model
