@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <spdlog/spdlog.h>
+
 #include "folio/cmis_ids.h"
 #include "repo/adopter.h"
 #include "repo/locator.h"
@@ -197,16 +199,35 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
     if (st.ok() && st->type == FileType::kFile &&
         (st->size != series_in.file_size || st->mtime_ns != series_in.file_mtime_ns ||
          (series_in.file_inode != 0 && st->inode != series_in.file_inode))) {
+      // Taking the edit in is a change of its own: when the disk fails it, the object
+      // is built as its records say (the next read tries again), so that the answer
+      // of a write that is done never says it failed.
+      const auto unrecorded = [&](const Status& s) {
+        // (Out of memory for a read-only process's adoptions: refused, as every read of it.)
+        if (s.kind() != ErrorKind::kStorage || s.Is(std::errc::not_enough_memory)) return false;
+        spdlog::warn("the hand edit of '{}' is not taken in yet: {}", storage::JoinPath(loc.folder, loc.name),
+                     s.message());
+        return true;
+      };
       if (adopted != nullptr) {
-        FOLIO_ASSIGN_OR_RETURN(adopted, adopter_.AbsorbAdoptedEdit(loc.folder, loc.name));
-        if (adopted == nullptr) {
-          return ObjectNotFound("document '" + storage::JoinPath(loc.folder, loc.name) + "' was removed from disk");
+        auto now = adopter_.AbsorbAdoptedEdit(loc.folder, loc.name);
+        if (!now.ok() && !unrecorded(now.status())) return now.status();
+        if (now.ok()) {
+          if (*now == nullptr) {
+            return ObjectNotFound("document '" + storage::JoinPath(loc.folder, loc.name) + "' was removed from disk");
+          }
+          adopted = *now;
+          absorbed_series = AdoptedSeries(adopted->entry);
+          absorbed = true;
         }
-        absorbed_series = AdoptedSeries(adopted->entry);
       } else {
-        FOLIO_ASSIGN_OR_RETURN(absorbed_series, adopter_.AbsorbHandEdit(loc.folder, loc.name));
+        auto now = adopter_.AbsorbHandEdit(loc.folder, loc.name);
+        if (!now.ok() && !unrecorded(now.status())) return now.status();
+        if (now.ok()) {
+          absorbed_series = std::move(*now);
+          absorbed = true;
+        }
       }
-      absorbed = true;
     } else if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) {
       // Removed by hand: the document is gone for a person running ls, so for us too;
       // its deletion is recorded now (docs/STORAGE.md §9).
