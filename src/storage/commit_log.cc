@@ -113,6 +113,20 @@ std::string RecordFrame(uint64_t epoch, uint64_t lsn, const ChangeSet& change) {
   return Sealed(std::move(out));
 }
 
+std::string VoidFrame(uint64_t epoch, uint64_t lsn, size_t length) {
+  std::string out(kCrcRoom, ' ');
+  out += "{\"epoch\":";
+  out += std::to_string(epoch);
+  out += ",\"lsn\":";
+  out += std::to_string(lsn);
+  out += ",\"void\":true,";
+  AppendChangeSetMembers(out, ChangeSet{});
+  out.push_back('}');
+  if (out.size() + 1 > length) return "";
+  out.resize(length - 1, ' ');  // whitespace after the JSON value: the same value
+  return Sealed(std::move(out));
+}
+
 Result<std::unique_ptr<CommitLog>> CommitLog::Open(Fs& fs, const std::string& path) {
   auto st = fs.Stat(path);
   if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) {

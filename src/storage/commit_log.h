@@ -89,4 +89,10 @@ class CommitLog {
 // The frame of record `lsn` of `epoch` holding `change`.
 std::string RecordFrame(uint64_t epoch, uint64_t lsn, const ChangeSet& change);
 
+// A frame of exactly `length` bytes for record `lsn` of `epoch` that changes nothing
+// (`"void":true`, no action, no event; its JSON text padded with spaces): written over
+// the frame of a record whose request failed, so that the records after it still
+// follow and no recovery applies the failed one. Empty when `length` is too short.
+std::string VoidFrame(uint64_t epoch, uint64_t lsn, size_t length);
+
 }  // namespace folio::storage

@@ -32,6 +32,9 @@ struct Committer::Pending {
   bool applying = false;
   bool applied = false;
   bool done = false;
+  // The batch's write or sync failed and this record's frame was overwritten (and
+  // synced) with a void record: it never takes effect. Set by the leader before `durable`.
+  bool voided = false;
   // Earlier records still in flight (of this group or an earlier one) that touch the
   // same paths, or a directory above one of them: applied first, in log order. Guarded
   // by q_mu_ (set before `durable`); shared, as an earlier group may finish first.
@@ -683,8 +686,39 @@ Status Committer::WriteBatch(const std::vector<std::shared_ptr<Pending>>& batch)
   if (s.ok()) {
     ++stats_.log_syncs;
     stats_.commits += batch.size();
+  } else {
+    VoidBatch(batch);
   }
   return s;
+}
+
+void Committer::VoidBatch(const std::vector<std::shared_ptr<Pending>>& batch) {
+  // The frames may have reached the disk (a failed fdatasync says nothing of which
+  // pages did), and a recovery would apply them: the requests were answered with the
+  // error. Same lsns and lengths, so that the records after them still follow.
+  uint64_t epoch;
+  {
+    std::lock_guard<std::mutex> h(header_mu_);
+    epoch = header_.epoch;
+  }
+  std::string voids;
+  for (const auto& b : batch) {
+    std::string frame = VoidFrame(epoch, b->lsn, b->frame.size());
+    if (frame.empty()) return;  // never: a record frame is longer than an empty one
+    voids += frame;
+  }
+  Status s = log_->Write(batch.front()->offset, voids);
+  if (s.ok()) s = log_->Sync();
+  if (!s.ok()) return;  // a disk that keeps failing: recovery may complete them
+  const std::string uploads = layout_.UploadsDir();
+  std::vector<std::string> unused;  // upload files only these records would have linked
+  for (const auto& b : batch) {
+    b->voided = true;
+    for (const Action& a : b->change.actions()) {
+      if (a.op == Action::Op::kLink && IsUnder(a.source, uploads)) unused.push_back(a.source);
+    }
+  }
+  AddGarbage(unused);
 }
 
 void Committer::ApplyOwn(Pending& p, std::unique_lock<std::mutex>& q) {
@@ -714,12 +748,13 @@ void Committer::ApplyOwn(Pending& p, std::unique_lock<std::mutex>& q) {
 
 void Committer::FinishBatch(const std::vector<std::shared_ptr<Pending>>& batch, const Status& written) {
   if (written.ok()) {
-    // On a full disk: the garbage of earlier changes (a deleted document's files) may
-    // make room. A committed record is applied again, as recovery would apply it, alone
-    // (no later group is written or applied meanwhile: its temp files sit beside ours).
-    bool full = false;
-    for (const auto& b : batch) full |= b->status.Is(std::errc::no_space_on_device);
-    if (full && !broken_) {
+    // A committed record whose apply failed is applied again at once, as recovery
+    // would apply it, alone (no later group is written or applied meanwhile: its temp
+    // files sit beside ours): after a transient error the request is then done, as
+    // its answer says. On a full disk, the garbage of earlier changes (a deleted
+    // document's files) may make room first.
+    const auto retry = [&](const Pending& b) { return !b.status.ok() && !IsUnwritable(b.status); };
+    if (!broken_ && std::any_of(batch.begin(), batch.end(), [&](const auto& b) { return retry(*b); })) {
       std::unique_lock<std::mutex> q(q_mu_);
       q_cv_.wait(q, [&] { return !leader_active_; });
       leader_active_ = true;
@@ -727,11 +762,13 @@ void Committer::FinishBatch(const std::vector<std::shared_ptr<Pending>>& batch, 
         return std::all_of(queue_.begin(), queue_.end(), [](const auto& b) { return !b->durable || b->applied; });
       });
       q.unlock();
-      bool freed = false;
+      std::optional<bool> freed;
       for (const auto& b : batch) {
-        if (!b->status.Is(std::errc::no_space_on_device) || broken_) continue;
-        if (!freed && !FreeGarbage()) break;
-        freed = true;
+        if (!retry(*b) || broken_) continue;
+        if (b->status.Is(std::errc::no_space_on_device)) {
+          if (!freed) freed = FreeGarbage();
+          if (!*freed) continue;  // nothing freed: it would fail the same way
+        }
         RemoveTempsBeside(b->change);
         b->status = ApplyFiles(b->change);
       }
@@ -744,14 +781,18 @@ void Committer::FinishBatch(const std::vector<std::shared_ptr<Pending>>& batch, 
       if (!b->status.ok()) continue;
       events.insert(events.end(), b->change.events().begin(), b->change.events().end());
     }
+    // Tried again once, as the files were (Append skips the events it holds already).
     Status logged = changes_.Append(events);
-    if (logged.Is(std::errc::no_space_on_device) && FreeGarbage()) logged = changes_.Append(events);
+    if (!logged.ok() && !IsUnwritable(logged) && (!logged.Is(std::errc::no_space_on_device) || FreeGarbage())) {
+      logged = changes_.Append(events);
+    }
     for (const auto& b : batch) {
       if (b->status.ok() && !b->change.events().empty()) b->status = logged;
     }
   }
   for (const auto& b : batch) {
-    if (b->status.ok() && !broken_) {
+    if ((b->status.ok() || b->voided) && !broken_) {
+      // Applied, or void in the log: recovery need not look at it again.
       std::lock_guard<std::mutex> h(header_mu_);
       header_.applied_lsn = b->lsn;
       header_.applied_end = b->offset + b->frame.size();

@@ -98,8 +98,11 @@ class Committer {
   // committer (kRuntime if it does); bookkeeping it needs first (adopting a file added
   // by hand) goes through Defer. Errors: those of `stage` (nothing is written); those
   // of the deferred bookkeeping;
-  // kPermissionDenied when read-only; kStorage when the disk fails (a record that
-  // reached the log is completed by the next writer or by fsck --repair), with cause
+  // kPermissionDenied when read-only; kStorage when the disk fails: then the change is
+  // not made (its record in the log is voided, docs/STORAGE.md §8.3; a failed apply or
+  // change-log append after the commit point is tried once more, and answered by that),
+  // except on a disk that keeps failing, where a record that reached the log may be
+  // completed by the next writer or by fsck --repair; kStorage with cause
   // read_only_file_system and a message naming the repository on a read-only mount,
   // with cause permission_denied and one saying so where this process may not write.
   Status Run(const std::function<Status(ChangeSet&)>& stage);
@@ -185,6 +188,10 @@ class Committer {
   // their events, the log header, the conflict set.
   void OrderBatch(const std::vector<std::shared_ptr<Pending>>& batch);
   Status WriteBatch(const std::vector<std::shared_ptr<Pending>>& batch);
+  // After the batch's write or sync failed: overwrites its frames with void records
+  // and syncs, marking each record `voided`; when that fails too, leaves them (the
+  // next recovery may then apply them). Requires the leader's place.
+  void VoidBatch(const std::vector<std::shared_ptr<Pending>>& batch);
   void FinishBatch(const std::vector<std::shared_ptr<Pending>>& batch, const Status& written);
   // Applies `p`'s files on the calling thread (its own), once the records it must
   // follow are applied. Requires q_mu_ held by `q`; lets it go while applying.

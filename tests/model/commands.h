@@ -28,16 +28,6 @@
 
 namespace folio::model {
 
-// Known bugs, not fixed yet: each switch keeps the model from generating (or checking)
-// what finds the bug, so that the suite passes meanwhile. The fix of each removes its
-// switch.
-
-// Found by this test (not in issue 28): a request whose commit-log sync fails once
-// (EIO, the process going on) answers the error and the old state, and a later
-// checkpoint of the same process applies it anyway. On: Faulty makes no transient
-// failure (a dead disk, a full disk and power cuts still).
-inline constexpr bool kKnownBugFailedRequestAppliedLater = true;
-
 inline constexpr size_t kMaxPath = 4000;  // contract §8
 
 using Cmd = rc::state::Command<Model, Sut>;
