@@ -5,6 +5,7 @@
 // their properties validated, stored in the sidecar and shown, queries FROM them, and
 // deleteType refused while an object has one.
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 
@@ -41,6 +42,18 @@ void CreateSecondaryTypes(httplib::Client& c, const FixtureVariant& v) {
   REQUIRE_MESSAGE(reviewed->status == 201, reviewed->body);
 }
 
+// Runs `body` on server `f` for each variant, after CreateSecondaryTypes: `base` is the
+// repository URL, `ids` the spelling of cmis:secondaryObjectTypeIds there.
+void ForEachVariant(ServerFixture& f, const std::function<void(httplib::Client& c, const FixtureVariant& v,
+                                                               const std::string& base, const std::string& ids)>& body) {
+  auto c = f.Client();
+  for (const FixtureVariant& v : kFixtureVariants) {
+    CAPTURE(v.repo);
+    CreateSecondaryTypes(c, v);
+    body(c, v, "/demo/" + v.repo, v.prefix + "secondaryObjectTypeIds");
+  }
+}
+
 Json GetObject(httplib::Client& c, const std::string& repo, const std::string& id, bool succinct = true) {
   return GetJson(c, "/demo/" + repo + "?cmisselector=object&succinct=" + (succinct ? "true" : "false") +
                         "&objectId=" + id);
@@ -61,11 +74,7 @@ std::vector<std::string> FilesHolding(const std::string& dir, const std::string&
 
 TEST_CASE("Http secondary types: createType under cmis:secondary, listed by typeChildren and typeDescendants") {
   ServerFixture f;
-  auto c = f.Client();
-  for (const FixtureVariant& v : kFixtureVariants) {
-    CAPTURE(v.repo);
-    const std::string base = "/demo/" + v.repo;
-    CreateSecondaryTypes(c, v);
+  ForEachVariant(f, [&](httplib::Client& c, const FixtureVariant& v, const std::string& base, const std::string&) {
     const Json t = GetJson(c, base + "?cmisselector=typeDefinition&typeId=acme:tagged");
     CHECK(t["baseId"] == v.prefix + "secondary");
     CHECK(t["parentId"] == v.prefix + "secondary");
@@ -98,17 +107,12 @@ TEST_CASE("Http secondary types: createType under cmis:secondary, listed by type
     CHECK(doc->status == 409);
     CHECK(BodyJson(doc)["exception"] == "constraint");
     CHECK(Message(doc).find("acme:tagged") != std::string::npos);
-  }
+  });
 }
 
 TEST_CASE("Http secondary types: added, validated, stored, shown and removed through the property") {
   ServerFixture f;
-  auto c = f.Client();
-  for (const FixtureVariant& v : kFixtureVariants) {
-    CAPTURE(v.repo);
-    const std::string base = "/demo/" + v.repo;
-    const std::string ids = v.prefix + "secondaryObjectTypeIds";
-    CreateSecondaryTypes(c, v);
+  ForEachVariant(f, [&](httplib::Client& c, const FixtureVariant& v, const std::string& base, const std::string& ids) {
     int n = 0;
     for (Encoding enc : {Encoding::kJson, Encoding::kUrlencoded, Encoding::kMultipart}) {
       CAPTURE(EncodingName(enc));
@@ -217,17 +221,12 @@ TEST_CASE("Http secondary types: added, validated, stored, shown and removed thr
       CHECK(p["acme:label"] == "box");
     }
     CHECK(seen);
-  }
+  });
 }
 
 TEST_CASE("Http secondary types: checkIn and bulkUpdate add and remove them") {
   ServerFixture f;
-  auto c = f.Client();
-  for (const FixtureVariant& v : kFixtureVariants) {
-    CAPTURE(v.repo);
-    const std::string base = "/demo/" + v.repo;
-    const std::string ids = v.prefix + "secondaryObjectTypeIds";
-    CreateSecondaryTypes(c, v);
+  ForEachVariant(f, [&](httplib::Client& c, const FixtureVariant& v, const std::string& base, const std::string& ids) {
     const auto create = [&](const std::string& name) -> std::string {
       auto r = PostAs(c, base, Encoding::kJson, {{"cmisaction", "createDocument"}, {"succinct", "true"}},
                       Json{{v.prefix + "name", name}});
@@ -276,17 +275,12 @@ TEST_CASE("Http secondary types: checkIn and bulkUpdate add and remove them") {
     o = GetObject(c, v.repo, version);
     CHECK(o["succinctProperties"][ids] == Json::array({"acme:reviewed"}));
     CHECK(o["succinctProperties"]["acme:reviewer"] == "carol");
-  }
+  });
 }
 
 TEST_CASE("Http secondary types: a query FROM one finds the objects that have it") {
   ServerFixture f;
-  auto c = f.Client();
-  for (const FixtureVariant& v : kFixtureVariants) {
-    CAPTURE(v.repo);
-    const std::string base = "/demo/" + v.repo;
-    const std::string ids = v.prefix + "secondaryObjectTypeIds";
-    CreateSecondaryTypes(c, v);
+  ForEachVariant(f, [&](httplib::Client& c, const FixtureVariant& v, const std::string& base, const std::string& ids) {
     for (const auto& [name, label] : {std::pair{"q-one.txt", "red"}, std::pair{"q-two.txt", "blue"}}) {
       REQUIRE(PostAs(c, base, Encoding::kJson, {{"cmisaction", "createDocument"}},
                      Json{{v.prefix + "name", name}, {ids, "acme:tagged"}, {"acme:label", label}})
@@ -311,17 +305,12 @@ TEST_CASE("Http secondary types: a query FROM one finds the objects that have it
     const Json refused = query("SELECT * FROM cmis:document WHERE acme:label = 'blue'", 400);
     CHECK(refused["exception"] == "invalidArgument");
     CHECK(refused["message"].get<std::string>().find("acme:label") != std::string::npos);
-  }
+  });
 }
 
 TEST_CASE("Http secondary types: deleteType is refused while an object has the type") {
   ServerFixture f;
-  auto c = f.Client();
-  for (const FixtureVariant& v : kFixtureVariants) {
-    CAPTURE(v.repo);
-    const std::string base = "/demo/" + v.repo;
-    const std::string ids = v.prefix + "secondaryObjectTypeIds";
-    CreateSecondaryTypes(c, v);
+  ForEachVariant(f, [&](httplib::Client& c, const FixtureVariant& v, const std::string& base, const std::string& ids) {
     auto made = PostAs(c, base, Encoding::kJson, {{"cmisaction", "createFolder"}, {"succinct", "true"}},
                        Json{{v.prefix + "name", "keeps-it"}});
     REQUIRE(made);
@@ -343,7 +332,7 @@ TEST_CASE("Http secondary types: deleteType is refused while an object has the t
                 ->status == 200);
     CHECK(PostAs(c, base, Encoding::kJson, {{"cmisaction", "deleteType"}, {"typeId", "acme:tagged"}})->status == 200);
     GetJson(c, base + "?cmisselector=typeDefinition&typeId=acme:tagged", 404);
-  }
+  });
 }
 
 }  // namespace
