@@ -63,6 +63,20 @@ const PropertyDefinitionIndex* Renderer::PropertyDefinitions(const std::string& 
   return it->second.get();
 }
 
+const Json* Renderer::Definition(const ObjectData& object, const PropertyDefinitionIndex* defs, const std::string& id) {
+  if (defs == nullptr) return nullptr;
+  if (const auto d = defs->by_id.find(id); d != defs->by_id.end()) return d->second;
+  const auto secondary = object.properties.find(std::string(kPropSecondaryObjectTypeIds));
+  if (secondary == object.properties.end() || !secondary->is_array()) return nullptr;
+  for (const Json& type_id : *secondary) {
+    if (!type_id.is_string()) continue;
+    const PropertyDefinitionIndex* own = PropertyDefinitions(type_id.get_ref<const std::string&>());
+    if (own == nullptr) continue;
+    if (const auto d = own->by_id.find(id); d != own->by_id.end()) return d->second;
+  }
+  return nullptr;
+}
+
 namespace {
 
 // The string member `key` of a property definition, or `fallback`.
@@ -129,11 +143,7 @@ void Renderer::WriteProperties(const ObjectData& object, JsonWriter& w) {
     const std::string& id = it.key();
     if (options_.filter && !options_.filter->contains(id)) continue;
     if (variant_a && !id.starts_with(kCmisPrefix) && ToCanonicalPropertyId(id) != id) continue;
-    const Json* def = nullptr;
-    if (defs != nullptr) {
-      const auto d = defs->by_id.find(id);
-      if (d != defs->by_id.end()) def = d->second;
-    }
+    const Json* def = Definition(object, defs, id);
     const std::string_view response_id = ToResponseId(options_.variant, id);
     w.Key(response_id);
     if (options_.succinct) {
@@ -175,11 +185,7 @@ void Renderer::WriteQueryResult(const ObjectData& object, const std::vector<Resu
       }
       continue;
     }
-    const Json* def = nullptr;
-    if (defs != nullptr) {
-      const auto d = defs->by_id.find(c.property_id);
-      if (d != defs->by_id.end()) def = d->second;
-    }
+    const Json* def = Definition(object, defs, c.property_id);
     const auto it = object.properties.find(c.property_id);
     const Json& value = it == object.properties.end() ? kNull : *it;
     const std::string_view response_id = ToResponseId(options_.variant, c.property_id);

@@ -73,6 +73,9 @@ class Renderer {
   // A type's property definitions with an index by id (ordered_json finds linearly);
   // null when there is no repository or no such type.
   const PropertyDefinitionIndex* PropertyDefinitions(const std::string& type_id);
+  // The definition of property `id` of `object`: from `defs` (its type's), else from
+  // those of the secondary types it lists; null when none defines it.
+  const Json* Definition(const ObjectData& object, const PropertyDefinitionIndex* defs, const std::string& id);
   void WriteValue(std::string_view id, const Json& value, const Json* definition, JsonWriter& w) const;
   void WriteDetailed(std::string_view id, std::string_view response_id, std::string_view query_name,
                      const Json& value, const Json* definition, JsonWriter& w) const;

@@ -248,16 +248,31 @@ class RepoReader {
     return o.ok() ? DisplayPath(o->path) : "";
   }
 
-  // Custom properties of `o`; datetimes (milliseconds in ObjectData) as ISO text.
+  // Custom properties of `o` (its type's and its secondary types', with the list of
+  // those as cmis:secondaryObjectTypeIds); datetimes (milliseconds in ObjectData) as ISO
+  // text.
   Result<Json> CustomProperties(const ObjectData& o) {
     Json out = Json::object();
     for (const auto& [key, value] : o.properties.items()) {
       if (cmis::IsBuiltInId(key)) continue;
       out[key] = value;
     }
+    const auto secondary = o.properties.find(cmis::kSecondaryObjectTypeIds);
+    const bool has_secondary = secondary != o.properties.end() && secondary->is_array() && !secondary->empty();
+    if (has_secondary) out[cmis::kSecondaryObjectTypeIds] = *secondary;
     if (out.empty()) return out;
     FOLIO_ASSIGN_OR_RETURN(const Json* type, TypeDefinition(o.type_id));
-    const Json& defs = type->contains("propertyDefinitions") ? (*type)["propertyDefinitions"] : Json::object();
+    Json defs = type->contains("propertyDefinitions") ? (*type)["propertyDefinitions"] : Json::object();
+    if (has_secondary) {
+      for (const Json& id : *secondary) {
+        if (!id.is_string()) continue;
+        auto own = TypeDefinition(id.get<std::string>());
+        if (!own.ok() || !(*own)->contains("propertyDefinitions")) continue;
+        for (auto it = (**own)["propertyDefinitions"].begin(); it != (**own)["propertyDefinitions"].end(); ++it) {
+          if (!defs.contains(it.key())) defs[it.key()] = *it;
+        }
+      }
+    }
     for (auto& [key, value] : out.items()) {
       if (!defs.contains(key) || defs[key].value("propertyType", "") != "datetime") continue;
       auto to_iso = [](Json& v) {

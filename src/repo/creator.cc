@@ -7,6 +7,7 @@
 #include "repo/locator.h"
 #include "repo/object_builder.h"
 #include "repo/properties.h"
+#include "repo/secondary_types.h"
 #include "repo/staging.h"
 #include "repo/version_label.h"
 #include "repo/write_check.h"
@@ -25,23 +26,38 @@ Result<TypeDef> CreatableType(TypeRegistry& types, const std::string& requested,
     return type.status();
   }
   const TypeDef& def = **type;
-  if (def.base != base || id == cmis::kPolicy || id == cmis::kSecondary) {
+  if (BaseIdOf(def) != BaseTypeId(base)) {
     return InvalidArgument("type '" + id + "' is not a " + std::string(BaseTypeId(base)) + " type");
   }
   if (!def.creatable) return Constraint("type '" + id + "' is not creatable");
   return def;
 }
 
-Result<Json> InitialProperties(const TypeDef& type, const Json& input_in, const std::string& user, int64_t now) {
+Result<Json> InitialProperties(TypeRegistry& types, const TypeDef& type, const Json& input_in, const std::string& user,
+                               int64_t now) {
   Json input = input_in.is_object() ? input_in : Json::object();
   input.erase(cmis::kName);
   input.erase(cmis::kObjectTypeId);
-  FOLIO_ASSIGN_OR_RETURN(Json given, NormalizeProperties(type, input, PropertyMode::kCreate));
+  // The secondary types given add their properties to those the input may set.
+  std::vector<std::string> secondary;
+  if (auto it = input.find(cmis::kSecondaryObjectTypeIds); it != input.end()) {
+    FOLIO_ASSIGN_OR_RETURN(secondary, GivenSecondaryTypeIds(*it));
+    input.erase(it);
+  }
+  std::shared_ptr<const TypeDef> with_secondary;
+  const TypeDef* rules = &type;
+  if (!secondary.empty()) {
+    FOLIO_ASSIGN_OR_RETURN(with_secondary,
+                           WithSecondaryTypes(types, std::make_shared<const TypeDef>(type), secondary, true));
+    rules = with_secondary.get();
+  }
+  FOLIO_ASSIGN_OR_RETURN(Json given, NormalizeProperties(*rules, input, PropertyMode::kCreate));
   Json stored = NewObjectProperties(type.id, user, now);
   for (auto& [k, v] : given.items()) {
     if (!v.is_null()) stored[k] = v;
   }
-  FOLIO_RETURN_IF_ERROR(CheckRequired(type, stored));
+  if (!secondary.empty()) stored[cmis::kSecondaryObjectTypeIds] = secondary;
+  FOLIO_RETURN_IF_ERROR(CheckRequiredWithSecondaryTypes(types, *rules, stored));
   return stored;
 }
 
@@ -62,7 +78,7 @@ Result<Creator::Filed> Creator::PrepareFiled(const std::string& parent_id, const
   FOLIO_ASSIGN_OR_RETURN(f.type, CreatableType(types_, obj.type_id, base));
   FOLIO_RETURN_IF_ERROR(listings_.CheckNameFree(f.parent.folder, obj.name));
   if (id_prefix != 0) f.rec.id = staging_.NewObjectId(id_prefix);
-  FOLIO_ASSIGN_OR_RETURN(f.rec.properties, InitialProperties(f.type, obj.properties, user, storage::NowMs()));
+  FOLIO_ASSIGN_OR_RETURN(f.rec.properties, InitialProperties(types_, f.type, obj.properties, user, storage::NowMs()));
   f.rec.acl = obj.acl;
   return f;
 }
@@ -79,7 +95,7 @@ Result<ObjectData> Creator::CreateFolder(const std::string& parent_id, const New
     storage::StageIndexEntry(change, layout_, f.rec.id, {"folder", f.parent.id, obj.name, path});
     FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, staging_, path, f.rec.id));
     change.Record(Event("created", f.rec.id, BaseType::kFolder, f.type.id));
-    FOLIO_RETURN_IF_ERROR(staging_.StageTypeUsage(change, f.type.id, f.rec.id));
+    FOLIO_RETURN_IF_ERROR(StageTypeUsages(staging_, change, f.type.id, f.rec.properties, f.rec.id));
     made = Loc{BaseType::kFolder, f.rec.id, path, obj.name};
     return OkStatus();
   }));
@@ -143,7 +159,7 @@ Result<ObjectData> Creator::CreateDocument(const std::string& parent_id, const N
     change.Record(Event("created",
                         checked_out ? storage::PwcId(series.series_id) : storage::VersionId(series.series_id, file_label),
                         BaseType::kDocument, type.id));
-    FOLIO_RETURN_IF_ERROR(staging_.StageTypeUsage(change, type.id, series.series_id));
+    FOLIO_RETURN_IF_ERROR(StageTypeUsages(staging_, change, type.id, rec.properties, series.series_id));
     return OkStatus();
   }));
   FOLIO_ASSIGN_OR_RETURN(Target t, locator_.DocumentTarget(made.folder, made.name));
@@ -162,7 +178,7 @@ Result<ObjectData> Creator::CreateItem(const std::string& parent_id, const NewOb
     storage::StageIndexEntry(change, layout_, f.rec.id,
                              {"item", f.parent.id, obj.name, storage::JoinPath(f.parent.folder, obj.name)});
     change.Record(Event("created", f.rec.id, BaseType::kItem, f.type.id));
-    FOLIO_RETURN_IF_ERROR(staging_.StageTypeUsage(change, f.type.id, f.rec.id));
+    FOLIO_RETURN_IF_ERROR(StageTypeUsages(staging_, change, f.type.id, f.rec.properties, f.rec.id));
     made = Loc{BaseType::kItem, f.rec.id, f.parent.folder, obj.name};
     return OkStatus();
   }));
@@ -189,14 +205,14 @@ Result<ObjectData> Creator::CreateRelationship(const NewObject& obj, const std::
     }
     ObjectRecord rec;
     rec.id = staging_.NewObjectId('r');
-    FOLIO_ASSIGN_OR_RETURN(rec.properties, InitialProperties(type, obj.properties, user, storage::NowMs()));
+    FOLIO_ASSIGN_OR_RETURN(rec.properties, InitialProperties(types_, type, obj.properties, user, storage::NowMs()));
     rec.properties[cmis::kName] = obj.name;
     rec.acl = obj.acl;
     FOLIO_RETURN_IF_ERROR(staging_.StageDirIfMissing(change, layout_.RelationshipsDir()));
     change.PutJson(layout_.RelationshipFile(rec.id), ToJson(rec));
     storage::StageIndexEntry(change, layout_, rec.id, {"relationship", "", obj.name, ""});
     change.Record(Event("created", rec.id, BaseType::kRelationship, type.id));
-    FOLIO_RETURN_IF_ERROR(staging_.StageTypeUsage(change, type.id, rec.id));
+    FOLIO_RETURN_IF_ERROR(StageTypeUsages(staging_, change, type.id, rec.properties, rec.id));
     made = Loc{BaseType::kRelationship, rec.id, "", obj.name};
     return OkStatus();
   }));

@@ -68,7 +68,10 @@ class Creator {
 // type of `base`. Errors: kInvalidArgument (unknown type, other base), kConstraint.
 Result<TypeDef> CreatableType(TypeRegistry& types, const std::string& requested, BaseType base);
 // Stored properties of a new object of `type`: the system ones plus the validated
-// input. Errors: those of NormalizeProperties and CheckRequired.
-Result<Json> InitialProperties(const TypeDef& type, const Json& input, const std::string& user, int64_t now);
+// input, which may add secondary types (cmis:secondaryObjectTypeIds) and set their
+// properties. Errors: those of GivenSecondaryTypeIds, WithSecondaryTypes,
+// NormalizeProperties and CheckRequired.
+Result<Json> InitialProperties(TypeRegistry& types, const TypeDef& type, const Json& input, const std::string& user,
+                               int64_t now);
 
 }  // namespace folio::repo

@@ -9,6 +9,7 @@
 #include "repo/adopter.h"
 #include "repo/locator.h"
 #include "repo/properties.h"
+#include "repo/secondary_types.h"
 #include "repo/staging.h"
 #include "repo/version_label.h"
 #include "repo/versions/version_files.h"
@@ -119,7 +120,7 @@ Result<ObjectData> ObjectBuilder::BuildFromRecord(const std::string& path, BaseT
   FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(path));
   const std::string type_id = StoredTypeId(rec.properties, base);
   FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
-  mem = StoredToMemory(*type, rec.properties);
+  mem = SecondaryStoredToMemory(types_, StoredToMemory(*type, rec.properties));
   ObjectData o;
   o.id = rec.id;
   o.base = base;
@@ -368,7 +369,7 @@ ObjectData ObjectBuilder::AssembleDocument(const DocContext& c, const std::strin
                                            const std::string& type_id, const TypeDef& type, ObjectRecord rec) {
   const Loc& loc = *c.loc;
   const SeriesRecord& series = *c.series;
-  Json mem = StoredToMemory(type, std::move(rec.properties));
+  Json mem = SecondaryStoredToMemory(types_, StoredToMemory(type, std::move(rec.properties)));
 
   ObjectData o;
   o.id = pwc ? storage::PwcId(series.series_id) : storage::VersionId(series.series_id, the_label);

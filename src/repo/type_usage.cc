@@ -1,15 +1,26 @@
 // Whether a custom type has objects; see type_usage.h.
 #include "repo/type_usage.h"
 
+#include <algorithm>
+
+#include "repo/secondary_types.h"
+
 namespace folio::repo {
 namespace {
+
+// Whether `object` is of type `type_id` or lists it as a secondary type.
+bool HasType(const ObjectData& object, const std::string& type_id) {
+  if (object.type_id == type_id) return true;
+  const std::vector<std::string> secondary = StoredSecondaryTypeIds(object.properties);
+  return std::find(secondary.begin(), secondary.end(), type_id) != secondary.end();
+}
 
 // Stops a tree walk at the first object of the type.
 class FindType : public TreeVisitor {
  public:
   explicit FindType(const std::string& type_id) : type_id_(type_id) {}
   Status Enter(const ObjectData& object, int64_t) override {
-    if (object.type_id == type_id_) {
+    if (HasType(object, type_id_)) {
       found = object;
       return Constraint("found");  // stops the walk; CheckUnused reports `found`
     }
@@ -26,8 +37,9 @@ class FindType : public TreeVisitor {
 
 Status TypeUsage::InUse(const std::string& type_id, const ObjectData& object) {
   const std::string where = object.path.empty() ? "" : " at '/" + object.path + "'";
-  return Constraint("type '" + type_id + "' cannot be deleted while objects of it exist, such as '" + object.id +
-                    "'" + where);
+  const bool secondary = object.type_id != type_id;
+  return Constraint("type '" + type_id + "' cannot be deleted while objects " + (secondary ? "that have" : "of") +
+                    " it exist, such as '" + object.id + "'" + where);
 }
 
 Status TypeUsage::CheckUnused(const std::string& type_id, bool has_markers) {
@@ -45,7 +57,7 @@ Status TypeUsage::CheckUnused(const std::string& type_id, bool has_markers) {
       if (object.status().kind() == ErrorKind::kObjectNotFound) continue;
       return object.status();
     }
-    if (object->type_id == type_id) return InUse(type_id, *object);
+    if (HasType(*object, type_id)) return InUse(type_id, *object);
   }
   return OkStatus();
 }
@@ -58,7 +70,7 @@ Status TypeUsage::ScanEverything(const std::string& type_id) {
   FOLIO_RETURN_IF_ERROR(walked);
   FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> relationships, relationships_.All());
   for (const ObjectData& r : relationships) {
-    if (r.type_id == type_id) return InUse(type_id, r);
+    if (HasType(r, type_id)) return InUse(type_id, r);
   }
   return OkStatus();
 }

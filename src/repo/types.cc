@@ -25,7 +25,7 @@ const BuiltInProp kCommon[] = {
     {cmis::kObjectId, "Object Id", PropertyType::kId, false, Updatability::kReadOnly, false},
     {cmis::kBaseTypeId, "Base Type Id", PropertyType::kId, false, Updatability::kReadOnly, false},
     {cmis::kObjectTypeId, "Object Type Id", PropertyType::kId, false, Updatability::kOnCreate, true},
-    {cmis::kSecondaryObjectTypeIds, "Secondary Type Ids", PropertyType::kId, true, Updatability::kReadOnly, false},
+    {cmis::kSecondaryObjectTypeIds, "Secondary Type Ids", PropertyType::kId, true, Updatability::kReadWrite, false},
     {cmis::kCreatedBy, "Created By", PropertyType::kString, false, Updatability::kReadOnly, false},
     {cmis::kCreationDate, "Creation Date", PropertyType::kDateTime, false, Updatability::kReadOnly, false},
     {cmis::kLastModifiedBy, "Last Modified By", PropertyType::kString, false, Updatability::kReadOnly, false},
@@ -119,7 +119,9 @@ TypeDef MakeBase(const char* id, const char* display, BaseType base, std::initia
   t.base = base;
   t.versionable = base == BaseType::kDocument;
   t.creatable = std::string_view(id) != cmis::kSecondary && std::string_view(id) != cmis::kPolicy;
-  const bool fileable = base == BaseType::kDocument || base == BaseType::kFolder || base == BaseType::kItem;
+  const bool secondary = std::string_view(id) == cmis::kSecondary;
+  const bool fileable =
+      !secondary && (base == BaseType::kDocument || base == BaseType::kFolder || base == BaseType::kItem);
   Json defs = Json::object();
   auto add = [&](const BuiltInProp* props, size_t n) {
     for (size_t i = 0; i < n; ++i) {
@@ -142,11 +144,11 @@ TypeDef MakeBase(const char* id, const char* display, BaseType base, std::initia
                 {"parentId", nullptr},
                 {"creatable", t.creatable},
                 {"fileable", fileable},
-                {"queryable", std::string_view(id) != cmis::kSecondary},
+                {"queryable", true},
                 {"fulltextIndexed", base == BaseType::kDocument && std::string_view(id) == cmis::kDocument},
                 {"includedInSupertypeQuery", true},
                 {"controllablePolicy", false},
-                {"controllableACL", std::string_view(id) != cmis::kSecondary},
+                {"controllableACL", !secondary},
                 {"typeMutability", {{"create", true}, {"update", false}, {"delete", false}}}};
   if (base == BaseType::kDocument) {
     t.json["versionable"] = true;
@@ -238,7 +240,7 @@ Status ValidateNewProperty(const std::string& pid, Json& pdef, const TypeDef& pa
 // (queryName and localName: the id). Errors: kInvalidArgument for a value of the wrong
 // JSON type; kConstraint naming an attribute whose value Folio cannot honour.
 Status CompleteTypeAttributes(Json& stored, const std::string& id, const TypeDef& parent) {
-  const std::string base_id(BaseTypeId(parent.base));
+  const std::string base_id = storage::StringOr(parent.json, "baseId", std::string(BaseTypeId(parent.base)));
   for (const char* key : {"queryName", "localName", "localNamespace", "displayName", "description", "baseId",
                           "contentStreamAllowed"}) {
     if (stored.contains(key) && !stored[key].is_string() && !stored[key].is_null()) {
@@ -293,6 +295,10 @@ Status CompleteTypeAttributes(Json& stored, const std::string& id, const TypeDef
     if (want == nullptr || given == nullptr || *want == *given) continue;
     return Constraint("type '" + id + "': " + key + " " + given->dump() + " is not supported: objects of base type '" +
                       base_id + "' are always " + key + " " + want->dump());
+  }
+  if (base_id == cmis::kSecondary && storage::BoolOr(stored, "creatable", false)) {
+    return Constraint("type '" + id + "': creatable true is not supported: objects are never of a secondary type; "
+                      "it is added to them through cmis:secondaryObjectTypeIds");
   }
   if (!document && storage::BoolOr(stored, "fulltextIndexed", false)) {
     return Constraint("type '" + id + "': fulltextIndexed true is not supported: only documents are full-text indexed");
@@ -467,7 +473,8 @@ Result<std::shared_ptr<const TypeDef>> TypeRegistry::Load(const std::string& id,
     t.json["typeMutability"] = Json{{"create", true}, {"update", true}, {"delete", true}};
   }
   t.json["id"] = id;  // the file's name says which type it is, whatever its "id" says
-  t.json["baseId"] = std::string(BaseTypeId(t.base));
+  // The parent's: cmis:policy and cmis:secondary have `base` kItem.
+  t.json["baseId"] = storage::StringOr(parent.json, "baseId", std::string(BaseTypeId(t.base)));
   t.json["propertyDefinitions"] = std::move(all);
   auto shared = std::make_shared<const TypeDef>(std::move(t));
   std::lock_guard<std::mutex> lock(mu_);

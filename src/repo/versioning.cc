@@ -9,6 +9,7 @@
 #include "repo/object_builder.h"
 #include "repo/properties.h"
 #include "repo/record_reader.h"
+#include "repo/secondary_types.h"
 #include "repo/staging.h"
 #include "repo/types.h"
 #include "repo/version_label.h"
@@ -108,8 +109,10 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
     FOLIO_ASSIGN_OR_RETURN(ObjectRecord pwc, records_.ReadRecord(layout_.PwcProps(loc.folder, loc.name)));
     FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(StoredTypeId(pwc.properties, BaseType::kDocument)));
+    Json given = req.properties;
+    FOLIO_ASSIGN_OR_RETURN(SecondaryChange rules, PlanSecondaryChange(types_, type, pwc.properties, given));
     FOLIO_ASSIGN_OR_RETURN(Json norm,
-                           NormalizeProperties(*type, req.properties, PropertyMode::kCheckIn, pwc.properties));
+                           NormalizeProperties(*rules.after, given, PropertyMode::kCheckIn, pwc.properties));
     if (req.content && type->content_stream_allowed == "notallowed") {
       return StreamNotSupported("type '" + type->id + "' does not allow content");
     }
@@ -134,7 +137,11 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
         rec.properties[k] = v;
       }
     }
-    FOLIO_RETURN_IF_ERROR(CheckRequired(*type, rec.properties));
+    if (rules.listed) {
+      ApplySecondaryTypes(rec.properties, rules.ids, *rules.before, *rules.after);
+      FOLIO_RETURN_IF_ERROR(StageTypeUsages(staging_, change, type->id, rec.properties, loc.id));
+    }
+    FOLIO_RETURN_IF_ERROR(CheckRequiredWithSecondaryTypes(types_, *rules.after, rec.properties));
     rec.properties[cmis::kName] = new_name;
     rec.properties[cmis::kCreatedBy] = user;
     rec.properties[cmis::kCreationDate] = storage::FormatIsoMs(now);

@@ -165,6 +165,24 @@ TEST_CASE("InspectModel: custom types and properties; datetimes as ISO text") {
   CHECK_FALSE(tree->root.content.has_value());
 }
 
+TEST_CASE("InspectModel: secondary types and their properties; datetimes as ISO text") {
+  InspectFixture fx;
+  Json def = {{"id", "acme:reviewed"},
+              {"parentId", "cmis:secondary"},
+              {"propertyDefinitions", {{"acme:on", {{"propertyType", "datetime"}}}}}};
+  REQUIRE(fx.f.repo->CreateType(def).ok());
+  NewObject o;
+  o.name = "r.txt";
+  o.properties = Json{{"cmis:secondaryObjectTypeIds", Json::array({"acme:reviewed"})},
+                      {"acme:on", "2024-03-01T10:00:00Z"}};
+  REQUIRE(fx.f.repo->CreateDocument(fx.f.root, o, std::nullopt, VersioningState::kMajor, "alice").ok());
+  auto store = fx.ReadOnlyStore();
+  auto tree = BuildInspectTree(*store, "DATA", "demo/main/r.txt");
+  REQUIRE_MESSAGE(tree.ok(), tree.status().ToString());
+  CHECK(tree->root.custom_properties["cmis:secondaryObjectTypeIds"] == Json::array({"acme:reviewed"}));
+  CHECK(tree->root.custom_properties["acme:on"] == "2024-03-01T10:00:00.000Z");
+}
+
 TEST_CASE("InspectModel: PATH selects a domain, a repository, a folder, a document or an item") {
   InspectFixture fx;
   auto store = fx.ReadOnlyStore();

@@ -25,6 +25,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/query_acl_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/navigation_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/types_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/secondary_types_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/changes_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/read_only_mount_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/reads_never_write_test.cc

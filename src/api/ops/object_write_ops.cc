@@ -1,5 +1,6 @@
 // Object writes (docs/API.md §7.7–§7.9): create*, createDocumentFromSource, update, bulkUpdate,
 // delete, deleteTree, move. Content writes are in content_ops.cc.
+#include <algorithm>
 #include <unordered_set>
 
 #include "api/ascii.h"
@@ -244,8 +245,21 @@ Result<Response> CreateDocumentFromSource(Context& ctx) {
   if (type.value("baseId", "") != kTypeDocument) {
     return InvalidArgument("type '" + obj.type_id + "' is not a " + Shown(ctx, kTypeDocument) + " type");
   }
-  // The source's settable properties that the new type has, then the request's.
-  const Json defs = type.value("propertyDefinitions", Json::object());
+  // The source's settable properties that the new type or the source's secondary types
+  // (which the copy keeps) have, then the request's.
+  Json defs = type.value("propertyDefinitions", Json::object());
+  if (auto listed = source.properties.find(std::string(kPropSecondaryObjectTypeIds));
+      listed != source.properties.end() && listed->is_array()) {
+    for (const Json& secondary_id : *listed) {
+      if (!secondary_id.is_string()) continue;
+      auto secondary = ctx.repo->GetTypeDefinition(secondary_id.get<std::string>());
+      if (!secondary.ok()) continue;  // the engine refuses the copy, naming it
+      const Json own = secondary->value("propertyDefinitions", Json::object());
+      for (auto it = own.begin(); it != own.end(); ++it) {
+        if (!defs.contains(it.key())) defs[it.key()] = *it;
+      }
+    }
+  }
   for (auto it = source.properties.begin(); it != source.properties.end(); ++it) {
     const auto def = defs.find(it.key());
     if (def == defs.end() || !def->is_object() || it->is_null() || it.key() == kPropObjectTypeId) continue;
@@ -284,17 +298,58 @@ Result<Response> UpdateProperties(Context& ctx) {
   return ObjectResponse(ctx, updated, 200);
 }
 
+// bulkUpdate's addSecondaryTypeId[N] and removeSecondaryTypeId[N] (canonical type ids).
+struct SecondaryEdit {
+  std::vector<std::string> add;
+  std::vector<std::string> remove;
+  bool empty() const { return add.empty() && remove.empty(); }
+  // The secondary type ids `object` has after the edit: its own, less those removed,
+  // plus those added (in the order given).
+  Json Apply(const ObjectData& object) const {
+    Json out = Json::array();
+    const auto listed = object.properties.find(std::string(kPropSecondaryObjectTypeIds));
+    if (listed != object.properties.end() && listed->is_array()) {
+      for (const Json& id : *listed) {
+        if (id.is_string() && std::find(remove.begin(), remove.end(), id.get<std::string>()) == remove.end()) {
+          out.push_back(id);
+        }
+      }
+    }
+    for (const std::string& id : add) {
+      if (std::find(out.begin(), out.end(), Json(id)) == out.end()) out.push_back(id);
+    }
+    return out.empty() ? Json(nullptr) : out;
+  }
+};
+
+// Errors: kInvalidArgument for a malformed index or an empty id.
+Result<SecondaryEdit> ReadSecondaryEdit(Context& ctx) {
+  SecondaryEdit edit;
+  for (auto [field, out] : {std::pair{"addSecondaryTypeId", &edit.add}, std::pair{"removeSecondaryTypeId", &edit.remove}}) {
+    FOLIO_ASSIGN_OR_RETURN(*out, ReadIndexedStrings(ctx.params, field, kMaxBulkObjects));
+    for (std::string& id : *out) {
+      if (id.empty()) return InvalidArgument("parameter '" + std::string(field) + "' holds an empty type id");
+      id = std::string(ToCanonicalTypeId(id));
+    }
+  }
+  return edit;
+}
+
 Result<Response> BulkUpdate(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> ids, BulkObjectIds(ctx));
   FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> tokens,
                          ReadIndexedStrings(ctx.params, "changeToken", kMaxBulkObjects, IndexGaps::kAllowed));
-  for (const char* secondary : {"addSecondaryTypeId", "removeSecondaryTypeId"}) {
-    FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> given, ReadIndexedStrings(ctx.params, secondary, 1));
-    if (!given.empty()) return NotSupported("secondary types are not supported: '" + std::string(secondary) + "'");
-  }
+  FOLIO_ASSIGN_OR_RETURN(SecondaryEdit secondary, ReadSecondaryEdit(ctx));
   // Malformed properties fail the request, before any object changes.
   FOLIO_ASSIGN_OR_RETURN(Json props, InputProperties(ctx, ""));
-  if (props.empty()) return InvalidArgument("missing required parameter 'properties' (or propertyId[N])");
+  if (props.empty() && secondary.empty()) {
+    return InvalidArgument("missing required parameter 'properties' (or propertyId[N], addSecondaryTypeId[N], "
+                           "removeSecondaryTypeId[N])");
+  }
+  if (!secondary.empty() && props.contains(std::string(kPropSecondaryObjectTypeIds))) {
+    return InvalidArgument("give either addSecondaryTypeId[N]/removeSecondaryTypeId[N] or the property '" +
+                           Shown(ctx, kPropSecondaryObjectTypeIds) + "', not both");
+  }
   std::string body;
   JsonWriter w(body);
   w.BeginArray();
@@ -311,6 +366,7 @@ Result<Response> BulkUpdate(Context& ctx) {
       FOLIO_RETURN_IF_ERROR(ctx.Checker().Require(acl::Action::kUpdateProperties, object));
       FOLIO_RETURN_IF_ERROR(CheckToken(object, i < tokens.size() ? tokens[i] : ""));
       Json typed = props;
+      if (!secondary.empty()) typed[std::string(kPropSecondaryObjectTypeIds)] = secondary.Apply(object);
       FOLIO_RETURN_IF_ERROR(NormalizeDatetimes(*ctx.repo, object.type_id, typed));
       return ctx.repo->UpdateProperties(object.id, typed, ctx.user, check);
     }();

@@ -114,6 +114,14 @@ class Binder {
     BoundQuery out;
     FOLIO_ASSIGN_OR_RETURN(from_, ResolveType());
     out.from_type = from_.id;
+    if (from_.base_id == cmis::kSecondary) {
+      // The objects that list the type: their own properties of every base type
+      // (docs/API.md §6.6) come before the secondary type's.
+      out.secondary_from = true;
+      TypeInfo common = FromJson(repo::BuiltInType(cmis::kItem)->json);
+      common.props.insert(common.props.end(), from_.props.begin(), from_.props.end());
+      from_.props = std::move(common.props);
+    }
     FOLIO_ASSIGN_OR_RETURN(out.type_ids, CoveredTypes());
     covered_ = out.type_ids;
     FOLIO_RETURN_IF_ERROR(SelectList(out));

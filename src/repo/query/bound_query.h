@@ -68,6 +68,7 @@ struct OrderKey {
 struct BoundQuery {
   std::string from_type;                    // canonical id of the FROM type
   std::vector<std::string> type_ids;        // it and the subtypes its query covers
+  bool secondary_from = false;              // type_ids are secondary types: objects listing one match
   bool select_all = false;                  // SELECT *: every property of the FROM type
   std::vector<std::string> all_properties;  // with select_all: the FROM type's property ids, in order
   std::vector<OutputColumn> columns;        // otherwise, in select-list order

@@ -219,10 +219,19 @@ bool NeedsScore(const BoundQuery& q) {
 SqlPlan PlanQuery(const BoundQuery& q, bool all_versions, uint64_t skip, uint64_t max,
                   const std::vector<std::string>* readers) {
   Writer where;
-  where.Text("o.p_objectTypeId IN ");
   std::vector<SqlValue> types;
   for (const std::string& t : q.type_ids) types.push_back(SqlValue::Text(t));
-  where.List(types);
+  if (q.secondary_from) {
+    // One primary-key lookup in props per candidate row.
+    where.Text("EXISTS (SELECT 1 FROM props s WHERE s.obj = o.rid AND s.prop = ");
+    where.Param(SqlValue::Text(cmis::kSecondaryObjectTypeIds));
+    where.Text(" AND s.v IN ");
+    where.List(types);
+    where.Text(")");
+  } else {
+    where.Text("o.p_objectTypeId IN ");
+    where.List(types);
+  }
   if (!all_versions) where.Text(" AND o.current = 1");
   if (readers != nullptr) {
     if (readers->empty()) {

@@ -442,6 +442,40 @@ async function runVariant(letter) {
     assert.deepEqual(await session.deleteType(id), {});
   });
 
+  // Secondary types (docs/API.md §6.6; Alfresco's aspects): made under cmis:secondary,
+  // added to a document with a property of theirs, found by a query FROM them, taken off
+  // by bulkUpdate's removeSecondaryTypeId (with their property), then deleted.
+  await step(V, 'secondary types: createType, add, query, remove, deleteType', async () => {
+    const id = `cmisjs:s${letter}${Date.now().toString(36)}`;
+    const pid = `${id}label`;
+    const t = await session.createType({
+      id, baseId: 'cmis:secondary', parentId: 'cmis:secondary', displayName: 'CmisJS aspect', queryName: id,
+      propertyDefinitions: { [pid]: { id: pid, propertyType: 'string', cardinality: 'single',
+        updatability: 'readwrite', required: false } },
+    });
+    assert.equal(t.baseId, P('secondary'));
+    assert.equal(t.creatable, false);
+    const kids = await session.getTypeChildren(P('secondary'));
+    assert.ok(kids.types.some((k) => k.id === id), 'typeChildren of cmis:secondary lists it');
+    const d = props(await session.createDocument(s.folderId, 'aspect', {
+      'cmis:name': `aspect${letter}.txt`, 'cmis:secondaryObjectTypeIds': [id], [pid]: 'urgent' }));
+    assert.deepEqual(d[P('secondaryObjectTypeIds')], [id]);
+    assert.equal(d[pid], 'urgent');
+    const u = props(await session.updateProperties(d[P('objectId')], { [pid]: 'later' }));
+    assert.equal(u[pid], 'later');
+    const found = await session.query(`SELECT cmis:objectId, ${pid} FROM ${id}`);
+    assert.equal(found.numItems, 1);
+    assert.equal(found.results[0].succinctProperties[pid], 'later');
+    await expectHttpError(session.deleteType(id), 409, 'constraint', 'deleteType while a document has it');
+    const bulk = await session.bulkUpdateProperties([d[P('objectId')]], {}, [], [id]);
+    assert.equal(bulk.length, 1);
+    const after = props(await session.getObject(d[P('objectId')]));
+    assert.equal(after[P('secondaryObjectTypeIds')], null);
+    assert.equal(after[pid], undefined, 'its property went with it');
+    assert.deepEqual(await session.deleteType(id), {});
+    await session.deleteObject(d[P('objectId')], true);
+  });
+
   // getDescendants and getFolderTree (docs/API.md §7.5, §4.2): containers {object: {object}, children}.
   await step(V, 'getDescendants and getFolderTree', async () => {
     const names = (list) => list.map((c) => c.object.object.succinctProperties[P('name')]).sort();
