@@ -1,4 +1,4 @@
-// What a connection (connection.h) asks of the server for each request: an Exchange
+// What the engine (engine.h) asks of the server for each request: an Exchange
 // that takes the request's body as it arrives and then gives the response. The
 // connection owns the bytes and the socket; the exchange owns the meaning.
 #pragma once

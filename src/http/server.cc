@@ -14,6 +14,8 @@
 #include <thread>
 #include <vector>
 
+#include <spdlog/spdlog.h>
+
 #include "api/ascii.h"
 #include "api/auth/credentials.h"
 #include "api/form_limits.h"
@@ -21,13 +23,10 @@
 #include "api/params.h"
 #include "http/request_reader.h"
 #include "http/ui_endpoint.h"
-#include "storage/wait_hooks.h"
 #include "ui/assets.h"
 
 namespace folio::http {
 namespace {
-
-constexpr size_t kMaxWorkers = 256;
 
 // "host:port" of the local end of `fd`: what the client connected to.
 std::string LocalAuthority(int fd) {
@@ -134,28 +133,19 @@ Server::Server(api::Service& service, ServerOptions options)
       log_(options_.log_format),
       cache_(options_.response_cache_entries),
       call_context_{service_, options_.max_body, metrics_, log_, cache_} {
-  limits_.head.max_bytes = options_.max_header_bytes;
-  limits_.head.max_fields = options_.max_header_fields;
+  limits_.max_header_bytes = options_.max_header_bytes;
+  limits_.max_header_fields = options_.max_header_fields;
   limits_.keep_alive_timeout = options_.keep_alive_timeout;
   limits_.request_timeout = options_.request_timeout;
-  ReactorOptions reactor;
-  reactor.core_workers = options_.threads > 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
-  reactor.max_workers = std::max(reactor.core_workers, kMaxWorkers);
-  reactor.max_connections = std::max<size_t>(1, options_.max_connections);
-  reactor.sweep_interval = std::clamp<std::chrono::milliseconds>(
-      std::min(options_.keep_alive_timeout, options_.request_timeout) / 4, std::chrono::milliseconds(10),
-      std::chrono::milliseconds(250));
-  reactor_ = std::make_unique<Reactor>(
-      reactor, [this](int fd) { ExchangeFactory& factory = *this;
-        return std::make_unique<Connection>(fd, factory, limits_, &metrics_); }, &metrics_);
-  // A worker waiting (for a group commit's flush, for authentication) lets another serve
-  // the other connections.
-  storage::SetWaitHooks({&Reactor::BlockingBegin, &Reactor::BlockingEnd});
+  limits_.max_connections = std::max<size_t>(1, options_.max_connections);
+  limits_.min_threads = options_.threads > 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
+  ExchangeFactory& factory = *this;
+  engine_ = std::make_unique<Engine>(factory, limits_, metrics_);
 }
 
 Server::~Server() {
   Stop();
-  if (listen_fd_ >= 0 && !started_) ::close(listen_fd_);  // once started, the reactor owns it
+  if (listen_fd_ >= 0 && !started_) ::close(listen_fd_);  // once started, the engine closes it
 }
 
 std::string Server::Url() const {
@@ -182,7 +172,12 @@ Status Server::Start() {
   std::lock_guard<std::mutex> lock(mu_);
   if (!started_ && !stopped_) {
     started_ = true;
-    reactor_->Start(listen_fd_);
+    serve_thread_ = std::thread([this] {
+      if (!engine_->Serve(listen_fd_)) spdlog::error("the server stopped accepting connections: {}", std::strerror(errno));
+    });
+    // Requests are accepted once the engine runs (the socket listens already: a client
+    // connecting before then waits in the listen queue).
+    while (!engine_->is_running() && !engine_->stopping()) std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
   return OkStatus();
 }
@@ -196,7 +191,11 @@ Status Server::Serve() {
 
 void Server::Stop() {
   stopping_ = true;
-  reactor_->Stop();
+  engine_->Stop();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (serve_thread_.joinable()) serve_thread_.join();  // every connection has ended
+  }
   std::lock_guard<std::mutex> lock(mu_);
   stopped_ = true;
   stopped_cv_.notify_all();

@@ -1,5 +1,5 @@
-// The HTTP server: listens on host:port, reads requests on connections served by a
-// reactor (reactor.h, connection.h), checks each against the Host and Origin rules
+// The HTTP server: listens on host:port, serves connections with cpp-httplib
+// (engine.h), checks each against the Host and Origin rules
 // (api/web_policy.h), hands it to api::Service, and answers with CORS headers, a request
 // log line, and metrics; serves the operations endpoints /-/health
 // and /-/metrics; stops cleanly (requests in flight finish).
@@ -12,17 +12,17 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 
 #include "api/dispatch.h"
 #include "api/web_policy.h"
 #include "folio/status.h"
 #include "http/call.h"
-#include "http/connection.h"
+#include "http/engine.h"
 #include "http/exchange.h"
 #include "http/listener.h"
 #include "http/log_output.h"
 #include "http/metrics.h"
-#include "http/reactor.h"
 #include "http/request_log.h"
 #include "http/response_cache.h"
 
@@ -31,8 +31,8 @@ namespace folio::http {
 struct ServerOptions {
   std::string host = "127.0.0.1";
   int port = 8080;                           // 0 picks a free port
-  size_t threads = 0;                        // core workers, 0: the number of cores (more join
-                                             // while requests are slow)
+  size_t threads = 0;                        // connection threads kept when idle (one serves each
+                                             // connection; 0: the number of cores)
   uint64_t max_body = 256ull * 1024 * 1024;  // largest request body (413 beyond)
   // Which hosts and origins browsers may use (docs/API.md §13); listen_host is set from
   // `host`.
@@ -42,7 +42,8 @@ struct ServerOptions {
   // A request's head and body must arrive within this long of its first byte (408 and
   // closed beyond it).
   std::chrono::milliseconds request_timeout{30000};
-  size_t max_connections = 10000;       // beyond it, new connections wait in the listen queue
+  size_t max_connections = 10000;       // one thread each; beyond, new connections wait in the
+                                        // listen queue
   size_t max_header_bytes = 64 * 1024;  // request line and header fields (431 beyond)
   size_t max_header_fields = 100;       // (431 beyond)
   LogFormat log_format = LogFormat::kText;  // of the request log
@@ -70,7 +71,7 @@ class Server final : private ExchangeFactory {
   std::string Url() const;
 
   // Serves until Stop() has finished, blocking the calling thread (which does no work:
-  // the reactor's threads do). Starts serving if Start() did not.
+  // the connection threads do). Starts serving if Start() did not.
   Status Serve();
   // Bind (unless done) and serve in the background; returns once requests are accepted.
   Status Start();
@@ -98,8 +99,9 @@ class Server final : private ExchangeFactory {
   RequestLog log_;
   ResponseCache cache_;
   CallContext call_context_;
-  ConnectionLimits limits_;
-  std::unique_ptr<Reactor> reactor_;
+  EngineLimits limits_;
+  std::unique_ptr<Engine> engine_;
+  std::thread serve_thread_;  // accepts connections (Engine::Serve)
   int listen_fd_ = -1;
   int port_ = 0;
   std::atomic<bool> stopping_{false};

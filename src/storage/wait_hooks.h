@@ -1,10 +1,10 @@
 // How a thread tells whoever runs it that it is about to wait on something other than
 // its own work: the flush of a group commit (storage/committer.h), a password check on
 // the hash pool or the delay of a user being slowed down (api/auth/authenticator.h).
-// The HTTP server installs hooks once; its reactor then starts another worker when none
-// is idle, so that the waiting thread does not hold the workers other connections need
-// (eight clients committing at once on a two-core machine would otherwise have two
-// requests in flight, and their group commits would hold two records at most).
+// A server that shares a few workers among its connections installs hooks once, and
+// starts another worker when none is idle, so that the waiting thread does not hold the
+// workers other connections need. Folio's HTTP server gives each connection its own
+// thread (src/http/engine.h) and installs none.
 //
 // What the hooks must do:
 // - `begin`, called on a thread about to wait: if no other worker is idle, start one (up

@@ -109,8 +109,8 @@ TEST_CASE("Http limits: a header flood is answered 431 after 64 KiB and costs no
   CHECK(Get(f.port(), "/demo/beta/docs/readme.txt") == "hello");
 }
 
-TEST_CASE("Http limits: slow clients hold no worker; more of them than workers, and others are served") {
-  ServerFixture f;  // two core workers; the old design grew to 256 and then answered nobody
+TEST_CASE("Http limits: slow clients each hold a thread, the pool grows past them, and others are served") {
+  ServerFixture f;  // two threads kept; one per connection, up to --max-connections
   constexpr int kSlowHeads = 300;
   constexpr int kSlowBodies = 40;
   std::vector<int> heads;
@@ -380,7 +380,9 @@ TEST_CASE("Http limits: thousands of idle connections are held, and others are s
   const double grown = peak.Stop();
   MESSAGE(held << " idle connections held (" << wanted << " opened): RSS grew by " << grown << " MiB, "
                << grown * 1024 / static_cast<double>(held) << " KiB each");
-  CHECK(grown < static_cast<double>(held) * 8 / 1024);  // a few KiB each, not a thread and a buffer each
+  // Each holds a thread (src/http/engine.h): the touched pages of its stack and its
+  // bookkeeping, about 12 KiB; no buffer is held before a byte arrives.
+  CHECK(grown < static_cast<double>(held) * 32 / 1024);
   if (held < wanted) {
     // Beyond the limit connections wait in the listen queue: a request on one of them is
     // answered once another connection closes.

@@ -6,8 +6,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/seed_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/serve_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/connections_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/head_parser_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/body_framer_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/engine_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/limits_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/memory_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/operations_test.cc
