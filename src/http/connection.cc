@@ -256,6 +256,7 @@ Connection::Interest Connection::Respond(bool close_after) {
   HttpResponse r = exchange_->Respond();
   state_ = State::kWriting;
   status_ = r.status;
+  if (r.abort) return Interest::kClose;  // nothing is sent (a fault the request asked for)
   close_after_ = close_after || r.close || !keep_alive_ || factory_.Stopping() ||
                  served_ + 1 >= limits_.keep_alive_max_count;
   const bool no_body = HasNoBody(r.status);
