@@ -218,16 +218,16 @@ int RunServe(const ServeOptions& o) {
     auto states = api::fixture::DataStates::Open(
         {dir, o.ephemeral ? o.data : std::string(), o.snapshot_dir, /*durable=*/!o.ephemeral});
     if (!states.ok()) {
-      std::cerr << "folio serve: cannot keep the start state for /-/reset and snapshots: " << states.status().message()
-                << "\n";
-      return 1;
+      // Serving goes on: only /-/reset and the snapshots are refused (notSupported).
+      spdlog::warn("cannot keep the start state for /-/reset and snapshots: {}", states.status().message());
+    } else {
+      if (!o.ephemeral) {
+        spdlog::info("kept the start state for /-/reset in {} ({} ms)", (*states)->snapshot_dir(),
+                     std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
+                         .count());
+      }
+      service_options.fixture.states = std::move(*states);
     }
-    if (!o.ephemeral) {
-      spdlog::info("kept the start state for /-/reset in {} ({} ms)", (*states)->snapshot_dir(),
-                   std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
-                       .count());
-    }
-    service_options.fixture.states = std::move(*states);
     service_options.fixture.after_swap = [&mark, dir, read_only = o.read_only] {
       // The mark is on the replaced directory's file: hold the new one's.
       mark = ServingMark::Hold(dir, read_only);
