@@ -143,8 +143,17 @@ enum class WriteRole {
 // function allows every change.
 using WriteCheck = std::function<Status(WriteRole role, const ObjectData& object)>;
 
+// Told of the events a change of this process appended to the change log of the
+// repository at data-directory-relative `base` ("domain/repository") whose variant is
+// `variant` ("A" or "B"), in token order, on the appending thread while the log's lock is
+// held (so calls for one repository come in log order): it must be quick, must not block
+// and must not call the repository.
+using ChangeListener = std::function<void(const std::string& base, const std::string& variant,
+                                          const std::vector<ChangeEventInfo>& events)>;
+
 struct RepositoryOptions {
   bool read_only = false;
+  ChangeListener on_changes = {};  // empty: nobody is told
   // Change-log events kept (see StoreOptions::change_log_max_events).
   uint64_t change_log_max_events = 100000;
   uint32_t spare_grace_ms = 500;  // see StoreOptions::spare_grace_ms

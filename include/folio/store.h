@@ -25,6 +25,9 @@ struct StoreOptions {
   // Change-log events kept per repository (docs/API.md §7.12): past it the oldest are
   // dropped, whole segments at a time, and the log says it is incomplete.
   uint64_t change_log_max_events = 100000;
+  // Told of the events every change of this process appends to a repository's change
+  // log (see ChangeListener).
+  ChangeListener on_changes = {};
   // How long the inode of a replaced or removed record stays unused before Folio writes
   // another file in it (docs/STORAGE.md §8.5, spare files). Only tests on a MemFs
   // should shorten it.
@@ -96,6 +99,9 @@ class Store {
   // "A"/"B"; kContentAlreadyExists if it exists; kObjectNotFound if the domain does not.
   Result<RepositoryInfo> CreateRepository(const std::string& domain_id, const RepositoryInfo& info);
   Status DeleteRepository(const std::string& domain_id, const std::string& repository_id);
+  // Forgets the repositories opened so far: each closes once its last user lets it go,
+  // and GetRepository opens it again. For a data directory that was replaced.
+  void CloseRepositories();
   // The open repository (opened once, shared). kObjectNotFound if missing.
   Result<std::shared_ptr<Repository>> GetRepository(const std::string& domain_id, const std::string& repository_id);
 

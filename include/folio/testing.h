@@ -21,6 +21,7 @@
 // END EXAMPLE
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -37,7 +38,30 @@ struct ServerOptions {
   // Log one line per request through spdlog's default logger (level info); off, the
   // level is warn. The level is spdlog's own, shared with the rest of the process.
   bool log_requests = false;
+  // Let requests ask for their own failure with the Folio-Fault header (as `folio serve
+  // --faults`; see FaultHeader below).
+  bool faults = false;
 };
+
+// A failure a request asks for (docs/API.md §14.4), on a server with `faults`: send the
+// header kFaultHeader with the value FaultHeader(...) gives.
+struct Fault {
+  int status = 0;              // 400-599: answered with that error, the request not run
+  int delay_ms = 0;            // > 0: the request runs after this wait
+  long long truncate = -1;     // >= 0: the request runs, its body stops after so many bytes
+  bool reset = false;          // the request runs, the connection closes without an answer
+};
+inline constexpr const char* kFaultHeader = "Folio-Fault";
+// The Folio-Fault header's value for `fault` ("status=503;delay=100").
+inline std::string FaultHeader(const Fault& fault) {
+  std::string out;
+  auto add = [&out](const std::string& piece) { out += (out.empty() ? "" : ";") + piece; };
+  if (fault.status != 0) add("status=" + std::to_string(fault.status));
+  if (fault.delay_ms > 0) add("delay=" + std::to_string(fault.delay_ms));
+  if (fault.truncate >= 0) add("truncate=" + std::to_string(fault.truncate));
+  if (fault.reset) add("reset");
+  return out;
+}
 
 class Server {
  public:
@@ -62,6 +86,20 @@ class Server {
   int port() const;
   // The copy being served (a data directory: inspect what the code under test wrote).
   const std::string& data_dir() const;
+
+  // Between tests (docs/API.md §14; each as its endpoint does, without HTTP). Throw
+  // std::runtime_error naming the reason when they fail.
+  // Returns the data directory to the fixture's state: what tests wrote is gone.
+  void Reset();
+  // Copies the data directory's state as snapshot `name` (1 to 64 of A-Z a-z 0-9 . _ -),
+  // kept while the server runs.
+  void Snapshot(const std::string& name);
+  // Makes the data directory the state of snapshot `name`.
+  void Restore(const std::string& name);
+  // Waits until the change named `token` (a write's Folio-Change-Token answer header,
+  // "domain/repository/N") is committed and handed to every GET /-/events stream; false
+  // when `timeout` passes first. Throws std::runtime_error for a malformed token.
+  bool WaitForToken(const std::string& token, std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
  private:
   struct Impl;

@@ -63,12 +63,9 @@ Result<Operation> DefaultOperation(Context& ctx) {
 
 }  // namespace
 
-Service::Service(Store& store, ServiceOptions options)
-    : store_(store),
-      options_(std::move(options)),
-      accounts_(std::make_unique<acl::AccountRegistry>(store, options_.read_only)),
-      query_indexes_(std::make_unique<query::QueryIndexes>(store, options_.log, options_.scratch_dir,
-                                                           options_.read_only)) {
+Service::Service(Store& store, ServiceOptions options) : store_(&store), options_(std::move(options)) {
+  BuildOnStore();
+  // Kept across a reset: its cache checks each password against the stored hash.
   auth::AuthenticatorOptions auth;
   auth.admin_password = options_.admin_password;
   auth.hash_threads = options_.hash_threads;
@@ -77,10 +74,20 @@ Service::Service(Store& store, ServiceOptions options)
 
 Service::~Service() = default;
 
-void Service::StartQueryIndexing() { query_indexes_->StartBackground(); }
+void Service::BuildOnStore() {
+  // In this order: the old query indexes stop their work before the accounts go.
+  query_indexes_.reset();
+  accounts_ = std::make_unique<acl::AccountRegistry>(*store_, options_.read_only);
+  query_indexes_ = std::make_unique<query::QueryIndexes>(*store_, options_.log, options_.scratch_dir, options_.read_only);
+}
+
+void Service::StartQueryIndexing() {
+  std::shared_lock<std::shared_mutex> state(state_mu_);
+  query_indexes_->StartBackground();
+}
 
 Result<std::vector<std::string>> Service::AnonymousDomains() {
-  FOLIO_ASSIGN_OR_RETURN(std::vector<DomainInfo> domains, store_.ListDomains());
+  FOLIO_ASSIGN_OR_RETURN(std::vector<DomainInfo> domains, store_->ListDomains());
   std::vector<std::string> out;
   for (const DomainInfo& d : domains) {
     FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<acl::DomainAccounts> accounts, accounts_->For(d.domain_id));
@@ -91,6 +98,7 @@ Result<std::vector<std::string>> Service::AnonymousDomains() {
 }
 
 std::unique_ptr<UploadSink> Service::OpenUpload(const Request& head) {
+  std::shared_lock<std::shared_mutex> state(state_mu_);
   const std::vector<std::string>& path = head.path;
   if (path.size() < 2) return uploads_.OpenSink(nullptr);
   // Nobody writes into a repository's uploads who may not use it.
@@ -101,7 +109,7 @@ std::unique_ptr<UploadSink> Service::OpenUpload(const Request& head) {
   auto caller = authenticator_->User({head.authorization, head.api_key, head.peer_loopback, head.peer_address}, path[0],
                                      std::move(*principals));
   if (!caller.ok() || !acl::MayUseRepository(*caller, path[1])) return uploads_.OpenSink(nullptr);
-  auto repo = store_.GetRepository(path[0], path[1]);
+  auto repo = store_->GetRepository(path[0], path[1]);
   if (!repo.ok()) return uploads_.OpenSink(nullptr);
   return uploads_.OpenSink(std::move(*repo));
 }
@@ -111,7 +119,19 @@ void Service::ReleaseUpload(const Request& request) {
 }
 
 Response Service::Handle(const Request& request) {
-  Response response = Run(request);
+  Response response;
+  if (!request.path.empty() && request.path[0] == "-") {
+    response = HandleFixture(request);
+  } else if (!request.fault.empty()) {
+    response = RunWithFault(request);
+  } else {
+    std::shared_lock<std::shared_mutex> state(state_mu_);
+    response = Run(request);
+  }
+  if (response.still_valid) {
+    response.still_valid = [valid = std::move(response.still_valid), generation = generation_,
+                            made_in = generation_->load()] { return generation->load() == made_in && valid(); };
+  }
   ReleaseUpload(request);
   if (request.from_script) {  // the page signs in with its own form (docs/API.md §11.2)
     std::erase_if(response.headers, [](const auto& h) { return EqualsIgnoreCase(h.first, "WWW-Authenticate"); });
@@ -133,7 +153,7 @@ Response Service::Run(const Request& request) {
   };
 
   const std::vector<std::string>& segments = request.path;
-  Context ctx(store_, options_, request, params);
+  Context ctx(*store_, options_, request, params);
   ctx.uploads = &uploads_;
   ctx.authenticator = authenticator_.get();
   ctx.registry = accounts_.get();
@@ -164,7 +184,7 @@ Response Service::Run(const Request& request) {
     if (!accounts.ok()) {
       // Say what GetRepository would say about a repository URL of a missing domain.
       if (ctx.level == Level::kRepository && accounts.status().kind() == ErrorKind::kObjectNotFound) {
-        return fail(store_.GetRepository(ctx.domain_id, ctx.repository_id).status());
+        return fail(store_->GetRepository(ctx.domain_id, ctx.repository_id).status());
       }
       return fail(accounts.status());
     }
@@ -180,11 +200,11 @@ Response Service::Run(const Request& request) {
   // Resolve the level's resource first: a missing domain or repository is objectNotFound
   // whatever the operation.
   if (ctx.level == Level::kDomain) {
-    auto domain = store_.GetDomain(ctx.domain_id);
+    auto domain = store_->GetDomain(ctx.domain_id);
     if (!domain.ok()) return fail(domain.status());
   }
   if (ctx.level == Level::kRepository) {
-    auto repo = store_.GetRepository(ctx.domain_id, ctx.repository_id);
+    auto repo = store_->GetRepository(ctx.domain_id, ctx.repository_id);
     if (!repo.ok()) return fail(repo.status());
     // The repository gate, before any object is looked up (docs/API.md §11.3).
     if (!acl::MayUseRepository(ctx.caller, ctx.repository_id)) {
@@ -241,10 +261,23 @@ Response Service::Run(const Request& request) {
         "application/x-www-form-urlencoded bodies are not accepted in variant B under --strict: use "
         "application/json or multipart/form-data"));
   }
+  // A write's answer names the newest change-log token once it is done (docs/API.md
+  // §14.3): a test waits until GET /-/events has passed it.
+  uint64_t token_before = 0;
+  if (IsWrite(op) && ctx.repo) {
+    auto t = ctx.repo->LatestChangeToken();
+    if (t.ok()) token_before = *t;
+  }
   auto result = row.handler(ctx);
   if (!result.ok()) return fail(result.status());
   Response response = std::move(*result);
   response.operation = op_name;
+  if (IsWrite(op) && ctx.repo) {
+    auto t = ctx.repo->LatestChangeToken();
+    if (t.ok() && *t > token_before) {
+      response.headers.emplace_back("Folio-Change-Token", ctx.domain_id + "/" + ctx.repository_id + "/" + std::to_string(*t));
+    }
+  }
   return response;
 }
 

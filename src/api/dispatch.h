@@ -4,10 +4,12 @@
 // between the socket and these two structs. The rules it applies: docs/API.md §3.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -32,6 +34,25 @@ namespace folio::api {
 namespace auth {
 class Authenticator;
 }
+namespace fixture {
+class DataStates;
+class EventHub;
+}  // namespace fixture
+
+// The test-fixture endpoints (docs/API.md §14). Absent parts leave their endpoints
+// answering notSupported, naming the option that gives them.
+struct FixtureOptions {
+  // The start state and the snapshots (POST /-/reset, /-/snapshots); nullptr: none.
+  std::shared_ptr<fixture::DataStates> states;
+  // The live events (GET /-/events); nullptr: none. The Store must tell it its changes
+  // (StoreOptions::on_changes = events->Listener()), and so must `reopen`.
+  std::shared_ptr<fixture::EventHub> events;
+  // How the data directory is opened again after a reset or restore.
+  StoreOptions reopen;
+  // Called (with no request in flight) once the data directory was replaced.
+  std::function<void()> after_swap;
+  bool faults = false;  // --faults: requests may carry Folio-Fault (else it is refused)
+};
 
 struct ServiceOptions {
   std::string default_variant = "B";  // for repositories created without one
@@ -52,6 +73,7 @@ struct ServiceOptions {
   std::string scratch_dir;
   // Where the query indexes' progress and failures go (one line each, any thread).
   std::function<void(const std::string&)> log;
+  FixtureOptions fixture;
 };
 
 class Service {
@@ -88,10 +110,43 @@ class Service {
   // made by the first query of its repository.
   void StartQueryIndexing();
 
+  // Ends the streams of GET /-/events (the server is stopping). Thread-safe.
+  void Stopping();
+
+  // What the fixture endpoints do (docs/API.md §14), for callers in the same process
+  // (folio/testing.h). Reset and RestoreSnapshot wait for the requests in flight; later
+  // requests see the new state. Errors: kNotSupported without FixtureOptions::states;
+  // kInvalidArgument for a bad name; kObjectNotFound for a missing snapshot;
+  // kContentAlreadyExists for a snapshot name taken; kStorage.
+  Status Reset();
+  Status TakeSnapshot(const std::string& name);
+  Status RestoreSnapshot(const std::string& name);
+  // The newest change-log token of a repository (0 while its log is empty): every event
+  // up to it has been handed to the streams of GET /-/events. Errors: kObjectNotFound.
+  Result<uint64_t> LatestChangeToken(const std::string& domain_id, const std::string& repository_id);
+
  private:
   Response Run(const Request& request);
+  // A request to the fixture endpoints (path "/-/...", docs/API.md §14;
+  // fixture_endpoints.cc).
+  Response HandleFixture(const Request& request);
+  // Runs `request` as its Folio-Fault header asks (docs/API.md §14.4).
+  Response RunWithFault(const Request& request);
+  // Replaces the data directory with the start state (`snapshot` empty) or a snapshot,
+  // waiting for the requests in flight; later requests see the new state.
+  Status SwitchState(const std::string& snapshot);
+  // The parts built on the Store: made by the constructor, and again by SwitchState.
+  void BuildOnStore();
 
-  Store& store_;
+  // Held shared by every request while it runs, exclusively while the data directory is
+  // replaced or copied (reset, restore, snapshot).
+  std::shared_mutex state_mu_;
+  Store* store_;
+  std::unique_ptr<Store> owned_store_;    // the Store opened after a reset or restore
+  std::unique_ptr<Store> retired_store_;  // the one before it (see SwitchState)
+  // Counts the states served (a reset or restore adds one): an answer kept for reuse
+  // (Response::still_valid) is valid only in the state it was made in.
+  std::shared_ptr<std::atomic<uint64_t>> generation_ = std::make_shared<std::atomic<uint64_t>>(0);
   ServiceOptions options_;
   UploadRegistry uploads_;
   std::unique_ptr<acl::AccountRegistry> accounts_;

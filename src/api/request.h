@@ -59,6 +59,10 @@ struct Request {
   // base of the absolute URLs in responses (repositoryUrl, rootFolderUrl, Location).
   std::string base_url;
   std::string range;  // the Range header as sent; may be empty
+  // The test-fixture headers as sent ("" when absent; docs/API.md §14): Folio-Fault, and
+  // Last-Event-ID of GET /-/events.
+  std::string fault;
+  std::string last_event_id;
 };
 
 // The media type of a Content-Type header value: lowercased, without parameters or

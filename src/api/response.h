@@ -39,6 +39,9 @@ struct Response {
   // The rest of the body after `body`, made as it is sent (HTTP/1.1: chunked transfer
   // coding; HTTP/1.0: the connection closes after it). Not with `stream`.
   std::unique_ptr<BodyProducer> producer;
+  // Close the connection without sending anything of this response (a fault the request
+  // asked for: docs/API.md §14.4); the request log still records it.
+  bool drop_connection = false;
   std::string operation;  // the operation's canonical name, for the request log
   std::string exception;  // the CMIS exception name when the request failed
   std::string message;    // and its message (for the request log)

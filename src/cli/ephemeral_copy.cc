@@ -15,6 +15,7 @@
 #include "folio/fs.h"
 #include "storage/json_access.h"
 #include "storage/json_file.h"
+#include "storage/tree_copy.h"
 
 namespace folio::cli {
 namespace {
@@ -23,26 +24,6 @@ constexpr std::string_view kPrefix = "folio-ephemeral-";
 constexpr size_t kRandomChars = 6;  // mkdtemp's XXXXXX
 constexpr const char* kMarkFile = "owner.json";
 constexpr const char* kDataDir = "data";
-
-// Copies the tree `from` of `src` into `to` of `dst` (directories and regular files;
-// symbolic links and special files are skipped, as Folio never follows them).
-Status CopyTree(Fs& src, const std::string& from, Fs& dst, const std::string& to) {
-  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, src.List(from));
-  for (const DirEntry& e : entries) {
-    const std::string s = from.empty() ? e.name : from + "/" + e.name;
-    const std::string d = to.empty() ? e.name : to + "/" + e.name;
-    if (e.type == FileType::kDirectory) {
-      FOLIO_RETURN_IF_ERROR(dst.MakeDir(d));
-      FOLIO_RETURN_IF_ERROR(CopyTree(src, s, dst, d));
-    } else if (e.type == FileType::kFile) {
-      FOLIO_ASSIGN_OR_RETURN(auto in, src.Open(s));
-      FOLIO_ASSIGN_OR_RETURN(auto out, dst.CreateNew(d));
-      FOLIO_RETURN_IF_ERROR(out->AppendFrom(*in));
-      FOLIO_RETURN_IF_ERROR(out->Close());
-    }
-  }
-  return OkStatus();
-}
 
 // The first line of a small /proc file; "" if it cannot be read.
 std::string ReadProcLine(const std::string& path) {
@@ -149,7 +130,7 @@ Result<std::unique_ptr<EphemeralCopy>> EphemeralCopy::Make(const std::string& so
   // The mark first: from here on a sweep can tell whose copy this is.
   FOLIO_RETURN_IF_ERROR(storage::WriteJsonAtomically(*dst, kMarkFile, OwnMark()));
   FOLIO_RETURN_IF_ERROR(dst->MakeDir(kDataDir));
-  if (src) FOLIO_RETURN_IF_ERROR(CopyTree(*src, "", *dst, kDataDir));
+  if (src) FOLIO_RETURN_IF_ERROR(storage::CopyTree(*src, "", *dst, kDataDir));
   return copy;
 }
 

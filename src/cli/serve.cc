@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -16,6 +17,8 @@
 
 #include "api/auth/credentials.h"
 #include "api/dispatch.h"
+#include "api/fixture/data_states.h"
+#include "api/fixture/event_hub.h"
 #include "api/web_policy.h"
 #include "cli/commands.h"
 #include "cli/data_dir.h"
@@ -28,6 +31,7 @@
 #include "http/listener.h"
 #include "http/log_output.h"
 #include "http/server.h"
+#include "storage/id_seed.h"
 #include "storage/fs_probe.h"
 
 namespace folio::cli {
@@ -52,6 +56,9 @@ struct ServeOptions {
   std::string log_level = "info";
   bool insecure = false;
   std::string log_format = "text";
+  std::string snapshot_dir;                   // "" : DATA.snapshots
+  bool faults = false;                        // accept Folio-Fault
+  std::optional<uint64_t> deterministic_ids;  // the seed
 };
 
 // A data directory to serve: an existing one, or a new or empty directory (not for
@@ -162,10 +169,14 @@ int RunServe(const ServeOptions& o) {
     copy = std::move(*made);
     dir = copy->data_dir();
   }
+  if (o.deterministic_ids) storage::SetIdSeed(*o.deterministic_ids);
+  // The live events of GET /-/events (docs/API.md §14.3): every change is told to it.
+  auto events = std::make_shared<api::fixture::EventHub>();
   StoreOptions store_options;
   store_options.read_only = o.read_only;
   store_options.durable = !o.ephemeral;
   store_options.change_log_max_events = o.change_log_max;
+  store_options.on_changes = events->Listener();
   auto store = Store::Open(dir, store_options);
   if (!store.ok()) {
     std::cerr << "folio serve: cannot open data directory '" << o.data << "': " << store.status().ToString() << "\n";
@@ -196,6 +207,33 @@ int RunServe(const ServeOptions& o) {
     scratch = std::move(*made);
   }
   api::ServiceOptions service_options;
+  service_options.fixture.events = events;
+  service_options.fixture.faults = o.faults;
+  service_options.fixture.reopen = store_options;
+  service_options.fixture.reopen.create = false;
+  if (!o.read_only) {
+    // The start state POST /-/reset returns to: an --ephemeral server's source (never
+    // written), else a copy made now (docs/API.md §14.1).
+    const auto started = std::chrono::steady_clock::now();
+    auto states = api::fixture::DataStates::Open(
+        {dir, o.ephemeral ? o.data : std::string(), o.snapshot_dir, /*durable=*/!o.ephemeral});
+    if (!states.ok()) {
+      // Serving goes on: only /-/reset and the snapshots are refused (notSupported).
+      spdlog::warn("cannot keep the start state for /-/reset and snapshots: {}", states.status().message());
+    } else {
+      if (!o.ephemeral) {
+        spdlog::info("kept the start state for /-/reset in {} ({} ms)", (*states)->snapshot_dir(),
+                     std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
+                         .count());
+      }
+      service_options.fixture.states = std::move(*states);
+    }
+    service_options.fixture.after_swap = [&mark, dir, read_only = o.read_only] {
+      // The mark is on the replaced directory's file: hold the new one's.
+      mark = ServingMark::Hold(dir, read_only);
+      if (!mark.ok()) spdlog::warn("{}", mark.status().message());
+    };
+  }
   if (scratch) service_options.scratch_dir = scratch->data_dir();
   service_options.default_variant = o.variant;
   service_options.read_only = o.read_only;
@@ -315,6 +353,11 @@ void RegisterServe(CLI::App& app, int& exit_code) {
   cmd->add_option("--log-format", opts->log_format, "text, or json (one JSON object per line)")
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--snapshot-dir", opts->snapshot_dir,
+                  "where POST /-/snapshots keeps snapshots (default: the data directory's path + .snapshots)");
+  cmd->add_flag("--faults", opts->faults, "let requests ask for their own failure with the Folio-Fault header");
+  cmd->add_option("--deterministic-ids", opts->deterministic_ids,
+                  "object ids follow from this seed and the order of operations (fixtures built by a script)");
   cmd->add_flag("--insecure", opts->insecure,
                 "allow domains without users (anonymous access) on an address other than loopback");
   cmd->footer(

@@ -122,6 +122,7 @@ HttpResponse Call::RunService() {
   }
   HttpResponse h;
   h.status = r.status;
+  h.abort = r.drop_connection;
   h.headers = std::move(r.headers);
   if (!r.content_type.empty()) h.headers.emplace_back("Content-Type", std::move(r.content_type));
   if (r.stream) {

@@ -630,6 +630,12 @@ Exchange& Engine::Begin(const httplib::Request& req, Current& current) {
 void Engine::Fill(Current& current, httplib::Response& res) {
   HttpResponse r = current.exchange->Respond();
   res.status = r.status;
+  if (r.abort) {
+    // Nothing is sent (a fault the request asked for): the connection just ends.
+    ::shutdown(current.stream->socket(), SHUT_RDWR);
+    current.close = true;
+    return;
+  }
   std::string content_type;
   for (auto& [name, value] : r.headers) {
     if (api::EqualsIgnoreCase(name, "Content-Type")) {

@@ -31,6 +31,7 @@ struct HttpResponse {
   // Content-Length and is sent chunked (to an HTTP/1.0 client, delimited by closing).
   std::unique_ptr<api::BodyProducer> producer;
   bool close = false;  // close the connection after this response
+  bool abort = false;  // close the connection instead of sending this response
 };
 
 // How an exchange ended, for the request log and the metrics.

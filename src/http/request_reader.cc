@@ -40,6 +40,8 @@ Result<api::Request> ReadRequestHead(const HttpHead& head, const std::function<s
   }
   out.content_type = head.header("Content-Type");
   out.range = head.header("Range");
+  out.fault = head.header("Folio-Fault");
+  out.last_event_id = head.header("Last-Event-ID");
   out.from_script = api::EqualsIgnoreCase(head.header("X-Requested-With"), "XMLHttpRequest");
   const std::string_view host = head.header("Host");
   out.base_url = "http://";

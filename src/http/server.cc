@@ -109,7 +109,8 @@ uint64_t AnnouncedLength(const HttpHead& head) {
 bool MayReuse(const HttpHead& head) {
   if (head.method != "GET" && head.method != "HEAD") return false;
   for (const auto& [name, value] : head.headers) {
-    for (std::string_view barred : {"Content-Length", "Transfer-Encoding", "Authorization", "X-API-KEY", "Range"}) {
+    for (std::string_view barred :
+         {"Content-Length", "Transfer-Encoding", "Authorization", "X-API-KEY", "Range", "Folio-Fault"}) {
       if (api::EqualsIgnoreCase(name, barred)) return false;
     }
   }
@@ -191,6 +192,7 @@ Status Server::Serve() {
 
 void Server::Stop() {
   stopping_ = true;
+  service_.Stopping();  // event streams end, so that no request is left waiting
   engine_->Stop();
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -220,11 +222,14 @@ std::unique_ptr<Exchange> Server::Begin(HttpHead head, int fd) {
     call->Answer(std::move(r));
     return call;
   }
-  if (method != "GET" && method != "HEAD" && method != "POST") {  // the binding uses GET and POST only
-    call->Fail(0, NotSupported("method " + method + " is not supported: use GET or POST"));
+  // The fixture endpoints (docs/API.md §14) are the service's; DELETE removes a snapshot.
+  const bool fixture = path == "/-/reset" || path == "/-/events" || path == "/-/snapshots" ||
+                       path.substr(0, 13) == "/-/snapshots/";
+  if (method != "GET" && method != "HEAD" && method != "POST" && !(fixture && method == "DELETE")) {
+    call->Fail(0, NotSupported("method " + method + " is not supported: use GET or POST"));  // as the binding
     return call;
   }
-  if (path.substr(0, 3) == "/-/") {  // never a domain: domain ids are word characters
+  if (path.substr(0, 3) == "/-/" && !fixture) {  // never a domain: domain ids are word characters
     OperationsEndpoint(*call, head, path);
     return call;
   }

@@ -56,8 +56,23 @@ Result<std::shared_ptr<Repository>> Repository::Open(Fs& fs, const std::string& 
   options.committer.change_log.max_events = repository_options.change_log_max_events;
   options.committer.spares.grace = std::chrono::milliseconds(repository_options.spare_grace_ms);
   options.version_list_max = repository_options.version_list_max;
+  // The variant is known once the repository is loaded; events replayed before (by
+  // recovery) are told in variant B's spelling.
+  auto variant = std::make_shared<std::string>("B");
+  if (repository_options.on_changes) {
+    options.committer.on_events = [base, variant, tell = repository_options.on_changes](
+                                      const std::vector<storage::ChangeEvent>& events) {
+      std::vector<ChangeEventInfo> infos;
+      infos.reserve(events.size());
+      for (const storage::ChangeEvent& e : events) {
+        infos.push_back({e.token, e.time_ms, e.type, e.object_id, e.base_type_id, e.type_id, e.readers});
+      }
+      tell(base, *variant, infos);
+    };
+  }
   auto engine = std::make_unique<repo::Engine>(fs, base, options);
   FOLIO_RETURN_IF_ERROR(engine->Load());
+  *variant = engine->info.variant;
   return std::shared_ptr<Repository>(new Repository(std::move(engine)));
 }
 

@@ -291,6 +291,7 @@ Result<std::shared_ptr<Repository>> Store::GetRepository(const std::string& doma
   RepositoryOptions repo_options;
   repo_options.read_only = options_.read_only;
   repo_options.change_log_max_events = options_.change_log_max_events;
+  repo_options.on_changes = options_.on_changes;
   repo_options.spare_grace_ms = options_.spare_grace_ms;
   repo_options.version_list_max = options_.version_list_max;
   auto repo = Repository::Open(*fs_, base, repo_options);
@@ -302,6 +303,14 @@ Result<std::shared_ptr<Repository>> Store::GetRepository(const std::string& doma
   }
   open_[base] = *repo;
   return *repo;
+}
+
+void Store::CloseRepositories() {
+  std::map<std::string, std::shared_ptr<Repository>> closing;
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    closing.swap(open_);
+  }
 }
 
 std::string ServingMarkFile(bool read_only) { return storage::ServingLockFile(read_only); }

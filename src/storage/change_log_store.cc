@@ -30,8 +30,8 @@ std::optional<uint64_t> LineToken(std::string_view line) {
 
 }  // namespace
 
-ChangeLogStore::ChangeLogStore(Fs& fs, std::string dir, ChangeLogLimits limits)
-    : fs_(fs), dir_(std::move(dir)), limits_(limits) {
+ChangeLogStore::ChangeLogStore(Fs& fs, std::string dir, ChangeLogLimits limits, ChangeLogListener listener)
+    : fs_(fs), dir_(std::move(dir)), limits_(limits), listener_(std::move(listener)) {
   // Retention drops whole segments: with segments of at most a quarter of the limit,
   // the log keeps between max_events and 1.25 x max_events events.
   limits_.max_events = std::max<uint64_t>(limits_.max_events, 1);
@@ -177,6 +177,7 @@ Status ChangeLogStore::Append(const std::vector<ChangeEvent>& events) {
   FOLIO_ASSIGN_OR_RETURN(auto file, fs_.OpenRandomAccess(path));
   FOLIO_ASSIGN_OR_RETURN(uint64_t size, file->Size());
   std::string lines;
+  const size_t first_new = i;
   if (size > 0 && !(known_tail && size == tail->size)) {
     // A torn last line (a crash mid-append) is closed so the next event starts clean.
     char end = '\n';
@@ -192,6 +193,10 @@ Status ChangeLogStore::Append(const std::vector<ChangeEvent>& events) {
   FOLIO_RETURN_IF_ERROR(file->WriteAt(size, lines));
   tail->size = size + lines.size();
   tail_ = tail;
+  if (listener_) {
+    listener_(first_new == 0 ? events : std::vector<ChangeEvent>(events.begin() + static_cast<std::ptrdiff_t>(first_new),
+                                                                 events.end()));
+  }
   if (new_segment) FOLIO_RETURN_IF_ERROR(DropOldSegments());
   return OkStatus();
 }

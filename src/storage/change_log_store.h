@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -23,9 +24,14 @@ struct ChangeLogLimits {
   uint64_t segment_events = 4096;
 };
 
+// Told of the events an Append stored (never one stored before), in token order, on the
+// appending thread while the log's lock is held: it must be quick, must not block and
+// must not call the log.
+using ChangeLogListener = std::function<void(const std::vector<ChangeEvent>& events)>;
+
 class ChangeLogStore {
  public:
-  ChangeLogStore(Fs& fs, std::string dir, ChangeLogLimits limits = {});
+  ChangeLogStore(Fs& fs, std::string dir, ChangeLogLimits limits = {}, ChangeLogListener listener = {});
 
   // Appends the events whose token is greater than the last one stored, in order
   // (applying a record again appends nothing twice); drops the oldest segments past
@@ -65,6 +71,7 @@ class ChangeLogStore {
   Fs& fs_;
   std::string dir_;
   ChangeLogLimits limits_;
+  ChangeLogListener listener_;
   std::mutex mu_;
   std::optional<Tail> tail_;
 };

@@ -113,7 +113,7 @@ Committer::Committer(Fs& fs, RepoLayout layout, CommitterOptions options)
     : fs_(fs),
       layout_(std::move(layout)),
       options_(options),
-      changes_(fs, layout_.ChangesDir(), options.change_log),
+      changes_(fs, layout_.ChangesDir(), options.change_log, options.on_events),
       conflicts_(std::make_unique<ConflictSet>()),
       spares_(layout_.SpareDir(), options.spares) {}
 

@@ -52,6 +52,8 @@ struct CommitterOptions {
   uint64_t checkpoint_bytes = 768 * 1024;
   std::chrono::milliseconds idle_checkpoint{1000};
   ChangeLogLimits change_log;
+  // Told of the events each change appends to the change log (ChangeLogListener).
+  ChangeLogListener on_events;
   // Told of every JSON record a change of this process put in place (see
   // ApplyOptions::on_json_written), on the thread that applies it.
   std::function<void(const std::string& path, const FileStat& st, std::shared_ptr<const Json> value)>

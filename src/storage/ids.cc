@@ -1,9 +1,11 @@
 // Id generation and parsing; see ids.h.
 #include "storage/ids.h"
+#include "storage/id_seed.h"
 
 #include <pthread.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <random>
@@ -37,8 +39,64 @@ namespace {
 constexpr size_t kAdoptedRandom = 10;
 }  // namespace
 
+namespace {
+
+constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+// The seeded ids: how many of each prefix were made.
+struct Seeded {
+  std::mutex mu;
+  std::optional<uint64_t> seed;  // guarded by mu
+  uint64_t made[256] = {};       // guarded by mu
+};
+
+Seeded& SeededIds() {
+  static Seeded* s = new Seeded;  // never destroyed: ids may be made while the process exits
+  return *s;
+}
+
+std::atomic<bool> g_seeded{false};
+
+uint64_t SplitMix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+void SetIdSeed(std::optional<uint64_t> seed) {
+  Seeded& s = SeededIds();
+  std::lock_guard<std::mutex> lock(s.mu);
+  s.seed = seed;
+  std::fill(std::begin(s.made), std::end(s.made), 0);
+  g_seeded.store(seed.has_value());
+}
+
+void RestartSeededIds() {
+  Seeded& s = SeededIds();
+  std::lock_guard<std::mutex> lock(s.mu);
+  std::fill(std::begin(s.made), std::end(s.made), 0);
+}
+
 std::string NewId(char prefix) {
-  static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  if (g_seeded.load(std::memory_order_relaxed) && prefix != 't' && prefix != 'u' && prefix != 'x') {
+    Seeded& s = SeededIds();
+    std::lock_guard<std::mutex> lock(s.mu);
+    if (s.seed) {
+      const uint64_t n = s.made[static_cast<unsigned char>(prefix)]++;
+      uint64_t a = SplitMix64(*s.seed ^ (static_cast<uint64_t>(static_cast<unsigned char>(prefix)) << 56) ^ n);
+      uint64_t b = SplitMix64(a);
+      std::string id(1, prefix);
+      for (int i = 0; i < 16; ++i) {
+        uint64_t& from = i < 8 ? a : b;
+        id += kAlphabet[from % 36];
+        from /= 36;
+      }
+      return id;
+    }
+  }
   // Seeded per thread, and again in a forked child: it would otherwise repeat its
   // parent's sequence, and so its ids.
   thread_local std::mt19937_64 rng;

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "api/dispatch.h"
+#include "api/fixture/data_states.h"
+#include "api/fixture/event_hub.h"
 #include "folio/store.h"
 #include "http/server.h"
 #include "support/http_client.h"
@@ -38,6 +40,10 @@ struct ServerConfig {
   bool read_only_store = false;
   uint64_t change_log_max_events = 100000;  // StoreOptions::change_log_max_events
   uint32_t version_list_max = 1000;          // StoreOptions::version_list_max
+  // The fixture endpoints (docs/API.md §14): the start state and snapshots (kept in a
+  // temporary directory), and the live events with these options.
+  bool fixture_endpoints = false;
+  api::fixture::EventHubOptions events;
 };
 
 inline void BuildFixtureData(const std::string& dir) {
@@ -74,6 +80,15 @@ class ServerFixture {
     store_options.read_only = config.read_only_store;
     store_options.change_log_max_events = config.change_log_max_events;
     store_options.version_list_max = config.version_list_max;
+    if (config.fixture_endpoints) {
+      events_ = std::make_shared<api::fixture::EventHub>(config.events);
+      store_options.on_changes = events_->Listener();
+      auto states = api::fixture::DataStates::Open({dir_.path(), "", snapshots_.path(), /*durable=*/false});
+      REQUIRE(states.ok());
+      config.service.fixture.states = std::move(*states);
+      config.service.fixture.events = events_;
+      config.service.fixture.reopen = store_options;
+    }
     auto store = Store::Open(dir_.path(), store_options);
     REQUIRE(store.ok());
     store_ = std::move(*store);
@@ -94,11 +109,15 @@ class ServerFixture {
     return c;
   }
   const std::string& dir() const { return dir_.path(); }
+  const std::string& snapshot_dir() const { return snapshots_.path(); }
+  // The Store the server started with (a reset or restore opens another).
   Store& store() { return *store_; }
   http::Server& server() { return *server_; }
 
  private:
   TempDir dir_;
+  TempDir snapshots_;
+  std::shared_ptr<api::fixture::EventHub> events_;
   std::unique_ptr<Store> store_;
   std::unique_ptr<api::Service> service_;
   std::unique_ptr<http::Server> server_;

@@ -26,6 +26,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/types_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/secondary_types_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/changes_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/fixture_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/read_only_mount_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/reads_never_write_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/hostile_disk_test.cc

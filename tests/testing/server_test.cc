@@ -113,3 +113,45 @@ TEST_CASE("folio::testing::Server: a fixture that is not a data directory throws
 
 }  // namespace
 }  // namespace folio::testing
+
+namespace folio::testing {
+
+TEST_CASE("folio::testing::Server: Reset, Snapshot, Restore, a fault header and WaitForToken") {
+  TempDir fixture;
+  BuildFixtureData(fixture.path());
+  ServerOptions options;
+  options.faults = true;
+  Server server(fixture.path(), options);
+  auto c = TestClient("127.0.0.1", server.port());
+  auto write = [&](const std::string& content) {
+    auto r = c.Post("/demo/beta/docs/readme.txt", "operation=setContent&content=" + content,
+                    "application/x-www-form-urlencoded");
+    REQUIRE(r);
+    REQUIRE(r->status == 201);
+    return r->get_header_value("Folio-Change-Token");
+  };
+  const std::string token = write("one");
+  CHECK(server.WaitForToken(token, std::chrono::seconds(5)));
+  // A token not reached yet: false once the time is up.
+  const size_t slash = token.rfind('/');
+  const std::string later = token.substr(0, slash + 1) + std::to_string(std::stoull(token.substr(slash + 1)) + 5);
+  CHECK(!server.WaitForToken(later, std::chrono::milliseconds(50)));
+  CHECK_THROWS_AS(server.WaitForToken("nonsense"), std::runtime_error);
+
+  server.Snapshot("one");
+  write("two");
+  server.Restore("one");
+  CHECK(c.Get("/demo/beta/docs/readme.txt")->body == "one");
+  server.Reset();
+  CHECK(c.Get("/demo/beta/docs/readme.txt")->body == "hello");
+  CHECK_THROWS_AS(server.Restore("missing"), std::runtime_error);
+  CHECK_THROWS_AS(server.Snapshot("bad/name"), std::runtime_error);
+
+  CHECK(FaultHeader({.status = 503, .delay_ms = 10}) == "status=503;delay=10");
+  CHECK(FaultHeader({.truncate = 0, .reset = true}) == "truncate=0;reset");
+  auto failed = c.Get("/demo/beta/docs/readme.txt", {{kFaultHeader, FaultHeader({.status = 503})}});
+  REQUIRE(failed);
+  CHECK(failed->status == 503);
+}
+
+}  // namespace folio::testing

@@ -10,10 +10,20 @@
 // --ephemeral: the fixture is never written (a copy in $TMPDIR is served and removed).
 // --exit-with-parent: if the JVM dies without close(), the server stops too (it follows
 // the thread that started it: start it from a thread that lives as long as the tests).
+// --faults: a request may ask for its own failure (FAULT_HEADER, docs/API.md §14.4).
+//
+// Between and during tests (docs/API.md §14): reset() returns the copy to the fixture's
+// state (call it in @AfterEach); waitForToken(token) waits until the change a write's
+// Folio-Change-Token header names reaches the event stream GET /-/events.
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.stream.Stream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +41,7 @@ public final class FolioServer implements AutoCloseable {
   /** Starts `folio serve` on a copy of `fixture`; returns once it accepts requests. */
   public static FolioServer start(String folio, Path fixture) throws IOException {
     Process process = new ProcessBuilder(folio, "serve", "--port", "0", "--ephemeral", "--exit-with-parent",
-        "--log-level", "warn", "--data", fixture.toString())
+        "--faults", "--log-level", "warn", "--data", fixture.toString())
         .redirectError(ProcessBuilder.Redirect.INHERIT)
         .start();
     BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
@@ -41,6 +51,43 @@ public final class FolioServer implements AutoCloseable {
       throw new IOException("folio serve did not start: " + (line == null ? "no output" : line));
     }
     return new FolioServer(process, URI.create(line.substring(READY.length()).trim()));
+  }
+
+  /** The request header that makes a request fail: "status=503", "delay=200", "truncate=10", "reset". */
+  public static final String FAULT_HEADER = "Folio-Fault";
+
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  /** Returns the data directory to the fixture's state (POST /-/reset). */
+  public void reset() throws IOException, InterruptedException {
+    HttpResponse<String> res = http.send(
+        HttpRequest.newBuilder(url.resolve("-/reset")).POST(HttpRequest.BodyPublishers.noBody()).build(),
+        HttpResponse.BodyHandlers.ofString());
+    if (res.statusCode() != 200) throw new IOException("reset failed: " + res.statusCode() + " " + res.body());
+  }
+
+  /**
+   * Waits until the event `token` ("domain/repository/N", a write's Folio-Change-Token header)
+   * arrives on GET /-/events; returns its data line (JSON). Throws IOException after `timeout`.
+   */
+  public String waitForToken(String token, Duration timeout) throws IOException, InterruptedException {
+    int slash = token.lastIndexOf('/');
+    String since = token.substring(0, slash + 1) + (Long.parseLong(token.substring(slash + 1)) - 1);
+    HttpRequest request = HttpRequest.newBuilder(url.resolve("-/events")).header("Last-Event-ID", since)
+        .timeout(timeout).build();
+    HttpResponse<Stream<String>> res = http.send(request, HttpResponse.BodyHandlers.ofLines());
+    if (res.statusCode() != 200) throw new IOException("GET /-/events failed: " + res.statusCode());
+    long deadline = System.nanoTime() + timeout.toNanos();
+    try (Stream<String> lines = res.body()) {
+      String id = null;
+      for (java.util.Iterator<String> it = lines.iterator(); it.hasNext() && System.nanoTime() < deadline;) {
+        String line = it.next();
+        if (line.startsWith("id: ")) id = line.substring(4);
+        if (line.startsWith("data: ") && token.equals(id)) return line.substring(6);
+        if (line.isEmpty()) id = null;
+      }
+    }
+    throw new IOException("no event " + token + " within " + timeout);
   }
 
   /** http://127.0.0.1:PORT/; url().resolve("DOMAIN") is a CMIS service URL. */

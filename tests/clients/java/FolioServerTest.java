@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 
 public final class FolioServerTest {
   private static int failures = 0;
@@ -51,6 +52,38 @@ public final class FolioServerTest {
           HttpResponse.BodyHandlers.ofString());
       check(missing.statusCode() == 404 && missing.body().contains("\"exception\":\"objectNotFound\""),
           "errors are JSON with the CMIS exception name");
+
+      // Waiting on an event: the change a write names reaches GET /-/events.
+      HttpResponse<String> evented = http.send(HttpRequest.newBuilder(url.resolve("demo/plain"))
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofString(
+                  "{\"operation\":\"createDocument\",\"name\":\"evented.txt\",\"content\":\"x\"}"))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
+      String token = evented.headers().firstValue("Folio-Change-Token").orElse("");
+      check(token.matches("demo/plain/\\d+"), "a write names its change: " + token);
+      String event = folio.waitForToken(token, Duration.ofSeconds(10));
+      check(event.contains("\"changeType\":\"created\""), "and the event stream has it: " + event);
+
+      // A reset between tests: what the test before wrote is gone.
+      folio.reset();
+      HttpResponse<String> gone = http.send(HttpRequest.newBuilder(url.resolve("demo/plain/from-java.txt")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      check(gone.statusCode() == 404, "a reset removes what tests wrote: " + gone.statusCode());
+
+      // An injected fault: the request fails as asked, and changes nothing.
+      HttpResponse<String> faulty = http.send(HttpRequest.newBuilder(url.resolve("demo/plain"))
+              .header("Content-Type", "application/json")
+              .header(FolioServer.FAULT_HEADER, "status=503")
+              .POST(HttpRequest.BodyPublishers.ofString(
+                  "{\"operation\":\"createDocument\",\"name\":\"faulty.txt\",\"content\":\"x\"}"))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
+      check(faulty.statusCode() == 503 && faulty.body().contains("\"exception\":\"runtime\""),
+          "an injected fault answers as asked: " + faulty.statusCode());
+      HttpResponse<String> notMade = http.send(HttpRequest.newBuilder(url.resolve("demo/plain/faulty.txt")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      check(notMade.statusCode() == 404, "and changes nothing");
     }
     check(stopped.exitValue() == 0, "close() stops it cleanly");
     System.out.println(passed + " passed, " + failures + " failed");
