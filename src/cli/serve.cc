@@ -57,6 +57,7 @@ struct ServeOptions {
   bool insecure = false;
   std::string log_format = "text";
   std::string snapshot_dir;                   // "" : DATA.snapshots
+  bool keep_start_state = false;              // copy DIR at start, for POST /-/reset
   bool faults = false;                        // accept Folio-Fault
   std::optional<uint64_t> deterministic_ids;  // the seed
 };
@@ -213,15 +214,17 @@ int RunServe(const ServeOptions& o) {
   service_options.fixture.reopen.create = false;
   if (!o.read_only) {
     // The start state POST /-/reset returns to: an --ephemeral server's source (never
-    // written), else a copy made now (docs/API.md §14.1).
+    // written), else a copy made now when asked (--keep-start-state): a copy of a large
+    // data directory takes seconds, and a server starts at once (docs/API.md §14.1).
     const auto started = std::chrono::steady_clock::now();
-    auto states = api::fixture::DataStates::Open(
-        {dir, o.ephemeral ? o.data : std::string(), o.snapshot_dir, /*durable=*/!o.ephemeral});
+    auto states = api::fixture::DataStates::Open({dir, o.ephemeral ? o.data : std::string(), o.snapshot_dir,
+                                                  /*durable=*/!o.ephemeral,
+                                                  /*keep_start=*/o.ephemeral || o.keep_start_state});
     if (!states.ok()) {
       // Serving goes on: only /-/reset and the snapshots are refused (notSupported).
       spdlog::warn("cannot keep the start state for /-/reset and snapshots: {}", states.status().message());
     } else {
-      if (!o.ephemeral) {
+      if (!o.ephemeral && o.keep_start_state) {
         spdlog::info("kept the start state for /-/reset in {} ({} ms)", (*states)->snapshot_dir(),
                      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
                          .count());
@@ -355,6 +358,9 @@ void RegisterServe(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--snapshot-dir", opts->snapshot_dir,
                   "where POST /-/snapshots keeps snapshots (default: the data directory's path + .snapshots)");
+  cmd->add_flag("--keep-start-state", opts->keep_start_state,
+                "copy the data directory when the server starts, so that POST /-/reset can return to it "
+                "(an --ephemeral server returns to its source without a copy)");
   cmd->add_flag("--faults", opts->faults, "let requests ask for their own failure with the Folio-Fault header");
   cmd->add_option("--deterministic-ids", opts->deterministic_ids,
                   "object ids follow from this seed and the order of operations (fixtures built by a script)");

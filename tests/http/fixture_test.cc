@@ -627,7 +627,7 @@ TEST_CASE("Fixture: folio serve resets an --ephemeral copy to its source, and a 
   for (bool ephemeral : {true, false}) {
     CAPTURE(ephemeral);
     std::vector<std::string> args = {"--faults"};
-    if (ephemeral) args.push_back("--ephemeral");
+    args.push_back(ephemeral ? "--ephemeral" : "--keep-start-state");
     {
       ServeProcess serve(fixture.path(), args);
       auto c = TestClient("127.0.0.1", serve.port());
@@ -653,6 +653,33 @@ TEST_CASE("Fixture: folio serve resets an --ephemeral copy to its source, and a 
       std::filesystem::remove_all(fixture.path() + ".snapshots");
     }
   }
+}
+
+TEST_CASE("Fixture: a served directory is not copied at start unless --keep-start-state; reset then says so") {
+  TempDir fixture;
+  BuildFixtureData(fixture.path());
+  {
+    ServeProcess serve(fixture.path(), {});
+    auto c = TestClient("127.0.0.1", serve.port());
+    // Nothing was copied: the snapshot directory holds no start state.
+    if (std::filesystem::exists(fixture.path() + ".snapshots")) {
+      for (const auto& e : std::filesystem::directory_iterator(fixture.path() + ".snapshots")) {
+        CHECK(e.path().filename().string().rfind(".start-", 0) != 0);
+      }
+    }
+    auto reset = c.Post("/-/reset");
+    REQUIRE(reset);
+    CHECK(reset->status == 405);
+    CHECK(reset->body.find("notSupported") != std::string::npos);
+    CHECK(reset->body.find("--keep-start-state") != std::string::npos);
+    CHECK(reset->body.find("--ephemeral") != std::string::npos);
+    // Snapshots work without it.
+    REQUIRE(CreateDoc(c, "alpha", "kept.txt")->status == 201);
+    REQUIRE(c.Post("/-/snapshots?name=s")->status == 201);
+    REQUIRE(c.Post("/-/snapshots/s/restore")->status == 200);
+    CHECK(StatusOf(c, "/demo/alpha/docs/kept.txt") == 200);
+  }
+  std::filesystem::remove_all(fixture.path() + ".snapshots");
 }
 
 }  // namespace folio::testing
