@@ -46,9 +46,10 @@ struct Response {
   std::string exception;  // the CMIS exception name when the request failed
   std::string message;    // and its message (for the request log)
   // Set by an operation whose answer may be given again, byte for byte, to the same
-  // request (the same URL, no body, no credentials) for as long as this returns true:
-  // getObject of a document (ops/object_read_ops.cc). src/http keeps such answers
-  // (http/response_cache.h) and calls this before each reuse. Thread-safe.
+  // request (the same URL and credentials, no body) for as long as this returns true:
+  // getObject of a document (ops/object_read_ops.cc), while the object is the one shown
+  // and the credentials stand for the same caller with the same groups. src/http keeps
+  // such answers (http/response_cache.h) and calls this before each reuse. Thread-safe.
   std::function<bool()> still_valid;
 };
 

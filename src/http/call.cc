@@ -118,7 +118,8 @@ HttpResponse Call::RunService() {
   exception_ = std::move(r.exception);
   message_ = std::move(r.message);
   if (may_keep_ && r.still_valid && r.status == 200 && r.headers.empty() && !r.stream && !r.producer) {
-    ctx_.cache.Put(target_, {r.status, r.content_type, r.body, operation_, std::move(r.still_valid)});
+    ctx_.cache.Put(ResponseCache::KeyFor(target_, request_.authorization, request_.api_key),
+                   {r.status, r.content_type, r.body, operation_, std::move(r.still_valid)});
   }
   HttpResponse h;
   h.status = r.status;

@@ -1,10 +1,22 @@
 // Answers kept for reuse; see response_cache.h.
 #include "http/response_cache.h"
 
+#include "repo/acl/secrets.h"
+
 namespace folio::http {
 
 ResponseCache::ResponseCache(size_t max_entries, size_t max_body)
     : max_per_shard_(std::max<size_t>(1, max_entries / kShards)), max_body_(max_body) {}
+
+std::string ResponseCache::KeyFor(std::string_view target, std::string_view authorization, std::string_view api_key) {
+  if (authorization.empty() && api_key.empty()) return std::string(target);
+  // The digest's key is made once per process: no request target names another
+  // caller's answer.
+  std::string key(target);
+  key.push_back('\0');
+  key += acl::ProcessDigest({"response-cache", authorization, api_key});
+  return key;
+}
 
 ResponseCache::Shard& ResponseCache::ShardOf(std::string_view target) {
   return shards_[std::hash<std::string_view>()(target) % kShards];

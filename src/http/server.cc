@@ -105,12 +105,11 @@ uint64_t AnnouncedLength(const HttpHead& head) {
 }
 
 // A GET or HEAD whose answer may come from the response cache, or go into it: no body,
-// no credentials (an answer is kept under its URL alone), no Range.
+// no Range (an answer is kept under its URL and credentials: ResponseCache::KeyFor).
 bool MayReuse(const HttpHead& head) {
   if (head.method != "GET" && head.method != "HEAD") return false;
   for (const auto& [name, value] : head.headers) {
-    for (std::string_view barred :
-         {"Content-Length", "Transfer-Encoding", "Authorization", "X-API-KEY", "Range", "Folio-Fault"}) {
+    for (std::string_view barred : {"Content-Length", "Transfer-Encoding", "Range", "Folio-Fault"}) {
       if (api::EqualsIgnoreCase(name, barred)) return false;
     }
   }
@@ -235,7 +234,9 @@ std::unique_ptr<Exchange> Server::Begin(HttpHead head, int fd) {
   }
   const bool may_reuse = options_.response_cache_entries > 0 && MayReuse(head);
   if (may_reuse) {
-    if (std::shared_ptr<const ResponseCache::Answer> kept = cache_.Find(head.target)) {
+    const std::string key =
+        ResponseCache::KeyFor(head.target, head.header("Authorization"), head.header("X-API-KEY"));
+    if (std::shared_ptr<const ResponseCache::Answer> kept = cache_.Find(key)) {
       call->AnswerKept(*kept);
       return call;
     }

@@ -17,6 +17,8 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/auth_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/acl_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/acl_propagation_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/operation_access_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/response_cache_auth_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/login_throttle_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/serve_exposed_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/newcomer_test.cc

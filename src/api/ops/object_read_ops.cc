@@ -214,14 +214,28 @@ std::function<bool()> ReuseCheck(const Context& ctx, const ObjectData* answered)
   if (!object || object.get() != answered || object->base != BaseType::kDocument) return {};
   const auto secondary = object->properties.find(std::string(kPropSecondaryObjectTypeIds));
   if (secondary != object->properties.end() && !secondary->is_null() && !secondary->empty()) return {};
-  // Kept answers are served before authentication: only in a domain open to anyone
-  // (no users), and only while it still is (docs/API.md §11.2).
-  const auto anonymous = [](const std::shared_ptr<acl::DomainAccounts>& accounts) {
-    if (!accounts) return false;
-    auto principals = accounts->Current();
-    return principals.ok() && !(*principals)->has_users();
-  };
-  if (!anonymous(ctx.accounts)) return {};
+  // Who the answer was made for must still be who it is made for (docs/API.md §11.2):
+  // src/http serves kept answers before authentication, so only in a domain open to
+  // anyone (no users), and only while it still is; a signed-in caller's (kept under its
+  // credentials, http/response_cache.h) only while the domain's users and groups are
+  // the snapshot the caller was authenticated against: the same credentials then stand
+  // for the same caller, whose permission depends on nothing else but the object, which
+  // the check below follows.
+  std::function<bool(const std::shared_ptr<acl::DomainAccounts>&)> same_caller;
+  if (ctx.caller.kind() == acl::Caller::Kind::kAnonymousDomain) {
+    same_caller = [](const std::shared_ptr<acl::DomainAccounts>& accounts) {
+      if (!accounts) return false;
+      auto principals = accounts->Current();
+      return principals.ok() && !(*principals)->has_users();
+    };
+  } else if (ctx.caller.kind() == acl::Caller::Kind::kUser && ctx.caller.principals()) {
+    same_caller = [seen = ctx.caller.principals()](const std::shared_ptr<acl::DomainAccounts>& accounts) {
+      if (!accounts) return false;
+      auto principals = accounts->Current();
+      return principals.ok() && *principals == seen;
+    };
+  }
+  if (!same_caller || !same_caller(ctx.accounts)) return {};
   // Within a second of a full check, and while no change was committed and the
   // document's file is as it was, the answer is reused on two stats instead of a lookup
   // (Repository::Unchanged).
@@ -230,8 +244,8 @@ std::function<bool()> ReuseCheck(const Context& ctx, const ObjectData* answered)
     std::optional<Repository::Stamp> stamp;  // of the last full check that confirmed the object
   };
   return [repo = ctx.repo, key = ctx.target_key_, by_path = ctx.target_by_path_, object, accounts = ctx.accounts,
-          anonymous, checked = std::make_shared<Checked>()] {
-    if (!anonymous(accounts)) return false;
+          same_caller, checked = std::make_shared<Checked>()] {
+    if (!same_caller(accounts)) return false;
     std::optional<Repository::Stamp> last;
     {
       std::lock_guard<std::mutex> lock(checked->mu);

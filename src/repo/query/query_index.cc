@@ -17,10 +17,19 @@ constexpr size_t kEventsPerBatch = 1000;
 constexpr size_t kObjectsPerTransaction = 2000;
 constexpr auto kProgressEvery = std::chrono::seconds(5);
 constexpr size_t kMaxIdleReaders = 4;
+// A query that held this much in SQLite at its peak gives it back to the system when it
+// ends (malloc_trim walks the heap: not after every small query).
+constexpr uint64_t kTrimAfterPeak = uint64_t{8} << 20;
 constexpr size_t kChangesPerOptimize = 10000;
 // Threads reading the repository during a build: reading costs about six times what
 // writing the index does (bench/RESULTS.md), and the writer is a thread of its own.
 constexpr int kScanWorkers = 3;
+
+// "64 MiB", or "300000 bytes" for a limit that is no whole number of MiB.
+std::string Bytes(uint64_t n) {
+  if (n % (uint64_t{1} << 20) == 0) return std::to_string(n >> 20) + " MiB";
+  return std::to_string(n) + " bytes";
+}
 
 std::string TokenKey(const ChangeFeed& feed) { return "token:" + feed.id(); }
 constexpr char kLeftOutPrefix[] = "left-out:";
@@ -448,6 +457,7 @@ Result<QueryHits> QueryIndex::RunOnce(const BoundQuery& query, const QueryPage& 
   uint64_t generation = 0;
   FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<Db> db, AcquireReader(generation));
   db->SetDeadline(std::chrono::steady_clock::now() + kQueryTimeLimit);
+  MemoryBudget budget(page.memory_limit);
   auto run = [&]() -> Result<QueryHits> {
     QueryHits out;
     // One read transaction: the count and the page see the same state.
@@ -470,8 +480,17 @@ Result<QueryHits> QueryIndex::RunOnce(const BoundQuery& query, const QueryPage& 
     return out;
   };
   auto result = run();
+  // Much memory freed goes back to the system rather than stay in the heap (glibc
+  // keeps it), so that what a query held is released when it ends.
+  const bool trim = budget.peak() >= kTrimAfterPeak;
   if (!result.ok()) {
     (void)db->Exec("ROLLBACK");
+    if (budget.exceeded()) {
+      db.reset();  // the connection is dropped: nothing of the query stays
+      ::malloc_trim(0);
+      return Constraint("the query needs more than " + Bytes(page.memory_limit) +
+                        " of memory and was stopped: narrow it down (fewer terms or predicates)");
+    }
     if (result.status().Is(kIndexTimedOut)) {
       ReleaseReader(std::move(db), generation);
       return Constraint("the query ran longer than " + std::to_string(kQueryTimeLimit.count()) +
@@ -480,6 +499,8 @@ Result<QueryHits> QueryIndex::RunOnce(const BoundQuery& query, const QueryPage& 
     return result.status();  // the connection is dropped
   }
   ReleaseReader(std::move(db), generation);
+  if (trim) ::malloc_trim(0);
+  result->memory_peak = budget.peak();
   return result;
 }
 

@@ -44,6 +44,7 @@
 #include "repo/query/change_event.h"
 #include "repo/query/hand_watcher.h"
 #include "repo/query/sqlite.h"
+#include "repo/query/sqlite_memory.h"
 
 namespace folio::query {
 
@@ -64,6 +65,9 @@ struct QueryPage {
   // principals that stand for the caller (its user id, its groups, cmis:anyone): only
   // the objects whose ACL lets one of them read are matched, counted and paged.
   std::optional<std::vector<std::string>> readers;
+  // What the query may hold in SQLite at once (sqlite_memory.h); a query that would
+  // need more is stopped.
+  uint64_t memory_limit = kQueryMemoryLimit;
 };
 
 struct QueryHit {
@@ -74,6 +78,7 @@ struct QueryHit {
 struct QueryHits {
   std::vector<QueryHit> hits;  // the page, in order
   uint64_t total = 0;          // every match (the caller may read)
+  uint64_t memory_peak = 0;    // the most the query held in SQLite at once, in bytes
 };
 
 // How often a query looks again at the objects a build left out for damage.
@@ -100,7 +105,10 @@ class QueryIndex {
   Status Prepare(Repository& repo);
 
   // Prepare, then the matches of `query`: the total and the page asked for.
-  // Errors: as Prepare; kConstraint when the query runs longer than kQueryTimeLimit.
+  // The memory SQLite allocated for the query is freed when it ends, and given back to
+  // the system when it was much.
+  // Errors: as Prepare; kConstraint when the query runs longer than kQueryTimeLimit, or
+  // needs more than page.memory_limit bytes at once (nothing is answered then).
   Result<QueryHits> Run(Repository& repo, const BoundQuery& query, const QueryPage& page);
 
   // Rebuilds the index from a scan whatever its state (fsck --repair).

@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include "repo/query/like.h"
+#include "repo/query/sqlite_memory.h"
 
 namespace folio::query {
 namespace {
@@ -37,6 +38,7 @@ void LikeFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
 bool IsCorruption(const Status& s) { return s.kind() == ErrorKind::kStorage && s.Is(kIndexCorrupt); }
 
 Result<std::unique_ptr<Db>> Db::Open(const std::string& path) {
+  InstallSqliteMemoryCounter();
   sqlite3* raw = nullptr;
   const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW;
   const int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
@@ -52,6 +54,7 @@ Result<std::unique_ptr<Db>> Db::Open(const std::string& path) {
 }
 
 Result<std::unique_ptr<Db>> Db::OpenExisting(const std::string& path) {
+  InstallSqliteMemoryCounter();
   sqlite3* raw = nullptr;
   const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW;
   const int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);

@@ -1,6 +1,6 @@
 // A thin RAII layer over the SQLite C API for the query index: a connection, prepared
 // statements, and SQLite's result codes turned into Status (kStorage, naming the
-// statement's purpose). The only file that includes sqlite3.h.
+// statement's purpose). With sqlite_memory.cc, the only files that include sqlite3.h.
 #pragma once
 
 #include <chrono>
