@@ -8,6 +8,7 @@
 
 #include "storage/atomic_write.h"
 #include "storage/datetime.h"
+#include "storage/id_seed.h"
 #include "storage/ids.h"
 #include "storage/journal.h"
 #include "storage/wait_hooks.h"
@@ -441,7 +442,9 @@ Status Committer::RunImpl(const std::function<Status(ChangeSet&)>& stage) {
   ++depth_;
   Status result;
   int deferrals = 0;
+  SeededIdScope ids;  // every run of `stage` gets the same seeded ids
   for (;;) {
+    ids.Rewind();
     ChangeSet change;
     StagingContext ctx{this, false, t_staging, {}};
     t_staging = &ctx;

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace folio::storage {
 
@@ -15,5 +17,30 @@ void SetIdSeed(std::optional<uint64_t> seed);
 // With a seed set, makes the next ids the seed's first again (after a reset or restore:
 // a fixture script run again gets the same ids). Thread-safe.
 void RestartSeededIds();
+
+// The seeded ids of one change (storage::Committer::Run): a staging may run more than
+// once (after a conflict with a change in flight, after bookkeeping it asked for), and
+// whether it does depends on other threads' timing. Each run after Rewind() is handed
+// the ids the runs before drew, in the same order, before new ones are drawn, so that
+// the ids a change gets do not depend on how often it was staged. Without a seed it
+// does nothing. Scopes nest on a thread (bookkeeping run between two stagings has its
+// own); one belongs to the thread that made it.
+class SeededIdScope {
+ public:
+  SeededIdScope();
+  ~SeededIdScope();
+  SeededIdScope(const SeededIdScope&) = delete;
+  SeededIdScope& operator=(const SeededIdScope&) = delete;
+  // The next staging run starts: the ids drawn so far are handed out again first.
+  void Rewind() { next_ = 0; }
+  // Called by NewId for a seeded id of `prefix`: the one to hand out again, or "".
+  std::string Replayed(char prefix);
+  void Drawn(const std::string& id);
+
+ private:
+  SeededIdScope* outer_;
+  std::vector<std::string> ids_;
+  size_t next_ = 0;
+};
 
 }  // namespace folio::storage

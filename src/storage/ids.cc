@@ -74,6 +74,23 @@ void SetIdSeed(std::optional<uint64_t> seed) {
   g_seeded.store(seed.has_value());
 }
 
+thread_local SeededIdScope* t_id_scope = nullptr;
+
+SeededIdScope::SeededIdScope() : outer_(t_id_scope) { t_id_scope = this; }
+
+SeededIdScope::~SeededIdScope() { t_id_scope = outer_; }
+
+std::string SeededIdScope::Replayed(char prefix) {
+  if (next_ < ids_.size() && ids_[next_][0] == prefix) return ids_[next_++];
+  ids_.resize(next_);  // this run asks for other ids than the last: they are drawn anew
+  return "";
+}
+
+void SeededIdScope::Drawn(const std::string& id) {
+  ids_.push_back(id);
+  next_ = ids_.size();
+}
+
 void RestartSeededIds() {
   Seeded& s = SeededIds();
   std::lock_guard<std::mutex> lock(s.mu);
@@ -82,6 +99,11 @@ void RestartSeededIds() {
 
 std::string NewId(char prefix) {
   if (g_seeded.load(std::memory_order_relaxed) && prefix != 't' && prefix != 'u' && prefix != 'x') {
+    SeededIdScope* scope = t_id_scope;
+    if (scope != nullptr) {
+      std::string again = scope->Replayed(prefix);
+      if (!again.empty()) return again;
+    }
     Seeded& s = SeededIds();
     std::lock_guard<std::mutex> lock(s.mu);
     if (s.seed) {
@@ -94,6 +116,7 @@ std::string NewId(char prefix) {
         id += kAlphabet[from % 36];
         from /= 36;
       }
+      if (scope != nullptr) scope->Drawn(id);
       return id;
     }
   }

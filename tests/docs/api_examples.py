@@ -22,7 +22,7 @@ next command or the end of the block, are its shown answer:
 
 The examples run in document order, each in a fresh shell in one working directory
 (holding README.md and plan.pdf, the files they upload), against `folio serve
---ephemeral sample-data` with http://127.0.0.1:8080 replaced by its URL. Before the first
+--ephemeral --faults sample-data` with http://127.0.0.1:8080 replaced by its URL. Before the first
 example that uses domain `acme`, the data directory is set up as the examples of §11
 assume: domain `acme` with
 administrator `alice` (password `secret`) and her repository `docs` with a folder
@@ -210,7 +210,8 @@ def main():
             f.write(b"%PDF-1.4\n% a plan\n")
         log = open(os.path.join(work, "server.log"), "w")
         server = subprocess.Popen([os.path.join(build, "folio"), "serve", "--data", os.path.join(ROOT, "sample-data"),
-                                   "--ephemeral", "--port", "0", "--exit-with-parent", "--log-level", "warn"],
+                                   "--ephemeral", "--port", "0", "--exit-with-parent", "--log-level", "warn",
+                                   "--faults"],  # §14.4's example asks for a fault
                                   stdout=subprocess.PIPE, stderr=log, text=True)
         url = None
         deadline = time.time() + 60

@@ -613,7 +613,12 @@ TEST_CASE("Fixture: --deterministic-ids gives a script the same ids on every run
   BuildFixtureData(fixture.path());
   const std::vector<std::string> first = ScriptIds(fixture.path(), {"--ephemeral", "--deterministic-ids", "7"});
   const std::vector<std::string> second = ScriptIds(fixture.path(), {"--ephemeral", "--deterministic-ids", "7"});
-  CHECK(first == second);
+  const auto joined = [](const std::vector<std::string>& ids) {
+    std::string out;
+    for (const std::string& id : ids) out += id + " ";
+    return out;
+  };
+  CHECK_MESSAGE(first == second, joined(first) << "then " << joined(second));
   CHECK(std::set<std::string>(first.begin(), first.end()).size() == first.size());  // all different
   const std::vector<std::string> other = ScriptIds(fixture.path(), {"--ephemeral", "--deterministic-ids", "8"});
   CHECK(other != first);

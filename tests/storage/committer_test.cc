@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "storage/committer.h"
+#include "storage/id_seed.h"
+#include "storage/ids.h"
 #include "storage/json_file.h"
 #include "storage/wait_hooks.h"
 #include "support/temp_dir.h"
@@ -278,6 +280,50 @@ TEST_CASE("Committer: a Run inside a staging is refused; Defer runs bookkeeping 
   });
   CHECK(failed.kind() == ErrorKind::kStorage);
   CHECK_FALSE(Exists(*fs, "r/never"));
+}
+
+TEST_CASE("Committer: with seeded ids, a staging run again gets the ids its first run drew") {
+  folio::testing::TempDir dir;
+  auto fs = RepoDir(dir);
+  Committer c(*fs, RepoLayout("r"), CommitterOptions{});
+  REQUIRE(c.Open().ok());
+  // The ids a change draws when staged once, from the seed's start.
+  SetIdSeed(7);
+  std::vector<std::string> once;
+  REQUIRE(c.Run([&](ChangeSet& change) {
+             once = {NewId('d'), NewId('f'), NewId('d')};
+             change.Put("r/once", "x");
+             return OkStatus();
+           }).ok());
+  // The same change staged twice (bookkeeping asked for first, by the first run): the
+  // bookkeeping's own ids are its own, the second run gets the first run's.
+  RestartSeededIds();
+  std::vector<std::vector<std::string>> runs;
+  std::string bookkeeping_id;
+  REQUIRE(c.Run([&](ChangeSet& change) -> Status {
+             runs.push_back({NewId('d'), NewId('f'), NewId('d')});
+             if (!Exists(*fs, "r/pre")) {
+               return c.Defer([&] {
+                 return c.Run([&](ChangeSet& pre) {
+                   bookkeeping_id = NewId('x');  // not seeded: a name, not an object id
+                   pre.Put("r/pre", "y");
+                   return OkStatus();
+                 });
+               });
+             }
+             change.Put("r/twice", "x");
+             return OkStatus();
+           }).ok());
+  SetIdSeed(std::nullopt);
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[0] == once);
+  CHECK(runs[1] == once);
+  // Outside a change, the sequence goes on after what the change drew.
+  SetIdSeed(7);
+  for (int i = 0; i < 2; ++i) NewId('d');
+  const std::string third_d = NewId('d');
+  SetIdSeed(std::nullopt);
+  CHECK(std::find(once.begin(), once.end(), third_d) == once.end());
 }
 
 TEST_CASE("Committer: a JSON record too large for the log is still told to on_json_written, as the file it linked") {
