@@ -255,8 +255,10 @@ TEST_CASE("Fixture: the fixture endpoints need the server administrator") {
   config.service.admin_password = "server-Pa55";
   ServerFixture server(config);
   auto c = server.Client();
-  for (const auto& [method, path] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& request : std::vector<std::pair<std::string, std::string>>{
            {"POST", "/-/reset"}, {"GET", "/-/snapshots"}, {"GET", "/-/events"}, {"POST", "/-/snapshots/a/restore"}}) {
+    const std::string& method = request.first;  // clang 14 cannot capture a structured binding
+    const std::string& path = request.second;
     CAPTURE(path);
     auto r = method == "GET" ? c.Get(path.c_str()) : c.Post(path.c_str());
     REQUIRE(r);
