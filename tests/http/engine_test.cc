@@ -15,15 +15,6 @@ namespace {
 
 Json JsonOf(const std::string& response) { return Json::parse(BodyText(response), nullptr, false); }
 
-// The value of header `name` in a raw response ("" when absent).
-std::string HeaderIn(const std::string& raw, const std::string& name) {
-  const std::string head = raw.substr(0, raw.find("\r\n\r\n"));
-  const size_t at = head.find("\r\n" + name + ": ");
-  if (at == std::string::npos) return "";
-  const size_t start = at + name.size() + 4;
-  return head.substr(start, head.find("\r\n", start) - start);
-}
-
 std::string Exchange(int port, const std::string& raw) {
   const int fd = Connect(port);
   SendAll(fd, raw);

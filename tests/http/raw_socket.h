@@ -113,6 +113,15 @@ inline std::string BodyText(const std::string& response) {
   return p == std::string::npos ? "" : response.substr(p + 4);
 }
 
+// The value of header `name` in a raw response ("" when absent).
+inline std::string HeaderIn(const std::string& raw, const std::string& name) {
+  const std::string head = raw.substr(0, raw.find("\r\n\r\n"));
+  const size_t at = head.find("\r\n" + name + ": ");
+  if (at == std::string::npos) return "";
+  const size_t start = at + name.size() + 4;
+  return head.substr(start, head.find("\r\n", start) - start);
+}
+
 // Everything the server sends until it closes the connection (or the read timeout).
 inline std::string ReadAll(int fd) {
   std::string out;

@@ -29,15 +29,6 @@ size_t Count(const std::string& text, std::string_view part) {
   return n;
 }
 
-// The value of header `name` in a raw response ("" when absent).
-std::string HeaderIn(const std::string& raw, const std::string& name) {
-  const std::string head = raw.substr(0, raw.find("\r\n\r\n"));
-  const size_t at = head.find("\r\n" + name + ": ");
-  if (at == std::string::npos) return "";
-  const size_t start = at + name.size() + 4;
-  return head.substr(start, head.find("\r\n", start) - start);
-}
-
 Json BodyOf(const std::string& raw) { return Json::parse(BodyText(raw), nullptr, false); }
 
 // The attack: a form on http://evil.example posts deleteDomain to the server.
