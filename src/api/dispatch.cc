@@ -118,6 +118,43 @@ void Service::ReleaseUpload(const Request& request) {
   if (request.file && !request.file->spooled_path.empty()) uploads_.Release(request.file->spooled_path);
 }
 
+namespace {
+
+// A body made while it is sent, of a state a reset or restore may replace meanwhile:
+// it keeps the Store it reads until it is done (its repositories use the Store's Fs),
+// and once the state is replaced it stops with an error (the old tree is removed at
+// the switch), which cuts the answer short: a client never takes it for whole.
+class StoreHeldBody final : public BodyProducer {
+ public:
+  StoreHeldBody(std::shared_ptr<Store> store, std::shared_ptr<std::atomic<uint64_t>> generation,
+                std::unique_ptr<BodyProducer> inner)
+      : store_(std::move(store)), generation_(std::move(generation)), made_in_(generation_->load()),
+        inner_(std::move(inner)) {}
+  ~StoreHeldBody() override { inner_.reset(); }  // its repositories go before their Store
+  Result<bool> Next(std::string& out) override {
+    if (generation_->load() != made_in_) {
+      return StorageError("the data directory was reset or restored while this answer was being sent");
+    }
+    return inner_->Next(out);
+  }
+
+ private:
+  std::shared_ptr<Store> store_;
+  std::shared_ptr<std::atomic<uint64_t>> generation_;
+  uint64_t made_in_;
+  std::unique_ptr<BodyProducer> inner_;
+};
+
+}  // namespace
+
+Response Service::RunHoldingStore(const Request& request) {
+  Response response = Run(request);
+  if (response.producer && options_.fixture.states) {
+    response.producer = std::make_unique<StoreHeldBody>(owned_store_, generation_, std::move(response.producer));
+  }
+  return response;
+}
+
 Response Service::Handle(const Request& request) {
   Response response;
   if (!request.path.empty() && request.path[0] == "-") {
@@ -126,7 +163,7 @@ Response Service::Handle(const Request& request) {
     response = RunWithFault(request);
   } else {
     std::shared_lock<std::shared_mutex> state(state_mu_);
-    response = Run(request);
+    response = RunHoldingStore(request);
   }
   if (response.still_valid) {
     response.still_valid = [valid = std::move(response.still_valid), generation = generation_,

@@ -127,6 +127,10 @@ class Service {
 
  private:
   Response Run(const Request& request);
+  // Run; on a server that can reset or restore, a body made while it is sent
+  // (Response::producer) keeps the Store it reads until it is done, and stops with an
+  // error once the state is replaced. Requires state_mu_ (shared).
+  Response RunHoldingStore(const Request& request);
   // A request to the fixture endpoints (path "/-/...", docs/API.md §14;
   // fixture_endpoints.cc).
   Response HandleFixture(const Request& request);
@@ -142,8 +146,9 @@ class Service {
   // replaced or copied (reset, restore, snapshot).
   std::shared_mutex state_mu_;
   Store* store_;
-  std::unique_ptr<Store> owned_store_;    // the Store opened after a reset or restore
-  std::unique_ptr<Store> retired_store_;  // the one before it (see SwitchState)
+  // The Store opened after a reset or restore. Shared with the bodies still being sent
+  // when the next switch replaces it (RunHoldingStore): their repositories use its Fs.
+  std::shared_ptr<Store> owned_store_;
   // Counts the states served (a reset or restore adds one): an answer kept for reuse
   // (Response::still_valid) is valid only in the state it was made in.
   std::shared_ptr<std::atomic<uint64_t>> generation_ = std::make_shared<std::atomic<uint64_t>>(0);

@@ -112,7 +112,7 @@ Response Service::RunWithFault(const Request& request) {
   Response response;
   {
     std::shared_lock<std::shared_mutex> state(state_mu_);
-    response = Run(request);
+    response = RunHoldingStore(request);
   }
   response.still_valid = nullptr;  // never reused: the next request may not ask for a fault
   if (fault->reset) {
@@ -178,10 +178,9 @@ Status Service::SwitchState(const std::string& snapshot) {
     if (result.ok()) {
       auto reopened = Store::Open(states.data_dir(), options_.fixture.reopen);
       if (reopened.ok()) {
-        // The Store before is kept until the next switch: a body still being sent (a long
-        // listing) may read through it; the one before that goes now.
-        retired_store_ = std::move(owned_store_);
-        owned_store_ = std::move(*reopened);
+        // The Store before goes when the last body still reading it is sent
+        // (RunHoldingStore).
+        owned_store_ = std::shared_ptr<Store>(std::move(*reopened));
         store_ = owned_store_.get();
         generation_->fetch_add(1);
         storage::RestartSeededIds();  // a script run again on the state gets the same ids

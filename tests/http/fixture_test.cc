@@ -689,4 +689,47 @@ TEST_CASE("Fixture: a served directory is not copied at start unless --keep-star
   std::filesystem::remove_all(fixture.path() + ".snapshots");
 }
 
+TEST_CASE("Fixture: a listing still being sent across two resets is cut short and reads nothing freed") {
+  ServerFixture server(FixtureConfig());
+  api::Service& service = server.service();
+  // A folder whose listing is more than one part (64 KiB), kept as a snapshot.
+  auto c = server.Client();
+  constexpr int kDocs = 150;
+  for (int i = 0; i < kDocs; ++i) REQUIRE(CreateDoc(c, "alpha", "d" + std::to_string(i) + ".txt")->status == 201);
+  REQUIRE(c.Post("/-/snapshots?name=big")->status == 201);
+  REQUIRE(c.Post("/-/snapshots/big/restore")->status == 200);  // the service's own Store now
+  api::Request reset;
+  reset.method = "POST";
+  reset.path = {"-", "reset"};
+  reset.peer_loopback = true;
+  api::Request list;
+  list.method = "GET";
+  list.path = {"demo", "alpha", "docs"};
+  list.query = {{"cmisselector", "children"}, {"maxItems", "1000"}};
+  list.peer_loopback = true;
+  list.base_url = "http://127.0.0.1";
+  api::Response answer = service.Handle(list);
+  REQUIRE(answer.status == 200);
+  REQUIRE(answer.producer != nullptr);  // made while it is sent
+  // Two resets before the body is made: the first replaces the Store the listing
+  // reads, the second would free it.
+  REQUIRE(service.Handle(reset).status == 200);
+  REQUIRE(service.Handle(reset).status == 200);
+  // It stops with an error, which cuts the answer short (never a whole answer of
+  // half the old state), and reads nothing freed meanwhile.
+  std::string body = answer.body;
+  Status stopped;
+  for (int parts = 0; parts < 1000; ++parts) {
+    auto more = answer.producer->Next(body);
+    if (!more.ok()) {
+      stopped = more.status();
+      break;
+    }
+    REQUIRE(*more);  // never ends as if whole
+  }
+  CHECK(stopped.kind() == ErrorKind::kStorage);
+  CHECK(stopped.message().find("reset or restored while this answer was being sent") != std::string::npos);
+  answer.producer.reset();  // the listing's repository goes, then its Store
+}
+
 }  // namespace folio::testing

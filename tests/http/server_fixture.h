@@ -113,6 +113,7 @@ class ServerFixture {
   // The Store the server started with (a reset or restore opens another).
   Store& store() { return *store_; }
   http::Server& server() { return *server_; }
+  api::Service& service() { return *service_; }
 
  private:
   TempDir dir_;
