@@ -333,12 +333,16 @@ Status Committer::ApplyFiles(const ChangeSet& change, std::set<std::string>* rep
   FOLIO_RETURN_IF_ERROR(s);
   // Uploads linked into place are consumed: their own name goes after the next
   // checkpoint (until then a replay of the record links them again, harmlessly).
-  const std::string uploads = layout_.UploadsDir();
-  for (const Action& a : change.actions()) {
-    if (a.op == Action::Op::kLink && IsUnder(a.source, uploads)) trashed.push_back(a.source);
-  }
+  AppendLinkedUploads(change, trashed);
   AddGarbage(trashed);
   return OkStatus();
+}
+
+void Committer::AppendLinkedUploads(const ChangeSet& change, std::vector<std::string>& out) const {
+  const std::string uploads = layout_.UploadsDir();
+  for (const Action& a : change.actions()) {
+    if (a.op == Action::Op::kLink && IsUnder(a.source, uploads)) out.push_back(a.source);
+  }
 }
 
 void Committer::RemoveTempsBeside(const ChangeSet& change) {
@@ -713,13 +717,10 @@ void Committer::VoidBatch(const std::vector<std::shared_ptr<Pending>>& batch) {
   Status s = log_->Write(batch.front()->offset, voids);
   if (s.ok()) s = log_->Sync();
   if (!s.ok()) return;  // a disk that keeps failing: recovery may complete them
-  const std::string uploads = layout_.UploadsDir();
   std::vector<std::string> unused;  // upload files only these records would have linked
   for (const auto& b : batch) {
     b->voided = true;
-    for (const Action& a : b->change.actions()) {
-      if (a.op == Action::Op::kLink && IsUnder(a.source, uploads)) unused.push_back(a.source);
-    }
+    AppendLinkedUploads(b->change, unused);
   }
   AddGarbage(unused);
 }

@@ -183,6 +183,8 @@ class Committer {
   Status PrepareLocked(ChangeSet& change);
   void DropSpilledLocked();  // requires mu_
   void RemoveTempsBeside(const ChangeSet& change);
+  // Appends to `out` the upload files `change` links into place (uploads/).
+  void AppendLinkedUploads(const ChangeSet& change, std::vector<std::string>& out) const;
   Status CommitLocked(ChangeSet& change, std::unique_lock<std::mutex>& lock);
   Status WaitDone(const std::shared_ptr<Pending>& p);
   // The leader's steps: which records of the batch must wait for which (same paths);
