@@ -1,26 +1,13 @@
-// Journaled multi-file changes; see journal.h and docs/STORAGE.md.
+// Recovery of the journal of older data directories; see journal.h and docs/STORAGE.md §8.7.
 #include "storage/journal.h"
 
 #include <algorithm>
-#include <atomic>
-#include <cstdio>
-#include <unistd.h>
+#include <set>
 
-#include "storage/atomic_write.h"
-#include "storage/datetime.h"
 #include "storage/layout.h"
 
 namespace folio::storage {
 namespace {
-
-std::string NewTxId() {
-  static std::atomic<uint64_t> counter{0};
-  char buf[64];
-  // Time first so that records sort in commit order.
-  std::snprintf(buf, sizeof buf, "%015lld-%d-%06llu", static_cast<long long>(NowMs()), ::getpid(),
-                static_cast<unsigned long long>(counter.fetch_add(1) % 1000000));
-  return buf;
-}
 
 // Directories touched by earlier actions that lie in a renamed directory now live
 // under its new name: sync them there.
@@ -87,117 +74,7 @@ Status SyncAll(Fs& fs, const std::set<std::string>& dirs) {
   return OkStatus();
 }
 
-Json RecordOf(const std::vector<JournalAction>& actions) {
-  Json list = Json::array();
-  for (const JournalAction& a : actions) {
-    if (a.op == JournalAction::Op::kRename) {
-      list.push_back({{"op", "rename"}, {"from", a.from}, {"to", a.to}});
-    } else {
-      list.push_back({{"op", "remove"}, {"path", a.from}});
-    }
-  }
-  return Json{{"format", 1}, {"actions", std::move(list)}};
-}
-
 }  // namespace
-
-Transaction::Transaction(Fs& fs, std::string journal_dir) : fs_(fs), journal_dir_(std::move(journal_dir)) {}
-
-Transaction::~Transaction() {
-  if (committed_) return;
-  for (auto it = temps_.rbegin(); it != temps_.rend(); ++it) (void)fs_.RemoveTree(*it);
-}
-
-Result<std::string> Transaction::Stage(const std::string& target, const std::string& temp) {
-  temps_.push_back(temp);
-  sync_before_.insert(ParentPath(temp));
-  actions_.push_back({JournalAction::Op::kRename, temp, target});
-  return temp;
-}
-
-Result<std::string> Transaction::Write(const std::string& target, std::string_view bytes) {
-  FOLIO_ASSIGN_OR_RETURN(std::string tmp, WriteTempBeside(fs_, target, bytes));
-  return Stage(target, tmp);
-}
-
-Result<std::string> Transaction::WriteJson(const std::string& target, const Json& value) {
-  return Write(target, SerializeJson(value));
-}
-
-Result<std::string> Transaction::Copy(const std::string& target, ReadableFile& src) {
-  FOLIO_ASSIGN_OR_RETURN(std::string tmp, CopyToTempBeside(fs_, target, src));
-  return Stage(target, tmp);
-}
-
-Result<std::string> Transaction::Adopt(const std::string& target, const std::string& file) {
-  std::string tmp = TempPathBeside(target);
-  FOLIO_RETURN_IF_ERROR(fs_.Rename(file, tmp));
-  return Stage(target, tmp);
-}
-
-Result<std::string> Transaction::NewDir(const std::string& target) {
-  std::string tmp = TempPathBeside(target);
-  FOLIO_RETURN_IF_ERROR(fs_.MakeDir(tmp));
-  sync_before_.insert(tmp);
-  return Stage(target, tmp);
-}
-
-Status Transaction::NewSubdir(const std::string& path) {
-  FOLIO_RETURN_IF_ERROR(fs_.MakeDir(path));
-  sync_before_.insert(path);
-  sync_before_.insert(ParentPath(path));
-  return OkStatus();
-}
-
-Status Transaction::WriteNewFile(const std::string& path, std::string_view bytes) {
-  FOLIO_ASSIGN_OR_RETURN(auto file, fs_.CreateNew(path));
-  FOLIO_RETURN_IF_ERROR(file->Append(bytes));
-  FOLIO_RETURN_IF_ERROR(file->Sync());
-  FOLIO_RETURN_IF_ERROR(file->Close());
-  sync_before_.insert(ParentPath(path));
-  return OkStatus();
-}
-
-Status Transaction::CopyNewFile(const std::string& path, ReadableFile& src) {
-  FOLIO_ASSIGN_OR_RETURN(auto file, fs_.CreateNew(path));
-  FOLIO_RETURN_IF_ERROR(file->AppendFrom(src));
-  FOLIO_RETURN_IF_ERROR(file->Sync());
-  FOLIO_RETURN_IF_ERROR(file->Close());
-  sync_before_.insert(ParentPath(path));
-  return OkStatus();
-}
-
-Status Transaction::MoveNewFile(const std::string& from, const std::string& path) {
-  FOLIO_RETURN_IF_ERROR(fs_.Rename(from, path));
-  sync_before_.insert(ParentPath(path));
-  sync_before_.insert(ParentPath(from));
-  return OkStatus();
-}
-
-void Transaction::Rename(const std::string& from, const std::string& to) {
-  actions_.push_back({JournalAction::Op::kRename, from, to});
-}
-
-void Transaction::Remove(const std::string& path) { actions_.push_back({JournalAction::Op::kRemove, path, ""}); }
-
-Status Transaction::Commit() {
-  if (actions_.empty()) {
-    committed_ = true;
-    return OkStatus();
-  }
-  // Staged files must be durable, and findable, before the record names them.
-  for (const std::string& dir : sync_before_) FOLIO_RETURN_IF_ERROR(fs_.SyncDir(dir));
-  FOLIO_RETURN_IF_ERROR(EnsureDir(fs_, journal_dir_));
-  const std::string record = JoinPath(journal_dir_, RecordFileName(NewTxId()));
-  // COMMIT POINT: the atomic rename inside WriteFileAtomically makes the record exist.
-  FOLIO_RETURN_IF_ERROR(WriteFileAtomically(fs_, record, SerializeJson(RecordOf(actions_))));
-  committed_ = true;
-  std::set<std::string> touched;
-  for (const JournalAction& a : actions_) FOLIO_RETURN_IF_ERROR(Apply(fs_, a, touched));
-  FOLIO_RETURN_IF_ERROR(SyncAll(fs_, touched));
-  // Not synced: if the removal is lost, recovery replays an idempotent record.
-  return fs_.Remove(record);
-}
 
 Result<std::vector<JournalAction>> ParseJournalRecord(const Json& record, const std::string& what) {
   std::vector<JournalAction> out;

@@ -1,4 +1,5 @@
-// Transactions: all or nothing, and idempotent recovery of committed records.
+// The journal of older data directories: idempotent recovery of committed records;
+// atomic writes.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -28,44 +29,6 @@ size_t CountTemps(const std::string& dir) {
   return n;
 }
 }  // namespace
-
-TEST_CASE("Journal: a committed transaction applies every action and leaves no record") {
-  TempDir dir;
-  auto fs = OpenPosixFs(dir.path());
-  REQUIRE(fs.ok());
-  WriteFile(dir / "old.txt", "old");
-  WriteFile(dir / "gone.txt", "bye");
-  Transaction tx(**fs, "journal");
-  REQUIRE(tx.Write("old.txt", "new").ok());
-  REQUIRE(tx.Write("created.txt", "fresh").ok());
-  auto d = tx.NewDir("newdir");
-  REQUIRE(d.ok());
-  REQUIRE(tx.WriteNewFile(*d + "/inner.txt", "inner").ok());
-  tx.Remove("gone.txt");
-  CHECK(ReadFile(dir / "old.txt") == "old");  // nothing visible before the commit
-  REQUIRE(tx.Commit().ok());
-  CHECK(ReadFile(dir / "old.txt") == "new");
-  CHECK(ReadFile(dir / "created.txt") == "fresh");
-  CHECK(ReadFile(dir / "newdir/inner.txt") == "inner");
-  CHECK_FALSE(std::filesystem::exists(dir / "gone.txt"));
-  CHECK(std::filesystem::is_empty(dir / "journal"));
-  CHECK(CountTemps(dir.path()) == 0);
-}
-
-TEST_CASE("Journal: an abandoned transaction changes nothing and removes its temp files") {
-  TempDir dir;
-  auto fs = OpenPosixFs(dir.path());
-  REQUIRE(fs.ok());
-  WriteFile(dir / "old.txt", "old");
-  {
-    Transaction tx(**fs, "journal");
-    REQUIRE(tx.Write("old.txt", "new").ok());
-    REQUIRE(tx.NewDir("newdir").ok());
-  }
-  CHECK(ReadFile(dir / "old.txt") == "old");
-  CHECK_FALSE(std::filesystem::exists(dir / "newdir"));
-  CHECK(CountTemps(dir.path()) == 0);
-}
 
 TEST_CASE("Journal: recovery re-applies a committed record, twice if need be") {
   TempDir dir;
