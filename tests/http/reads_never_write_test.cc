@@ -11,9 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
 
 #include "cli/folio_run.h"
 #include "http/server_fixture.h"
@@ -42,6 +46,32 @@ std::string Get(httplib::Client& c, const std::string& url, int status = 200) {
 }
 
 bool Has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Every kind of read of the fixture's own objects: the service document, objects by path
+// and by id, content, children, descendants, folder tree, parents, ACLs, versions,
+// query and contentChanges.
+void ReadWorkloadWithoutHandEdits(int port) {
+  auto c = TestClient("127.0.0.1", port);
+  c.set_read_timeout(60, 0);
+  CHECK(Has(Get(c, "/"), "\"demo\""));
+  CHECK(Has(Get(c, "/demo"), "beta"));
+  CHECK(Get(c, "/demo/beta/docs/readme.txt") == "hello");
+  const Json readme = Json::parse(Get(c, "/demo/beta/docs/readme.txt?cmisselector=object&succinct=true"));
+  const std::string id = readme["succinctProperties"]["cmis:objectId"];
+  CHECK(Has(Get(c, "/demo/beta?cmisselector=object&succinct=true&objectId=" + id), "readme.txt"));
+  CHECK(Has(Get(c, "/demo/beta?cmisselector=versions&succinct=true&objectId=" + id), "readme.txt"));
+  CHECK(Has(Get(c, "/demo/beta?cmisselector=acl&objectId=" + id), "aces"));
+  CHECK(Has(Get(c, "/demo/beta/docs?cmisselector=children"), "readme.txt"));
+  CHECK(Has(Get(c, "/demo/beta?cmisselector=descendants"), "readme.txt"));
+  CHECK(Has(Get(c, "/demo/beta?cmisselector=folderTree"), "docs"));
+  CHECK(Has(Get(c, "/demo/beta?cmisselector=checkedOut"), "objects"));
+  CHECK(Has(Get(c, "/demo/beta/docs/readme.txt?cmisselector=parents"), "docs"));
+  CHECK(Has(Get(c, "/demo/beta?cmisselector=query&succinct=true&q=SELECT%20cmis:name%20FROM%20cmis:document"),
+            "readme.txt"));
+  CHECK(Has(Get(c, "/demo/alpha?cmisselector=query&q=SELECT%20*%20FROM%20cmis:folder"), "docs"));
+  CHECK(Has(Get(c, "/demo/beta?cmisselector=contentChanges&succinct=true"), "\"changeType\":\"created\""));
+  CHECK(Has(Get(c, "/demo/beta?cmisselector=typeChildren"), "cmis:document"));
+}
 
 // Every kind of read: the service document, objects by path and by id, content,
 // children, descendants, folder tree, parents, query (which builds the index) and
@@ -121,7 +151,80 @@ struct ReadOnlyBind {
   }
 };
 
+// The lines of TreeSnapshot `b` that `a` lacks, and those of `a` that `b` lacks.
+std::string ChangedLines(const std::string& a, const std::string& b) {
+  auto lines = [](const std::string& text) {
+    std::set<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.insert(line);
+    return out;
+  };
+  const std::set<std::string> before = lines(a), after = lines(b);
+  std::string out;
+  for (const std::string& l : before) {
+    if (!after.count(l)) out += "- " + l + "\n";
+  }
+  for (const std::string& l : after) {
+    if (!before.count(l)) out += "+ " + l + "\n";
+  }
+  return out;
+}
+
+// TreeSnapshot `snapshot` without the change time of the query index's files when this
+// process is root: SQLite run as root gives a WAL file its database's owner each time it
+// opens it (fchown to the same owner: a new change time, no byte, no other time).
+std::string WithoutIndexCtimes(const std::string& snapshot) {
+  if (::geteuid() != 0) return snapshot;
+  std::istringstream in(snapshot);
+  std::string out;
+  for (std::string line; std::getline(in, line);) {
+    const size_t at = line.find(" ctime=");
+    if (line.find("/.folio/query.sqlite") != std::string::npos && at != std::string::npos) {
+      line.erase(at, line.find(' ', at + 1) - at);
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+// The snapshot of `data` once it has not changed for `quiet` (a writable server's own
+// bookkeeping after its start: identity stamps, the query index, an idle checkpoint);
+// at most 30 s.
+std::string QuietSnapshot(const std::string& data, std::chrono::milliseconds quiet = std::chrono::milliseconds(3000)) {
+  using Clock = std::chrono::steady_clock;
+  const auto give_up = Clock::now() + std::chrono::seconds(30);
+  std::string last = TreeSnapshot(data);
+  auto since = Clock::now();
+  while (Clock::now() - since < quiet && Clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    std::string now = TreeSnapshot(data);
+    if (now != last) {
+      last = std::move(now);
+      since = Clock::now();
+    }
+  }
+  return last;
+}
+
 }  // namespace
+
+TEST_CASE("Reads never write: a writable server's reads write nothing to the data directory") {
+  // Every kind of read, from the first one on, after the server's start-up bookkeeping:
+  // no byte, time, name or inode of the data directory moves, the domain's files
+  // included (a domain nobody wrote to has no commit log: a read must not make one).
+  TempDir tmp;
+  const std::string data = tmp / "data";
+  BuildFixtureData(data);
+  REQUIRE_FALSE(fs::exists(data + "/demo/.folio/log"));
+  ServeProcess server(data);
+  const std::string settled = WithoutIndexCtimes(QuietSnapshot(data));
+  ReadWorkloadWithoutHandEdits(server.port());
+  ReadWorkloadWithoutHandEdits(server.port());
+  const std::string after = WithoutIndexCtimes(QuietSnapshot(data));
+  CHECK(after == settled);
+  if (after != settled) MESSAGE("reads wrote:\n" << ChangedLines(settled, after));
+  CHECK_FALSE(fs::exists(data + "/demo/.folio/log"));
+}
 
 TEST_CASE("Reads never write: folio serve --read-only and folio inspect change no byte or time of the data directory") {
   TempDir tmp;

@@ -150,7 +150,14 @@ Result<std::shared_ptr<const DomainAccounts::Snapshot>> DomainAccounts::Load() {
   FOLIO_ASSIGN_OR_RETURN(std::optional<FileStat> meta, StatDir(fs_, meta_path));
   if (!meta) return ObjectNotFound("no domain '" + domain_ + "'");
   std::unique_ptr<FileLock> shared;
-  if (!read_only_) {
+  // A domain nothing was ever committed to has no lock file (a writer makes it before
+  // it writes anything) and no format-1 journal: nothing to recover, nobody to wait for.
+  // It is read without making the lock file or the commit log, since a read writes
+  // nothing to the data directory; if a writer made the lock file meanwhile, it is read
+  // again the usual way (below).
+  const bool never_written = !read_only_ && !Exists(fs_, storage::DomainLockFile(domain_)) &&
+                             !Exists(fs_, storage::DomainJournalDir(domain_));
+  if (!read_only_ && !never_written) {
     // A change a process that died committed but did not apply is applied first (once
     // per process: the committer's recovery), so no reader sees half of it; and the
     // files are read under the shared lock, which no change of another process holds
@@ -178,6 +185,7 @@ Result<std::shared_ptr<const DomainAccounts::Snapshot>> DomainAccounts::Load() {
     // snapshot is read again on its next use.
     if (storage::IsRacy(st.mtime_ns)) snap->racy = true;
   }
+  if (never_written && Exists(fs_, storage::DomainLockFile(domain_))) return Load();
   for (auto& f : files.stats) snap->watched.push_back(std::move(f));
   snap->watched_checked_ms = storage::SteadyNowMs();
   snap->principals = std::make_shared<const Principals>(std::move(files.users), std::move(files.groups));
