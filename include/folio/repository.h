@@ -22,6 +22,7 @@
 
 #include "folio/fs.h"
 #include "folio/object.h"
+#include "folio/repository_caches.h"
 #include "folio/status.h"
 
 namespace folio {
@@ -158,6 +159,7 @@ struct RepositoryOptions {
   uint64_t change_log_max_events = 100000;
   uint32_t spare_grace_ms = 500;  // see StoreOptions::spare_grace_ms
   uint32_t version_list_max = 1000;  // see StoreOptions::version_list_max
+  RepositoryCaches caches = {};  // see folio/repository_caches.h
 };
 // Chooses the MIME type of a file the engine adopts (added by hand, or placed by
 // `folio import`) when its name's extension says nothing: gets the file's first bytes

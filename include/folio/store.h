@@ -36,6 +36,8 @@ struct StoreOptions {
   // moves all but the newest half of it into an archive file (docs/STORAGE.md §4).
   // 0: no limit. Only tests should change it.
   uint32_t version_list_max = 1000;
+  // What each repository keeps in memory (folio/repository_caches.h).
+  RepositoryCaches caches = {};
 };
 
 struct DomainInfo {

@@ -83,7 +83,7 @@ Result<std::vector<uint64_t>> AdoptedDocs::Numbers(const std::string& folder_id)
   // mtime moving (git's "racy" case): such a listing is not kept.
   if (dir_st && !storage::IsRacy(dir_st->mtime_ns)) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (numbers_memo_.size() >= kMaxNumbersMemo) numbers_memo_.clear();
+    if (numbers_memo_.size() >= max_folders_) numbers_memo_.clear();
     numbers_memo_[folder_id] = NumbersMemo{dir_st->inode, dir_st->mtime_ns, numbers};
   }
   return numbers;

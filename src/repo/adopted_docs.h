@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "folio/fs.h"
+#include "folio/repository_caches.h"
 #include "repo/adoption_table.h"
 #include "repo/record_reader.h"
 #include "storage/change_set.h"
@@ -65,8 +66,14 @@ struct AdoptedDoc {
 // minutes (bench/RESULTS.md).
 class AdoptedDocs {
  public:
-  AdoptedDocs(Fs& fs, const storage::RepoLayout& layout, RecordReader& records)
-      : fs_(fs), layout_(layout), records_(records) {}
+  // Keeps what `caches` allows (the adoption_* bounds).
+  AdoptedDocs(Fs& fs, const storage::RepoLayout& layout, RecordReader& records, const RepositoryCaches& caches = {})
+      : fs_(fs),
+        layout_(layout),
+        records_(records),
+        tables_(std::make_shared<storage::FileMemo<Decoded>>(caches.adoption_tables, caches.adoption_table_bytes)),
+        keys_(std::make_shared<storage::FileMemo<Keys>>(caches.adoption_keys, caches.adoption_key_bytes)),
+        max_folders_(caches.adoption_folders) {}
 
   // The adopted document `name` of the folder `folder_id`; null when none. Errors:
   // kStorage when a table of the folder cannot be read or decoded (naming it).
@@ -105,16 +112,6 @@ class AdoptedDocs {
   // At commit, the folder has no adoption tables (its tree deleted or removed).
   void StageRemoveFolder(storage::ChangeSet& change, const std::string& folder_id);
 
-  // The decodings kept: of up to kMaxTables tables, taking up to kMaxTableBytes as
-  // CostOf counts them (about 2,400 documents per MiB, so some 5,000 documents: the
-  // folders a listing, the query index's three scanning threads and the requests
-  // between them read at once; 4 MiB took the peak of a first scan of 100,000 adopted
-  // documents from 27 to 30 MB, bench/RESULTS.md).
-  static constexpr size_t kMaxTables = 256;
-  static constexpr uint64_t kMaxTableBytes = uint64_t{2} << 20;
-  // The tables' keys kept: 16 bytes a document, up to 4 MiB (some 250,000 documents).
-  static constexpr size_t kMaxKeyTables = 4096;
-  static constexpr uint64_t kMaxKeyBytes = uint64_t{4} << 20;
   // How many table decodings the memo holds, and what they take as it counts them
   // (for tests of its bound).
   size_t TableMemoSize();
@@ -155,7 +152,6 @@ class AdoptedDocs {
     int64_t dir_mtime_ns = 0;
     std::vector<uint64_t> numbers;
   };
-  static constexpr size_t kMaxNumbersMemo = 1024;
 
   // The folder's table numbers, ascending (none when it has no table directory). A
   // staging lists the directory every time: one that does so while a change in flight
@@ -174,7 +170,7 @@ class AdoptedDocs {
   // The table held by `bytes` (read from `path`); kStorage if it names another folder.
   static Result<AdoptionTable> Decode(std::string_view bytes, const std::string& folder_id, const std::string& path);
   static std::shared_ptr<const Decoded> MakeDecoded(const std::string& folder_id, uint64_t n, AdoptionTable table);
-  // What a decoding counts against kMaxTableBytes: its documents, their strings and the
+  // What a decoding counts against RepositoryCaches::adoption_table_bytes: its documents, their strings and the
   // nodes of both maps.
   static uint64_t CostOf(const Decoded& decoded);
   // At commit, the folder's table n holds `table` (written as AdoptionTableText), and
@@ -189,11 +185,10 @@ class AdoptedDocs {
   // By the table's path. Shared with the reports of the changes staged (StageTable),
   // which hold it weakly: a change may be applied after its stager is gone (fsck
   // stages through an AdoptedDocs of its own).
-  std::shared_ptr<storage::FileMemo<Decoded>> tables_ =
-      std::make_shared<storage::FileMemo<Decoded>>(kMaxTables, kMaxTableBytes);
+  std::shared_ptr<storage::FileMemo<Decoded>> tables_;
   // The tables' keys, by the table's path; shared as tables_ is.
-  std::shared_ptr<storage::FileMemo<Keys>> keys_ =
-      std::make_shared<storage::FileMemo<Keys>>(kMaxKeyTables, kMaxKeyBytes);
+  std::shared_ptr<storage::FileMemo<Keys>> keys_;
+  const size_t max_folders_;  // in numbers_memo_
   std::atomic<uint64_t> decoded_count_{0};
   std::mutex mu_;
   std::unordered_map<std::string, NumbersMemo> numbers_memo_;  // by folder id, guarded by mu_

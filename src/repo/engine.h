@@ -43,6 +43,7 @@ struct EngineOptions {
   bool read_only = false;
   storage::CommitterOptions committer;
   size_t version_list_max = kDefaultVersionListMax;  // see repo/version_list.h
+  RepositoryCaches caches = {};  // every cache's bound (folio/repository_caches.h)
 };
 
 class Engine {

@@ -303,7 +303,7 @@ std::optional<Target> Locator::KnownDocumentAt(const std::string& visible, const
 
 void Locator::RememberDocumentAt(const std::string& visible, const FileStat& st) {
   std::lock_guard<std::mutex> lock(known_mu_);
-  if (known_paths_.size() >= kMaxKnownPaths) known_paths_.clear();
+  if (known_paths_.size() >= max_known_paths_) known_paths_.clear();
   known_paths_[visible] = st;
 }
 

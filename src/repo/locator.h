@@ -29,8 +29,14 @@ class Vanished;
 class Locator {
  public:
   Locator(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, RecordReader& records,
-          AdoptedDocs& adopted, storage::Committer& committer)
-      : fs_(fs), layout_(layout), info_(info), records_(records), adopted_(adopted), committer_(committer) {}
+          AdoptedDocs& adopted, storage::Committer& committer, size_t max_known_paths = RepositoryCaches{}.known_paths)
+      : fs_(fs),
+        layout_(layout),
+        info_(info),
+        records_(records),
+        adopted_(adopted),
+        committer_(committer),
+        max_known_paths_(max_known_paths) {}
   void set_adopter(Adopter* adopter) { adopter_ = adopter; }
   void set_vanished(Vanished* vanished) { vanished_ = vanished; }
 
@@ -99,7 +105,7 @@ class Locator {
   Vanished* vanished_ = nullptr;
   // Visible document paths a confined Stat found to be regular files, with their
   // identity (see KnownDocumentAt).
-  static constexpr size_t kMaxKnownPaths = 4096;
+  const size_t max_known_paths_;
   std::mutex known_mu_;
   std::unordered_map<std::string, FileStat> known_paths_;
 };

@@ -292,7 +292,7 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
       std::make_shared<ObjectData>(AssembleDocument(context, the_label, pwc, type_id, *type, std::move(rec)));
   if (memo && t_read_once_depth == 0) {
     std::lock_guard<std::mutex> lock(memo_mu_);
-    SweepMemo(memo_, memo_sweep_at_, kMaxMemoDocuments,
+    SweepMemo(memo_, memo_sweep_at_, max_documents_,
               [](const DocMemo& m) {
                 return m.series.expired() || m.record.expired() || (m.made && m.adopted.expired());
               });

@@ -12,6 +12,7 @@
 
 #include "folio/fs.h"
 #include "folio/object.h"
+#include "folio/repository_caches.h"
 #include "repo/location.h"
 #include "repo/memo_sweep.h"
 #include "repo/record_reader.h"
@@ -25,9 +26,12 @@ class Locator;
 
 class ObjectBuilder {
  public:
+  // Keeps built documents up to `max_documents` (RepositoryCaches::documents).
   ObjectBuilder(Fs& fs, const storage::RepoLayout& layout, RecordReader& records, VersionList& versions,
-                TypeRegistry& types, Locator& locator, Adopter& adopter)
-      : fs_(fs), layout_(layout), records_(records), versions_(versions), types_(types), locator_(locator), adopter_(adopter) {}
+                TypeRegistry& types, Locator& locator, Adopter& adopter,
+                size_t max_documents = RepositoryCaches{}.documents)
+      : fs_(fs), layout_(layout), records_(records), versions_(versions), types_(types), locator_(locator), adopter_(adopter),
+        max_documents_(max_documents) {}
 
   // The object `t` names. Errors: kObjectNotFound when it is gone (a document whose
   // visible file was removed by hand, a version or working copy that does not exist);
@@ -104,7 +108,7 @@ class ObjectBuilder {
     std::string parent_id;
     std::shared_ptr<const ObjectData> obj;
   };
-  static constexpr size_t kMaxMemoDocuments = 2048;
+  const size_t max_documents_;
   std::mutex memo_mu_;
   std::unordered_map<std::string, DocMemo> memo_;
   size_t memo_sweep_at_ = kFirstMemoSweep;  // see repo/memo_sweep.h

@@ -40,7 +40,7 @@ Result<std::shared_ptr<const SeriesRecord>> RecordReader::DecodeSeries(const std
   FOLIO_ASSIGN_OR_RETURN(SeriesRecord decoded, SeriesRecordFromJson(*json, what));
   auto series = std::make_shared<const SeriesRecord>(std::move(decoded));
   std::lock_guard<std::mutex> lock(series_mu_);
-  SweepMemo(series_memo_, sweep_at_, kMaxSeriesMemo, [](const SeriesMemo& m) { return m.json.expired(); });
+  SweepMemo(series_memo_, sweep_at_, max_series_, [](const SeriesMemo& m) { return m.json.expired(); });
   series_memo_[json.get()] = SeriesMemo{json, series};
   return series;
 }

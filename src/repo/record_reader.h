@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "folio/fs.h"
+#include "folio/repository_caches.h"
 #include "repo/memo_sweep.h"
 #include "repo/records.h"
 #include "repo/location.h"
@@ -20,7 +21,9 @@ namespace folio::repo {
 
 class RecordReader {
  public:
-  RecordReader(Fs& fs, const storage::RepoLayout& layout) : fs_(fs), layout_(layout) {}
+  // Keeps what `caches` allows (records, series).
+  RecordReader(Fs& fs, const storage::RepoLayout& layout, const RepositoryCaches& caches = {})
+      : fs_(fs), layout_(layout), cache_(caches.records, caches.record_bytes), max_series_(caches.series) {}
 
   // The parsed file (shared, immutable). Errors: kStorage (cause() from the filesystem;
   // no_such_file_or_directory when missing), kStorage naming an unparseable file.
@@ -67,11 +70,11 @@ class RecordReader {
     std::weak_ptr<const storage::Json> json;  // its address is the key
     std::shared_ptr<const SeriesRecord> series;
   };
-  static constexpr size_t kMaxSeriesMemo = 2048;
 
   Fs& fs_;
   const storage::RepoLayout& layout_;
-  storage::JsonCache cache_{8192};
+  storage::JsonCache cache_;
+  const size_t max_series_;
   std::mutex series_mu_;
   std::unordered_map<const storage::Json*, SeriesMemo> series_memo_;
   size_t sweep_at_ = kFirstMemoSweep;  // see repo/memo_sweep.h

@@ -56,6 +56,7 @@ Result<std::shared_ptr<Repository>> Repository::Open(Fs& fs, const std::string& 
   options.committer.change_log.max_events = repository_options.change_log_max_events;
   options.committer.spares.grace = std::chrono::milliseconds(repository_options.spare_grace_ms);
   options.version_list_max = repository_options.version_list_max;
+  options.caches = repository_options.caches;
   // The variant is known once the repository is loaded; events replayed before (by
   // recovery) are told in variant B's spelling.
   auto variant = std::make_shared<std::string>("B");

@@ -294,6 +294,7 @@ Result<std::shared_ptr<Repository>> Store::GetRepository(const std::string& doma
   repo_options.on_changes = options_.on_changes;
   repo_options.spare_grace_ms = options_.spare_grace_ms;
   repo_options.version_list_max = options_.version_list_max;
+  repo_options.caches = options_.caches;
   auto repo = Repository::Open(*fs_, base, repo_options);
   if (!repo.ok()) {
     if (repo.status().kind() == ErrorKind::kObjectNotFound) {

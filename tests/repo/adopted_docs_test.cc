@@ -526,33 +526,39 @@ TEST_CASE("Adopted: a table this process writes is kept as staged, not read back
 }
 
 TEST_CASE("Adopted: the kept decodings are bounded by the memory they take") {
-  // Twenty folders of 1,000 adopted documents: far more than the memo's budget. What
-  // it keeps stays under that budget (one decoding over it alone would be kept), and a
-  // table it let go of is read again when asked for.
-  storage::MemFs mem;
-  const storage::RepoLayout layout("r");
-  repo::RecordReader reader(mem, layout);
-  repo::AdoptedDocs docs(mem, layout, reader);
-  std::vector<std::string> folders;
-  for (int f = 0; f < 20; ++f) {
-    const std::string folder = storage::NewId('f');
-    folders.push_back(folder);
-    MakeTableDirs(mem, layout, folder);
-    storage::ChangeSet change;
-    std::map<std::string, repo::AdoptedEntry> documents;
-    for (int i = 0; i < 1000; ++i) documents.emplace("note-" + std::to_string(i) + ".txt", Entry(folder, i));
-    REQUIRE(docs.StageNewTable(change, folder, std::move(documents)).ok());
-    REQUIRE(storage::ApplyChangeSet(mem, change, storage::ApplyOptions{}, nullptr).ok());
-    CHECK(docs.TableMemoBytes() <= repo::AdoptedDocs::kMaxTableBytes);
-  }
-  CHECK(docs.TableMemoSize() < 20);
-  // A megabyte holds the decodings of at least 2,000 documents.
-  CHECK(docs.TableMemoSize() >= repo::AdoptedDocs::kMaxTableBytes / (uint64_t{1} << 20) * 2 - 1);
-  for (const std::string& folder : folders) {
-    auto found = docs.Find(folder, "note-999.txt");
-    REQUIRE_MESSAGE(found.ok(), found.status().ToString());
-    CHECK(*found != nullptr);
-    CHECK(docs.TableMemoBytes() <= repo::AdoptedDocs::kMaxTableBytes);
+  // Twenty folders of 1,000 adopted documents: far more than the memo's budget (the
+  // default, and a smaller one set through RepositoryCaches). What it keeps stays under
+  // that budget (one decoding over it alone would be kept), and a table it let go of is
+  // read again when asked for.
+  for (const uint64_t budget : {RepositoryCaches{}.adoption_table_bytes, uint64_t{1} << 20}) {
+    CAPTURE(budget);
+    RepositoryCaches caches;
+    caches.adoption_table_bytes = budget;
+    storage::MemFs mem;
+    const storage::RepoLayout layout("r");
+    repo::RecordReader reader(mem, layout);
+    repo::AdoptedDocs docs(mem, layout, reader, caches);
+    std::vector<std::string> folders;
+    for (int f = 0; f < 20; ++f) {
+      const std::string folder = storage::NewId('f');
+      folders.push_back(folder);
+      MakeTableDirs(mem, layout, folder);
+      storage::ChangeSet change;
+      std::map<std::string, repo::AdoptedEntry> documents;
+      for (int i = 0; i < 1000; ++i) documents.emplace("note-" + std::to_string(i) + ".txt", Entry(folder, i));
+      REQUIRE(docs.StageNewTable(change, folder, std::move(documents)).ok());
+      REQUIRE(storage::ApplyChangeSet(mem, change, storage::ApplyOptions{}, nullptr).ok());
+      CHECK(docs.TableMemoBytes() <= budget);
+    }
+    CHECK(docs.TableMemoSize() < 20);
+    // A megabyte holds the decodings of at least 2,000 documents.
+    CHECK(docs.TableMemoSize() >= budget / (uint64_t{1} << 20) * 2 - 1);
+    for (const std::string& folder : folders) {
+      auto found = docs.Find(folder, "note-999.txt");
+      REQUIRE_MESSAGE(found.ok(), found.status().ToString());
+      CHECK(*found != nullptr);
+      CHECK(docs.TableMemoBytes() <= budget);
+    }
   }
 }
 
