@@ -125,17 +125,22 @@ Result<Loc> Locator::LocateAt(const std::string& base_id, int depth) {
   Loc loc = *found;
   // A record where the entry says, or where its parent now is, that cannot be read is
   // the object, damaged (docs/STORAGE.md §9): answered as such, never taken for gone.
+  // But a recorded path may be stale (a folder renamed by hand) and hold another
+  // object's damaged record now: where the parent now is decides first, so that one
+  // damaged record spoils only its own object.
   Status damage;
   if (Verify(loc, &damage)) return loc;
-  if (!damage.ok()) return damage;
-  if (entry.parent.empty()) return NotFoundId(base_id);
-  // The recorded path is stale: derive it from the parent's (verified) location.
+  const Status gone = damage.ok() ? NotFoundId(base_id) : damage;
+  if (entry.parent.empty()) return gone;
   auto parent = LocateAt(entry.parent, depth + 1);
-  if (!parent.ok() || parent->base != BaseType::kFolder) return NotFoundId(base_id);
-  loc.folder = loc.base == BaseType::kFolder ? storage::JoinPath(parent->folder, entry.name) : parent->folder;
-  if (Verify(loc, &damage)) return loc;
-  if (!damage.ok()) return damage;
-  return NotFoundId(base_id);
+  if (!parent.ok() || parent->base != BaseType::kFolder) return gone;
+  Loc derived = loc;
+  derived.folder = loc.base == BaseType::kFolder ? storage::JoinPath(parent->folder, entry.name) : parent->folder;
+  if (derived.folder == loc.folder) return gone;
+  Status derived_damage;
+  if (Verify(derived, &derived_damage)) return derived;
+  if (!derived_damage.ok()) return derived_damage;
+  return gone;
 }
 
 Result<Loc> Locator::LocateFolder(const std::string& id) {

@@ -139,3 +139,30 @@ TEST_CASE("Damaged record: a series damaged below a renamed folder is damage, ne
   CHECK(back->path == "z/x/c.txt");
   CHECK(ContentOf(*f.repo, doc.id) == "kept");
 }
+
+TEST_CASE("Damaged record: another document's damaged record at a stale path spoils only that document") {
+  // A folder renamed by hand: the index entry of the document in it still holds the old
+  // path, where a new folder of the old name now holds a document of the same name whose
+  // record is damaged. The first document is found where its folder now is.
+  RepoFixture f;
+  const ObjectData b = f.Folder(f.root, "b");
+  const ObjectData first = f.Doc(b.id, "d.txt", "first");
+  std::filesystem::rename(f.dir / "demo/main/b", f.dir / "demo/main/z");
+  REQUIRE(f.repo->GetChildren(f.root, 0, 10).ok());  // the rename is taken in
+  const ObjectData b2 = f.Folder(f.root, "b");
+  const ObjectData second = f.Doc(b2.id, "d.txt", "second");
+  WriteFile(f.dir / "demo/main/b/.folio/docs/d.txt/series.json", "{ damaged");
+  for (const std::string& id : {first.id, first.series_id}) {
+    CAPTURE(id);
+    auto o = f.repo->GetObject(id);
+    REQUIRE_MESSAGE(o.ok(), o.status().ToString());
+    CHECK(o->path == "z/d.txt");
+  }
+  CHECK(ContentOf(*f.repo, first.id) == "first");
+  auto all = f.repo->GetAllVersions(first.series_id);
+  REQUIRE_MESSAGE(all.ok(), all.status().ToString());
+  CHECK(all->size() == 1);
+  auto damaged = f.repo->GetObject(second.series_id);
+  REQUIRE_FALSE(damaged.ok());
+  CHECK_MESSAGE(Repository::IsDamage(damaged.status()), damaged.status().ToString());
+}
