@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "repo/acl/sample_user.h"
 #include "support/change_events.h"
 #include "support/repo_fixture.h"
 
@@ -16,19 +17,8 @@ using folio::testing::RepoFixture;
 
 namespace {
 
-std::shared_ptr<const acl::Principals> Domain() {
-  auto user = [](std::string id) {
-    acl::UserRecord u;
-    u.id = std::move(id);
-    return u;
-  };
-  return std::make_shared<const acl::Principals>(
-      std::vector<acl::UserRecord>{user("alice"), user("bob")},
-      std::vector<acl::GroupRecord>{{"admin", {"alice"}}, {"repository_main", {"bob"}}});
-}
-
 acl::GuardedRepository AsBob(RepoFixture& f) {
-  return acl::GuardedRepository(f.repo, acl::Checker(acl::Caller::User(Domain(), "bob")));
+  return acl::GuardedRepository(f.repo, acl::Checker(acl::Caller::User(folio::testing::AliceAdminBobMember(), "bob")));
 }
 
 const std::vector<Ace> kBobReads = {Ace{"bob", {"cmis:read"}}};
