@@ -510,7 +510,7 @@ TEST_CASE("ACL: bulkUpdate leaves out the objects the caller may not change") {
 
 namespace folio::testing {
 
-TEST_CASE("ACL: a version id of a document the caller may not read is denied alike, existing or not, by every operation") {
+TEST_CASE("ACL: a version id of a document the caller may not read is denied alike by every lookup, existing or not") {
   AclFixture a;
   const std::string series = a.doc.substr(0, a.doc.find(';'));
   const std::string missing = series + ";9.9";
@@ -528,8 +528,9 @@ TEST_CASE("ACL: a version id of a document the caller may not read is denied ali
     expect_nothing_told(a.Post("carol", "/acme/main",
                                {{"cmisaction", "createDocumentFromSource"}, {"folderId", a.pub}, {"sourceId", id},
                                 {"propertyId[0]", "cmis:name"}, {"propertyValue[0]", "copy.txt"}}));
-    expect_nothing_told(a.Post("carol", "/acme/main", {{"cmisaction", "bulkUpdate"}, {"objectId[0]", id},
-                                                       {"propertyId[0]", "cmis:description"}, {"propertyValue[0]", "x"}}));
+    expect_nothing_told(a.Post("carol", "/acme/main",
+                               {{"cmisaction", "bulkUpdate"}, {"objectId[0]", id},
+                                {"propertyId[0]", "cmis:description"}, {"propertyValue[0]", "x"}}));
   }
   // bob may read the document: a version it does not have is not found, and says so.
   auto bob = a.Post("bob", "/acme/main",

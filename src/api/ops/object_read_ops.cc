@@ -290,7 +290,8 @@ Result<Response> GetAllowableActions(Context& ctx) {
 namespace {
 
 // Whether `type_id` is `ancestor` or, with `subtypes`, below it.
-Result<bool> TypeMatches(acl::GuardedRepository& repo, std::string type_id, const std::string& ancestor, bool subtypes) {
+Result<bool> TypeMatches(acl::GuardedRepository& repo, std::string type_id, const std::string& ancestor,
+                         bool subtypes) {
   for (int depth = 0; depth < 64; ++depth) {
     if (type_id == ancestor) return true;
     if (!subtypes || type_id.empty()) return false;
@@ -392,7 +393,8 @@ namespace {
 // and hasMoreItems come after the objects, once the cursor knows them.
 class ChildrenBody final : public BodyProducer {
  public:
-  ChildrenBody(std::shared_ptr<acl::GuardedRepository> repo, std::unique_ptr<ChildrenCursor> cursor, ObjectWriter writer)
+  ChildrenBody(std::shared_ptr<acl::GuardedRepository> repo, std::unique_ptr<ChildrenCursor> cursor,
+               ObjectWriter writer)
       : repo_(std::move(repo)), cursor_(std::move(cursor)), writer_(std::move(writer)), w_(text_) {}
 
   Result<bool> Next(std::string& out) override {
@@ -468,7 +470,8 @@ Result<Response> GetChildren(Context& ctx) {
   }
   // Only the children the caller may read, paged and counted among those.
   FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<ChildrenCursor> cursor,
-                         ctx.repo->OpenChildren(folder, static_cast<uint64_t>(skip), static_cast<uint64_t>(max), order));
+                         ctx.repo->OpenChildren(folder, static_cast<uint64_t>(skip), static_cast<uint64_t>(max),
+                                                order));
   FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
   auto body = std::make_unique<ChildrenBody>(ctx.repo, std::move(cursor), std::move(writer));
   // The first part is made here, so that a page that fits in it is answered whole (with

@@ -225,7 +225,8 @@ Result<Response> CreateObject(Context& ctx) {
 
 Result<Response> CreateDocumentFromSource(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::string source_id, ctx.params.RequireString("sourceId"));
-  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> source_ptr, ctx.repo->GetObject(source_id, acl::Action::kRead));
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> source_ptr,
+                         ctx.repo->GetObject(source_id, acl::Action::kRead));
   const ObjectData& source = *source_ptr;
   if (source.base != BaseType::kDocument) {
     return InvalidArgument("source '" + source_id + "' is a " + Shown(ctx, BaseTypeId(source.base)) +

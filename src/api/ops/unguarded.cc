@@ -6,8 +6,8 @@ namespace folio::api::ops {
 
 Result<std::shared_ptr<Repository>> UnguardedRepository(const Context& ctx, const std::string& repository_id) {
   if (ctx.level != Level::kDomain) {
-    return RuntimeError("an unguarded repository asked for at " + std::string(ctx.level == Level::kServer ? "server" : "repository") +
-                        " level");
+    const std::string level = ctx.level == Level::kServer ? "server" : "repository";
+    return RuntimeError("an unguarded repository asked for at " + level + " level");
   }
   return ctx.store.GetRepository(ctx.domain_id, repository_id);
 }

@@ -147,8 +147,8 @@ class GuardedRepository {
   // change. Errors: as Repository's; kPermissionDenied from the check.
   Result<ObjectData> CreateFolder(const std::string& parent_id, const NewObject& obj);  // kCreateChild
   Result<ObjectData> CreateItem(const std::string& parent_id, const NewObject& obj);    // kCreateChild
-  Result<ObjectData> CreateDocument(const std::string& parent_id, const NewObject& obj,
-                                    const std::optional<ContentSource>& content, VersioningState state);  // kCreateChild
+  Result<ObjectData> CreateDocument(const std::string& parent_id, const NewObject& obj,  // kCreateChild
+                                    const std::optional<ContentSource>& content, VersioningState state);
   Result<ObjectData> CreateRelationship(const NewObject& obj);  // kCreateRelationship
   Result<ObjectData> UpdateProperties(const std::string& id, const Json& changes);  // kUpdateProperties
   Result<ObjectData> SetContent(const std::string& id, const ContentSource& content, bool overwrite);  // kSetContent

@@ -41,8 +41,8 @@ std::vector<std::string> Matches(const std::string& file, const std::string& tex
 
 // Ways to a Repository itself: a Store's lookup, a reference, pointer or shared_ptr of
 // one, the repository's own object lookups and a hand-made WriteCheck.
-const std::regex kWayOut(
-    R"(GetRepository\(|\bRepository\s*[&*>]|\bRepository::Open\b|GetObjectShared|GetObjectByPathShared|\bWriteCheck\b)");
+const std::regex kWayOut(R"(GetRepository\(|\bRepository\s*[&*>]|\bRepository::Open\b)"
+                         R"(|GetObjectShared|GetObjectByPathShared|\bWriteCheck\b)");
 const std::regex kEscape(R"(\bUnguardedRepository\()");
 
 }  // namespace

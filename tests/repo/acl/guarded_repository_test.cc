@@ -48,7 +48,8 @@ TEST_CASE("GuardedRepository: an object the caller may not read is refused, nami
   const ObjectData folder = f.Folder(f.root, "secret");
   const ObjectData doc = f.Doc(folder.id, "plan.txt", "one");
   acl::GuardedRepository bob = AsBob(f);
-  for (auto got : {bob.GetObject(doc.id, acl::Action::kRead), bob.GetObjectByPath("secret/plan.txt", acl::Action::kRead),
+  for (auto got : {bob.GetObject(doc.id, acl::Action::kRead),
+                   bob.GetObjectByPath("secret/plan.txt", acl::Action::kRead),
                    // A version that does not exist answers the same: nothing is told of the document.
                    bob.GetObject(doc.series_id + ";9.9", acl::Action::kRead)}) {
     REQUIRE(got.status().kind() == ErrorKind::kPermissionDenied);

@@ -143,7 +143,8 @@ TEST_CASE("WriteCheck: each family checks the objects of its roles inside the ch
          "needs cmis:all on '/open/a.txt' and has cmis:write");
   CHECK(f.repo->CheckIn(pwc->id, CheckInRequest{}, "bob", bob.ForWrite(acl::Action::kCheckIn)).ok());
   // An administrator's check is empty: nothing to ask.
-  CHECK(!acl::Checker(acl::Caller::User(folio::testing::AliceAdminBobMember(), "alice")).ForWrite(acl::Action::kApplyAcl));
+  const acl::Caller alice = acl::Caller::User(folio::testing::AliceAdminBobMember(), "alice");
+  CHECK(!acl::Checker(alice).ForWrite(acl::Action::kApplyAcl));
 }
 
 TEST_CASE("WriteCheck: a write refused on an adopted document writes nothing, not even the document's files") {
