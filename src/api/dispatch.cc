@@ -247,7 +247,8 @@ Response Service::Run(const Request& request) {
     if (!acl::MayUseRepository(ctx.caller, ctx.repository_id)) {
       return fail(acl::CheckRepositoryGate(ctx.caller, ctx.repository_id));
     }
-    ctx.repo = *repo;
+    // The operations reach the repository only through the caller's view of it.
+    ctx.repo = std::make_shared<acl::GuardedRepository>(*repo, acl::Checker(ctx.caller));
     auto variant = ParseVariant(ctx.repo->info().variant);
     ctx.variant = variant.ok() ? *variant : Variant::kB;
     ctx.path = JoinPath(segments, 2, segments.size());
@@ -257,7 +258,8 @@ Response Service::Run(const Request& request) {
     if (segments.size() > 2 && segments.back() == "versions" &&
         (!*explicit_op || **explicit_op == Operation::kVersions)) {
       const std::string parent = JoinPath(segments, 2, segments.size() - 1);
-      auto doc = ctx.repo->GetObjectByPathShared(parent);
+      // Checked when the operation asks for its target (Context::Target).
+      auto doc = (*repo)->GetObjectByPathShared(parent);
       if (doc.ok() && (*doc)->base == BaseType::kDocument) {
         ctx.path = parent;
         ctx.target_ = std::move(*doc);

@@ -3,6 +3,7 @@
 
 #include "api/cmis_names.h"
 #include "repo/acl/actions.h"
+#include "repo/acl/guarded_repository.h"
 #include "repo/acl/principals.h"
 #include "storage/datetime.h"
 

@@ -18,6 +18,10 @@
 #include "folio/repository.h"
 #include "folio/status.h"
 
+namespace folio::acl {
+class GuardedRepository;
+}
+
 namespace folio::api {
 
 // A property filter: canonical ids, or nullopt for all properties.
@@ -47,7 +51,7 @@ class Renderer {
  public:
   // `repo` supplies type definitions for the detailed form; may be null (then property
   // types are inferred from the values).
-  Renderer(Repository* repo, RenderOptions options) : repo_(repo), options_(std::move(options)) {}
+  Renderer(acl::GuardedRepository* repo, RenderOptions options) : repo_(repo), options_(std::move(options)) {}
 
   const RenderOptions& options() const { return options_; }
 
@@ -80,7 +84,7 @@ class Renderer {
   void WriteDetailed(std::string_view id, std::string_view response_id, std::string_view query_name,
                      const Json& value, const Json* definition, JsonWriter& w) const;
 
-  Repository* repo_;
+  acl::GuardedRepository* repo_;
   RenderOptions options_;
   // By type id: the repository's shared index, held for this renderer's answer.
   std::map<std::string, std::shared_ptr<const PropertyDefinitionIndex>, std::less<>> types_;

@@ -6,6 +6,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/json_input_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/multipart_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/operation_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/ops/guard_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/ops/operation_table_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/params_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/properties_form_test.cc

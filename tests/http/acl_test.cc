@@ -507,3 +507,36 @@ TEST_CASE("ACL: bulkUpdate leaves out the objects the caller may not change") {
 }
 
 }  // namespace folio::testing
+
+namespace folio::testing {
+
+TEST_CASE("ACL: a version id of a document the caller may not read is denied alike by every lookup, existing or not") {
+  AclFixture a;
+  const std::string series = a.doc.substr(0, a.doc.find(';'));
+  const std::string missing = series + ";9.9";
+  const std::string nothing = "user 'carol' has no permission on an object this request needs";
+  auto expect_nothing_told = [&](const httplib::Result& r) {
+    REQUIRE(r);
+    CHECK(r->status == 403);
+    CHECK(Exception(r) == "permissionDenied");
+    CHECK_MESSAGE(Message(r) == nothing, Message(r));
+  };
+  for (const std::string& id : {a.doc, missing}) {
+    CAPTURE(id);
+    expect_nothing_told(a.Get("carol", "/acme/main?cmisselector=object&objectId=" + id));
+    // The source of a copy and the objects of a bulkUpdate are looked up as any target.
+    expect_nothing_told(a.Post("carol", "/acme/main",
+                               {{"cmisaction", "createDocumentFromSource"}, {"folderId", a.pub}, {"sourceId", id},
+                                {"propertyId[0]", "cmis:name"}, {"propertyValue[0]", "copy.txt"}}));
+    expect_nothing_told(a.Post("carol", "/acme/main",
+                               {{"cmisaction", "bulkUpdate"}, {"objectId[0]", id},
+                                {"propertyId[0]", "cmis:description"}, {"propertyValue[0]", "x"}}));
+  }
+  // bob may read the document: a version it does not have is not found, and says so.
+  auto bob = a.Post("bob", "/acme/main",
+                    {{"cmisaction", "createDocumentFromSource"}, {"folderId", a.pub}, {"sourceId", missing},
+                     {"propertyId[0]", "cmis:name"}, {"propertyValue[0]", "copy.txt"}});
+  CHECK(Exception(bob) == "objectNotFound");
+}
+
+}  // namespace folio::testing

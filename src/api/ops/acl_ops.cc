@@ -1,30 +1,14 @@
-// Access control in the operations (docs/API.md §11): what each operation needs on the
-// object it addresses, the objects a listing leaves out, the ACL of a new object, and
-// the ACL operations (getACL, applyACL).
+// Access control in the operations (docs/API.md §11): the ACL of a new object, and the
+// ACL operations (getACL, applyACL). The checks themselves are acl::GuardedRepository's.
 #include <string>
 #include <utility>
 
 #include "api/acl_input.h"
-#include "api/ops/operation_table.h"
 #include "api/ops/ops.h"
 #include "repo/acl/ace_list.h"
 #include "repo/acl/permission.h"
 
 namespace folio::api::ops {
-
-Status CheckTarget(const Context& ctx, const ObjectData& object) {
-  const std::optional<acl::Action> action = OperationRowFor(ctx.op).target_action;
-  if (!action) return OkStatus();
-  return ctx.Checker().Require(*action, object);
-}
-
-Status RequireRead(const Context& ctx, const ObjectData& object) {
-  return ctx.Checker().Require(acl::Action::kRead, object);
-}
-
-bool MayRead(const Context& ctx, const ObjectData& object) { return ctx.Checker().MayRead(object); }
-
-bool SeesEverything(const Context& ctx) { return ctx.caller.domain_admin(); }
 
 Result<std::vector<folio::Ace>> NewObjectAcl(const Context& ctx, const std::vector<folio::Ace>& parent_acl) {
   const acl::Principals* principals = ctx.caller.principals().get();
@@ -71,8 +55,7 @@ Result<Response> ApplyAcl(Context& ctx) {
                                                      ? Repository::AclPropagation::kObjectOnly
                                                      : Repository::AclPropagation::kPropagate;
   FOLIO_ASSIGN_OR_RETURN(ObjectData changed,
-                         ctx.repo->ApplyAcl(object->id, changes.add, changes.remove,
-                                            ctx.Checker().ForWrite(acl::Action::kApplyAcl), propagation));
+                         ctx.repo->ApplyAcl(object->id, changes.add, changes.remove, propagation));
   return JsonResponse(201, AclJson(changed.acl, true));  // 201 as OpenCMIS answers (docs/API.md §7)
 }
 

@@ -31,59 +31,6 @@ Json EventProperties(const ChangeEventInfo& e) {
   return Json{{kPropObjectId, e.object_id}, {kPropBaseTypeId, e.base_type_id}, {kPropObjectTypeId, e.type_id}};
 }
 
-// The object of an event: as it is now (includeProperties or includeACL), or only what
-// the event itself says: its id and types. A deleted object, or one gone since, is the
-// latter, and `*exists` says which.
-Result<ObjectData> EventObject(Context& ctx, const ChangeEventInfo& e, bool now_wanted, bool* exists) {
-  *exists = false;
-  if (now_wanted && e.type != "deleted") {
-    auto now = ctx.repo->GetObject(e.object_id);
-    if (now.ok()) {
-      *exists = true;
-      return std::move(*now);
-    }
-    if (now.status().kind() != ErrorKind::kObjectNotFound) {
-      if (!Repository::IsDamage(now.status())) return now.status();
-      // A damaged record spoils only its object: the event says what it knows itself.
-      ctx.repo->LogLeftOut(e.object_id, now.status());
-    }
-  }
-  ObjectData o;
-  o.id = e.object_id;
-  o.type_id = e.type_id;
-  for (BaseType b : {BaseType::kDocument, BaseType::kFolder, BaseType::kItem, BaseType::kRelationship}) {
-    if (BaseTypeId(b) == e.base_type_id) o.base = b;
-  }
-  o.properties = EventProperties(e);
-  return o;
-}
-
-// Whether the caller sees event `e` (docs/API.md §7.12), `now` being its object as it
-// is (null when gone): a caller who sees everything sees every event; another sees the
-// events of objects it may read now, and every event of an object it could read when it
-// was deleted (the readers its "deleted" event recorded), that event included. The one
-// place the change log is filtered for a caller.
-Result<bool> CallerSees(Context& ctx, const ChangeEventInfo& e, const ObjectData* now) {
-  if (SeesEverything(ctx)) return true;
-  if (e.type != "deleted" && now != nullptr) return MayRead(ctx, *now);
-  std::optional<std::vector<std::string>> readers;
-  if (e.type == "deleted") {
-    readers = e.readers;
-  } else {
-    FOLIO_ASSIGN_OR_RETURN(readers, ctx.repo->DeletionReaders(e.object_id, e.token));
-  }
-  if (!readers) return false;
-  return std::any_of(readers->begin(), readers->end(),
-                     [&](const std::string& principal) { return ctx.caller.Matches(principal); });
-}
-
-// An event as answered, with its object (see EventObject).
-struct ShownEvent {
-  ChangeEventInfo event;
-  ObjectData object;
-  bool exists = false;
-};
-
 }  // namespace
 
 Result<Response> ContentChanges(Context& ctx) {
@@ -95,50 +42,28 @@ Result<Response> ContentChanges(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
   const bool extended_dates = options.extended_dates;
   FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
-  const size_t max = static_cast<size_t>(max_items);
-  // A caller who does not see everything reads on past events it does not see, until
-  // it has a page (or the log ends): a page of none with more to come would give it no
-  // token to go on from.
-  const bool filter = !SeesEverything(ctx);
-  const size_t batch = filter ? std::max<size_t>(max, 100) : max;
-  FOLIO_ASSIGN_OR_RETURN(ChangeLogPage page, ctx.repo->ReadChanges(from, batch));
-  if (from > page.latest) {
+  // Only the events the caller sees (acl::GuardedRepository::ReadChanges).
+  FOLIO_ASSIGN_OR_RETURN(acl::VisibleChanges changes,
+                         ctx.repo->ReadChanges(from, static_cast<size_t>(max_items), properties || acl));
+  if (from > changes.latest) {
     // A token this log never gave (another copy of the repository, or one restored from
     // an older backup): answering [] would let the client miss every event to come.
     return Constraint("change log token " + std::to_string(from) + " is newer than the newest event, " +
-                      (page.latest == 0 ? std::string("none (the log is empty)") : std::to_string(page.latest)));
+                      (changes.latest == 0 ? std::string("none (the log is empty)") : std::to_string(changes.latest)));
   }
-  const uint64_t latest = page.latest;
-  std::vector<ShownEvent> shown;
-  bool has_more = false;
-  for (bool done = false; !done;) {
-    for (ChangeEventInfo& e : page.events) {
-      bool exists = false;
-      FOLIO_ASSIGN_OR_RETURN(ObjectData object, EventObject(ctx, e, properties || acl || filter, &exists));
-      FOLIO_ASSIGN_OR_RETURN(bool sees, CallerSees(ctx, e, exists ? &object : nullptr));
-      if (!sees) continue;
-      if (shown.size() == max) {
-        has_more = true;
-        done = true;
-        break;
-      }
-      shown.push_back({std::move(e), std::move(object), exists});
-    }
-    if (done) break;
-    if (!filter || !page.has_more || page.events.empty()) {
-      has_more = !filter && page.has_more;
-      break;
-    }
-    FOLIO_ASSIGN_OR_RETURN(page, ctx.repo->ReadChanges(page.events.back().token + 1, batch));
-  }
+  const uint64_t latest = changes.latest;
+  const bool filter = changes.filtered;
+  const bool has_more = changes.has_more;
+  std::vector<acl::VisibleChange>& shown = changes.events;
 
   std::string body;
   JsonWriter w(body);
   w.BeginObject().Key("objects").BeginArray();
-  for (ShownEvent& s : shown) {
+  for (acl::VisibleChange& s : shown) {
     const ChangeEventInfo& e = s.event;
-    if (!properties && s.exists) {
-      // Only the ACL was asked for: the properties stay the event's three.
+    if (!properties || !s.exists) {
+      // Not asked for (only the ACL was, or nothing), or gone: the properties are the
+      // event's three.
       s.object.properties = EventProperties(e);
     }
     Json extra = Json::object();

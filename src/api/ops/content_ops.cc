@@ -11,16 +11,14 @@ Result<Response> SetContent(Context& ctx) {
     return InvalidArgument("missing required parameter 'content': send it as the file part of a multipart/form-data body");
   }
   FOLIO_ASSIGN_OR_RETURN(bool overwrite, ctx.params.GetBool("overwriteFlag", true));
-  FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->SetContent(object.id, *content, overwrite, ctx.user,
-                                                                      ctx.Checker().ForWrite(acl::Action::kSetContent)));
+  FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->SetContent(object.id, *content, overwrite));
   return ObjectResponse(ctx, updated, 201);
 }
 
 Result<Response> DeleteContent(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(const ObjectData object, UpdateTarget(ctx));
   FOLIO_RETURN_IF_ERROR(CheckChangeToken(ctx, object));
-  FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->DeleteContent(object.id, ctx.user,
-                                                                         ctx.Checker().ForWrite(acl::Action::kDeleteContent)));
+  FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->DeleteContent(object.id));
   return ObjectResponse(ctx, updated, 200);
 }
 
@@ -52,8 +50,7 @@ Result<Response> AppendContent(Context& ctx) {
   // Kept until the change returns: removed when destroyed unless the change consumed it.
   FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<Upload> combined, CopyIntoUpload(ctx, sources));
   FOLIO_ASSIGN_OR_RETURN(ObjectData updated,
-                         ctx.repo->SetContent(object.id, combined->AsContent(mime_type, file_name), true, ctx.user,
-                                              ctx.Checker().ForWrite(acl::Action::kSetContent)));
+                         ctx.repo->SetContent(object.id, combined->AsContent(mime_type, file_name), true));
   return ObjectResponse(ctx, updated, 201);
 }
 

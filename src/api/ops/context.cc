@@ -6,6 +6,7 @@
 #include "api/acl_input.h"
 #include "api/cmis_names.h"
 #include "folio/cmis_ids.h"
+#include "api/ops/operation_table.h"
 #include "api/ops/ops.h"
 #include "api/properties_form.h"
 #include "api/request.h"
@@ -21,28 +22,19 @@ bool Context::HasTarget() const {
   return params.Has("objectId") || params.Has("folderId") || path_given;
 }
 
-Status Context::UnreadableOr(Status not_found) {
-  if (not_found.kind() != ErrorKind::kObjectNotFound || target_by_path_) return not_found;
-  // A version or working copy id is "{series};{label}" (include/folio/repository.h):
-  // one of a document the caller may not read answers as any denial does, whether or
-  // not that version exists, so that the answer tells nothing of the document.
-  const size_t semi = target_key_.find(';');
-  if (semi == std::string::npos || semi == 0) return not_found;
-  auto series = repo->GetObjectShared(target_key_.substr(0, semi));
-  if (!series.ok()) return not_found;
-  FOLIO_RETURN_IF_ERROR(RequireRead(*this, **series));
-  return not_found;
+acl::Action Context::TargetAction() const {
+  return OperationRowFor(op).target_action.value_or(acl::Action::kRead);
 }
 
 Result<const ObjectData*> Context::Target() {
+  if (!repo) return RuntimeError("no repository for an object operation");
   if (target_) {
     if (!target_checked_) {
-      FOLIO_RETURN_IF_ERROR(CheckTarget(*this, *target_));
+      FOLIO_RETURN_IF_ERROR(repo->Require(TargetAction(), *target_));
       target_checked_ = true;
     }
     return target_.get();
   }
-  if (!repo) return RuntimeError("no repository for an object operation");
   const std::string_view id_param = params.Has("objectId") ? "objectId" : "folderId";
   if (params.Has(id_param)) {
     FOLIO_ASSIGN_OR_RETURN(target_key_, params.GetString(id_param));
@@ -52,11 +44,8 @@ Result<const ObjectData*> Context::Target() {
     target_key_ = path;
     target_by_path_ = true;
   }
-  Result<std::shared_ptr<const ObjectData>> object =
-      target_by_path_ ? repo->GetObjectByPathShared(target_key_) : repo->GetObjectShared(target_key_);
-  if (!object.ok()) return UnreadableOr(object.status());
-  FOLIO_RETURN_IF_ERROR(CheckTarget(*this, **object));
-  target_ = std::move(*object);
+  FOLIO_ASSIGN_OR_RETURN(target_, target_by_path_ ? repo->GetObjectByPath(target_key_, TargetAction())
+                                                  : repo->GetObject(target_key_, TargetAction()));
   target_checked_ = true;
   return target_.get();
 }
@@ -133,7 +122,9 @@ Result<ObjectData> UpdateTarget(Context& ctx) {
     FOLIO_ASSIGN_OR_RETURN(std::string id, ctx.params.GetString("objectId"));
     if (id != target->series_id) return *target;  // that very version, by its own id
   }
-  return ctx.repo->GetObject(pwc->get<std::string>());
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> working_copy,
+                         ctx.repo->GetObject(pwc->get<std::string>(), ctx.TargetAction()));
+  return *working_copy;
 }
 
 Status CheckChangeToken(const Context& ctx, const ObjectData& object) {
@@ -177,7 +168,7 @@ Result<Response> ObjectResponse(Context& ctx, const ObjectData& object, int stat
   return r;
 }
 
-Status NormalizeDatetimes(Repository& repo, const std::string& type_id, Json& properties) {
+Status NormalizeDatetimes(acl::GuardedRepository& repo, const std::string& type_id, Json& properties) {
   // Most writes (checkOut, checkIn, setContent) carry no property: no type to build.
   if (!properties.is_object() || properties.empty()) return OkStatus();
   auto type = repo.GetTypeDefinition(type_id);

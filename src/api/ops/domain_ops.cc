@@ -17,7 +17,7 @@ std::string UrlOf(const Context& ctx, const folio::RepositoryInfo& info) {
 // The change log's state of repository `id` of the request's domain (a new or
 // unreadable one: empty).
 ChangeLogStatus ChangesOf(const Context& ctx, const std::string& id) {
-  auto repo = ctx.store.GetRepository(ctx.domain_id, id);
+  auto repo = UnguardedRepository(ctx, id);
   if (!repo.ok()) return {};
   auto status = (*repo)->GetChangeLogStatus();
   return status.ok() ? *status : ChangeLogStatus{};
@@ -71,7 +71,7 @@ Result<Response> CreateRepository(Context& ctx) {
 Result<Response> DeleteRepository(Context& ctx) {
   FOLIO_RETURN_IF_ERROR(RequireDomainAdmin(ctx, "deleteRepository"));
   FOLIO_ASSIGN_OR_RETURN(std::string id, ctx.params.RequireString("repositoryId"));
-  FOLIO_RETURN_IF_ERROR(ctx.store.GetRepository(ctx.domain_id, id).status());
+  FOLIO_RETURN_IF_ERROR(UnguardedRepository(ctx, id).status());
   // The group goes first, so that no repository of this id created later inherits it.
   FOLIO_RETURN_IF_ERROR(ctx.accounts->RemoveRepositoryGroup(id));
   FOLIO_RETURN_IF_ERROR(ctx.store.DeleteRepository(ctx.domain_id, id));

@@ -12,20 +12,15 @@ namespace {
 constexpr uint64_t kMaxTreeObjects = 10000;
 
 // Writes `[{"object": {"object": <object>, "pathSegment": name}, "children": [...]}]`,
-// `children` left out for leaves (docs/API.md §4.2).
+// `children` left out for leaves (docs/API.md §4.2). It is handed only what the caller
+// may read (acl::GuardedRepository::VisitDescendants).
 class ContainerWriter : public TreeVisitor {
  public:
-  ContainerWriter(const Context& ctx, ObjectWriter& objects, JsonWriter& w, bool path_segments)
-      : ctx_(ctx), objects_(objects), w_(w), path_segments_(path_segments) {
+  ContainerWriter(ObjectWriter& objects, JsonWriter& w, bool path_segments)
+      : objects_(objects), w_(w), path_segments_(path_segments) {
     w_.BeginArray();
   }
   Status Enter(const ObjectData& object, int64_t) override {
-    // An object the caller may not read is left out with everything below it, as a
-    // listing leaves it out (docs/API.md §11.3).
-    if (hidden_ > 0 || !MayRead(ctx_, object)) {
-      ++hidden_;
-      return OkStatus();
-    }
     if (!open_.empty() && !open_.back()) {
       w_.Key("children").BeginArray();
       open_.back() = true;
@@ -38,10 +33,6 @@ class ContainerWriter : public TreeVisitor {
     return OkStatus();
   }
   Status Leave() override {
-    if (hidden_ > 0) {
-      --hidden_;
-      return OkStatus();
-    }
     if (open_.back()) w_.EndArray();
     open_.pop_back();
     w_.EndObject();
@@ -50,12 +41,10 @@ class ContainerWriter : public TreeVisitor {
   void Finish() { w_.EndArray(); }
 
  private:
-  const Context& ctx_;
   ObjectWriter& objects_;
   JsonWriter& w_;
   bool path_segments_;
   std::vector<bool> open_;  // per entered object: its "children" array is open
-  int hidden_ = 0;          // depth inside an object left out
 };
 
 Result<Response> Tree(Context& ctx, bool folders_only) {
@@ -73,8 +62,8 @@ Result<Response> Tree(Context& ctx, bool folders_only) {
   FOLIO_ASSIGN_OR_RETURN(ObjectWriter objects, ObjectWriter::For(ctx));
   std::string body;
   JsonWriter w(body);
-  ContainerWriter containers(ctx, objects, w, path_segments);
-  FOLIO_RETURN_IF_ERROR(ctx.repo->VisitDescendants(folder->id, request, containers).status());
+  ContainerWriter containers(objects, w, path_segments);
+  FOLIO_RETURN_IF_ERROR(ctx.repo->VisitDescendants(*folder, request, containers).status());
   containers.Finish();
   return JsonTextResponse(200, std::move(body));
 }

@@ -27,15 +27,15 @@ Result<const ObjectData*> VersionByLabel(Context& ctx, const ObjectData& target,
   }
   if (label == target.version_label) return &target;
   // Version ids are "{series};{label}" (include/folio/repository.h).
-  auto version = ctx.repo->GetObject(target.series_id + ";" + label);
-  if (!version.ok() || version->series_id != target.series_id || version->version_label != label) {
+  auto version = ctx.repo->GetObject(target.series_id + ";" + label, acl::Action::kRead);
+  if (!version.ok() || (*version)->series_id != target.series_id || (*version)->version_label != label) {
     if (version.ok() || version.status().kind() == ErrorKind::kObjectNotFound ||
         version.status().kind() == ErrorKind::kInvalidArgument) {
       return ObjectNotFound("document " + where + " has no version '" + label + "'");
     }
     return version.status();
   }
-  other = std::move(*version);
+  other = **version;
   return &*other;
 }
 
@@ -254,7 +254,8 @@ std::function<bool()> ReuseCheck(const Context& ctx, const ObjectData* answered)
     if (last && repo->Unchanged(*last, object->path)) return true;
     // Taken before the lookup: a change after it moves what it holds.
     std::optional<Repository::Stamp> stamp = repo->StampNow(object->path);
-    Result<std::shared_ptr<const ObjectData>> now = by_path ? repo->GetObjectByPathShared(key) : repo->GetObjectShared(key);
+    Result<std::shared_ptr<const ObjectData>> now =
+        by_path ? repo->GetObjectByPath(key, acl::Action::kRead) : repo->GetObject(key, acl::Action::kRead);
     const bool same = now.ok() && *now == object;
     std::lock_guard<std::mutex> lock(checked->mu);
     checked->stamp = same ? stamp : std::nullopt;
@@ -265,7 +266,6 @@ std::function<bool()> ReuseCheck(const Context& ctx, const ObjectData* answered)
 Result<Response> GetObject(Context& ctx) {
   std::optional<ObjectData> other;
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object, TargetVersion(ctx, other));
-  FOLIO_RETURN_IF_ERROR(RequireRead(ctx, *object));
   FOLIO_ASSIGN_OR_RETURN(Response r, ObjectResponse(ctx, *object, 200));
   r.still_valid = ReuseCheck(ctx, object);
   return r;
@@ -274,7 +274,6 @@ Result<Response> GetObject(Context& ctx) {
 Result<Response> GetProperties(Context& ctx) {
   std::optional<ObjectData> other;
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object, TargetVersion(ctx, other));
-  FOLIO_RETURN_IF_ERROR(RequireRead(ctx, *object));
   FOLIO_ASSIGN_OR_RETURN(RenderOptions options, ctx.Rendering());
   std::string body;
   JsonWriter w(body);
@@ -291,7 +290,8 @@ Result<Response> GetAllowableActions(Context& ctx) {
 namespace {
 
 // Whether `type_id` is `ancestor` or, with `subtypes`, below it.
-Result<bool> TypeMatches(Repository& repo, std::string type_id, const std::string& ancestor, bool subtypes) {
+Result<bool> TypeMatches(acl::GuardedRepository& repo, std::string type_id, const std::string& ancestor,
+                         bool subtypes) {
   for (int depth = 0; depth < 64; ++depth) {
     if (type_id == ancestor) return true;
     if (!subtypes || type_id.empty()) return false;
@@ -300,20 +300,6 @@ Result<bool> TypeMatches(Repository& repo, std::string type_id, const std::strin
     type_id = parent != type.end() && parent->is_string() ? parent->get<std::string>() : "";
   }
   return false;
-}
-
-}  // namespace
-
-namespace {
-
-bool EndsReadable(Context& ctx, const ObjectData& relationship) {
-  for (std::string_view end : {kPropSourceId, kPropTargetId}) {
-    const auto it = relationship.properties.find(std::string(end));
-    if (it == relationship.properties.end() || !it->is_string()) return false;
-    auto object = ctx.repo->GetObjectShared(it->get<std::string>());
-    if (!object.ok() || !MayRead(ctx, **object)) return false;
-  }
-  return true;
 }
 
 }  // namespace
@@ -337,12 +323,10 @@ Result<Response> GetObjectRelationships(Context& ctx) {
   const std::string type_id(ToCanonicalTypeId(StripJsonQuotes(type_text)));
   FOLIO_ASSIGN_OR_RETURN(bool subtypes, ctx.params.GetBool("includeSubRelationshipTypes", false));
   if (!type_id.empty()) FOLIO_RETURN_IF_ERROR(ctx.repo->GetTypeDefinition(type_id).status());
-  FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> all, ctx.repo->GetRelationships(object->id, direction));
+  // Only those the caller may read, with both their ends.
+  FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> all, ctx.repo->GetRelationships(*object, direction));
   std::vector<const ObjectData*> kept;
-  const bool everything = SeesEverything(ctx);
   for (const ObjectData& r : all) {
-    // A relationship shows only when the caller may read it and both its ends.
-    if (!everything && !(MayRead(ctx, r) && EndsReadable(ctx, r))) continue;
     if (type_id.empty()) {
       kept.push_back(&r);
       continue;
@@ -362,7 +346,6 @@ Result<Response> GetContent(Context& ctx) {
   std::optional<ObjectData> other;
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, TargetVersion(ctx, other));
   const ObjectData& object = *object_ptr;
-  FOLIO_RETURN_IF_ERROR(RequireRead(ctx, object));
   if (object.base != BaseType::kDocument) {
     return Constraint("object '" + object.id + "' is a " + std::string(BaseTypeId(object.base)) +
                       ", not a document: it has no content stream");
@@ -410,7 +393,8 @@ namespace {
 // and hasMoreItems come after the objects, once the cursor knows them.
 class ChildrenBody final : public BodyProducer {
  public:
-  ChildrenBody(std::shared_ptr<Repository> repo, std::unique_ptr<ChildrenCursor> cursor, ObjectWriter writer)
+  ChildrenBody(std::shared_ptr<acl::GuardedRepository> repo, std::unique_ptr<ChildrenCursor> cursor,
+               ObjectWriter writer)
       : repo_(std::move(repo)), cursor_(std::move(cursor)), writer_(std::move(writer)), w_(text_) {}
 
   Result<bool> Next(std::string& out) override {
@@ -438,7 +422,7 @@ class ChildrenBody final : public BodyProducer {
 
  private:
   static constexpr size_t kPart = 64 * 1024;
-  std::shared_ptr<Repository> repo_;  // the cursor's and the writer's (a Renderer holds a raw pointer)
+  std::shared_ptr<acl::GuardedRepository> repo_;  // the cursor's and the writer's (a Renderer holds a raw pointer)
   std::unique_ptr<ChildrenCursor> cursor_;
   ObjectWriter writer_;
   std::string text_;
@@ -484,15 +468,10 @@ Result<Response> GetChildren(Context& ctx) {
                              "'");
     }
   }
-  // Unreadable children are left out before paging: numItems, hasMoreItems and the
-  // pages never count them.
-  Repository::ChildFilter admit;
-  if (!SeesEverything(ctx)) {
-    admit = [checker = ctx.Checker()](const ObjectData& child) { return checker.MayRead(child); };
-  }
+  // Only the children the caller may read, paged and counted among those.
   FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<ChildrenCursor> cursor,
-                         ctx.repo->OpenChildren(folder.id, static_cast<uint64_t>(skip), static_cast<uint64_t>(max),
-                                                order, std::move(admit)));
+                         ctx.repo->OpenChildren(folder, static_cast<uint64_t>(skip), static_cast<uint64_t>(max),
+                                                order));
   FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
   auto body = std::make_unique<ChildrenBody>(ctx.repo, std::move(cursor), std::move(writer));
   // The first part is made here, so that a page that fits in it is answered whole (with
@@ -510,22 +489,20 @@ Result<Response> GetParent(Context& ctx) {
   if (object.base != BaseType::kFolder) {
     return InvalidArgument("object '" + object.id + "' is not a folder: use getObjectParents");
   }
-  FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> parents, ctx.repo->GetParents(object.id));
-  if (parents.empty()) return InvalidArgument("the root folder has no parent");
-  FOLIO_RETURN_IF_ERROR(RequireRead(ctx, parents.front()));
-  return ObjectResponse(ctx, parents.front(), 200);
+  FOLIO_ASSIGN_OR_RETURN(std::optional<ObjectData> parent, ctx.repo->GetFolderParent(object));
+  if (!parent) return InvalidArgument("the root folder has no parent");
+  return ObjectResponse(ctx, *parent, 200);
 }
 
 Result<Response> GetParents(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
   const ObjectData& object = *object_ptr;
-  FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> parents, ctx.repo->GetParents(object.id));
+  FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> parents, ctx.repo->GetParents(object));  // readable ones
   FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
   std::string body;
   JsonWriter w(body);
   w.BeginArray();
   for (const ObjectData& p : parents) {
-    if (!MayRead(ctx, p)) continue;
     w.BeginObject().Key("object");
     writer.Write(p, w);
     w.Key("relativePathSegment").String(object.name).EndObject();

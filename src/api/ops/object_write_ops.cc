@@ -56,8 +56,10 @@ Result<std::string> FolderIdParam(Context& ctx, std::string_view name, bool requ
   const size_t first = value.find_first_not_of('/');
   if (first == std::string::npos) return ctx.repo->info().root_folder_id;
   const size_t last = value.find_last_not_of('/');
-  FOLIO_ASSIGN_OR_RETURN(ObjectData folder, ctx.repo->GetObjectByPath(value.substr(first, last - first + 1)));
-  return folder.id;
+  // A path the caller may not read is refused as the change would refuse it.
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> folder,
+                         ctx.repo->GetObjectByPath(value.substr(first, last - first + 1), acl::Action::kRead));
+  return folder->id;
 }
 
 constexpr size_t kMaxBulkObjects = 1000;
@@ -197,7 +199,7 @@ Result<Response> CreateObject(Context& ctx) {
     // Both ends must be readable (the engine checks them); the relationship starts with
     // its creator's entry.
     FOLIO_ASSIGN_OR_RETURN(obj.acl, NewObjectAcl(ctx, {}));
-    made = ctx.repo->CreateRelationship(obj, ctx.user, ctx.Checker().ForWrite(acl::Action::kCreateRelationship));
+    made = ctx.repo->CreateRelationship(obj);
   } else {
     FOLIO_ASSIGN_OR_RETURN(const ObjectData* parent_ptr, ctx.Target());
     const ObjectData& parent = *parent_ptr;
@@ -206,13 +208,12 @@ Result<Response> CreateObject(Context& ctx) {
                              "' is not a folder");
     }
     FOLIO_ASSIGN_OR_RETURN(obj.acl, NewObjectAcl(ctx, parent.acl));
-    const WriteCheck check = ctx.Checker().ForWrite(acl::Action::kCreateChild);
     switch (*base) {
-      case BaseType::kFolder: made = ctx.repo->CreateFolder(parent.id, obj, ctx.user, check); break;
-      case BaseType::kItem: made = ctx.repo->CreateItem(parent.id, obj, ctx.user, check); break;
+      case BaseType::kFolder: made = ctx.repo->CreateFolder(parent.id, obj); break;
+      case BaseType::kItem: made = ctx.repo->CreateItem(parent.id, obj); break;
       case BaseType::kDocument: {
         FOLIO_ASSIGN_OR_RETURN(VersioningState state, ReadVersioningState(ctx));
-        made = ctx.repo->CreateDocument(parent.id, obj, content, state, ctx.user, check);
+        made = ctx.repo->CreateDocument(parent.id, obj, content, state);
         break;
       }
       case BaseType::kRelationship: break;
@@ -224,8 +225,9 @@ Result<Response> CreateObject(Context& ctx) {
 
 Result<Response> CreateDocumentFromSource(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::string source_id, ctx.params.RequireString("sourceId"));
-  FOLIO_ASSIGN_OR_RETURN(ObjectData source, ctx.repo->GetObject(source_id));
-  FOLIO_RETURN_IF_ERROR(RequireRead(ctx, source));
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> source_ptr,
+                         ctx.repo->GetObject(source_id, acl::Action::kRead));
+  const ObjectData& source = *source_ptr;
   if (source.base != BaseType::kDocument) {
     return InvalidArgument("source '" + source_id + "' is a " + Shown(ctx, BaseTypeId(source.base)) +
                            ", not a document");
@@ -281,8 +283,7 @@ Result<Response> CreateDocumentFromSource(Context& ctx) {
     FOLIO_ASSIGN_OR_RETURN(copy, CopyIntoUpload(ctx, {stream.file.get()}));
     content = copy->AsContent(stream.info.mime_type, stream.info.file_name);
   }
-  FOLIO_ASSIGN_OR_RETURN(ObjectData made, ctx.repo->CreateDocument(parent->id, obj, content, state, ctx.user,
-                                                                   ctx.Checker().ForWrite(acl::Action::kCreateChild)));
+  FOLIO_ASSIGN_OR_RETURN(ObjectData made, ctx.repo->CreateDocument(parent->id, obj, content, state));
   return ObjectResponse(ctx, made, 201);
 }
 
@@ -293,8 +294,7 @@ Result<Response> UpdateProperties(Context& ctx) {
   // CMIS requires properties here; an update without any is a mistake to report (a
   // field the request layer does not know, say), not a change to make.
   if (props.empty()) return InvalidArgument("missing required parameter 'properties': " + HowToPassProperties());
-  FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->UpdateProperties(object.id, props, ctx.user,
-                                                                      ctx.Checker().ForWrite(acl::Action::kUpdateProperties)));
+  FOLIO_ASSIGN_OR_RETURN(ObjectData updated, ctx.repo->UpdateProperties(object.id, props));
   return ObjectResponse(ctx, updated, 200);
 }
 
@@ -355,20 +355,20 @@ Result<Response> BulkUpdate(Context& ctx) {
   w.BeginArray();
   Status first_failure = OkStatus();
   size_t updated_count = 0;
-  const WriteCheck check = ctx.Checker().ForWrite(acl::Action::kUpdateProperties);
   for (size_t i = 0; i < ids.size(); ++i) {
     // CMIS leaves out an object that cannot be updated; when none can, the first
     // reason is the answer (an empty list would explain nothing).
     Result<ObjectData> updated = [&]() -> Result<ObjectData> {
-      FOLIO_ASSIGN_OR_RETURN(ObjectData object, ctx.repo->GetObject(ids[i]));
-      // Early, so that a stale token of an object the caller may not change tells
-      // nothing; the engine checks again inside the change.
-      FOLIO_RETURN_IF_ERROR(ctx.Checker().Require(acl::Action::kUpdateProperties, object));
+      // Checked early, so that a stale token of an object the caller may not change
+      // tells nothing; the engine checks again inside the change.
+      FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> found,
+                             ctx.repo->GetObject(ids[i], acl::Action::kUpdateProperties));
+      const ObjectData& object = *found;
       FOLIO_RETURN_IF_ERROR(CheckToken(object, i < tokens.size() ? tokens[i] : ""));
       Json typed = props;
       if (!secondary.empty()) typed[std::string(kPropSecondaryObjectTypeIds)] = secondary.Apply(object);
       FOLIO_RETURN_IF_ERROR(NormalizeDatetimes(*ctx.repo, object.type_id, typed));
-      return ctx.repo->UpdateProperties(object.id, typed, ctx.user, check);
+      return ctx.repo->UpdateProperties(object.id, typed);
     }();
     if (!updated.ok()) {
       if (first_failure.ok()) first_failure = updated.status();
@@ -387,7 +387,7 @@ Result<Response> DeleteObject(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(const ObjectData* object_ptr, ctx.Target());
   const ObjectData& object = *object_ptr;
   FOLIO_ASSIGN_OR_RETURN(bool all_versions, ctx.params.GetBool("allVersions", true));
-  FOLIO_RETURN_IF_ERROR(ctx.repo->Delete(object.id, all_versions, ctx.Checker().ForWrite(acl::Action::kDelete)));
+  FOLIO_RETURN_IF_ERROR(ctx.repo->Delete(object.id, all_versions));
   return EmptyResponse(200);
 }
 
@@ -402,7 +402,7 @@ Result<Response> DeleteTree(Context& ctx) {
   // Write on the folder and every object below it, all or nothing: the engine checks
   // them inside the change.
   FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> failed,
-                         ctx.repo->DeleteTree(folder.id, ctx.Checker().ForWrite(acl::Action::kDeleteTree)));
+                         ctx.repo->DeleteTree(folder.id));
   if (failed.empty()) return EmptyResponse(200);
   return JsonResponse(200, Json{{"ids", failed}});
 }
@@ -413,8 +413,7 @@ Result<Response> Move(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(std::string target_folder, FolderIdParam(ctx, "targetFolderId", true));
   FOLIO_ASSIGN_OR_RETURN(std::string source_folder, FolderIdParam(ctx, "sourceFolderId", false));
   // Write on the object, its folder and the folder it goes to: checked by the engine.
-  FOLIO_ASSIGN_OR_RETURN(ObjectData moved, ctx.repo->Move(object.id, target_folder, source_folder, ctx.user,
-                                                          ctx.Checker().ForWrite(acl::Action::kMove)));
+  FOLIO_ASSIGN_OR_RETURN(ObjectData moved, ctx.repo->Move(object.id, target_folder, source_folder));
   return ObjectResponse(ctx, moved, 201);
 }
 

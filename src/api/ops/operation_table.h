@@ -3,7 +3,7 @@
 // runs, the handler that serves it (or none when it is not served yet: dispatch then
 // answers notSupported naming it) and what the caller needs on the object it addresses.
 // ParseOperation, OperationName, OperationSpellings, IsWrite and AllOperations
-// (api/operation.h) read it; dispatch routes by it; CheckTarget checks by it.
+// (api/operation.h) read it; dispatch routes by it; Context::Target checks by it.
 // It lives beside the handlers it names, so that api/operation.h stays below ops/.
 #pragma once
 
@@ -34,7 +34,8 @@ struct OperationRow {
   Handler handler;     // nullptr: not served yet
   // What the caller needs on the object it addresses (a create: on the parent folder),
   // checked when the handler first asks for it (Context::Target); nullopt above the
-  // repository, and where the handler checks each object it touches itself.
+  // repository, and where the handler checks each object it touches itself (through
+  // the guarded view; were such a handler to ask for a target, cmis:read is checked).
   std::optional<acl::Action> target_action;
   std::array<std::string_view, kMaxSpellings> spellings;  // canonical first; unused slots ""
 

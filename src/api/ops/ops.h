@@ -24,6 +24,7 @@
 #include "repo/acl/actions.h"
 #include "repo/acl/caller.h"
 #include "repo/acl/checker.h"
+#include "repo/acl/guarded_repository.h"
 
 namespace folio::query {
 class QueryIndexes;
@@ -47,7 +48,10 @@ struct Context {
   Level level = Level::kServer;
   std::string domain_id;
   std::string repository_id;
-  std::shared_ptr<Repository> repo;  // at repository level
+  // At repository level: the repository as the caller may use it, the only way an
+  // operation reaches it (docs/API.md §11.3): every read checks or filters, every
+  // write carries the caller's check. Built by dispatch.cc.
+  std::shared_ptr<acl::GuardedRepository> repo;
   Variant variant = Variant::kB;
   std::string path;          // repository-relative object path, "" for the root folder
   bool path_given = false;   // the URL names an object below the repository
@@ -73,20 +77,20 @@ struct Context {
   // The target object, resolved once per request and kept here; the pointer stays valid
   // for the life of the Context (no copy per call: objects carry ~35 properties).
   // Errors: kPermissionDenied when the caller lacks what the operation needs on it
-  // (CheckTarget), naming the object and the permission it lacks, or naming nothing
-  // of an object the caller may not read; the same for the id of a version of such a
-  // document that does not exist (UnreadableOr).
+  // (what the operation table says ctx.op needs, cmis:read when it says nothing),
+  // naming the object and the permission it lacks, or naming nothing of an object the
+  // caller may not read; the same for the id of a version of such a document that does
+  // not exist (acl::GuardedRepository::GetObject).
   Result<const ObjectData*> Target();
-  // `not_found` (a failed lookup of target_key_), or the caller's denial when the key
-  // is a version or working copy id of a document the caller may not read.
-  Status UnreadableOr(Status not_found);
+  // What the operation table says ctx.op needs on the object it addresses.
+  acl::Action TargetAction() const;
   // succinct (default per variant), filter and dateTimeFormat of the request.
   Result<RenderOptions> Rendering() const;
 
   std::shared_ptr<const ObjectData> target_;  // shared with the repository's memo
-  bool target_checked_ = false;               // CheckTarget passed for target_
+  bool target_checked_ = false;               // TargetAction passed for target_
   std::string target_key_;                    // the id or path Target() resolved,
-  bool target_by_path_ = false;               // by GetObjectByPathShared or GetObjectShared
+  bool target_by_path_ = false;               // looked up by path (else by id)
 };
 
 // Responses.
@@ -144,7 +148,7 @@ Result<Json> InputProperties(Context& ctx, const std::string& type_id);
 // How properties are passed, for messages about missing ones.
 std::string HowToPassProperties();
 // Converts the datetime values in `properties` per the definitions of `type_id`.
-Status NormalizeDatetimes(Repository& repo, const std::string& type_id, Json& properties);
+Status NormalizeDatetimes(acl::GuardedRepository& repo, const std::string& type_id, Json& properties);
 // The content of the request, if any: the multipart file part `content`, or a string
 // parameter `content` (a JSON body's, or a form field's): UTF-8 text, stored with the
 // type of the parameter `mimeType` (default: derived from the document's name).
@@ -153,6 +157,15 @@ Result<std::optional<ContentSource>> InputContent(Context& ctx);
 // The bytes of the request's content (InputContent), to read: for appendContent.
 Result<std::unique_ptr<ReadableFile>> ReadInputContent(Context& ctx, const ContentSource& content);
 
+// unguarded.cc: the one escape from the guarded view, for operations at a domain URL
+// only (kRuntime elsewhere): repository `repository_id` of the request's domain with no
+// caller's policy. For what such an operation does for a domain administrator to every
+// repository of the domain (deleteUser, deleteGroup: the principal's entries), for
+// whether a repository exists, and for what the listing of the repositories a caller
+// may use shows of each (its change log's state). An operation at a repository URL
+// has ctx.repo. tests/api/ops/guard_test.cc keeps every other way out of api/ops.
+// Errors: those of Store::GetRepository.
+Result<std::shared_ptr<Repository>> UnguardedRepository(const Context& ctx, const std::string& repository_id);
 // server_ops.cc (all need the server administrator: dispatch.cc)
 Result<Response> GetDomains(Context& ctx);
 Result<Response> CreateDomain(Context& ctx);
@@ -238,15 +251,6 @@ Result<Response> CheckedOut(Context& ctx);
 // acl_ops.cc: access control (docs/API.md §11).
 Result<Response> GetAcl(Context& ctx);
 Result<Response> ApplyAcl(Context& ctx);
-// Errors: kPermissionDenied when the caller may not do ctx.op on `object` (what the
-// operation table says ctx.op needs, api/ops/operation_table.h).
-Status CheckTarget(const Context& ctx, const ObjectData& object);
-// Errors: kPermissionDenied when the caller may not read `object`.
-Status RequireRead(const Context& ctx, const ObjectData& object);
-// Whether the caller may read `object` (listings leave out the others).
-bool MayRead(const Context& ctx, const ObjectData& object);
-// True when the caller may do everything in the domain (no object is left out).
-bool SeesEverything(const Context& ctx);
 // The ACL of an object created in a folder whose ACL is `parent_acl`: a copy of it,
 // cmis:all for the creator, then the request's addACEs/removeACEs (checked against
 // the domain's principals). Errors: those of ReadAclChanges.

@@ -36,7 +36,7 @@ Result<Response> Query(Context& ctx) {
   query::IdSpelling spelling;
   spelling.property = [](std::string_view id) { return std::string(ToCanonicalPropertyId(id)); };
   spelling.type = [](std::string_view id) { return std::string(ToCanonicalTypeId(id)); };
-  FOLIO_ASSIGN_OR_RETURN(query::BoundQuery bound, query::Bind(parsed, *ctx.repo, spelling));
+  FOLIO_ASSIGN_OR_RETURN(query::BoundQuery bound, ctx.repo->BindQuery(parsed, spelling));
 
   if (ctx.query_indexes == nullptr) return RuntimeError("no query indexes for this request");
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<query::QueryIndex> index,
@@ -45,11 +45,6 @@ Result<Response> Query(Context& ctx) {
   page.skip = static_cast<uint64_t>(skip);
   page.max = static_cast<uint64_t>(max);
   page.all_versions = all_versions;
-  // The index keeps only what the caller may read (its readers table), so that paging
-  // and numItems count what the caller sees; a domain administrator reads everything
-  // and pays nothing for it (docs/API.md §12.6).
-  if (!SeesEverything(ctx)) page.readers = ctx.caller.MatchingPrincipals();
-  FOLIO_ASSIGN_OR_RETURN(query::QueryHits hits, index->Run(*ctx.repo, bound, page));
 
   std::vector<ResultColumn> columns;
   if (bound.select_all) {
@@ -66,29 +61,23 @@ Result<Response> Query(Context& ctx) {
   std::string body;
   JsonWriter w(body);
   w.BeginObject().Key("results").BeginArray();
-  for (const query::QueryHit& hit : hits.hits) {
-    auto object = ctx.repo->GetObjectShared(hit.object_id);
-    if (!object.ok()) {
-      // Deleted since the index answered (by another process): never shown.
-      if (object.status().kind() == ErrorKind::kObjectNotFound) continue;
-      if (!Repository::IsDamage(object.status())) return object.status();
-      ctx.repo->LogLeftOut(hit.object_id, object.status());  // spoils only itself
-      continue;
-    }
-    // The index matched only what the caller may read; an ACL changed since it answered
-    // (by another process) is looked at again here, so nothing unreadable is shown.
-    if (!MayRead(ctx, **object)) continue;
-    if (score_column < columns.size()) columns[score_column].computed = hit.score;
+  // Only what the caller may read is matched, counted, paged and handed here
+  // (acl::GuardedRepository::RunQuery).
+  const acl::Checker checker = ctx.Checker();
+  const auto write = [&](const ObjectData& object, double score) {
+    if (score_column < columns.size()) columns[score_column].computed = score;
     if (actions) {
-      const Json allowable = AllowableActions(**object, ctx.Checker());
-      renderer.WriteQueryResult(**object, columns, w, &allowable);
+      const Json allowable = AllowableActions(object, checker);
+      renderer.WriteQueryResult(object, columns, w, &allowable);
     } else {
-      renderer.WriteQueryResult(**object, columns, w);
+      renderer.WriteQueryResult(object, columns, w);
     }
-  }
+    return OkStatus();
+  };
+  FOLIO_ASSIGN_OR_RETURN(acl::QueryCounts counts, ctx.repo->RunQuery(*index, bound, page, write));
   w.EndArray();
-  w.Key("hasMoreItems").Bool(page.skip + hits.hits.size() < hits.total);
-  w.Key("numItems").Int(static_cast<int64_t>(hits.total));
+  w.Key("hasMoreItems").Bool(page.skip + counts.matched < counts.total);
+  w.Key("numItems").Int(static_cast<int64_t>(counts.total));
   w.EndObject();
   return JsonTextResponse(200, std::move(body));
 }

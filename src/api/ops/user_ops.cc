@@ -67,7 +67,8 @@ Status RemoveFromEveryAcl(Context& ctx, const std::string& principal) {
   }
   FOLIO_ASSIGN_OR_RETURN(std::vector<folio::RepositoryInfo> repos, ctx.store.ListRepositories(ctx.domain_id));
   for (const folio::RepositoryInfo& info : repos) {
-    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<Repository> repo, ctx.store.GetRepository(ctx.domain_id, info.repository_id));
+    // For a domain administrator (RequireDomainAdmin), in every repository of the domain.
+    FOLIO_ASSIGN_OR_RETURN(auto repo, UnguardedRepository(ctx, info.repository_id));
     FOLIO_RETURN_IF_ERROR(repo->RemovePrincipal(principal).status());
   }
   return OkStatus();
@@ -208,7 +209,7 @@ Result<Response> UpdateGroup(Context& ctx) {
   // A repository's group exists with its repository.
   if (id.starts_with(acl::kRepositoryGroupPrefix)) {
     const std::string repository_id = id.substr(acl::kRepositoryGroupPrefix.size());
-    auto repo = ctx.store.GetRepository(ctx.domain_id, repository_id);
+    auto repo = UnguardedRepository(ctx, repository_id);
     if (!repo.ok()) {
       if (repo.status().kind() != ErrorKind::kObjectNotFound) return repo.status();
       return ObjectNotFound("no group '" + id + "' in domain '" + ctx.domain_id + "' (no repository '" +

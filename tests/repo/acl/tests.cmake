@@ -9,4 +9,5 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/accounts_failure_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/set_acl_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/write_check_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/guarded_repository_test.cc
 )

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "repo/acl/checker.h"
+#include "repo/acl/sample_user.h"
 #include "support/change_events.h"
 #include "support/repo_fixture.h"
 
@@ -19,18 +20,7 @@ using folio::testing::RepoFixture;
 
 namespace {
 
-std::shared_ptr<const acl::Principals> Domain() {
-  auto user = [](std::string id) {
-    acl::UserRecord u;
-    u.id = std::move(id);
-    return u;
-  };
-  return std::make_shared<const acl::Principals>(
-      std::vector<acl::UserRecord>{user("alice"), user("bob")},
-      std::vector<acl::GroupRecord>{{"admin", {"alice"}}, {"repository_main", {"bob"}}});
-}
-
-acl::Checker Bob() { return acl::Checker(acl::Caller::User(Domain(), "bob")); }
+acl::Checker Bob() { return acl::Checker(acl::Caller::User(folio::testing::AliceAdminBobMember(), "bob")); }
 
 }  // namespace
 
@@ -153,7 +143,8 @@ TEST_CASE("WriteCheck: each family checks the objects of its roles inside the ch
          "needs cmis:all on '/open/a.txt' and has cmis:write");
   CHECK(f.repo->CheckIn(pwc->id, CheckInRequest{}, "bob", bob.ForWrite(acl::Action::kCheckIn)).ok());
   // An administrator's check is empty: nothing to ask.
-  CHECK(!acl::Checker(acl::Caller::User(Domain(), "alice")).ForWrite(acl::Action::kApplyAcl));
+  const acl::Caller alice = acl::Caller::User(folio::testing::AliceAdminBobMember(), "alice");
+  CHECK(!acl::Checker(alice).ForWrite(acl::Action::kApplyAcl));
 }
 
 TEST_CASE("WriteCheck: a write refused on an adopted document writes nothing, not even the document's files") {
