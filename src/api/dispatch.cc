@@ -78,11 +78,17 @@ void Service::BuildOnStore() {
   // In this order: the old query indexes stop their work before the accounts go.
   query_indexes_.reset();
   accounts_ = std::make_unique<acl::AccountRegistry>(*store_, options_.read_only);
+  MakeQueryIndexes();
+}
+
+void Service::MakeQueryIndexes() {
   query_indexes_ = std::make_unique<query::QueryIndexes>(*store_, options_.log, options_.scratch_dir, options_.read_only);
+  if (indexing_) query_indexes_->StartBackground();
 }
 
 void Service::StartQueryIndexing() {
-  std::shared_lock<std::shared_mutex> state(state_mu_);
+  std::unique_lock<fixture::StateLock> state(state_mu_);
+  indexing_ = true;
   query_indexes_->StartBackground();
 }
 
@@ -98,7 +104,7 @@ Result<std::vector<std::string>> Service::AnonymousDomains() {
 }
 
 std::unique_ptr<UploadSink> Service::OpenUpload(const Request& head) {
-  std::shared_lock<std::shared_mutex> state(state_mu_);
+  std::shared_lock<fixture::StateLock> state(state_mu_);
   const std::vector<std::string>& path = head.path;
   if (path.size() < 2) return uploads_.OpenSink(nullptr);
   // Nobody writes into a repository's uploads who may not use it.
@@ -162,7 +168,7 @@ Response Service::Handle(const Request& request) {
   } else if (!request.fault.empty()) {
     response = RunWithFault(request);
   } else {
-    std::shared_lock<std::shared_mutex> state(state_mu_);
+    std::shared_lock<fixture::StateLock> state(state_mu_);
     response = RunHoldingStore(request);
   }
   if (response.still_valid) {

@@ -9,12 +9,12 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "api/fixture/state_lock.h"
 #include "api/request.h"
 #include "api/upload_registry.h"
 #include "api/response.h"
@@ -141,10 +141,14 @@ class Service {
   Status SwitchState(const std::string& snapshot);
   // The parts built on the Store: made by the constructor, and again by SwitchState.
   void BuildOnStore();
+  // New query indexes over store_ (the old ones gone), built in the background once
+  // StartQueryIndexing was called. Requires state_mu_ (exclusive) but in the constructor.
+  void MakeQueryIndexes();
 
   // Held shared by every request while it runs, exclusively while the data directory is
-  // replaced or copied (reset, restore, snapshot).
-  std::shared_mutex state_mu_;
+  // replaced or copied (reset, restore, snapshot): a reset that waits holds off new
+  // requests, so a steady stream of them does not hold it off (state_lock.h).
+  fixture::StateLock state_mu_;
   Store* store_;
   // The Store opened after a reset or restore. Shared with the bodies still being sent
   // when the next switch replaces it (RunHoldingStore): their repositories use its Fs.
@@ -157,6 +161,7 @@ class Service {
   std::unique_ptr<acl::AccountRegistry> accounts_;
   std::unique_ptr<auth::Authenticator> authenticator_;
   std::unique_ptr<query::QueryIndexes> query_indexes_;
+  bool indexing_ = false;  // StartQueryIndexing was called; guarded by state_mu_
 };
 
 }  // namespace folio::api

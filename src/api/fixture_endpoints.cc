@@ -111,7 +111,7 @@ Response Service::RunWithFault(const Request& request) {
   }
   Response response;
   {
-    std::shared_lock<std::shared_mutex> state(state_mu_);
+    std::shared_lock<fixture::StateLock> state(state_mu_);
     response = RunHoldingStore(request);
   }
   response.still_valid = nullptr;  // never reused: the next request may not ask for a fault
@@ -154,12 +154,21 @@ Status Service::RestoreSnapshot(const std::string& name) {
 
 Status Service::TakeSnapshot(const std::string& name) {
   if (!options_.fixture.states) return NoStates();
-  std::unique_lock<std::shared_mutex> state(state_mu_);  // no write is half in it
-  return options_.fixture.states->Snapshot(name);
+  FOLIO_RETURN_IF_ERROR(fixture::DataStates::CheckName(name));
+  std::unique_lock<fixture::StateLock> state(state_mu_);  // no write is half in it
+  // What writes files without a request: the query indexes (SQLite databases, built
+  // and brought in step in the background) stop and close their files, so that the copy
+  // holds each whole. The repositories' idle checkpoints go on: they only make what is
+  // applied durable and remove garbage (trash, spare files), which the copy may leave
+  // out (storage::CopyTree).
+  query_indexes_.reset();
+  Status s = options_.fixture.states->Snapshot(name);
+  MakeQueryIndexes();
+  return s;
 }
 
 Result<uint64_t> Service::LatestChangeToken(const std::string& domain_id, const std::string& repository_id) {
-  std::shared_lock<std::shared_mutex> state(state_mu_);
+  std::shared_lock<fixture::StateLock> state(state_mu_);
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<Repository> repo, store_->GetRepository(domain_id, repository_id));
   return repo->LatestChangeToken();
 }
@@ -170,7 +179,7 @@ Status Service::SwitchState(const std::string& snapshot) {
   FOLIO_ASSIGN_OR_RETURN(std::string staged, states.Stage(snapshot));
   Status result = OkStatus();
   {
-    std::unique_lock<std::shared_mutex> state(state_mu_);  // requests in flight finish first
+    std::unique_lock<fixture::StateLock> state(state_mu_);  // requests in flight finish first
     query_indexes_.reset();
     accounts_.reset();
     store_->CloseRepositories();
@@ -311,7 +320,7 @@ Response Service::HandleFixture(const Request& request) {
     }
     const std::string domain = id.substr(0, first);
     const std::string repository = id.substr(first + 1, last - first - 1);
-    std::shared_lock<std::shared_mutex> state(state_mu_);
+    std::shared_lock<fixture::StateLock> state(state_mu_);
     auto repo = store_->GetRepository(domain, repository);
     if (!repo.ok()) return fail(repo.status(), operation);
     const std::string base = domain + "/" + repository;

@@ -8,26 +8,47 @@ namespace {
 
 std::string Below(const std::string& dir, const std::string& name) { return dir.empty() ? name : dir + "/" + name; }
 
-}  // namespace
+struct CopyOptions {
+  bool sync;
+  VanishedEntries vanished;
+};
 
-Status CopyTree(Fs& src, const std::string& from, Fs& dst, const std::string& to, bool sync) {
-  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, src.List(from));
-  for (const DirEntry& e : entries) {
+bool LeftOut(const Status& s, const CopyOptions& o) {
+  return o.vanished == VanishedEntries::kLeaveOut && s.Is(std::errc::no_such_file_or_directory);
+}
+
+// Copies directory `from` of `src` into `to` of `dst`, which it makes first when
+// `make`: then `from` is below the root of the copy (and may be left out when it was
+// removed since its parent was listed).
+Status CopyDir(Fs& src, const std::string& from, Fs& dst, const std::string& to, const CopyOptions& o, bool make) {
+  auto listed = src.List(from);
+  if (!listed.ok() && make && LeftOut(listed.status(), o)) return OkStatus();
+  FOLIO_RETURN_IF_ERROR(listed.status());
+  if (make) FOLIO_RETURN_IF_ERROR(dst.MakeDir(to));
+  for (const DirEntry& e : *listed) {
     const std::string s = Below(from, e.name);
     const std::string d = Below(to, e.name);
     if (e.type == FileType::kDirectory) {
-      FOLIO_RETURN_IF_ERROR(dst.MakeDir(d));
-      FOLIO_RETURN_IF_ERROR(CopyTree(src, s, dst, d, sync));
+      FOLIO_RETURN_IF_ERROR(CopyDir(src, s, dst, d, o, /*make=*/true));
     } else if (e.type == FileType::kFile) {
-      FOLIO_ASSIGN_OR_RETURN(auto in, src.Open(s));
+      auto in = src.Open(s);
+      if (!in.ok() && LeftOut(in.status(), o)) continue;  // removed since it was listed
+      FOLIO_RETURN_IF_ERROR(in.status());
       FOLIO_ASSIGN_OR_RETURN(auto out, dst.CreateNew(d));
-      FOLIO_RETURN_IF_ERROR(out->AppendFrom(*in));
-      if (sync) FOLIO_RETURN_IF_ERROR(out->Sync());
+      FOLIO_RETURN_IF_ERROR(out->AppendFrom(**in));
+      if (o.sync) FOLIO_RETURN_IF_ERROR(out->Sync());
       FOLIO_RETURN_IF_ERROR(out->Close());
     }
   }
-  if (sync) FOLIO_RETURN_IF_ERROR(dst.SyncDir(to.empty() ? "." : to));
+  if (o.sync) FOLIO_RETURN_IF_ERROR(dst.SyncDir(to.empty() ? "." : to));
   return OkStatus();
+}
+
+}  // namespace
+
+Status CopyTree(Fs& src, const std::string& from, Fs& dst, const std::string& to, bool sync,
+                VanishedEntries vanished) {
+  return CopyDir(src, from, dst, to, CopyOptions{sync, vanished}, /*make=*/false);
 }
 
 Result<uint64_t> TreeBytes(Fs& fs, const std::string& dir) {

@@ -1,6 +1,7 @@
 // The test-fixture endpoints over HTTP (docs/API.md §14): POST /-/reset, snapshots and
 // restore, GET /-/events with Last-Event-ID, the Folio-Change-Token answer header,
 // Folio-Fault (only with --faults), and that they need the server administrator.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -222,10 +223,22 @@ TEST_CASE("Fixture: POST /-/reset brings back the start state while the server s
   REQUIRE(CreateDoc(c, "beta", "after.txt")->status == 201);
   REQUIRE(c.Post("/-/reset")->status == 200);
   CHECK(StatusOf(c, "/demo/beta/docs/after.txt") == 404);
-  // Nothing is left beside the data directory.
-  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(server.dir()).parent_path())) {
-    CHECK(e.path().filename().string().find(".folio-swap-") == std::string::npos);
+  // Nothing is left beside the data directory, once the old states are removed (in the
+  // background).
+  const std::filesystem::path data(server.dir());
+  const std::string swap_prefix = "." + data.filename().string() + ".folio-swap-";
+  auto swaps_left = [&] {
+    int n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(data.parent_path())) {
+      n += e.path().filename().string().rfind(swap_prefix, 0) == 0;
+    }
+    return n;
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (swaps_left() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
+  CHECK(swaps_left() == 0);
 }
 
 TEST_CASE("Fixture: a reset waits for requests in flight, and later ones see the reset state") {
@@ -248,6 +261,51 @@ TEST_CASE("Fixture: a reset waits for requests in flight, and later ones see the
   stop = true;
   reader.join();
   CHECK(failures == 0);
+}
+
+TEST_CASE("Fixture: a reset answers while overlapping reads never stop and an event stream is open") {
+  ServerFixture server(FixtureConfig());
+  api::Service& service = server.service();
+  EventReader events(server.port());  // held open throughout: it holds no lock
+  events.WaitOpen();
+  // Readers that overlap all the time: some always holds the state shared.
+  std::atomic<bool> stop{false};
+  std::atomic<int> reads{0}, failures{0};
+  std::vector<std::thread> readers;
+  for (int t = 0; t < 6; ++t) {
+    readers.emplace_back([&] {
+      api::Request list;
+      list.method = "GET";
+      list.path = {"demo", "alpha", "docs"};
+      list.query = {{"cmisselector", "children"}};
+      list.peer_loopback = true;
+      list.base_url = "http://127.0.0.1";
+      while (!stop) {
+        if (service.Handle(list).status != 200) ++failures;
+        ++reads;
+      }
+    });
+  }
+  while (reads < 200) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  auto c = server.Client();
+  for (int i = 0; i < 5; ++i) {
+    CAPTURE(i);
+    const auto start = std::chrono::steady_clock::now();
+    auto reset = c.Post("/-/reset");
+    const auto took = std::chrono::steady_clock::now() - start;
+    REQUIRE(reset);
+    CHECK(reset->status == 200);
+    CHECK(took < std::chrono::seconds(3));
+  }
+  const int before = reads;
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK(reads > before);  // the readers go on after it
+  stop = true;
+  for (std::thread& t : readers) t.join();
+  CHECK(failures == 0);
+  events.WaitFor([](const std::vector<Frame>& fs) {
+    return std::count_if(fs.begin(), fs.end(), [](const Frame& f) { return f.event == "reset"; }) == 5;
+  });
 }
 
 TEST_CASE("Fixture: the fixture endpoints need the server administrator") {
@@ -310,6 +368,44 @@ TEST_CASE("Fixture: snapshots are taken, listed, restored and deleted") {
   CHECK(deleted->status == 200);
   CHECK(GetJson(c, "/-/snapshots")["snapshots"].empty());
   CHECK(!std::filesystem::exists(server.snapshot_dir() + "/with-one"));
+}
+
+TEST_CASE("Fixture: a snapshot taken while the query indexes are built is whole, and queries its state") {
+  // The query indexes write their databases in the background (here their first build,
+  // started as `folio serve` does after its ready line): a snapshot must not copy them
+  // half-written, nor fail on a file SQLite removed meanwhile.
+  for (int round = 0; round < 12; ++round) {
+    CAPTURE(round);
+    ServerFixture server(FixtureConfig());
+    auto repo = server.store().GetRepository("demo", "alpha");
+    REQUIRE(repo.ok());
+    auto docs = (*repo)->GetObjectByPath("/docs");
+    REQUIRE(docs.ok());
+    constexpr int kDocs = 60;
+    for (int i = 0; i < kDocs; ++i) {
+      NewObject doc;
+      doc.name = "q" + std::to_string(i) + ".txt";
+      REQUIRE((*repo)->CreateDocument(docs->id, doc, ContentSource::FromBytes("x", "text/plain"),
+                                      VersioningState::kMajor, "alice")
+                  .ok());
+    }
+    repo->reset();
+    server.service().StartQueryIndexing();
+    auto c = server.Client();
+    auto snap = c.Post("/-/snapshots?name=s");
+    REQUIRE(snap);
+    CHECK_MESSAGE(snap->status == 201, snap->body);
+    REQUIRE(CreateDoc(c, "alpha", "after.txt")->status == 201);
+    auto restored = c.Post("/-/snapshots/s/restore");
+    REQUIRE(restored);
+    REQUIRE_MESSAGE(restored->status == 200, restored->body);
+    auto q = c.Get(("/demo/alpha?cmisselector=query&succinct=true&q=" +
+                    httplib::detail::encode_query_param("SELECT cmis:name FROM cmis:document"))
+                       .c_str());
+    REQUIRE(q);
+    REQUIRE_MESSAGE(q->status == 200, q->body);
+    CHECK(BodyJson(q)["numItems"] == kDocs + 1);  // and readme.txt; not after.txt
+  }
 }
 
 TEST_CASE("Fixture: snapshot errors name the snapshot, and change nothing") {
