@@ -85,9 +85,8 @@ class Server final : private ExchangeFactory {
 
  private:
   // ExchangeFactory.
-  std::unique_ptr<Exchange> Begin(HttpHead head, int fd) override;
+  std::unique_ptr<Exchange> Begin(HttpHead head) override;
   std::unique_ptr<Exchange> Refuse(int status, std::string message, const HttpHead& head) override;
-  bool Stopping() const override { return stopping_; }
 
   // /-/health and /-/metrics (`path` starts with "/-/").
   void OperationsEndpoint(Call& call, const HttpHead& head, std::string_view path) const;
