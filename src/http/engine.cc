@@ -28,7 +28,9 @@ using Clock = std::chrono::steady_clock;
 
 constexpr size_t kReadChunk = 16 * 1024;
 constexpr size_t kStreamPiece = 64 * 1024;
-constexpr std::chrono::milliseconds kStopPoll{200};  // how often an idle connection looks at Stop()
+constexpr std::chrono::milliseconds kStopPoll{200};  // how often a waiting connection looks at Stop()
+// Once the server stops, a response that makes no progress for this long is cut.
+constexpr std::chrono::seconds kStopWriteGrace{1};
 // An idle connection thread retires after this long.
 constexpr std::chrono::seconds kIdleThread{10};
 // The fields the library adds to a request's headers itself (after the client's).
@@ -219,7 +221,7 @@ class Engine::ConnectionStream final : public httplib::Stream {
 
   // httplib::Stream.
   bool is_readable() const override { return pos_ < in_.size() || Wait(POLLIN, start_ + limits_.request_timeout); }
-  bool is_writable() const override { return Wait(POLLOUT, Clock::now() + limits_.write_timeout); }
+  bool is_writable() const override { return WaitWritable(); }
 
   ssize_t read(char* ptr, size_t size) override {
     if (pos_ == in_.size()) {
@@ -251,9 +253,7 @@ class Engine::ConnectionStream final : public httplib::Stream {
         done += static_cast<size_t>(n);
         continue;
       }
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && Wait(POLLOUT, Clock::now() + limits_.write_timeout)) {
-        continue;
-      }
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && WaitWritable()) continue;
       break;
     }
     sent_ += done;
@@ -328,6 +328,18 @@ class Engine::ConnectionStream final : public httplib::Stream {
       const int ready = ::poll(&p, 1, MsUntil(deadline));
       if (ready > 0) return true;
       if (ready == 0 || errno != EINTR) return false;
+    }
+  }
+
+  // Waits until the socket takes more: up to write_timeout without progress, and once the
+  // server stops, up to kStopWriteGrace (a client that has stopped reading cannot hold
+  // Stop() up; one that reads gets the whole response).
+  bool WaitWritable() const {
+    const auto start = Clock::now();
+    while (true) {
+      const auto limit = start + (stopping_ ? std::chrono::milliseconds(kStopWriteGrace) : limits_.write_timeout);
+      if (Clock::now() >= limit) return false;
+      if (Wait(POLLOUT, std::min(limit, Clock::now() + kStopPoll))) return true;
     }
   }
 
