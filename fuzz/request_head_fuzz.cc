@@ -50,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     head.headers.emplace_back(line.substr(0, colon), value);
   }
   if (first) return 0;
-  // The pre-routing rules, as src/http/server.cc applies them.
+  // The pre-routing rules, as src/http applies them (engine.cc: framing; server.cc: the rest).
   folio::api::WebRequest web;
   web.method = head.method;
   web.http10 = head.minor_version == 0;

@@ -29,7 +29,7 @@
 #include "folio/fs.h"
 #include "folio/store.h"
 #include "http/listener.h"
-#include "http/log_output.h"
+#include "log/log_output.h"
 #include "http/server.h"
 #include "storage/id_seed.h"
 #include "storage/fs_probe.h"
@@ -113,7 +113,7 @@ int RunServe(const ServeOptions& o) {
     std::cerr << "folio serve: --log-level must be trace, debug, info, warn, error, critical or off\n";
     return 2;
   }
-  const std::optional<http::LogFormat> format = http::ParseLogFormat(o.log_format);
+  const std::optional<logging::LogFormat> format = logging::ParseLogFormat(o.log_format);
   if (!format) {
     std::cerr << "folio serve: --log-format must be text or json\n";
     return 2;
@@ -132,7 +132,7 @@ int RunServe(const ServeOptions& o) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   // Buffered: the request path never waits on a write to stderr. Destroyed last, it
   // writes whatever is left.
-  http::LogOutput log_output(STDERR_FILENO, *format);
+  logging::LogOutput log_output(STDERR_FILENO, *format);
   log_output.Install(level);
   ::signal(SIGPIPE, SIG_IGN);  // a client that goes away is an error on its socket, not a signal
 

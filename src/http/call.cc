@@ -48,33 +48,24 @@ Call::~Call() {
   if (handle_ && !handled_) ctx_.service.ReleaseUpload(request_);
 }
 
-void Call::Answer(HttpResponse response, std::string_view operation) {
-  answer_ = std::move(response);
-  operation_ = operation;
-}
+void Call::Answer(api::Response response) { answer_ = std::move(response); }
 
 void Call::Fail(int http_status, const Status& error) {
   failed_ = true;
   // Only a body too large is found once the query string has been read; the head's
   // failures keep their status (docs/API.md §8.3).
-  api::Response r = http_status == 0 ? api::MakeErrorResponse(error, suppress_)
-                                     : api::MakeTransportErrorResponse(TransportErrorFor(http_status),
-                                                                       error.message(), suppress_ && http_status == 413);
-  answer_ = HttpResponse();
-  answer_.status = r.status;
-  answer_.headers = std::move(r.headers);
-  answer_.headers.emplace_back("Content-Type", r.content_type);
-  answer_.body = std::move(r.body);
-  exception_ = std::move(r.exception);
-  message_ = std::move(r.message);
+  answer_ = http_status == 0 ? api::MakeErrorResponse(error, suppress_)
+                             : api::MakeTransportErrorResponse(TransportErrorFor(http_status), error.message(),
+                                                               suppress_ && http_status == 413);
 }
 
 void Call::AnswerKept(const ResponseCache::Answer& kept) {
-  HttpResponse r;
+  api::Response r;
   r.status = kept.status;
-  if (!kept.content_type.empty()) r.headers.emplace_back("Content-Type", kept.content_type);
+  r.content_type = kept.content_type;
   r.body = kept.body;
-  Answer(std::move(r), kept.operation);
+  r.operation = kept.operation;
+  Answer(std::move(r));
 }
 
 void Call::Handle(api::Request request, bool may_keep, uint64_t announced_length) {
@@ -93,17 +84,19 @@ Status Call::OnBody(std::string_view bytes) {
 
 void Call::OnBodyFailed(int http_status, Status error) { Fail(http_status, error); }
 
-HttpResponse Call::Respond() {
-  HttpResponse response;
+api::Response Call::Respond() {
   if (handle_ && !failed_ && body_) {
     if (Status s = body_->Finish(); !s.ok()) Fail(body_->too_large() ? 413 : 0, s);
   }
-  response = handle_ && !failed_ ? RunService() : std::move(answer_);
+  api::Response response = handle_ && !failed_ ? RunService() : std::move(answer_);
+  operation_ = std::move(response.operation);  // for Done
+  exception_ = std::move(response.exception);
+  message_ = std::move(response.message);
   for (auto& header : cors_) response.headers.push_back(std::move(header));
   return response;
 }
 
-HttpResponse Call::RunService() {
+api::Response Call::RunService() {
   if (request_.method == "HEAD") request_.method = "GET";
   api::Response r;
   try {
@@ -114,27 +107,11 @@ HttpResponse Call::RunService() {
     r = api::MakeErrorResponse(RuntimeError(std::string("internal error: ") + e.what()), suppress_);
   }
   handled_ = true;  // the service removed the upload, or consumed it
-  operation_ = std::move(r.operation);
-  exception_ = std::move(r.exception);
-  message_ = std::move(r.message);
   if (may_keep_ && r.still_valid && r.status == 200 && r.headers.empty() && !r.stream && !r.producer) {
     ctx_.cache.Put(ResponseCache::KeyFor(target_, request_.authorization, request_.api_key),
-                   {r.status, r.content_type, r.body, operation_, std::move(r.still_valid)});
+                   {r.status, r.content_type, r.body, r.operation, std::move(r.still_valid)});
   }
-  HttpResponse h;
-  h.status = r.status;
-  h.abort = r.drop_connection;
-  h.headers = std::move(r.headers);
-  if (!r.content_type.empty()) h.headers.emplace_back("Content-Type", std::move(r.content_type));
-  if (r.stream) {
-    h.stream = std::move(r.stream);
-    h.offset = r.offset;
-    h.length = r.length;
-  } else {
-    h.body = std::move(r.body);
-    h.producer = std::move(r.producer);
-  }
-  return h;
+  return r;
 }
 
 void Call::Done(const Outcome& outcome) {

@@ -41,8 +41,8 @@ class Call final : public Exchange {
   ~Call() override;  // removes the upload of a request that was never handled
 
   // Call one of these three right after construction.
-  // Answers `response`; `operation` names it in the log.
-  void Answer(HttpResponse response, std::string_view operation = "");
+  // Answers `response` (its `operation` names it in the log).
+  void Answer(api::Response response);
   // Answers `error`: `http_status` 0 gives the status of its kind (with
   // suppressResponseCodes honoured), 413 the body-too-large response, 431 the
   // headers-too-large one, any other the transport error of that status.
@@ -59,11 +59,11 @@ class Call final : public Exchange {
   bool WantsBody() const override { return handle_ && !failed_; }
   Status OnBody(std::string_view bytes) override;
   void OnBodyFailed(int http_status, Status error) override;
-  HttpResponse Respond() override;
+  api::Response Respond() override;
   void Done(const Outcome& outcome) override;
 
  private:
-  HttpResponse RunService();
+  api::Response RunService();
 
   const CallContext& ctx_;
   std::string method_;
@@ -77,7 +77,7 @@ class Call final : public Exchange {
   uint64_t announced_length_ = 0;  // Content-Length of the body; 0 when none or chunked
   api::Request request_;
   std::unique_ptr<BodyReader> body_;
-  HttpResponse answer_;
+  api::Response answer_;
   std::string operation_;
   std::string exception_;
   std::string message_;

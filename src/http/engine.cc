@@ -17,6 +17,7 @@
 #include <spdlog/spdlog.h>
 
 #include "api/ascii.h"
+#include "api/framing_rules.h"
 #include "api/url.h"
 #include "http/thread_pool.h"
 
@@ -27,7 +28,9 @@ using Clock = std::chrono::steady_clock;
 
 constexpr size_t kReadChunk = 16 * 1024;
 constexpr size_t kStreamPiece = 64 * 1024;
-constexpr std::chrono::milliseconds kStopPoll{200};  // how often an idle connection looks at Stop()
+constexpr std::chrono::milliseconds kStopPoll{200};  // how often a waiting connection looks at Stop()
+// Once the server stops, a response that makes no progress for this long is cut.
+constexpr std::chrono::seconds kStopWriteGrace{1};
 // An idle connection thread retires after this long.
 constexpr std::chrono::seconds kIdleThread{10};
 // The fields the library adds to a request's headers itself (after the client's).
@@ -44,14 +47,25 @@ std::string Seconds(std::chrono::milliseconds d) {
   return ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
 }
 
-void NumericName(const sockaddr_storage& addr, socklen_t len, std::string& ip, int& port) {
+// One end of a connection, numeric ("127.0.0.1", port): the socket's, once per
+// connection (the library asks for both ends at every request).
+struct Endpoint {
+  std::string ip;
+  int port = -1;
+};
+
+Endpoint EndpointOf(int fd, bool peer) {
+  sockaddr_storage addr{};
+  socklen_t len = sizeof(addr);
   char host[NI_MAXHOST];
   char serv[NI_MAXSERV];
-  if (::getnameinfo(reinterpret_cast<const sockaddr*>(&addr), len, host, sizeof(host), serv, sizeof(serv),
+  Endpoint e;
+  if ((peer ? ::getpeername : ::getsockname)(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0 &&
+      ::getnameinfo(reinterpret_cast<const sockaddr*>(&addr), len, host, sizeof(host), serv, sizeof(serv),
                     NI_NUMERICHOST | NI_NUMERICSERV) == 0) {
-    ip = host;
-    port = std::atoi(serv);
+    e = Endpoint{host, std::atoi(serv)};
   }
+  return e;
 }
 
 // The refusal of a request the head checks stopped (or that did not arrive in time).
@@ -87,7 +101,12 @@ class Engine::ConnectionStream final : public httplib::Stream {
   enum class Head { kReady, kClosed, kRefused };
 
   ConnectionStream(int fd, const EngineLimits& limits, HttpMetrics& metrics, const std::atomic<bool>& stopping)
-      : fd_(fd), limits_(limits), metrics_(metrics), stopping_(stopping) {}
+      : fd_(fd),
+        limits_(limits),
+        metrics_(metrics),
+        stopping_(stopping),
+        peer_(EndpointOf(fd, true)),
+        local_(EndpointOf(fd, false)) {}
 
   // Waits (up to the keep-alive timeout, or until the server stops) for the next request
   // and gathers its head. kRefused: refusal() says why.
@@ -193,16 +212,16 @@ class Engine::ConnectionStream final : public httplib::Stream {
       pollfd p{fd_, POLLIN, 0};
       const int ready = ::poll(&p, 1, std::min(MsUntil(end), static_cast<int>(limits_.linger_timeout.count())));
       if (ready <= 0) break;
-      const ssize_t n = ::recv(fd_, drop, sizeof drop, 0);
-      if (n <= 0 && !(n < 0 && errno == EINTR)) break;
-      if (n > 0) metrics_.AddBytesIn(static_cast<uint64_t>(n));
+      const ssize_t n = httplib::detail::read_socket(fd_, drop, sizeof drop, 0);
+      if (n <= 0) break;
+      metrics_.AddBytesIn(static_cast<uint64_t>(n));
     }
     ::close(fd_);
   }
 
   // httplib::Stream.
   bool is_readable() const override { return pos_ < in_.size() || Wait(POLLIN, start_ + limits_.request_timeout); }
-  bool is_writable() const override { return Wait(POLLOUT, Clock::now() + limits_.write_timeout); }
+  bool is_writable() const override { return WaitWritable(); }
 
   ssize_t read(char* ptr, size_t size) override {
     if (pos_ == in_.size()) {
@@ -229,15 +248,12 @@ class Engine::ConnectionStream final : public httplib::Stream {
     }
     size_t done = 0;
     while (done < size) {
-      const ssize_t n = ::send(fd_, ptr + done, size - done, MSG_NOSIGNAL | MSG_DONTWAIT);
+      const ssize_t n = httplib::detail::send_socket(fd_, ptr + done, size - done, MSG_NOSIGNAL | MSG_DONTWAIT);
       if (n > 0) {
         done += static_cast<size_t>(n);
         continue;
       }
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && Wait(POLLOUT, Clock::now() + limits_.write_timeout)) {
-        continue;
-      }
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && WaitWritable()) continue;
       break;
     }
     sent_ += done;
@@ -245,16 +261,8 @@ class Engine::ConnectionStream final : public httplib::Stream {
     return done == size ? static_cast<ssize_t>(size) : -1;
   }
 
-  void get_remote_ip_and_port(std::string& ip, int& port) const override {
-    sockaddr_storage addr{};
-    socklen_t len = sizeof(addr);
-    if (::getpeername(fd_, reinterpret_cast<sockaddr*>(&addr), &len) == 0) NumericName(addr, len, ip, port);
-  }
-  void get_local_ip_and_port(std::string& ip, int& port) const override {
-    sockaddr_storage addr{};
-    socklen_t len = sizeof(addr);
-    if (::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) == 0) NumericName(addr, len, ip, port);
-  }
+  void get_remote_ip_and_port(std::string& ip, int& port) const override { ip = peer_.ip; port = peer_.port; }
+  void get_local_ip_and_port(std::string& ip, int& port) const override { ip = local_.ip; port = local_.port; }
   socket_t socket() const override { return fd_; }
 
  private:
@@ -323,6 +331,18 @@ class Engine::ConnectionStream final : public httplib::Stream {
     }
   }
 
+  // Waits until the socket takes more: up to write_timeout without progress, and once the
+  // server stops, up to kStopWriteGrace (a client that has stopped reading cannot hold
+  // Stop() up; one that reads gets the whole response).
+  bool WaitWritable() const {
+    const auto start = Clock::now();
+    while (true) {
+      const auto limit = start + (stopping_ ? std::chrono::milliseconds(kStopWriteGrace) : limits_.write_timeout);
+      if (Clock::now() >= limit) return false;
+      if (Wait(POLLOUT, std::min(limit, Clock::now() + kStopPoll))) return true;
+    }
+  }
+
   // Appends what the socket has (waiting until `deadline` for it) to in_.
   Got Receive(Clock::time_point deadline) {
     while (!Wait(POLLIN, deadline)) {
@@ -331,14 +351,10 @@ class Engine::ConnectionStream final : public httplib::Stream {
         return Got::kTimeout;
       }
     }
-    const size_t old = in_.size();
-    in_.resize(old + kReadChunk);
-    ssize_t n;
-    do {
-      n = ::recv(fd_, in_.data() + old, kReadChunk, 0);
-    } while (n < 0 && errno == EINTR);
-    in_.resize(old + static_cast<size_t>(std::max<ssize_t>(n, 0)));
+    char buf[kReadChunk];  // not in_ grown by kReadChunk: that zero-fills it, each time
+    const ssize_t n = httplib::detail::read_socket(fd_, buf, sizeof buf, 0);  // EINTR retried
     if (n <= 0) return Got::kClosed;
+    in_.append(buf, static_cast<size_t>(n));
     metrics_.AddBytesIn(static_cast<uint64_t>(n));
     return Got::kBytes;
   }
@@ -406,6 +422,8 @@ class Engine::ConnectionStream final : public httplib::Stream {
   const EngineLimits& limits_;
   HttpMetrics& metrics_;
   const std::atomic<bool>& stopping_;
+  const Endpoint peer_;
+  const Endpoint local_;
   std::string in_;  // received; in_[pos_..] not yet read
   size_t pos_ = 0;
   std::string request_line_;
@@ -425,31 +443,47 @@ class Engine::ConnectionStream final : public httplib::Stream {
 namespace {
 
 // A response the library never saw: a refusal of a head that did not pass the checks.
-std::string RawResponse(const HttpResponse& r) {
+std::string RawResponse(const api::Response& r) {
   const char* reason = r.status == 408   ? "Request Timeout"
                        : r.status == 431 ? "Request Header Fields Too Large"
                        : r.status == 505 ? "HTTP Version Not Supported"
                                          : "Bad Request";
   std::string out = "HTTP/1.1 " + std::to_string(r.status) + " " + reason + "\r\n";
   for (const auto& [name, value] : r.headers) out += name + ": " + value + "\r\n";
+  if (!r.content_type.empty()) out += "Content-Type: " + r.content_type + "\r\n";
   out += "Content-Length: " + std::to_string(r.body.size()) + "\r\nConnection: close\r\n\r\n";
   out += r.body;
   return out;
 }
 
-// A Content-Length value: digits only (RFC 9110 §8.6); several equal values are one.
-bool ParseLength(const std::vector<std::pair<std::string, std::string>>& headers, uint64_t& length) {
+// Body framing (docs/API.md §3.9), checked before anything else: the library would read
+// some framings Folio refuses (several lengths or codings, a coding other than chunked)
+// its own way. Sets head.content_length; on an error, `status` is the one to answer.
+Status CheckFraming(HttpHead& head, int& status) {
+  std::vector<std::string_view> codings;
   bool seen = false;
-  for (const auto& [name, value] : headers) {
+  for (const auto& [name, value] : head.headers) {
+    if (api::EqualsIgnoreCase(name, "Transfer-Encoding")) codings.push_back(value);
     if (!api::EqualsIgnoreCase(name, "Content-Length")) continue;
+    // Digits only (RFC 9110 §8.6); several equal values are one.
     uint64_t n = 0;
     const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
-    if (value.empty() || ec != std::errc() || ptr != value.data() + value.size()) return false;
-    if (seen && n != length) return false;
-    length = n;
+    const bool digits = !value.empty() && ec == std::errc() && ptr == value.data() + value.size();
+    if (!digits || (seen && n != head.content_length)) {
+      return InvalidArgument("malformed Content-Length " + api::QuoteForMessage(value));
+    }
+    head.content_length = n;
     seen = true;
   }
-  return true;
+  FOLIO_RETURN_IF_ERROR(api::CheckTransferEncodings(codings));
+  if (!codings.empty() && !api::EqualsIgnoreCase(codings.front(), "chunked")) {
+    status = 501;
+    return NotSupported("Transfer-Encoding " + api::QuoteForMessage(codings.front()) +
+                        " is not supported: use chunked");
+  }
+  // RFC 9112 §6.3: both framings at once is how requests are smuggled.
+  if (!codings.empty() && seen) return InvalidArgument("the request has both Transfer-Encoding and Content-Length");
+  return OkStatus();
 }
 
 }  // namespace
@@ -527,45 +561,40 @@ bool Engine::process_and_close_socket(socket_t sock) {
       linger = false;
       break;
     }
-    if (head == ConnectionStream::Head::kRefused) {
-      const Refusal& refusal = stream.refusal();
-      std::unique_ptr<Exchange> exchange = factory_.Refuse(refusal.status, refusal.message, refusal.head);
-      const HttpResponse r = exchange->Respond();
-      Outcome outcome;
-      outcome.status = r.status;
-      outcome.complete = stream.WriteRaw(RawResponse(r));
-      outcome.body_bytes = outcome.complete ? r.body.size() : 0;
-      outcome.seconds = stream.seconds();
-      exchange->Done(outcome);
-      break;
-    }
     Current current;
     current.stream = &stream;
-    tls_current = &current;
     const bool last = stopping_ || served + 1 >= limits_.keep_alive_max_count;
     bool client_closes = false;
-    const bool written = process_request(stream, last, client_closes, [&](httplib::Request& req) {
-      // What the client sent, before the library's own fields and the ones taken from
-      // it: Content-Type (so that a multipart body reaches Folio's parser as it is) and
-      // Accept-Encoding (Folio's answers are not compressed again).
-      for (const char* name : kLibraryFields) {
-        auto range = req.headers.equal_range(name);
-        if (range.first != range.second) req.headers.erase(std::prev(range.second));
-      }
-      current.headers.assign(req.headers.begin(), req.headers.end());
-      req.headers.erase("Content-Type");
-      req.headers.erase("Accept-Encoding");
-      req.ranges.clear();  // Folio answers Range itself
-      current.http10 = req.version == "HTTP/1.0";
-      if (req.has_header("Transfer-Encoding")) stream.ExpectChunked();
-      // HTTP/1.0 closes after the response unless the client asks to keep it.
-      if (current.http10) {
-        HttpHead h;
-        h.headers = current.headers;
-        if (!h.HasToken("Connection", "keep-alive")) current.close = true;
-      }
-    });
-    tls_current = nullptr;
+    bool written = false;
+    if (head == ConnectionStream::Head::kRefused) {  // the library never sees this request
+      const Refusal& refusal = stream.refusal();
+      current.exchange = factory_.Refuse(refusal.status, refusal.message, refusal.head);
+      const api::Response r = current.exchange->Respond();
+      current.status = r.status;
+      current.close = true;
+      written = stream.WriteRaw(RawResponse(r));
+    } else {
+      tls_current = &current;
+      written = process_request(stream, last, client_closes, [&](httplib::Request& req) {
+        // What the client sent, before the library's own fields and the ones taken from
+        // it: Content-Type (so that a multipart body reaches Folio's parser as it is) and
+        // Accept-Encoding (Folio's answers are not compressed again).
+        for (const char* name : kLibraryFields) {
+          auto range = req.headers.equal_range(name);
+          if (range.first != range.second) req.headers.erase(std::prev(range.second));
+        }
+        current.headers.assign(req.headers.begin(), req.headers.end());
+        req.headers.erase("Content-Type");
+        req.headers.erase("Accept-Encoding");
+        req.ranges.clear();  // Folio answers Range itself
+        current.http10 = req.version == "HTTP/1.0";
+        if (req.has_header("Transfer-Encoding")) stream.ExpectChunked();
+        // HTTP/1.0 closes after the response unless the client asks to keep it (the
+        // library's rule: it closes; the response says so).
+        if (current.http10 && req.get_header_value("Connection") != "Keep-Alive") current.close = true;
+      });
+      tls_current = nullptr;
+    }
     if (current.streaming) StreamingEnds(sock);
     if (current.exchange) {
       Outcome outcome;
@@ -589,37 +618,21 @@ Exchange& Engine::Begin(const httplib::Request& req, Current& current) {
   head.target = req.target;
   head.minor_version = current.http10 ? 0 : 1;
   head.headers = current.headers;
-  // Body framing (docs/API.md §3.9) before anything else: the library would read some
-  // framings Folio refuses (several lengths, a coding other than chunked) its own way.
-  // Several Transfer-Encoding fields are the factory's to refuse (api/framing_rules.h).
-  std::vector<std::string_view> codings;
-  for (const auto& [name, value] : head.headers) {
-    if (api::EqualsIgnoreCase(name, "Transfer-Encoding")) codings.push_back(value);
-  }
-  uint64_t length = 0;
-  int status = 0;
-  std::string message;
-  if (!codings.empty() && !api::EqualsIgnoreCase(codings.front(), "chunked")) {
-    status = 501;
-    message = "Transfer-Encoding " + api::QuoteForMessage(codings.front()) + " is not supported: use chunked";
-  } else if (!codings.empty() && head.has_header("Content-Length")) {
-    // RFC 9112 §6.3: both framings at once is how requests are smuggled.
-    status = 400;
-    message = "the request has both Transfer-Encoding and Content-Length";
-  } else if (!ParseLength(head.headers, length)) {
-    status = 400;
-    message = "malformed Content-Length " + api::QuoteForMessage(head.header("Content-Length"));
-  }
-  current.has_body = !codings.empty() || length > 0;
-  if (status != 0) {
-    current.exchange = factory_.Refuse(status, std::move(message), head);
+  head.peer_address = req.remote_addr;  // the library asked the stream: the socket's
+  head.local_address = req.local_addr;
+  head.local_port = req.local_port;
+  int status = 400;
+  const Status framing = CheckFraming(head, status);
+  current.has_body = req.has_header("Transfer-Encoding") || head.content_length > 0;
+  if (!framing.ok()) {
+    current.exchange = factory_.Refuse(status, std::string(framing.message()), head);
     current.close = true;  // the body's framing is unknown
     return *current.exchange;
   }
   // The library reads the body of POST (and PUT, PATCH, DELETE) only; Folio serves no
   // other method with a body. The factory refuses most of those methods itself.
   const bool misplaced_body = current.has_body && req.method != "POST";
-  current.exchange = factory_.Begin(misplaced_body ? head : std::move(head), current.stream->socket());
+  current.exchange = factory_.Begin(misplaced_body ? head : std::move(head));
   if (misplaced_body && current.exchange->WantsBody()) {
     current.exchange = factory_.Refuse(400, "a " + req.method + " request carries no body", head);
   }
@@ -628,23 +641,23 @@ Exchange& Engine::Begin(const httplib::Request& req, Current& current) {
 }
 
 void Engine::Fill(Current& current, httplib::Response& res) {
-  HttpResponse r = current.exchange->Respond();
+  api::Response r = current.exchange->Respond();
   res.status = r.status;
-  if (r.abort) {
+  if (r.drop_connection) {
     // Nothing is sent (a fault the request asked for): the connection just ends.
     ::shutdown(current.stream->socket(), SHUT_RDWR);
     current.close = true;
     return;
   }
-  std::string content_type;
-  for (auto& [name, value] : r.headers) {
+  std::string content_type = std::move(r.content_type);
+  for (auto& [name, value] : r.headers) {  // the browse UI's files carry theirs among them
     if (api::EqualsIgnoreCase(name, "Content-Type")) {
       content_type = std::move(value);
     } else {
       res.headers.emplace(std::move(name), std::move(value));
     }
   }
-  if (r.close || factory_.Stopping()) current.close = true;
+  if (stopping_) current.close = true;
   if (r.stream) {
     if (r.length == 0) {
       res.set_content("", content_type);
@@ -744,14 +757,15 @@ void Engine::InstallHandlers() {
     }
     Fill(current, res);
   });
-  // Statuses the library answers itself (a malformed request line or header, a target
-  // over its 8 KiB, a malformed Range): Folio's JSON error, and the connection closes.
+  // Statuses the library answers itself (a malformed request line or header, a malformed
+  // Range; a target over its 8 KiB never reaches it: the head's line bound is the same):
+  // Folio's JSON error, and the connection closes.
   set_error_handler(HandlerWithResponse([this](const httplib::Request& req, httplib::Response& res) {
     Current* current = tls_current;
     if (current == nullptr || current->exchange) return HandlerResponse::Unhandled;
-    std::string message = res.status == 414   ? "the request target is longer than 8192 bytes"
-                          : res.status == 416 ? "malformed Range header " + api::QuoteForMessage(req.get_header_value("Range"))
-                                              : "malformed request line or header field";
+    const std::string range = req.get_header_value("Range");
+    std::string message = res.status == 416 ? "malformed Range header " + api::QuoteForMessage(range)
+                                            : "malformed request line or header field";
     HttpHead head;
     head.method = req.method;
     head.target = req.target;

@@ -27,7 +27,9 @@
 // of the connections that are sending one: the producer's next part then fails to send
 // and the connection closes (without the last chunk: the client sees a cut stream, not a
 // complete one). A producer that blocks must therefore return a part (a keep-alive
-// comment) now and then; Stop() waits for that.
+// comment) now and then; Stop() waits for that. Any other response goes on while its
+// client reads; once the server stops, one that makes no progress for a second (its
+// client has stopped reading) is cut short of its Content-Length.
 #pragma once
 
 #include <httplib.h>

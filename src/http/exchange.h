@@ -7,32 +7,12 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
 
 #include "api/response.h"
-#include "folio/fs.h"
 #include "folio/status.h"
 #include "http/http_head.h"
 
 namespace folio::http {
-
-// A response as the connection sends it. The connection adds Content-Length (or
-// Transfer-Encoding) and Connection (or Keep-Alive); HEAD requests get the head only.
-struct HttpResponse {
-  int status = 200;
-  std::vector<std::pair<std::string, std::string>> headers;  // Content-Type among them
-  std::string body;
-  // A content stream to send instead of `body`: `length` bytes from `offset`.
-  std::unique_ptr<ReadableFile> stream;
-  uint64_t offset = 0;
-  uint64_t length = 0;
-  // The rest of the body after `body`, made as it is sent: the response then has no
-  // Content-Length and is sent chunked (to an HTTP/1.0 client, delimited by closing).
-  std::unique_ptr<api::BodyProducer> producer;
-  bool close = false;  // close the connection after this response
-  bool abort = false;  // close the connection instead of sending this response
-};
 
 // How an exchange ended, for the request log and the metrics.
 struct Outcome {
@@ -57,7 +37,9 @@ class Exchange {
   virtual void OnBodyFailed(int http_status, Status error) = 0;
   // The response: called once, after the whole body, after OnBody or OnBodyFailed
   // failed, or at once when !WantsBody(). May block (disk, locks): this is the handling.
-  virtual HttpResponse Respond() = 0;
+  // The engine adds Content-Length (or Transfer-Encoding) and Connection; HEAD requests
+  // get the head only.
+  virtual api::Response Respond() = 0;
   // The response has been sent or abandoned; called once, last.
   virtual void Done(const Outcome& outcome) = 0;
 };
@@ -66,14 +48,12 @@ class Exchange {
 class ExchangeFactory {
  public:
   virtual ~ExchangeFactory() = default;
-  // A new request whose head has been read on the connection `fd`.
-  virtual std::unique_ptr<Exchange> Begin(HttpHead head, int fd) = 0;
+  // A new request whose head has been read (and its body's framing checked).
+  virtual std::unique_ptr<Exchange> Begin(HttpHead head) = 0;
   // A request that cannot be served as HTTP: a malformed or oversized head (400, 431,
   // 505), a missing deadline (408). `head` is what is known (method and target may be
   // empty). The connection closes after the response.
   virtual std::unique_ptr<Exchange> Refuse(int status, std::string message, const HttpHead& head) = 0;
-  // True while the server stops: responses then close their connections.
-  virtual bool Stopping() const = 0;
 };
 
 }  // namespace folio::http

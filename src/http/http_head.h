@@ -1,6 +1,9 @@
-// A parsed HTTP/1.x request head: request line and header fields, as sent.
+// A request head as Folio reads it: request line and header fields as sent, and the
+// socket's two ends (never a header a client sent: CONTRACT §13's rules and the request
+// log see the peer the kernel reports).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -14,13 +17,13 @@ struct HttpHead {
   int minor_version = 1;     // HTTP/1.0 or HTTP/1.1
   // Header fields in the order sent; names as sent, values without surrounding spaces.
   std::vector<std::pair<std::string, std::string>> headers;
+  uint64_t content_length = 0;  // of the body (0 when none, or chunked)
+  std::string peer_address;     // numeric: "127.0.0.1", "::1" ("" when unknown)
+  std::string local_address;    // the address the client connected to (numeric)
+  int local_port = 0;
 
   // The value of the first field named `name` (ASCII case-insensitive); "" when absent.
   std::string_view header(std::string_view name) const;
-  bool has_header(std::string_view name) const;
-  // True when the field `name` holds `token` in its comma-separated list
-  // (case-insensitive): HasToken("Connection", "close").
-  bool HasToken(std::string_view name, std::string_view token) const;
 };
 
 }  // namespace folio::http

@@ -22,11 +22,11 @@ void RequestLog::Write(const RequestRecord& r) const {
   if (cut) path = path.substr(0, kMaxPath);
   const bool show_error = !r.exception.empty() &&
                           (r.status >= 500 || spdlog::should_log(spdlog::level::debug));
-  if (format_ == LogFormat::kJson) {
+  if (format_ == logging::LogFormat::kJson) {
     std::string line;
     api::JsonWriter w(line);
     w.BeginObject();
-    w.Key("time").String(IsoTimeNow());
+    w.Key("time").String(logging::IsoTimeNow());
     w.Key("method").String(r.method);
     w.Key("path").String(cut ? std::string(path) + "..." : std::string(path));
     w.Key("operation");
@@ -53,7 +53,8 @@ void RequestLog::Write(const RequestRecord& r) const {
       w.Null();
     }
     w.EndObject();
-    if (LogOutput* out = LogOutput::Current(); out != nullptr && out->format() == LogFormat::kJson) {
+    logging::LogOutput* out = logging::LogOutput::Current();
+    if (out != nullptr && out->format() == logging::LogFormat::kJson) {
       out->Append(line);
     } else {
       spdlog::info("{}", line);

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "http/log_output.h"
+#include "log/log_output.h"
 
 namespace folio::http {
 
@@ -30,13 +30,13 @@ struct RequestRecord {
 
 class RequestLog {
  public:
-  explicit RequestLog(LogFormat format) : format_(format) {}
+  explicit RequestLog(logging::LogFormat format) : format_(format) {}
 
   // Writes the line of `record` if the level allows (info). Thread-safe.
   void Write(const RequestRecord& record) const;
 
  private:
-  LogFormat format_;
+  logging::LogFormat format_;
 };
 
 }  // namespace folio::http

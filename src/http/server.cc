@@ -2,10 +2,6 @@
 // see server.h.
 #include "http/server.h"
 
-#include <arpa/inet.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,7 +15,6 @@
 #include "api/ascii.h"
 #include "api/auth/credentials.h"
 #include "api/form_limits.h"
-#include "api/framing_rules.h"
 #include "api/params.h"
 #include "http/request_reader.h"
 #include "http/ui_endpoint.h"
@@ -28,30 +23,15 @@
 namespace folio::http {
 namespace {
 
-// "host:port" of the local end of `fd`: what the client connected to.
-std::string LocalAuthority(int fd) {
-  sockaddr_storage addr{};
-  socklen_t len = sizeof(addr);
-  if (::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return "localhost";
-  char host[NI_MAXHOST];
-  char serv[NI_MAXSERV];
-  if (::getnameinfo(reinterpret_cast<const sockaddr*>(&addr), len, host, sizeof(host), serv, sizeof(serv),
-                    NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
-    return "localhost";
-  }
-  const std::string h(host);
-  return (h.find(':') != std::string::npos ? "[" + h + "]" : h) + ":" + serv;
-}
-
-// The numeric address of the local end of `fd` ("127.0.0.1", "::1"; "" when unknown).
-std::string LocalAddress(int fd) {
-  const std::string authority = LocalAuthority(fd);
-  const size_t colon = authority.rfind(':');
-  return colon == std::string::npos ? "" : authority.substr(0, colon);
+// "host:port" the client connected to (IPv6 in brackets).
+std::string LocalAuthority(const HttpHead& head) {
+  if (head.local_address.empty()) return "localhost";
+  const std::string& a = head.local_address;
+  return (a.find(':') != std::string::npos ? "[" + a + "]" : a) + ":" + std::to_string(head.local_port);
 }
 
 // What the Host and Origin rules read of `head` (api/web_policy.h).
-api::WebRequest WebRequestOf(const HttpHead& head, int fd) {
+api::WebRequest WebRequestOf(const HttpHead& head) {
   api::WebRequest w;
   w.method = head.method;
   w.http10 = head.minor_version == 0;
@@ -62,46 +42,13 @@ api::WebRequest WebRequestOf(const HttpHead& head, int fd) {
   w.preflight_method = head.header("Access-Control-Request-Method");
   w.preflight_headers = head.header("Access-Control-Request-Headers");
   w.preflight_private_network = head.header("Access-Control-Request-Private-Network");
-  w.local_address = [fd] { return LocalAddress(fd); };
+  w.local_address = [address = head.local_address] { return address; };
   return w;
-}
-
-// The value of every Transfer-Encoding field of `head` (api/framing_rules.h).
-std::vector<std::string_view> TransferEncodingsOf(const HttpHead& head) {
-  std::vector<std::string_view> out;
-  for (const auto& [name, value] : head.headers) {
-    if (api::EqualsIgnoreCase(name, "Transfer-Encoding")) out.push_back(value);
-  }
-  return out;
 }
 
 api::WebPolicyOptions WithListenHost(api::WebPolicyOptions web, const std::string& host) {
   web.listen_host = host;
   return web;
-}
-
-// The numeric address of the peer of `fd` ("" when unknown).
-std::string PeerAddress(int fd) {
-  sockaddr_storage addr{};
-  socklen_t len = sizeof(addr);
-  if (::getpeername(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return "";
-  char host[NI_MAXHOST];
-  if (::getnameinfo(reinterpret_cast<const sockaddr*>(&addr), len, host, sizeof(host), nullptr, 0, NI_NUMERICHOST) != 0) {
-    return "";
-  }
-  return host;
-}
-
-// The value of Content-Length when it is a number; 0 otherwise (the connection refuses
-// malformed ones before the server sees the request).
-uint64_t AnnouncedLength(const HttpHead& head) {
-  const std::string_view v = head.header("Content-Length");
-  uint64_t n = 0;
-  for (char c : v) {
-    if (c < '0' || c > '9' || n > (UINT64_MAX - 9) / 10) return 0;
-    n = n * 10 + static_cast<uint64_t>(c - '0');
-  }
-  return n;
 }
 
 // A GET or HEAD whose answer may come from the response cache, or go into it: no body,
@@ -116,11 +63,12 @@ bool MayReuse(const HttpHead& head) {
   return true;
 }
 
-HttpResponse JsonResponse(int status, std::string body) {
-  HttpResponse r;
-  r.status = status;
-  r.headers.emplace_back("Content-Type", "application/json; charset=UTF-8");
-  r.body = std::move(body);
+api::Response HealthResponse(bool stopping) {
+  api::Response r;
+  r.status = stopping ? 503 : 200;
+  r.content_type = "application/json; charset=UTF-8";
+  r.body = stopping ? R"({"status":"stopping"})" : R"({"status":"ok"})";
+  r.operation = "health";
   return r;
 }
 
@@ -202,11 +150,11 @@ void Server::Stop() {
   stopped_cv_.notify_all();
 }
 
-std::unique_ptr<Exchange> Server::Begin(HttpHead head, int fd) {
-  // Host and Origin (docs/API.md §13), then body framing (§3.9), before anything else:
-  // a refused request does nothing, and its body is never read (Call::WantsBody).
-  api::WebDecision web = web_policy_.Decide(WebRequestOf(head, fd));
-  if (web.status.ok()) web.status = api::CheckTransferEncodings(TransferEncodingsOf(head));
+std::unique_ptr<Exchange> Server::Begin(HttpHead head) {
+  // Host and Origin (docs/API.md §13) before anything else (the engine has checked the
+  // body's framing): a refused request does nothing, and its body is never read
+  // (Call::WantsBody).
+  api::WebDecision web = web_policy_.Decide(WebRequestOf(head));
   auto call = std::make_unique<Call>(call_context_, head, std::move(web.headers));
   if (!web.status.ok()) {
     call->Fail(0, web.status);
@@ -215,7 +163,7 @@ std::unique_ptr<Exchange> Server::Begin(HttpHead head, int fd) {
   const std::string& method = head.method;
   const std::string_view path = std::string_view(head.target).substr(0, head.target.find('?'));
   if (method == "OPTIONS") {  // a CORS preflight: the policy's headers answer it (docs/API.md §13.2)
-    HttpResponse r;
+    api::Response r;
     r.status = 204;
     r.headers.emplace_back("Allow", "GET, POST, OPTIONS");
     call->Answer(std::move(r));
@@ -241,7 +189,7 @@ std::unique_ptr<Exchange> Server::Begin(HttpHead head, int fd) {
       return call;
     }
   }
-  auto request = ReadRequestHead(head, [fd] { return LocalAuthority(fd); });
+  auto request = ReadRequestHead(head, [&head] { return LocalAuthority(head); });
   if (!request.ok()) {
     call->Fail(0, request.status());
     return call;
@@ -249,10 +197,10 @@ std::unique_ptr<Exchange> Server::Begin(HttpHead head, int fd) {
   // Who is asking (docs/API.md §11.2): credentials, and whether the client is local.
   request->authorization = std::string(head.header("Authorization"));
   request->api_key = std::string(head.header("X-API-KEY"));
-  request->peer_address = PeerAddress(fd);
+  request->peer_address = head.peer_address;
   request->peer_loopback = api::auth::IsLoopbackAddress(request->peer_address);
   // Refuse before reading when the client announces too much (docs/API.md §9).
-  const uint64_t announced = AnnouncedLength(head);
+  const uint64_t announced = head.content_length;
   if (announced > options_.max_body) {
     call->Fail(413, Constraint("request body is larger than the limit of " + std::to_string(options_.max_body) +
                                " bytes (--max-body)"));
@@ -292,14 +240,14 @@ void Server::OperationsEndpoint(Call& call, const HttpHead& head, std::string_vi
   }
   if (path == "/-/health") {
     // 503 while stopping: a load balancer stops sending new requests here.
-    call.Answer(stopping_ ? JsonResponse(503, R"({"status":"stopping"})") : JsonResponse(200, R"({"status":"ok"})"),
-                "health");
+    call.Answer(HealthResponse(stopping_));
     return;
   }
-  HttpResponse r;
-  r.headers.emplace_back("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+  api::Response r;
+  r.content_type = "text/plain; version=0.0.4; charset=utf-8";
   r.body = metrics_.Render();
-  call.Answer(std::move(r), "metrics");
+  r.operation = "metrics";
+  call.Answer(std::move(r));
 }
 
 }  // namespace folio::http

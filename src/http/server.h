@@ -21,7 +21,7 @@
 #include "http/engine.h"
 #include "http/exchange.h"
 #include "http/listener.h"
-#include "http/log_output.h"
+#include "log/log_output.h"
 #include "http/metrics.h"
 #include "http/request_log.h"
 #include "http/response_cache.h"
@@ -46,7 +46,7 @@ struct ServerOptions {
                                         // listen queue
   size_t max_header_bytes = 64 * 1024;  // request line and header fields (431 beyond)
   size_t max_header_fields = 100;       // (431 beyond)
-  LogFormat log_format = LogFormat::kText;  // of the request log
+  logging::LogFormat log_format = logging::LogFormat::kText;  // of the request log
   // Answers kept for reuse (response_cache.h); 0 keeps none.
   size_t response_cache_entries = 2048;
 };
@@ -85,9 +85,8 @@ class Server final : private ExchangeFactory {
 
  private:
   // ExchangeFactory.
-  std::unique_ptr<Exchange> Begin(HttpHead head, int fd) override;
+  std::unique_ptr<Exchange> Begin(HttpHead head) override;
   std::unique_ptr<Exchange> Refuse(int status, std::string message, const HttpHead& head) override;
-  bool Stopping() const override { return stopping_; }
 
   // /-/health and /-/metrics (`path` starts with "/-/").
   void OperationsEndpoint(Call& call, const HttpHead& head, std::string_view path) const;

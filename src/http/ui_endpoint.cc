@@ -18,11 +18,12 @@ void AnswerUi(Call& call, const HttpHead& head, std::string_view path) {
     call.Fail(0, ObjectNotFound(std::move(answer.not_found)));
     return;
   }
-  HttpResponse r;
+  api::Response r;
   r.status = answer.status;
   r.headers = std::move(answer.headers);
   r.body = std::string(answer.body);
-  call.Answer(std::move(r), "ui");
+  r.operation = "ui";
+  call.Answer(std::move(r));
 }
 
 }  // namespace folio::http

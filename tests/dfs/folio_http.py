@@ -5,6 +5,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -75,6 +76,53 @@ class Server:
             self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
         self.log.close()
+
+
+NGINX_CONF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "deploy", "nginx.conf")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Nginx:
+    """nginx running docs/deploy/nginx.conf with its ports replaced: 8080 by a free port,
+    8081-8083 by `backends` (three ports; one may be named three times)."""
+
+    def __init__(self, work, backends):
+        self.prefix = os.path.join(work, "nginx")
+        os.makedirs(self.prefix, exist_ok=True)
+        self.port = free_port()
+        conf = open(NGINX_CONF).read()
+        for placeholder in ("127.0.0.1:8081", "127.0.0.1:8082", "127.0.0.1:8083", "127.0.0.1:8080"):
+            if placeholder not in conf:
+                raise RuntimeError("docs/deploy/nginx.conf no longer names " + placeholder)
+        conf = conf.replace("127.0.0.1:8080", "127.0.0.1:%d" % self.port)
+        for i, port in enumerate(backends):
+            conf = conf.replace("127.0.0.1:%d" % (8081 + i), "127.0.0.1:%d" % port)
+        self.conf = os.path.join(self.prefix, "nginx.conf")
+        open(self.conf, "w").write(conf)
+        self.proc = subprocess.Popen(
+            ["nginx", "-p", self.prefix, "-c", self.conf, "-g",
+             "daemon off; pid %s/nginx.pid; error_log %s/error.log; user root;" % (self.prefix, self.prefix)],
+            stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "nginx.log"), "ab"))
+        self.url = "http://127.0.0.1:%d" % self.port
+        for _ in range(100):
+            try:
+                if request(self.url + "/-/health", timeout=2).status == 200:
+                    return
+            except OSError:
+                pass
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        raise RuntimeError("nginx did not start; see nginx.log and error.log in " + work)
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=30)
 
 
 class Answer:

@@ -16,62 +16,16 @@ clean afterwards.
 import collections
 import os
 import random
-import socket
 import subprocess
 import sys
 import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from folio_http import Server, changes, check, finish, fsck, props, query, request  # noqa: E402
+from folio_http import Nginx, Server, changes, check, finish, fsck, props, query, request  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-NGINX_CONF = os.path.join(HERE, "..", "..", "docs", "deploy", "nginx.conf")
 # Host names the servers accept behind the proxy where the build has --allowed-host.
 EXTRA = []
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Nginx:
-    """nginx running docs/deploy/nginx.conf with its ports replaced."""
-
-    def __init__(self, work, backends):
-        self.prefix = os.path.join(work, "nginx")
-        os.makedirs(self.prefix, exist_ok=True)
-        self.port = free_port()
-        conf = open(NGINX_CONF).read()
-        for placeholder in ("127.0.0.1:8081", "127.0.0.1:8082", "127.0.0.1:8083", "127.0.0.1:8080"):
-            if placeholder not in conf:
-                raise RuntimeError("docs/deploy/nginx.conf no longer names " + placeholder)
-        conf = conf.replace("127.0.0.1:8080", "127.0.0.1:%d" % self.port)
-        for i, port in enumerate(backends):
-            conf = conf.replace("127.0.0.1:%d" % (8081 + i), "127.0.0.1:%d" % port)
-        self.conf = os.path.join(self.prefix, "nginx.conf")
-        open(self.conf, "w").write(conf)
-        self.proc = subprocess.Popen(
-            ["nginx", "-p", self.prefix, "-c", self.conf, "-g",
-             "daemon off; pid %s/nginx.pid; error_log %s/error.log; user root;" % (self.prefix, self.prefix)],
-            stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "nginx.log"), "ab"))
-        self.url = "http://127.0.0.1:%d" % self.port
-        for _ in range(100):
-            try:
-                if request(self.url + "/-/health", timeout=2).status == 200:
-                    return
-            except OSError:
-                pass
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.1)
-        raise RuntimeError("nginx did not start; see nginx.log and error.log in " + work)
-
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait(timeout=30)
 
 
 def start_servers(binary, data, work, n=3):

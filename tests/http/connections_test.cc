@@ -157,6 +157,35 @@ TEST_CASE("Http connections: Stop() lets a request in flight finish") {
   ::close(fd);
 }
 
+TEST_CASE("Http connections: Stop() cuts a download the client does not read, and returns promptly") {
+  ServerFixture f;
+  auto c = f.Client();
+  constexpr size_t kSize = 32 << 20;  // more than the socket buffers hold
+  httplib::MultipartFormDataItems items{{"cmisaction", "createDocument", "", ""},
+                                        {"propertyId[0]", "cmis:name", "", ""},
+                                        {"propertyValue[0]", "big.bin", "", ""},
+                                        {"content", std::string(kSize, 'b'), "big.bin", "application/octet-stream"}};
+  auto made = c.Post("/demo/beta/docs", items);
+  REQUIRE(made);
+  REQUIRE_MESSAGE(made->status == 201, made->body);
+  const int fd = Connect(f.port());
+  SendAll(fd, "GET /demo/beta/docs/big.bin HTTP/1.1\r\nHost: localhost\r\n\r\n");
+  const std::string head = ReadHead(fd);
+  CHECK(StatusOf(head) == 200);
+  CHECK(HeaderIn(head, "Content-Length") == std::to_string(kSize));
+  // The client reads no more: the server's send waits once the socket buffers are full
+  // (up to the 30 s write timeout, were it not stopped).
+  std::this_thread::sleep_for(milliseconds(300));
+  const auto start = Clock::now();
+  f.server().Stop();
+  CHECK(MsSince(start) < 3000);
+  // The body ends short of its Content-Length: the client sees a cut response, never
+  // a whole one.
+  const std::string rest = ReadAll(fd);
+  ::close(fd);
+  CHECK(rest.size() < kSize);
+}
+
 TEST_CASE("Http connections: Stop() with idle keep-alive connections returns promptly") {
   ServerFixture f;
   std::vector<int> fds;

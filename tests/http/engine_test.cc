@@ -1,6 +1,7 @@
 // What Folio holds on top of cpp-httplib (src/http/engine.h): header values as sent, a
 // taken port refused, Folio's JSON errors for what the library refuses itself, bodies
-// that are never read as requests, and pipelined requests after a body.
+// that are never read as requests, pipelined requests after a body, and the peer address
+// taken from the socket.
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -15,8 +16,8 @@ namespace {
 
 Json JsonOf(const std::string& response) { return Json::parse(BodyText(response), nullptr, false); }
 
-std::string Exchange(int port, const std::string& raw) {
-  const int fd = Connect(port);
+std::string Exchange(int port, const std::string& raw, const std::string& host = "127.0.0.1") {
+  const int fd = Connect(port, 5, host);
   SendAll(fd, raw);
   std::string out = ReadAll(fd);
   ::close(fd);
@@ -105,6 +106,30 @@ TEST_CASE("Http engine: a request pipelined after a body is answered after it, i
   ::close(fd);
   CHECK_MESSAGE(StatusOf(created) == 201, created);
   CHECK_MESSAGE(StatusOf(read) == 200, read);
+}
+
+TEST_CASE("Http engine: the peer address is the socket's, whatever REMOTE_ADDR a client sends") {
+  // Server-level operations without FOLIO_ADMIN_PASSWORD are for loopback clients only
+  // (docs/API.md §11.2): what the policy sees of the peer decides the answer.
+  ServerConfig config;
+  config.http.host = "0.0.0.0";
+  ServerFixture f(config);
+  const auto list_domains = [&](const std::string& from, const std::string& claimed) {
+    return Exchange(f.port(), "GET / HTTP/1.1\r\nHost: " + from + ":" + std::to_string(f.port()) +
+                                  "\r\nREMOTE_ADDR: " + claimed + "\r\nREMOTE_PORT: 1\r\nX-Forwarded-For: " +
+                                  claimed + "\r\nConnection: close\r\n\r\n", from);
+  };
+  const std::string local = list_domains("127.0.0.1", "192.0.2.99");
+  CHECK_MESSAGE(StatusOf(local) == 200, local);
+  const std::string external = ExternalAddress();
+  if (external.empty()) {
+    MESSAGE("skipped the other half: this machine has no IPv4 address other than loopback");
+    return;
+  }
+  CHECK_MESSAGE(StatusOf(list_domains(external, external)) == 403, "the plain remote client is refused");
+  const std::string forged = list_domains(external, "127.0.0.1");
+  CHECK_MESSAGE(StatusOf(forged) == 403, forged);
+  CHECK(JsonOf(forged)["exception"] == "permissionDenied");
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <arpa/inet.h>
 #include <doctest/doctest.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -13,19 +15,38 @@
 
 namespace folio::testing {
 
-// A client socket connected to 127.0.0.1:`port`; reads give up after `timeout_s`
-// seconds, so a server that waits for more fails the test instead of hanging it.
-inline int Connect(int port, int timeout_s = 5) {
+// A client socket connected to `host`:`port` (an IPv4 address); reads give up after
+// `timeout_s` seconds, so a server that waits for more fails the test instead of
+// hanging it.
+inline int Connect(int port, int timeout_s = 5, const std::string& host = "127.0.0.1") {
   int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   REQUIRE(fd >= 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::inet_pton(AF_INET, host.c_str(), &addr.sin_addr) == 1);
   REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0);
   timeval timeout{timeout_s, 0};
   ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
   return fd;
+}
+
+// An IPv4 address of this machine that is not loopback ("" if it has none).
+inline std::string ExternalAddress() {
+  ifaddrs* list = nullptr;
+  if (::getifaddrs(&list) != 0) return "";
+  std::string found;
+  for (ifaddrs* a = list; a != nullptr && found.empty(); a = a->ifa_next) {
+    if (a->ifa_addr == nullptr || a->ifa_addr->sa_family != AF_INET || (a->ifa_flags & IFF_LOOPBACK) ||
+        !(a->ifa_flags & IFF_UP)) {
+      continue;
+    }
+    char text[INET_ADDRSTRLEN] = {0};
+    ::inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(a->ifa_addr)->sin_addr, text, sizeof text);
+    found = text;
+  }
+  ::freeifaddrs(list);
+  return found;
 }
 
 // Sends all of `bytes` (stops early if the server closes).

@@ -1,4 +1,4 @@
-// The log output and the request log (src/http/log_output.h, request_log.h): one line per
+// The log output and the request log (src/log/log_output.h, request_log.h): one line per
 // request, text or JSON, buffered but written promptly and at exit; the exception on
 // 5xx at info, on 4xx only at debug.
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <sstream>
 #include <vector>
 
-#include "http/log_output.h"
+#include "log/log_output.h"
 #include "http/request_log.h"
 #include "http/server_fixture.h"
 
@@ -76,9 +76,9 @@ class CapturedLog {
 TEST_CASE("RequestLog: text lines; the exception of a 5xx at info, of a 4xx only at debug") {
   CapturedLog captured;
   {
-    http::LogOutput out(captured.fd(), http::LogFormat::kText);
+    logging::LogOutput out(captured.fd(), logging::LogFormat::kText);
     out.Install(spdlog::level::info);
-    const http::RequestLog log(http::LogFormat::kText);
+    const http::RequestLog log(logging::LogFormat::kText);
     http::RequestRecord r;
     r.method = "GET";
     r.target = "/demo/cmis/a.txt?cmisselector=object";
@@ -113,9 +113,9 @@ TEST_CASE("RequestLog: text lines; the exception of a 5xx at info, of a 4xx only
 TEST_CASE("RequestLog: JSON lines, one object each, from a running server, written without a flush") {
   CapturedLog captured;
   ServerConfig config;
-  config.http.log_format = http::LogFormat::kJson;
+  config.http.log_format = logging::LogFormat::kJson;
   ServerFixture f(config);
-  http::LogOutput out(captured.fd(), http::LogFormat::kJson);
+  logging::LogOutput out(captured.fd(), logging::LogFormat::kJson);
   out.Install(spdlog::level::info);
   auto c = f.Client();
   CHECK(c.Get("/demo/beta/docs/readme.txt")->body == "hello");
@@ -173,7 +173,7 @@ TEST_CASE("RequestLog: JSON lines, one object each, from a running server, writt
 TEST_CASE("LogOutput: lines appended from many threads are whole, and all written at exit") {
   CapturedLog captured;
   {
-    http::LogOutput out(captured.fd(), http::LogFormat::kText);
+    logging::LogOutput out(captured.fd(), logging::LogFormat::kText);
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t) {
       threads.emplace_back([&out, t] {
@@ -185,8 +185,8 @@ TEST_CASE("LogOutput: lines appended from many threads are whole, and all writte
   const auto lines = captured.Lines(800);
   REQUIRE(lines.size() == 800);
   for (const std::string& line : lines) CHECK(line.rfind("thread ", 0) == 0);
-  CHECK(http::ParseLogFormat("json") == http::LogFormat::kJson);
-  CHECK_FALSE(http::ParseLogFormat("xml").has_value());
+  CHECK(logging::ParseLogFormat("json") == logging::LogFormat::kJson);
+  CHECK_FALSE(logging::ParseLogFormat("xml").has_value());
 }
 
 }  // namespace

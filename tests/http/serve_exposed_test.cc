@@ -2,36 +2,16 @@
 // refuses to start (exit 2, naming them) while a domain allows anonymous access,
 // unless --insecure; clients there are no loopback clients, so server-level
 // operations need FOLIO_ADMIN_PASSWORD; createDomain then needs an administrator.
-#include <arpa/inet.h>
-#include <ifaddrs.h>
-#include <net/if.h>
 #include <signal.h>
 
 #include "http/auth_fixture.h"
+#include "http/raw_socket.h"
 #include "support/child_process.h"
 #include "support/http_client.h"
 #include "support/repo_fixture.h"
 
 namespace folio::testing {
 namespace {
-
-// An IPv4 address of this machine that is not loopback ("" if it has none).
-std::string ExternalAddress() {
-  ifaddrs* list = nullptr;
-  if (::getifaddrs(&list) != 0) return "";
-  std::string found;
-  for (ifaddrs* a = list; a != nullptr && found.empty(); a = a->ifa_next) {
-    if (a->ifa_addr == nullptr || a->ifa_addr->sa_family != AF_INET || (a->ifa_flags & IFF_LOOPBACK) ||
-        !(a->ifa_flags & IFF_UP)) {
-      continue;
-    }
-    char text[INET_ADDRSTRLEN] = {0};
-    ::inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(a->ifa_addr)->sin_addr, text, sizeof text);
-    found = text;
-  }
-  ::freeifaddrs(list);
-  return found;
-}
 
 // A running `folio serve`; stopped with SIGTERM when destroyed.
 struct Served {

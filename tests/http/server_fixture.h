@@ -93,8 +93,7 @@ class ServerFixture {
     REQUIRE(store.ok());
     store_ = std::move(*store);
     service_ = std::make_unique<api::Service>(*store_, config.service);
-    config.http.port = 0;
-    config.http.host = "127.0.0.1";
+    config.http.port = 0;  // on config.http.host: 127.0.0.1 unless a test says otherwise
     if (config.http.threads == 0) config.http.threads = 2;
     server_ = std::make_unique<http::Server>(*service_, config.http);
     REQUIRE(server_->Start().ok());

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <thread>
 
-namespace folio::http {
+namespace folio::logging {
 
 enum class LogFormat { kText, kJson };
 
@@ -61,4 +61,4 @@ class LogOutput {
 // The current time as ISO 8601 UTC with milliseconds: "2026-11-23T22:30:14.123Z".
 std::string IsoTimeNow();
 
-}  // namespace folio::http
+}  // namespace folio::logging

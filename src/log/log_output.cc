@@ -1,5 +1,5 @@
 // The buffered log output; see log_output.h.
-#include "http/log_output.h"
+#include "log/log_output.h"
 
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/sink.h>
@@ -13,7 +13,7 @@
 #include "api/json_writer.h"
 #include "storage/datetime.h"
 
-namespace folio::http {
+namespace folio::logging {
 namespace {
 
 constexpr auto kFlushEvery = std::chrono::milliseconds(50);
@@ -172,4 +172,4 @@ void LogOutput::Run() {
   }
 }
 
-}  // namespace folio::http
+}  // namespace folio::logging
