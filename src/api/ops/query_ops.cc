@@ -8,6 +8,7 @@
 #include "repo/query/binder.h"
 #include "repo/query/parser.h"
 #include "repo/query/query_indexes.h"
+#include "storage/look_once.h"
 
 namespace folio::api::ops {
 namespace {
@@ -66,6 +67,9 @@ Result<Response> Query(Context& ctx) {
   std::string body;
   JsonWriter w(body);
   w.BeginObject().Key("results").BeginArray();
+  // The hits share folders (their records, their adoption tables): each file is
+  // looked at once for the page (an edit by hand made meanwhile is the next page's).
+  const storage::LookOnce look_once;
   for (const query::QueryHit& hit : hits.hits) {
     auto object = ctx.repo->GetObjectShared(hit.object_id);
     if (!object.ok()) {
