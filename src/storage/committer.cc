@@ -2,8 +2,6 @@
 // checkpoints; see committer.h and docs/STORAGE.md §8.
 #include "storage/committer.h"
 
-#include "storage/look_once.h"
-
 #include <algorithm>
 #include <map>
 #include <set>
