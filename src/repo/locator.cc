@@ -92,8 +92,12 @@ Result<Loc> Locator::LocateAdopted(const std::string& series_id, int depth) {
   }
   if (folder->base != BaseType::kFolder) return NotFoundId(series_id);
   Loc loc{BaseType::kDocument, series_id, folder->folder, doc->name};
-  // A series of its own takes precedence over the entry (docs/STORAGE.md §4.1).
-  if (Exists(fs_, layout_.SeriesDir(loc.folder, loc.name))) return NotFoundId(series_id);
+  // A series of its own takes precedence over the entry (docs/STORAGE.md §4.1). A
+  // folder whose documents are all adopted has no docs directory: looked at first, it
+  // answers for all of them (once for a whole query page, storage/look_once.h).
+  if (Exists(fs_, layout_.DocsDir(loc.folder)) && Exists(fs_, layout_.SeriesDir(loc.folder, loc.name))) {
+    return NotFoundId(series_id);
+  }
   SetAdopted(loc, doc);
   return loc;
 }

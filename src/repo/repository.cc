@@ -10,6 +10,7 @@
 #include "repo/write_check.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
+#include "storage/look_once.h"
 
 namespace folio {
 namespace {
@@ -25,6 +26,7 @@ auto ReadConsistently(repo::Engine& e, F&& f) -> decltype(f()) {
     return r;
   }
   e.committer.WaitForWriters();
+  storage::LookOnce::ForgetAll();  // look again at what the first attempt saw
   return f();
 }
 

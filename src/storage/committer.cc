@@ -11,6 +11,7 @@
 #include "storage/id_seed.h"
 #include "storage/ids.h"
 #include "storage/journal.h"
+#include "storage/look_once.h"
 #include "storage/wait_hooks.h"
 
 namespace folio::storage {
@@ -182,6 +183,7 @@ Status Committer::RunBookkeeping(const std::function<Status(ChangeSet&)>& stage)
   FOLIO_RETURN_IF_ERROR(OverlayFs::CheckRoom(OverlayFs::CostOf(change), layout_.base()));
   Status s = ApplyChangeSet(*overlay_, change, ApplyOptions{}, nullptr);
   changes_applied_.fetch_add(1, std::memory_order_release);
+  LookOnce::ChangeApplied();
   return s;
 }
 
@@ -330,6 +332,7 @@ Status Committer::ApplyFiles(const ChangeSet& change, std::set<std::string>* rep
   if (replayed == nullptr) options.spares = &spares_;
   Status s = ApplyChangeSet(fs_, change, options, &trashed);
   changes_applied_.fetch_add(1, std::memory_order_release);
+  LookOnce::ChangeApplied();
   FOLIO_RETURN_IF_ERROR(s);
   // Uploads linked into place are consumed: their own name goes after the next
   // checkpoint (until then a replay of the record links them again, harmlessly).
@@ -1007,11 +1010,15 @@ Result<std::vector<DirEntry>> ConflictCheckingFs::List(const std::string& d) {
 }
 Result<FileStat> ConflictCheckingFs::Stat(const std::string& p) {
   Committer::CheckConflict(p, false);
-  return reads_.Stat(p);
+  LookOnce* once = Committer::InStaging() ? nullptr : LookOnce::Current();
+  if (once == nullptr) return reads_.Stat(p);
+  return once->Stat(this, p, false, [&] { return reads_.Stat(p); });
 }
 Result<FileStat> ConflictCheckingFs::IdentityStat(const std::string& p) {
   Committer::CheckConflict(p, false);
-  return reads_.IdentityStat(p);
+  LookOnce* once = Committer::InStaging() ? nullptr : LookOnce::Current();
+  if (once == nullptr) return reads_.IdentityStat(p);
+  return once->Stat(this, p, true, [&] { return reads_.IdentityStat(p); });
 }
 
 }  // namespace folio::storage

@@ -15,4 +15,5 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/json_text_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/overlay_fs_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/tree_copy_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/look_once_test.cc
 )

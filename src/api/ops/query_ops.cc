@@ -8,6 +8,7 @@
 #include "repo/query/binder.h"
 #include "repo/query/parser.h"
 #include "repo/query/query_indexes.h"
+#include "storage/look_once.h"
 
 namespace folio::api::ops {
 namespace {
@@ -74,6 +75,9 @@ Result<Response> Query(Context& ctx) {
     }
     return OkStatus();
   };
+  // The hits share folders (their records, their adoption tables): each file is
+  // looked at once for the page (an edit by hand made meanwhile is the next page's).
+  const storage::LookOnce look_once;
   FOLIO_ASSIGN_OR_RETURN(acl::QueryCounts counts, ctx.repo->RunQuery(*index, bound, page, write));
   w.EndArray();
   w.Key("hasMoreItems").Bool(page.skip + counts.matched < counts.total);

@@ -1,0 +1,58 @@
+// Looking at each file once in a read of many objects (a query page): within a
+// LookOnce scope, the calling thread's stats through a ConflictCheckingFs (Stat and
+// IdentityStat, the engine's reads) are kept by path, so that the records many objects
+// share (their folder's record, its adoption tables, a directory they would have) are
+// stat'd once, not once per object. The read then sees each file as it was the first
+// time it looked, as if every look had happened at that instant; an edit made while
+// it runs is seen by the next read (docs/STORAGE.md §9).
+//
+// What is kept is forgotten whenever a change of this process is applied to any
+// repository (ChangeApplied, called by the Committer), and by ForgetAll (a read that
+// starts again after waiting for the changes in flight). A stage of the Committer
+// never uses what is kept: its reads must reach the filesystem, where conflicts are
+// seen. Only successes and "no such file" are kept; any other error is looked at again.
+//
+// Thread-safety: a scope belongs to the thread that made it and is not movable; scopes
+// nest (the innermost keeps). ChangeApplied may be called from any thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <unordered_map>
+
+#include "folio/fs.h"
+
+namespace folio::storage {
+
+class LookOnce {
+ public:
+  LookOnce();
+  ~LookOnce();
+  LookOnce(const LookOnce&) = delete;
+  LookOnce& operator=(const LookOnce&) = delete;
+
+  // The innermost scope of the calling thread; null when there is none.
+  static LookOnce* Current();
+  // Forgets what every scope of the calling thread keeps.
+  static void ForgetAll();
+  // A change reached the files: every scope looks again.
+  static void ChangeApplied();
+
+  // The stat of `path` in `fs` (`identity`: IdentityStat, else Stat) kept in this
+  // scope, or `look()`'s answer, kept when it is a success or "no such file".
+  Result<FileStat> Stat(const Fs* fs, const std::string& path, bool identity,
+                        const std::function<Result<FileStat>()>& look);
+
+ private:
+  void Clear();
+
+  uint64_t seen_;  // the count of changes applied when what is kept was looked at
+  LookOnce* outer_;
+  struct Kept {
+    std::unordered_map<std::string, Result<FileStat>> by_path[2];  // [0] Stat, [1] IdentityStat
+  };
+  std::unordered_map<const Fs*, Kept> kept_;
+};
+
+}  // namespace folio::storage
