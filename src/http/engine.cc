@@ -514,6 +514,7 @@ Engine::~Engine() { Stop(); }
 bool Engine::Serve(int fd) {
   svr_sock_ = fd;
   const bool ok = listen_after_bind();
+  pool_ = nullptr;  // deleted by the library as listen_after_bind() returned
   svr_sock_ = INVALID_SOCKET;
   return ok || stopping_;
 }
@@ -523,9 +524,11 @@ void Engine::Stop() {
   // Not httplib::Server::stop(): it marks the server as shutting down, and the library
   // then cuts the responses being streamed short with a length it announced. Shutting
   // the socket down ends the accept loop alone.
+  // The pool first: once the listening socket is shut down, Serve() may return at any
+  // moment, and the library deletes the pool then.
+  if (GrowingPool* pool = pool_) pool->Release();
   const socket_t sock = svr_sock_;
   if (sock != INVALID_SOCKET) ::shutdown(sock, SHUT_RDWR);
-  if (GrowingPool* pool = pool_) pool->Release();
   std::lock_guard<std::mutex> lock(streaming_mu_);
   for (int fd : streaming_) ::shutdown(fd, SHUT_RDWR);
 }
