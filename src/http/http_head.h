@@ -1,5 +1,5 @@
 // A request head as Folio reads it: request line and header fields as sent, and the
-// socket's two ends (never a header a client sent: CONTRACT §13's rules and the request
+// socket's two ends (never a header a client sent: docs/API.md §13's rules and the request
 // log see the peer the kernel reports).
 #pragma once
 

@@ -12,7 +12,7 @@
 // change log with its live mode, ACLs, administration (domains, repositories, users,
 // API keys, groups), errors (the server's exception next to the action, a lost
 // connection), a denied action, a read-only server, keyboard use, 360 px, dark mode,
-// the security headers, and CONTRACT §13 from a page of another origin.
+// the security headers, and docs/API.md §13 from a page of another origin.
 // Prints one line per check; exits 1 at the first failure (its screenshot is saved).
 'use strict';
 
@@ -552,11 +552,11 @@ async function main() {
   check(pageErrors.length === 0, `no script errors in the page: ${pageErrors.join(' | ')}`);
 
   // ---- §13: a page of another origin can neither write nor read; loopback origins can.
-  // Run once the server has CONTRACT §13's rules (a Host it does not know is refused).
+  // Run once the server has docs/API.md §13's rules (a Host it does not know is refused).
   const host = await new Promise((resolve) => http.get({host: '127.0.0.1', port: server.port, path: '/demo',
     headers: {Host: 'evil.example'}}, (res) => { res.resume(); resolve(res.statusCode); }).on('error', () => resolve(0)));
   if (host === 403) await contract13(base);
-  else log('NOT RUN CONTRACT §13 from another origin: this server does not check Host yet');
+  else log('NOT RUN docs/API.md §13 from another origin: this server does not check Host yet');
 
   // ---- a read-only server hides every write (4)
   await stopFolio(server);
@@ -733,7 +733,7 @@ async function browseAndChange(base, repo, variant) {
   covered.push(`4 create folder (taken name refused), upload by picker and by drop (progress per file, custom type), rename, move, delete (document, folder), check out / in (file, minor, comment) / cancel, typed properties (variant ${variant})`);
 }
 
-// CONTRACT §13 in the browser: a page of another origin (evil.example, resolved to
+// docs/API.md §13 in the browser: a page of another origin (evil.example, resolved to
 // 127.0.0.1) cannot write or read; a page of a loopback origin (another port) can.
 async function contract13(base) {
   const target = base;  // http://127.0.0.1:PORT
@@ -783,8 +783,8 @@ async function contract13(base) {
     const local = await visit(`http://localhost:${otherPort}`);
     check(local.write === 201 && await folderExists('from-localhost'), `a loopback origin writes (${JSON.stringify(local)})`);
     check(/^200:\d+$/.test(local.read) && local.read !== '200:0', `a loopback origin reads (${JSON.stringify(local)})`);
-    covered.push('CONTRACT §13: evil.example cannot write (fetch POSTs, a form POST) nor read; a loopback origin can');
-    log('ok   CONTRACT §13 from another origin');
+    covered.push('docs/API.md §13: evil.example cannot write (fetch POSTs, a form POST) nor read; a loopback origin can');
+    log('ok   docs/API.md §13 from another origin');
   } finally {
     other.close();
   }

@@ -1,4 +1,4 @@
-// CONTRACT §9: `folio import` brings each file in as it was at one instant. A file
+// The promise: `folio import` brings each file in as it was at one instant. A file
 // changed while it is copied (the copy's hook changes it between the read of its
 // bytes and the check that follows, deterministically) is copied again; one that
 // keeps changing is left out (exit code 3), never stored torn or cut.

@@ -99,7 +99,7 @@ TEST_CASE(
     }
   }
   CHECK(ServingNow(dir) == Serving::kNone);
-  // CONTRACT §9 "reads never write": a read-only server's mark creates nothing.
+  // The promise "reads never write": a read-only server's mark creates nothing.
   CHECK(!std::filesystem::exists(tmp / ".folio/serving-read-only"));
 }
 

@@ -1,4 +1,4 @@
-// CONTRACT promise "a damaged record spoils only its own object" (docs/STORAGE.md §10):
+// The promise "a damaged record spoils only its own object" (docs/STORAGE.md §10):
 // children, descendants, folderTree, checkedOut, query and contentChanges leave out an
 // object whose record cannot be read (a document's version record, a folder's
 // folder.json), answer the rest, and the query index takes the object in again once its

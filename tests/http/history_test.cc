@@ -1,4 +1,4 @@
-// CONTRACT promise "an earlier version never changes, and a working copy changes only
+// The promise "an earlier version never changes, and a working copy changes only
 // through requests on it" (Rules V1-V5 of repo/versions/version_files.h and
 // docs/STORAGE.md §4.2), tried over HTTP in both variants against every sequence of
 // check-outs, check-ins (with and without content) and cancels, with hand edits of the

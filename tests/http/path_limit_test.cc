@@ -1,4 +1,4 @@
-// CONTRACT promise "a failed request changes nothing", for the path limit (Rule P1,
+// The promise "a failed request changes nothing", for the path limit (Rule P1,
 // storage/name_rules.h; docs/API.md limits): an object's path below its repository's
 // root folder is at most 4,000 bytes; beyond it every change that would make such a
 // path answers constraint (409) with a short message, before anything is staged.

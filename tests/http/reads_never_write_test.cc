@@ -1,4 +1,4 @@
-// CONTRACT §9 "reads never write" (docs/STORAGE.md §8.8, §12): `folio serve
+// The promise "reads never write" (docs/STORAGE.md §8.8, §12): `folio serve
 // --read-only`, `folio inspect`, and a server on a data directory it cannot write (a
 // read-only bind mount; a directory owned by another user, the server run as nobody
 // through setpriv) change no byte and no time of the data directory (TreeSnapshot:

@@ -1,4 +1,4 @@
-// Owner of CONTRACT promise "an earlier version never changes, and a working copy
+// Owner of the promise "an earlier version never changes, and a working copy
 // changes only through requests on it" (docs/STORAGE.md §4.2, Rules V1-V5). Every path
 // that makes, links or renames a content file of a version series (create, setContent,
 // check-out, check-in, cancel, deleting a version, adoption, a hand edit taken in)
