@@ -10,6 +10,7 @@
 #include "api/error_response.h"
 #include "api/ops/ops.h"
 #include "api/properties_form.h"
+#include "storage/look_once.h"
 
 namespace folio::api::ops {
 namespace {
@@ -398,6 +399,9 @@ class ChildrenBody final : public BodyProducer {
       : repo_(std::move(repo)), cursor_(std::move(cursor)), writer_(std::move(writer)), w_(text_) {}
 
   Result<bool> Next(std::string& out) override {
+    // The children share their folder's records and adoption tables: each file is
+    // looked at once per part (an edit by hand made meanwhile is the next part's).
+    const storage::LookOnce look_once;
     if (!begun_) {
       w_.BeginObject().Key("objects").BeginArray();
       begun_ = true;
@@ -469,6 +473,7 @@ Result<Response> GetChildren(Context& ctx) {
     }
   }
   // Only the children the caller may read, paged and counted among those.
+  const storage::LookOnce look_once;  // see ChildrenBody::Next
   FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<ChildrenCursor> cursor,
                          ctx.repo->OpenChildren(folder, static_cast<uint64_t>(skip), static_cast<uint64_t>(max),
                                                 order));
