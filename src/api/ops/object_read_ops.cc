@@ -400,8 +400,11 @@ class ChildrenBody final : public BodyProducer {
 
   Result<bool> Next(std::string& out) override {
     // The children share their folder's records and adoption tables: each file is
-    // looked at once per part (an edit by hand made meanwhile is the next part's).
-    const storage::LookOnce look_once;
+    // looked at once per part (an edit by hand made meanwhile is the next part's). The
+    // first part is made inside GetChildren's scope, which opened the cursor: it goes on
+    // with what that scope looked at.
+    std::optional<storage::LookOnce> look_once;
+    if (storage::LookOnce::Current() == nullptr) look_once.emplace();
     if (!begun_) {
       w_.BeginObject().Key("objects").BeginArray();
       begun_ = true;
