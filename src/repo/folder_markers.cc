@@ -108,7 +108,7 @@ void FolderMarkers::RemoveStale(const std::string& folder, const std::set<std::s
   // thread, or Absorb failed): it stays for the next listing to take in.
   auto stale = [&](const std::string& path) {
     auto id = ReadFolderMarker(fs_, layout_, path);
-    return !id || !vanished_.StillVanished(*id);
+    return !id || (!vanished_.StillVanished(*id) && !vanished_.Misplaced(*id));
   };
   std::vector<std::string> gone;
   for (const std::string& name : names) {

@@ -57,6 +57,16 @@ std::string UnescapeFileName(const std::string& name) {
 
 bool Vanished::StillVanished(const std::string& id) { return VanishedBase(id).has_value(); }
 
+bool Vanished::Misplaced(const std::string& id) {
+  if (id.empty() || id == info_.root_folder_id) return false;
+  auto entry = storage::ReadIndexEntry(fs_, layout_, id);
+  if (!entry.ok() || entry->kind != "folder" || entry->parent.empty()) return false;
+  auto loc = locator_.Locate(id);
+  if (!loc.ok() || loc->base != BaseType::kFolder) return false;
+  auto parent = records_.ReadRecord(layout_.FolderFile(storage::ParentPath(loc->folder)));
+  return parent.ok() && parent->id != entry->parent;
+}
+
 std::optional<BaseType> Vanished::VanishedBase(const std::string& id) {
   if (id.empty() || id == info_.root_folder_id || !Exists(fs_, layout_.IndexEntry(id))) return std::nullopt;
   auto loc = locator_.Locate(id);
@@ -91,7 +101,8 @@ std::optional<BaseType> Vanished::VanishedBase(const std::string& id) {
 Status Vanished::Absorb(const std::string& id) {
   if (committer_.read_only() || committer_.on_read_only_fs()) return OkStatus();
   if (committer_.StagingHere()) return committer_.Defer([this, id] { return Absorb(id); });
-  if (!StillVanished(id)) return OkStatus();  // cheap: a lookup that fails for another reason costs no sweep
+  // Cheap: a lookup that fails for another reason costs no sweep.
+  if (!StillVanished(id) && !Misplaced(id)) return OkStatus();
   if (sweeping_.exchange(true)) return OkStatus();
   struct Done {
     std::atomic<bool>& flag;
@@ -154,7 +165,7 @@ Status Vanished::FindMoved(const std::string& folder, const std::string& folder_
     // inside it).
     auto id = locator_.FolderIdAt(path);
     if (!id.ok()) continue;  // damaged or gone: fsck's to tell
-    if (StillVanished(*id)) FOLIO_RETURN_IF_ERROR(Reidentify(path, *id, folder_id));
+    if (StillVanished(*id) || Misplaced(*id)) FOLIO_RETURN_IF_ERROR(Reidentify(path, *id, folder_id));
     FOLIO_RETURN_IF_ERROR(FindMoved(path, *id, depth + 1));
   }
   return OkStatus();
@@ -169,7 +180,7 @@ std::optional<std::string> Vanished::IndexedPlace(const storage::IndexEntry& ent
 
 Status Vanished::Reidentify(const std::string& path, const std::string& id, const std::string& parent_id) {
   return committer_.Run([&](storage::ChangeSet& change) -> Status {
-    if (!StillVanished(id)) return OkStatus();
+    if (!StillVanished(id) && !Misplaced(id)) return OkStatus();
     auto rec = records_.ReadRecord(layout_.FolderFile(path));
     if (!rec.ok() || rec->id != id) return OkStatus();  // moved again meanwhile
     // Its marker moves too: the one at its old place goes (a folder made there since

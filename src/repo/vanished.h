@@ -38,8 +38,10 @@ class Vanished {
         committer_(committer), staging_(staging) {}
 
   // Called when the indexed id `id` was found not to resolve (its entry is there, its
-  // record is not): first finds the folders moved by hand (a walk of the folder tree,
-  // one directory at a time) and brings their entries to their new place; then, if
+  // record is not), or where its parent no longer is (a folder's marker without its
+  // directory): unless it is StillVanished or Misplaced, does nothing. Else first finds
+  // the folders moved by hand (a walk of the folder tree, one directory at a time;
+  // Misplaced ones too) and brings their entries to their new place; then, if
   // `id` still does not resolve, reads the whole id index, one shard directory at a
   // time, and records the deletion of every object that does not resolve, and of every
   // document in the adoption tables (docs/STORAGE.md §4.1) of each such folder (whose
@@ -61,6 +63,11 @@ class Vanished {
   // the entry says, or holds another id (never the root folder; never for a record that
   // cannot be read, which is damage, not a removal). Thread-safe.
   bool StillVanished(const std::string& id);
+  // True when the folder `id` is found where its index entry's path says, but the
+  // folder holding that place is not the entry's parent: moved by hand to the path its
+  // entry last recorded (a hint, docs/STORAGE.md §6), so that a lookup finds it, though
+  // its parent is another folder now. Absorb takes it in as a move. Thread-safe.
+  bool Misplaced(const std::string& id);
 
  private:
   // Where the indexed folder of `entry` is as far as its parent knows (its parent's

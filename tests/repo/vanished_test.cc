@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "folio/fsck.h"
 #include "storage/ids.h"
 #include "storage/layout.h"
 #include "support/change_events.h"
@@ -327,6 +328,33 @@ TEST_CASE("Vanished: a read-only repository records nothing for a folder removed
   CHECK(*f.repo->LatestChangeToken() == mark);
   CHECK(f.Has(".folio/index/" + t.deep.series_id.substr(t.deep.series_id.size() - 2) + "/" + t.deep.series_id +
               ".json"));
+}
+
+TEST_CASE("Vanished: a folder moved by hand to the path its index entry last recorded gets its new parent") {
+  // Renaming its parent rewrote only the parent's entry, so the folder's entry still
+  // holds the old path (a hint). Moved by hand to exactly that path, under a new folder
+  // of the old name, the folder is found there by a lookup, though its parent is
+  // another folder now: the listing of its old parent, whose marker names it, takes the
+  // move in (one "updated" event, its entry and marker at the new place).
+  RepoFixture f;
+  const ObjectData a = f.Folder(f.root, "a");
+  const ObjectData x = f.Folder(a.id, "x");
+  auto renamed = f.repo->UpdateProperties(a.id, Json{{"cmis:name", "c"}}, "alice");
+  REQUIRE_MESSAGE(renamed.ok(), renamed.status().ToString());
+  const ObjectData a2 = f.Folder(f.root, "a");
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  std::filesystem::rename(f.RepoPath("c/x"), f.RepoPath("a/x"));
+  for (const std::string& id : {f.root, a.id, a2.id}) REQUIRE(f.repo->GetChildren(id, 0, 100).ok());
+  CHECK(TypedEvents(*f.repo, mark) == std::vector<std::string>{"updated " + x.id + " cmis:folder"});
+  auto moved = f.repo->GetObject(x.id);
+  REQUIRE_MESSAGE(moved.ok(), moved.status().ToString());
+  CHECK(moved->path == "a/x");
+  CHECK_FALSE(f.Has("c/.folio/folders/x"));
+  CHECK(f.Visible("a/.folio/folders/x") == MarkerOf(x.id));
+  REQUIRE(f.repo->Checkpoint().ok());
+  auto report = RunFsck(f.dir.path(), {});
+  REQUIRE(report.ok());
+  for (const Finding& finding : report->findings) CHECK_MESSAGE(finding.severity == Severity::kNote, finding.message);
 }
 
 }  // namespace
