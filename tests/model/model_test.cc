@@ -1,6 +1,7 @@
 // The model-based test (RapidCheck, stateful): random sequences of requests through
 // the engine API (include/folio/repository.h), hand edits of the disk, restarts, power
-// losses and failing disks, each step checked against a reference model (model.h):
+// losses and failing disks, hand edits made while a read keeps what it looked at
+// (scoped_reads.h), each step checked against a reference model (model.h):
 // every version's content, the labels of the seed's rules, the working copy, children,
 // descendants, queries, ids, the change log, and fsck. A failing sequence is shrunk to
 // a minimal one and printed as a script of steps. A second property runs each sequence
@@ -19,6 +20,7 @@
 #include <rapidcheck/state.h>
 
 #include "model/faults.h"
+#include "model/scoped_reads.h"
 #include "storage/id_seed.h"
 
 namespace folio::model {
@@ -30,7 +32,7 @@ auto AnyStep() {
       CreateFolder, CreateFolder, CreateDocument, CreateDocument, CreateDocument, CreateDeepFolders, SetDescription,
       Rename, SetContent, Move, DeleteDocument, DeleteVersion, DeleteFolder, DeleteTree, CheckOut, CheckOut, CheckIn,
       CheckIn, CancelCheckOut, ApplyAcl, HandAppend, HandReplace, HandAddFile, HandAddDir, HandRemoveFile,
-      HandRemoveDir, HandRenameFile, HandRenameDir, Restart, PowerLoss, Faulty, Faulty, Faulty, ReadOnlyLook,
+      HandRemoveDir, HandRenameFile, HandRenameDir, EditDuringScopedRead, Restart, PowerLoss, Faulty, Faulty, Faulty, ReadOnlyLook,
       DamageRecord>();
 }
 
