@@ -60,8 +60,8 @@ struct CopiedState {
 // Called after each attempt's bytes are read and before the source is looked at
 // again (tests change the file there); `attempt` counts from 1.
 using CopyHook = std::function<void(const std::string& source, int attempt)>;
-// Copies `source` into the open file `fd` (from its start, replacing what `fd`
-// held) as the file was at one instant: its identity (device and inode, also of
+// Rule I1 (docs/STORAGE.md §10). Copies `source` into the open file `fd` (from its
+// start, replacing what `fd` held) as the file was at one instant: its identity (device and inode, also of
 // the name `source`), size, modification and change times are the same after the
 // bytes were read as before, and exactly that size was read. A file modified
 // within the filesystem clock's last tick (storage::IsRacy) is waited for until

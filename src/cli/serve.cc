@@ -77,7 +77,8 @@ Status CheckDataDirectory(const ServeOptions& o) {
 }
 
 // What a start made of a data directory that was missing or empty before it, removed
-// if the start fails before it serves (a failed start creates nothing: docs/API.md §2).
+// if the start fails before it serves (Rule S1, docs/STORAGE.md §10: a failed start
+// creates nothing, docs/API.md §2).
 class NewDataDirectory {
  public:
   NewDataDirectory(DirKind before, std::string dir) : before_(before), dir_(std::move(dir)) {}

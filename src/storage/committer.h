@@ -7,6 +7,10 @@
 // have reached the files: all of them after a restart of the machine (the page cache is
 // gone), only those after the last one applied otherwise.
 //
+// Owns Rule C1 (docs/STORAGE.md §10): a change is one record, applied entirely or not
+// at all, and a request answered with an error changed nothing (its record is voided).
+// Owns Rule R1's bookkeeping: a read-only repository's adoptions stay in memory.
+//
 // Exclusion: changes to one repository are serialised while they are staged, across
 // threads (a mutex) and processes (an flock on `.folio/lock`, held while this process
 // has a change in flight). A change that is being logged or applied is invisible to

@@ -4,7 +4,7 @@
 // share (their folder's record, its adoption tables, a directory they would have) are
 // stat'd once, not once per object. The read then sees each file as it was the first
 // time it looked, as if every look had happened at that instant; an edit made while
-// it runs is seen by the next read (docs/STORAGE.md §9).
+// it runs is seen by the next read (Rule H1, docs/STORAGE.md §9 and §10).
 //
 // What is kept is forgotten whenever a change of this process is applied to any
 // repository (ChangeApplied, called by the Committer), and by ForgetAll (a read that

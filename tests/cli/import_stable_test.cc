@@ -1,7 +1,7 @@
-// The promise: `folio import` brings each file in as it was at one instant. A file
-// changed while it is copied (the copy's hook changes it between the read of its
-// bytes and the check that follows, deterministically) is copied again; one that
-// keeps changing is left out (exit code 3), never stored torn or cut.
+// Rule I1 (docs/STORAGE.md §10): `folio import` brings each file in as it was at one
+// instant. A file changed while it is copied (the copy's hook changes it between the
+// read of its bytes and the check that follows, deterministically) is copied again; one
+// that keeps changing is left out (exit code 3), never stored torn or cut.
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 

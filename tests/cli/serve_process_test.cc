@@ -273,7 +273,7 @@ TEST_CASE("folio serve: a port in use is named, with what to do") {
   CHECK(Contains(text, "choose another port: --port N (--port 0 picks a free one)"));
 }
 
-// The promise "a failed start creates nothing" (docs/API.md §2).
+// Rule S1, "a failed start creates nothing" (docs/STORAGE.md §10, docs/API.md §2).
 TEST_CASE("folio serve: a start that fails on a taken port or a bad option creates nothing") {
   ServerFixture f;  // holds a port
   TempDir dir;

@@ -1,9 +1,9 @@
-// The promise "reads never write" (docs/STORAGE.md §8.8, §12): `folio serve
+// Rule R1, "reads never write" (docs/STORAGE.md §8.8, §10, §12): `folio serve
 // --read-only`, `folio inspect`, and a server on a data directory it cannot write (a
 // read-only bind mount; a directory owned by another user, the server run as nobody
-// through setpriv) change no byte and no time of the data directory (TreeSnapshot:
-// every entry's bytes, size, mtime, ctime, inode, links, the root included) and serve
-// every read, query and contentChanges; the query index is built outside it. Without
+// through setpriv) change no byte and no time of the data directory (TreeSnapshot: every
+// entry's bytes, size, mtime, ctime, inode, links, the root included) and serve every
+// read, query and contentChanges; the query index is built outside it. Without
 // --read-only, writes answer `storage` naming the cause. Real processes, real
 // filesystems: a test double would prove only what it was told.
 #include <doctest/doctest.h>

@@ -1,9 +1,9 @@
-// Reads in a LookOnce scope (storage/look_once.h) with a hand edit in their middle, as
-// a query page or a page of children meets one: the scope keeps the stats it made, so
-// its reads see the files as they were when first looked at. The promise is that
-// nothing the scope kept outlives it: once it ends, the next read sees the edit (the
-// usual check after every step), and nothing read meanwhile was written down wrong
-// (fsck is clean, the change log agrees).
+// Rule H1 (docs/STORAGE.md §10). Reads in a LookOnce scope (storage/look_once.h) with a
+// hand edit in their middle, as a query page or a page of children meets one: the scope
+// keeps the stats it made, so its reads see the files as they were when first looked at.
+// The promise is that nothing the scope kept outlives it: once it ends, the next read
+// sees the edit (the usual check after every step), and nothing read meanwhile was
+// written down wrong (fsck is clean, the change log agrees).
 //
 // Reads before the edit must all succeed (the state is the model's). Reads after it,
 // still in the scope, may see a file as it was or as it is, and may miss what went

@@ -1,6 +1,7 @@
-// One damaged record spoils only its own object: the folder lists the rest, the object
-// addressed directly answers storage naming the file, the log names it, folio inspect
-// shows it in place, fsck reports it and --repair leaves a clean store.
+// Rule D1 (docs/STORAGE.md §10). One damaged record spoils only its own object: the
+// folder lists the rest, the object addressed directly answers storage naming the file,
+// the log names it, folio inspect shows it in place, fsck reports it and --repair leaves
+// a clean store.
 #include <doctest/doctest.h>
 #include <spdlog/sinks/ringbuffer_sink.h>
 #include <spdlog/spdlog.h>

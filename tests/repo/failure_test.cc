@@ -1,10 +1,11 @@
-// A disk that fails at any step of a change: the call returns kStorage (or succeeds if
-// the failure came after its commit point), and after reopening (journal recovery) the
-// repository holds the old state or the new one, never a mix. Walked on PosixFs, then
-// on MemFs (EIO, ENOSPC) and through a power cut at every step under both of its
-// power loss models; on MemFs each walk twice: writing new files, and writing in the
-// spare files an earlier process left (docs/STORAGE.md §8.5). And on MemFs with one call
-// failing while the process goes on: the answer then says which state it is.
+// Rule C1 (docs/STORAGE.md §10). A disk that fails at any step of a change: the call
+// returns kStorage (or succeeds if the failure came after its commit point), and after
+// reopening (journal recovery) the repository holds the old state or the new one, never
+// a mix. Walked on PosixFs, then on MemFs (EIO, ENOSPC) and through a power cut at every
+// step under both of its power loss models; on MemFs each walk twice: writing new files,
+// and writing in the spare files an earlier process left (docs/STORAGE.md §8.5). And on
+// MemFs with one call failing while the process goes on: the answer then says which
+// state it is.
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -1,5 +1,6 @@
-// LookOnce: within a scope, a thread's stats through a ConflictCheckingFs are looked at
-// once per path, until a change of this process is applied or the scope ends.
+// LookOnce (Rule H1, docs/STORAGE.md §10): within a scope, a thread's stats through a
+// ConflictCheckingFs are looked at once per path, until a change of this process is
+// applied or the scope ends.
 #include <doctest/doctest.h>
 
 #include "storage/committer.h"
