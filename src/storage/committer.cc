@@ -1006,7 +1006,9 @@ Result<std::unique_ptr<Directory>> ConflictCheckingFs::OpenDirectory(const std::
 }
 Result<std::vector<DirEntry>> ConflictCheckingFs::List(const std::string& d) {
   Committer::CheckConflict(d, true);
-  return reads_.List(d);
+  LookOnce* once = Committer::InStaging() ? nullptr : LookOnce::Current();
+  if (once == nullptr) return reads_.List(d);
+  return once->List(this, d, [&] { return reads_.List(d); });
 }
 Result<FileStat> ConflictCheckingFs::Stat(const std::string& p) {
   Committer::CheckConflict(p, false);

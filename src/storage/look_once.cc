@@ -28,17 +28,31 @@ void LookOnce::ChangeApplied() { g_changes_applied.fetch_add(1, std::memory_orde
 
 void LookOnce::Clear() { kept_.clear(); }
 
-Result<FileStat> LookOnce::Stat(const Fs* fs, const std::string& path, bool identity,
-                                const std::function<Result<FileStat>()>& look) {
+void LookOnce::ForgetIfChanged() {
   // Read before looking: a change applied meanwhile moves it, and the next call forgets.
   const uint64_t now = ChangesApplied();
   if (now != seen_) {
     Clear();
     seen_ = now;
   }
+}
+
+Result<FileStat> LookOnce::Stat(const Fs* fs, const std::string& path, bool identity,
+                                const std::function<Result<FileStat>()>& look) {
+  ForgetIfChanged();
   auto& kept = kept_[fs].by_path[identity ? 1 : 0];
   if (auto it = kept.find(path); it != kept.end()) return it->second;
   Result<FileStat> r = look();
+  if (r.ok() || r.status().Is(std::errc::no_such_file_or_directory)) kept.emplace(path, r);
+  return r;
+}
+
+Result<std::vector<DirEntry>> LookOnce::List(const Fs* fs, const std::string& path,
+                                             const std::function<Result<std::vector<DirEntry>>()>& look) {
+  ForgetIfChanged();
+  auto& kept = kept_[fs].lists;
+  if (auto it = kept.find(path); it != kept.end()) return it->second;
+  Result<std::vector<DirEntry>> r = look();
   if (r.ok() || r.status().Is(std::errc::no_such_file_or_directory)) kept.emplace(path, r);
   return r;
 }

@@ -1,8 +1,9 @@
 // Looking at each file once in a read of many objects (a query page): within a
-// LookOnce scope, the calling thread's stats through a ConflictCheckingFs (Stat and
-// IdentityStat, the engine's reads) are kept by path, so that the records many objects
-// share (their folder's record, its adoption tables, a directory they would have) are
-// stat'd once, not once per object. The read then sees each file as it was the first
+// LookOnce scope, the calling thread's stats and directory listings through a
+// ConflictCheckingFs (Stat, IdentityStat and List, the engine's reads) are kept by path,
+// so that the records many objects share (their folder's record, its adoption tables
+// and their directory, a directory they would have) are looked at once, not once per
+// object. The read then sees each file as it was the first
 // time it looked, as if every look had happened at that instant; an edit made while
 // it runs is seen by the next read (Rule H1, docs/STORAGE.md §9 and §10).
 //
@@ -20,6 +21,7 @@
 #include <functional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "folio/fs.h"
 
@@ -43,14 +45,21 @@ class LookOnce {
   // scope, or `look()`'s answer, kept when it is a success or "no such file".
   Result<FileStat> Stat(const Fs* fs, const std::string& path, bool identity,
                         const std::function<Result<FileStat>()>& look);
+  // The listing of directory `path` in `fs` kept in this scope, or `look()`'s answer,
+  // kept as Stat keeps.
+  Result<std::vector<DirEntry>> List(const Fs* fs, const std::string& path,
+                                     const std::function<Result<std::vector<DirEntry>>()>& look);
 
  private:
   void Clear();
+  // Forgets what was kept if a change was applied since it was looked at.
+  void ForgetIfChanged();
 
   uint64_t seen_;  // the count of changes applied when what is kept was looked at
   LookOnce* outer_;
   struct Kept {
     std::unordered_map<std::string, Result<FileStat>> by_path[2];  // [0] Stat, [1] IdentityStat
+    std::unordered_map<std::string, Result<std::vector<DirEntry>>> lists;
   };
   std::unordered_map<const Fs*, Kept> kept_;
 };
