@@ -9,6 +9,7 @@
 
 #include "repo/query/text_extract.h"
 #include "storage/layout.h"
+#include "storage/look_once.h"
 
 namespace folio::query {
 namespace {
@@ -108,6 +109,9 @@ class Scan {
   Status Folder(const std::string& folder, const std::string& path) {
     for (uint64_t skip = 0;;) {
       if (stop_ || failed_) return OkStatus();
+      // The records a page's objects share (their folder's record, its adoption tables
+      // and their directory) are looked at once per page (storage/look_once.h).
+      const storage::LookOnce once;
       auto page = repo_.GetChildren(folder, skip, kPage);
       if (!page.ok()) {
         if (Gone(page.status())) return OkStatus();  // removed meanwhile
