@@ -4,10 +4,13 @@
 // bulkUpdate's addSecondaryTypeId[N]/removeSecondaryTypeId[N]) in every body encoding,
 // their properties validated, stored in the sidecar and shown, queries FROM them, and
 // deleteType refused while an object has one.
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <fstream>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include "http/server_fixture.h"
 
@@ -332,6 +335,55 @@ TEST_CASE("Http secondary types: deleteType is refused while an object has the t
                 ->status == 200);
     CHECK(PostAs(c, base, Encoding::kJson, {{"cmisaction", "deleteType"}, {"typeId", "acme:tagged"}})->status == 200);
     GetJson(c, base + "?cmisselector=typeDefinition&typeId=acme:tagged", 404);
+  });
+}
+
+TEST_CASE("Http secondary types: a property may come from one type only") {
+  ServerFixture f;
+  ForEachVariant(f, [&](httplib::Client& c, const FixtureVariant& v, const std::string& base, const std::string& ids) {
+    // acme:labelled defines acme:label as acme:tagged does; acme:memo, a document type,
+    // defines acme:reviewer as acme:reviewed does.
+    auto labelled = PostType(c, v.repo,
+                             Json{{"id", "acme:labelled"},
+                                  {"parentId", v.prefix + "secondary"},
+                                  {"propertyDefinitions", {{"acme:label", {{"propertyType", "string"}}}}}});
+    REQUIRE(labelled);
+    REQUIRE_MESSAGE(labelled->status == 201, labelled->body);
+    auto memo = PostType(c, v.repo,
+                         Json{{"id", "acme:memo"},
+                              {"parentId", v.prefix + "document"},
+                              {"propertyDefinitions", {{"acme:reviewer", {{"propertyType", "string"}}}}}});
+    REQUIRE(memo);
+    REQUIRE_MESSAGE(memo->status == 201, memo->body);
+    const auto refused = [&](const httplib::Result& r, const std::vector<std::string>& named) {
+      REQUIRE(r);
+      CHECK(r->status == 409);
+      CHECK(BodyJson(r)["exception"] == "constraint");
+      for (const std::string& n : named) CHECK_MESSAGE(Message(r).find("'" + n + "'") != std::string::npos, Message(r));
+    };
+    refused(PostAs(c, base, Encoding::kJson, {{"cmisaction", "createDocument"}},
+                   Json{{v.prefix + "name", "two.txt"}, {ids, Json::array({"acme:tagged", "acme:labelled"})}}),
+            {"acme:label", "acme:tagged", "acme:labelled"});
+    refused(PostAs(c, base, Encoding::kJson, {{"cmisaction", "createDocument"}},
+                   Json{{v.prefix + "name", "memo.txt"},
+                        {v.prefix + "objectTypeId", "acme:memo"},
+                        {ids, "acme:reviewed"},
+                        {"acme:reviewer", "bob"}}),
+            {"acme:reviewer", "acme:memo", "acme:reviewed"});
+    GetJson(c, base + "/two.txt?succinct=true", 404);
+    GetJson(c, base + "/memo.txt?succinct=true", 404);
+    // Added by an update: refused, the object as it was.
+    auto made = PostAs(c, base, Encoding::kJson, {{"cmisaction", "createDocument"}, {"succinct", "true"}},
+                       Json{{v.prefix + "name", "one.txt"}, {ids, "acme:tagged"}, {"acme:label", "kept"}});
+    REQUIRE(made);
+    REQUIRE_MESSAGE(made->status == 201, made->body);
+    const std::string id = BodyJson(made)["succinctProperties"][v.prefix + "objectId"];
+    refused(PostAs(c, base, Encoding::kUrlencoded, {{"cmisaction", "update"}, {"objectId", id}},
+                   Json{{ids, Json::array({"acme:tagged", "acme:labelled"})}}),
+            {"acme:label", "acme:tagged", "acme:labelled"});
+    const Json o = GetObject(c, v.repo, id);
+    CHECK(o["succinctProperties"][ids] == Json::array({"acme:tagged"}));
+    CHECK(o["succinctProperties"]["acme:label"] == "kept");
   });
 }
 
