@@ -387,5 +387,41 @@ TEST_CASE("Http secondary types: a property may come from one type only") {
   });
 }
 
+TEST_CASE("Http secondary types: deleteType is refused while an earlier version has the type") {
+  ServerFixture f;
+  ForEachVariant(f, [&](httplib::Client& c, const FixtureVariant& v, const std::string& base, const std::string& ids) {
+    auto made = PostAs(c, base, Encoding::kJson, {{"cmisaction", "createDocument"}, {"succinct", "true"}},
+                       Json{{v.prefix + "name", "was-tagged.txt"}, {ids, "acme:tagged"}, {"acme:label", "then"}});
+    REQUIRE(made);
+    REQUIRE_MESSAGE(made->status == 201, made->body);
+    const std::string series = BodyJson(made)["succinctProperties"][v.prefix + "versionSeriesId"];
+    auto pwc = PostAs(c, base, Encoding::kJson, {{"cmisaction", "checkOut"}, {"objectId", series}, {"succinct", "true"}},
+                      Json::object());
+    REQUIRE(pwc);
+    REQUIRE_MESSAGE(pwc->status == 201, pwc->body);
+    // The new version drops it; version 1.0 keeps it.
+    auto in = PostAs(c, base, Encoding::kJson,
+                     {{"cmisaction", "checkIn"},
+                      {"objectId", BodyJson(pwc)["succinctProperties"][v.prefix + "objectId"].get<std::string>()},
+                      {"succinct", "true"}},
+                     Json{{ids, nullptr}});
+    REQUIRE(in);
+    REQUIRE_MESSAGE(in->status == 201, in->body);
+    CHECK(BodyJson(in)["succinctProperties"][ids].is_null());
+    CHECK(GetObject(c, v.repo, series + ";1.0")["succinctProperties"]["acme:label"] == "then");
+    auto refused = PostAs(c, base, Encoding::kJson, {{"cmisaction", "deleteType"}, {"typeId", "acme:tagged"}});
+    REQUIRE(refused);
+    CHECK(refused->status == 409);
+    CHECK(BodyJson(refused)["exception"] == "constraint");
+    CHECK_MESSAGE(Message(refused).find(series + ";1.0") != std::string::npos, Message(refused));
+    // The version still reads with its type's definitions.
+    CHECK(GetObject(c, v.repo, series + ";1.0", false)["properties"]["acme:label"]["type"] == "string");
+    // The document gone, the type may go.
+    REQUIRE(PostAs(c, base, Encoding::kJson, {{"cmisaction", "delete"}, {"objectId", series}}, Json::object())->status ==
+            200);
+    CHECK(PostAs(c, base, Encoding::kJson, {{"cmisaction", "deleteType"}, {"typeId", "acme:tagged"}})->status == 200);
+  });
+}
+
 }  // namespace
 }  // namespace folio::testing
