@@ -423,5 +423,66 @@ TEST_CASE("Http secondary types: deleteType is refused while an earlier version 
   });
 }
 
+TEST_CASE("Http secondary types: createDocumentFromSource keeps the source's, or takes those the request lists") {
+  ServerFixture f;
+  ForEachVariant(f, [&](httplib::Client& c, const FixtureVariant& v, const std::string& base, const std::string& ids) {
+    Upload up{"source text", "src.txt", "text/plain"};
+    auto src = PostAs(c, base, Encoding::kMultipart, {{"cmisaction", "createDocument"}, {"succinct", "true"}},
+                      Json{{v.prefix + "name", "src.txt"},
+                           {ids, "acme:tagged"},
+                           {"acme:label", "red"},
+                           {"acme:count", "3"},
+                           {"acme:due", "2026-12-24T10:00:00.000Z"}},
+                      &up);
+    REQUIRE(src);
+    REQUIRE_MESSAGE(src->status == 201, src->body);
+    const Json source = BodyJson(src)["succinctProperties"];
+    const auto copy = [&](const Json& props, int status = 201) {
+      auto r = PostAs(c, base, Encoding::kJson,
+                      {{"cmisaction", "createDocumentFromSource"},
+                       {"sourceId", source[v.prefix + "objectId"].get<std::string>()},
+                       {"succinct", "true"}},
+                      props);
+      REQUIRE(r);
+      CHECK_MESSAGE(r->status == status, r->body);
+      return BodyJson(r);
+    };
+    // Nothing said: the copy has the source's secondary types and their values.
+    Json same = copy(Json{{v.prefix + "name", "copy-same.txt"}})["succinctProperties"];
+    CHECK(same[ids] == Json::array({"acme:tagged"}));
+    CHECK(same["acme:label"] == "red");
+    CHECK(same["acme:count"] == 3);
+    CHECK(same["acme:due"] == source["acme:due"]);
+    // A value of one of them changed by the request.
+    Json relabelled = copy(Json{{v.prefix + "name", "copy-blue.txt"}, {"acme:label", "blue"}})["succinctProperties"];
+    CHECK(relabelled[ids] == Json::array({"acme:tagged"}));
+    CHECK(relabelled["acme:label"] == "blue");
+    CHECK(relabelled["acme:count"] == 3);
+    // Others listed: those replace the source's, whose values are not copied.
+    Json other = copy(Json{{v.prefix + "name", "copy-reviewed.txt"}, {ids, Json::array({"acme:reviewed"})},
+                           {"acme:reviewer", "bob"}})["succinctProperties"];
+    CHECK(other[ids] == Json::array({"acme:reviewed"}));
+    CHECK(other["acme:reviewer"] == "bob");
+    CHECK_FALSE(other.contains("acme:label"));
+    CHECK_FALSE(other.contains("acme:count"));
+    // None: a copy without secondary types.
+    Json none = copy(Json{{v.prefix + "name", "copy-none.txt"}, {ids, nullptr}})["succinctProperties"];
+    CHECK(none[ids].is_null());
+    CHECK_FALSE(none.contains("acme:label"));
+    // Validated as createDocument: a required property missing, a bad value.
+    Json missing = copy(Json{{v.prefix + "name", "copy-bad.txt"}, {ids, "acme:reviewed"}}, 409);
+    CHECK(missing["exception"] == "constraint");
+    CHECK(missing["message"].get<std::string>().find("acme:reviewer") != std::string::npos);
+    Json bad = copy(Json{{v.prefix + "name", "copy-bad.txt"}, {"acme:count", "many"}}, 400);
+    CHECK(bad["exception"] == "invalidArgument");
+    CHECK(bad["message"].get<std::string>().find("acme:count") != std::string::npos);
+    GetJson(c, base + "/copy-bad.txt?succinct=true", 404);
+    // The copy's content is the source's.
+    auto content = c.Get((base + "/copy-reviewed.txt").c_str());
+    REQUIRE(content);
+    CHECK(content->body == "source text");
+  });
+}
+
 }  // namespace
 }  // namespace folio::testing
