@@ -484,5 +484,44 @@ TEST_CASE("Http secondary types: createDocumentFromSource keeps the source's, or
   });
 }
 
+TEST_CASE("Http secondary types: CONTAINS in a query FROM one searches the text of the objects that have it") {
+  ServerFixture f;
+  ForEachVariant(f, [&](httplib::Client& c, const FixtureVariant& v, const std::string& base, const std::string& ids) {
+    for (const auto& [name, tagged, text] : {std::tuple{"fox-tagged.txt", true, "the quick brown fox"},
+                                             std::tuple{"fox-plain.txt", false, "the quick brown fox"},
+                                             std::tuple{"dog-tagged.txt", true, "a lazy dog"}}) {
+      Upload up{text, name, "text/plain"};
+      Json props{{v.prefix + "name", name}};
+      if (tagged) {
+        props[ids] = "acme:tagged";
+        props["acme:label"] = "animal";
+      }
+      auto r = PostAs(c, base, Encoding::kMultipart, {{"cmisaction", "createDocument"}}, props, &up);
+      REQUIRE(r);
+      REQUIRE_MESSAGE(r->status == 201, r->body);
+    }
+    const auto names = [&](const std::string& q) {
+      const Json all = GetJson(c, base + "?cmisselector=query&succinct=true&q=" + httplib::detail::encode_query_param(q));
+      std::vector<std::string> out;
+      for (const Json& r : all["results"]) out.push_back(r["succinctProperties"][v.prefix + "name"]);
+      std::sort(out.begin(), out.end());
+      return out;
+    };
+    CHECK(names("SELECT cmis:name FROM acme:tagged WHERE CONTAINS('fox')") == std::vector<std::string>{"fox-tagged.txt"});
+    CHECK(names("SELECT cmis:name FROM acme:tagged WHERE CONTAINS('quick OR lazy')") ==
+          std::vector<std::string>{"dog-tagged.txt", "fox-tagged.txt"});
+    CHECK(names("SELECT cmis:name FROM acme:tagged WHERE CONTAINS('fox') AND acme:label = 'animal'") ==
+          std::vector<std::string>{"fox-tagged.txt"});
+    CHECK(names("SELECT cmis:name FROM cmis:document WHERE CONTAINS('fox')") ==
+          std::vector<std::string>{"fox-plain.txt", "fox-tagged.txt"});
+    // SCORE() as in any full-text query.
+    const Json scored = GetJson(
+        c, base + "?cmisselector=query&succinct=true&q=" +
+               httplib::detail::encode_query_param("SELECT cmis:name, SCORE() AS s FROM acme:tagged WHERE CONTAINS('fox')"));
+    REQUIRE(scored["results"].size() == 1);
+    CHECK(scored["results"][0]["succinctProperties"]["s"].is_number());
+  });
+}
+
 }  // namespace
 }  // namespace folio::testing
