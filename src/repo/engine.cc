@@ -42,7 +42,7 @@ Engine::Engine(Fs& raw, std::string base, EngineOptions options)
       remover(fs, layout, committer, locator, listings, records, versions, adopted, staging, versioning, builder),
       mover(fs, layout, committer, locator, listings, records, staging, builder),
       relationships(fs, layout, locator, builder),
-      type_usage(fs, layout, info, locator, builder, tree, relationships),
+      type_usage(fs, layout, info, locator, records, builder, tree, relationships),
       uploads(fs, layout, options.read_only),
       deletions(committer.change_log()) {
   locator.set_adopter(&adopter);

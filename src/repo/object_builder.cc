@@ -2,6 +2,7 @@
 #include "repo/object_builder.h"
 
 #include <algorithm>
+#include <map>
 
 #include <spdlog/spdlog.h>
 
@@ -11,6 +12,7 @@
 #include "repo/properties.h"
 #include "repo/secondary_types.h"
 #include "repo/staging.h"
+#include "repo/version_reuse.h"
 #include "repo/version_label.h"
 #include "repo/versions/version_files.h"
 #include "storage/datetime.h"
@@ -30,6 +32,12 @@ thread_local int t_read_once_depth = 0;
 Json StoredOr(const Json& stored, const char* id) {
   auto it = stored.find(id);
   return it == stored.end() ? Json(nullptr) : *it;
+}
+
+// Whether two stats of a record show it in the same state: the same file, not written
+// or renamed since (ctime moves on with every change of it).
+bool SameRecordState(const FileStat& a, const FileStat& b) {
+  return SameInode(a, b) && a.size == b.size && a.mtime_ns == b.mtime_ns && a.ctime_ns == b.ctime_ns;
 }
 
 // StoredOr for a value read only once: moved out, leaving null behind.
@@ -302,48 +310,135 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
   return o;
 }
 
+std::string ObjectBuilder::SeriesStamp(const Loc& loc, const SeriesRecord& series, const std::string& parent_id,
+                                       const std::string& latest_major) {
+  // Everything AssembleDocument takes from beside the record; strings are prefixed by
+  // their length so that no two states spell the same.
+  std::string s;
+  const auto add = [&s](std::string_view part) {
+    s.append(std::to_string(part.size())).append(":").append(part);
+  };
+  add(series.series_id);
+  add(LatestLabel(series));
+  add(latest_major);
+  add(loc.folder);
+  add(loc.name);
+  add(parent_id);
+  s += series.versionable ? 'v' : '-';
+  s += loc.adopted != nullptr ? 'a' : '-';
+  if (series.checked_out) {
+    add(series.checked_out->by);
+    s.append(std::to_string(series.checked_out->since_ms));
+  }
+  s += '|';
+  return s;
+}
+
 Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& series, bool newest_first,
-                                  const VersionVisitor& visit) {
+                                       const VersionVisitor& visit) {
   const SeriesHints hints{LatestMajorLabel(series), /*labels_listed=*/true};
   DocContext context{&loc, &series, "", LatestLabel(series), hints.latest_major};
-  bool have_parent = false;
+  FOLIO_ASSIGN_OR_RETURN(context.parent_id, locator_.FolderIdAt(loc.folder));
   const std::string series_dir = layout_.SeriesDir(loc.folder, loc.name);
+  VersionReuse* reuse = VersionReuse::Current();
+  const std::string series_stamp =
+      reuse == nullptr ? std::string() : SeriesStamp(loc, series, context.parent_id, hints.latest_major);
+  bool first = true;  // the first object handed is always built (version_reuse.h)
+  // The records are looked at by identity below: only beneath a series directory that
+  // is one (not a symlink, none on the way), as a confined stat says once per call.
+  bool series_dir_plain = false;
+  if (reuse != nullptr) {
+    auto st = fs_.Stat(series_dir);
+    series_dir_plain = st.ok() && st->type == FileType::kDirectory;
+  }
   // Opened once, beneath the data directory like any path: each version record is
   // then one openat beneath it. Read straight from disk, not through the cache:
   // thousands of versions would only evict everything else from it.
   std::unique_ptr<Directory> dir;
-  std::string file_name, path, bytes;
-  std::string type_id;
-  std::shared_ptr<const TypeDef> type;  // of type_id
+  std::string file_name, path, bytes, stamp;
+  // The types met in this call, by id: each looked at once (a stat of a custom one).
+  std::map<std::string, std::shared_ptr<const TypeDef>, std::less<>> types_seen;
+  const auto type_of = [&](const std::string& id) -> Result<std::shared_ptr<const TypeDef>> {
+    auto it = types_seen.find(id);
+    if (it != types_seen.end()) return it->second;
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const TypeDef> t, types_.Get(id));
+    types_seen.emplace(id, t);
+    return t;
+  };
+  // The stamp of the earlier version whose record at `path` a stat shows as `st`:
+  // empty when the types it names are not known for that state.
+  const auto stamp_of = [&](const FileStat& st) {
+    stamp.clear();
+    auto named = RecordTypes(path, st);
+    if (!named) return;
+    stamp = series_stamp;
+    for (const uint64_t n : {st.device, st.inode, st.size}) stamp.append(std::to_string(n)).append(".");
+    stamp.append(std::to_string(st.mtime_ns)).append(".").append(std::to_string(st.ctime_ns));
+    for (const std::string& type_id : *named) {
+      auto t = type_of(type_id);
+      if (!t.ok()) {  // gone or unreadable: built, and the build says what it makes of it
+        stamp.clear();
+        return;
+      }
+      stamp.append("|").append(type_id).append("#").append(std::to_string(TypeSerial(*t)));
+    }
+  };
+  const auto hand = [&](ObjectData&& o) {
+    first = false;
+    return visit(std::move(o));
+  };
   const auto version = [&](const std::string& label) -> Status {
+    if (reuse != nullptr) reuse->Handing("");
     if (label == context.latest_label) {
       // The latest version takes in an edit by hand of the document's file first.
       FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> o, BuildDocumentImpl(loc, series, label, false, &hints));
-      return visit(TakeOrCopy(std::move(o)));
+      return hand(TakeOrCopy(std::move(o)));
+    }
+    file_name = storage::VersionPropsName(label);
+    path.assign(series_dir).append("/").append(file_name);  // = layout_.VersionProps(...)
+    FileStat seen;
+    if (reuse != nullptr && series_dir_plain) {
+      // The record as a stat sees it now: with the types it named when it was last read
+      // in that very state, that is what the version is made of. One system call (the
+      // identity of a file read before through a confined call: folio/fs.h).
+      auto st = fs_.IdentityStat(path);
+      if (st.ok() && st->type == FileType::kFile && st->inode != 0) {
+        seen = *st;
+        stamp_of(seen);
+        const std::string id = storage::VersionId(series.series_id, label);
+        if (!first && !stamp.empty() && reuse->Has(id, stamp)) {
+          reuse->Handing(stamp);
+          ObjectData& stand_in = reuse->stand_in();
+          stand_in.id = id;
+          return hand(std::move(stand_in));
+        }
+      }
     }
     if (dir == nullptr) {
       FOLIO_ASSIGN_OR_RETURN(dir, fs_.OpenDirectory(series_dir));
     }
-    file_name = storage::VersionPropsName(label);
-    path.assign(series_dir).append("/").append(file_name);  // = layout_.VersionProps(...)
     FOLIO_RETURN_IF_ERROR(dir->ReadFile(file_name, bytes));
     FOLIO_ASSIGN_OR_RETURN(Json j, storage::ParseStoredJson(bytes, path));
-    if (!have_parent) {
-      FOLIO_ASSIGN_OR_RETURN(context.parent_id, locator_.FolderIdAt(loc.folder));
-      have_parent = true;
-    }
     FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ObjectRecordFromJson(std::move(j), path));
-    std::string rec_type_id = StoredTypeId(rec.properties, BaseType::kDocument);
-    if (type == nullptr || rec_type_id != type_id) {
-      FOLIO_ASSIGN_OR_RETURN(type, types_.Get(rec_type_id));
-      type_id = std::move(rec_type_id);
+    const std::string rec_type_id = StoredTypeId(rec.properties, BaseType::kDocument);
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const TypeDef> type, type_of(rec_type_id));
+    if (reuse != nullptr && seen.inode != 0) {
+      std::vector<std::string> named = StoredSecondaryTypeIds(rec.properties);
+      named.insert(named.begin(), rec_type_id);
+      RememberRecordTypes(path, seen, std::move(named));
+      // Read after the stat: should the file have changed in between, what is kept here
+      // under the state the stat saw is never asked for again (a later stat sees the
+      // change: its ctime moved on).
+      stamp_of(seen);
+      reuse->Handing(stamp);
     }
-    return visit(AssembleDocument(context, label, false, type_id, *type, std::move(rec)));
+    return hand(AssembleDocument(context, label, false, rec_type_id, *type, std::move(rec)));
   };
   const auto working_copy = [&]() -> Status {
     if (!series.checked_out) return OkStatus();
+    if (reuse != nullptr) reuse->Handing("");
     FOLIO_ASSIGN_OR_RETURN(ObjectData o, BuildDocument(loc, series, std::nullopt, true));
-    return visit(std::move(o));
+    return hand(std::move(o));
   };
   // The archived labels (repo/version_list.h) one archive at a time.
   const auto archive = [&](const VersionArchive& a, bool backwards) -> Status {
@@ -363,6 +458,32 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
   for (const VersionArchive& a : series.archived) FOLIO_RETURN_IF_ERROR(archive(a, false));
   for (const std::string& label : series.versions) FOLIO_RETURN_IF_ERROR(version(label));
   return working_copy();
+}
+
+std::optional<std::vector<std::string>> ObjectBuilder::RecordTypes(const std::string& path, const FileStat& st) {
+  std::lock_guard<std::mutex> lock(memo_mu_);
+  auto it = record_types_.find(path);
+  if (it == record_types_.end() || !SameRecordState(it->second.stat, st)) return std::nullopt;
+  return it->second.type_ids;
+}
+
+uint64_t ObjectBuilder::TypeSerial(const std::shared_ptr<const TypeDef>& type) {
+  std::lock_guard<std::mutex> lock(memo_mu_);
+  auto it = type_serials_.find(type.get());
+  if (it != type_serials_.end()) return it->second.second;
+  if (type_serials_.size() >= kMaxTypeSerials) type_serials_.clear();
+  const uint64_t serial = next_type_serial_++;
+  type_serials_.emplace(type.get(), std::make_pair(type, serial));
+  return serial;
+}
+
+void ObjectBuilder::RememberRecordTypes(const std::string& path, const FileStat& st,
+                                        std::vector<std::string> type_ids) {
+  std::lock_guard<std::mutex> lock(memo_mu_);
+  // Bounded: about 150 bytes each; past the limit it starts again (the next answers
+  // read their records as before, and remember them anew).
+  if (record_types_.size() >= kMaxRecordTypes && !record_types_.contains(path)) record_types_.clear();
+  record_types_[path] = RecordTypesSeen{st, std::move(type_ids)};
 }
 
 ObjectData ObjectBuilder::AssembleDocument(const DocContext& c, const std::string& the_label, bool pwc,
@@ -432,6 +553,8 @@ void ObjectBuilder::LeaveReadOnce() { --t_read_once_depth; }
 void ObjectBuilder::DropCaches() {
   std::lock_guard<std::mutex> lock(memo_mu_);
   memo_.clear();
+  record_types_.clear();
+  type_serials_.clear();
   memo_sweep_at_ = kFirstMemoSweep;
 }
 

@@ -6,9 +6,12 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <cstdint>
 #include <optional>
+#include <utility>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "folio/fs.h"
 #include "folio/object.h"
@@ -51,7 +54,10 @@ class ObjectBuilder {
                                                                 std::optional<std::string> label, bool pwc);
   // Every version of the document at `loc`, oldest first, then its working copy (or in
   // reverse, `newest_first`), each handed to `visit` as it is built and then dropped: a
-  // series of 10,000 versions is never held whole. Stops at the first error.
+  // series of 10,000 versions is never held whole. With a VersionReuse installed on the
+  // calling thread (repo/version_reuse.h), an earlier version it holds an answer for is
+  // handed as its stand-in, neither read nor built; its stamp costs a stat of its
+  // record. Stops at the first error.
   using VersionVisitor = std::function<Status(ObjectData&&)>;
   Status BuildAllVersions(const Loc& loc, const SeriesRecord& series, bool newest_first, const VersionVisitor& visit);
   // Forgets the documents built (see Repository::DropCaches).
@@ -81,6 +87,17 @@ class ObjectBuilder {
   // The one place that makes a document's properties, however its record was read.
   ObjectData AssembleDocument(const DocContext& c, const std::string& label, bool pwc, const std::string& type_id,
                               const TypeDef& type, ObjectRecord rec);
+  // The part of a version's stamp its series gives: what AssembleDocument takes from
+  // beside the record.
+  static std::string SeriesStamp(const Loc& loc, const SeriesRecord& series, const std::string& parent_id,
+                                 const std::string& latest_major);
+  // The type ids (its type, then its secondary types) of the version record at `path`
+  // when it was last read in the state `st` shows; nullopt when not known.
+  std::optional<std::vector<std::string>> RecordTypes(const std::string& path, const FileStat& st);
+  void RememberRecordTypes(const std::string& path, const FileStat& st, std::vector<std::string> type_ids);
+  // A number for the build `type` of a type definition that no other build gets in this
+  // process: the definition is held while the number is in use (guarded by memo_mu_).
+  uint64_t TypeSerial(const std::shared_ptr<const TypeDef>& type);
   Result<ObjectData> BuildFromRecord(const std::string& path, BaseType base, const std::string& name,
                                      storage::Json& mem);
 
@@ -112,6 +129,20 @@ class ObjectBuilder {
   std::mutex memo_mu_;
   std::unordered_map<std::string, DocMemo> memo_;
   size_t memo_sweep_at_ = kFirstMemoSweep;  // see repo/memo_sweep.h
+  // Version records as BuildAllVersions last read them (guarded by memo_mu_): the types
+  // each named, by record path, with the stat it was read at.
+  struct RecordTypesSeen {
+    FileStat stat;
+    std::vector<std::string> type_ids;
+  };
+  static constexpr size_t kMaxRecordTypes = 20000;
+  std::unordered_map<std::string, RecordTypesSeen> record_types_;
+  // TypeSerial's numbers, by definition (held, so that no other build takes its address
+  // while its number is in use); forgotten all at once past kMaxTypeSerials, the next
+  // numbers new ones.
+  static constexpr size_t kMaxTypeSerials = 1024;
+  std::unordered_map<const TypeDef*, std::pair<std::shared_ptr<const TypeDef>, uint64_t>> type_serials_;
+  uint64_t next_type_serial_ = 1;
 };
 
 }  // namespace folio::repo

@@ -2,6 +2,7 @@
 #include "repo/secondary_types.h"
 
 #include <algorithm>
+#include <map>
 
 #include "folio/cmis_ids.h"
 #include "repo/properties.h"
@@ -54,6 +55,7 @@ Result<std::shared_ptr<const TypeDef>> WithSecondaryTypes(TypeRegistry& types,
                                                           const std::vector<std::string>& ids, bool strict) {
   if (ids.empty()) return primary;
   auto merged = std::make_shared<TypeDef>(*primary);
+  std::map<std::string, std::string> defined_by;  // property id -> the secondary type that added it
   for (const std::string& id : ids) {
     auto secondary = types.Get(id);
     if (!secondary.ok()) {
@@ -70,10 +72,15 @@ Result<std::shared_ptr<const TypeDef>> WithSecondaryTypes(TypeRegistry& types,
                                                      : "its base is " + BaseIdOf(**secondary)) + ")");
     }
     for (const auto& [pid, def] : (*secondary)->properties) {
-      if (!merged->properties.emplace(pid, def).second) {
-        return Constraint("secondary type '" + id + "' defines the property '" + pid +
-                          "', which the object has already from its type or another secondary type");
+      if (merged->properties.emplace(pid, def).second) {
+        defined_by.emplace(pid, id);
+        continue;
       }
+      const auto other = defined_by.find(pid);
+      return Constraint("secondary type '" + id + "' defines the property '" + pid + "', which the object has already" +
+                        (other == defined_by.end() ? " from its type '" + primary->id + "'"
+                                                   : " from the secondary type '" + other->second + "'") +
+                        ": a property may come from one type only");
     }
   }
   return std::shared_ptr<const TypeDef>(std::move(merged));

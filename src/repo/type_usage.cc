@@ -2,6 +2,8 @@
 #include "repo/type_usage.h"
 
 #include <algorithm>
+#include <functional>
+#include <optional>
 
 #include "repo/secondary_types.h"
 
@@ -18,19 +20,33 @@ bool HasType(const ObjectData& object, const std::string& type_id) {
 // Stops a tree walk at the first object of the type.
 class FindType : public TreeVisitor {
  public:
-  explicit FindType(const std::string& type_id) : type_id_(type_id) {}
+  // `check_versions` tells of a document without the type whether a version of it has
+  // it (kConstraint).
+  FindType(const std::string& type_id, std::function<Status(const ObjectData&)> check_versions)
+      : type_id_(type_id), check_versions_(std::move(check_versions)) {}
   Status Enter(const ObjectData& object, int64_t) override {
     if (HasType(object, type_id_)) {
       found = object;
       return Constraint("found");  // stops the walk; CheckUnused reports `found`
     }
+    if (object.base == BaseType::kDocument) {
+      // An earlier version may have it still.
+      Status versions = check_versions_(object);
+      if (versions.kind() == ErrorKind::kConstraint) {
+        in_use = versions;
+        return Constraint("found");
+      }
+      return versions;
+    }
     return OkStatus();
   }
   Status Leave() override { return OkStatus(); }
   std::optional<ObjectData> found;
+  std::optional<Status> in_use;  // what check_versions_ found
 
  private:
   const std::string& type_id_;
+  std::function<Status(const ObjectData&)> check_versions_;
 };
 
 }  // namespace
@@ -58,15 +74,28 @@ Status TypeUsage::CheckUnused(const std::string& type_id, bool has_markers) {
       return object.status();
     }
     if (HasType(*object, type_id)) return InUse(type_id, *object);
+    if (object->base == BaseType::kDocument) FOLIO_RETURN_IF_ERROR(AnyVersionUses(type_id, *target));
   }
   return OkStatus();
 }
 
+Status TypeUsage::AnyVersionUses(const std::string& type_id, const Target& t) {
+  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(t.loc));
+  return builder_.BuildAllVersions(t.loc, series, false, [&](ObjectData&& version) -> Status {
+    if (HasType(version, type_id)) return InUse(type_id, version);
+    return OkStatus();
+  });
+}
+
 Status TypeUsage::ScanEverything(const std::string& type_id) {
-  FindType finder(type_id);
+  FindType finder(type_id, [&](const ObjectData& document) -> Status {
+    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveId(document.series_id));
+    return AnyVersionUses(type_id, t);
+  });
   TreeRequest all;  // depth -1, every object, no limit
   Status walked = tree_.Visit(info_.root_folder_id, all, finder).status();
   if (finder.found) return InUse(type_id, *finder.found);
+  if (finder.in_use) return *finder.in_use;
   FOLIO_RETURN_IF_ERROR(walked);
   FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> relationships, relationships_.All());
   for (const ObjectData& r : relationships) {

@@ -19,16 +19,18 @@ namespace folio::repo {
 class TypeUsage {
  public:
   TypeUsage(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, Locator& locator,
-            ObjectBuilder& builder, Tree& tree, Relationships& relationships)
+            RecordReader& records, ObjectBuilder& builder, Tree& tree, Relationships& relationships)
       : fs_(fs),
         layout_(layout),
         info_(info),
         locator_(locator),
+        records_(records),
         builder_(builder),
         tree_(tree),
         relationships_(relationships) {}
 
-  // OK when no object of custom type `type_id` exists. With markers, reads them in
+  // OK when no object of custom type `type_id` exists, nor a version of a document
+  // that has it (an earlier version keeps the secondary types it had). With markers, reads them in
   // order and stops at the first that names an existing object of the type (markers of
   // objects deleted since cost a failed lookup each); a type created before markers
   // existed (`has_markers` false) is checked by walking the whole tree and the
@@ -39,12 +41,16 @@ class TypeUsage {
 
  private:
   Status InUse(const std::string& type_id, const ObjectData& object);
+  // InUse for the first version (or working copy) of the document at `t` that has
+  // `type_id`; OK when none has it.
+  Status AnyVersionUses(const std::string& type_id, const Target& t);
   Status ScanEverything(const std::string& type_id);
 
   Fs& fs_;
   const storage::RepoLayout& layout_;
   const RepositoryInfo& info_;
   Locator& locator_;
+  RecordReader& records_;
   ObjectBuilder& builder_;
   Tree& tree_;
   Relationships& relationships_;

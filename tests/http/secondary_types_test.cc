@@ -4,10 +4,13 @@
 // bulkUpdate's addSecondaryTypeId[N]/removeSecondaryTypeId[N]) in every body encoding,
 // their properties validated, stored in the sidecar and shown, queries FROM them, and
 // deleteType refused while an object has one.
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <fstream>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include "http/server_fixture.h"
 
@@ -332,6 +335,191 @@ TEST_CASE("Http secondary types: deleteType is refused while an object has the t
                 ->status == 200);
     CHECK(PostAs(c, base, Encoding::kJson, {{"cmisaction", "deleteType"}, {"typeId", "acme:tagged"}})->status == 200);
     GetJson(c, base + "?cmisselector=typeDefinition&typeId=acme:tagged", 404);
+  });
+}
+
+TEST_CASE("Http secondary types: a property may come from one type only") {
+  ServerFixture f;
+  ForEachVariant(f, [&](httplib::Client& c, const FixtureVariant& v, const std::string& base, const std::string& ids) {
+    // acme:labelled defines acme:label as acme:tagged does; acme:memo, a document type,
+    // defines acme:reviewer as acme:reviewed does.
+    auto labelled = PostType(c, v.repo,
+                             Json{{"id", "acme:labelled"},
+                                  {"parentId", v.prefix + "secondary"},
+                                  {"propertyDefinitions", {{"acme:label", {{"propertyType", "string"}}}}}});
+    REQUIRE(labelled);
+    REQUIRE_MESSAGE(labelled->status == 201, labelled->body);
+    auto memo = PostType(c, v.repo,
+                         Json{{"id", "acme:memo"},
+                              {"parentId", v.prefix + "document"},
+                              {"propertyDefinitions", {{"acme:reviewer", {{"propertyType", "string"}}}}}});
+    REQUIRE(memo);
+    REQUIRE_MESSAGE(memo->status == 201, memo->body);
+    const auto refused = [&](const httplib::Result& r, const std::vector<std::string>& named) {
+      REQUIRE(r);
+      CHECK(r->status == 409);
+      CHECK(BodyJson(r)["exception"] == "constraint");
+      for (const std::string& n : named) CHECK_MESSAGE(Message(r).find("'" + n + "'") != std::string::npos, Message(r));
+    };
+    refused(PostAs(c, base, Encoding::kJson, {{"cmisaction", "createDocument"}},
+                   Json{{v.prefix + "name", "two.txt"}, {ids, Json::array({"acme:tagged", "acme:labelled"})}}),
+            {"acme:label", "acme:tagged", "acme:labelled"});
+    refused(PostAs(c, base, Encoding::kJson, {{"cmisaction", "createDocument"}},
+                   Json{{v.prefix + "name", "memo.txt"},
+                        {v.prefix + "objectTypeId", "acme:memo"},
+                        {ids, "acme:reviewed"},
+                        {"acme:reviewer", "bob"}}),
+            {"acme:reviewer", "acme:memo", "acme:reviewed"});
+    GetJson(c, base + "/two.txt?succinct=true", 404);
+    GetJson(c, base + "/memo.txt?succinct=true", 404);
+    // Added by an update: refused, the object as it was.
+    auto made = PostAs(c, base, Encoding::kJson, {{"cmisaction", "createDocument"}, {"succinct", "true"}},
+                       Json{{v.prefix + "name", "one.txt"}, {ids, "acme:tagged"}, {"acme:label", "kept"}});
+    REQUIRE(made);
+    REQUIRE_MESSAGE(made->status == 201, made->body);
+    const std::string id = BodyJson(made)["succinctProperties"][v.prefix + "objectId"];
+    refused(PostAs(c, base, Encoding::kUrlencoded, {{"cmisaction", "update"}, {"objectId", id}},
+                   Json{{ids, Json::array({"acme:tagged", "acme:labelled"})}}),
+            {"acme:label", "acme:tagged", "acme:labelled"});
+    const Json o = GetObject(c, v.repo, id);
+    CHECK(o["succinctProperties"][ids] == Json::array({"acme:tagged"}));
+    CHECK(o["succinctProperties"]["acme:label"] == "kept");
+  });
+}
+
+TEST_CASE("Http secondary types: deleteType is refused while an earlier version has the type") {
+  ServerFixture f;
+  ForEachVariant(f, [&](httplib::Client& c, const FixtureVariant& v, const std::string& base, const std::string& ids) {
+    auto made = PostAs(c, base, Encoding::kJson, {{"cmisaction", "createDocument"}, {"succinct", "true"}},
+                       Json{{v.prefix + "name", "was-tagged.txt"}, {ids, "acme:tagged"}, {"acme:label", "then"}});
+    REQUIRE(made);
+    REQUIRE_MESSAGE(made->status == 201, made->body);
+    const std::string series = BodyJson(made)["succinctProperties"][v.prefix + "versionSeriesId"];
+    auto pwc = PostAs(c, base, Encoding::kJson, {{"cmisaction", "checkOut"}, {"objectId", series}, {"succinct", "true"}},
+                      Json::object());
+    REQUIRE(pwc);
+    REQUIRE_MESSAGE(pwc->status == 201, pwc->body);
+    // The new version drops it; version 1.0 keeps it.
+    auto in = PostAs(c, base, Encoding::kJson,
+                     {{"cmisaction", "checkIn"},
+                      {"objectId", BodyJson(pwc)["succinctProperties"][v.prefix + "objectId"].get<std::string>()},
+                      {"succinct", "true"}},
+                     Json{{ids, nullptr}});
+    REQUIRE(in);
+    REQUIRE_MESSAGE(in->status == 201, in->body);
+    CHECK(BodyJson(in)["succinctProperties"][ids].is_null());
+    CHECK(GetObject(c, v.repo, series + ";1.0")["succinctProperties"]["acme:label"] == "then");
+    auto refused = PostAs(c, base, Encoding::kJson, {{"cmisaction", "deleteType"}, {"typeId", "acme:tagged"}});
+    REQUIRE(refused);
+    CHECK(refused->status == 409);
+    CHECK(BodyJson(refused)["exception"] == "constraint");
+    CHECK_MESSAGE(Message(refused).find(series + ";1.0") != std::string::npos, Message(refused));
+    // The version still reads with its type's definitions.
+    CHECK(GetObject(c, v.repo, series + ";1.0", false)["properties"]["acme:label"]["type"] == "string");
+    // The document gone, the type may go.
+    REQUIRE(PostAs(c, base, Encoding::kJson, {{"cmisaction", "delete"}, {"objectId", series}}, Json::object())->status ==
+            200);
+    CHECK(PostAs(c, base, Encoding::kJson, {{"cmisaction", "deleteType"}, {"typeId", "acme:tagged"}})->status == 200);
+  });
+}
+
+TEST_CASE("Http secondary types: createDocumentFromSource keeps the source's, or takes those the request lists") {
+  ServerFixture f;
+  ForEachVariant(f, [&](httplib::Client& c, const FixtureVariant& v, const std::string& base, const std::string& ids) {
+    Upload up{"source text", "src.txt", "text/plain"};
+    auto src = PostAs(c, base, Encoding::kMultipart, {{"cmisaction", "createDocument"}, {"succinct", "true"}},
+                      Json{{v.prefix + "name", "src.txt"},
+                           {ids, "acme:tagged"},
+                           {"acme:label", "red"},
+                           {"acme:count", "3"},
+                           {"acme:due", "2026-12-24T10:00:00.000Z"}},
+                      &up);
+    REQUIRE(src);
+    REQUIRE_MESSAGE(src->status == 201, src->body);
+    const Json source = BodyJson(src)["succinctProperties"];
+    const auto copy = [&](const Json& props, int status = 201) {
+      auto r = PostAs(c, base, Encoding::kJson,
+                      {{"cmisaction", "createDocumentFromSource"},
+                       {"sourceId", source[v.prefix + "objectId"].get<std::string>()},
+                       {"succinct", "true"}},
+                      props);
+      REQUIRE(r);
+      CHECK_MESSAGE(r->status == status, r->body);
+      return BodyJson(r);
+    };
+    // Nothing said: the copy has the source's secondary types and their values.
+    Json same = copy(Json{{v.prefix + "name", "copy-same.txt"}})["succinctProperties"];
+    CHECK(same[ids] == Json::array({"acme:tagged"}));
+    CHECK(same["acme:label"] == "red");
+    CHECK(same["acme:count"] == 3);
+    CHECK(same["acme:due"] == source["acme:due"]);
+    // A value of one of them changed by the request.
+    Json relabelled = copy(Json{{v.prefix + "name", "copy-blue.txt"}, {"acme:label", "blue"}})["succinctProperties"];
+    CHECK(relabelled[ids] == Json::array({"acme:tagged"}));
+    CHECK(relabelled["acme:label"] == "blue");
+    CHECK(relabelled["acme:count"] == 3);
+    // Others listed: those replace the source's, whose values are not copied.
+    Json other = copy(Json{{v.prefix + "name", "copy-reviewed.txt"}, {ids, Json::array({"acme:reviewed"})},
+                           {"acme:reviewer", "bob"}})["succinctProperties"];
+    CHECK(other[ids] == Json::array({"acme:reviewed"}));
+    CHECK(other["acme:reviewer"] == "bob");
+    CHECK_FALSE(other.contains("acme:label"));
+    CHECK_FALSE(other.contains("acme:count"));
+    // None: a copy without secondary types.
+    Json none = copy(Json{{v.prefix + "name", "copy-none.txt"}, {ids, nullptr}})["succinctProperties"];
+    CHECK(none[ids].is_null());
+    CHECK_FALSE(none.contains("acme:label"));
+    // Validated as createDocument: a required property missing, a bad value.
+    Json missing = copy(Json{{v.prefix + "name", "copy-bad.txt"}, {ids, "acme:reviewed"}}, 409);
+    CHECK(missing["exception"] == "constraint");
+    CHECK(missing["message"].get<std::string>().find("acme:reviewer") != std::string::npos);
+    Json bad = copy(Json{{v.prefix + "name", "copy-bad.txt"}, {"acme:count", "many"}}, 400);
+    CHECK(bad["exception"] == "invalidArgument");
+    CHECK(bad["message"].get<std::string>().find("acme:count") != std::string::npos);
+    GetJson(c, base + "/copy-bad.txt?succinct=true", 404);
+    // The copy's content is the source's.
+    auto content = c.Get((base + "/copy-reviewed.txt").c_str());
+    REQUIRE(content);
+    CHECK(content->body == "source text");
+  });
+}
+
+TEST_CASE("Http secondary types: CONTAINS in a query FROM one searches the text of the objects that have it") {
+  ServerFixture f;
+  ForEachVariant(f, [&](httplib::Client& c, const FixtureVariant& v, const std::string& base, const std::string& ids) {
+    for (const auto& [name, tagged, text] : {std::tuple{"fox-tagged.txt", true, "the quick brown fox"},
+                                             std::tuple{"fox-plain.txt", false, "the quick brown fox"},
+                                             std::tuple{"dog-tagged.txt", true, "a lazy dog"}}) {
+      Upload up{text, name, "text/plain"};
+      Json props{{v.prefix + "name", name}};
+      if (tagged) {
+        props[ids] = "acme:tagged";
+        props["acme:label"] = "animal";
+      }
+      auto r = PostAs(c, base, Encoding::kMultipart, {{"cmisaction", "createDocument"}}, props, &up);
+      REQUIRE(r);
+      REQUIRE_MESSAGE(r->status == 201, r->body);
+    }
+    const auto names = [&](const std::string& q) {
+      const Json all = GetJson(c, base + "?cmisselector=query&succinct=true&q=" + httplib::detail::encode_query_param(q));
+      std::vector<std::string> out;
+      for (const Json& r : all["results"]) out.push_back(r["succinctProperties"][v.prefix + "name"]);
+      std::sort(out.begin(), out.end());
+      return out;
+    };
+    CHECK(names("SELECT cmis:name FROM acme:tagged WHERE CONTAINS('fox')") == std::vector<std::string>{"fox-tagged.txt"});
+    CHECK(names("SELECT cmis:name FROM acme:tagged WHERE CONTAINS('quick OR lazy')") ==
+          std::vector<std::string>{"dog-tagged.txt", "fox-tagged.txt"});
+    CHECK(names("SELECT cmis:name FROM acme:tagged WHERE CONTAINS('fox') AND acme:label = 'animal'") ==
+          std::vector<std::string>{"fox-tagged.txt"});
+    CHECK(names("SELECT cmis:name FROM cmis:document WHERE CONTAINS('fox')") ==
+          std::vector<std::string>{"fox-plain.txt", "fox-tagged.txt"});
+    // SCORE() as in any full-text query.
+    const Json scored = GetJson(
+        c, base + "?cmisselector=query&succinct=true&q=" +
+               httplib::detail::encode_query_param("SELECT cmis:name, SCORE() AS s FROM acme:tagged WHERE CONTAINS('fox')"));
+    REQUIRE(scored["results"].size() == 1);
+    CHECK(scored["results"][0]["succinctProperties"]["s"].is_number());
   });
 }
 

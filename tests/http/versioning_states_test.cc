@@ -1,6 +1,7 @@
 // Versioning over HTTP (docs/API.md §6.4, §7.10, §5, §6): every row of the state
 // table and every rule, through a mixed history, in both variants and each encoding.
 #include <algorithm>
+#include <fstream>
 #include <vector>
 
 #include "http/versioning_support.h"
@@ -432,6 +433,96 @@ TEST_CASE("Http versioning: getAllVersions targets, order, filter and succinct")
       CHECK(detailed[0]["properties"][v.Id("versionLabel")]["id"] == v.Id("versionLabel"));
       REQUIRE(PostAs(c, doc, Encoding::kJson, {{"operation", "cancelCheckOut"}})->status == 200);
     }
+  }
+}
+
+// getAllVersions gives the JSON of an earlier version again while its record, its
+// series and its types are as they were (api/kept_versions.h): each answer must still be
+// what getObject of each version says, whatever changed in between.
+TEST_CASE("Http versioning: getAllVersions is what getObject of each version says, after every change") {
+  ServerFixture f;
+  auto c = f.Client();
+  for (const Var& v : {kVarA, kVarB}) {
+    CAPTURE(v.repo);
+    auto made = c.Post(("/demo/" + v.repo).c_str(),
+                       Json{{"operation", "createType"},
+                            {"type", {{"id", "acme:kept"}, {"parentId", v.p + "document"},
+                                      {"propertyDefinitions", {{"acme:note", {{"propertyType", "string"}}}}}}}}
+                           .dump(),
+                       "application/json");
+    REQUIRE(made);
+    REQUIRE_MESSAGE(made->status == 201, made->body);
+    Upload up{"one", "kept.txt", "text/plain"};
+    auto d = PostAs(c, v.Url() + "/docs", Encoding::kMultipart, {{"operation", "createObject"}},
+                    Json{{v.Id("name"), "kept.txt"}, {v.Id("objectTypeId"), "acme:kept"}, {"acme:note", "first"}}, &up);
+    REQUIRE(d);
+    REQUIRE_MESSAGE(d->status == 201, d->body);
+    const std::string doc = v.Url() + "/docs/kept.txt";
+    for (int i = 0; i < 2; ++i) {
+      REQUIRE(PostAs(c, doc, Encoding::kJson, {{"operation", "checkOut"}})->status == 201);
+      REQUIRE(PostAs(c, doc, Encoding::kJson, {{"operation", "checkIn"}, {"major", "false"}})->status == 201);
+    }
+    // Every entry is getObject's answer for its id (the same form and options).
+    const auto same_as_each = [&](const std::string& options) {
+      auto r = c.Get((doc + "/versions?" + options).c_str());
+      REQUIRE(r);
+      REQUIRE_MESSAGE(r->status == 200, r->body);
+      const Json all = BodyJson(r);
+      REQUIRE(all.size() >= 3);
+      for (const Json& entry : all) {
+        const std::string id = Get(Flat(entry), v.Id("objectId"));
+        CAPTURE(id);
+        auto one = c.Get((v.Url() + "?cmisselector=object&objectId=" + id + "&" + options).c_str());
+        REQUIRE(one);
+        REQUIRE(one->status == 200);
+        CHECK(BodyJson(one) == entry);
+      }
+      return all;
+    };
+    for (const std::string& options :
+         std::vector<std::string>{"succinct=true", "succinct=false", "succinct=true&dateTimeFormat=extended",
+                                  "succinct=true&filter=" + v.Id("objectId") + ",acme:note"}) {
+      CAPTURE(options);
+      const Json first = same_as_each(options);
+      CHECK(same_as_each(options) == first);  // made of what the first kept
+    }
+    const std::string records = f.dir() + "/demo/" + v.repo + "/docs/.folio/docs/kept.txt/";
+    // An earlier version's record edited by hand: its next answer says what it says.
+    const std::string original = ReadDiskFile(records + "1.1.json");
+    Json edited = Json::parse(original);
+    edited["properties"]["acme:note"] = "by hand";
+    { std::ofstream(records + "1.1.json", std::ios::trunc) << edited.dump(); }
+    Json all = same_as_each("succinct=true");
+    CHECK(Get(Flat(all[1]), "acme:note") == "by hand");
+    CHECK(Get(Flat(all[0]), "acme:note") == "first");
+    // Damaged: refused, not answered from what was kept; mended: answered again.
+    { std::ofstream(records + "1.1.json", std::ios::trunc) << "{\"label\": "; }
+    auto damaged = c.Get((doc + "/versions?succinct=true").c_str());
+    REQUIRE(damaged);
+    CHECK(damaged->status == 500);
+    CHECK(ErrorName(damaged) == "storage");
+    CHECK_MESSAGE(ErrorMessage(damaged).find("1.1.json") != std::string::npos, ErrorMessage(damaged));
+    { std::ofstream(records + "1.1.json", std::ios::trunc) << original; }
+    all = same_as_each("succinct=true");
+    CHECK(Get(Flat(all[1]), "acme:note") == "first");
+    // A check-out changes what every version says of its series.
+    REQUIRE(PostAs(c, doc, Encoding::kJson, {{"operation", "checkOut"}})->status == 201);
+    all = same_as_each("succinct=true");
+    REQUIRE(all.size() == 4);
+    for (const Json& entry : all) CHECK(Get(Flat(entry), v.Id("isVersionSeriesCheckedOut")) == true);
+    REQUIRE(PostAs(c, doc, Encoding::kJson, {{"operation", "cancelCheckOut"}})->status == 200);
+    // The type's definition changed: the detailed form of every version shows it.
+    auto type = c.Get((v.Url() + "?cmisselector=typeDefinition&typeId=acme:kept").c_str());
+    REQUIRE(type);
+    REQUIRE(type->status == 200);
+    Json t = BodyJson(type);
+    t["propertyDefinitions"]["acme:note"]["displayName"] = "Shown";
+    auto updated = c.Post(("/demo/" + v.repo).c_str(), Json{{"operation", "updateType"}, {"type", t}}.dump(),
+                          "application/json");
+    REQUIRE(updated);
+    REQUIRE_MESSAGE(updated->status == 200, updated->body);
+    all = same_as_each("succinct=false");
+    for (const Json& entry : all) CHECK(entry["properties"]["acme:note"]["displayName"] == "Shown");
   }
 }
 

@@ -247,12 +247,16 @@ Result<Response> CreateDocumentFromSource(Context& ctx) {
   if (type.value("baseId", "") != kTypeDocument) {
     return InvalidArgument("type '" + obj.type_id + "' is not a " + Shown(ctx, kTypeDocument) + " type");
   }
-  // The source's settable properties that the new type or the source's secondary types
-  // (which the copy keeps) have, then the request's.
+  // The source's settable properties that the new type or the copy's secondary types
+  // have, then the request's. The copy keeps the source's secondary types unless the
+  // request lists others (docs/API.md §6.6): the properties of those it leaves out are
+  // not copied.
   Json defs = type.value("propertyDefinitions", Json::object());
-  if (auto listed = source.properties.find(std::string(kPropSecondaryObjectTypeIds));
-      listed != source.properties.end() && listed->is_array()) {
-    for (const Json& secondary_id : *listed) {
+  Json listed = source.properties.value(std::string(kPropSecondaryObjectTypeIds), Json());
+  if (auto it = given.find(std::string(kPropSecondaryObjectTypeIds)); it != given.end()) listed = *it;
+  if (listed.is_string()) listed = Json::array({listed});
+  if (listed.is_array()) {
+    for (const Json& secondary_id : listed) {
       if (!secondary_id.is_string()) continue;
       auto secondary = ctx.repo->GetTypeDefinition(secondary_id.get<std::string>());
       if (!secondary.ok()) continue;  // the engine refuses the copy, naming it

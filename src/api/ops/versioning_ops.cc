@@ -2,13 +2,50 @@
 // cancelCheckOut, getAllVersions and the checked-out list, on the engine's primitives.
 // The engine owns the rules and failures; this file picks the target and renders.
 #include <algorithm>
+#include <optional>
+#include <string_view>
 
 #include "api/cmis_names.h"
 #include "api/acl_input.h"
+#include "api/kept_versions.h"
 #include "api/ops/ops.h"
+#include "repo/version_reuse.h"
 
 namespace folio::api::ops {
 namespace {
+
+// The JSON of earlier versions kept for getAllVersions, in this process, by repository,
+// rendering and version id (api/kept_versions.h).
+KeptVersions& Kept() {
+  static KeptVersions kept;
+  return kept;
+}
+
+// A getAllVersions answer's reader of Kept(): tells the builder which versions it holds
+// (repo/version_reuse.h) and keeps what it writes of the others.
+class KeptReuse : public repo::VersionReuse {
+ public:
+  // `prefix`: the repository and the rendering, as keys of Kept() begin.
+  explicit KeptReuse(std::string prefix) : prefix_(std::move(prefix)) {}
+  bool Has(const std::string& id, const std::string& stamp) override {
+    key_.assign(prefix_).append(id);
+    found_.clear();
+    return Kept().AppendIfKept(key_, stamp, found_);
+  }
+  // Appends the JSON Has found.
+  void AppendFound(std::string& out) const { out.append(found_); }
+  // Keeps `json`, written of version `id`, under the stamp it was handed with.
+  void Keep(const std::string& id, std::string_view json) {
+    if (stamp().empty()) return;
+    key_.assign(prefix_).append(id);
+    Kept().Keep(key_, stamp(), json);
+  }
+
+ private:
+  std::string prefix_;
+  std::string key_;
+  std::string found_;
+};
 
 // The working copy a checkIn or cancelCheckOut addresses (docs/API.md §7.10: "by path or
 // objectId"). An objectId is taken as given, so that a version id fails with
@@ -92,6 +129,13 @@ Result<Response> GetAllVersions(Context& ctx) {
   // newest first, working copy first (docs/API.md §7.10). Each version is written as it is
   // built and then dropped: a long series is never held whole.
   FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
+  FOLIO_ASSIGN_OR_RETURN(const RenderOptions rendering, ctx.Rendering());
+  FOLIO_ASSIGN_OR_RETURN(const bool with_actions, ctx.params.GetBool("includeAllowableActions", false));
+  // An earlier version is the same JSON while its stamp is (repo/version_reuse.h):
+  // written once, then given again without its record being read. Not with allowable
+  // actions, which are the caller's.
+  std::optional<KeptReuse> reuse;
+  if (!with_actions) reuse.emplace(ctx.domain_id + "/" + ctx.repository_id + "\n" + RenderingKey(rendering) + "\n");
   std::string body;
   size_t expected = 0;
   const auto restart = [&](size_t count) {
@@ -102,8 +146,14 @@ Result<Response> GetAllVersions(Context& ctx) {
   const auto write = [&](const ObjectData& v) {
     const bool first = body.size() == 1;
     if (!first) body += ',';
-    JsonWriter w(body);
-    writer.Write(v, w);
+    if (reuse && &v == &reuse->stand_in()) {
+      reuse->AppendFound(body);
+    } else {
+      const size_t at = body.size();
+      JsonWriter w(body);
+      writer.Write(v, w);
+      if (reuse) reuse->Keep(v.id, std::string_view(body).substr(at));
+    }
     // The first object tells how big they are: one allocation for the whole answer
     // instead of a doubling copy per power of two of a body of megabytes.
     if (first) body.reserve(body.size() * expected + expected + 16);

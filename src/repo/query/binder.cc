@@ -206,6 +206,28 @@ class Binder {
     return out;
   }
 
+  // cmis:document and every type below it that is full-text indexed, whatever their
+  // includedInSupertypeQuery: the types of the documents a text search may match.
+  Result<std::vector<std::string>> IndexedDocumentTypes() {
+    std::vector<std::string> out;
+    FOLIO_ASSIGN_OR_RETURN(Json document, repo_.GetTypeDefinition(cmis::kDocument));
+    if (FromJson(document).fulltext_indexed) out.push_back(cmis::kDocument);
+    std::deque<std::string> todo{cmis::kDocument};
+    size_t walked = 0;
+    while (!todo.empty() && walked < kMaxTypesWalked) {
+      const std::string parent = todo.front();
+      todo.pop_front();
+      FOLIO_ASSIGN_OR_RETURN(std::vector<Json> children, repo_.GetTypeChildren(parent));
+      for (const Json& c : children) {
+        TypeInfo t = FromJson(c);
+        ++walked;
+        if (t.fulltext_indexed) out.push_back(t.id);
+        todo.push_back(t.id);
+      }
+    }
+    return out;
+  }
+
   Status CheckQualifier(const std::string& qualifier, const SourcePos& pos) const {
     if (qualifier.empty() || qualifier == q_.from_alias || qualifier == q_.from || qualifier == from_.id) {
       return OkStatus();
@@ -363,16 +385,19 @@ class Binder {
 
   Result<std::unique_ptr<BoundExpr>> BindContains(const Expr& e, std::unique_ptr<BoundExpr> b, bool negate) {
     FOLIO_RETURN_IF_ERROR(CheckQualifier(e.qualifier, e.pos));
-    if (from_.base_id != cmis::kDocument) {
+    if (from_.base_id == cmis::kSecondary) {
+      // The objects that have the type are searched as their own type says: documents
+      // of a full-text indexed type match, nothing else does (docs/API.md §6.6).
+      FOLIO_ASSIGN_OR_RETURN(b->text_types, IndexedDocumentTypes());
+      if (b->text_types.empty()) b->text_types.push_back("");  // no type is "": none matches
+    } else if (from_.base_id != cmis::kDocument) {
       return InvalidArgument("CONTAINS (at " + DescribePos(e.pos) + ") needs a full-text indexed type, but '" +
                              q_.from + "' is not: only documents are indexed");
-    }
-    if (!from_.fulltext_indexed) {
+    } else if (!from_.fulltext_indexed) {
       return InvalidArgument("CONTAINS (at " + DescribePos(e.pos) + ") needs a full-text indexed type, but '" +
                              q_.from + "' is not (its fulltextIndexed is false)");
-    }
-    // Objects of covered subtypes that are not full-text indexed never match.
-    if (!unindexed_.empty()) {
+    } else if (!unindexed_.empty()) {
+      // Objects of covered subtypes that are not full-text indexed never match.
       for (const std::string& id : covered_) {
         if (!unindexed_.count(id)) b->text_types.push_back(id);
       }

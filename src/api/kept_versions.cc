@@ -1,0 +1,51 @@
+// Kept getAllVersions JSON; see kept_versions.h.
+#include "api/kept_versions.h"
+
+namespace folio::api {
+
+bool KeptVersions::AppendIfKept(const std::string& key, std::string_view stamp, std::string& out) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto it = kept_.find(key);
+  if (it == kept_.end() || it->second.stamp != stamp) return false;
+  out.append(it->second.json);
+  return true;
+}
+
+void KeptVersions::Keep(const std::string& key, std::string_view stamp, std::string_view json) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto it = kept_.find(key);
+  if (it != kept_.end()) {
+    bytes_ -= Bytes(it->first, it->second);
+    kept_.erase(it);
+  }
+  Kept k{std::string(stamp), std::string(json)};
+  const size_t bytes = Bytes(key, k);
+  if (bytes > max_bytes_) return;
+  if (bytes_ + bytes > max_bytes_) {
+    kept_.clear();
+    bytes_ = 0;
+  }
+  bytes_ += bytes;
+  kept_.emplace(key, std::move(k));
+}
+
+void KeptVersions::Clear() {
+  std::lock_guard<std::mutex> lock(mu_);
+  kept_.clear();
+  bytes_ = 0;
+}
+
+std::string RenderingKey(const RenderOptions& options) {
+  std::string key;
+  key += options.variant == Variant::kA ? 'A' : 'B';
+  key += options.succinct ? 's' : 'd';
+  key += options.extended_dates ? 'x' : 'm';
+  if (options.filter) {
+    for (const std::string& id : *options.filter) key.append(",").append(id);
+  } else {
+    key += '*';
+  }
+  return key;
+}
+
+}  // namespace folio::api

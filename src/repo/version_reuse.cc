@@ -1,0 +1,17 @@
+// The reader of getAllVersions installed on a thread; see version_reuse.h.
+#include "repo/version_reuse.h"
+
+namespace folio::repo {
+namespace {
+
+thread_local VersionReuse* t_current = nullptr;
+
+}  // namespace
+
+VersionReuse::VersionReuse() : outer_(t_current) { t_current = this; }
+
+VersionReuse::~VersionReuse() { t_current = outer_; }
+
+VersionReuse* VersionReuse::Current() { return t_current; }
+
+}  // namespace folio::repo
