@@ -515,6 +515,15 @@ TEST_CASE("Fixture: every write answers Folio-Change-Token, the token of its las
   }
 }
 
+// The ids of `frames` that have one (events, not comments nor resets), in order.
+std::vector<std::string> IdsOf(const std::vector<Frame>& frames) {
+  std::vector<std::string> ids;
+  for (const Frame& f : frames) {
+    if (!f.id.empty()) ids.push_back(f.id);
+  }
+  return ids;
+}
+
 TEST_CASE("Fixture: GET /-/events streams every change as it is committed, from Last-Event-ID") {
   ServerFixture server(FixtureConfig());
   auto c = server.Client();
@@ -523,11 +532,13 @@ TEST_CASE("Fixture: GET /-/events streams every change as it is committed, from 
   CHECK(events.status() == 200);
   CHECK(events.content_type().rfind("text/event-stream", 0) == 0);
   std::string last_alpha;
+  std::vector<std::string> after_alpha;  // the ids of the events after alpha's
   for (const FixtureVariant& v : kFixtureVariants) {
     CAPTURE(v.repo);
     auto created = CreateDoc(c, v.repo, "e.txt");
     REQUIRE(created->status == 201);
     const std::string token = ChangeToken(created);
+    if (!last_alpha.empty()) after_alpha.push_back(token);
     if (v.repo == "alpha") last_alpha = token;
     std::vector<Frame> frames = events.WaitForId(token);
     REQUIRE(!frames.empty());
@@ -545,11 +556,10 @@ TEST_CASE("Fixture: GET /-/events streams every change as it is committed, from 
   REQUIRE(del->status == 200);
   std::vector<Frame> frames = events.WaitForId(ChangeToken(del));
   CHECK(frames.back().event == "deleted");
-  // From Last-Event-ID: the events after it (of its repository), then the live ones.
+  after_alpha.push_back(ChangeToken(del));
+  // From Last-Event-ID: the events of every repository after it.
   EventReader resumed(server.port(), last_alpha);
-  std::vector<Frame> again = resumed.WaitForId(ChangeToken(del));
-  REQUIRE(!again.empty());
-  CHECK(again.front().id == ChangeToken(del));
+  CHECK(IdsOf(resumed.WaitForId(ChangeToken(del))) == after_alpha);
   auto bad = c.Get("/-/events", {{"Last-Event-ID", "nonsense"}});
   CHECK(bad->status == 400);
   CHECK(BodyJson(bad)["message"].get<std::string>().find("Last-Event-ID") != std::string::npos);
@@ -560,6 +570,48 @@ TEST_CASE("Fixture: GET /-/events streams every change as it is committed, from 
   REQUIRE(after->status == 201);
   frames = events.WaitForId(ChangeToken(after));
   CHECK(frames.back().id == ChangeToken(after));
+}
+
+TEST_CASE("Fixture: a stream resumed with Last-Event-ID gets every repository's missed events, once, in order") {
+  ServerFixture server(FixtureConfig());
+  auto c = server.Client();
+  auto write = [&](const std::string& repo, const std::string& name) {
+    auto r = CreateDoc(c, repo, name);
+    REQUIRE(r);
+    REQUIRE(r->status == 201);
+    return ChangeToken(r);
+  };
+  std::string last_seen;
+  {
+    EventReader events(server.port());
+    events.WaitOpen();
+    const std::vector<std::string> seen = {write("alpha", "a1.txt"), write("beta", "b1.txt"), write("alpha", "a2.txt")};
+    CHECK(IdsOf(events.WaitForId(seen.back())) == seen);
+    last_seen = seen.back();
+  }  // the subscriber goes away
+  // Written while it was away, in both repositories, in turn.
+  std::vector<std::string> missed;
+  for (int i = 0; i < 3; ++i) {
+    missed.push_back(write("beta", "away-b" + std::to_string(i) + ".txt"));
+    missed.push_back(write("alpha", "away-a" + std::to_string(i) + ".txt"));
+  }
+  {
+    EventReader resumed(server.port(), last_seen);
+    resumed.WaitOpen();
+    REQUIRE(resumed.status() == 200);
+    missed.push_back(write("beta", "live.txt"));  // and then the live events
+    CHECK(IdsOf(resumed.WaitForId(missed.back())) == missed);
+    last_seen = missed.back();
+  }
+  // Away across a reset: the reset, then the new state's events only.
+  write("alpha", "lost-in-reset.txt");
+  REQUIRE(c.Post("/-/reset")->status == 200);
+  const std::string after_reset = write("beta", "after-reset.txt");
+  EventReader resumed(server.port(), last_seen);
+  std::vector<Frame> frames = resumed.WaitForId(after_reset);
+  REQUIRE(frames.size() == 2);
+  CHECK(frames[0].event == "reset");
+  CHECK(frames[1].id == after_reset);
 }
 
 TEST_CASE("Fixture: 20 subscribers get all of 10,000 writes in log order, none lost or repeated") {
