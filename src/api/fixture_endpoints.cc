@@ -1,7 +1,11 @@
 // The test-fixture endpoints of the service (docs/API.md §14): /-/reset, /-/snapshots,
 // /-/events, and requests that carry Folio-Fault. Part of api::Service (dispatch.h).
+#include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
 #include <thread>
 
 #include "api/auth/authenticator.h"
@@ -134,6 +138,66 @@ Response Service::RunWithFault(const Request& request) {
 }
 
 namespace {
+
+// Events a stream resumed after `base`/`token` missed: `missed` (what the hub
+// published since), read from the change logs of `store`, in the order published; a
+// repository's events that the hub was not told of (written by another process, or
+// not yet published) come after the event before them in its log. Without a reset
+// since, the events of `base` after `token` are all sent. Errors: kObjectNotFound when
+// `base` is no repository (and no reset came since); kConstraint past 100,000 events;
+// kStorage when a change log cannot be read.
+Result<std::vector<fixture::EventFrame>> MissedFrames(Store& store, const std::string& base, uint64_t token,
+                                                      const fixture::EventHub::Missed& missed) {
+  constexpr size_t kMaxBacklog = 100000;
+  // Where each repository's log is read from, in the order the repositories come.
+  std::vector<std::pair<std::string, uint64_t>> from;
+  auto note = [&](const std::string& b, uint64_t t) {
+    for (auto& [name, first] : from) {
+      if (name == b) {
+        first = std::min(first, t);
+        return;
+      }
+    }
+    from.emplace_back(b, t);
+  };
+  if (missed.replaced.empty()) note(base, token + 1);
+  for (const auto& [b, t] : missed.events) note(b, t);
+  std::map<std::string, std::deque<fixture::EventFrame>> logged;  // per repository, in log order
+  size_t total = 0;
+  for (const auto& [b, first] : from) {
+    const size_t slash = b.find('/');
+    auto repo = store.GetRepository(b.substr(0, slash), b.substr(slash + 1));
+    if (!repo.ok()) {
+      if (b == base && missed.replaced.empty()) return repo.status();
+      continue;  // removed since: its events went with it
+    }
+    std::deque<fixture::EventFrame>& frames = logged[b];
+    for (uint64_t next = first;;) {
+      FOLIO_ASSIGN_OR_RETURN(ChangeLogPage page, (*repo)->ReadChanges(next, 1000));
+      for (const ChangeEventInfo& e : page.events) {
+        frames.push_back(fixture::MakeEventFrame(b, (*repo)->info().variant, e));
+      }
+      total += page.events.size();
+      if (total > kMaxBacklog) {
+        return Constraint("Last-Event-ID '" + base + "/" + std::to_string(token) + "' is more than 100,000 events "
+                          "behind: read the change logs with getContentChanges instead");
+      }
+      if (!page.has_more || page.events.empty()) break;
+      next = page.events.back().token + 1;
+    }
+  }
+  std::vector<fixture::EventFrame> backlog;
+  if (!missed.replaced.empty()) backlog.push_back(fixture::EventFrame{"", 0, missed.replaced});
+  auto send_until = [&](std::deque<fixture::EventFrame>& frames, uint64_t last) {
+    while (!frames.empty() && frames.front().token <= last) {
+      backlog.push_back(std::move(frames.front()));
+      frames.pop_front();
+    }
+  };
+  for (const auto& [b, t] : missed.events) send_until(logged[b], t);
+  for (const auto& [b, first] : from) send_until(logged[b], UINT64_MAX);
+  return backlog;
+}
 
 Status NoStates() {
   return NotSupported("this server keeps no start state or snapshots (it is read-only, or was made without them)");
@@ -303,8 +367,9 @@ Response Service::HandleFixture(const Request& request) {
                     : NotSupported("the server is stopping"),
                 operation);
   }
-  // From Last-Event-ID ("domain/repository/token"): the events of that repository after
-  // it, from its change log, then the live ones (subscribed first: none falls between).
+  // From Last-Event-ID ("domain/repository/token"): the events of every repository
+  // published after it (EventHub::Since), read from their change logs, then the live
+  // ones (subscribed first: none falls between).
   std::vector<fixture::EventFrame> backlog;
   if (!request.last_event_id.empty()) {
     const std::string& id = request.last_event_id;
@@ -318,26 +383,10 @@ Response Service::HandleFixture(const Request& request) {
                                   "(domain/repository/token), got '" + id.substr(0, 100) + "'"),
                   operation);
     }
-    const std::string domain = id.substr(0, first);
-    const std::string repository = id.substr(first + 1, last - first - 1);
     std::shared_lock<fixture::StateLock> state(state_mu_);
-    auto repo = store_->GetRepository(domain, repository);
-    if (!repo.ok()) return fail(repo.status(), operation);
-    const std::string base = domain + "/" + repository;
-    for (uint64_t from = token + 1;;) {
-      auto page = (*repo)->ReadChanges(from, 1000);
-      if (!page.ok()) return fail(page.status(), operation);
-      for (const ChangeEventInfo& e : page->events) {
-        backlog.push_back(fixture::MakeEventFrame(base, (*repo)->info().variant, e));
-      }
-      if (!page->has_more || page->events.empty()) break;
-      from = page->events.back().token + 1;
-      if (backlog.size() > 100000) {
-        return fail(Constraint("Last-Event-ID '" + id + "' is more than 100,000 events behind: read the change log "
-                               "with getContentChanges instead"),
-                    operation);
-      }
-    }
+    auto missed = MissedFrames(*store_, id.substr(0, last), token, hub.Since(id.substr(0, last), token));
+    if (!missed.ok()) return fail(missed.status(), operation);
+    backlog = std::move(*missed);
   }
   Response r;
   r.content_type = "text/event-stream; charset=utf-8";

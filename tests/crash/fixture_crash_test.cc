@@ -5,10 +5,12 @@
 // back; the next start removes what the killed one left beside it.
 #include <doctest/doctest.h>
 
+#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <random>
 
@@ -50,6 +52,54 @@ std::string StateOf(const std::string& dir) {
   return found;
 }
 
+// A child switching `data` between the start state and snapshot "snap" for ever (the
+// first switch to the snapshot), writing a byte to its pipe after each exchange.
+struct Switcher {
+  pid_t pid = -1;
+  int fd = -1;  // the read end of its pipe
+
+  Switcher(const std::string& data, const std::string& start, const std::string& snapshots) {
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      ::close(fds[0]);
+      auto states = api::fixture::DataStates::Open({data, start, snapshots, /*durable=*/true});
+      if (!states.ok()) _exit(2);
+      for (int i = 0;; ++i) {
+        auto staged = (*states)->Stage(i % 2 == 0 ? "snap" : "");
+        if (!staged.ok()) _exit(3);
+        if (!(*states)->SwapIn(*staged).ok()) _exit(4);
+        if (::write(fds[1], "x", 1) != 1) _exit(5);
+        (*states)->Discard(*staged);
+      }
+    }
+    ::close(fds[1]);
+    fd = fds[0];
+  }
+  ~Switcher() { ::close(fd); }
+
+  // Waits (up to 30 s each) until `n` more exchanges are done; false when the child
+  // stopped or took too long.
+  bool WaitSwaps(int n) {
+    for (int i = 0; i < n; ++i) {
+      pollfd p{fd, POLLIN, 0};
+      char c;
+      if (::poll(&p, 1, 30000) != 1 || ::read(fd, &c, 1) != 1) return false;
+    }
+    return true;
+  }
+
+  // Kills the child; true when it was still switching (never failed) then.
+  bool Kill() {
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFSIGNALED(status);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("Fixture crash: a reset or restore killed at any moment leaves one whole state") {
@@ -63,28 +113,33 @@ TEST_CASE("Fixture crash: a reset or restore killed at any moment leaves one who
   std::filesystem::copy(root / "snap-src", snapshots + "/snap", std::filesystem::copy_options::recursive);
   std::filesystem::copy(start, data, std::filesystem::copy_options::recursive);
 
+  // How long one switch takes on this machine now: the kills are spread over it, so that
+  // they land in every part of one (the copy, the exchange, the removal) however loaded
+  // the machine is.
+  int64_t switch_us = 0;
+  {
+    Switcher child(data, start, snapshots);
+    REQUIRE(child.WaitSwaps(1));
+    const auto t0 = std::chrono::steady_clock::now();
+    REQUIRE(child.WaitSwaps(4));
+    const auto four = std::chrono::steady_clock::now() - t0;
+    switch_us = std::chrono::duration_cast<std::chrono::microseconds>(four).count() / 4;
+    REQUIRE(child.Kill());
+  }
+  MESSAGE("one switch takes " << switch_us << " us");
   std::mt19937 rng(20261206);
   int seen_start = 0;
   int seen_snap = 0;
   for (int round = 0; round < 40; ++round) {
     CAPTURE(round);
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-      auto states = api::fixture::DataStates::Open({data, start, snapshots, /*durable=*/true});
-      if (!states.ok()) _exit(2);
-      for (int i = 0;; ++i) {
-        auto staged = (*states)->Stage(i % 2 == 0 ? "snap" : "");
-        if (!staged.ok()) _exit(3);
-        if (!(*states)->SwapIn(*staged).ok()) _exit(4);
-        (*states)->Discard(*staged);
-      }
-    }
-    ::usleep(std::uniform_int_distribution<int>(2000, 60000)(rng));
-    ::kill(child, SIGKILL);
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    REQUIRE(WIFSIGNALED(status));  // it was switching, never failing, when killed
+    // Killed during the switch after `done` exchanges (0 to 3 in turn): the state is the
+    // one `done` left (the snapshot when odd) or, when the kill came after the next
+    // exchange, the other one.
+    const int done = round % 4;
+    Switcher child(data, start, snapshots);
+    REQUIRE(child.WaitSwaps(done));
+    ::usleep(static_cast<useconds_t>(std::uniform_int_distribution<int64_t>(0, switch_us)(rng)));
+    REQUIRE(child.Kill());  // it was switching, never failing, when killed
     const std::string state = StateOf(data);
     CHECK((state == "start.txt" || state == "snap.txt"));
     (state == "start.txt" ? seen_start : seen_snap)++;

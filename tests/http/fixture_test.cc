@@ -12,6 +12,8 @@
 #include <thread>
 
 #include "http/raw_socket.h"
+#include "repo/query/query_index.h"
+#include "repo/query/sqlite.h"
 #include "http/server_fixture.h"
 #include "support/serve_process.h"
 
@@ -370,42 +372,102 @@ TEST_CASE("Fixture: snapshots are taken, listed, restored and deleted") {
   CHECK(!std::filesystem::exists(server.snapshot_dir() + "/with-one"));
 }
 
-TEST_CASE("Fixture: a snapshot taken while the query indexes are built is whole, and queries its state") {
-  // The query indexes write their databases in the background (here their first build,
-  // started as `folio serve` does after its ready line): a snapshot must not copy them
-  // half-written, nor fail on a file SQLite removed meanwhile.
-  for (int round = 0; round < 12; ++round) {
-    CAPTURE(round);
-    ServerFixture server(FixtureConfig());
-    auto repo = server.store().GetRepository("demo", "alpha");
-    REQUIRE(repo.ok());
-    auto docs = (*repo)->GetObjectByPath("/docs");
-    REQUIRE(docs.ok());
-    constexpr int kDocs = 60;
-    for (int i = 0; i < kDocs; ++i) {
-      NewObject doc;
-      doc.name = "q" + std::to_string(i) + ".txt";
-      REQUIRE((*repo)->CreateDocument(docs->id, doc, ContentSource::FromBytes("x", "text/plain"),
-                                      VersioningState::kMajor, "alice")
-                  .ok());
-    }
-    repo->reset();
-    server.service().StartQueryIndexing();
-    auto c = server.Client();
-    auto snap = c.Post("/-/snapshots?name=s");
-    REQUIRE(snap);
-    CHECK_MESSAGE(snap->status == 201, snap->body);
-    REQUIRE(CreateDoc(c, "alpha", "after.txt")->status == 201);
-    auto restored = c.Post("/-/snapshots/s/restore");
-    REQUIRE(restored);
-    REQUIRE_MESSAGE(restored->status == 200, restored->body);
-    auto q = c.Get(("/demo/alpha?cmisselector=query&succinct=true&q=" +
-                    httplib::detail::encode_query_param("SELECT cmis:name FROM cmis:document"))
-                       .c_str());
-    REQUIRE(q);
-    REQUIRE_MESSAGE(q->status == 200, q->body);
-    CHECK(BodyJson(q)["numItems"] == kDocs + 1);  // and readme.txt; not after.txt
+// Holds the first query-index build that calls it in the middle of writing its
+// database (query_index.h SetBuildHookForTest) until Release(), or until the build is
+// stopped; later builds go on. Unset when it goes.
+class HeldBuild {
+ public:
+  HeldBuild() {
+    query::SetBuildHookForTest([this](const std::string& label, const std::atomic<bool>& stop) {
+      std::unique_lock<std::mutex> lock(mu_);
+      if (!label_.empty()) return;
+      label_ = label;
+      cv_.notify_all();
+      // Polled: the build's stop flag comes with no notification.
+      while (!released_ && !stop) cv_.wait_for(lock, std::chrono::milliseconds(2));
+      stopped_ = stop.load();
+    });
   }
+  ~HeldBuild() {
+    Release();
+    query::SetBuildHookForTest(nullptr);
+  }
+  // Waits (up to 30 s) until a build is held; returns its repository ("" none).
+  std::string WaitHeld() {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait_for(lock, std::chrono::seconds(30), [&] { return !label_.empty(); });
+    return label_;
+  }
+  void Release() {
+    std::lock_guard<std::mutex> lock(mu_);
+    released_ = true;
+  }
+  // True once the held build was stopped (rather than released).
+  bool stopped() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return stopped_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::string label_;
+  bool released_ = false;
+  bool stopped_ = false;
+};
+
+TEST_CASE("Fixture: a snapshot taken while a query index is built is whole, and queries its state") {
+  // The query indexes write their databases in the background (here their first build,
+  // started as `folio serve` does after its ready line). One is held in the middle of
+  // writing while the snapshot is taken: the snapshot must stop it and copy the database
+  // closed, whole by itself (no SQLite write-ahead log, shared memory or journal beside
+  // it), not as it is half-way.
+  HeldBuild held;
+  ServerFixture server(FixtureConfig());
+  auto c = server.Client();
+  constexpr int kDocs = 5;
+  for (int i = 0; i < kDocs; ++i) REQUIRE(CreateDoc(c, "alpha", "q" + std::to_string(i) + ".txt")->status == 201);
+  server.service().StartQueryIndexing();
+  const std::string base = held.WaitHeld();
+  REQUIRE(!base.empty());
+  auto snap = c.Post("/-/snapshots?name=s");
+  REQUIRE(snap);
+  REQUIRE_MESSAGE(snap->status == 201, snap->body);
+  CHECK(held.stopped());  // the snapshot stopped the build rather than copy it half-way
+  held.Release();
+
+  const std::filesystem::path copy = std::filesystem::path(server.snapshot_dir()) / "s";
+  for (const auto& e : std::filesystem::recursive_directory_iterator(copy)) {
+    const std::string name = e.path().filename().string();
+    CAPTURE(e.path().string());
+    CHECK(name.find("-wal") == std::string::npos);
+    CHECK(name.find("-shm") == std::string::npos);
+    CHECK(name.find("-journal") == std::string::npos);
+  }
+  // The held repository's database, alone, holds what its build had committed.
+  TempDir alone;
+  const std::string db_copy = alone.path() + "/query.sqlite";
+  std::filesystem::copy_file(copy / (base + "/.folio/query.sqlite"), db_copy);
+  auto db = query::Db::OpenExisting(db_copy);
+  REQUIRE_MESSAGE(db.ok(), db.status().message());
+  auto schema = (*db)->Prepare("SELECT count(*) FROM sqlite_master WHERE name = 'meta'");
+  REQUIRE_MESSAGE(schema.ok(), schema.status().message());
+  auto row = schema->Step();
+  REQUIRE(row.ok());
+  REQUIRE(*row);
+  CHECK(schema->Int(0) == 1);
+
+  // The snapshot restored queries its own state.
+  REQUIRE(CreateDoc(c, "alpha", "after.txt")->status == 201);
+  auto restored = c.Post("/-/snapshots/s/restore");
+  REQUIRE(restored);
+  REQUIRE_MESSAGE(restored->status == 200, restored->body);
+  auto q = c.Get(("/demo/alpha?cmisselector=query&succinct=true&q=" +
+                  httplib::detail::encode_query_param("SELECT cmis:name FROM cmis:document"))
+                     .c_str());
+  REQUIRE(q);
+  REQUIRE_MESSAGE(q->status == 200, q->body);
+  CHECK(BodyJson(q)["numItems"] == kDocs + 1);  // and readme.txt; not after.txt
 }
 
 TEST_CASE("Fixture: snapshot errors name the snapshot, and change nothing") {
@@ -453,6 +515,15 @@ TEST_CASE("Fixture: every write answers Folio-Change-Token, the token of its las
   }
 }
 
+// The ids of `frames` that have one (events, not comments nor resets), in order.
+std::vector<std::string> IdsOf(const std::vector<Frame>& frames) {
+  std::vector<std::string> ids;
+  for (const Frame& f : frames) {
+    if (!f.id.empty()) ids.push_back(f.id);
+  }
+  return ids;
+}
+
 TEST_CASE("Fixture: GET /-/events streams every change as it is committed, from Last-Event-ID") {
   ServerFixture server(FixtureConfig());
   auto c = server.Client();
@@ -461,11 +532,13 @@ TEST_CASE("Fixture: GET /-/events streams every change as it is committed, from 
   CHECK(events.status() == 200);
   CHECK(events.content_type().rfind("text/event-stream", 0) == 0);
   std::string last_alpha;
+  std::vector<std::string> after_alpha;  // the ids of the events after alpha's
   for (const FixtureVariant& v : kFixtureVariants) {
     CAPTURE(v.repo);
     auto created = CreateDoc(c, v.repo, "e.txt");
     REQUIRE(created->status == 201);
     const std::string token = ChangeToken(created);
+    if (!last_alpha.empty()) after_alpha.push_back(token);
     if (v.repo == "alpha") last_alpha = token;
     std::vector<Frame> frames = events.WaitForId(token);
     REQUIRE(!frames.empty());
@@ -483,11 +556,10 @@ TEST_CASE("Fixture: GET /-/events streams every change as it is committed, from 
   REQUIRE(del->status == 200);
   std::vector<Frame> frames = events.WaitForId(ChangeToken(del));
   CHECK(frames.back().event == "deleted");
-  // From Last-Event-ID: the events after it (of its repository), then the live ones.
+  after_alpha.push_back(ChangeToken(del));
+  // From Last-Event-ID: the events of every repository after it.
   EventReader resumed(server.port(), last_alpha);
-  std::vector<Frame> again = resumed.WaitForId(ChangeToken(del));
-  REQUIRE(!again.empty());
-  CHECK(again.front().id == ChangeToken(del));
+  CHECK(IdsOf(resumed.WaitForId(ChangeToken(del))) == after_alpha);
   auto bad = c.Get("/-/events", {{"Last-Event-ID", "nonsense"}});
   CHECK(bad->status == 400);
   CHECK(BodyJson(bad)["message"].get<std::string>().find("Last-Event-ID") != std::string::npos);
@@ -498,6 +570,48 @@ TEST_CASE("Fixture: GET /-/events streams every change as it is committed, from 
   REQUIRE(after->status == 201);
   frames = events.WaitForId(ChangeToken(after));
   CHECK(frames.back().id == ChangeToken(after));
+}
+
+TEST_CASE("Fixture: a stream resumed with Last-Event-ID gets every repository's missed events, once, in order") {
+  ServerFixture server(FixtureConfig());
+  auto c = server.Client();
+  auto write = [&](const std::string& repo, const std::string& name) {
+    auto r = CreateDoc(c, repo, name);
+    REQUIRE(r);
+    REQUIRE(r->status == 201);
+    return ChangeToken(r);
+  };
+  std::string last_seen;
+  {
+    EventReader events(server.port());
+    events.WaitOpen();
+    const std::vector<std::string> seen = {write("alpha", "a1.txt"), write("beta", "b1.txt"), write("alpha", "a2.txt")};
+    CHECK(IdsOf(events.WaitForId(seen.back())) == seen);
+    last_seen = seen.back();
+  }  // the subscriber goes away
+  // Written while it was away, in both repositories, in turn.
+  std::vector<std::string> missed;
+  for (int i = 0; i < 3; ++i) {
+    missed.push_back(write("beta", "away-b" + std::to_string(i) + ".txt"));
+    missed.push_back(write("alpha", "away-a" + std::to_string(i) + ".txt"));
+  }
+  {
+    EventReader resumed(server.port(), last_seen);
+    resumed.WaitOpen();
+    REQUIRE(resumed.status() == 200);
+    missed.push_back(write("beta", "live.txt"));  // and then the live events
+    CHECK(IdsOf(resumed.WaitForId(missed.back())) == missed);
+    last_seen = missed.back();
+  }
+  // Away across a reset: the reset, then the new state's events only.
+  write("alpha", "lost-in-reset.txt");
+  REQUIRE(c.Post("/-/reset")->status == 200);
+  const std::string after_reset = write("beta", "after-reset.txt");
+  EventReader resumed(server.port(), last_seen);
+  std::vector<Frame> frames = resumed.WaitForId(after_reset);
+  REQUIRE(frames.size() == 2);
+  CHECK(frames[0].event == "reset");
+  CHECK(frames[1].id == after_reset);
 }
 
 TEST_CASE("Fixture: 20 subscribers get all of 10,000 writes in log order, none lost or repeated") {

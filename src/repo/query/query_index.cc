@@ -36,7 +36,24 @@ constexpr char kLeftOutPrefix[] = "left-out:";
 
 Status Stopped() { return RuntimeError("the query index is stopping"); }
 
+std::mutex g_build_hook_mu;
+BuildHookForTest g_build_hook;  // guarded by g_build_hook_mu
+
+void CallBuildHook(const std::string& label, const std::atomic<bool>& stop) {
+  BuildHookForTest hook;
+  {
+    std::lock_guard<std::mutex> lock(g_build_hook_mu);
+    hook = g_build_hook;
+  }
+  if (hook) hook(label, stop);
+}
+
 }  // namespace
+
+void SetBuildHookForTest(BuildHookForTest hook) {
+  std::lock_guard<std::mutex> lock(g_build_hook_mu);
+  g_build_hook = std::move(hook);
+}
 
 QueryIndex::QueryIndex(Fs& fs, IndexPaths paths, std::shared_ptr<ChangeFeed> feed, Logger log)
     : fs_(fs), paths_(std::move(paths)), log_(std::move(log)), feed_(std::move(feed)) {}
@@ -373,7 +390,8 @@ Status QueryIndex::BuildLocked(Repository& repo, ChangeFeed& feed) {
       repo, fs_,
       [&](ScannedObject&& o) -> Status {
         FOLIO_RETURN_IF_ERROR(w.Put(o.object, &o.text));
-        if (++count % kObjectsPerTransaction == 0) {
+        if (++count == 1) CallBuildHook(paths_.label, stop_);
+        if (count % kObjectsPerTransaction == 0) {
           FOLIO_RETURN_IF_ERROR(w.Commit());
           FOLIO_RETURN_IF_ERROR(w.Begin());
           const auto now = std::chrono::steady_clock::now();

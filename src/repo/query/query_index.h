@@ -87,6 +87,13 @@ inline constexpr std::chrono::milliseconds kLeftOutProbeEvery{1000};
 // How long one query may run in SQLite before it is stopped.
 inline constexpr std::chrono::seconds kQueryTimeLimit{30};
 
+// Test-only: a build calls the hook in the middle of writing its database (the first
+// object of the scan written, its transaction open), with the build's label and stop
+// flag; a test holds the build there until it returns (it should return once `stop`
+// is set: QueryIndex::Stop then waits for it). Null (the default): no call. Thread-safe.
+using BuildHookForTest = std::function<void(const std::string& label, const std::atomic<bool>& stop)>;
+void SetBuildHookForTest(BuildHookForTest hook);
+
 class QueryIndex {
  public:
   using Logger = std::function<void(const std::string&)>;
