@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "folio/cmis_ids.h"
+#include "repo/changes/relocation.h"
 #include "repo/listings.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
@@ -153,7 +154,6 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     }
     rec.acl = ApplyAces(pwc.acl, req.add_aces, req.remove_aces);
     const bool renames = new_name != loc.name;
-    if (renames) FOLIO_RETURN_IF_ERROR(listings_.CheckNameFree(loc.folder, new_name));
     // Rule V2: an edit in place of the visible file not taken in yet is the latest
     // version's; its record says so before that version becomes an earlier one.
     std::optional<FileStat> edited;
@@ -168,8 +168,8 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     Loc now_at = loc;
     if (renames) {
       FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(loc.folder));
-      FOLIO_RETURN_IF_ERROR(staging_.StageDocumentRename(change, loc, new_name, parent_id));
-      now_at.name = new_name;
+      FOLIO_ASSIGN_OR_RETURN(now_at, relocation_.Stage(change, loc, {loc.folder, parent_id, new_name},
+                                                       changes::VisibleFile::kRestaged));
     }
     const std::string version_content = layout_.VersionContent(now_at.folder, now_at.name, label);
     const std::string pwc_content = layout_.PwcContent(now_at.folder, now_at.name);

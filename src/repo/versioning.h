@@ -19,6 +19,9 @@ class Committer;
 
 namespace folio::repo {
 
+namespace changes {
+class Relocation;
+}
 class Listings;
 class Locator;
 class ObjectBuilder;
@@ -32,9 +35,9 @@ class Versioning {
  public:
   Versioning(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator,
              Listings& listings, RecordReader& records, VersionList& versions, TypeRegistry& types, Staging& staging,
-             ObjectBuilder& builder)
+             changes::Relocation& relocation, ObjectBuilder& builder)
       : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
-        versions_(versions), types_(types), staging_(staging), builder_(builder) {}
+        versions_(versions), types_(types), staging_(staging), relocation_(relocation), builder_(builder) {}
 
   // Makes the private working copy of version `id` (a series id or a path-resolved
   // object means its latest version). Errors: kVersioning if the series is checked out
@@ -78,6 +81,7 @@ class Versioning {
   VersionList& versions_;
   TypeRegistry& types_;
   Staging& staging_;
+  changes::Relocation& relocation_;
   ObjectBuilder& builder_;
 };
 
