@@ -3,9 +3,9 @@
 // (RecordReader), building objects (ObjectBuilder), folder listings (Listings), the
 // tree below a folder (Tree), adoption of hand-made files (Adopter) and of folders removed or moved by
 // hand (Vanished), what a folder's parent knows of it (FolderMarkers), staging helpers
-// (Staging), the commit path (storage::Committer), and the operations: Creator,
-// Updater, Remover, Mover, Versioning, Relationships, Uploads; whether a type is in
-// use (TypeUsage).
+// (Staging), moving or renaming an object (changes::Relocation), the commit path
+// (storage::Committer), and the operations: Creator, Updater, Remover, Mover,
+// Versioning, Relationships, Uploads; whether a type is in use (TypeUsage).
 #pragma once
 
 #include <memory>
@@ -14,6 +14,7 @@
 #include "folio/repository.h"
 #include "repo/adopted_docs.h"
 #include "repo/adopter.h"
+#include "repo/changes/relocation.h"
 #include "repo/creator.h"
 #include "repo/deletion_readers.h"
 #include "repo/folder_markers.h"
@@ -75,6 +76,7 @@ class Engine {
   ObjectBuilder builder;
   Listings listings;
   Tree tree;
+  changes::Relocation relocation;
   Creator creator;
   Updater updater;
   Versioning versioning;

@@ -2,7 +2,7 @@
 #include "repo/mover.h"
 
 #include "folio/cmis_ids.h"
-#include "repo/folder_markers.h"
+#include "repo/changes/relocation.h"
 #include "repo/listings.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
@@ -49,43 +49,17 @@ Result<ObjectData> Mover::Move(const std::string& id, const std::string& target_
       return InvalidArgument("object '" + id + "' is not in folder '" + source_folder_id + "' (sourceFolderId)");
     }
     FOLIO_RETURN_IF_ERROR(allowed(t, current_parent_id, target));
-    if (loc.base == BaseType::kFolder &&
-        (target.folder == loc.folder || target.folder.rfind(loc.folder + "/", 0) == 0)) {
-      return Constraint("folder '/" + loc.folder + "' cannot be moved into itself or below itself");
-    }
     if (target.folder == from_folder) return OkStatus();  // already there: nothing changes
-    FOLIO_RETURN_IF_ERROR(listings_.CheckNameFree(target.folder, loc.name));
-    if (loc.base == BaseType::kFolder) {
-      FOLIO_RETURN_IF_ERROR(listings_.CheckTreeFits(loc.folder, target.folder, loc.name));
-    }
-    const std::string new_path = storage::JoinPath(target.folder, loc.name);
+    FOLIO_ASSIGN_OR_RETURN(Loc moved, relocation_.Stage(change, loc, {target.folder, target.id, loc.name}));
+    out.loc.folder = moved.folder;
     std::string event_id = loc.id, type_id;
     if (loc.base == BaseType::kFolder) {
-      FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, fs_, layout_, loc.folder));
-      change.Rename(layout_.Dir(loc.folder), layout_.Dir(new_path),
-                    storage::Guard::RecordId(storage::FolderFileInDir(), "id", loc.id));
-      storage::StageIndexEntry(change, layout_, loc.id, {"folder", target.id, loc.name, new_path});
-      FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, staging_, new_path, loc.id));
-      out.loc.folder = new_path;
       FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.FolderFile(loc.folder)));
       type_id = StoredTypeId(rec.properties, BaseType::kFolder);
     } else if (loc.base == BaseType::kItem) {
-      FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, target.folder, true));
-      change.Rename(layout_.ItemDir(loc.folder, loc.name), layout_.ItemDir(target.folder, loc.name),
-                    storage::Guard::RecordId(std::string(storage::kItemFileName), "id", loc.id));
-      storage::StageIndexEntry(change, layout_, loc.id, {"item", target.id, loc.name, new_path});
-      out.loc.folder = target.folder;
       FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.ItemFile(loc.folder, loc.name)));
       type_id = StoredTypeId(rec.properties, BaseType::kItem);
     } else {
-      FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, target.folder, false));
-      FOLIO_ASSIGN_OR_RETURN(FileStat visible, fs_.Stat(layout_.Child(loc.folder, loc.name)));
-      change.Rename(layout_.Child(loc.folder, loc.name), layout_.Child(target.folder, loc.name),
-                    storage::Guard::Inode(visible));
-      change.Rename(layout_.SeriesDir(loc.folder, loc.name), layout_.SeriesDir(target.folder, loc.name),
-                    storage::Guard::RecordId(std::string(storage::kSeriesFileName), "seriesId", loc.id));
-      storage::StageIndexEntry(change, layout_, loc.id, {"document", target.id, loc.name, new_path});
-      out.loc.folder = target.folder;
       // The event names the latest version (its working copy before the first check-in),
       // as the other changes of a document do, so that a client following the log can
       // match it with the object it has.

@@ -1,5 +1,5 @@
-// Moving an object to another folder (ids kept): one change renames its directory, or a
-// document's visible file and series directory, and rewrites its index entry.
+// Moving an object to another folder (ids kept): moveObject's checks and event; the
+// files and the index entry are staged by changes::Relocation (repo/changes/relocation.h).
 #pragma once
 
 #include <string>
@@ -14,36 +14,36 @@ class Committer;
 
 namespace folio::repo {
 
-class Listings;
 class RecordReader;
 class Locator;
 class ObjectBuilder;
-class Staging;
+namespace changes {
+class Relocation;
+}
 
 class Mover {
  public:
-  Mover(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator,
-        Listings& listings, RecordReader& records, Staging& staging, ObjectBuilder& builder)
-      : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
-        staging_(staging), builder_(builder) {}
+  Mover(const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator, RecordReader& records,
+        changes::Relocation& relocation, ObjectBuilder& builder)
+      : layout_(layout), committer_(committer), locator_(locator), records_(records), relocation_(relocation),
+        builder_(builder) {}
 
   // Moves `id` into `target_folder_id`. `source_folder_id`, when not empty, must be its
   // current parent. Errors: kInvalidArgument (not the parent; target not a folder);
   // kConstraint for the root folder, a folder into itself or below itself, or a
-  // relationship; kNameConstraintViolation when the target holds the name; `check`'s
+  // relationship; kNameConstraintViolation when the target holds the name; the other
+  // limits of Relocation::Check (checked before anything is staged); `check`'s
   // error (WriteCheck, folio/repository.h: the object, its folder and the target folder
   // are its kObject, kSource and kTarget).
   Result<ObjectData> Move(const std::string& id, const std::string& target_folder_id,
                           const std::string& source_folder_id, const std::string& user, const WriteCheck& check);
 
  private:
-  Fs& fs_;
   const storage::RepoLayout& layout_;
   storage::Committer& committer_;
   Locator& locator_;
-  Listings& listings_;
   RecordReader& records_;
-  Staging& staging_;
+  changes::Relocation& relocation_;
   ObjectBuilder& builder_;
 };
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "folio/cmis_ids.h"
+#include "repo/changes/relocation.h"
 #include "repo/adopted_docs.h"
 #include "repo/folder_markers.h"
 #include "repo/listings.h"
@@ -100,7 +101,7 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
                         series.checked_out->by + "; check it in or cancel it first");
     }
     // The latest version deleted: the one before becomes the latest, and its name the
-    // document's (its file's), renamed first as a check-in does (StageDocumentRename).
+    // document's (its file's), renamed first as a check-in does (changes::Relocation).
     Loc now_at = loc;
     if (was_latest) {
       FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> all, versions_.AllLabels(loc.folder, loc.name, series));
@@ -109,10 +110,9 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
                                                         loc.folder, loc.name, all[all.size() - 2])));
         const std::string name = storage::StringOr(before.properties, cmis::kName, loc.name);
         if (name != loc.name && storage::ValidateName(name).ok()) {
-          FOLIO_RETURN_IF_ERROR(listings_.CheckNameFree(loc.folder, name));
           FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(loc.folder));
-          FOLIO_RETURN_IF_ERROR(staging_.StageDocumentRename(change, loc, name, parent_id));
-          now_at.name = name;
+          FOLIO_ASSIGN_OR_RETURN(now_at, relocation_.Stage(change, loc, {loc.folder, parent_id, name},
+                                                           changes::VisibleFile::kRestaged));
         }
       }
     }

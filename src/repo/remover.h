@@ -25,14 +25,18 @@ class RecordReader;
 class VersionList;
 class Staging;
 class Versioning;
+namespace changes {
+class Relocation;
+}
 
 class Remover {
  public:
   Remover(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator,
           Listings& listings, RecordReader& records, VersionList& versions, AdoptedDocs& adopted, Staging& staging, Versioning& versioning,
-          ObjectBuilder& builder)
+          changes::Relocation& relocation, ObjectBuilder& builder)
       : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
-        versions_(versions), adopted_(adopted), staging_(staging), versioning_(versioning), builder_(builder) {}
+        versions_(versions), adopted_(adopted), staging_(staging), versioning_(versioning), relocation_(relocation),
+        builder_(builder) {}
 
   // Deletes an object. A document: all its versions (all_versions, or a target without
   // a label) or only that version (the one before becomes the latest). A working copy:
@@ -69,6 +73,7 @@ class Remover {
   AdoptedDocs& adopted_;
   Staging& staging_;
   Versioning& versioning_;
+  changes::Relocation& relocation_;
   ObjectBuilder& builder_;
 };
 

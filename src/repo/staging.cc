@@ -77,17 +77,6 @@ Status Staging::StageFolderMeta(storage::ChangeSet& change, const std::string& f
   return StageDirIfMissing(change, items ? layout_.ItemsDir(folder) : layout_.DocsDir(folder));
 }
 
-Status Staging::StageDocumentRename(storage::ChangeSet& change, const Loc& doc, const std::string& new_name,
-                                    const std::string& parent_id) {
-  FOLIO_ASSIGN_OR_RETURN(FileStat visible, fs_.Stat(layout_.Child(doc.folder, doc.name)));
-  change.Remove(layout_.Child(doc.folder, doc.name), storage::Guard::Inode(visible));
-  change.Rename(layout_.SeriesDir(doc.folder, doc.name), layout_.SeriesDir(doc.folder, new_name),
-                storage::Guard::RecordId(std::string(storage::kSeriesFileName), "seriesId", doc.id));
-  storage::StageIndexEntry(change, layout_, doc.id,
-                           {"document", parent_id, new_name, storage::JoinPath(doc.folder, new_name)});
-  return OkStatus();
-}
-
 Status Staging::StageRemoveFile(storage::ChangeSet& change, const std::string& path) {
   auto st = fs_.Stat(path);
   if (!st.ok()) return st.status().Is(std::errc::no_such_file_or_directory) ? OkStatus() : st.status();

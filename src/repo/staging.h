@@ -36,15 +36,6 @@ class Staging {
   // the visible file is not expected to exist (a document being created).
   void StageVisibleAndSeries(storage::ChangeSet& change, const Loc& doc, const std::string& source,
                              storage::Guard guard, const SeriesRecord& series, bool visible_new = false);
-  // Stages the document `doc` under `new_name` in its folder (parent folder id
-  // `parent_id`): its series directory renamed, its index entry rewritten, its visible
-  // file at the old name removed (the caller stages it again under the new name,
-  // StageVisibleAndSeries). Staged first in a change, so that applying the change again
-  // after a crash never writes into a directory renamed away; everything after is
-  // staged under the new name. Requires: `new_name` checked free and valid. Errors:
-  // kStorage (the visible file's stat).
-  Status StageDocumentRename(storage::ChangeSet& change, const Loc& doc, const std::string& new_name,
-                             const std::string& parent_id);
   // The file `path` (content or a visible file, which a later change may make again as a
   // link) is removed, guarded by its present inode; nothing if it does not exist.
   Status StageRemoveFile(storage::ChangeSet& change, const std::string& path);

@@ -5,8 +5,7 @@
 #include <system_error>
 
 #include "folio/cmis_ids.h"
-#include "repo/folder_markers.h"
-#include "repo/listings.h"
+#include "repo/changes/relocation.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
 #include "repo/properties.h"
@@ -121,41 +120,24 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
     if (renames_file && loc.base == BaseType::kFolder && loc.folder.empty()) {
       return Constraint("the root folder cannot be renamed");
     }
-    const std::string parent_folder = loc.ParentFolder();
-    if (renames_file) FOLIO_RETURN_IF_ERROR(listings_.CheckNameFree(parent_folder, new_name));
-    if (renames_file && loc.base == BaseType::kFolder) {
-      FOLIO_RETURN_IF_ERROR(listings_.CheckTreeFits(loc.folder, parent_folder, new_name));
-    }
-    // Renames come first and the record is written at its new place: applying this
-    // change again after a crash (docs/STORAGE.md §8) never writes into a directory that
-    // was renamed away.
+    // The rename is staged first and the record is written at its new place: applying
+    // this change again after a crash (docs/STORAGE.md §8) never writes into a
+    // directory that was renamed away.
     std::string final_record_path = record_path;
     if (renames_file) {
-      const std::string new_path = storage::JoinPath(parent_folder, new_name);
+      const std::string parent_folder = loc.ParentFolder();
       FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(parent_folder));
-      if (loc.base == BaseType::kFolder) {
-        FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, staging_.fs(), layout_, loc.folder));
-        change.Rename(layout_.Dir(loc.folder), layout_.Dir(new_path),
-                      storage::Guard::RecordId(storage::FolderFileInDir(), "id", loc.id));
-        storage::StageIndexEntry(change, layout_, loc.id, {"folder", parent_id, new_name, new_path});
-        FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, staging_, new_path, loc.id));
-        final_record_path = layout_.FolderFile(new_path);
-        out.loc.folder = new_path;
-      } else if (loc.base == BaseType::kItem) {
-        change.Rename(layout_.ItemDir(loc.folder, loc.name), layout_.ItemDir(loc.folder, new_name),
-                      storage::Guard::RecordId(std::string(storage::kItemFileName), "id", loc.id));
-        storage::StageIndexEntry(change, layout_, loc.id, {"item", parent_id, new_name, new_path});
-        final_record_path = layout_.ItemFile(loc.folder, new_name);
-      } else {
-        FOLIO_ASSIGN_OR_RETURN(FileStat visible, staging_.fs().Stat(layout_.Child(loc.folder, loc.name)));
-        change.Rename(layout_.Child(loc.folder, loc.name), layout_.Child(loc.folder, new_name),
-                      storage::Guard::Inode(visible));
-        change.Rename(layout_.SeriesDir(loc.folder, loc.name), layout_.SeriesDir(loc.folder, new_name),
-                      storage::Guard::RecordId(std::string(storage::kSeriesFileName), "seriesId", loc.id));
-        storage::StageIndexEntry(change, layout_, loc.id, {"document", parent_id, new_name, new_path});
-        final_record_path = t.pwc ? layout_.PwcProps(loc.folder, new_name)
-                                  : layout_.VersionProps(loc.folder, new_name, label);
+      FOLIO_ASSIGN_OR_RETURN(Loc renamed_to, relocation_.Stage(change, loc, {parent_folder, parent_id, new_name}));
+      switch (loc.base) {
+        case BaseType::kFolder: final_record_path = layout_.FolderFile(renamed_to.folder); break;
+        case BaseType::kItem: final_record_path = layout_.ItemFile(renamed_to.folder, new_name); break;
+        case BaseType::kDocument:
+          final_record_path = t.pwc ? layout_.PwcProps(renamed_to.folder, new_name)
+                                    : layout_.VersionProps(renamed_to.folder, new_name, label);
+          break;
+        case BaseType::kRelationship: break;
       }
+      out.loc.folder = renamed_to.folder;
       out.loc.name = new_name;
     }
     change.PutJson(final_record_path, ToJson(rec));

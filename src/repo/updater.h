@@ -20,7 +20,9 @@ class Committer;
 
 namespace folio::repo {
 
-class Listings;
+namespace changes {
+class Relocation;
+}
 class Locator;
 class ObjectBuilder;
 class RecordReader;
@@ -30,13 +32,15 @@ struct SeriesRecord;
 
 class Updater {
  public:
-  Updater(const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator, Listings& listings,
-          RecordReader& records, VersionList& versions, TypeRegistry& types, Staging& staging, ObjectBuilder& builder)
-      : layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
-        versions_(versions), types_(types), staging_(staging), builder_(builder) {}
+  Updater(const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator, RecordReader& records,
+          VersionList& versions, TypeRegistry& types, Staging& staging, changes::Relocation& relocation,
+          ObjectBuilder& builder)
+      : layout_(layout), committer_(committer), locator_(locator), records_(records), versions_(versions),
+        types_(types), staging_(staging), relocation_(relocation), builder_(builder) {}
 
   // Sets the given properties (canonical ids; null unsets); a new "cmis:name" renames
-  // (the file or directory too). Errors: kConstraint naming a read-only property or the
+  // (the file or directory too, through changes::Relocation, whose limits are checked
+  // before anything is staged). Errors: kConstraint naming a read-only property or the
   // root folder; kInvalidArgument naming an unknown one; kNameConstraintViolation for a
   // bad or taken name; kObjectNotFound. Every change here also fails with `check`'s
   // error (WriteCheck, folio/repository.h: the object changed is its kObject), checked
@@ -84,11 +88,11 @@ class Updater {
   const storage::RepoLayout& layout_;
   storage::Committer& committer_;
   Locator& locator_;
-  Listings& listings_;
   RecordReader& records_;
   VersionList& versions_;
   TypeRegistry& types_;
   Staging& staging_;
+  changes::Relocation& relocation_;
   ObjectBuilder& builder_;
 };
 

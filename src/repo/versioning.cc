@@ -7,21 +7,17 @@
 #include "repo/listings.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
-#include "repo/properties.h"
 #include "repo/record_reader.h"
 #include "repo/secondary_types.h"
 #include "repo/staging.h"
 #include "repo/types.h"
-#include "repo/version_label.h"
 #include "repo/version_list.h"
+#include "repo/versions/check_in_plan.h"
 #include "repo/versions/version_files.h"
 #include "repo/write_check.h"
 #include "storage/datetime.h"
 #include "storage/committer.h"
-#include "storage/id_index.h"
 #include "storage/ids.h"
-#include "storage/json_access.h"
-#include "storage/name_rules.h"
 
 namespace folio::repo {
 namespace {
@@ -107,129 +103,57 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     auto& [t, series] = wc;
     const Loc loc = t.loc;
     FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
-    FOLIO_ASSIGN_OR_RETURN(ObjectRecord pwc, records_.ReadRecord(layout_.PwcProps(loc.folder, loc.name)));
-    FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(StoredTypeId(pwc.properties, BaseType::kDocument)));
-    Json given = req.properties;
-    FOLIO_ASSIGN_OR_RETURN(SecondaryChange rules, PlanSecondaryChange(types_, type, pwc.properties, given));
-    FOLIO_ASSIGN_OR_RETURN(Json norm,
-                           NormalizeProperties(*rules.after, given, PropertyMode::kCheckIn, pwc.properties));
-    if (req.content && type->content_stream_allowed == "notallowed") {
-      return StreamNotSupported("type '" + type->id + "' does not allow content");
+    FOLIO_ASSIGN_OR_RETURN(versions::CheckInInputs in, CheckInInputsOf(loc, std::move(series), req, user));
+    FOLIO_ASSIGN_OR_RETURN(versions::CheckInPlan plan, versions::PlanCheckIn(in, req));
+    std::string parent_id;  // the index entry of a renamed document names its folder
+    if (plan.renames) {
+      FOLIO_ASSIGN_OR_RETURN(parent_id, locator_.FolderIdAt(loc.folder));
     }
-    std::string new_name = storage::StringOr(pwc.properties, cmis::kName, loc.name);
-    if (auto it = norm.find(cmis::kName); it != norm.end() && it->is_string()) new_name = it->get<std::string>();
-    norm.erase(cmis::kName);
-    norm.erase(cmis::kObjectTypeId);
-
-    std::optional<VersionLabel> latest;
-    if (!series.versions.empty()) latest = VersionLabel::Parse(LatestLabel(series));
-    const VersionLabel next = VersionLabel::Next(latest, req.major);
-    label = next.ToString();
-    const int64_t now = storage::NowMs();
-
-    ObjectRecord rec = pwc;
-    rec.label = label;
-    rec.major = next.IsMajor();
-    for (auto& [k, v] : norm.items()) {
-      if (v.is_null()) {
-        rec.properties.erase(k);
-      } else {
-        rec.properties[k] = v;
-      }
-    }
-    if (rules.listed) {
-      ApplySecondaryTypes(rec.properties, rules.ids, *rules.before, *rules.after);
-      FOLIO_RETURN_IF_ERROR(StageTypeUsages(staging_, change, type->id, rec.properties, loc.id));
-    }
-    FOLIO_RETURN_IF_ERROR(CheckRequiredWithSecondaryTypes(types_, *rules.after, rec.properties));
-    rec.properties[cmis::kName] = new_name;
-    rec.properties[cmis::kCreatedBy] = user;
-    rec.properties[cmis::kCreationDate] = storage::FormatIsoMs(now);
-    Touch(rec.properties, user, now);
-    if (req.comment.empty()) {
-      rec.properties.erase(cmis::kCheckinComment);
-    } else {
-      rec.properties[cmis::kCheckinComment] = req.comment;
-    }
-    rec.acl = ApplyAces(pwc.acl, req.add_aces, req.remove_aces);
-    const bool renames = new_name != loc.name;
-    if (renames) FOLIO_RETURN_IF_ERROR(listings_.CheckNameFree(loc.folder, new_name));
-    // Rule V2: an edit in place of the visible file not taken in yet is the latest
-    // version's; its record says so before that version becomes an earlier one.
-    std::optional<FileStat> edited;
-    const std::string before = series.versions.empty() ? "" : LatestLabel(series);
-    if (!before.empty()) {
-      edited = versions::EditedInPlace(fs_, layout_.Child(loc.folder, loc.name),
-                                       layout_.VersionContent(loc.folder, loc.name, before), series);
-    }
-
-    // A rename comes first, and everything is written under the new name: applying this
-    // change again after a crash never writes into a directory renamed away.
-    Loc now_at = loc;
-    if (renames) {
-      FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(loc.folder));
-      FOLIO_RETURN_IF_ERROR(staging_.StageDocumentRename(change, loc, new_name, parent_id));
-      now_at.name = new_name;
-    }
-    const std::string version_content = layout_.VersionContent(now_at.folder, now_at.name, label);
-    const std::string pwc_content = layout_.PwcContent(now_at.folder, now_at.name);
-    bool has_content = false;
-    if (req.content) {
-      FOLIO_ASSIGN_OR_RETURN(ContentInfo info, staging_.StageContent(change, version_content, *req.content, new_name));
-      rec.content = info;
-      has_content = true;
-    } else if (pwc.content) {
-      // The working copy's bytes become the version's (Rule V3).
-      FOLIO_RETURN_IF_ERROR(versions::StageCheckedInContent(change, fs_, layout_.PwcContent(loc.folder, loc.name),
-                                                            pwc_content, version_content));
-      has_content = true;
-    }
-    change.PutJson(layout_.VersionProps(now_at.folder, now_at.name, label), ToJson(rec));
-    change.Remove(layout_.PwcProps(now_at.folder, now_at.name));
-    if (!req.add_aces.empty() || !req.remove_aces.empty()) {
-      // A version series shares one ACL (docs/API.md §11): the entries the check-in
-      // changes reach every version.
-      FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> all, versions_.AllLabels(loc.folder, loc.name, series));
-      for (const std::string& older : all) {
-        FOLIO_ASSIGN_OR_RETURN(ObjectRecord r, records_.ReadRecord(layout_.VersionProps(loc.folder, loc.name, older)));
-        r.acl = rec.acl;
-        if (edited && older == before && r.content) versions::DescribeEdited(*r.content, *edited);
-        change.PutJson(layout_.VersionProps(now_at.folder, now_at.name, older), ToJson(r));
-      }
-    } else if (edited) {
-      FOLIO_ASSIGN_OR_RETURN(ObjectRecord r, records_.ReadRecord(layout_.VersionProps(loc.folder, loc.name, before)));
-      if (r.content) versions::DescribeEdited(*r.content, *edited);
-      change.PutJson(layout_.VersionProps(now_at.folder, now_at.name, before), ToJson(r));
-    }
-    if (edited) {
-      change.Record(Event("updated", storage::VersionId(series.series_id, before), BaseType::kDocument, type->id));
-    }
-    if (req.content && pwc.content) {
-      FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.PwcContent(loc.folder, loc.name)));
-      change.Remove(pwc_content, storage::Guard::Inode(st));
-    }
-    series.versions.push_back(label);
-    versions_.ArchiveOldest(change, now_at.folder, now_at.name, series);
-    series.checked_out.reset();
-    // The version checked in before is an earlier one now: the visible file becomes
-    // another inode (Rule V4).
-    staging_.StageVisibleAndSeries(change, now_at, has_content ? version_content : "", storage::Guard::None(),
-                                   series);
-    FOLIO_RETURN_IF_ERROR(staging_.StageCheckedOutMarker(change, series.series_id, false));
-    change.Record(Event("deleted", storage::PwcId(series.series_id), BaseType::kDocument, type->id));
-    change.Record(Event("created", storage::VersionId(series.series_id, label), BaseType::kDocument, type->id));
-    if (!SameAcl(rec.acl, pwc.acl)) {
-      // Entries changed with the check-in are an ACL change of the series, logged as
-      // applyACL logs one (docs/API.md §7.12).
-      change.Record(Event("security", storage::VersionId(series.series_id, label), BaseType::kDocument, type->id));
-    }
-    out = now_at;
+    FOLIO_ASSIGN_OR_RETURN(out, check_in_staging_.Stage(change, loc, parent_id, plan, in, req.content));
+    label = plan.label;
     return OkStatus();
   }));
   FOLIO_ASSIGN_OR_RETURN(Target t, locator_.DocumentTarget(out.folder, out.name));
   t.pwc = false;
   t.label = label;
   return builder_.Build(t);
+}
+
+Result<versions::CheckInInputs> Versioning::CheckInInputsOf(const Loc& loc, SeriesRecord series,
+                                                             const CheckInRequest& req, const std::string& user) {
+  versions::CheckInInputs in;
+  in.name = loc.name;
+  in.user = user;
+  in.now_ms = storage::NowMs();
+  FOLIO_ASSIGN_OR_RETURN(in.pwc, records_.ReadRecord(layout_.PwcProps(loc.folder, loc.name)));
+  FOLIO_ASSIGN_OR_RETURN(in.type, types_.Get(StoredTypeId(in.pwc.properties, BaseType::kDocument)));
+  Json given = req.properties;
+  FOLIO_ASSIGN_OR_RETURN(in.rules, PlanSecondaryChange(types_, in.type, in.pwc.properties, given));
+  for (const std::string& id : versions::SecondaryTypeIdsAfterCheckIn(in.pwc.properties, in.rules)) {
+    auto secondary = types_.Get(id);
+    if (secondary.ok()) in.secondary.push_back(std::move(*secondary));  // a stale id is skipped
+  }
+  if (in.pwc.content) {
+    FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.PwcContent(loc.folder, loc.name)));
+    in.pwc_content = st;
+  }
+  const std::string before = series.versions.empty() ? "" : LatestLabel(series);
+  if (!before.empty()) {
+    in.edited = versions::EditedInPlace(fs_, layout_.Child(loc.folder, loc.name),
+                                        layout_.VersionContent(loc.folder, loc.name, before), series);
+  }
+  std::vector<std::string> rewritten;
+  if (!req.add_aces.empty() || !req.remove_aces.empty()) {
+    FOLIO_ASSIGN_OR_RETURN(rewritten, versions_.AllLabels(loc.folder, loc.name, series));
+  } else if (in.edited) {
+    rewritten.push_back(before);
+  }
+  for (const std::string& l : rewritten) {
+    FOLIO_ASSIGN_OR_RETURN(ObjectRecord r, records_.ReadRecord(layout_.VersionProps(loc.folder, loc.name, l)));
+    in.versions.emplace(l, std::move(r));
+  }
+  in.series = std::move(series);
+  return in;
 }
 
 Status Versioning::CancelCheckOut(const std::string& pwc_id, const WriteCheck& check) {

@@ -1,5 +1,6 @@
 // Versioning (docs/API.md, versioning): check-out makes a private working copy beside
-// the version files; check-in turns it into the next numbered version; cancel removes it.
+// the version files; check-in turns it into the next numbered version (decided by
+// versions::PlanCheckIn, staged by versions::CheckInStaging); cancel removes it.
 // series.json records the check-out and the list of versions and is rewritten in the
 // same change as the files it describes.
 #pragma once
@@ -11,6 +12,7 @@
 #include "folio/object.h"
 #include "folio/repository.h"
 #include "repo/location.h"
+#include "repo/versions/check_in_staging.h"
 
 namespace folio::storage {
 class ChangeSet;
@@ -19,6 +21,9 @@ class Committer;
 
 namespace folio::repo {
 
+namespace changes {
+class Relocation;
+}
 class Listings;
 class Locator;
 class ObjectBuilder;
@@ -32,9 +37,10 @@ class Versioning {
  public:
   Versioning(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator,
              Listings& listings, RecordReader& records, VersionList& versions, TypeRegistry& types, Staging& staging,
-             ObjectBuilder& builder)
+             changes::Relocation& relocation, ObjectBuilder& builder)
       : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
-        versions_(versions), types_(types), staging_(staging), builder_(builder) {}
+        versions_(versions), types_(types), staging_(staging), builder_(builder),
+        check_in_staging_(layout, staging, relocation, versions) {}
 
   // Makes the private working copy of version `id` (a series id or a path-resolved
   // object means its latest version). Errors: kVersioning if the series is checked out
@@ -45,8 +51,10 @@ class Versioning {
   Result<ObjectData> CheckOut(const std::string& id, const std::string& user, const WriteCheck& check);
   // Turns working copy `pwc_id` into the next version of its series (major: N+1.0,
   // minor: N.M+1). Errors: kVersioning if `pwc_id` is not a working copy;
-  // kObjectNotFound if it was already checked in or cancelled. Logs the working copy
-  // "deleted", the new version "created" and, when `request` changes the ACL, a
+  // kObjectNotFound if it was already checked in or cancelled; the errors of
+  // versions::PlanCheckIn (properties, content the type forbids) and, for a new name,
+  // of changes::Relocation::Check (checked before anything is staged). Logs the working
+  // copy "deleted", the new version "created" and, when `request` changes the ACL, a
   // "security" event of the new version.
   Result<ObjectData> CheckIn(const std::string& pwc_id, const CheckInRequest& request, const std::string& user,
                              const WriteCheck& check);
@@ -69,6 +77,11 @@ class Versioning {
   // The latest version's "updated" event: checking out or cancelling changes the
   // checked-out properties every version of the series shows. Nothing without versions.
   Status RecordSeriesUpdated(storage::ChangeSet& change, const Loc& doc, const SeriesRecord& series);
+  // What PlanCheckIn needs of the working copy of the document at `loc`, read now.
+  // Errors: kStorage; kObjectNotFound or kInvalidArgument (secondary types) as
+  // TypeRegistry::Get and PlanSecondaryChange give them.
+  Result<versions::CheckInInputs> CheckInInputsOf(const Loc& loc, SeriesRecord series, const CheckInRequest& req,
+                                                  const std::string& user);
   Fs& fs_;
   const storage::RepoLayout& layout_;
   storage::Committer& committer_;
@@ -79,6 +92,7 @@ class Versioning {
   TypeRegistry& types_;
   Staging& staging_;
   ObjectBuilder& builder_;
+  versions::CheckInStaging check_in_staging_;
 };
 
 }  // namespace folio::repo

@@ -24,3 +24,5 @@ list(APPEND FOLIO_TEST_SOURCES
 )
 include(${CMAKE_CURRENT_LIST_DIR}/acl/tests.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/query/tests.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/changes/tests.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/versions/tests.cmake)

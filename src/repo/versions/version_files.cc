@@ -27,21 +27,6 @@ void StageWorkingCopyContent(storage::ChangeSet& change, const std::string& pwc_
   change.Copy(pwc_content, version_content);
 }
 
-Status StageCheckedInContent(storage::ChangeSet& change, Fs& fs, const std::string& pwc_now,
-                             const std::string& pwc_at, const std::string& version_content) {
-  FOLIO_ASSIGN_OR_RETURN(FileStat st, fs.Stat(pwc_now));
-  if (st.links == 1) {
-    change.Rename(pwc_at, version_content, storage::Guard::Inode(st));
-    return OkStatus();
-  }
-  // Another name of a version's content (a check-out by an older Folio linked it), or a
-  // filesystem that does not count names: the new version gets its own file.
-  // The copy's bytes are read when the change is prepared, before its renames.
-  change.Copy(version_content, pwc_now);
-  change.Remove(pwc_at, storage::Guard::Inode(st));
-  return OkStatus();
-}
-
 std::optional<FileStat> EditedInPlace(Fs& fs, const std::string& visible, const std::string& content,
                                       const SeriesRecord& series) {
   auto shown = fs.Stat(visible);

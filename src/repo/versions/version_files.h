@@ -2,7 +2,9 @@
 // changes only through requests on it" (docs/STORAGE.md §4.2, Rules V1-V5). Every path
 // that makes, links or renames a content file of a version series (create, setContent,
 // check-out, check-in, cancel, deleting a version, adoption, a hand edit taken in)
-// stages it through Staging::StageVisibleAndSeries (V1) or the functions below.
+// stages it through Staging::StageVisibleAndSeries (V1), the functions below, or, for
+// a check-in, versions::PlanCheckIn (which decides where the new version's content
+// comes from, V3/V4) and versions::CheckInStaging.
 //
 // Rule V1. The visible file F/N shares its inode with at most one file: the content
 //   file of its series' latest version. Nothing else a hand edit must not reach (an
@@ -41,13 +43,6 @@ namespace folio::repo::versions {
 // V3). The bytes are read when the change is prepared, under the repository's lock.
 void StageWorkingCopyContent(storage::ChangeSet& change, const std::string& pwc_content,
                              const std::string& version_content);
-
-// Stages the check-in of the working copy's content (Rule V3): the file now at
-// `pwc_now` (its present path, before any rename the change stages) becomes
-// `version_content`, the working copy's name `pwc_at` (its path once the change's
-// renames are applied) going with it. Errors: kStorage (its stat).
-Status StageCheckedInContent(storage::ChangeSet& change, Fs& fs, const std::string& pwc_now,
-                             const std::string& pwc_at, const std::string& version_content);
 
 // Rule V2: the visible file `visible` as found, when it is the file `content` (a
 // version's content, one inode) and was changed in place since Folio wrote it (its

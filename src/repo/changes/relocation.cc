@@ -1,0 +1,65 @@
+// Moving or renaming an object; see relocation.h.
+#include "repo/changes/relocation.h"
+
+#include "repo/folder_markers.h"
+#include "repo/listings.h"
+#include "repo/staging.h"
+#include "storage/id_index.h"
+#include "storage/ids.h"
+
+namespace folio::repo::changes {
+
+Status Relocation::Check(const Loc& object, const Destination& to) {
+  if (object.base == BaseType::kFolder &&
+      (to.folder == object.folder || to.folder.rfind(object.folder + "/", 0) == 0)) {
+    return Constraint("folder '/" + object.folder + "' cannot be moved into itself or below itself");
+  }
+  FOLIO_RETURN_IF_ERROR(listings_.CheckNameFree(to.folder, to.name));
+  if (object.base == BaseType::kFolder) {
+    FOLIO_RETURN_IF_ERROR(listings_.CheckTreeFits(object.folder, to.folder, to.name));
+  }
+  return OkStatus();
+}
+
+Result<Loc> Relocation::Stage(storage::ChangeSet& change, const Loc& object, const Destination& to,
+                              VisibleFile visible) {
+  if (object.base == BaseType::kRelationship || (object.base == BaseType::kFolder && object.folder.empty())) {
+    return RuntimeError("relocation of '" + object.id + "': neither a relationship nor the root folder can be relocated");
+  }
+  FOLIO_RETURN_IF_ERROR(Check(object, to));
+  const std::string new_path = storage::JoinPath(to.folder, to.name);
+  const bool other_folder = to.folder != object.ParentFolder();
+  switch (object.base) {
+    case BaseType::kFolder:
+      FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, fs_, layout_, object.folder));
+      change.Rename(layout_.Dir(object.folder), layout_.Dir(new_path),
+                    storage::Guard::RecordId(storage::FolderFileInDir(), "id", object.id));
+      storage::StageIndexEntry(change, layout_, object.id, {"folder", to.folder_id, to.name, new_path});
+      FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, staging_, new_path, object.id));
+      return Loc{BaseType::kFolder, object.id, new_path, to.name};
+    case BaseType::kItem:
+      if (other_folder) FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, to.folder, true));
+      change.Rename(layout_.ItemDir(object.folder, object.name), layout_.ItemDir(to.folder, to.name),
+                    storage::Guard::RecordId(std::string(storage::kItemFileName), "id", object.id));
+      storage::StageIndexEntry(change, layout_, object.id, {"item", to.folder_id, to.name, new_path});
+      return Loc{BaseType::kItem, object.id, to.folder, to.name};
+    case BaseType::kDocument: {
+      if (other_folder) FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, to.folder, false));
+      const std::string shown = layout_.Child(object.folder, object.name);
+      FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(shown));
+      if (visible == VisibleFile::kMoved) {
+        change.Rename(shown, layout_.Child(to.folder, to.name), storage::Guard::Inode(st));
+      } else {
+        change.Remove(shown, storage::Guard::Inode(st));
+      }
+      change.Rename(layout_.SeriesDir(object.folder, object.name), layout_.SeriesDir(to.folder, to.name),
+                    storage::Guard::RecordId(std::string(storage::kSeriesFileName), "seriesId", object.id));
+      storage::StageIndexEntry(change, layout_, object.id, {"document", to.folder_id, to.name, new_path});
+      return Loc{BaseType::kDocument, object.id, to.folder, to.name};
+    }
+    case BaseType::kRelationship: break;
+  }
+  return RuntimeError("relocation of '" + object.id + "': unknown base type");
+}
+
+}  // namespace folio::repo::changes

@@ -1,0 +1,3 @@
+list(APPEND FOLIO_TEST_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/relocation_test.cc
+)
