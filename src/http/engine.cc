@@ -1,4 +1,4 @@
-// cpp-httplib serving Folio's exchanges; see engine.h.
+// cpp-httplib serving Folio's calls; see engine.h.
 #include "http/engine.h"
 
 #include <netdb.h>
@@ -19,6 +19,8 @@
 #include "api/ascii.h"
 #include "api/framing_rules.h"
 #include "api/url.h"
+#include "http/call.h"
+#include "http/server.h"
 #include "http/thread_pool.h"
 
 namespace folio::http {
@@ -81,7 +83,7 @@ struct Refusal {
 struct Engine::Current {
   ConnectionStream* stream = nullptr;
   std::vector<std::pair<std::string, std::string>> headers;  // as sent
-  std::unique_ptr<Exchange> exchange;
+  std::unique_ptr<Call> call;
   bool close = false;  // the body was not read to its end, or the response closes
   bool http10 = false;
   bool has_body = false;
@@ -100,7 +102,7 @@ class Engine::ConnectionStream final : public httplib::Stream {
  public:
   enum class Head { kReady, kClosed, kRefused };
 
-  ConnectionStream(int fd, const EngineLimits& limits, HttpMetrics& metrics, const std::atomic<bool>& stopping)
+  ConnectionStream(int fd, const EngineLimits& limits, metrics::HttpMetrics& metrics, const std::atomic<bool>& stopping)
       : fd_(fd),
         limits_(limits),
         metrics_(metrics),
@@ -420,7 +422,7 @@ class Engine::ConnectionStream final : public httplib::Stream {
 
   const int fd_;
   const EngineLimits& limits_;
-  HttpMetrics& metrics_;
+  metrics::HttpMetrics& metrics_;
   const std::atomic<bool>& stopping_;
   const Endpoint peer_;
   const Endpoint local_;
@@ -488,8 +490,8 @@ Status CheckFraming(HttpHead& head, int& status) {
 
 }  // namespace
 
-Engine::Engine(ExchangeFactory& factory, const EngineLimits& limits, HttpMetrics& metrics)
-    : factory_(factory), limits_(limits), metrics_(metrics) {
+Engine::Engine(http::Server& server, const EngineLimits& limits, metrics::HttpMetrics& metrics)
+    : server_(server), limits_(limits), metrics_(metrics) {
   new_task_queue = [this] {
     auto* pool = new GrowingPool(limits_.min_threads, std::max<size_t>(1, limits_.max_connections), kIdleThread);
     pool_ = pool;
@@ -571,8 +573,8 @@ bool Engine::process_and_close_socket(socket_t sock) {
     bool written = false;
     if (head == ConnectionStream::Head::kRefused) {  // the library never sees this request
       const Refusal& refusal = stream.refusal();
-      current.exchange = factory_.Refuse(refusal.status, refusal.message, refusal.head);
-      const api::Response r = current.exchange->Respond();
+      current.call = server_.Refuse(refusal.status, refusal.message, refusal.head);
+      const api::Response r = current.call->Respond();
       current.status = r.status;
       current.close = true;
       written = stream.WriteRaw(RawResponse(r));
@@ -599,13 +601,13 @@ bool Engine::process_and_close_socket(socket_t sock) {
       tls_current = nullptr;
     }
     if (current.streaming) StreamingEnds(sock);
-    if (current.exchange) {
+    if (current.call) {
       Outcome outcome;
       outcome.status = current.status;
       outcome.body_bytes = stream.body_bytes_sent();
       outcome.seconds = stream.seconds();
       outcome.complete = written;
-      current.exchange->Done(outcome);
+      current.call->Done(outcome);
     }
     if (!written || client_closes || last || current.close) break;
   }
@@ -614,8 +616,8 @@ bool Engine::process_and_close_socket(socket_t sock) {
   return true;
 }
 
-Exchange& Engine::Begin(const httplib::Request& req, Current& current) {
-  if (current.exchange) return *current.exchange;
+Call& Engine::Begin(const httplib::Request& req, Current& current) {
+  if (current.call) return *current.call;
   HttpHead head;
   head.method = req.method;
   head.target = req.target;
@@ -628,23 +630,23 @@ Exchange& Engine::Begin(const httplib::Request& req, Current& current) {
   const Status framing = CheckFraming(head, status);
   current.has_body = req.has_header("Transfer-Encoding") || head.content_length > 0;
   if (!framing.ok()) {
-    current.exchange = factory_.Refuse(status, std::string(framing.message()), head);
+    current.call = server_.Refuse(status, std::string(framing.message()), head);
     current.close = true;  // the body's framing is unknown
-    return *current.exchange;
+    return *current.call;
   }
   // The library reads the body of POST (and PUT, PATCH, DELETE) only; Folio serves no
-  // other method with a body. The factory refuses most of those methods itself.
+  // other method with a body. The server refuses most of those methods itself.
   const bool misplaced_body = current.has_body && req.method != "POST";
-  current.exchange = factory_.Begin(misplaced_body ? head : std::move(head));
-  if (misplaced_body && current.exchange->WantsBody()) {
-    current.exchange = factory_.Refuse(400, "a " + req.method + " request carries no body", head);
+  current.call = server_.Begin(misplaced_body ? head : std::move(head));
+  if (misplaced_body && current.call->WantsBody()) {
+    current.call = server_.Refuse(400, "a " + req.method + " request carries no body", head);
   }
-  if (current.has_body && !current.exchange->WantsBody()) current.close = true;  // the body stays unread
-  return *current.exchange;
+  if (current.has_body && !current.call->WantsBody()) current.close = true;  // the body stays unread
+  return *current.call;
 }
 
 void Engine::Fill(Current& current, httplib::Response& res) {
-  api::Response r = current.exchange->Respond();
+  api::Response r = current.call->Respond();
   res.status = r.status;
   if (r.drop_connection) {
     // Nothing is sent (a fault the request asked for): the connection just ends.
@@ -718,7 +720,7 @@ void Engine::Fill(Current& current, httplib::Response& res) {
 }
 
 void Engine::InstallHandlers() {
-  // Expect: 100-continue: the exchange decides before the client sends the body.
+  // Expect: 100-continue: the call decides before the client sends the body.
   set_expect_100_continue_handler([this](const httplib::Request& req, httplib::Response& res) {
     Current& current = *tls_current;
     if (Begin(req, current).WantsBody()) return 100;
@@ -729,18 +731,18 @@ void Engine::InstallHandlers() {
   // is refused) is answered at once; a body Folio wants goes to the POST handler.
   set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
     Current& current = *tls_current;
-    Exchange& exchange = Begin(req, current);
-    if (current.has_body && exchange.WantsBody()) return HandlerResponse::Unhandled;
+    Call& call = Begin(req, current);
+    if (current.has_body && call.WantsBody()) return HandlerResponse::Unhandled;
     Fill(current, res);
     return HandlerResponse::Handled;
   });
   // "[\s\S]*" and not ".*": a decoded path may hold a line break.
   Post(R"([\s\S]*)", [this](const httplib::Request&, httplib::Response& res, const httplib::ContentReader& reader) {
     Current& current = *tls_current;
-    Exchange& exchange = *current.exchange;
+    Call& call = *current.call;
     bool sink_failed = false;
     const bool read = reader([&](const char* data, size_t size) {
-      if (exchange.OnBody(std::string_view(data, size)).ok()) return true;
+      if (call.OnBody(std::string_view(data, size)).ok()) return true;
       sink_failed = true;
       return false;
     });
@@ -748,12 +750,12 @@ void Engine::InstallHandlers() {
       current.close = true;  // the rest of the body stays unread
       if (!sink_failed) {
         if (current.stream->bare_lf()) {
-          exchange.OnBodyFailed(400, InvalidArgument("a line of the chunked body framing ends in a bare LF: "
+          call.OnBodyFailed(400, InvalidArgument("a line of the chunked body framing ends in a bare LF: "
                                                      "lines end with CRLF"));
         } else if (current.stream->timed_out()) {
-          exchange.OnBodyFailed(408, InvalidArgument(current.stream->TimeoutMessage()));
+          call.OnBodyFailed(408, InvalidArgument(current.stream->TimeoutMessage()));
         } else {
-          exchange.OnBodyFailed(400, InvalidArgument("the request body could not be read: bad chunked encoding, "
+          call.OnBodyFailed(400, InvalidArgument("the request body could not be read: bad chunked encoding, "
                                                      "or the connection ended early"));
         }
       }
@@ -765,14 +767,14 @@ void Engine::InstallHandlers() {
   // Folio's JSON error, and the connection closes.
   set_error_handler(HandlerWithResponse([this](const httplib::Request& req, httplib::Response& res) {
     Current* current = tls_current;
-    if (current == nullptr || current->exchange) return HandlerResponse::Unhandled;
+    if (current == nullptr || current->call) return HandlerResponse::Unhandled;
     const std::string range = req.get_header_value("Range");
     std::string message = res.status == 416 ? "malformed Range header " + api::QuoteForMessage(range)
                                             : "malformed request line or header field";
     HttpHead head;
     head.method = req.method;
     head.target = req.target;
-    current->exchange = factory_.Refuse(res.status, std::move(message), head);
+    current->call = server_.Refuse(res.status, std::move(message), head);
     current->close = true;
     res.headers.clear();
     Fill(*current, res);
