@@ -6,6 +6,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -29,6 +30,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr size_t kReadChunk = 16 * 1024;
+// Response bytes are gathered up to this much before a send: a response's head and a
+// small body leave in one send.
+constexpr size_t kWriteBuffer = 16 * 1024;
 constexpr size_t kStreamPiece = 64 * 1024;
 constexpr std::chrono::milliseconds kStopPoll{200};  // how often a waiting connection looks at Stop()
 // Once the server stops, a response that makes no progress for this long is cut.
@@ -96,8 +100,10 @@ thread_local Engine::Current* tls_current = nullptr;
 }
 
 // The connection's socket as the library reads and writes it: one read buffer for the
-// connection's life (pipelined input stays in it), deadlines per request, and the head
-// checks of engine.h before the library sees a byte of a request.
+// connection's life (pipelined input stays in it), deadlines per request, the head
+// checks of engine.h before the library sees a byte of a request, and one write buffer
+// (the library writes a response in several pieces: they leave in one send, at Flush()
+// or once the buffer is full; before any wait for input, so that a 100 Continue is seen).
 class Engine::ConnectionStream final : public httplib::Stream {
  public:
   enum class Head { kReady, kClosed, kRefused };
@@ -114,8 +120,9 @@ class Engine::ConnectionStream final : public httplib::Stream {
   // and gathers its head. kRefused: refusal() says why.
   Head ReadHead() {
     Compact();
-    sent_ = 0;
+    sent_ = written_ = 0;
     response_head_ = 0;
+    unbuffered_ = false;
     timed_out_ = false;
     chunk_ = ChunkState::kNone;
     bare_lf_ = false;
@@ -195,8 +202,13 @@ class Engine::ConnectionStream final : public httplib::Stream {
   double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   uint64_t body_bytes_sent() const { return sent_ > response_head_ ? sent_ - response_head_ : 0; }
 
-  // Writes a refusal the library never saw (the head checks failed): `head`, then `body`.
-  bool WriteRaw(const std::string& bytes) { return write(bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()); }
+  // Writes a refusal the library never saw (the head checks failed).
+  bool WriteRaw(const std::string& bytes) { return write(bytes.data(), bytes.size()) >= 0 && Flush(); }
+  // Sends what the write buffer holds. False when the connection failed.
+  bool Flush() const { return Send(nullptr, 0); }
+  // From now until the next request, every write is sent at once (a streamed body: each
+  // part reaches the client as it is made).
+  void Unbuffered() { unbuffered_ = true; }
 
   // Closes the socket. With `linger`, half-closes first, then reads and drops what the
   // client still sends until it pauses for linger_timeout (request_timeout at most):
@@ -222,13 +234,15 @@ class Engine::ConnectionStream final : public httplib::Stream {
   }
 
   // httplib::Stream.
-  bool is_readable() const override { return pos_ < in_.size() || Wait(POLLIN, start_ + limits_.request_timeout); }
+  bool is_readable() const override {
+    return pos_ < in_.size() || (Flush() && Wait(POLLIN, start_ + limits_.request_timeout));
+  }
   bool is_writable() const override { return WaitWritable(); }
 
   ssize_t read(char* ptr, size_t size) override {
     if (pos_ == in_.size()) {
       Compact();
-      if (Receive(start_ + limits_.request_timeout) != Got::kBytes) return -1;
+      if (!Flush() || Receive(start_ + limits_.request_timeout) != Got::kBytes) return -1;
     }
     size_t n = std::min(size, in_.size() - pos_);
     if (chunk_ != ChunkState::kNone) {
@@ -246,21 +260,14 @@ class Engine::ConnectionStream final : public httplib::Stream {
       // The response's head: the library writes it in one piece, before the body.
       const std::string_view text(ptr, size);
       const size_t end = text.find("\r\n\r\n");
-      response_head_ = sent_ + (end == std::string_view::npos ? size : end + 4);
+      response_head_ = written_ + (end == std::string_view::npos ? size : end + 4);
     }
-    size_t done = 0;
-    while (done < size) {
-      const ssize_t n = httplib::detail::send_socket(fd_, ptr + done, size - done, MSG_NOSIGNAL | MSG_DONTWAIT);
-      if (n > 0) {
-        done += static_cast<size_t>(n);
-        continue;
-      }
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && WaitWritable()) continue;
-      break;
+    written_ += size;
+    if (!unbuffered_ && out_.size() + size <= kWriteBuffer) {
+      out_.append(ptr, size);
+      return static_cast<ssize_t>(size);
     }
-    sent_ += done;
-    metrics_.AddBytesOut(done);
-    return done == size ? static_cast<ssize_t>(size) : -1;
+    return Send(ptr, size) ? static_cast<ssize_t>(size) : -1;
   }
 
   void get_remote_ip_and_port(std::string& ip, int& port) const override { ip = peer_.ip; port = peer_.port; }
@@ -343,6 +350,35 @@ class Engine::ConnectionStream final : public httplib::Stream {
       if (Clock::now() >= limit) return false;
       if (Wait(POLLOUT, std::min(limit, Clock::now() + kStopPoll))) return true;
     }
+  }
+
+  // Sends the write buffer, then `size` bytes at `ptr`, together (sendmsg: a writev that
+  // raises no SIGPIPE); waits (WaitWritable) while the socket takes nothing.
+  bool Send(const char* ptr, size_t size) const {
+    size_t buffered = out_.size();
+    size_t done = 0;  // of the buffer, then of `ptr`
+    while (buffered + size > 0) {
+      iovec io[2] = {{out_.data() + done, buffered}, {const_cast<char*>(ptr), size}};
+      msghdr msg{};
+      msg.msg_iov = buffered > 0 ? io : io + 1;
+      msg.msg_iovlen = buffered > 0 ? 2 : 1;
+      const ssize_t n = ::sendmsg(fd_, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n < 0) {
+        if ((errno == EINTR) || ((errno == EAGAIN || errno == EWOULDBLOCK) && WaitWritable())) continue;
+        break;
+      }
+      size_t sent = static_cast<size_t>(n);
+      sent_ += sent;
+      metrics_.AddBytesOut(sent);
+      const size_t from_buffer = std::min(sent, buffered);
+      done += from_buffer;
+      buffered -= from_buffer;
+      sent -= from_buffer;
+      ptr += sent;
+      size -= sent;
+    }
+    out_.clear();
+    return buffered + size == 0;
   }
 
   // Appends what the socket has (waiting until `deadline` for it) to in_.
@@ -438,8 +474,11 @@ class Engine::ConnectionStream final : public httplib::Stream {
   bool in_size_ = true;      // still in the size digits of a size line
   char prev_ = 0;
   bool bare_lf_ = false;
-  uint64_t sent_ = 0;           // bytes of this request's responses written
-  uint64_t response_head_ = 0;  // sent_ at the end of the final response's head (0: none yet)
+  mutable std::string out_;        // written, not yet sent
+  mutable uint64_t sent_ = 0;      // bytes of this request's responses sent
+  uint64_t written_ = 0;           // bytes of this request's responses written (sent or in out_)
+  uint64_t response_head_ = 0;     // written_ at the end of the final response's head (0: none yet)
+  bool unbuffered_ = false;
 };
 
 namespace {
@@ -552,7 +591,7 @@ void Engine::StreamingEnds(int fd) {
 bool Engine::process_and_close_socket(socket_t sock) {
   metrics_.ConnectionOpened();
   // The library sets TCP_NODELAY on a listening socket it made; this one is Folio's
-  // (listener.h). A response's head and body leave in separate sends: without it, the
+  // (listener.h). A streamed or large response leaves in several sends: without it, the
   // second waits for the client's delayed ACK.
   int yes = 1;
   ::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof(yes));
@@ -599,6 +638,7 @@ bool Engine::process_and_close_socket(socket_t sock) {
         if (current.http10 && req.get_header_value("Connection") != "Keep-Alive") current.close = true;
       });
       tls_current = nullptr;
+      written = stream.Flush() && written;
     }
     if (current.streaming) StreamingEnds(sock);
     if (current.call) {
@@ -706,6 +746,7 @@ void Engine::Fill(Current& current, httplib::Response& res) {
       return true;
     };
     current.streaming = true;
+    current.stream->Unbuffered();
     StreamingBegins(current.stream->socket());
     if (current.http10) {
       current.close = true;  // no chunks in HTTP/1.0: closing ends the body
