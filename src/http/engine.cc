@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
@@ -248,6 +249,10 @@ class Engine::ConnectionStream final : public httplib::Stream {
     if (chunk_ != ChunkState::kNone) {
       n = CheckChunked(n);
       if (bare_lf_) return -1;
+    }
+    if (n == 1) {  // the library reads a request's head a byte per call
+      *ptr = in_[pos_++];
+      return 1;
     }
     std::memcpy(ptr, in_.data() + pos_, n);
     pos_ += n;
@@ -622,20 +627,35 @@ bool Engine::process_and_close_socket(socket_t sock) {
       written = process_request(stream, last, client_closes, [&](httplib::Request& req) {
         // What the client sent, before the library's own fields and the ones taken from
         // it: Content-Type (so that a multipart body reaches Folio's parser as it is) and
-        // Accept-Encoding (Folio's answers are not compressed again).
-        for (const char* name : kLibraryFields) {
-          auto range = req.headers.equal_range(name);
-          if (range.first != range.second) req.headers.erase(std::prev(range.second));
+        // Accept-Encoding (Folio's answers are not compressed again). One pass: the map's
+        // own lookups fold case a character at a time. The last field of each library
+        // name is the library's (it adds them after the client's).
+        auto library = std::to_array({req.headers.end(), req.headers.end(), req.headers.end(), req.headers.end()});
+        bool chunked = false;
+        const std::string* connection = nullptr;  // the first Connection field's value
+        for (auto it = req.headers.begin(); it != req.headers.end(); ++it) {
+          for (size_t i = 0; i < library.size(); ++i) {
+            if (api::EqualsIgnoreCase(it->first, kLibraryFields[i])) library[i] = it;
+          }
+          chunked = chunked || api::EqualsIgnoreCase(it->first, "Transfer-Encoding");
+          if (connection == nullptr && api::EqualsIgnoreCase(it->first, "Connection")) connection = &it->second;
+        }
+        for (auto it : library) {
+          if (it != req.headers.end()) req.headers.erase(it);
         }
         current.headers.assign(req.headers.begin(), req.headers.end());
-        req.headers.erase("Content-Type");
-        req.headers.erase("Accept-Encoding");
+        for (auto it = req.headers.begin(); it != req.headers.end();) {
+          const bool taken = api::EqualsIgnoreCase(it->first, "Content-Type") ||
+                             api::EqualsIgnoreCase(it->first, "Accept-Encoding");
+          it = taken ? req.headers.erase(it) : std::next(it);
+        }
         req.ranges.clear();  // Folio answers Range itself
         current.http10 = req.version == "HTTP/1.0";
-        if (req.has_header("Transfer-Encoding")) stream.ExpectChunked();
+        if (chunked) stream.ExpectChunked();
+        const bool keep_alive = connection != nullptr && *connection == "Keep-Alive";
         // HTTP/1.0 closes after the response unless the client asks to keep it (the
         // library's rule: it closes; the response says so).
-        if (current.http10 && req.get_header_value("Connection") != "Keep-Alive") current.close = true;
+        if (current.http10 && !keep_alive) current.close = true;
       });
       tls_current = nullptr;
       written = stream.Flush() && written;
