@@ -49,7 +49,7 @@ struct Response {
   // request (the same URL and credentials, no body) for as long as this returns true:
   // getObject of a document (ops/object_read_ops.cc), while the object is the one shown
   // and the credentials stand for the same caller with the same groups. src/http keeps
-  // such answers (http/response_cache.h) and calls this before each reuse. Thread-safe.
+  // such answers (api/response_cache.h) and calls this before each reuse. Thread-safe.
   std::function<bool()> still_valid;
 };
 

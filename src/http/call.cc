@@ -59,7 +59,7 @@ void Call::Fail(int http_status, const Status& error) {
                                                                suppress_ && http_status == 413);
 }
 
-void Call::AnswerKept(const ResponseCache::Answer& kept) {
+void Call::AnswerKept(const api::ResponseCache::Answer& kept) {
   api::Response r;
   r.status = kept.status;
   r.content_type = kept.content_type;
@@ -76,7 +76,7 @@ void Call::Handle(api::Request request, bool may_keep, uint64_t announced_length
 }
 
 Status Call::OnBody(std::string_view bytes) {
-  if (!body_) body_ = std::make_unique<BodyReader>(ctx_.service, ctx_.max_body, announced_length_, request_);
+  if (!body_) body_ = std::make_unique<api::BodyReader>(ctx_.service, ctx_.max_body, announced_length_, request_);
   Status s = body_->Write(bytes);
   if (!s.ok()) Fail(body_->too_large() ? 413 : 0, s);
   return s;
@@ -108,7 +108,7 @@ api::Response Call::RunService() {
   }
   handled_ = true;  // the service removed the upload, or consumed it
   if (may_keep_ && r.still_valid && r.status == 200 && r.headers.empty() && !r.stream && !r.producer) {
-    ctx_.cache.Put(ResponseCache::KeyFor(target_, request_.authorization, request_.api_key),
+    ctx_.cache.Put(api::ResponseCache::KeyFor(target_, request_.authorization, request_.api_key),
                    {r.status, r.content_type, r.body, r.operation, std::move(r.still_valid)});
   }
   return r;
@@ -117,7 +117,7 @@ api::Response Call::RunService() {
 void Call::Done(const Outcome& outcome) {
   if (outcome.status == 0) return;  // abandoned before a response: nothing was answered
   ctx_.metrics.ObserveRequest(operation_, outcome.status, outcome.seconds);
-  RequestRecord record;
+  logging::RequestRecord record;
   record.method = method_;
   record.target = target_;
   record.operation = operation_;

@@ -1,7 +1,9 @@
-// One request as the server handles it (an Exchange, exchange.h): either a response known
-// at once (an error, a CORS preflight, an operations endpoint) or a request for the
-// service, whose body is read into it as it arrives. Every response carries the headers
-// the Host and Origin rules give (api/web_policy.h); every finished call writes its request log line and counts in the metrics.
+// One request as the server handles it, from its head to its log line: either a response
+// known at once (an error, a CORS preflight, an operations endpoint) or a request for the
+// service, whose body is read into it as it arrives. The engine (engine.h) owns the bytes
+// and the socket; the call owns the meaning. Every response carries the headers the Host
+// and Origin rules give (api/web_policy.h); every finished call writes its request log line
+// and counts in the metrics.
 #pragma once
 
 #include <cstdint>
@@ -11,14 +13,15 @@
 #include <utility>
 #include <vector>
 
+#include "api/body_reader.h"
 #include "api/dispatch.h"
 #include "api/request.h"
+#include "api/response.h"
+#include "api/response_cache.h"
 #include "folio/status.h"
-#include "http/exchange.h"
-#include "http/metrics.h"
-#include "http/request_log.h"
-#include "http/request_reader.h"
-#include "http/response_cache.h"
+#include "http/http_head.h"
+#include "log/request_log.h"
+#include "metrics/http_metrics.h"
 
 namespace folio::http {
 
@@ -26,19 +29,27 @@ namespace folio::http {
 struct CallContext {
   api::Service& service;
   uint64_t max_body;
-  HttpMetrics& metrics;
-  const RequestLog& log;
-  ResponseCache& cache;
+  metrics::HttpMetrics& metrics;
+  const logging::RequestLog& log;
+  api::ResponseCache& cache;
+};
+
+// How a call ended, for the request log and the metrics.
+struct Outcome {
+  int status = 0;           // the status sent (0: none was)
+  uint64_t body_bytes = 0;  // response body bytes sent
+  double seconds = 0;       // from the request's first byte to the response's last
+  bool complete = false;    // the whole response was sent
 };
 
 // Headers added to every response of a call (the CORS headers of api::WebPolicy).
 using CorsHeaders = std::vector<std::pair<std::string, std::string>>;
 
-class Call final : public Exchange {
+class Call final {
  public:
   // `cors` is added to the response, whatever it is.
   Call(const CallContext& ctx, const HttpHead& head, CorsHeaders cors);
-  ~Call() override;  // removes the upload of a request that was never handled
+  ~Call();  // removes the upload of a request that was never handled
 
   // Call one of these three right after construction.
   // Answers `response` (its `operation` names it in the log).
@@ -48,19 +59,31 @@ class Call final : public Exchange {
   // headers-too-large one, any other the transport error of that status.
   void Fail(int http_status, const Status& error);
   // Answers the `kept` answer of an earlier, identical request (response_cache.h).
-  void AnswerKept(const ResponseCache::Answer& kept);
+  void AnswerKept(const api::ResponseCache::Answer& kept);
   // Runs `request` through the service once its body (if any) has been read. With
   // `may_keep` (a GET or HEAD without body or credentials), an answer the operation
   // allows to be reused is kept in the cache under the request's target.
   // `announced_length` is the body's Content-Length (0 when none or chunked).
   void Handle(api::Request request, bool may_keep = false, uint64_t announced_length = 0);
 
-  // Exchange.
-  bool WantsBody() const override { return handle_ && !failed_; }
-  Status OnBody(std::string_view bytes) override;
-  void OnBodyFailed(int http_status, Status error) override;
-  api::Response Respond() override;
-  void Done(const Outcome& outcome) override;
+  // What the engine calls, in this order.
+  // False when the response is known without the body (an error, a preflight, a refused
+  // method): the body is then not read, and the connection closes after the response if
+  // one was announced.
+  bool WantsBody() const { return handle_ && !failed_; }
+  // The next piece of the body (chunk framing removed). An error stops the reading; the
+  // engine then asks for the response (which answers the error) and closes.
+  Status OnBody(std::string_view bytes);
+  // The body could not be read to its end: bad chunked encoding (`http_status` 400), or
+  // it did not arrive in time (408). Respond() answers `error` with that status.
+  void OnBodyFailed(int http_status, Status error);
+  // The response: called once, after the whole body, after OnBody or OnBodyFailed
+  // failed, or at once when !WantsBody(). May block (disk, locks): this is the handling.
+  // The engine adds Content-Length (or Transfer-Encoding) and Connection; HEAD requests
+  // get the head only.
+  api::Response Respond();
+  // The response has been sent or abandoned; called once, last.
+  void Done(const Outcome& outcome);
 
  private:
   api::Response RunService();
@@ -76,7 +99,7 @@ class Call final : public Exchange {
   bool may_keep_ = false;
   uint64_t announced_length_ = 0;  // Content-Length of the body; 0 when none or chunked
   api::Request request_;
-  std::unique_ptr<BodyReader> body_;
+  std::unique_ptr<api::BodyReader> body_;
   api::Response answer_;
   std::string operation_;
   std::string exception_;

@@ -1,4 +1,4 @@
-// cpp-httplib serving Folio's exchanges; see engine.h.
+// cpp-httplib serving Folio's calls; see engine.h.
 #include "http/engine.h"
 
 #include <netdb.h>
@@ -6,9 +6,11 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
@@ -19,6 +21,8 @@
 #include "api/ascii.h"
 #include "api/framing_rules.h"
 #include "api/url.h"
+#include "http/call.h"
+#include "http/server.h"
 #include "http/thread_pool.h"
 
 namespace folio::http {
@@ -27,6 +31,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr size_t kReadChunk = 16 * 1024;
+// Response bytes are gathered up to this much before a send: a response's head and a
+// small body leave in one send.
+constexpr size_t kWriteBuffer = 16 * 1024;
 constexpr size_t kStreamPiece = 64 * 1024;
 constexpr std::chrono::milliseconds kStopPoll{200};  // how often a waiting connection looks at Stop()
 // Once the server stops, a response that makes no progress for this long is cut.
@@ -81,7 +88,7 @@ struct Refusal {
 struct Engine::Current {
   ConnectionStream* stream = nullptr;
   std::vector<std::pair<std::string, std::string>> headers;  // as sent
-  std::unique_ptr<Exchange> exchange;
+  std::unique_ptr<Call> call;
   bool close = false;  // the body was not read to its end, or the response closes
   bool http10 = false;
   bool has_body = false;
@@ -94,13 +101,15 @@ thread_local Engine::Current* tls_current = nullptr;
 }
 
 // The connection's socket as the library reads and writes it: one read buffer for the
-// connection's life (pipelined input stays in it), deadlines per request, and the head
-// checks of engine.h before the library sees a byte of a request.
+// connection's life (pipelined input stays in it), deadlines per request, the head
+// checks of engine.h before the library sees a byte of a request, and one write buffer
+// (the library writes a response in several pieces: they leave in one send, at Flush()
+// or once the buffer is full; before any wait for input, so that a 100 Continue is seen).
 class Engine::ConnectionStream final : public httplib::Stream {
  public:
   enum class Head { kReady, kClosed, kRefused };
 
-  ConnectionStream(int fd, const EngineLimits& limits, HttpMetrics& metrics, const std::atomic<bool>& stopping)
+  ConnectionStream(int fd, const EngineLimits& limits, metrics::HttpMetrics& metrics, const std::atomic<bool>& stopping)
       : fd_(fd),
         limits_(limits),
         metrics_(metrics),
@@ -112,8 +121,9 @@ class Engine::ConnectionStream final : public httplib::Stream {
   // and gathers its head. kRefused: refusal() says why.
   Head ReadHead() {
     Compact();
-    sent_ = 0;
+    sent_ = written_ = 0;
     response_head_ = 0;
+    unbuffered_ = false;
     timed_out_ = false;
     chunk_ = ChunkState::kNone;
     bare_lf_ = false;
@@ -193,8 +203,13 @@ class Engine::ConnectionStream final : public httplib::Stream {
   double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   uint64_t body_bytes_sent() const { return sent_ > response_head_ ? sent_ - response_head_ : 0; }
 
-  // Writes a refusal the library never saw (the head checks failed): `head`, then `body`.
-  bool WriteRaw(const std::string& bytes) { return write(bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()); }
+  // Writes a refusal the library never saw (the head checks failed).
+  bool WriteRaw(const std::string& bytes) { return write(bytes.data(), bytes.size()) >= 0 && Flush(); }
+  // Sends what the write buffer holds. False when the connection failed.
+  bool Flush() const { return Send(nullptr, 0); }
+  // From now until the next request, every write is sent at once (a streamed body: each
+  // part reaches the client as it is made).
+  void Unbuffered() { unbuffered_ = true; }
 
   // Closes the socket. With `linger`, half-closes first, then reads and drops what the
   // client still sends until it pauses for linger_timeout (request_timeout at most):
@@ -220,18 +235,24 @@ class Engine::ConnectionStream final : public httplib::Stream {
   }
 
   // httplib::Stream.
-  bool is_readable() const override { return pos_ < in_.size() || Wait(POLLIN, start_ + limits_.request_timeout); }
+  bool is_readable() const override {
+    return pos_ < in_.size() || (Flush() && Wait(POLLIN, start_ + limits_.request_timeout));
+  }
   bool is_writable() const override { return WaitWritable(); }
 
   ssize_t read(char* ptr, size_t size) override {
     if (pos_ == in_.size()) {
       Compact();
-      if (Receive(start_ + limits_.request_timeout) != Got::kBytes) return -1;
+      if (!Flush() || Receive(start_ + limits_.request_timeout) != Got::kBytes) return -1;
     }
     size_t n = std::min(size, in_.size() - pos_);
     if (chunk_ != ChunkState::kNone) {
       n = CheckChunked(n);
       if (bare_lf_) return -1;
+    }
+    if (n == 1) {  // the library reads a request's head a byte per call
+      *ptr = in_[pos_++];
+      return 1;
     }
     std::memcpy(ptr, in_.data() + pos_, n);
     pos_ += n;
@@ -244,21 +265,14 @@ class Engine::ConnectionStream final : public httplib::Stream {
       // The response's head: the library writes it in one piece, before the body.
       const std::string_view text(ptr, size);
       const size_t end = text.find("\r\n\r\n");
-      response_head_ = sent_ + (end == std::string_view::npos ? size : end + 4);
+      response_head_ = written_ + (end == std::string_view::npos ? size : end + 4);
     }
-    size_t done = 0;
-    while (done < size) {
-      const ssize_t n = httplib::detail::send_socket(fd_, ptr + done, size - done, MSG_NOSIGNAL | MSG_DONTWAIT);
-      if (n > 0) {
-        done += static_cast<size_t>(n);
-        continue;
-      }
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && WaitWritable()) continue;
-      break;
+    written_ += size;
+    if (!unbuffered_ && out_.size() + size <= kWriteBuffer) {
+      out_.append(ptr, size);
+      return static_cast<ssize_t>(size);
     }
-    sent_ += done;
-    metrics_.AddBytesOut(done);
-    return done == size ? static_cast<ssize_t>(size) : -1;
+    return Send(ptr, size) ? static_cast<ssize_t>(size) : -1;
   }
 
   void get_remote_ip_and_port(std::string& ip, int& port) const override { ip = peer_.ip; port = peer_.port; }
@@ -343,6 +357,35 @@ class Engine::ConnectionStream final : public httplib::Stream {
     }
   }
 
+  // Sends the write buffer, then `size` bytes at `ptr`, together (sendmsg: a writev that
+  // raises no SIGPIPE); waits (WaitWritable) while the socket takes nothing.
+  bool Send(const char* ptr, size_t size) const {
+    size_t buffered = out_.size();
+    size_t done = 0;  // of the buffer, then of `ptr`
+    while (buffered + size > 0) {
+      iovec io[2] = {{out_.data() + done, buffered}, {const_cast<char*>(ptr), size}};
+      msghdr msg{};
+      msg.msg_iov = buffered > 0 ? io : io + 1;
+      msg.msg_iovlen = buffered > 0 ? 2 : 1;
+      const ssize_t n = ::sendmsg(fd_, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n < 0) {
+        if ((errno == EINTR) || ((errno == EAGAIN || errno == EWOULDBLOCK) && WaitWritable())) continue;
+        break;
+      }
+      size_t sent = static_cast<size_t>(n);
+      sent_ += sent;
+      metrics_.AddBytesOut(sent);
+      const size_t from_buffer = std::min(sent, buffered);
+      done += from_buffer;
+      buffered -= from_buffer;
+      sent -= from_buffer;
+      ptr += sent;
+      size -= sent;
+    }
+    out_.clear();
+    return buffered + size == 0;
+  }
+
   // Appends what the socket has (waiting until `deadline` for it) to in_.
   Got Receive(Clock::time_point deadline) {
     while (!Wait(POLLIN, deadline)) {
@@ -420,7 +463,7 @@ class Engine::ConnectionStream final : public httplib::Stream {
 
   const int fd_;
   const EngineLimits& limits_;
-  HttpMetrics& metrics_;
+  metrics::HttpMetrics& metrics_;
   const std::atomic<bool>& stopping_;
   const Endpoint peer_;
   const Endpoint local_;
@@ -436,8 +479,11 @@ class Engine::ConnectionStream final : public httplib::Stream {
   bool in_size_ = true;      // still in the size digits of a size line
   char prev_ = 0;
   bool bare_lf_ = false;
-  uint64_t sent_ = 0;           // bytes of this request's responses written
-  uint64_t response_head_ = 0;  // sent_ at the end of the final response's head (0: none yet)
+  mutable std::string out_;        // written, not yet sent
+  mutable uint64_t sent_ = 0;      // bytes of this request's responses sent
+  uint64_t written_ = 0;           // bytes of this request's responses written (sent or in out_)
+  uint64_t response_head_ = 0;     // written_ at the end of the final response's head (0: none yet)
+  bool unbuffered_ = false;
 };
 
 namespace {
@@ -488,8 +534,8 @@ Status CheckFraming(HttpHead& head, int& status) {
 
 }  // namespace
 
-Engine::Engine(ExchangeFactory& factory, const EngineLimits& limits, HttpMetrics& metrics)
-    : factory_(factory), limits_(limits), metrics_(metrics) {
+Engine::Engine(http::Server& server, const EngineLimits& limits, metrics::HttpMetrics& metrics)
+    : server_(server), limits_(limits), metrics_(metrics) {
   new_task_queue = [this] {
     auto* pool = new GrowingPool(limits_.min_threads, std::max<size_t>(1, limits_.max_connections), kIdleThread);
     pool_ = pool;
@@ -550,7 +596,7 @@ void Engine::StreamingEnds(int fd) {
 bool Engine::process_and_close_socket(socket_t sock) {
   metrics_.ConnectionOpened();
   // The library sets TCP_NODELAY on a listening socket it made; this one is Folio's
-  // (listener.h). A response's head and body leave in separate sends: without it, the
+  // (listener.h). A streamed or large response leaves in several sends: without it, the
   // second waits for the client's delayed ACK.
   int yes = 1;
   ::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof(yes));
@@ -571,8 +617,8 @@ bool Engine::process_and_close_socket(socket_t sock) {
     bool written = false;
     if (head == ConnectionStream::Head::kRefused) {  // the library never sees this request
       const Refusal& refusal = stream.refusal();
-      current.exchange = factory_.Refuse(refusal.status, refusal.message, refusal.head);
-      const api::Response r = current.exchange->Respond();
+      current.call = server_.Refuse(refusal.status, refusal.message, refusal.head);
+      const api::Response r = current.call->Respond();
       current.status = r.status;
       current.close = true;
       written = stream.WriteRaw(RawResponse(r));
@@ -581,31 +627,47 @@ bool Engine::process_and_close_socket(socket_t sock) {
       written = process_request(stream, last, client_closes, [&](httplib::Request& req) {
         // What the client sent, before the library's own fields and the ones taken from
         // it: Content-Type (so that a multipart body reaches Folio's parser as it is) and
-        // Accept-Encoding (Folio's answers are not compressed again).
-        for (const char* name : kLibraryFields) {
-          auto range = req.headers.equal_range(name);
-          if (range.first != range.second) req.headers.erase(std::prev(range.second));
+        // Accept-Encoding (Folio's answers are not compressed again). One pass: the map's
+        // own lookups fold case a character at a time. The last field of each library
+        // name is the library's (it adds them after the client's).
+        auto library = std::to_array({req.headers.end(), req.headers.end(), req.headers.end(), req.headers.end()});
+        bool chunked = false;
+        const std::string* connection = nullptr;  // the first Connection field's value
+        for (auto it = req.headers.begin(); it != req.headers.end(); ++it) {
+          for (size_t i = 0; i < library.size(); ++i) {
+            if (api::EqualsIgnoreCase(it->first, kLibraryFields[i])) library[i] = it;
+          }
+          chunked = chunked || api::EqualsIgnoreCase(it->first, "Transfer-Encoding");
+          if (connection == nullptr && api::EqualsIgnoreCase(it->first, "Connection")) connection = &it->second;
+        }
+        for (auto it : library) {
+          if (it != req.headers.end()) req.headers.erase(it);
         }
         current.headers.assign(req.headers.begin(), req.headers.end());
-        req.headers.erase("Content-Type");
-        req.headers.erase("Accept-Encoding");
+        for (auto it = req.headers.begin(); it != req.headers.end();) {
+          const bool taken = api::EqualsIgnoreCase(it->first, "Content-Type") ||
+                             api::EqualsIgnoreCase(it->first, "Accept-Encoding");
+          it = taken ? req.headers.erase(it) : std::next(it);
+        }
         req.ranges.clear();  // Folio answers Range itself
         current.http10 = req.version == "HTTP/1.0";
-        if (req.has_header("Transfer-Encoding")) stream.ExpectChunked();
+        if (chunked) stream.ExpectChunked();
+        const bool keep_alive = connection != nullptr && *connection == "Keep-Alive";
         // HTTP/1.0 closes after the response unless the client asks to keep it (the
         // library's rule: it closes; the response says so).
-        if (current.http10 && req.get_header_value("Connection") != "Keep-Alive") current.close = true;
+        if (current.http10 && !keep_alive) current.close = true;
       });
       tls_current = nullptr;
+      written = stream.Flush() && written;
     }
     if (current.streaming) StreamingEnds(sock);
-    if (current.exchange) {
+    if (current.call) {
       Outcome outcome;
       outcome.status = current.status;
       outcome.body_bytes = stream.body_bytes_sent();
       outcome.seconds = stream.seconds();
       outcome.complete = written;
-      current.exchange->Done(outcome);
+      current.call->Done(outcome);
     }
     if (!written || client_closes || last || current.close) break;
   }
@@ -614,8 +676,8 @@ bool Engine::process_and_close_socket(socket_t sock) {
   return true;
 }
 
-Exchange& Engine::Begin(const httplib::Request& req, Current& current) {
-  if (current.exchange) return *current.exchange;
+Call& Engine::Begin(const httplib::Request& req, Current& current) {
+  if (current.call) return *current.call;
   HttpHead head;
   head.method = req.method;
   head.target = req.target;
@@ -628,23 +690,23 @@ Exchange& Engine::Begin(const httplib::Request& req, Current& current) {
   const Status framing = CheckFraming(head, status);
   current.has_body = req.has_header("Transfer-Encoding") || head.content_length > 0;
   if (!framing.ok()) {
-    current.exchange = factory_.Refuse(status, std::string(framing.message()), head);
+    current.call = server_.Refuse(status, std::string(framing.message()), head);
     current.close = true;  // the body's framing is unknown
-    return *current.exchange;
+    return *current.call;
   }
   // The library reads the body of POST (and PUT, PATCH, DELETE) only; Folio serves no
-  // other method with a body. The factory refuses most of those methods itself.
+  // other method with a body. The server refuses most of those methods itself.
   const bool misplaced_body = current.has_body && req.method != "POST";
-  current.exchange = factory_.Begin(misplaced_body ? head : std::move(head));
-  if (misplaced_body && current.exchange->WantsBody()) {
-    current.exchange = factory_.Refuse(400, "a " + req.method + " request carries no body", head);
+  current.call = server_.Begin(misplaced_body ? head : std::move(head));
+  if (misplaced_body && current.call->WantsBody()) {
+    current.call = server_.Refuse(400, "a " + req.method + " request carries no body", head);
   }
-  if (current.has_body && !current.exchange->WantsBody()) current.close = true;  // the body stays unread
-  return *current.exchange;
+  if (current.has_body && !current.call->WantsBody()) current.close = true;  // the body stays unread
+  return *current.call;
 }
 
 void Engine::Fill(Current& current, httplib::Response& res) {
-  api::Response r = current.exchange->Respond();
+  api::Response r = current.call->Respond();
   res.status = r.status;
   if (r.drop_connection) {
     // Nothing is sent (a fault the request asked for): the connection just ends.
@@ -704,6 +766,7 @@ void Engine::Fill(Current& current, httplib::Response& res) {
       return true;
     };
     current.streaming = true;
+    current.stream->Unbuffered();
     StreamingBegins(current.stream->socket());
     if (current.http10) {
       current.close = true;  // no chunks in HTTP/1.0: closing ends the body
@@ -718,7 +781,7 @@ void Engine::Fill(Current& current, httplib::Response& res) {
 }
 
 void Engine::InstallHandlers() {
-  // Expect: 100-continue: the exchange decides before the client sends the body.
+  // Expect: 100-continue: the call decides before the client sends the body.
   set_expect_100_continue_handler([this](const httplib::Request& req, httplib::Response& res) {
     Current& current = *tls_current;
     if (Begin(req, current).WantsBody()) return 100;
@@ -729,18 +792,18 @@ void Engine::InstallHandlers() {
   // is refused) is answered at once; a body Folio wants goes to the POST handler.
   set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
     Current& current = *tls_current;
-    Exchange& exchange = Begin(req, current);
-    if (current.has_body && exchange.WantsBody()) return HandlerResponse::Unhandled;
+    Call& call = Begin(req, current);
+    if (current.has_body && call.WantsBody()) return HandlerResponse::Unhandled;
     Fill(current, res);
     return HandlerResponse::Handled;
   });
   // "[\s\S]*" and not ".*": a decoded path may hold a line break.
   Post(R"([\s\S]*)", [this](const httplib::Request&, httplib::Response& res, const httplib::ContentReader& reader) {
     Current& current = *tls_current;
-    Exchange& exchange = *current.exchange;
+    Call& call = *current.call;
     bool sink_failed = false;
     const bool read = reader([&](const char* data, size_t size) {
-      if (exchange.OnBody(std::string_view(data, size)).ok()) return true;
+      if (call.OnBody(std::string_view(data, size)).ok()) return true;
       sink_failed = true;
       return false;
     });
@@ -748,12 +811,12 @@ void Engine::InstallHandlers() {
       current.close = true;  // the rest of the body stays unread
       if (!sink_failed) {
         if (current.stream->bare_lf()) {
-          exchange.OnBodyFailed(400, InvalidArgument("a line of the chunked body framing ends in a bare LF: "
+          call.OnBodyFailed(400, InvalidArgument("a line of the chunked body framing ends in a bare LF: "
                                                      "lines end with CRLF"));
         } else if (current.stream->timed_out()) {
-          exchange.OnBodyFailed(408, InvalidArgument(current.stream->TimeoutMessage()));
+          call.OnBodyFailed(408, InvalidArgument(current.stream->TimeoutMessage()));
         } else {
-          exchange.OnBodyFailed(400, InvalidArgument("the request body could not be read: bad chunked encoding, "
+          call.OnBodyFailed(400, InvalidArgument("the request body could not be read: bad chunked encoding, "
                                                      "or the connection ended early"));
         }
       }
@@ -765,14 +828,14 @@ void Engine::InstallHandlers() {
   // Folio's JSON error, and the connection closes.
   set_error_handler(HandlerWithResponse([this](const httplib::Request& req, httplib::Response& res) {
     Current* current = tls_current;
-    if (current == nullptr || current->exchange) return HandlerResponse::Unhandled;
+    if (current == nullptr || current->call) return HandlerResponse::Unhandled;
     const std::string range = req.get_header_value("Range");
     std::string message = res.status == 416 ? "malformed Range header " + api::QuoteForMessage(range)
                                             : "malformed request line or header field";
     HttpHead head;
     head.method = req.method;
     head.target = req.target;
-    current->exchange = factory_.Refuse(res.status, std::move(message), head);
+    current->call = server_.Refuse(res.status, std::move(message), head);
     current->close = true;
     res.headers.clear();
     Fill(*current, res);

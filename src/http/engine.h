@@ -1,9 +1,9 @@
-// cpp-httplib (Debian 12's 0.11.4) serving Folio's exchanges (exchange.h). The library
+// cpp-httplib (Debian 12's 0.11.4) serving Folio's calls (call.h). The library
 // parses each request line and header fields, routes, reads bodies through its
 // ContentReader (chunked or by length) and writes responses through its content
 // providers. Folio adds, through the library's public API: a pool that grows to a
 // bound (thread_pool.h), Folio's JSON errors for what the library refuses itself, and
-// responses taken from an Exchange; and through one override of the private virtual
+// responses taken from a Call; and through one override of the private virtual
 // `process_and_close_socket` (engine.cc, ConnectionLoop), what the library does not hold:
 //  - the request head is gathered before the library reads it: at most
 //    `max_header_bytes` and `max_header_fields` (431), every line ending in CRLF (400),
@@ -44,13 +44,15 @@
 #include <thread>
 
 #include "folio/status.h"
-#include "http/exchange.h"
-#include "http/metrics.h"
+#include "metrics/http_metrics.h"
 
 static_assert(std::string_view(CPPHTTPLIB_VERSION) == "0.11.4",
               "src/http/engine.cc overrides cpp-httplib 0.11.4's process_and_close_socket: recheck it");
 
 namespace folio::http {
+
+class Call;
+class Server;
 
 struct EngineLimits {
   size_t max_header_bytes = 64 * 1024;  // request line and header fields (431 beyond)
@@ -73,8 +75,8 @@ struct EngineLimits {
 
 class Engine final : public httplib::Server {
  public:
-  // `factory` and `metrics` must outlive the engine.
-  Engine(ExchangeFactory& factory, const EngineLimits& limits, HttpMetrics& metrics);
+  // `server` (which begins a Call for each request) and `metrics` must outlive the engine.
+  Engine(http::Server& server, const EngineLimits& limits, metrics::HttpMetrics& metrics);
   ~Engine() override;
 
   // Serves on the listening socket `fd` (taken over) until Stop(); blocks the caller.
@@ -92,17 +94,17 @@ class Engine final : public httplib::Server {
 
   bool process_and_close_socket(socket_t sock) override;
   void InstallHandlers();
-  // The exchange of the request on this thread, begun on first use (pre-routing, or the
+  // The call of the request on this thread, begun on first use (pre-routing, or the
   // Expect: 100-continue handler).
-  Exchange& Begin(const httplib::Request& req, Current& current);
-  // Fills `res` from the exchange's response.
+  Call& Begin(const httplib::Request& req, Current& current);
+  // Fills `res` from the call's response.
   void Fill(Current& current, httplib::Response& res);
   void StreamingBegins(int fd);
   void StreamingEnds(int fd);
 
-  ExchangeFactory& factory_;
+  http::Server& server_;  // qualified: inside Engine, "Server" is the base class
   const EngineLimits limits_;
-  HttpMetrics& metrics_;
+  metrics::HttpMetrics& metrics_;
   std::atomic<bool> stopping_{false};
   std::atomic<class GrowingPool*> pool_{nullptr};
   std::mutex streaming_mu_;

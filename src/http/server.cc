@@ -14,6 +14,7 @@
 
 #include "api/ascii.h"
 #include "api/auth/credentials.h"
+#include "api/body_reader.h"
 #include "api/form_limits.h"
 #include "api/params.h"
 #include "http/request_reader.h"
@@ -52,7 +53,7 @@ api::WebPolicyOptions WithListenHost(api::WebPolicyOptions web, const std::strin
 }
 
 // A GET or HEAD whose answer may come from the response cache, or go into it: no body,
-// no Range (an answer is kept under its URL and credentials: ResponseCache::KeyFor).
+// no Range (an answer is kept under its URL and credentials: api::ResponseCache::KeyFor).
 bool MayReuse(const HttpHead& head) {
   if (head.method != "GET" && head.method != "HEAD") return false;
   for (const auto& [name, value] : head.headers) {
@@ -87,8 +88,7 @@ Server::Server(api::Service& service, ServerOptions options)
   limits_.request_timeout = options_.request_timeout;
   limits_.max_connections = std::max<size_t>(1, options_.max_connections);
   limits_.min_threads = options_.threads > 0 ? options_.threads : std::max(1u, std::thread::hardware_concurrency());
-  ExchangeFactory& factory = *this;
-  engine_ = std::make_unique<Engine>(factory, limits_, metrics_);
+  engine_ = std::make_unique<Engine>(*this, limits_, metrics_);
 }
 
 Server::~Server() {
@@ -150,7 +150,7 @@ void Server::Stop() {
   stopped_cv_.notify_all();
 }
 
-std::unique_ptr<Exchange> Server::Begin(HttpHead head) {
+std::unique_ptr<Call> Server::Begin(HttpHead head) {
   // Host and Origin (docs/API.md §13) before anything else (the engine has checked the
   // body's framing): a refused request does nothing, and its body is never read
   // (Call::WantsBody).
@@ -183,8 +183,8 @@ std::unique_ptr<Exchange> Server::Begin(HttpHead head) {
   const bool may_reuse = options_.response_cache_entries > 0 && MayReuse(head);
   if (may_reuse) {
     const std::string key =
-        ResponseCache::KeyFor(head.target, head.header("Authorization"), head.header("X-API-KEY"));
-    if (std::shared_ptr<const ResponseCache::Answer> kept = cache_.Find(key)) {
+        api::ResponseCache::KeyFor(head.target, head.header("Authorization"), head.header("X-API-KEY"));
+    if (std::shared_ptr<const api::ResponseCache::Answer> kept = cache_.Find(key)) {
       call->AnswerKept(*kept);
       return call;
     }
@@ -202,8 +202,7 @@ std::unique_ptr<Exchange> Server::Begin(HttpHead head) {
   // Refuse before reading when the client announces too much (docs/API.md §9).
   const uint64_t announced = head.content_length;
   if (announced > options_.max_body) {
-    call->Fail(413, Constraint("request body is larger than the limit of " + std::to_string(options_.max_body) +
-                               " bytes (--max-body)"));
+    call->Fail(413, api::BodyTooLarge(options_.max_body));
     return call;
   }
   // A JSON body is held whole (it is all fields): one announced over their limit is
@@ -218,7 +217,7 @@ std::unique_ptr<Exchange> Server::Begin(HttpHead head) {
   return call;
 }
 
-std::unique_ptr<Exchange> Server::Refuse(int status, std::string message, const HttpHead& head) {
+std::unique_ptr<Call> Server::Refuse(int status, std::string message, const HttpHead& head) {
   auto call = std::make_unique<Call>(call_context_, head, CorsHeaders());
   call->Fail(status, InvalidArgument(message));
   return call;

@@ -19,12 +19,10 @@
 #include "folio/status.h"
 #include "http/call.h"
 #include "http/engine.h"
-#include "http/exchange.h"
 #include "http/listener.h"
 #include "log/log_output.h"
-#include "http/metrics.h"
-#include "http/request_log.h"
-#include "http/response_cache.h"
+#include "log/request_log.h"
+#include "metrics/http_metrics.h"
 
 namespace folio::http {
 
@@ -51,10 +49,10 @@ struct ServerOptions {
   size_t response_cache_entries = 2048;
 };
 
-class Server final : private ExchangeFactory {
+class Server final {
  public:
   Server(api::Service& service, ServerOptions options);
-  ~Server() override;  // stops the server if it runs
+  ~Server();  // stops the server if it runs
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
@@ -80,13 +78,18 @@ class Server final : private ExchangeFactory {
   // once.
   void Stop();
 
-  const HttpMetrics& metrics() const { return metrics_; }
-  const ResponseCache& response_cache() const { return cache_; }
+  const metrics::HttpMetrics& metrics() const { return metrics_; }
+  const api::ResponseCache& response_cache() const { return cache_; }
 
  private:
-  // ExchangeFactory.
-  std::unique_ptr<Exchange> Begin(HttpHead head) override;
-  std::unique_ptr<Exchange> Refuse(int status, std::string message, const HttpHead& head) override;
+  friend class Engine;  // calls Begin and Refuse
+
+  // A new request whose head has been read (and its body's framing checked).
+  std::unique_ptr<Call> Begin(HttpHead head);
+  // A request that cannot be served as HTTP: a malformed or oversized head (400, 431,
+  // 505), a missing deadline (408). `head` is what is known (method and target may be
+  // empty). The connection closes after the response.
+  std::unique_ptr<Call> Refuse(int status, std::string message, const HttpHead& head);
 
   // /-/health and /-/metrics (`path` starts with "/-/").
   void OperationsEndpoint(Call& call, const HttpHead& head, std::string_view path) const;
@@ -94,9 +97,9 @@ class Server final : private ExchangeFactory {
   api::Service& service_;
   const ServerOptions options_;
   const api::WebPolicy web_policy_;
-  HttpMetrics metrics_;
-  RequestLog log_;
-  ResponseCache cache_;
+  metrics::HttpMetrics metrics_;
+  logging::RequestLog log_;
+  api::ResponseCache cache_;
   CallContext call_context_;
   EngineLimits limits_;
   std::unique_ptr<Engine> engine_;

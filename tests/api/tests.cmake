@@ -12,6 +12,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/properties_form_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/render_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/request_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/response_cache_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/state_lock_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/url_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/variant_test.cc

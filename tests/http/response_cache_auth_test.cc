@@ -1,4 +1,4 @@
-// The response cache for authenticated callers (http/response_cache.h, docs/API.md
+// The response cache for authenticated callers (api/response_cache.h, docs/API.md
 // §11.2): a repeated getObject by a signed-in user is answered from it, and never once
 // the answer would be another: after the object's ACL changes, after the caller's groups
 // or password change, nor to another user or other credentials.
@@ -7,7 +7,7 @@
 #include <chrono>
 #include <thread>
 
-#include "http/response_cache.h"
+#include "api/response_cache.h"
 #include "http/auth_fixture.h"
 
 namespace folio::testing {

@@ -1,4 +1,4 @@
-// The response cache (src/http/response_cache.h): the hot read path answers a repeated
+// The response cache (src/api/response_cache.h): the hot read path answers a repeated
 // getObject from kept bytes, and never with stale ones, whoever changed the object: this
 // server, another process on the same data directory, or a person editing files by hand.
 #include <doctest/doctest.h>
@@ -9,7 +9,6 @@
 #include <string>
 #include <thread>
 
-#include "http/response_cache.h"
 #include "http/server_fixture.h"
 #include "support/repo_fixture.h"
 
@@ -36,41 +35,6 @@ std::string GetUntilKept(ServerFixture& f, httplib::Client& c, const std::string
   }
   FAIL("the answer to " << target << " was never reused");
   return "";
-}
-
-TEST_CASE("ResponseCache: keeps answers with a check, drops them once stale, stays bounded") {
-  http::ResponseCache cache(/*max_entries=*/32, /*max_body=*/100);
-  auto valid = std::make_shared<std::atomic<bool>>(true);
-  http::ResponseCache::Answer a;
-  a.content_type = "application/json";
-  a.body = "{\"x\":1}";
-  a.operation = "object";
-  a.still_valid = [valid] { return valid->load(); };
-  cache.Put("/a", a);
-  auto found = cache.Find("/a");
-  REQUIRE(found != nullptr);
-  CHECK(found->body == "{\"x\":1}");
-  CHECK(found->operation == "object");
-  CHECK(cache.hits() == 1);
-  CHECK(cache.Find("/b") == nullptr);
-  CHECK(cache.misses() == 1);
-  *valid = false;
-  CHECK(cache.Find("/a") == nullptr);  // stale: dropped
-  CHECK(cache.size() == 0);
-  *valid = true;
-  CHECK(cache.Find("/a") == nullptr);  // gone for good, even if the check would pass now
-
-  http::ResponseCache::Answer unchecked = a;
-  unchecked.still_valid = nullptr;
-  cache.Put("/u", unchecked);
-  http::ResponseCache::Answer large = a;
-  large.body.assign(101, 'x');
-  cache.Put("/l", large);
-  CHECK(cache.size() == 0);
-
-  for (int i = 0; i < 1000; ++i) cache.Put("/n" + std::to_string(i), a);
-  CHECK(cache.size() <= 32);
-  CHECK(cache.size() >= 16);
 }
 
 // Creates the document `name` = "hello" at the root of demo/beta through the server and

@@ -218,7 +218,7 @@ std::function<bool()> ReuseCheck(const Context& ctx, const ObjectData* answered)
   // Who the answer was made for must still be who it is made for (docs/API.md §11.2):
   // src/http serves kept answers before authentication, so only in a domain open to
   // anyone (no users), and only while it still is; a signed-in caller's (kept under its
-  // credentials, http/response_cache.h) only while the domain's users and groups are
+  // credentials, api/response_cache.h) only while the domain's users and groups are
   // the snapshot the caller was authenticated against: the same credentials then stand
   // for the same caller, whose permission depends on nothing else but the object, which
   // the check below follows.

@@ -1,8 +1,8 @@
-// HttpMetrics and the /-/metrics text; see metrics.h.
-#include "http/metrics.h"
+// HttpMetrics and the /-/metrics text; see http_metrics.h.
+#include "metrics/http_metrics.h"
 
 
-namespace folio::http {
+namespace folio::metrics {
 namespace {
 
 void Header(std::string& out, std::string_view name, std::string_view type, std::string_view help) {
@@ -31,13 +31,13 @@ void HttpMetrics::ObserveRequest(std::string_view operation, int status, double 
 std::string HttpMetrics::Render() const {
   // The shards summed: operation -> status -> count, and operation -> latency.
   std::map<std::string, std::map<int, uint64_t>> requests;
-  std::map<std::string, metrics::Histogram::Snapshot> latencies;
+  std::map<std::string, Histogram::Snapshot> latencies;
   for (Shard& shard : shards_) {
     std::lock_guard<std::mutex> lock(shard.mu);
     for (const auto& [operation, per] : shard.operations) {
       for (const auto& [status, count] : per.by_status) requests[operation][status] += count;
-      const metrics::Histogram::Snapshot s = per.latency.Read();
-      metrics::Histogram::Snapshot& sum = latencies[operation];
+      const Histogram::Snapshot s = per.latency.Read();
+      Histogram::Snapshot& sum = latencies[operation];
       for (size_t i = 0; i < s.counts.size(); ++i) sum.counts[i] += s.counts[i];
       sum.count += s.count;
       sum.sum += s.sum;
@@ -46,7 +46,7 @@ std::string HttpMetrics::Render() const {
   std::string out;
   Header(out, "folio_http_requests_total", "counter", "HTTP requests answered, by operation and status.");
   for (const auto& [operation, by_status] : requests) {
-    const std::string label = "operation=\"" + metrics::EscapeLabelValue(operation) + "\"";
+    const std::string label = "operation=\"" + EscapeLabelValue(operation) + "\"";
     for (const auto& [status, count] : by_status) {
       out.append("folio_http_requests_total{").append(label).append(",status=\"").append(std::to_string(status));
       out.append("\"} ").append(std::to_string(count)).append("\n");
@@ -55,8 +55,8 @@ std::string HttpMetrics::Render() const {
   Header(out, "folio_http_request_duration_seconds", "histogram",
          "Time from a request's first byte to its response's last, by operation.");
   for (const auto& [operation, snapshot] : latencies) {
-    metrics::AppendHistogram(out, "folio_http_request_duration_seconds",
-                             "operation=\"" + metrics::EscapeLabelValue(operation) + "\"", snapshot);
+    AppendHistogram(out, "folio_http_request_duration_seconds",
+                             "operation=\"" + EscapeLabelValue(operation) + "\"", snapshot);
   }
   Header(out, "folio_http_open_connections", "gauge", "Client connections open now.");
   out.append("folio_http_open_connections ").append(std::to_string(open_connections())).append("\n");
@@ -67,8 +67,8 @@ std::string HttpMetrics::Render() const {
   Header(out, "folio_http_sent_bytes_total", "counter", "Bytes sent to clients.");
   Sample(out, "folio_http_sent_bytes_total", bytes_out_.load(std::memory_order_relaxed));
   Header(out, "folio_commit_duration_seconds", "histogram", "Time to commit a change to the repository.");
-  metrics::AppendHistogram(out, "folio_commit_duration_seconds", "", metrics::CommitLatency().Read());
+  AppendHistogram(out, "folio_commit_duration_seconds", "", CommitLatency().Read());
   return out;
 }
 
-}  // namespace folio::http
+}  // namespace folio::metrics

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "log/log_output.h"
-#include "http/request_log.h"
+#include "log/request_log.h"
 #include "http/server_fixture.h"
 
 namespace folio::testing {
@@ -78,8 +78,8 @@ TEST_CASE("RequestLog: text lines; the exception of a 5xx at info, of a 4xx only
   {
     logging::LogOutput out(captured.fd(), logging::LogFormat::kText);
     out.Install(spdlog::level::info);
-    const http::RequestLog log(logging::LogFormat::kText);
-    http::RequestRecord r;
+    const logging::RequestLog log(logging::LogFormat::kText);
+    logging::RequestRecord r;
     r.method = "GET";
     r.target = "/demo/cmis/a.txt?cmisselector=object";
     r.operation = "object";

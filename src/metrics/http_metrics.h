@@ -1,6 +1,6 @@
 // The HTTP server's metrics (docs/API.md, "/-/metrics"): requests by operation and status,
 // latency by operation, open connections, bytes in and out; rendered with the process-wide
-// metrics of src/metrics (the commit latency) in the Prometheus text format.
+// metrics of metrics.h (the commit latency) in the Prometheus text format.
 #pragma once
 
 #include <array>
@@ -15,7 +15,7 @@
 
 #include "metrics/metrics.h"
 
-namespace folio::http {
+namespace folio::metrics {
 
 // One per server. Thread-safe: counters are atomics; the per-operation tables are split
 // in shards by thread, so that workers counting at once do not wait on each other.
@@ -37,7 +37,7 @@ class HttpMetrics {
  private:
   struct PerOperation {
     std::map<int, uint64_t> by_status;
-    metrics::Histogram latency;
+    Histogram latency;
   };
   struct Shard {
     std::mutex mu;
@@ -52,4 +52,4 @@ class HttpMetrics {
   mutable std::array<Shard, kShards> shards_;
 };
 
-}  // namespace folio::http
+}  // namespace folio::metrics

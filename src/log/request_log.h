@@ -15,7 +15,7 @@
 
 #include "log/log_output.h"
 
-namespace folio::http {
+namespace folio::logging {
 
 struct RequestRecord {
   std::string_view method;     // "" when the request line could not be read
@@ -30,13 +30,13 @@ struct RequestRecord {
 
 class RequestLog {
  public:
-  explicit RequestLog(logging::LogFormat format) : format_(format) {}
+  explicit RequestLog(LogFormat format) : format_(format) {}
 
   // Writes the line of `record` if the level allows (info). Thread-safe.
   void Write(const RequestRecord& record) const;
 
  private:
-  logging::LogFormat format_;
+  LogFormat format_;
 };
 
-}  // namespace folio::http
+}  // namespace folio::logging

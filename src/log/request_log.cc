@@ -1,5 +1,5 @@
 // The request log; see request_log.h.
-#include "http/request_log.h"
+#include "log/request_log.h"
 
 #include <spdlog/spdlog.h>
 
@@ -8,7 +8,7 @@
 
 #include "api/json_writer.h"
 
-namespace folio::http {
+namespace folio::logging {
 namespace {
 
 constexpr size_t kMaxPath = 300;  // longer paths are cut (and marked) in the log
@@ -22,7 +22,7 @@ void RequestLog::Write(const RequestRecord& r) const {
   if (cut) path = path.substr(0, kMaxPath);
   const bool show_error = !r.exception.empty() &&
                           (r.status >= 500 || spdlog::should_log(spdlog::level::debug));
-  if (format_ == logging::LogFormat::kJson) {
+  if (format_ == LogFormat::kJson) {
     std::string line;
     api::JsonWriter w(line);
     w.BeginObject();
@@ -54,7 +54,7 @@ void RequestLog::Write(const RequestRecord& r) const {
     }
     w.EndObject();
     logging::LogOutput* out = logging::LogOutput::Current();
-    if (out != nullptr && out->format() == logging::LogFormat::kJson) {
+    if (out != nullptr && out->format() == LogFormat::kJson) {
       out->Append(line);
     } else {
       spdlog::info("{}", line);
@@ -74,4 +74,4 @@ void RequestLog::Write(const RequestRecord& r) const {
   }
 }
 
-}  // namespace folio::http
+}  // namespace folio::logging

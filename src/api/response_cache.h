@@ -7,7 +7,7 @@
 // so that writes by this process, by another process and edits by hand are all seen)
 // says that the object is still the one the answer was made of and that the
 // credentials still stand for the caller it was made for (docs/API.md §11.2). A
-// request with a body never uses it (server.cc).
+// request with a body never uses it (http/server.cc).
 //
 // Bounded: at most `max_entries` answers of at most `max_body` bytes each (a getObject
 // answer is 1-3 KiB: about 4 MB for 2,048 of them, 32 MB at the very worst). Each answer
@@ -25,7 +25,7 @@
 #include <string_view>
 #include <unordered_map>
 
-namespace folio::http {
+namespace folio::api {
 
 class ResponseCache {
  public:
@@ -72,4 +72,4 @@ class ResponseCache {
   std::atomic<uint64_t> misses_{0};
 };
 
-}  // namespace folio::http
+}  // namespace folio::api

@@ -1,9 +1,9 @@
 // Answers kept for reuse; see response_cache.h.
-#include "http/response_cache.h"
+#include "api/response_cache.h"
 
 #include "repo/acl/secrets.h"
 
-namespace folio::http {
+namespace folio::api {
 
 ResponseCache::ResponseCache(size_t max_entries, size_t max_body)
     : max_per_shard_(std::max<size_t>(1, max_entries / kShards)), max_body_(max_body) {}
@@ -69,4 +69,4 @@ size_t ResponseCache::size() const {
   return n;
 }
 
-}  // namespace folio::http
+}  // namespace folio::api
