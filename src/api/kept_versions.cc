@@ -29,12 +29,6 @@ void KeptVersions::Keep(const std::string& key, std::string_view stamp, std::str
   kept_.emplace(key, std::move(k));
 }
 
-void KeptVersions::Clear() {
-  std::lock_guard<std::mutex> lock(mu_);
-  kept_.clear();
-  bytes_ = 0;
-}
-
 std::string RenderingKey(const RenderOptions& options) {
   std::string key;
   key += options.variant == Variant::kA ? 'A' : 'B';

@@ -25,8 +25,6 @@ class KeptVersions {
   // Keeps `json` under `key` with `stamp` (in place of what was kept under it). When
   // the bytes kept would pass the bound, everything kept before is dropped first.
   void Keep(const std::string& key, std::string_view stamp, std::string_view json);
-  // Drops everything (the data directory was switched to another state).
-  void Clear();
 
  private:
   struct Kept {

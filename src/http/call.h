@@ -58,7 +58,7 @@ class Call final {
   // suppressResponseCodes honoured), 413 the body-too-large response, 431 the
   // headers-too-large one, any other the transport error of that status.
   void Fail(int http_status, const Status& error);
-  // Answers the `kept` answer of an earlier, identical request (response_cache.h).
+  // Answers the `kept` answer of an earlier, identical request (api/response_cache.h).
   void AnswerKept(const api::ResponseCache::Answer& kept);
   // Runs `request` through the service once its body (if any) has been read. With
   // `may_keep` (a GET or HEAD without body or credentials), an answer the operation
