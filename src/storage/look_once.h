@@ -3,9 +3,10 @@
 // ConflictCheckingFs (Stat, IdentityStat and List, the engine's reads) are kept by path,
 // so that the records many objects share (their folder's record, its adoption tables
 // and their directory, a directory they would have) are looked at once, not once per
-// object. The read then sees each file as it was the first
-// time it looked, as if every look had happened at that instant; an edit made while
-// it runs is seen by the next read (Rule H1, docs/STORAGE.md §9 and §10).
+// object. The read then sees each file as it was the first time it looked, as if every
+// look had happened at that instant; an edit made while it runs is seen by the next
+// read (Rule H1, docs/STORAGE.md §9 and §10). What a scope keeps lives as long as the
+// scope: a page's worth of stats and listings.
 //
 // What is kept is forgotten whenever a change of this process is applied to any
 // repository (ChangeApplied, called by the Committer), and by ForgetAll (a read that
