@@ -35,9 +35,9 @@ Json StoredOr(const Json& stored, const char* id) {
 }
 
 // Whether two stats of a record show it in the same state: the same file, not written
-// or renamed since (ctime moves on with every change of it).
+// or renamed since (UnchangedWhileRead's test, and the same mtime).
 bool SameRecordState(const FileStat& a, const FileStat& b) {
-  return SameInode(a, b) && a.size == b.size && a.mtime_ns == b.mtime_ns && a.ctime_ns == b.ctime_ns;
+  return UnchangedWhileRead(a, b) && a.mtime_ns == b.mtime_ns;
 }
 
 // StoredOr for a value read only once: moved out, leaving null behind.
