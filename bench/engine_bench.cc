@@ -76,7 +76,7 @@ std::string MakeCycleData(int docs, const std::string& bytes) {
     NewObject o;
     o.name = "cycle-" + std::to_string(i) + ".txt";
     (void)(*repo)->CreateDocument((*repo)->info().root_folder_id, o, ContentSource::FromBytes(bytes),
-                                  VersioningState::kMajor, "bench");
+                                  VersioningState::kMajor, "bench", WriteCheck::Trusted());
   }
   return dir;
 }

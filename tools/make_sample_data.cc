@@ -189,7 +189,7 @@ class SampleBuilder {
     NewObject rel;
     rel.name = "summary-cites-plan";
     rel.properties = Json{{"cmis:sourceId", summary.series_id}, {"cmis:targetId", plan.series_id}};
-    Must(repo_->CreateRelationship(rel, "dave"), "create relationship");
+    Must(repo_->CreateRelationship(rel, "dave", folio::WriteCheck::Trusted()), "create relationship");
   }
 
  private:
@@ -198,7 +198,7 @@ class SampleBuilder {
     NewObject o;
     o.name = name;
     if (!description.empty()) o.properties["cmis:description"] = description;
-    return Must(repo_->CreateFolder(parent, o, user), "create folder '" + name + "'");
+    return Must(repo_->CreateFolder(parent, o, user, folio::WriteCheck::Trusted()), "create folder '" + name + "'");
   }
 
   ObjectData Doc(const std::string& parent, const std::string& name, const std::string& bytes, const std::string& user,
@@ -207,7 +207,8 @@ class SampleBuilder {
     o.name = name;
     o.type_id = type_id;
     o.properties = properties;
-    return Must(repo_->CreateDocument(parent, o, ContentSource::FromBytes(bytes), VersioningState::kMajor, user),
+    return Must(repo_->CreateDocument(parent, o, ContentSource::FromBytes(bytes), VersioningState::kMajor, user,
+                                      folio::WriteCheck::Trusted()),
                 "create document '" + name + "'");
   }
 
@@ -215,17 +216,17 @@ class SampleBuilder {
     NewObject o;
     o.name = name;
     o.properties["cmis:description"] = description;
-    Must(repo_->CreateItem(parent, o, "alice"), "create item '" + name + "'");
+    Must(repo_->CreateItem(parent, o, "alice", folio::WriteCheck::Trusted()), "create item '" + name + "'");
   }
 
   ObjectData CheckIn(const ObjectData& doc, const std::string& user, bool major, const std::string& comment,
                      const std::string& bytes) {
-    ObjectData pwc = Must(repo_->CheckOut(doc.id, user), "check out '" + doc.name + "'");
+    ObjectData pwc = Must(repo_->CheckOut(doc.id, user, folio::WriteCheck::Trusted()), "check out '" + doc.name + "'");
     CheckInRequest req;
     req.major = major;
     req.comment = comment;
     req.content = ContentSource::FromBytes(bytes);
-    return Must(repo_->CheckIn(pwc.id, req, user), "check in '" + doc.name + "'");
+    return Must(repo_->CheckIn(pwc.id, req, user, folio::WriteCheck::Trusted()), "check in '" + doc.name + "'");
   }
 
   // Versions 1.0, 1.1, 2.0, 2.1, each with different content and a check-in comment.
@@ -239,8 +240,8 @@ class SampleBuilder {
   // Checked out by bob, whose working copy already differs from version 1.0.
   void CheckedOutBudget(const std::string& folder) {
     ObjectData doc = Doc(folder, "budget.csv", kBudget, "alice");
-    ObjectData pwc = Must(repo_->CheckOut(doc.id, "bob"), "check out 'budget.csv'");
-    Must(repo_->SetContent(pwc.id, ContentSource::FromBytes(kBudgetDraft), true, "bob"),
+    ObjectData pwc = Must(repo_->CheckOut(doc.id, "bob", folio::WriteCheck::Trusted()), "check out 'budget.csv'");
+    Must(repo_->SetContent(pwc.id, ContentSource::FromBytes(kBudgetDraft), true, "bob", folio::WriteCheck::Trusted()),
          "edit the working copy of 'budget.csv'");
   }
 
@@ -260,7 +261,7 @@ class SampleBuilder {
                     {"cardinality", "single"},
                     {"updatability", "readwrite"},
                     {"displayName", "Department"}}}}}};
-    Must(repo_->CreateType(def), "create type 'acme:report'");
+    Must(repo_->CreateType(def, folio::WriteCheck::Trusted()), "create type 'acme:report'");
   }
 
   ObjectData QuarterlySummary(const std::string& folder) {

@@ -24,6 +24,7 @@
 #include "folio/object.h"
 #include "folio/repository_caches.h"
 #include "folio/status.h"
+#include "folio/write_check.h"
 
 namespace folio {
 
@@ -125,24 +126,6 @@ class TreeVisitor {
   virtual Status Enter(const ObjectData& object, int64_t level) = 0;
   virtual Status Leave() = 0;
 };
-
-// Who may make a change (docs/API.md §11.3). The engine asks it inside the change,
-// while the change is staged under the repository's write exclusion, on each object the
-// change involves as it finds it then: no other change (an applyACL that revokes the
-// permission) can come between the check and the write. The role says what the object
-// is to the change.
-enum class WriteRole {
-  kObject,  // the object changed, deleted, checked out or in; for a create, its folder
-  kSource,  // a move: the folder the object leaves; a relationship: its source
-  kTarget,  // a move: the folder it goes to; a relationship: its target
-  kBelow,   // deleteTree, a propagated applyACL: each object below the folder (id, base,
-            // type_id, name, path and acl filled in; every other member empty)
-};
-// Returns OK to allow, or the error that refuses the change (kPermissionDenied naming
-// the object); nothing is written then. Called on the writing thread, possibly more than
-// once per change (a staging may run again); must not call the repository. An empty
-// function allows every change.
-using WriteCheck = std::function<Status(WriteRole role, const ObjectData& object)>;
 
 // Told of the events a change of this process appended to the change log of the
 // repository at data-directory-relative `base` ("domain/repository") whose variant is
@@ -278,19 +261,20 @@ class Repository {
   // if it is not a folder or the type does not exist or is of another base type;
   // kNameConstraintViolation for a bad or taken name; kConstraint for properties the
   // type does not allow (naming them); kPermissionDenied on a read-only repository.
-  // `check` (every change below takes one): WriteCheck; the parent folder is its kObject.
+  // `check` (every change below takes one, folio/write_check.h): who may make it; the
+  // parent folder is its kObject.
   Result<ObjectData> CreateFolder(const std::string& parent_id, const NewObject& obj, const std::string& user,
-                                  const WriteCheck& check = {});
+                                  const WriteCheck& check);
   // `state` kMajor -> 1.0, kMinor -> 0.1, kCheckedOut -> returns the working copy of a
   // series with no version yet, kNone -> an unversioned document.
   Result<ObjectData> CreateDocument(const std::string& parent_id, const NewObject& obj,
                                     const std::optional<ContentSource>& content, VersioningState state,
-                                    const std::string& user, const WriteCheck& check = {});
+                                    const std::string& user, const WriteCheck& check);
   Result<ObjectData> CreateItem(const std::string& parent_id, const NewObject& obj, const std::string& user,
-                                const WriteCheck& check = {});
+                                const WriteCheck& check);
   // `obj.properties` must hold "cmis:sourceId" and "cmis:targetId" of existing objects
   // (checked as kSource and kTarget).
-  Result<ObjectData> CreateRelationship(const NewObject& obj, const std::string& user, const WriteCheck& check = {});
+  Result<ObjectData> CreateRelationship(const NewObject& obj, const std::string& user, const WriteCheck& check);
   // A new, empty upload in this repository (see Upload). kPermissionDenied when
   // read-only; kStorage.
   Result<std::unique_ptr<Upload>> NewUpload();
@@ -300,32 +284,32 @@ class Repository {
   // version. kConstraint naming a read-only property; kInvalidArgument naming an unknown
   // one; kNameConstraintViolation for a bad or taken name.
   Result<ObjectData> UpdateProperties(const std::string& id, const Json& changes, const std::string& user,
-                                      const WriteCheck& check = {});
+                                      const WriteCheck& check);
   // kContentAlreadyExists if the document has content and !overwrite; kConstraint for
   // a non-document.
   Result<ObjectData> SetContent(const std::string& id, const ContentSource& content, bool overwrite,
-                                const std::string& user, const WriteCheck& check = {});
-  Result<ObjectData> DeleteContent(const std::string& id, const std::string& user, const WriteCheck& check = {});
+                                const std::string& user, const WriteCheck& check);
+  Result<ObjectData> DeleteContent(const std::string& id, const std::string& user, const WriteCheck& check);
   // Deletes an object. For a document: all versions (all_versions), or only that one
   // (the previous version becomes the latest). A working copy: as CancelCheckOut.
   // kConstraint for a non-empty folder or the root folder.
-  Status Delete(const std::string& id, bool all_versions, const WriteCheck& check = {});
+  Status Delete(const std::string& id, bool all_versions, const WriteCheck& check);
   // Deletes a folder and everything below it. Returns the ids that could not be
   // deleted (none: the operation is atomic: `check` refusing the folder or any object
   // below it (kBelow) refuses the whole change, naming the first refused).
-  Result<std::vector<std::string>> DeleteTree(const std::string& folder_id, const WriteCheck& check = {});
+  Result<std::vector<std::string>> DeleteTree(const std::string& folder_id, const WriteCheck& check);
   // Moves an object into `target_folder_id` (ids kept). `source_folder_id`, when not
   // empty, must be its current parent (kInvalidArgument otherwise). kConstraint for
   // moving a folder into itself or below itself, or moving the root folder.
   // `check` sees the object (kObject), its folder (kSource) and the target (kTarget).
   Result<ObjectData> Move(const std::string& id, const std::string& target_folder_id,
                           const std::string& source_folder_id, const std::string& user,
-                          const WriteCheck& check = {});
+                          const WriteCheck& check);
 
   // Sets the ACL of `id` (applyACL, docs/API.md §11): a document's is its whole version
   // series' (every version and the working copy); the change log records a "security"
   // event; no property changes. An unchanged ACL writes nothing. kObjectNotFound.
-  Result<ObjectData> SetAcl(const std::string& id, const std::vector<Ace>& acl, const WriteCheck& check = {});
+  Result<ObjectData> SetAcl(const std::string& id, const std::vector<Ace>& acl, const WriteCheck& check);
   // applyACL: as SetAcl, with the ACL the object has when the change is staged, `add`
   // added, then `remove` removed (two concurrent applyACLs never lose one's entries).
   // kPropagate on a folder: the same additions and removals reach every object below
@@ -335,7 +319,7 @@ class Repository {
   // below that cannot be read (nothing changes).
   enum class AclPropagation { kObjectOnly, kPropagate };
   Result<ObjectData> ApplyAcl(const std::string& id, const std::vector<Ace>& add, const std::vector<Ace>& remove,
-                              const WriteCheck& check = {}, AclPropagation propagation = AclPropagation::kObjectOnly);
+                              const WriteCheck& check, AclPropagation propagation = AclPropagation::kObjectOnly);
   // deleteUser, deleteGroup: removes every entry naming `principal` from every ACL of
   // the repository, as one change with a "security" event per object changed. Returns
   // how many objects changed. Errors: kPermissionDenied when read-only; kStorage.
@@ -345,16 +329,16 @@ class Repository {
   // Makes the private working copy of version `id` (a series id or a path-resolved
   // object means its latest version). kVersioning if the series is checked out
   // (naming who holds it); kConstraint if `id` is not a versionable document.
-  Result<ObjectData> CheckOut(const std::string& id, const std::string& user, const WriteCheck& check = {});
+  Result<ObjectData> CheckOut(const std::string& id, const std::string& user, const WriteCheck& check);
   // Turns working copy `pwc_id` into the next version of its series (major: N+1.0,
   // minor: N.M+1) and returns it. kVersioning if `pwc_id` is not a working copy;
   // kObjectNotFound if it was already checked in or cancelled.
   // Entries added or removed by `request` change the ACL of the whole series and are
   // recorded as a "security" event of their own (after the new version's "created").
   Result<ObjectData> CheckIn(const std::string& pwc_id, const CheckInRequest& request, const std::string& user,
-                             const WriteCheck& check = {});
+                             const WriteCheck& check);
   // Discards the working copy; the versions stay as they were.
-  Status CancelCheckOut(const std::string& pwc_id, const WriteCheck& check = {});
+  Status CancelCheckOut(const std::string& pwc_id, const WriteCheck& check);
 
   // --- Types ---------------------------------------------------------------------
   // A type definition in CMIS type JSON (canonical ids). kObjectNotFound if unknown.
@@ -364,23 +348,23 @@ class Repository {
   Result<std::shared_ptr<const PropertyDefinitionIndex>> GetPropertyDefinitions(const std::string& type_id);
   // Direct subtypes of `type_id` ("" -> the base types).
   Result<std::vector<Json>> GetTypeChildren(const std::string& type_id);
-  // Type management takes a WriteCheck (see above) whose kObject is the root folder: a
+  // Type management takes a WriteCheck (folio/write_check.h) whose kObject is the root folder: a
   // type decides what every object of the repository may be.
   //
   // Stores a custom type (CMIS type JSON) with the attributes given (see repo/types.h,
   // TypeRegistry::Create). kInvalidArgument for a malformed definition,
   // kContentAlreadyExists if the id is taken, kConstraint if its parent is unknown or
   // an attribute has a value Folio cannot honour (naming it).
-  Result<Json> CreateType(const Json& definition, const WriteCheck& check = {});
+  Result<Json> CreateType(const Json& definition, const WriteCheck& check);
   // Changes a custom type's display attributes and adds optional properties (see
   // repo/types.h, TypeRegistry::Update); returns the type. kObjectNotFound for an
   // unknown type; kConstraint for a built-in type or a change that could invalidate
   // stored objects, naming the attribute; kInvalidArgument for a malformed definition.
-  Result<Json> UpdateType(const Json& definition, const WriteCheck& check = {});
+  Result<Json> UpdateType(const Json& definition, const WriteCheck& check);
   // kObjectNotFound for an unknown type; kConstraint for a built-in type, one with
   // subtypes, or while objects of the type exist (checked exactly, naming one; see
   // repo/type_usage.h).
-  Status DeleteType(const std::string& type_id, const WriteCheck& check = {});
+  Status DeleteType(const std::string& type_id, const WriteCheck& check);
 
   // --- The change log ------------------------------------------------------------
   // Up to `max` events from token `from` on (0: from the oldest kept), in order.

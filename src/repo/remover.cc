@@ -53,9 +53,10 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
         }
         FOLIO_RETURN_IF_ERROR(records_.ReadRecord(layout_.FolderFile(loc.folder)).status());
         // As a tree: what its listing does not show may be left of its adopted documents
-        // (a table entry a series directory shadows) and goes with it.
+        // (a table entry a series directory shadows) and goes with it, unchecked: no
+        // caller is shown such leftovers.
         Collected c;
-        FOLIO_RETURN_IF_ERROR(Collect(loc.folder, true, {}, c));
+        FOLIO_RETURN_IF_ERROR(Collect(loc.folder, true, WriteCheck::Trusted(), c));
         return StageTreeRemoval(change, loc, c);
       }
       case BaseType::kItem: {
@@ -163,7 +164,9 @@ Status Remover::Collect(const std::string& folder, bool top, const WriteCheck& c
     const std::string type_id = rec.ok() ? StoredTypeId(rec->properties, base) : std::string(BaseTypeId(base));
     static const std::vector<Ace> kNoAcl;
     const std::vector<Ace>& acl = rec.ok() ? rec->acl : kNoAcl;
-    if (check && !top) FOLIO_RETURN_IF_ERROR(check(WriteRole::kBelow, CheckedObject(base, id, type_id, path, acl)));
+    if (!check.trusted() && !top) {
+      FOLIO_RETURN_IF_ERROR(check(WriteRole::kBelow, CheckedObject(base, id, type_id, path, acl)));
+    }
     if (indexed) out.ids.push_back(id);
     if (base == BaseType::kDocument) {
       for (storage::ChangeEvent& e : DocumentDeletedEvents(id, labels, checked_out, type_id, acl)) {

@@ -363,7 +363,7 @@ namespace {
 // A type decides what every object of the repository may be: type management is checked
 // on the root folder, as the change finds it.
 std::function<Status()> OnRootFolder(repo::Engine& engine, const std::string& root_id, const WriteCheck& check) {
-  if (!check) return {};
+  if (check.trusted()) return {};
   return [&engine, root_id, &check] {
     return repo::CheckWrite(check, WriteRole::kObject, engine.builder, repo::Loc(BaseType::kFolder, root_id, "", ""));
   };

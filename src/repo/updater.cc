@@ -233,7 +233,7 @@ Result<bool> Updater::StageAcl(storage::ChangeSet& change, const AclObject& obje
     FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(path));
     if (!acl) {
       type_id = StoredTypeId(rec.properties, object.base);
-      if (below != nullptr && *below) {
+      if (below != nullptr && !below->trusted()) {
         FOLIO_RETURN_IF_ERROR((*below)(WriteRole::kBelow, CheckedObject(object.base, object.id, type_id, object.path,
                                                                         rec.acl)));
       }

@@ -180,11 +180,11 @@ TEST_CASE(
     auto repo = OpenRepo(**store, "acme", "docs");
     auto doc = repo->GetObjectByPath("notes.txt");
     REQUIRE(doc.ok());
-    auto pwc = repo->CheckOut(doc->id, "alice");
+    auto pwc = repo->CheckOut(doc->id, "alice", WriteCheck::Trusted());
     REQUIRE(pwc.ok());
     CheckInRequest req;
     req.content = ContentSource::FromBytes("edited in Folio");
-    REQUIRE(repo->CheckIn(pwc->id, req, "alice").ok());
+    REQUIRE(repo->CheckIn(pwc->id, req, "alice", WriteCheck::Trusted()).ok());
   }
   Run again = Folio(cmd);
   CHECK(again.code == 3);
@@ -391,30 +391,32 @@ TEST_CASE(
     const std::string root = repo->info().root_folder_id;
     NewObject folder;
     folder.name = "reports";
-    auto f = repo->CreateFolder(root, folder, "alice");
+    auto f = repo->CreateFolder(root, folder, "alice", WriteCheck::Trusted());
     REQUIRE(f.ok());
     NewObject doc;
     doc.name = "q3.txt";
-    auto d = repo->CreateDocument(f->id, doc, ContentSource::FromBytes("v1.0"), VersioningState::kMajor, "alice");
+    auto d = repo->CreateDocument(f->id, doc, ContentSource::FromBytes("v1.0"), VersioningState::kMajor, "alice",
+                                  WriteCheck::Trusted());
     REQUIRE(d.ok());
     a_series = d->series_id;
     for (const auto& [bytes, major] : {std::pair<std::string, bool>{"v1.1", false}, {"v2.0", true}}) {
-      auto pwc = repo->CheckOut(d->id, "bob");
+      auto pwc = repo->CheckOut(d->id, "bob", WriteCheck::Trusted());
       REQUIRE(pwc.ok());
       CheckInRequest req;
       req.major = major;
       req.content = ContentSource::FromBytes(bytes);
-      auto v = repo->CheckIn(pwc->id, req, "bob");
+      auto v = repo->CheckIn(pwc->id, req, "bob", WriteCheck::Trusted());
       REQUIRE(v.ok());
       if (bytes == "v1.1") v11_ms = v->properties["cmis:lastModificationDate"].get<int64_t>();
     }
     NewObject readme;
     readme.name = "README";
     REQUIRE(
-        repo->CreateDocument(root, readme, ContentSource::FromBytes("read me"), VersioningState::kMinor, "alice").ok());
+        repo->CreateDocument(root, readme, ContentSource::FromBytes("read me"), VersioningState::kMinor, "alice",
+                             WriteCheck::Trusted()).ok());
     NewObject item;
     item.name = "contact";
-    REQUIRE(repo->CreateItem(root, item, "alice").ok());
+    REQUIRE(repo->CreateItem(root, item, "alice", WriteCheck::Trusted()).ok());
   }
   const std::string out = tmp / "out";
   const std::string cmd = "export " + Quote(data) + " acme/docs " + Quote(out) + " --progress none";

@@ -33,32 +33,32 @@ struct InspectFixture {
     a = CheckIn(a, "carol", true, "approved", "v2.0");
     a = CheckIn(a, "alice", false, "typo", "v2.1");
     b = f.Doc(docs.id, "b.txt", "b");
-    auto pwc = f.repo->CheckOut(b.id, "bob");
+    auto pwc = f.repo->CheckOut(b.id, "bob", WriteCheck::Trusted());
     REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
-    REQUIRE(f.repo->SetContent(pwc->id, ContentSource::FromBytes("draft b"), true, "bob").ok());
+    REQUIRE(f.repo->SetContent(pwc->id, ContentSource::FromBytes("draft b"), true, "bob", WriteCheck::Trusted()).ok());
     readme = f.Doc(f.root, "readme.md", "hello");
     NewObject item;
     item.name = "contact";
-    auto i = f.repo->CreateItem(f.root, item, "alice");
+    auto i = f.repo->CreateItem(f.root, item, "alice", WriteCheck::Trusted());
     REQUIRE_MESSAGE(i.ok(), i.status().ToString());
     contact = *i;
     NewObject rel;
     rel.name = "refers";
     rel.properties = Json{{"cmis:sourceId", readme.series_id}, {"cmis:targetId", a.series_id}};
-    auto r = f.repo->CreateRelationship(rel, "alice");
+    auto r = f.repo->CreateRelationship(rel, "alice", WriteCheck::Trusted());
     REQUIRE_MESSAGE(r.ok(), r.status().ToString());
     refers = *r;
   }
 
   ObjectData CheckIn(const ObjectData& doc, const std::string& user, bool major, const std::string& comment,
                      const std::string& bytes) {
-    auto pwc = f.repo->CheckOut(doc.id, user);
+    auto pwc = f.repo->CheckOut(doc.id, user, WriteCheck::Trusted());
     REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
     CheckInRequest req;
     req.major = major;
     req.comment = comment;
     req.content = ContentSource::FromBytes(bytes, "text/plain");
-    auto v = f.repo->CheckIn(pwc->id, req, user);
+    auto v = f.repo->CheckIn(pwc->id, req, user, WriteCheck::Trusted());
     REQUIRE_MESSAGE(v.ok(), v.status().ToString());
     return *v;
   }

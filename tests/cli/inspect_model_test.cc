@@ -115,7 +115,8 @@ TEST_CASE("InspectModel: a document created checked out has no version yet") {
   NewObject o;
   o.name = "new.txt";
   auto pwc =
-      fx.f.repo->CreateDocument(fx.f.root, o, ContentSource::FromBytes("x"), VersioningState::kCheckedOut, "dave");
+      fx.f.repo->CreateDocument(fx.f.root, o, ContentSource::FromBytes("x"), VersioningState::kCheckedOut, "dave",
+                                WriteCheck::Trusted());
   REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
   auto store = fx.ReadOnlyStore();
   auto tree = BuildInspectTree(*store, "DATA", "demo/main");
@@ -150,12 +151,13 @@ TEST_CASE("InspectModel: custom types and properties; datetimes as ISO text") {
       {"propertyDefinitions",
        {{"acme:client", {{"propertyType", "string"}, {"cardinality", "single"}, {"updatability", "readwrite"}}},
         {"acme:signed", {{"propertyType", "datetime"}, {"cardinality", "single"}, {"updatability", "readwrite"}}}}}};
-  REQUIRE(fx.f.repo->CreateType(def).ok());
+  REQUIRE(fx.f.repo->CreateType(def, WriteCheck::Trusted()).ok());
   NewObject o;
   o.name = "c.pdf";
   o.type_id = "acme:contract";
   o.properties = Json{{"acme:client", "NASA"}, {"acme:signed", "2024-03-01T10:00:00Z"}};
-  REQUIRE(fx.f.repo->CreateDocument(fx.f.root, o, std::nullopt, VersioningState::kMajor, "alice").ok());
+  REQUIRE(fx.f.repo->CreateDocument(fx.f.root, o, std::nullopt, VersioningState::kMajor, "alice",
+                                    WriteCheck::Trusted()).ok());
   auto store = fx.ReadOnlyStore();
   auto tree = BuildInspectTree(*store, "DATA", "demo/main/c.pdf");
   REQUIRE_MESSAGE(tree.ok(), tree.status().ToString());
@@ -170,12 +172,13 @@ TEST_CASE("InspectModel: secondary types and their properties; datetimes as ISO 
   Json def = {{"id", "acme:reviewed"},
               {"parentId", "cmis:secondary"},
               {"propertyDefinitions", {{"acme:on", {{"propertyType", "datetime"}}}}}};
-  REQUIRE(fx.f.repo->CreateType(def).ok());
+  REQUIRE(fx.f.repo->CreateType(def, WriteCheck::Trusted()).ok());
   NewObject o;
   o.name = "r.txt";
   o.properties = Json{{"cmis:secondaryObjectTypeIds", Json::array({"acme:reviewed"})},
                       {"acme:on", "2024-03-01T10:00:00Z"}};
-  REQUIRE(fx.f.repo->CreateDocument(fx.f.root, o, std::nullopt, VersioningState::kMajor, "alice").ok());
+  REQUIRE(fx.f.repo->CreateDocument(fx.f.root, o, std::nullopt, VersioningState::kMajor, "alice",
+                                    WriteCheck::Trusted()).ok());
   auto store = fx.ReadOnlyStore();
   auto tree = BuildInspectTree(*store, "DATA", "demo/main/r.txt");
   REQUIRE_MESSAGE(tree.ok(), tree.status().ToString());

@@ -108,13 +108,13 @@ TEST_CASE("InspectRender: text shows custom types and properties, items and fold
       {"parentId", "cmis:document"},
       {"propertyDefinitions",
        {{"acme:quarter", {{"propertyType", "string"}, {"cardinality", "single"}, {"updatability", "readwrite"}}}}}};
-  REQUIRE(fx.f.repo->CreateType(def).ok());
+  REQUIRE(fx.f.repo->CreateType(def, WriteCheck::Trusted()).ok());
   NewObject o;
   o.name = "q1.pdf";
   o.type_id = "acme:report";
   o.properties = Json{{"acme:quarter", "2026-Q1"}};
   auto q1 = fx.f.repo->CreateDocument(fx.docs.id, o, ContentSource::FromBytes(std::string(1536, 'x')),
-                                      VersioningState::kMajor, "alice");
+                                      VersioningState::kMajor, "alice", WriteCheck::Trusted());
   REQUIRE(q1.ok());
   const std::string text = RenderInspectText(Build(fx, "demo/main/docs/q1.pdf"));
   CHECK(text ==

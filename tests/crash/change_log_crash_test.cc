@@ -37,7 +37,7 @@ void MakeRepository(const std::string& dir) {
   for (const char* name : {"A", "B"}) {
     NewObject f;
     f.name = name;
-    REQUIRE(demo.repo->CreateFolder(demo.repo->info().root_folder_id, f, "w").ok());
+    REQUIRE(demo.repo->CreateFolder(demo.repo->info().root_folder_id, f, "w", WriteCheck::Trusted()).ok());
   }
 }
 
@@ -56,13 +56,14 @@ void MakeRepository(const std::string& dir) {
   for (int j = 0; count < 0 || j < count; ++j) {
     NewObject o;
     o.name = tag + "-" + std::to_string(j) + ".txt";
-    auto d = r.CreateDocument(parent->id, o, ContentSource::FromBytes("x"), VersioningState::kMajor, "w");
+    auto d = r.CreateDocument(parent->id, o, ContentSource::FromBytes("x"), VersioningState::kMajor, "w",
+                              WriteCheck::Trusted());
     if (!d.ok()) _exit(4);
     Report(fd, "created " + d->id);
-    if (!r.UpdateProperties(d->id, Json{{"cmis:description", "u"}}, "w").ok()) _exit(5);
+    if (!r.UpdateProperties(d->id, Json{{"cmis:description", "u"}}, "w", WriteCheck::Trusted()).ok()) _exit(5);
     Report(fd, "updated " + d->id);
     if (j % 2 == 0) {
-      if (!r.Delete(d->series_id, true).ok()) _exit(6);
+      if (!r.Delete(d->series_id, true, WriteCheck::Trusted()).ok()) _exit(6);
       Report(fd, "deleted " + d->id);  // its one version, by the id its "created" named
     }
   }

@@ -51,30 +51,32 @@ void Report(int fd, const std::string& line) {
     const std::string name = "r" + std::to_string(run) + "-" + std::to_string(j) + ".txt";
     NewObject o;
     o.name = name;
-    auto d = r.CreateDocument(a->id, o, ContentSource::FromBytes("c-" + name), VersioningState::kMajor, "w");
+    auto d = r.CreateDocument(a->id, o, ContentSource::FromBytes("c-" + name), VersioningState::kMajor, "w",
+                              WriteCheck::Trusted());
     if (!d.ok()) _exit(4);
     const std::string s = d->series_id;
     Report(fd, s + " 0 " + name + " " + std::to_string(j % 2 == 0));
-    auto first = r.CheckOut(s, "first");
+    auto first = r.CheckOut(s, "first", WriteCheck::Trusted());
     if (!first.ok()) _exit(5);
     Report(fd, s + " 1");
-    if (!r.SetContent(first->id, ContentSource::FromBytes("discarded"), true, "first").ok()) _exit(5);
-    if (!r.CancelCheckOut(first->id).ok()) _exit(5);
+    if (!r.SetContent(first->id, ContentSource::FromBytes("discarded"), true, "first",
+                      WriteCheck::Trusted()).ok()) _exit(5);
+    if (!r.CancelCheckOut(first->id, WriteCheck::Trusted()).ok()) _exit(5);
     Report(fd, s + " 2");
-    auto pwc = r.CheckOut(s, "second");
+    auto pwc = r.CheckOut(s, "second", WriteCheck::Trusted());
     if (!pwc.ok()) _exit(5);
     Report(fd, s + " 3");
     CheckInRequest req;
     req.major = false;
     req.content = ContentSource::FromBytes("v2-" + name);
-    if (!r.CheckIn(pwc->id, req, "second").ok()) _exit(6);
+    if (!r.CheckIn(pwc->id, req, "second", WriteCheck::Trusted()).ok()) _exit(6);
     Report(fd, s + " 4");
-    if (!r.Move(s, b->id, a->id, "w").ok()) _exit(7);
+    if (!r.Move(s, b->id, a->id, "w", WriteCheck::Trusted()).ok()) _exit(7);
     Report(fd, s + " 5");
-    if (!r.UpdateProperties(s, Json{{"cmis:name", name + ".renamed"}}, "w").ok()) _exit(8);
+    if (!r.UpdateProperties(s, Json{{"cmis:name", name + ".renamed"}}, "w", WriteCheck::Trusted()).ok()) _exit(8);
     Report(fd, s + " 6");
     if (j % 2 == 0) {
-      if (!r.Delete(s, true).ok()) _exit(9);
+      if (!r.Delete(s, true, WriteCheck::Trusted()).ok()) _exit(9);
       Report(fd, s + " 7");
     }
   }
@@ -123,8 +125,8 @@ TEST_CASE("Crash: SIGKILL at 200 random moments; fsck --repair keeps every repor
       NewObject fa, fb;
       fa.name = "A";
       fb.name = "B";
-      REQUIRE(repo->CreateFolder(repo->info().root_folder_id, fa, "w").ok());
-      REQUIRE(repo->CreateFolder(repo->info().root_folder_id, fb, "w").ok());
+      REQUIRE(repo->CreateFolder(repo->info().root_folder_id, fa, "w", WriteCheck::Trusted()).ok());
+      REQUIRE(repo->CreateFolder(repo->info().root_folder_id, fb, "w", WriteCheck::Trusted()).ok());
     }
     std::map<std::string, Expect> model;
     for (int k = 0; k < kKillsPerDir; ++k, ++kills) {

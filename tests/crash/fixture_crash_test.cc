@@ -32,7 +32,7 @@ void MakeState(const std::string& dir, const std::string& name) {
   NewObject o;
   o.name = name;
   REQUIRE(demo.repo->CreateDocument(demo.repo->info().root_folder_id, o, ContentSource::FromBytes(name),
-                                    VersioningState::kMajor, "w")
+                                    VersioningState::kMajor, "w", WriteCheck::Trusted())
               .ok());
 }
 

@@ -46,16 +46,18 @@ Result<query::QueryHits> RunQuery(query::QueryIndexes& indexes, Repository& repo
     NewObject o;
     o.name = "k" + std::to_string(run) + "-" + std::to_string(j) + ".txt";
     auto d = r.CreateDocument(r.info().root_folder_id, o, ContentSource::FromBytes("alpha beta"),
-                              VersioningState::kMajor, "w");
+                              VersioningState::kMajor, "w", WriteCheck::Trusted());
     if (!d.ok()) _exit(4);
     if (j % 3 == 0) {
-      if (!r.UpdateProperties(d->id, Json{{"cmis:name", o.name + ".renamed"}}, "w").ok()) _exit(5);
+      if (!r.UpdateProperties(d->id, Json{{"cmis:name", o.name + ".renamed"}}, "w",
+                              WriteCheck::Trusted()).ok()) _exit(5);
       }
     if (j % 3 == 1) {
-      if (!r.SetContent(d->id, ContentSource::FromBytes("gamma delta"), true, "w").ok()) _exit(6);
+      if (!r.SetContent(d->id, ContentSource::FromBytes("gamma delta"), true, "w",
+                        WriteCheck::Trusted()).ok()) _exit(6);
       }
     if (j % 4 == 2) {
-      if (!r.Delete(d->id, true).ok()) _exit(7);
+      if (!r.Delete(d->id, true, WriteCheck::Trusted()).ok()) _exit(7);
       }
     if (j % 5 == 0 && !RunQuery(indexes, r, "SELECT * FROM cmis:document WHERE CONTAINS('alpha')").ok()) _exit(8);
   }

@@ -168,7 +168,8 @@ TEST_CASE("Fsck: plants leftover-temp-file in users/ and repairs it") {
 TEST_CASE("Fsck: plants acl-principal-unknown and acl-entry-invalid and reports them") {
   AccountsFixture f;
   REQUIRE(f.repo->SetAcl(f.reports.id, {Ace{"alice", {"cmis:all"}}, Ace{"eng", {"cmis:read"}}, Ace{"cmis:anyone", {"cmis:read"}},
-                                        Ace{"ghost", {"cmis:read"}}, Ace{"bob", {"cmis:delete"}}})
+                                        Ace{"ghost", {"cmis:read"}}, Ace{"bob", {"cmis:delete"}}},
+                                            WriteCheck::Trusted())
               .ok());
   const std::string path = "demo/main/reports/.folio/folder.json";
   const FsckReport r = RunCheck(f.dir.path());

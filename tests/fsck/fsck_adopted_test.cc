@@ -155,7 +155,8 @@ TEST_CASE("Fsck adopted: a repository with adopted documents is clean, with no f
     auto children = opened.repo->GetChildren(f.scans.id, 0, 100);
     REQUIRE_MESSAGE(children.ok(), children.status().ToString());
     CHECK(children->objects.size() == 4);
-    auto renamed = opened.repo->UpdateProperties(f.ids["scans/c.txt"], Json{{"cmis:name", "c2.txt"}}, "alice");
+    auto renamed = opened.repo->UpdateProperties(f.ids["scans/c.txt"], Json{{"cmis:name", "c2.txt"}}, "alice",
+                                                 WriteCheck::Trusted());
     REQUIRE_MESSAGE(renamed.ok(), renamed.status().ToString());
     CHECK(renamed->series_id == f.ids["scans/c.txt"]);
   }
@@ -356,7 +357,7 @@ TEST_CASE("Fsck adopted: adopted-entry-shadowed for the entry of a document that
   const std::string id = f.ids["scans/c.txt"];
   {
     const DemoMain opened = OpenDemoMain(f.dir.path());
-    REQUIRE(opened.repo->UpdateProperties(id, Json{{"cmis:description", "seen"}}, "alice").ok());
+    REQUIRE(opened.repo->UpdateProperties(id, Json{{"cmis:description", "seen"}}, "alice", WriteCheck::Trusted()).ok());
   }
   REQUIRE(fs::exists(f.RepoPath("scans/.folio/docs/c.txt/series.json")));
   const uint64_t mark = *OpenDemoMain(f.dir.path()).repo->LatestChangeToken();

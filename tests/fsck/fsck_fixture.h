@@ -35,17 +35,17 @@ struct FsckFixture : RepoFixture {
         {"parentId", "cmis:document"},
         {"propertyDefinitions",
          {{"acme:amount", {{"propertyType", "decimal"}, {"cardinality", "single"}, {"updatability", "readwrite"}}}}}};
-    REQUIRE(repo->CreateType(contract_type).ok());
-    REQUIRE(repo->CreateType(Json{{"id", "my:ticket"}, {"parentId", "cmis:item"}}).ok());
+    REQUIRE(repo->CreateType(contract_type, WriteCheck::Trusted()).ok());
+    REQUIRE(repo->CreateType(Json{{"id", "my:ticket"}, {"parentId", "cmis:item"}}, WriteCheck::Trusted()).ok());
     reports = Folder(root, "reports");
     archive = Folder(root, "archive");
     q3 = Doc(reports.id, "q3.txt", "v1");
     CheckIn(q3.series_id, false, "v1.1");
     CheckIn(q3.series_id, true, "version two");
     draft = Doc(reports.id, "draft.md", "draft");
-    auto pwc = repo->CheckOut(draft.series_id, "bob");
+    auto pwc = repo->CheckOut(draft.series_id, "bob", WriteCheck::Trusted());
     REQUIRE(pwc.ok());
-    REQUIRE(repo->SetContent(pwc->id, ContentSource::FromBytes("draft wip"), true, "bob").ok());
+    REQUIRE(repo->SetContent(pwc->id, ContentSource::FromBytes("draft wip"), true, "bob", WriteCheck::Trusted()).ok());
     draft_pwc = *pwc;
     fresh_pwc = Doc(reports.id, "new.txt", "fresh", VersioningState::kCheckedOut);
     notes = Doc(root, "notes.txt", "notes", VersioningState::kMinor);
@@ -53,33 +53,33 @@ struct FsckFixture : RepoFixture {
     c.name = "contract.pdf";
     c.type_id = "acme:contract";
     c.properties = Json{{"acme:amount", "12.5"}};
-    auto made = repo->CreateDocument(root, c, std::nullopt, VersioningState::kMajor, "alice");
+    auto made = repo->CreateDocument(root, c, std::nullopt, VersioningState::kMajor, "alice", WriteCheck::Trusted());
     REQUIRE_MESSAGE(made.ok(), made.status().ToString());
     contract = *made;
     NewObject t;
     t.name = "ticket";
     t.type_id = "my:ticket";
-    auto item = repo->CreateItem(reports.id, t, "alice");
+    auto item = repo->CreateItem(reports.id, t, "alice", WriteCheck::Trusted());
     REQUIRE_MESSAGE(item.ok(), item.status().ToString());
     ticket = *item;
     NewObject r;
     r.name = "cites";
     r.properties = Json{{"cmis:sourceId", q3.series_id}, {"cmis:targetId", notes.series_id}};
-    auto rel = repo->CreateRelationship(r, "alice");
+    auto rel = repo->CreateRelationship(r, "alice", WriteCheck::Trusted());
     REQUIRE_MESSAGE(rel.ok(), rel.status().ToString());
     cites = *rel;
     ObjectData year = Folder(archive.id, "2024");
     old = Doc(year.id, "old.txt", "old");
-    REQUIRE(repo->Move(year.id, reports.id, archive.id, "alice").ok());
+    REQUIRE(repo->Move(year.id, reports.id, archive.id, "alice", WriteCheck::Trusted()).ok());
   }
 
   void CheckIn(const std::string& series, bool major, const std::string& bytes) {
-    auto pwc = repo->CheckOut(series, "alice");
+    auto pwc = repo->CheckOut(series, "alice", WriteCheck::Trusted());
     REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
     CheckInRequest req;
     req.major = major;
     req.content = ContentSource::FromBytes(bytes, "text/plain");
-    auto v = repo->CheckIn(pwc->id, req, "alice");
+    auto v = repo->CheckIn(pwc->id, req, "alice", WriteCheck::Trusted());
     REQUIRE_MESSAGE(v.ok(), v.status().ToString());
   }
 

@@ -20,25 +20,25 @@ TEST_CASE("Fsck beside a live writer: changes in flight are not reported as dama
     for (int i = 0; !stop; ++i) {
       const std::string name = "doc" + std::to_string(i % 7) + ".txt";
       auto doc = f.repo->CreateDocument(f.root, NewObject{.type_id = "", .name = name, .properties = Json::object(), .acl = {}}, ContentSource::FromBytes("x", "text/plain"),
-                                        VersioningState::kMajor, "alice");
+                                        VersioningState::kMajor, "alice", WriteCheck::Trusted());
       if (!doc.ok()) continue;
-      auto pwc = f.repo->CheckOut(doc->id, "alice");
+      auto pwc = f.repo->CheckOut(doc->id, "alice", WriteCheck::Trusted());
       if (pwc.ok()) {
         CheckInRequest in;
         in.content = ContentSource::FromBytes("xy", "text/plain");
-        (void)f.repo->CheckIn(pwc->id, in, "alice");
+        (void)f.repo->CheckIn(pwc->id, in, "alice", WriteCheck::Trusted());
       }
-      (void)f.repo->Move(doc->series_id, target.id, f.root, "alice");
-      (void)f.repo->Delete(doc->series_id, true);
+      (void)f.repo->Move(doc->series_id, target.id, f.root, "alice", WriteCheck::Trusted());
+      (void)f.repo->Delete(doc->series_id, true, WriteCheck::Trusted());
       // A folder's changes also move its marker in its parent (folder-marker-mismatch).
       const std::string n = std::to_string(i % 5);
       NewObject folder;
       folder.name = "dir" + n;
-      auto dir = f.repo->CreateFolder(f.root, folder, "alice");
+      auto dir = f.repo->CreateFolder(f.root, folder, "alice", WriteCheck::Trusted());
       if (dir.ok()) {
-        (void)f.repo->UpdateProperties(dir->id, Json{{"cmis:name", "renamed" + n}}, "alice");
-        (void)f.repo->Move(dir->id, target.id, f.root, "alice");
-        (void)f.repo->Delete(dir->id, true);
+        (void)f.repo->UpdateProperties(dir->id, Json{{"cmis:name", "renamed" + n}}, "alice", WriteCheck::Trusted());
+        (void)f.repo->Move(dir->id, target.id, f.root, "alice", WriteCheck::Trusted());
+        (void)f.repo->Delete(dir->id, true, WriteCheck::Trusted());
       }
       ++rounds;
     }

@@ -116,14 +116,14 @@ TEST_CASE("Fsck: plants pwc-inconsistent and reports pwc-inconsistent") {
     REQUIRE(draft.ok());
     CHECK(draft->properties["cmis:isVersionSeriesCheckedOut"] == false);
     CHECK_FALSE(fs::exists(f.Abs(f.Marker(f.draft.series_id))));
-    CHECK(f.repo->CheckOut(f.draft.series_id, "carol").ok());
+    CHECK(f.repo->CheckOut(f.draft.series_id, "carol", WriteCheck::Trusted()).ok());
   }
   SUBCASE("a stray working copy is set aside") {
     fs::copy_file(f.Abs(Draft("pwc.json")), f.Abs(Q3("pwc.json")));
     fs::copy_file(f.Abs(Draft("pwc.content")), f.Abs(Q3("pwc.content")));
     ExpectRepaired(f.dir.path(), "pwc-inconsistent", Q3("pwc.json"));
     CHECK(InLostFound(f, "q3.txt/pwc.content") == "draft wip");
-    CHECK(f.repo->CheckOut(f.q3.series_id, "carol").ok());
+    CHECK(f.repo->CheckOut(f.q3.series_id, "carol", WriteCheck::Trusted()).ok());
   }
   SUBCASE("a document created checked out without its working copy is set aside whole") {
     const std::string series = FsckFixture::Data("reports/.folio/docs/new.txt/series.json");

@@ -22,14 +22,15 @@ std::string BuildTree(ServerFixture& f, const std::string& repo_id) {
   auto folder = [&](const std::string& parent, const std::string& name) {
     NewObject o;
     o.name = name;
-    auto made = r.CreateFolder(parent, o, "alice");
+    auto made = r.CreateFolder(parent, o, "alice", WriteCheck::Trusted());
     REQUIRE(made.ok());
     return made->id;
   };
   auto doc = [&](const std::string& parent, const std::string& name) {
     NewObject o;
     o.name = name;
-    REQUIRE(r.CreateDocument(parent, o, ContentSource::FromBytes(name), VersioningState::kMajor, "alice").ok());
+    REQUIRE(r.CreateDocument(parent, o, ContentSource::FromBytes(name), VersioningState::kMajor, "alice",
+                             WriteCheck::Trusted()).ok());
   };
   const std::string tree = folder(r.info().root_folder_id, "tree");
   const std::string a = folder(tree, "a");
@@ -39,7 +40,7 @@ std::string BuildTree(ServerFixture& f, const std::string& repo_id) {
   doc(tree, "c.txt");
   NewObject item;
   item.name = "i";
-  REQUIRE(r.CreateItem(tree, item, "alice").ok());
+  REQUIRE(r.CreateItem(tree, item, "alice", WriteCheck::Trusted()).ok());
   return tree;
 }
 

@@ -160,12 +160,12 @@ TEST_CASE("Response cache over HTTP: a kept answer is never given after a write 
   REQUIRE(doc.ok());
   for (int round = 0; round < 3; ++round) {
     const std::string text = "from the other process " + std::to_string(round);
-    auto updated = repo->UpdateProperties(doc->id, Json{{"cmis:description", text}}, "bob");
+    auto updated = repo->UpdateProperties(doc->id, Json{{"cmis:description", text}}, "bob", WriteCheck::Trusted());
     REQUIRE_MESSAGE(updated.ok(), updated.status().ToString());
     CHECK(PropText(Json::parse(c.Get(target.c_str())->body), "cmis:description") == text);
     CHECK(PropText(Json::parse(GetUntilKept(f, c, target)), "cmis:description") == text);
   }
-  auto renamed = repo->UpdateProperties(doc->id, Json{{"cmis:name", "renamed.txt"}}, "bob");
+  auto renamed = repo->UpdateProperties(doc->id, Json{{"cmis:name", "renamed.txt"}}, "bob", WriteCheck::Trusted());
   REQUIRE_MESSAGE(renamed.ok(), renamed.status().ToString());
   CHECK(c.Get(target.c_str())->status == 404);
   CHECK(PropText(Json::parse(c.Get("/demo/beta/renamed.txt?cmisselector=object")->body), "cmis:name") ==
@@ -225,7 +225,8 @@ TEST_CASE("Response cache over HTTP: reused on a stamp while nothing changed, an
   const std::shared_ptr<Repository>& repo = other.repo;
   auto doc = repo->GetObjectByPath("/q.txt");
   REQUIRE(doc.ok());
-  REQUIRE(repo->UpdateProperties(doc->id, Json{{"cmis:description", "other process"}}, "bob").ok());
+  REQUIRE(repo->UpdateProperties(doc->id, Json{{"cmis:description", "other process"}}, "bob",
+                                 WriteCheck::Trusted()).ok());
   CHECK(PropText(Json::parse(c.Get(target.c_str())->body), "cmis:description") == "other process");
   REQUIRE(repo->Checkpoint().ok());  // as its idle checkpoint would, before the next stamp
 

@@ -60,12 +60,12 @@ inline void BuildFixtureData(const std::string& dir) {
     REQUIRE(repo.ok());
     NewObject folder;
     folder.name = "docs";
-    auto f = (*repo)->CreateFolder((*repo)->info().root_folder_id, folder, "alice");
+    auto f = (*repo)->CreateFolder((*repo)->info().root_folder_id, folder, "alice", WriteCheck::Trusted());
     REQUIRE(f.ok());
     NewObject doc;
     doc.name = "readme.txt";
     auto d = (*repo)->CreateDocument(f->id, doc, ContentSource::FromBytes("hello", "text/plain"),
-                                     VersioningState::kMajor, "alice");
+                                     VersioningState::kMajor, "alice", WriteCheck::Trusted());
     REQUIRE(d.ok());
   }
 }

@@ -159,7 +159,7 @@ class CreateFolder : public ApiOp {
   Status Request([[maybe_unused]] const Model& m, Repository& r, Sut& sut) const override {
     NewObject o;
     o.name = name_;
-    auto made = r.CreateFolder(sut.Id(parent_), o, kUser);
+    auto made = r.CreateFolder(sut.Id(parent_), o, kUser, WriteCheck::Trusted());
     if (made.ok()) sut.SetId(h_, made->id);
     return made.status();
   }
@@ -196,7 +196,7 @@ class CreateDeepFolders : public ApiOp {
     for (int i = 0; i < count_; ++i) {
       NewObject o;
       o.name = Name();
-      auto made = r.CreateFolder(parent, o, kUser);
+      auto made = r.CreateFolder(parent, o, kUser, WriteCheck::Trusted());
       if (!made.ok()) return made.status();
       sut.SetId(h_ + i, made->id);
       parent = made->id;
@@ -254,7 +254,8 @@ class CreateDocument : public ApiOp {
   Status Request([[maybe_unused]] const Model& m, Repository& r, Sut& sut) const override {
     NewObject o;
     o.name = name_;
-    auto made = r.CreateDocument(sut.Id(parent_), o, ContentSource::FromBytes(bytes_, "text/plain"), state_, kUser);
+    auto made = r.CreateDocument(sut.Id(parent_), o, ContentSource::FromBytes(bytes_, "text/plain"), state_, kUser,
+                                 WriteCheck::Trusted());
     if (made.ok()) sut.SetId(h_, made->series_id);
     return made.status();
   }
@@ -293,7 +294,8 @@ class SetDescription : public ApiOp {
     }
   }
   Status Request([[maybe_unused]] const Model& m, Repository& r, Sut& sut) const override {
-    return r.UpdateProperties(sut.Id(target_), Json{{"cmis:description", text_}}, kUser).status();
+    return r.UpdateProperties(sut.Id(target_), Json{{"cmis:description", text_}}, kUser,
+                              WriteCheck::Trusted()).status();
   }
   std::string Text() const override { return "SetDescription " + H(target_) + " \"" + text_ + "\""; }
 
@@ -341,7 +343,7 @@ class Rename : public ApiOp {
     }
   }
   Status Request([[maybe_unused]] const Model& m, Repository& r, Sut& sut) const override {
-    return r.UpdateProperties(sut.Id(target_), Json{{"cmis:name", name_}}, kUser).status();
+    return r.UpdateProperties(sut.Id(target_), Json{{"cmis:name", name_}}, kUser, WriteCheck::Trusted()).status();
   }
   std::string Text() const override { return "Rename " + H(target_) + " to " + ShowName(name_); }
 
@@ -377,7 +379,8 @@ class SetContent : public ApiOp {
     std::string id = sut.Id(doc_);
     if (target_ == kPwc) id += ";pwc";
     if (target_ == kLatestVersion) id += ";" + m.docs.at(doc_).versions.back().Label();
-    return r.SetContent(id, ContentSource::FromBytes(bytes_, "text/plain"), true, kUser).status();
+    return r.SetContent(id, ContentSource::FromBytes(bytes_, "text/plain"), true, kUser,
+                        WriteCheck::Trusted()).status();
   }
   std::string Text() const override {
     static const char* const kTargets[] = {"series", "pwc", "latest version"};
@@ -422,7 +425,7 @@ class Move : public ApiOp {
     }
   }
   Status Request([[maybe_unused]] const Model& m, Repository& r, Sut& sut) const override {
-    return r.Move(ObjectId(m, sut, target_), sut.Id(to_), "", kUser).status();
+    return r.Move(ObjectId(m, sut, target_), sut.Id(to_), "", kUser, WriteCheck::Trusted()).status();
   }
   std::string Text() const override { return "Move " + H(target_) + " to " + H(to_); }
 
@@ -437,7 +440,9 @@ class DeleteDocument : public ApiOp {
   void checkPreconditions(const Model& m) const override { RC_PRE(m.HasDoc(doc_)); }
   bool Succeeds(const Model&) const override { return true; }
   void Change(Model& m) const override { m.docs.erase(doc_); }
-  Status Request([[maybe_unused]] const Model& m, Repository& r, Sut& sut) const override { return r.Delete(ObjectId(m, sut, doc_), true); }
+  Status Request([[maybe_unused]] const Model& m, Repository& r, Sut& sut) const override {
+    return r.Delete(ObjectId(m, sut, doc_), true, WriteCheck::Trusted());
+  }
   std::string Text() const override { return "DeleteDocument " + H(doc_); }
 
  private:
@@ -478,7 +483,7 @@ class DeleteVersion : public ApiOp {
     }
   }
   Status Request([[maybe_unused]] const Model& m, Repository& r, Sut& sut) const override {
-    return r.Delete(sut.Id(doc_) + ";" + m.docs.at(doc_).versions[index_].Label(), false);
+    return r.Delete(sut.Id(doc_) + ";" + m.docs.at(doc_).versions[index_].Label(), false, WriteCheck::Trusted());
   }
   std::string Text() const override { return "DeleteVersion " + H(doc_) + " index " + std::to_string(index_); }
 
@@ -492,7 +497,9 @@ class DeleteFolder : public ApiOp {
   void checkPreconditions(const Model& m) const override { RC_PRE(folder_ != 0 && m.HasFolder(folder_)); }
   bool Succeeds(const Model& m) const override { return m.IsEmpty(folder_); }
   void Change(Model& m) const override { m.folders.erase(folder_); }
-  Status Request([[maybe_unused]] const Model& m, Repository& r, Sut& sut) const override { return r.Delete(sut.Id(folder_), true); }
+  Status Request([[maybe_unused]] const Model& m, Repository& r, Sut& sut) const override {
+    return r.Delete(sut.Id(folder_), true, WriteCheck::Trusted());
+  }
   std::string Text() const override { return "DeleteFolder " + H(folder_); }
 
  private:
@@ -506,7 +513,7 @@ class DeleteTree : public ApiOp {
   bool Succeeds(const Model&) const override { return true; }
   void Change(Model& m) const override { m.RemoveTree(folder_); }
   Status Request([[maybe_unused]] const Model& m, Repository& r, Sut& sut) const override {
-    auto left = r.DeleteTree(sut.Id(folder_));
+    auto left = r.DeleteTree(sut.Id(folder_), WriteCheck::Trusted());
     if (left.ok() && !left->empty()) return RuntimeError("deleteTree left " + std::to_string(left->size()) + " objects");
     return left.status();
   }
@@ -538,7 +545,8 @@ class CheckOut : public ApiOp {
     d.pwc_name = &v == &d.versions.back() ? d.name : v.name;
   }
   Status Request([[maybe_unused]] const Model& m, Repository& r, Sut& sut) const override {
-    return r.CheckOut(index_ < 0 ? sut.Id(doc_) : sut.Id(doc_) + ";" + From(m.docs.at(doc_)).Label(), kUser).status();
+    return r.CheckOut(index_ < 0 ? sut.Id(doc_) : sut.Id(doc_) + ";" + From(m.docs.at(doc_)).Label(), kUser,
+                      WriteCheck::Trusted()).status();
   }
   std::string Text() const override {
     return "CheckOut " + H(doc_) + (index_ < 0 ? std::string(" latest") : " index " + std::to_string(index_));
@@ -575,7 +583,7 @@ class CheckIn : public ApiOp {
     CheckInRequest req;
     req.major = major_;
     if (with_content_) req.content = ContentSource::FromBytes(bytes_, "text/plain");
-    return r.CheckIn(sut.Id(doc_) + ";pwc", req, kUser).status();
+    return r.CheckIn(sut.Id(doc_) + ";pwc", req, kUser, WriteCheck::Trusted()).status();
   }
   std::string Text() const override {
     return "CheckIn " + H(doc_) + (major_ ? " major" : " minor") + (with_content_ ? " \"" + bytes_ + "\"" : " (no content)");
@@ -603,7 +611,9 @@ class CancelCheckOut : public ApiOp {
     d.pwc_description.clear();
     d.pwc_name.clear();
   }
-  Status Request([[maybe_unused]] const Model& m, Repository& r, Sut& sut) const override { return r.CancelCheckOut(sut.Id(doc_) + ";pwc"); }
+  Status Request([[maybe_unused]] const Model& m, Repository& r, Sut& sut) const override {
+    return r.CancelCheckOut(sut.Id(doc_) + ";pwc", WriteCheck::Trusted());
+  }
   std::string Text() const override { return "CancelCheckOut " + H(doc_); }
 
  private:
@@ -629,7 +639,8 @@ class ApplyAcl : public ApiOp {
   }
   Status Request([[maybe_unused]] const Model& m, Repository& r, Sut& sut) const override {
     const std::vector<Ace> aces{Ace{principal_, {"cmis:read"}}};
-    return r.ApplyAcl(ObjectId(m, sut, target_), add_ ? aces : std::vector<Ace>{}, add_ ? std::vector<Ace>{} : aces).status();
+    return r.ApplyAcl(ObjectId(m, sut, target_), add_ ? aces : std::vector<Ace>{}, add_ ? std::vector<Ace>{} : aces,
+                      WriteCheck::Trusted()).status();
   }
   std::string Text() const override {
     return "ApplyAcl " + H(target_) + (add_ ? " add " : " remove ") + principal_ + " cmis:read";

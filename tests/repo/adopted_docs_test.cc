@@ -224,7 +224,7 @@ TEST_CASE("Adopted: the first change gives the document its series, under the sa
   const size_t events_before = Events(f).size();
 
   SUBCASE("a property update") {
-    auto u = f.repo->UpdateProperties(d.id, Json{{"cmis:description", "described"}}, "alice");
+    auto u = f.repo->UpdateProperties(d.id, Json{{"cmis:description", "described"}}, "alice", WriteCheck::Trusted());
     REQUIRE_MESSAGE(u.ok(), u.status().ToString());
     CHECK(u->id == d.id);
     CHECK(u->properties["cmis:description"] == "described");
@@ -233,13 +233,13 @@ TEST_CASE("Adopted: the first change gives the document its series, under the sa
     CHECK(Events(f).size() == events_before + 1);  // the update's, and nothing for the series
   }
   SUBCASE("a check-out and a check-in") {
-    auto pwc = f.repo->CheckOut(d.id, "alice");
+    auto pwc = f.repo->CheckOut(d.id, "alice", WriteCheck::Trusted());
     REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
     CHECK(f.Content(pwc->id) == "content");
     CheckInRequest req;
     req.major = false;
     req.content = ContentSource::FromBytes("new content", "text/plain");
-    auto in = f.repo->CheckIn(pwc->id, req, "alice");
+    auto in = f.repo->CheckIn(pwc->id, req, "alice", WriteCheck::Trusted());
     REQUIRE_MESSAGE(in.ok(), in.status().ToString());
     CHECK(in->properties["cmis:versionLabel"] == "1.1");
     CHECK(in->series_id == d.series_id);
@@ -247,26 +247,26 @@ TEST_CASE("Adopted: the first change gives the document its series, under the sa
     CHECK(ReadFile(f.RepoPath("c.txt")) == "new content");
   }
   SUBCASE("a rename") {
-    auto u = f.repo->UpdateProperties(d.id, Json{{"cmis:name", "renamed.txt"}}, "alice");
+    auto u = f.repo->UpdateProperties(d.id, Json{{"cmis:name", "renamed.txt"}}, "alice", WriteCheck::Trusted());
     REQUIRE_MESSAGE(u.ok(), u.status().ToString());
     CHECK(f.repo->GetObjectByPath("renamed.txt")->id == d.id);
     CHECK_FALSE(fs::exists(f.RepoPath("c.txt")));
   }
   SUBCASE("an ACL") {
-    auto u = f.repo->SetAcl(d.id, {Ace{"bob", {"cmis:read"}}});
+    auto u = f.repo->SetAcl(d.id, {Ace{"bob", {"cmis:read"}}}, WriteCheck::Trusted());
     REQUIRE_MESSAGE(u.ok(), u.status().ToString());
     REQUIRE(u->acl.size() == 1);
     CHECK(u->acl[0].principal == "bob");
   }
   SUBCASE("a move") {
     const ObjectData sub = f.Folder(f.root, "sub");
-    auto m = f.repo->Move(d.id, sub.id, f.root, "alice");
+    auto m = f.repo->Move(d.id, sub.id, f.root, "alice", WriteCheck::Trusted());
     REQUIRE_MESSAGE(m.ok(), m.status().ToString());
     CHECK(f.repo->GetObjectByPath("sub/c.txt")->id == d.id);
     CHECK(f.repo->GetObject(d.series_id)->path == "sub/c.txt");
   }
   SUBCASE("a deletion") {
-    REQUIRE(f.repo->Delete(d.id, true).ok());
+    REQUIRE(f.repo->Delete(d.id, true, WriteCheck::Trusted()).ok());
     CHECK(f.repo->GetObject(d.id).status().kind() == ErrorKind::kObjectNotFound);
     CHECK(f.repo->GetObjectByPath("c.txt").status().kind() == ErrorKind::kObjectNotFound);
     CHECK(CountEvents(f, "deleted", d.id) == 1);
@@ -314,13 +314,13 @@ TEST_CASE("Adopted: content is read from the document's own file, while that is 
 
   // The first change through Folio gives the document its files; its own file then
   // holds version 1.1. Version 1.0, built before that change, still reads 1.0's bytes.
-  auto pwc = f.repo->CheckOut(d.id, "alice");
+  auto pwc = f.repo->CheckOut(d.id, "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
   CHECK_FALSE(pwc->content_in_document_file);
   CheckInRequest req;
   req.major = false;
   req.content = ContentSource::FromBytes("new content", "text/plain");
-  auto in = f.repo->CheckIn(pwc->id, req, "alice");
+  auto in = f.repo->CheckIn(pwc->id, req, "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(in.ok(), in.status().ToString());
   REQUIRE(ReadFile(f.RepoPath("c.txt")) == "new content");
   CHECK(read(d) == "content");
@@ -377,7 +377,7 @@ TEST_CASE("Adopted: a read-only repository adopts in memory only") {
   REQUIRE(c.ok());
   CHECK(folio::testing::ReadAll(*c->file) == "read only");
   CHECK_FALSE(fs::exists(f.RepoPath(".folio/adopted")));
-  CHECK(r->UpdateProperties(o->id, Json{{"cmis:description", "x"}}, "alice").status().kind() ==
+  CHECK(r->UpdateProperties(o->id, Json{{"cmis:description", "x"}}, "alice", WriteCheck::Trusted()).status().kind() ==
         ErrorKind::kPermissionDenied);
   CHECK_FALSE(fs::exists(f.RepoPath(".folio/adopted")));
   CHECK_FALSE(fs::exists(f.RepoPath(".folio/docs/r.txt")));

@@ -172,7 +172,7 @@ TEST_CASE("Adopted tree: deleteTree records one deleted event per adopted docume
   RepoFixture f;
   const Tree t = MakeTree(f);
   const uint64_t mark = *f.repo->LatestChangeToken();
-  auto failed = f.repo->DeleteTree(t.gone.id);
+  auto failed = f.repo->DeleteTree(t.gone.id, WriteCheck::Trusted());
   REQUIRE_MESSAGE(failed.ok(), failed.status().ToString());
   CHECK(failed->empty());
   CHECK(Sorted(EventsSince(*f.repo, mark)) == t.Deleted());
@@ -233,7 +233,7 @@ TEST_CASE("Adopted tree: deleteTree refuses a tree whose adoption table cannot b
   const uint64_t mark = *f.repo->LatestChangeToken();
   const std::string bad = TablesOf(t.sub.id) + "/2.json";
   WriteFile(f.RepoPath(bad), "{\"folder\": ");
-  auto failed = f.repo->DeleteTree(t.gone.id);
+  auto failed = f.repo->DeleteTree(t.gone.id, WriteCheck::Trusted());
   REQUIRE_FALSE(failed.ok());
   CHECK(failed.status().kind() == ErrorKind::kStorage);
   CHECK(Contains(failed.status().message(), bad));
@@ -257,7 +257,7 @@ TEST_CASE("Adopted tree: an entry shadowed by a series directory is not a docume
                                        repo::AdoptionTableText(repo::AdoptionTable{top.id, {{"same.txt", e}}}))
               .ok());
   const uint64_t mark = *f.repo->LatestChangeToken();
-  REQUIRE(f.repo->DeleteTree(top.id).ok());
+  REQUIRE(f.repo->DeleteTree(top.id, WriteCheck::Trusted()).ok());
   CHECK(Sorted(EventsSince(*f.repo, mark)) == Sorted({Deleted(top.id, "cmis:folder"), Deleted(doc.id)}));
   CHECK_FALSE(f.Has(TablesOf(top.id)));
 }
@@ -269,7 +269,7 @@ TEST_CASE("Adopted tree: deleting an empty folder takes what is left of its tabl
   const auto ids = AdoptByHand(f.fs(), "empty", empty.id, {"x.txt"});
   std::filesystem::remove(f.RepoPath("empty/x.txt"));
   const uint64_t mark = *f.repo->LatestChangeToken();
-  Status s = f.repo->Delete(empty.id, true);
+  Status s = f.repo->Delete(empty.id, true, WriteCheck::Trusted());
   REQUIRE_MESSAGE(s.ok(), s.ToString());
   CHECK(Sorted(EventsSince(*f.repo, mark)) == Sorted({Deleted(empty.id, "cmis:folder"), DeletedAdopted(ids.front())}));
   CHECK_FALSE(f.Has(TablesOf(empty.id)));
@@ -501,7 +501,7 @@ HandTree MakeHandTree(RepoFixture& f) {
   CHECK(f.Has(TablesOf(t.handmade) + "/1.json"));
   // Changed through Folio: a series of its own, under the same id.
   auto changed = f.repo->SetContent(t.documents["inbox/b.txt"], ContentSource::FromBytes("b2", "text/plain"), true,
-                                    "alice");
+                                    "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(changed.ok(), changed.status().ToString());
   CHECK(changed->series_id == t.documents["inbox/b.txt"]);
   CHECK(f.Has("inbox/.folio/docs/b.txt/series.json"));
@@ -527,7 +527,7 @@ TEST_CASE("Adopted tree, end to end: a folder whose files were added by hand, de
   const uint64_t mark = *f.repo->LatestChangeToken();
   const auto remove = [&] { std::filesystem::remove_all(f.RepoPath("inbox")); };
   SUBCASE("deleteTree") {
-    auto failed = f.repo->DeleteTree(t.inbox.id);
+    auto failed = f.repo->DeleteTree(t.inbox.id, WriteCheck::Trusted());
     REQUIRE_MESSAGE(failed.ok(), failed.status().ToString());
     CHECK(failed->empty());
   }

@@ -24,13 +24,13 @@ ObjectData CheckIn(RepoFixture& f, const std::string& pwc, bool major, std::opti
   req.comment = comment;
   req.properties = std::move(properties);
   if (bytes) req.content = ContentSource::FromBytes(*bytes, "text/plain", "notes-" + comment + ".txt");
-  auto r = f.repo->CheckIn(pwc, req, "bob");
+  auto r = f.repo->CheckIn(pwc, req, "bob", WriteCheck::Trusted());
   REQUIRE_MESSAGE(r.ok(), r.status().ToString());
   return *r;
 }
 
 std::string CheckOut(RepoFixture& f, const std::string& id) {
-  auto pwc = f.repo->CheckOut(id, "bob");
+  auto pwc = f.repo->CheckOut(id, "bob", WriteCheck::Trusted());
   REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
   return pwc->id;
 }
@@ -79,7 +79,7 @@ std::string MixedHistory(RepoFixture& f) {
                 {"acme:signed", prop("datetime", "single")},
                 {"acme:dates", prop("datetime", "multi")},
                 {"acme:tags", prop("string", "multi")}}}};
-  auto t = f.repo->CreateType(def);
+  auto t = f.repo->CreateType(def, WriteCheck::Trusted());
   REQUIRE_MESSAGE(t.ok(), t.status().ToString());
   ObjectData folder = f.Folder(f.root, "contracts");
   NewObject o;
@@ -89,7 +89,7 @@ std::string MixedHistory(RepoFixture& f) {
                       {"cmis:description", "first draft"}};
   o.acl = {Ace{"alice", {"cmis:all"}}};
   auto doc = f.repo->CreateDocument(folder.id, o, ContentSource::FromBytes("v1.0", "text/plain"),
-                                    VersioningState::kMajor, "alice");
+                                    VersioningState::kMajor, "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(doc.ok(), doc.status().ToString());
   const std::string id = doc->series_id;
   CheckIn(f, CheckOut(f, id), false, "v1.1", "typo", Json{{"acme:amount", "13"}});
@@ -98,12 +98,12 @@ std::string MixedHistory(RepoFixture& f) {
                {"cmis:description", nullptr}});
   {
     const std::string pwc = CheckOut(f, id);
-    auto gone = f.repo->DeleteContent(pwc, "bob");
+    auto gone = f.repo->DeleteContent(pwc, "bob", WriteCheck::Trusted());
     REQUIRE_MESSAGE(gone.ok(), gone.status().ToString());
     CheckInRequest req;
     req.major = false;
     req.add_aces = {Ace{"carol", {"cmis:read"}}};
-    auto r = f.repo->CheckIn(pwc, req, "carol");
+    auto r = f.repo->CheckIn(pwc, req, "carol", WriteCheck::Trusted());
     REQUIRE_MESSAGE(r.ok(), r.status().ToString());
   }
   CheckIn(f, CheckOut(f, id), true, "v3.0 is longer", "final", Json{{"cmis:name", "contract.txt"}});

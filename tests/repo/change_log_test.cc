@@ -20,18 +20,18 @@ TEST_CASE("Change log: items, relationships, deleteTree, cancelCheckOut and hand
   const ObjectData doc = f.Doc(folder.id, "a.txt", "one");
   NewObject item;
   item.name = "i";
-  auto made_item = r.CreateItem(folder.id, item, "alice");
+  auto made_item = r.CreateItem(folder.id, item, "alice", WriteCheck::Trusted());
   REQUIRE(made_item.ok());
   NewObject rel;
   rel.name = "r";
   rel.type_id = "cmis:relationship";
   rel.properties = Json{{"cmis:sourceId", doc.id}, {"cmis:targetId", folder.id}};
-  auto made_rel = r.CreateRelationship(rel, "alice");
+  auto made_rel = r.CreateRelationship(rel, "alice", WriteCheck::Trusted());
   REQUIRE(made_rel.ok());
   uint64_t mark = *r.LatestChangeToken();
-  auto pwc = r.CheckOut(doc.id, "alice");
+  auto pwc = r.CheckOut(doc.id, "alice", WriteCheck::Trusted());
   REQUIRE(pwc.ok());
-  REQUIRE(r.CancelCheckOut(pwc->id).ok());
+  REQUIRE(r.CancelCheckOut(pwc->id, WriteCheck::Trusted()).ok());
   // Check-out makes the working copy and checks out the series the latest version shows;
   // cancelling undoes both (docs/API.md §7.12).
   CHECK(EventsAfter(r, mark) ==
@@ -49,7 +49,7 @@ TEST_CASE("Change log: items, relationships, deleteTree, cancelCheckOut and hand
   CHECK(r.RecordSecurityChange("fnothing").kind() == ErrorKind::kObjectNotFound);
   // deleteTree: one "deleted" per object of the tree; the relationship stays.
   mark = *r.LatestChangeToken();
-  REQUIRE(r.DeleteTree(folder.id).ok());
+  REQUIRE(r.DeleteTree(folder.id, WriteCheck::Trusted()).ok());
   const auto events = EventsAfter(r, mark);
   CHECK(events.size() == 3);
   for (const std::string& id : {folder.id, doc.id, made_item->id}) {
@@ -71,7 +71,7 @@ std::vector<std::string> TypedEventsAfter(Repository& r, uint64_t after) {
 }
 
 void MakeType(Repository& r, const std::string& id, const std::string& parent) {
-  auto t = r.CreateType(Json{{"id", id}, {"parentId", parent}, {"displayName", id}});
+  auto t = r.CreateType(Json{{"id", id}, {"parentId", parent}, {"displayName", id}}, WriteCheck::Trusted());
   REQUIRE_MESSAGE(t.ok(), t.status().ToString());
 }
 
@@ -80,9 +80,9 @@ TEST_CASE("Change log: check-out, check-in and cancel log the working copy and t
   Repository& r = *f.repo;
   const ObjectData doc = f.Doc(f.root, "a.txt", "one");
   uint64_t mark = *r.LatestChangeToken();
-  auto pwc = r.CheckOut(doc.id, "alice");
+  auto pwc = r.CheckOut(doc.id, "alice", WriteCheck::Trusted());
   REQUIRE(pwc.ok());
-  auto v2 = r.CheckIn(pwc->id, CheckInRequest{}, "alice");
+  auto v2 = r.CheckIn(pwc->id, CheckInRequest{}, "alice", WriteCheck::Trusted());
   REQUIRE(v2.ok());
   // Check-in: the working copy goes, the new version comes; no security event without
   // entries to change.
@@ -91,13 +91,13 @@ TEST_CASE("Change log: check-out, check-in and cancel log the working copy and t
   // A document created checked out has no version to update: its working copy alone.
   mark = *r.LatestChangeToken();
   const ObjectData draft = f.Doc(f.root, "draft.txt", "d", VersioningState::kCheckedOut);
-  REQUIRE(r.CancelCheckOut(draft.id).ok());
+  REQUIRE(r.CancelCheckOut(draft.id, WriteCheck::Trusted()).ok());
   CHECK(EventsAfter(r, mark) == std::vector<std::string>{"created " + draft.id, "deleted " + draft.id});
   // Deleting a working copy is cancelling the check-out: the same events.
-  auto pwc3 = r.CheckOut(v2->id, "alice");
+  auto pwc3 = r.CheckOut(v2->id, "alice", WriteCheck::Trusted());
   REQUIRE(pwc3.ok());
   mark = *r.LatestChangeToken();
-  REQUIRE(r.Delete(pwc3->id, true).ok());
+  REQUIRE(r.Delete(pwc3->id, true, WriteCheck::Trusted()).ok());
   CHECK(EventsAfter(r, mark) == std::vector<std::string>{"deleted " + pwc3->id, "updated " + v2->id});
 }
 
@@ -105,20 +105,20 @@ TEST_CASE("Change log: a check-in that changes entries records a security event 
   RepoFixture f;
   Repository& r = *f.repo;
   const ObjectData doc = f.Doc(f.root, "a.txt", "one");
-  auto pwc = r.CheckOut(doc.id, "alice");
+  auto pwc = r.CheckOut(doc.id, "alice", WriteCheck::Trusted());
   REQUIRE(pwc.ok());
   uint64_t mark = *r.LatestChangeToken();
   CheckInRequest req;
   req.add_aces = {Ace{"bob", {"cmis:read"}}};
-  auto v2 = r.CheckIn(pwc->id, req, "alice");
+  auto v2 = r.CheckIn(pwc->id, req, "alice", WriteCheck::Trusted());
   REQUIRE(v2.ok());
   CHECK(EventsAfter(r, mark) ==
         std::vector<std::string>{"deleted " + pwc->id, "created " + v2->id, "security " + v2->id});
   // Entries that change nothing (bob holds read already): no security event.
-  auto pwc2 = r.CheckOut(v2->id, "alice");
+  auto pwc2 = r.CheckOut(v2->id, "alice", WriteCheck::Trusted());
   REQUIRE(pwc2.ok());
   mark = *r.LatestChangeToken();
-  auto v3 = r.CheckIn(pwc2->id, req, "alice");
+  auto v3 = r.CheckIn(pwc2->id, req, "alice", WriteCheck::Trusted());
   REQUIRE(v3.ok());
   CHECK(EventsAfter(r, mark) == std::vector<std::string>{"deleted " + pwc2->id, "created " + v3->id});
 }
@@ -132,52 +132,54 @@ TEST_CASE("Change log: events name each object's own type (deleteTree, cancelChe
   NewObject box;
   box.name = "box";
   box.type_id = "acme:box";
-  auto top = r.CreateFolder(f.root, box, "alice");
+  auto top = r.CreateFolder(f.root, box, "alice", WriteCheck::Trusted());
   REQUIRE(top.ok());
   box.name = "inner";
-  auto inner = r.CreateFolder(top->id, box, "alice");
+  auto inner = r.CreateFolder(top->id, box, "alice", WriteCheck::Trusted());
   REQUIRE(inner.ok());
   NewObject memo;
   memo.name = "m.txt";
   memo.type_id = "acme:memo";
-  auto m = r.CreateDocument(inner->id, memo, ContentSource::FromBytes("x"), VersioningState::kMajor, "alice");
+  auto m = r.CreateDocument(inner->id, memo, ContentSource::FromBytes("x"), VersioningState::kMajor, "alice",
+                            WriteCheck::Trusted());
   REQUIRE(m.ok());
   memo.name = "draft.txt";
-  auto draft = r.CreateDocument(inner->id, memo, ContentSource::FromBytes("y"), VersioningState::kCheckedOut, "alice");
+  auto draft = r.CreateDocument(inner->id, memo, ContentSource::FromBytes("y"), VersioningState::kCheckedOut, "alice",
+                                WriteCheck::Trusted());
   REQUIRE(draft.ok());
   NewObject card;
   card.name = "c";
   card.type_id = "acme:card";
-  auto c = r.CreateItem(top->id, card, "alice");
+  auto c = r.CreateItem(top->id, card, "alice", WriteCheck::Trusted());
   REQUIRE(c.ok());
 
   uint64_t mark = *r.LatestChangeToken();
-  auto pwc = r.CheckOut(m->id, "alice");
+  auto pwc = r.CheckOut(m->id, "alice", WriteCheck::Trusted());
   REQUIRE(pwc.ok());
-  REQUIRE(r.CancelCheckOut(pwc->id).ok());
+  REQUIRE(r.CancelCheckOut(pwc->id, WriteCheck::Trusted()).ok());
   const std::string target = f.Folder(f.root, "target").id;
   mark = *r.LatestChangeToken() - 1;  // the folder "target" is the first event shown
-  REQUIRE(r.Move(c->id, target, "", "alice").ok());
-  REQUIRE(r.Move(c->id, top->id, "", "alice").ok());
-  REQUIRE(r.Move(m->id, target, "", "alice").ok());
-  REQUIRE(r.Move(m->id, inner->id, "", "alice").ok());
-  REQUIRE(r.Move(inner->id, target, "", "alice").ok());
-  REQUIRE(r.Move(inner->id, top->id, "", "alice").ok());
+  REQUIRE(r.Move(c->id, target, "", "alice", WriteCheck::Trusted()).ok());
+  REQUIRE(r.Move(c->id, top->id, "", "alice", WriteCheck::Trusted()).ok());
+  REQUIRE(r.Move(m->id, target, "", "alice", WriteCheck::Trusted()).ok());
+  REQUIRE(r.Move(m->id, inner->id, "", "alice", WriteCheck::Trusted()).ok());
+  REQUIRE(r.Move(inner->id, target, "", "alice", WriteCheck::Trusted()).ok());
+  REQUIRE(r.Move(inner->id, top->id, "", "alice", WriteCheck::Trusted()).ok());
   CHECK(TypedEventsAfter(r, mark) ==
         std::vector<std::string>{"created " + target + " cmis:folder",
                                  "updated " + c->id + " acme:card", "updated " + c->id + " acme:card",
                                  "updated " + m->id + " acme:memo", "updated " + m->id + " acme:memo",
                                  "updated " + inner->id + " acme:box", "updated " + inner->id + " acme:box"});
   mark = *r.LatestChangeToken();
-  auto pwc2 = r.CheckOut(m->id, "alice");
+  auto pwc2 = r.CheckOut(m->id, "alice", WriteCheck::Trusted());
   REQUIRE(pwc2.ok());
-  REQUIRE(r.CancelCheckOut(pwc2->id).ok());
+  REQUIRE(r.CancelCheckOut(pwc2->id, WriteCheck::Trusted()).ok());
   CHECK(TypedEventsAfter(r, mark) ==
         std::vector<std::string>{"created " + pwc2->id + " acme:memo", "updated " + m->id + " acme:memo",
                                  "deleted " + pwc2->id + " acme:memo", "updated " + m->id + " acme:memo"});
   // deleteTree: every object with its own type, the document created checked out too.
   mark = *r.LatestChangeToken();
-  REQUIRE(r.DeleteTree(top->id).ok());
+  REQUIRE(r.DeleteTree(top->id, WriteCheck::Trusted()).ok());
   auto events = TypedEventsAfter(r, mark);
   std::sort(events.begin(), events.end());
   std::vector<std::string> want = {"deleted " + top->id + " acme:box", "deleted " + inner->id + " acme:box",
@@ -187,10 +189,10 @@ TEST_CASE("Change log: events name each object's own type (deleteTree, cancelChe
   CHECK(events == want);
   // Deleting a document created checked out names its type too.
   memo.name = "d2.txt";
-  auto d2 = r.CreateDocument(target, memo, std::nullopt, VersioningState::kCheckedOut, "alice");
+  auto d2 = r.CreateDocument(target, memo, std::nullopt, VersioningState::kCheckedOut, "alice", WriteCheck::Trusted());
   REQUIRE(d2.ok());
   mark = *r.LatestChangeToken();
-  REQUIRE(r.Delete(d2->series_id, true).ok());
+  REQUIRE(r.Delete(d2->series_id, true, WriteCheck::Trusted()).ok());
   CHECK(TypedEventsAfter(r, mark) == std::vector<std::string>{"deleted " + d2->id + " acme:memo"});
 }
 
@@ -202,11 +204,12 @@ TEST_CASE("Change log: a document file removed by hand is one deleted event, its
   NewObject memo;
   memo.name = "gone.txt";
   memo.type_id = "acme:memo";
-  auto doc = r.CreateDocument(folder.id, memo, ContentSource::FromBytes("v1"), VersioningState::kMajor, "alice");
+  auto doc = r.CreateDocument(folder.id, memo, ContentSource::FromBytes("v1"), VersioningState::kMajor, "alice",
+                              WriteCheck::Trusted());
   REQUIRE(doc.ok());
-  auto pwc = r.CheckOut(doc->id, "alice");
+  auto pwc = r.CheckOut(doc->id, "alice", WriteCheck::Trusted());
   REQUIRE(pwc.ok());
-  auto v2 = r.CheckIn(pwc->id, CheckInRequest{}, "alice");
+  auto v2 = r.CheckIn(pwc->id, CheckInRequest{}, "alice", WriteCheck::Trusted());
   REQUIRE(v2.ok());
   const ObjectData kept = f.Doc(folder.id, "kept.txt", "k");
   const ObjectData by_path = f.Doc(folder.id, "by-path.txt", "p");
@@ -248,7 +251,7 @@ TEST_CASE("Change log: a document file removed by hand is one deleted event, its
   }
   // A checked-out document whose file goes: the whole document goes, working copy too.
   SUBCASE("checked out") {
-    auto co = r.CheckOut(kept.id, "alice");
+    auto co = r.CheckOut(kept.id, "alice", WriteCheck::Trusted());
     REQUIRE(co.ok());
     const uint64_t mark = *r.LatestChangeToken();
     std::filesystem::remove(f.RepoPath("t/kept.txt"));

@@ -22,7 +22,7 @@ TEST_CASE_TEMPLATE("Concurrency: 50 simultaneous checkOuts of one document, exac
   std::vector<std::thread> threads;
   for (int i = 0; i < 50; ++i) {
     threads.emplace_back([&, i] {
-      auto r = f.repo->CheckOut(doc.id, "user" + std::to_string(i));
+      auto r = f.repo->CheckOut(doc.id, "user" + std::to_string(i), WriteCheck::Trusted());
       if (r.ok()) {
         ++ok;
       } else if (r.status().kind() == ErrorKind::kVersioning) {
@@ -43,15 +43,15 @@ TEST_CASE_TEMPLATE("Concurrency: checkIn racing cancelCheckOut, exactly one wins
   for (int round = 0; round < 10; ++round) {
     F f;
     ObjectData doc = f.Doc(f.root, "race.txt", "x");
-    auto pwc = f.repo->CheckOut(doc.id, "a");
+    auto pwc = f.repo->CheckOut(doc.id, "a", WriteCheck::Trusted());
     REQUIRE(pwc.ok());
     Status checkin, cancel;
     std::thread t1([&] {
       CheckInRequest req;
       req.content = ContentSource::FromBytes("new");
-      checkin = f.repo->CheckIn(pwc->id, req, "a").status();
+      checkin = f.repo->CheckIn(pwc->id, req, "a", WriteCheck::Trusted()).status();
     });
-    std::thread t2([&] { cancel = f.repo->CancelCheckOut(pwc->id); });
+    std::thread t2([&] { cancel = f.repo->CancelCheckOut(pwc->id, WriteCheck::Trusted()); });
     t1.join();
     t2.join();
     CHECK(checkin.ok() != cancel.ok());
@@ -80,14 +80,15 @@ TEST_CASE("Concurrency: two stores on one directory create and check in without 
       for (int i = 0; i < kPerThread; ++i) {
         NewObject o;
         o.name = "t" + std::to_string(t) + "-" + std::to_string(i) + ".txt";
-        auto d = r.CreateDocument(f.root, o, ContentSource::FromBytes(o.name), VersioningState::kMajor, "u");
+        auto d = r.CreateDocument(f.root, o, ContentSource::FromBytes(o.name), VersioningState::kMajor, "u",
+                                  WriteCheck::Trusted());
         if (!d.ok()) { ++failures; continue; }
-        auto pwc = r.CheckOut(d->id, "u");
+        auto pwc = r.CheckOut(d->id, "u", WriteCheck::Trusted());
         if (!pwc.ok()) { ++failures; continue; }
         CheckInRequest req;
         req.major = false;
         req.content = ContentSource::FromBytes(o.name + " v2");
-        if (!r.CheckIn(pwc->id, req, "u").ok()) ++failures;
+        if (!r.CheckIn(pwc->id, req, "u", WriteCheck::Trusted()).ok()) ++failures;
       }
     });
   }
@@ -127,8 +128,9 @@ TEST_CASE_TEMPLATE("Concurrency: same name created from many threads, exactly on
     threads.emplace_back([&] {
       NewObject o;
       o.name = "same";
-      auto r = (ok + clash) % 2 ? f.repo->CreateFolder(f.root, o, "u")
-                                : f.repo->CreateDocument(f.root, o, std::nullopt, VersioningState::kMajor, "u");
+      auto r = (ok + clash) % 2 ? f.repo->CreateFolder(f.root, o, "u", WriteCheck::Trusted())
+                                : f.repo->CreateDocument(f.root, o, std::nullopt, VersioningState::kMajor, "u",
+                                                         WriteCheck::Trusted());
       if (r.ok()) ++ok;
       else if (r.status().kind() == ErrorKind::kNameConstraintViolation) ++clash;
     });

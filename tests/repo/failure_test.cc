@@ -261,7 +261,8 @@ Scenario CreateDocumentScenario() {
       [](Repository& r, const std::string& root) {
         NewObject o;
         o.name = "n.txt";
-        return r.CreateDocument(root, o, ContentSource::FromBytes("payload"), VersioningState::kMajor, "a").status();
+        return r.CreateDocument(root, o, ContentSource::FromBytes("payload"), VersioningState::kMajor, "a",
+                                WriteCheck::Trusted()).status();
       },
       [](Repository& r, const std::string&) { return r.GetObjectByPath("n.txt").ok(); },
       [](Repository& r, const std::string& root, bool effect) {
@@ -279,14 +280,14 @@ Scenario CheckInScenario(std::optional<std::string> content) {
   return {
       [](RepoFixture& f) {
         ObjectData d = f.Doc(f.root, "v.txt", "one");
-        auto pwc = f.repo->CheckOut(d.id, "a");
+        auto pwc = f.repo->CheckOut(d.id, "a", WriteCheck::Trusted());
         REQUIRE(pwc.ok());
         return pwc->id;
       },
       [content](Repository& r, const std::string& pwc) {
         CheckInRequest req;
         if (content) req.content = ContentSource::FromBytes(*content);
-        return r.CheckIn(pwc, req, "a").status();
+        return r.CheckIn(pwc, req, "a", WriteCheck::Trusted()).status();
       },
       [](Repository& r, const std::string& pwc) { return !r.GetObject(pwc).ok(); },
       [content](Repository& r, const std::string& pwc, bool effect) {
@@ -305,14 +306,14 @@ Scenario CheckInScenario(std::optional<std::string> content) {
 std::string History(RepoFixture& f, int n, bool checked_out) {
   ObjectData d = f.Doc(f.root, "h.txt", "v1.0");
   for (int i = 1; i < n; ++i) {
-    auto pwc = f.repo->CheckOut(d.id, "a");
+    auto pwc = f.repo->CheckOut(d.id, "a", WriteCheck::Trusted());
     REQUIRE(pwc.ok());
     CheckInRequest req;
     req.major = false;
     req.content = ContentSource::FromBytes("v1." + std::to_string(i));
-    REQUIRE(f.repo->CheckIn(pwc->id, req, "a").ok());
+    REQUIRE(f.repo->CheckIn(pwc->id, req, "a", WriteCheck::Trusted()).ok());
   }
-  if (checked_out) REQUIRE(f.repo->CheckOut(d.id, "a").ok());
+  if (checked_out) REQUIRE(f.repo->CheckOut(d.id, "a", WriteCheck::Trusted()).ok());
   return d.series_id;
 }
 
@@ -339,7 +340,7 @@ Scenario CheckInArchivingScenario() {
         CheckInRequest req;
         req.major = false;
         req.content = ContentSource::FromBytes("v1.3");
-        return r.CheckIn(storage::PwcId(s), req, "a").status();
+        return r.CheckIn(storage::PwcId(s), req, "a", WriteCheck::Trusted()).status();
       },
       [](Repository& r, const std::string& s) { return !r.GetObject(storage::PwcId(s)).ok(); },
       [](Repository& r, const std::string& s, bool effect) {
@@ -359,7 +360,7 @@ Scenario DeleteOneVersionScenario(int n, std::string label) {
   std::erase(rest, label);
   return {
       [n](RepoFixture& f) { return History(f, n, /*checked_out=*/false); },
-      [label](Repository& r, const std::string& s) { return r.Delete(s + ";" + label, false); },
+      [label](Repository& r, const std::string& s) { return r.Delete(s + ";" + label, false, WriteCheck::Trusted()); },
       [label](Repository& r, const std::string& s) { return !r.GetObject(s + ";" + label).ok(); },
       [all, rest](Repository& r, const std::string& s, bool effect) {
         const std::vector<std::string>& now = effect ? rest : all;
@@ -379,7 +380,7 @@ Scenario MoveScenario() {
       [](Repository& r, const std::string& id) {
         auto b = r.GetObjectByPath("b");
         if (!b.ok()) return b.status();
-        return r.Move(id, b->id, "", "a").status();
+        return r.Move(id, b->id, "", "a", WriteCheck::Trusted()).status();
       },
       [](Repository& r, const std::string&) { return r.GetObjectByPath("b/m.txt").ok(); },
       [](Repository& r, const std::string& id, bool effect) {
@@ -394,7 +395,7 @@ Scenario MoveScenario() {
 Scenario CheckOutScenario() {
   return {
       [](RepoFixture& f) { return f.Doc(f.root, "o.txt", "base").series_id; },
-      [](Repository& r, const std::string& s) { return r.CheckOut(s, "bob").status(); },
+      [](Repository& r, const std::string& s) { return r.CheckOut(s, "bob", WriteCheck::Trusted()).status(); },
       [](Repository& r, const std::string& s) { return r.GetObject(s + ";pwc").ok(); },
       [](Repository& r, const std::string& s, bool effect) {
         auto latest = r.GetObject(s);
@@ -413,12 +414,13 @@ Scenario CancelScenario() {
   return {
       [](RepoFixture& f) {
         ObjectData d = f.Doc(f.root, "c.txt", "kept");
-        auto pwc = f.repo->CheckOut(d.id, "bob");
+        auto pwc = f.repo->CheckOut(d.id, "bob", WriteCheck::Trusted());
         REQUIRE(pwc.ok());
-        REQUIRE(f.repo->SetContent(pwc->id, ContentSource::FromBytes("discarded"), true, "bob").ok());
+        REQUIRE(f.repo->SetContent(pwc->id, ContentSource::FromBytes("discarded"), true, "bob",
+                                   WriteCheck::Trusted()).ok());
         return d.series_id;
       },
-      [](Repository& r, const std::string& s) { return r.CancelCheckOut(s + ";pwc"); },
+      [](Repository& r, const std::string& s) { return r.CancelCheckOut(s + ";pwc", WriteCheck::Trusted()); },
       [](Repository& r, const std::string& s) { return !r.GetObject(s + ";pwc").ok(); },
       [](Repository& r, const std::string& s, bool effect) {
         auto latest = r.GetObject(s);
@@ -433,7 +435,7 @@ Scenario SetContentScenario() {
   return {
       [](RepoFixture& f) { return f.Doc(f.root, "s.txt", "old bytes").series_id; },
       [](Repository& r, const std::string& s) {
-        return r.SetContent(s, ContentSource::FromBytes("new bytes!"), true, "a").status();
+        return r.SetContent(s, ContentSource::FromBytes("new bytes!"), true, "a", WriteCheck::Trusted()).status();
       },
       [](Repository& r, const std::string& s) { return ContentOf(r, s) == "new bytes!"; },
       [](Repository& r, const std::string& s, bool effect) {
@@ -449,7 +451,7 @@ Scenario RenameScenario() {
   return {
       [](RepoFixture& f) { return f.Doc(f.root, "before.txt", "named").series_id; },
       [](Repository& r, const std::string& s) {
-        return r.UpdateProperties(s, Json{{"cmis:name", "after.txt"}}, "a").status();
+        return r.UpdateProperties(s, Json{{"cmis:name", "after.txt"}}, "a", WriteCheck::Trusted()).status();
       },
       [](Repository& r, const std::string&) { return r.GetObjectByPath("after.txt").ok(); },
       [](Repository& r, const std::string& s, bool effect) {
@@ -465,14 +467,14 @@ Scenario DeleteScenario() {
   return {
       [](RepoFixture& f) {
         ObjectData d = f.Doc(f.root, "gone.txt", "v1");
-        auto pwc = f.repo->CheckOut(d.id, "a");
+        auto pwc = f.repo->CheckOut(d.id, "a", WriteCheck::Trusted());
         REQUIRE(pwc.ok());
         CheckInRequest req;
         req.content = ContentSource::FromBytes("v2");
-        REQUIRE(f.repo->CheckIn(pwc->id, req, "a").ok());
+        REQUIRE(f.repo->CheckIn(pwc->id, req, "a", WriteCheck::Trusted()).ok());
         return d.series_id;
       },
-      [](Repository& r, const std::string& s) { return r.Delete(s, true); },
+      [](Repository& r, const std::string& s) { return r.Delete(s, true, WriteCheck::Trusted()); },
       [](Repository& r, const std::string& s) { return !r.GetObject(s).ok(); },
       [](Repository& r, const std::string& s, bool effect) {
         CHECK(r.GetObjectByPath("gone.txt").ok() == !effect);
@@ -492,10 +494,10 @@ Scenario DeleteTreeScenario() {
         ObjectData sub = f.Folder(t.id, "sub");
         f.Doc(t.id, "a.txt", "a");
         ObjectData b = f.Doc(sub.id, "b.txt", "b");
-        REQUIRE(f.repo->CheckOut(b.id, "a").ok());
+        REQUIRE(f.repo->CheckOut(b.id, "a", WriteCheck::Trusted()).ok());
         return t.id;
       },
-      [](Repository& r, const std::string& t) { return r.DeleteTree(t).status(); },
+      [](Repository& r, const std::string& t) { return r.DeleteTree(t, WriteCheck::Trusted()).status(); },
       [](Repository& r, const std::string& t) { return !r.GetObject(t).ok(); },
       [](Repository& r, const std::string&, bool effect) {
         CHECK(r.GetObjectByPath("tree").ok() == !effect);
@@ -557,9 +559,10 @@ Scenario CreateThenRenameScenario() {
       [](Repository& r, const std::string& root) {
         NewObject o;
         o.name = "first.txt";
-        auto d = r.CreateDocument(root, o, ContentSource::FromBytes("made", "text/plain"), VersioningState::kMajor, "a");
+        auto d = r.CreateDocument(root, o, ContentSource::FromBytes("made", "text/plain"), VersioningState::kMajor, "a",
+                                  WriteCheck::Trusted());
         if (!d.ok()) return d.status();
-        return r.UpdateProperties(d->series_id, Json{{"cmis:name", "second.txt"}}, "a").status();
+        return r.UpdateProperties(d->series_id, Json{{"cmis:name", "second.txt"}}, "a", WriteCheck::Trusted()).status();
       },
       [](Repository& r, const std::string&) { return r.GetObjectByPath("second.txt").ok(); },
       [](Repository& r, const std::string& root, bool effect) {
@@ -590,7 +593,7 @@ Scenario FirstChangeOfAdoptedScenario() {
         return o->series_id;
       },
       [](Repository& r, const std::string& s) {
-        return r.UpdateProperties(s, Json{{"cmis:name", "renamed.txt"}}, "a").status();
+        return r.UpdateProperties(s, Json{{"cmis:name", "renamed.txt"}}, "a", WriteCheck::Trusted()).status();
       },
       [](Repository& r, const std::string&) { return r.GetObjectByPath("renamed.txt").ok(); },
       [](Repository& r, const std::string& s, bool effect) {
@@ -714,15 +717,15 @@ Scenario DeleteRenamingLatestScenario() {
   return {
       [](RepoFixture& f) {
         ObjectData d = f.Doc(f.root, "a.txt", "one");
-        auto pwc = f.repo->CheckOut(d.id, "a");
+        auto pwc = f.repo->CheckOut(d.id, "a", WriteCheck::Trusted());
         REQUIRE(pwc.ok());
         CheckInRequest req;
         req.properties["cmis:name"] = "b.txt";
         req.content = ContentSource::FromBytes("two");
-        REQUIRE(f.repo->CheckIn(pwc->id, req, "a").ok());
+        REQUIRE(f.repo->CheckIn(pwc->id, req, "a", WriteCheck::Trusted()).ok());
         return d.series_id;
       },
-      [](Repository& r, const std::string& s) { return r.Delete(s + ";2.0", false); },
+      [](Repository& r, const std::string& s) { return r.Delete(s + ";2.0", false, WriteCheck::Trusted()); },
       [](Repository& r, const std::string& s) { return !r.GetObject(s + ";2.0").ok(); },
       [](Repository& r, const std::string& s, bool effect) {
         auto latest = r.GetObject(s);

@@ -86,7 +86,7 @@ TEST_CASE("Read-only: files made by hand are adopted in memory; not one byte of 
     ReadEverything(**repo, f.edited, f.touched);
     NewObject folder;
     folder.name = "refused";
-    auto made = (*repo)->CreateFolder((*repo)->info().root_folder_id, folder, "alice");
+    auto made = (*repo)->CreateFolder((*repo)->info().root_folder_id, folder, "alice", WriteCheck::Trusted());
     CHECK(made.status().kind() == ErrorKind::kPermissionDenied);
   }
   CHECK(TreeSnapshot(f.dir.path()) == before);
@@ -115,13 +115,13 @@ TEST_CASE("Read-only filesystem: reads are served without --read-only; writes an
   ReadEverything(**repo, f.edited, f.touched);
   NewObject folder;
   folder.name = "refused";
-  auto made = (*repo)->CreateFolder((*repo)->info().root_folder_id, folder, "alice");
+  auto made = (*repo)->CreateFolder((*repo)->info().root_folder_id, folder, "alice", WriteCheck::Trusted());
   REQUIRE(!made.ok());
   CHECK(made.status().kind() == ErrorKind::kStorage);
   CHECK(made.status().Is(std::errc::read_only_file_system));
   CHECK_MESSAGE(made.status().message().find("read-only") != std::string::npos, made.status().message());
   CHECK_MESSAGE(made.status().message().find("demo/main") != std::string::npos, made.status().message());
-  Status del = (*repo)->Delete(f.edited.series_id, true);
+  Status del = (*repo)->Delete(f.edited.series_id, true, WriteCheck::Trusted());
   CHECK(del.kind() == ErrorKind::kStorage);
   CHECK(ro.calls() > 0);  // writes were tried, and none landed:
   CHECK(!Exists(mem, "demo/main/refused"));

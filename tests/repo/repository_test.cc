@@ -60,19 +60,19 @@ TEST_CASE_TEMPLATE("Repository: names are validated and unique within a folder",
     CAPTURE(bad);
     NewObject o;
     o.name = bad;
-    auto r = f.repo->CreateFolder(f.root, o, "alice");
+    auto r = f.repo->CreateFolder(f.root, o, "alice", WriteCheck::Trusted());
     REQUIRE_FALSE(r.ok());
     CHECK(r.status().kind() == ErrorKind::kNameConstraintViolation);
   }
   NewObject dup;
   dup.name = "a";
-  auto r = f.repo->CreateDocument(f.root, dup, std::nullopt, VersioningState::kMajor, "alice");
+  auto r = f.repo->CreateDocument(f.root, dup, std::nullopt, VersioningState::kMajor, "alice", WriteCheck::Trusted());
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().kind() == ErrorKind::kNameConstraintViolation);
   CHECK(Contains(r.status().message(), "'a'"));
   NewObject longest;
   longest.name = std::string(255, 'n');
-  CHECK(f.repo->CreateFolder(f.root, longest, "alice").ok());
+  CHECK(f.repo->CreateFolder(f.root, longest, "alice", WriteCheck::Trusted()).ok());
 }
 
 TEST_CASE_TEMPLATE("Repository: unknown ids and paths are objectNotFound naming them", F,
@@ -156,7 +156,8 @@ TEST_CASE_TEMPLATE("Repository: update properties renames, keeps the id, and ref
                    RepoFixture, MemRepoFixture) {
   F f;
   ObjectData doc = f.Doc(f.root, "old.txt", "x");
-  auto r = f.repo->UpdateProperties(doc.id, Json{{"cmis:name", "new.txt"}, {"cmis:description", "d"}}, "bob");
+  auto r = f.repo->UpdateProperties(doc.id, Json{{"cmis:name", "new.txt"}, {"cmis:description", "d"}}, "bob",
+                                    WriteCheck::Trusted());
   REQUIRE_MESSAGE(r.ok(), r.status().ToString());
   CHECK(r->id == doc.id);
   CHECK(r->name == "new.txt");
@@ -169,17 +170,19 @@ TEST_CASE_TEMPLATE("Repository: update properties renames, keeps the id, and ref
 
   for (const char* ro : {"cmis:versionLabel", "cmis:isLatestVersion", "cmis:createdBy", "cmis:objectId",
                          "cmis:versionSeriesCheckedOutBy"}) {
-    auto bad = f.repo->UpdateProperties(doc.id, Json{{ro, "x"}}, "bob");
+    auto bad = f.repo->UpdateProperties(doc.id, Json{{ro, "x"}}, "bob", WriteCheck::Trusted());
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.status().kind() == ErrorKind::kConstraint);
     CHECK(Contains(bad.status().message(), ro));
   }
-  auto unknown = f.repo->UpdateProperties(doc.id, Json{{"acme:nope", "x"}}, "bob");
+  auto unknown = f.repo->UpdateProperties(doc.id, Json{{"acme:nope", "x"}}, "bob", WriteCheck::Trusted());
   CHECK(unknown.status().kind() == ErrorKind::kInvalidArgument);
   CHECK(Contains(unknown.status().message(), "acme:nope"));
-  auto same_type = f.repo->UpdateProperties(doc.id, Json{{"cmis:objectTypeId", "cmis:document"}}, "bob");
+  auto same_type = f.repo->UpdateProperties(doc.id, Json{{"cmis:objectTypeId", "cmis:document"}}, "bob",
+                                            WriteCheck::Trusted());
   CHECK(same_type.ok());
-  auto other_type = f.repo->UpdateProperties(doc.id, Json{{"cmis:objectTypeId", "cmis:folder"}}, "bob");
+  auto other_type = f.repo->UpdateProperties(doc.id, Json{{"cmis:objectTypeId", "cmis:folder"}}, "bob",
+                                             WriteCheck::Trusted());
   CHECK(other_type.status().kind() == ErrorKind::kConstraint);
 }
 
@@ -187,15 +190,15 @@ TEST_CASE_TEMPLATE("Repository: content can be replaced, refused without overwri
                    RepoFixture, MemRepoFixture) {
   F f;
   ObjectData doc = f.Doc(f.root, "c.txt", "one");
-  auto no = f.repo->SetContent(doc.id, ContentSource::FromBytes("two"), false, "bob");
+  auto no = f.repo->SetContent(doc.id, ContentSource::FromBytes("two"), false, "bob", WriteCheck::Trusted());
   CHECK(no.status().kind() == ErrorKind::kContentAlreadyExists);
-  auto yes = f.repo->SetContent(doc.id, ContentSource::FromBytes("two!"), true, "bob");
+  auto yes = f.repo->SetContent(doc.id, ContentSource::FromBytes("two!"), true, "bob", WriteCheck::Trusted());
   REQUIRE(yes.ok());
   CHECK(yes->properties["cmis:contentStreamLength"] == 4);
   CHECK(yes->properties["cmis:versionLabel"] == "1.0");
   CHECK(f.Content(doc.id) == "two!");
   CHECK(f.Visible("c.txt") == "two!");
-  auto del = f.repo->DeleteContent(doc.id, "bob");
+  auto del = f.repo->DeleteContent(doc.id, "bob", WriteCheck::Trusted());
   REQUIRE(del.ok());
   CHECK(del->properties["cmis:contentStreamLength"].is_null());
   CHECK(f.repo->OpenContent(doc.id).status().kind() == ErrorKind::kConstraint);
@@ -211,7 +214,7 @@ TEST_CASE_TEMPLATE("Repository: uploads are linked into place", F, RepoFixture, 
   const ContentSource src = (*up)->AsContent("application/octet-stream", "report.pdf");
   NewObject o;
   o.name = "report.pdf";
-  auto doc = f.repo->CreateDocument(f.root, o, src, VersioningState::kMajor, "alice");
+  auto doc = f.repo->CreateDocument(f.root, o, src, VersioningState::kMajor, "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(doc.ok(), doc.status().ToString());
   CHECK(doc->properties["cmis:contentStreamMimeType"] == "application/pdf");  // derived from the name
   CHECK(f.Content(doc->id) == "streamed bytes");
@@ -230,9 +233,9 @@ TEST_CASE_TEMPLATE("Repository: move keeps ids, checks the source and refuses cy
   ObjectData b = f.Folder(f.root, "b");
   ObjectData sub = f.Folder(a.id, "sub");
   ObjectData doc = f.Doc(sub.id, "d.txt", "data");
-  auto wrong_source = f.repo->Move(sub.id, b.id, b.id, "alice");
+  auto wrong_source = f.repo->Move(sub.id, b.id, b.id, "alice", WriteCheck::Trusted());
   CHECK(wrong_source.status().kind() == ErrorKind::kInvalidArgument);
-  auto moved = f.repo->Move(sub.id, b.id, a.id, "alice");
+  auto moved = f.repo->Move(sub.id, b.id, a.id, "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(moved.ok(), moved.status().ToString());
   CHECK(moved->id == sub.id);
   CHECK(moved->properties["cmis:path"] == "/b/sub");
@@ -241,9 +244,9 @@ TEST_CASE_TEMPLATE("Repository: move keeps ids, checks the source and refuses cy
   REQUIRE_MESSAGE(d.ok(), d.status().ToString());
   CHECK(d->path == "b/sub/d.txt");
   CHECK(f.Content(doc.id) == "data");
-  auto into_self = f.repo->Move(b.id, sub.id, "", "alice");
+  auto into_self = f.repo->Move(b.id, sub.id, "", "alice", WriteCheck::Trusted());
   CHECK(into_self.status().kind() == ErrorKind::kConstraint);
-  auto doc_moved = f.repo->Move(doc.id, a.id, "", "alice");
+  auto doc_moved = f.repo->Move(doc.id, a.id, "", "alice", WriteCheck::Trusted());
   REQUIRE(doc_moved.ok());
   CHECK(f.Visible("a/d.txt") == "data");
   auto parents = f.repo->GetParents(doc.id);
@@ -258,9 +261,9 @@ TEST_CASE_TEMPLATE("Repository: delete and deleteTree remove objects and their i
   ObjectData a = f.Folder(f.root, "a");
   ObjectData sub = f.Folder(a.id, "sub");
   ObjectData doc = f.Doc(sub.id, "d.txt", "data");
-  CHECK(f.repo->Delete(a.id, true).kind() == ErrorKind::kConstraint);
-  CHECK(f.repo->Delete(f.root, true).kind() == ErrorKind::kConstraint);
-  auto failed = f.repo->DeleteTree(a.id);
+  CHECK(f.repo->Delete(a.id, true, WriteCheck::Trusted()).kind() == ErrorKind::kConstraint);
+  CHECK(f.repo->Delete(f.root, true, WriteCheck::Trusted()).kind() == ErrorKind::kConstraint);
+  auto failed = f.repo->DeleteTree(a.id, WriteCheck::Trusted());
   REQUIRE(failed.ok());
   CHECK(failed->empty());
   CHECK_FALSE(f.Has("a"));
@@ -268,7 +271,7 @@ TEST_CASE_TEMPLATE("Repository: delete and deleteTree remove objects and their i
     CHECK(f.repo->GetObject(id).status().kind() == ErrorKind::kObjectNotFound);
   }
   ObjectData e = f.Doc(f.root, "e.txt", "e");
-  CHECK(f.repo->Delete(e.id, true).ok());
+  CHECK(f.repo->Delete(e.id, true, WriteCheck::Trusted()).ok());
   CHECK_FALSE(f.Has("e.txt"));
   CHECK(f.repo->GetObject(e.id).status().kind() == ErrorKind::kObjectNotFound);
 }
@@ -277,7 +280,7 @@ TEST_CASE_TEMPLATE("Repository: items and relationships", F, RepoFixture, MemRep
   F f;
   NewObject item;
   item.name = "contact";
-  auto i = f.repo->CreateItem(f.root, item, "alice");
+  auto i = f.repo->CreateItem(f.root, item, "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(i.ok(), i.status().ToString());
   CHECK(i->base == BaseType::kItem);
   CHECK(f.repo->GetObjectByPath("contact")->id == i->id);
@@ -285,17 +288,17 @@ TEST_CASE_TEMPLATE("Repository: items and relationships", F, RepoFixture, MemRep
   NewObject rel;
   rel.name = "refers";
   rel.properties = Json{{"cmis:sourceId", doc.id}, {"cmis:targetId", i->id}};
-  auto r = f.repo->CreateRelationship(rel, "alice");
+  auto r = f.repo->CreateRelationship(rel, "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(r.ok(), r.status().ToString());
   CHECK(r->properties["cmis:sourceId"] == doc.id);
   NewObject bad = rel;
   bad.properties["cmis:targetId"] = "fmissing";
-  CHECK(f.repo->CreateRelationship(bad, "alice").status().kind() == ErrorKind::kInvalidArgument);
+  CHECK(f.repo->CreateRelationship(bad, "alice", WriteCheck::Trusted()).status().kind() == ErrorKind::kInvalidArgument);
   auto page = f.repo->GetChildren(f.root, 0, 10);
   REQUIRE(page.ok());
   CHECK(page->total == 2);
-  CHECK(f.repo->Delete(r->id, true).ok());
-  CHECK(f.repo->Delete(i->id, true).ok());
+  CHECK(f.repo->Delete(r->id, true, WriteCheck::Trusted()).ok());
+  CHECK(f.repo->Delete(i->id, true, WriteCheck::Trusted()).ok());
   CHECK(f.repo->GetObject(i->id).status().kind() == ErrorKind::kObjectNotFound);
 }
 
@@ -306,13 +309,13 @@ TEST_CASE_TEMPLATE("Repository: GetRelationships by direction; a document's are 
   ObjectData b = f.Doc(f.root, "b.txt", "b");
   NewObject folder;
   folder.name = "f";
-  auto dir = f.repo->CreateFolder(f.root, folder, "alice");
+  auto dir = f.repo->CreateFolder(f.root, folder, "alice", WriteCheck::Trusted());
   REQUIRE(dir.ok());
   auto relate = [&](const std::string& name, const std::string& source, const std::string& target) {
     NewObject rel;
     rel.name = name;
     rel.properties = Json{{"cmis:sourceId", source}, {"cmis:targetId", target}};
-    auto r = f.repo->CreateRelationship(rel, "alice");
+    auto r = f.repo->CreateRelationship(rel, "alice", WriteCheck::Trusted());
     REQUIRE_MESSAGE(r.ok(), r.status().ToString());
     return r->id;
   };
@@ -334,12 +337,12 @@ TEST_CASE_TEMPLATE("Repository: GetRelationships by direction; a document's are 
   CHECK(ids(f.repo->GetRelationships(b.id, RelationshipDirection::kSource)).empty());
   CHECK(ids(f.repo->GetRelationships(dir->id, RelationshipDirection::kEither)) == std::set<std::string>{dir_to_a});
   // A later version of a still has both.
-  auto pwc = f.repo->CheckOut(a.id, "alice");
+  auto pwc = f.repo->CheckOut(a.id, "alice", WriteCheck::Trusted());
   REQUIRE(pwc.ok());
-  auto v2 = f.repo->CheckIn(pwc->id, CheckInRequest{}, "alice");
+  auto v2 = f.repo->CheckIn(pwc->id, CheckInRequest{}, "alice", WriteCheck::Trusted());
   REQUIRE(v2.ok());
   CHECK(ids(f.repo->GetRelationships(v2->id, RelationshipDirection::kEither)).size() == 2);
-  CHECK(f.repo->Delete(dir_to_a, true).ok());
+  CHECK(f.repo->Delete(dir_to_a, true, WriteCheck::Trusted()).ok());
   CHECK(ids(f.repo->GetRelationships(a.id, RelationshipDirection::kEither)) == std::set<std::string>{a_to_b});
   CHECK(f.repo->GetRelationships("dnosuchseries", RelationshipDirection::kEither).status().kind() ==
         ErrorKind::kObjectNotFound);
@@ -352,20 +355,20 @@ TEST_CASE_TEMPLATE("Repository: custom types define custom properties", F, RepoF
                {{"acme:amount", {{"propertyType", "decimal"}, {"cardinality", "single"}, {"updatability", "readwrite"}}},
                 {"acme:signed", {{"propertyType", "datetime"}, {"cardinality", "single"}, {"updatability", "readwrite"}}},
                 {"acme:tags", {{"propertyType", "string"}, {"cardinality", "multi"}, {"updatability", "readwrite"}}}}}};
-  auto t = f.repo->CreateType(def);
+  auto t = f.repo->CreateType(def, WriteCheck::Trusted());
   REQUIRE_MESSAGE(t.ok(), t.status().ToString());
   CHECK((*t)["propertyDefinitions"].contains("cmis:name"));
-  CHECK(f.repo->CreateType(def).status().kind() == ErrorKind::kContentAlreadyExists);
+  CHECK(f.repo->CreateType(def, WriteCheck::Trusted()).status().kind() == ErrorKind::kContentAlreadyExists);
   NewObject o;
   o.name = "c.pdf";
   o.type_id = "acme:contract";
   o.properties = Json{{"acme:amount", "12.5"}, {"acme:signed", "2024-03-01T10:00:00Z"}, {"acme:tags", "red"}};
-  auto doc = f.repo->CreateDocument(f.root, o, std::nullopt, VersioningState::kMajor, "alice");
+  auto doc = f.repo->CreateDocument(f.root, o, std::nullopt, VersioningState::kMajor, "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(doc.ok(), doc.status().ToString());
   CHECK(doc->properties["acme:amount"] == 12.5);
   CHECK(doc->properties["acme:signed"] == 1709287200000);
   CHECK(doc->properties["acme:tags"] == Json::array({"red"}));
-  auto bad = f.repo->UpdateProperties(doc->id, Json{{"acme:amount", "lots"}}, "bob");
+  auto bad = f.repo->UpdateProperties(doc->id, Json{{"acme:amount", "lots"}}, "bob", WriteCheck::Trusted());
   CHECK(bad.status().kind() == ErrorKind::kInvalidArgument);
   CHECK(Contains(bad.status().message(), "acme:amount"));
   auto children = f.repo->GetTypeChildren("cmis:document");

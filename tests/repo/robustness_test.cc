@@ -50,9 +50,9 @@ TEST_CASE("Robustness: renaming a relationship keeps its index entry right") {
   NewObject rel;
   rel.name = "links";
   rel.properties = Json{{"cmis:sourceId", a.id}, {"cmis:targetId", b.id}};
-  auto r = f.repo->CreateRelationship(rel, "u");
+  auto r = f.repo->CreateRelationship(rel, "u", WriteCheck::Trusted());
   REQUIRE(r.ok());
-  auto renamed = f.repo->UpdateProperties(r->id, Json{{"cmis:name", "refers-to"}}, "u");
+  auto renamed = f.repo->UpdateProperties(r->id, Json{{"cmis:name", "refers-to"}}, "u", WriteCheck::Trusted());
   REQUIRE_MESSAGE(renamed.ok(), renamed.status().ToString());
   CHECK(renamed->name == "refers-to");
   auto report = RunFsck(f.dir.path(), FsckOptions{});
@@ -63,13 +63,13 @@ TEST_CASE("Robustness: renaming a relationship keeps its index entry right") {
 TEST_CASE("Robustness: the version a working copy was made from cannot be deleted on its own") {
   RepoFixture f;
   ObjectData v1 = f.Doc(f.root, "w.txt", "1");
-  auto pwc = f.repo->CheckOut(v1.id, "bob");
+  auto pwc = f.repo->CheckOut(v1.id, "bob", WriteCheck::Trusted());
   REQUIRE(pwc.ok());
   CheckInRequest req;
-  REQUIRE(f.repo->CheckIn(pwc->id, req, "bob").ok());
-  auto again = f.repo->CheckOut(v1.id, "bob");  // from 1.0 again, while 2.0 is the latest
+  REQUIRE(f.repo->CheckIn(pwc->id, req, "bob", WriteCheck::Trusted()).ok());
+  auto again = f.repo->CheckOut(v1.id, "bob", WriteCheck::Trusted());  // from 1.0 again, while 2.0 is the latest
   REQUIRE(again.ok());
-  Status s = f.repo->Delete(v1.id, false);
+  Status s = f.repo->Delete(v1.id, false, WriteCheck::Trusted());
   CHECK(s.kind() == ErrorKind::kVersioning);
   CHECK(Contains(s.message(), "bob"));
 }

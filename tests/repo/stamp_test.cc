@@ -42,13 +42,14 @@ TEST_CASE("Repository stamps: unchanged until a change by any process, an edit o
   CHECK(f.repo->Unchanged(*s, "s.txt"));
 
   SUBCASE("a change through this process, of another document") {
-    REQUIRE(f.repo->UpdateProperties(other.id, Json{{"cmis:description", "x"}}, "alice").ok());
+    REQUIRE(f.repo->UpdateProperties(other.id, Json{{"cmis:description", "x"}}, "alice", WriteCheck::Trusted()).ok());
     CHECK_FALSE(f.repo->Unchanged(*s, "s.txt"));
   }
   SUBCASE("a change by another process") {
     DemoMain second = f.SecondProcess();
     CHECK(f.repo->Unchanged(*s, "s.txt"));  // opening writes nothing
-    REQUIRE(second.repo->UpdateProperties(other.id, Json{{"cmis:description", "x"}}, "bob").ok());
+    REQUIRE(second.repo->UpdateProperties(other.id, Json{{"cmis:description", "x"}}, "bob",
+                                          WriteCheck::Trusted()).ok());
     CHECK_FALSE(f.repo->Unchanged(*s, "s.txt"));
   }
   SUBCASE("an edit by hand of the document's file, in place") {

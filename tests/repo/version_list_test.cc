@@ -23,12 +23,12 @@ constexpr uint32_t kMax = 4;  // series.json lists at most 4 labels
 
 // Checks out the latest version of `series` and checks it in with `bytes` as content.
 ObjectData NextVersion(RepoFixture& f, const std::string& series, bool major, const std::string& bytes) {
-  auto pwc = f.repo->CheckOut(series, "bob");
+  auto pwc = f.repo->CheckOut(series, "bob", WriteCheck::Trusted());
   REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
   CheckInRequest req;
   req.major = major;
   req.content = ContentSource::FromBytes(bytes, "text/plain");
-  auto v = f.repo->CheckIn(pwc->id, req, "bob");
+  auto v = f.repo->CheckIn(pwc->id, req, "bob", WriteCheck::Trusted());
   REQUIRE_MESSAGE(v.ok(), v.status().ToString());
   return *v;
 }
@@ -125,7 +125,8 @@ TEST_CASE_TEMPLATE("Version list: an archived version's properties are updated l
   F f("B", kMax);
   const std::string s = LongHistory(f);
   const Json before = SeriesJson(f, "h.txt");
-  auto updated = f.repo->UpdateProperties(s + ";1.1", Json{{"cmis:description", "archived, updated"}}, "bob");
+  auto updated = f.repo->UpdateProperties(s + ";1.1", Json{{"cmis:description", "archived, updated"}}, "bob",
+                                          WriteCheck::Trusted());
   REQUIRE_MESSAGE(updated.ok(), updated.status().ToString());
   CHECK(updated->version_label == "1.1");
   auto read = f.repo->GetObject(s + ";1.1");
@@ -135,7 +136,7 @@ TEST_CASE_TEMPLATE("Version list: an archived version's properties are updated l
   CHECK(SeriesJson(f, "h.txt") == before);  // no label moved
   CHECK(f.Visible("h.txt") == "v2.2");
   // A label inside an archive's range that is no version is still not found.
-  auto none = f.repo->UpdateProperties(s + ";1.10", Json{{"cmis:description", "x"}}, "bob");
+  auto none = f.repo->UpdateProperties(s + ";1.10", Json{{"cmis:description", "x"}}, "bob", WriteCheck::Trusted());
   REQUIRE_FALSE(none.ok());
   CHECK(none.status().kind() == ErrorKind::kObjectNotFound);
   CHECK(FsckErrors(f.fs()).empty());
@@ -167,7 +168,7 @@ TEST_CASE_TEMPLATE("Version list: deleting single versions, archived or listed",
   std::vector<std::string> expected = kHistory;
   const auto remove = [&](const std::string& label) {
     CAPTURE(label);
-    Status st = f.repo->Delete(s + ";" + label, false);
+    Status st = f.repo->Delete(s + ";" + label, false, WriteCheck::Trusted());
     REQUIRE_MESSAGE(st.ok(), st.ToString());
     expected.erase(std::find(expected.begin(), expected.end(), label));
     CHECK(Labels(f, s) == expected);
@@ -208,14 +209,14 @@ TEST_CASE_TEMPLATE("Version list: deleting single versions, archived or listed",
 TEST_CASE("Version list: check-out of an archived version, and an ACL given to the series") {
   RepoFixture f("B", kMax);
   const std::string s = LongHistory(f);
-  auto pwc = f.repo->CheckOut(s + ";1.2", "bob");
+  auto pwc = f.repo->CheckOut(s + ";1.2", "bob", WriteCheck::Trusted());
   REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
   CHECK(f.Content(pwc->id) == "v1.2");
   // The version the working copy was made from cannot be deleted meanwhile.
-  CHECK(f.repo->Delete(s + ";1.2", false).kind() == ErrorKind::kVersioning);
+  CHECK(f.repo->Delete(s + ";1.2", false, WriteCheck::Trusted()).kind() == ErrorKind::kVersioning);
   CheckInRequest req;
   req.add_aces = {Ace{"carol", {"cmis:read"}}};
-  auto v = f.repo->CheckIn(pwc->id, req, "bob");
+  auto v = f.repo->CheckIn(pwc->id, req, "bob", WriteCheck::Trusted());
   REQUIRE_MESSAGE(v.ok(), v.status().ToString());
   CHECK(v->version_label == "3.0");
   CHECK(f.Content(v->id) == "v1.2");
@@ -226,7 +227,7 @@ TEST_CASE("Version list: check-out of an archived version, and an ACL given to t
     REQUIRE(old.ok());
     CHECK(std::any_of(old->acl.begin(), old->acl.end(), [](const Ace& a) { return a.principal == "carol"; }));
   }
-  CHECK(f.repo->ApplyAcl(s, {}, {Ace{"carol", {"cmis:read"}}}).ok());
+  CHECK(f.repo->ApplyAcl(s, {}, {Ace{"carol", {"cmis:read"}}}, WriteCheck::Trusted()).ok());
   auto oldest = f.repo->GetObject(s + ";1.0");
   REQUIRE(oldest.ok());
   CHECK(std::none_of(oldest->acl.begin(), oldest->acl.end(), [](const Ace& a) { return a.principal == "carol"; }));
@@ -243,9 +244,9 @@ TEST_CASE("Version list: a series.json of an earlier Folio, listing every label,
   f.store.reset();
   auto small = Repository::Open(f.fs(), "demo/main", RepositoryOptions{.version_list_max = kMax});
   REQUIRE(small.ok());
-  auto pwc = (*small)->CheckOut(s, "bob");
+  auto pwc = (*small)->CheckOut(s, "bob", WriteCheck::Trusted());
   REQUIRE(pwc.ok());
-  REQUIRE((*small)->CheckIn(pwc->id, CheckInRequest{}, "bob").ok());
+  REQUIRE((*small)->CheckIn(pwc->id, CheckInRequest{}, "bob", WriteCheck::Trusted()).ok());
   auto all = (*small)->GetAllVersions(s);
   REQUIRE(all.ok());
   CHECK(all->size() == kHistory.size() + 1);

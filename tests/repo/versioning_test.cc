@@ -20,13 +20,13 @@ ObjectData CheckInNew(RepoFixture& f, const std::string& pwc, bool major, const 
   req.major = major;
   req.comment = comment;
   req.content = ContentSource::FromBytes(bytes, "text/plain");
-  auto r = f.repo->CheckIn(pwc, req, "alice");
+  auto r = f.repo->CheckIn(pwc, req, "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(r.ok(), r.status().ToString());
   return *r;
 }
 
 ObjectData Cycle(RepoFixture& f, const std::string& id, bool major, const std::string& bytes) {
-  auto pwc = f.repo->CheckOut(id, "alice");
+  auto pwc = f.repo->CheckOut(id, "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
   return CheckInNew(f, pwc->id, major, bytes);
 }
@@ -79,7 +79,7 @@ TEST_CASE_TEMPLATE("Versioning: a checked-out series shows its working copy ever
                    RepoFixture, MemRepoFixture) {
   F f;
   ObjectData doc = f.Doc(f.root, "w.txt", "base");
-  auto pwc = f.repo->CheckOut(doc.id, "bob");
+  auto pwc = f.repo->CheckOut(doc.id, "bob", WriteCheck::Trusted());
   REQUIRE(pwc.ok());
   CHECK(pwc->id == doc.series_id + ";pwc");
   CHECK(pwc->id != doc.id);
@@ -97,14 +97,14 @@ TEST_CASE_TEMPLATE("Versioning: a checked-out series shows its working copy ever
   CHECK(v->properties["cmis:isVersionSeriesCheckedOut"] == true);
   CHECK(v->properties["cmis:versionSeriesCheckedOutBy"] == "bob");
 
-  auto second = f.repo->CheckOut(doc.id, "carol");
+  auto second = f.repo->CheckOut(doc.id, "carol", WriteCheck::Trusted());
   REQUIRE_FALSE(second.ok());
   CHECK(second.status().kind() == ErrorKind::kVersioning);
   CHECK(Contains(second.status().message(), "bob"));
 
   // Updates go to the working copy, and the file on disk still shows the latest version.
-  REQUIRE(f.repo->SetContent(pwc->id, ContentSource::FromBytes("draft"), true, "bob").ok());
-  REQUIRE(f.repo->UpdateProperties(pwc->id, Json{{"cmis:description", "edited"}}, "bob").ok());
+  REQUIRE(f.repo->SetContent(pwc->id, ContentSource::FromBytes("draft"), true, "bob", WriteCheck::Trusted()).ok());
+  REQUIRE(f.repo->UpdateProperties(pwc->id, Json{{"cmis:description", "edited"}}, "bob", WriteCheck::Trusted()).ok());
   CHECK(f.Visible("w.txt") == "base");
   auto all = f.repo->GetAllVersions(doc.id);
   REQUIRE(all.ok());
@@ -118,14 +118,14 @@ TEST_CASE_TEMPLATE("Versioning: a checked-out series shows its working copy ever
   CheckInRequest req;
   req.major = false;
   req.comment = "edited draft";
-  auto v11 = f.repo->CheckIn(pwc->id, req, "bob");
+  auto v11 = f.repo->CheckIn(pwc->id, req, "bob", WriteCheck::Trusted());
   REQUIRE(v11.ok());
   CHECK(v11->properties["cmis:versionLabel"] == "1.1");
   CHECK(v11->properties["cmis:description"] == "edited");
   CHECK(v11->properties["cmis:checkinComment"] == "edited draft");
   CHECK(f.Content(v11->id) == "draft");
   CHECK(f.Visible("w.txt") == "draft");
-  auto again = f.repo->CheckIn(pwc->id, req, "bob");
+  auto again = f.repo->CheckIn(pwc->id, req, "bob", WriteCheck::Trusted());
   CHECK(again.status().kind() == ErrorKind::kObjectNotFound);
   CHECK(f.repo->GetCheckedOut("")->empty());
 }
@@ -134,14 +134,14 @@ TEST_CASE_TEMPLATE("Versioning: cancel discards the working copy; not-a-pwc is v
                    RepoFixture, MemRepoFixture) {
   F f;
   ObjectData doc = f.Doc(f.root, "c.txt", "keep");
-  CHECK(f.repo->CancelCheckOut(doc.id).kind() == ErrorKind::kVersioning);
+  CHECK(f.repo->CancelCheckOut(doc.id, WriteCheck::Trusted()).kind() == ErrorKind::kVersioning);
   CheckInRequest req;
-  CHECK(f.repo->CheckIn(doc.id, req, "a").status().kind() == ErrorKind::kVersioning);
-  auto pwc = f.repo->CheckOut(doc.id, "alice");
+  CHECK(f.repo->CheckIn(doc.id, req, "a", WriteCheck::Trusted()).status().kind() == ErrorKind::kVersioning);
+  auto pwc = f.repo->CheckOut(doc.id, "alice", WriteCheck::Trusted());
   REQUIRE(pwc.ok());
-  REQUIRE(f.repo->SetContent(pwc->id, ContentSource::FromBytes("lost"), true, "alice").ok());
-  REQUIRE(f.repo->CancelCheckOut(pwc->id).ok());
-  CHECK(f.repo->CancelCheckOut(pwc->id).kind() == ErrorKind::kObjectNotFound);
+  REQUIRE(f.repo->SetContent(pwc->id, ContentSource::FromBytes("lost"), true, "alice", WriteCheck::Trusted()).ok());
+  REQUIRE(f.repo->CancelCheckOut(pwc->id, WriteCheck::Trusted()).ok());
+  CHECK(f.repo->CancelCheckOut(pwc->id, WriteCheck::Trusted()).kind() == ErrorKind::kObjectNotFound);
   auto all = f.repo->GetAllVersions(doc.id);
   REQUIRE(all.ok());
   REQUIRE(all->size() == 1);
@@ -177,7 +177,7 @@ TEST_CASE_TEMPLATE("Versioning: a check-out copies the version's content into a 
                    F, RepoFixture, MemRepoFixture) {
   F f;
   ObjectData doc = f.Doc(f.root, "l.txt", "base");
-  auto pwc = f.repo->CheckOut(doc.id, "alice");
+  auto pwc = f.repo->CheckOut(doc.id, "alice", WriteCheck::Trusted());
   REQUIRE(pwc.ok());
   // Rule V3 (docs/STORAGE.md §4.2): the working copy's content is its own inode, so no
   // edit of it or of the visible file reaches the version.
@@ -185,13 +185,13 @@ TEST_CASE_TEMPLATE("Versioning: a check-out copies the version's content into a 
   CHECK(f.Content(pwc->id) == "base");
 
   SUBCASE("new content in the working copy leaves the version's bytes as they were") {
-    REQUIRE(f.repo->SetContent(pwc->id, ContentSource::FromBytes("edited"), true, "alice").ok());
+    REQUIRE(f.repo->SetContent(pwc->id, ContentSource::FromBytes("edited"), true, "alice", WriteCheck::Trusted()).ok());
     CHECK_FALSE(SameInode(SeriesFileStat(f, "l.txt", "pwc.content"), SeriesFileStat(f, "l.txt", "1.0.content")));
     CHECK(f.Content(doc.id) == "base");
     CHECK(f.Visible("l.txt") == "base");
     CHECK(f.Content(pwc->id) == "edited");
     CheckInRequest req;
-    auto in = f.repo->CheckIn(pwc->id, req, "alice");
+    auto in = f.repo->CheckIn(pwc->id, req, "alice", WriteCheck::Trusted());
     REQUIRE_MESSAGE(in.ok(), in.status().ToString());
     CHECK(f.Content(doc.series_id + ";1.0") == "base");
     CHECK(f.Content(in->id) == "edited");
@@ -200,7 +200,7 @@ TEST_CASE_TEMPLATE("Versioning: a check-out copies the version's content into a 
   SUBCASE("checked in unchanged, the new version takes the copy's file; no temp file is left") {
     CheckInRequest req;
     req.major = false;
-    auto in = f.repo->CheckIn(pwc->id, req, "alice");
+    auto in = f.repo->CheckIn(pwc->id, req, "alice", WriteCheck::Trusted());
     REQUIRE_MESSAGE(in.ok(), in.status().ToString());
     CHECK(in->properties["cmis:versionLabel"] == "1.1");
     CHECK_FALSE(SameInode(SeriesFileStat(f, "l.txt", "1.1.content"), SeriesFileStat(f, "l.txt", "1.0.content")));
@@ -216,7 +216,7 @@ TEST_CASE_TEMPLATE("Versioning: a check-out copies the version's content into a 
     CHECK(shown->links == 2);  // l.txt, 1.1.content
     CHECK(SeriesFileStat(f, "l.txt", "1.0.content").links == 1);
     // And again, then new content: only the new version gets new bytes.
-    auto again = f.repo->CheckOut(doc.id, "alice");
+    auto again = f.repo->CheckOut(doc.id, "alice", WriteCheck::Trusted());
     REQUIRE(again.ok());
     CheckInNew(f, again->id, true, "two");
     CHECK(f.Content(doc.series_id + ";1.1") == "base");
@@ -225,7 +225,7 @@ TEST_CASE_TEMPLATE("Versioning: a check-out copies the version's content into a 
     CHECK(TempsLeft(f, "l.txt").empty());
   }
   SUBCASE("cancelled, the version keeps its file") {
-    REQUIRE(f.repo->CancelCheckOut(pwc->id).ok());
+    REQUIRE(f.repo->CancelCheckOut(pwc->id, WriteCheck::Trusted()).ok());
     CHECK_FALSE(f.Has(".folio/docs/l.txt/pwc.content"));
     CHECK(f.Content(doc.id) == "base");
     CHECK(f.Visible("l.txt") == "base");
@@ -237,14 +237,14 @@ TEST_CASE_TEMPLATE("Versioning: checking out an earlier version and checking it 
                    RepoFixture, MemRepoFixture) {
   F f;
   ObjectData v1 = f.Doc(f.root, "r.txt", "original");
-  REQUIRE(f.repo->UpdateProperties(v1.id, Json{{"cmis:description", "first"}}, "alice").ok());
+  REQUIRE(f.repo->UpdateProperties(v1.id, Json{{"cmis:description", "first"}}, "alice", WriteCheck::Trusted()).ok());
   ObjectData v2 = Cycle(f, v1.series_id, true, "rewritten");
-  REQUIRE(f.repo->UpdateProperties(v2.id, Json{{"cmis:description", "second"}}, "alice").ok());
-  auto pwc = f.repo->CheckOut(v1.id, "alice");
+  REQUIRE(f.repo->UpdateProperties(v2.id, Json{{"cmis:description", "second"}}, "alice", WriteCheck::Trusted()).ok());
+  auto pwc = f.repo->CheckOut(v1.id, "alice", WriteCheck::Trusted());
   REQUIRE(pwc.ok());
   CHECK(f.Content(pwc->id) == "original");
   CheckInRequest req;
-  auto v3 = f.repo->CheckIn(pwc->id, req, "alice");
+  auto v3 = f.repo->CheckIn(pwc->id, req, "alice", WriteCheck::Trusted());
   REQUIRE(v3.ok());
   CHECK(v3->properties["cmis:versionLabel"] == "3.0");
   CHECK(v3->properties["cmis:description"] == "first");
@@ -267,16 +267,16 @@ TEST_CASE_TEMPLATE("Versioning: created minor, created checked out, and not vers
   REQUIRE(by_path.ok());
   CHECK(by_path->is_pwc);
   CheckInRequest req;
-  auto first = f.repo->CheckIn(co.id, req, "alice");
+  auto first = f.repo->CheckIn(co.id, req, "alice", WriteCheck::Trusted());
   REQUIRE(first.ok());
   CHECK(first->properties["cmis:versionLabel"] == "1.0");
   CHECK(f.Visible("co.txt") == "draft");
 
   ObjectData plain = f.Doc(f.root, "p.txt", "p", VersioningState::kNone);
-  auto r = f.repo->CheckOut(plain.id, "alice");
+  auto r = f.repo->CheckOut(plain.id, "alice", WriteCheck::Trusted());
   CHECK(r.status().kind() == ErrorKind::kConstraint);
   ObjectData folder = f.Folder(f.root, "dir");
-  CHECK(f.repo->CheckOut(folder.id, "alice").status().kind() == ErrorKind::kConstraint);
+  CHECK(f.repo->CheckOut(folder.id, "alice", WriteCheck::Trusted()).status().kind() == ErrorKind::kConstraint);
   CHECK(f.repo->GetAllVersions(folder.id).status().kind() == ErrorKind::kInvalidArgument);
 }
 
@@ -284,12 +284,12 @@ TEST_CASE_TEMPLATE("Versioning: check-in with a new name renames the file; delet
                    RepoFixture, MemRepoFixture) {
   F f;
   ObjectData doc = f.Doc(f.root, "a.txt", "one");
-  auto pwc = f.repo->CheckOut(doc.id, "alice");
+  auto pwc = f.repo->CheckOut(doc.id, "alice", WriteCheck::Trusted());
   REQUIRE(pwc.ok());
   CheckInRequest req;
   req.properties = Json{{"cmis:name", "b.txt"}};
   req.content = ContentSource::FromBytes("two");
-  auto v2 = f.repo->CheckIn(pwc->id, req, "alice");
+  auto v2 = f.repo->CheckIn(pwc->id, req, "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(v2.ok(), v2.status().ToString());
   CHECK(v2->name == "b.txt");
   CHECK(f.Visible("b.txt") == "two");
@@ -297,7 +297,7 @@ TEST_CASE_TEMPLATE("Versioning: check-in with a new name renames the file; delet
   auto v1 = f.repo->GetObject(doc.id);
   REQUIRE(v1.ok());
   CHECK(v1->properties["cmis:name"] == "a.txt");  // each version keeps its own name
-  REQUIRE(f.repo->Delete(v2->id, false).ok());
+  REQUIRE(f.repo->Delete(v2->id, false, WriteCheck::Trusted()).ok());
   auto latest = f.repo->GetObject(doc.series_id);
   REQUIRE(latest.ok());
   CHECK(latest->properties["cmis:versionLabel"] == "1.0");
@@ -314,18 +314,18 @@ TEST_CASE_TEMPLATE("Versioning: deleting a latest version that renamed the docum
                    RepoFixture, MemRepoFixture) {
   F f;
   ObjectData v1 = f.Doc(f.root, "a.txt", "one");
-  auto pwc = f.repo->CheckOut(v1.id, "alice");
+  auto pwc = f.repo->CheckOut(v1.id, "alice", WriteCheck::Trusted());
   REQUIRE(pwc.ok());
   CheckInRequest req;
   req.properties = Json{{"cmis:name", "b.txt"}};
   req.content = ContentSource::FromBytes("two", "text/plain");
-  auto v2 = f.repo->CheckIn(pwc->id, req, "alice");
+  auto v2 = f.repo->CheckIn(pwc->id, req, "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(v2.ok(), v2.status().ToString());
   REQUIRE(f.Visible("b.txt") == "two");
   const uint64_t mark = *f.repo->LatestChangeToken();
 
   SUBCASE("the name is free: the document and its file take it") {
-    Status s = f.repo->Delete(v2->id, false);
+    Status s = f.repo->Delete(v2->id, false, WriteCheck::Trusted());
     REQUIRE_MESSAGE(s.ok(), s.ToString());
     auto now = f.repo->GetObject(v1.series_id);
     REQUIRE_MESSAGE(now.ok(), now.status().ToString());
@@ -350,7 +350,7 @@ TEST_CASE_TEMPLATE("Versioning: deleting a latest version that renamed the docum
   }
   SUBCASE("the name is taken: the deletion is refused and changes nothing") {
     f.Doc(f.root, "a.txt", "another");
-    Status s = f.repo->Delete(v2->id, false);
+    Status s = f.repo->Delete(v2->id, false, WriteCheck::Trusted());
     CHECK_FALSE(s.ok());
     CHECK_MESSAGE(s.kind() == ErrorKind::kNameConstraintViolation, s.ToString());
     CHECK(f.Visible("b.txt") == "two");
@@ -366,7 +366,7 @@ TEST_CASE_TEMPLATE("Versioning: renaming the working copy of a document created 
                    RepoFixture, MemRepoFixture) {
   F f;
   ObjectData draft = f.Doc(f.root, "d.txt", "draft", VersioningState::kCheckedOut);
-  auto renamed = f.repo->UpdateProperties(draft.id, Json{{"cmis:name", "e.txt"}}, "alice");
+  auto renamed = f.repo->UpdateProperties(draft.id, Json{{"cmis:name", "e.txt"}}, "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(renamed.ok(), renamed.status().ToString());
   CHECK(renamed->name == "e.txt");
   CHECK(renamed->path == "e.txt");
@@ -379,7 +379,7 @@ TEST_CASE_TEMPLATE("Versioning: renaming the working copy of a document created 
   CHECK(page->objects[0].path == "e.txt");
   CHECK(f.Content(draft.id) == "draft");
   CheckInRequest req;
-  auto v1 = f.repo->CheckIn(draft.id, req, "alice");
+  auto v1 = f.repo->CheckIn(draft.id, req, "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(v1.ok(), v1.status().ToString());
   CHECK(v1->name == "e.txt");
   CHECK(f.Visible("e.txt") == "draft");

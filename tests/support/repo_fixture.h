@@ -132,7 +132,7 @@ struct RepoFixture {
   ObjectData Folder(const std::string& parent, const std::string& name) {
     NewObject o;
     o.name = name;
-    auto r = repo->CreateFolder(parent, o, "alice");
+    auto r = repo->CreateFolder(parent, o, "alice", WriteCheck::Trusted());
     REQUIRE_MESSAGE(r.ok(), r.status().ToString());
     return *r;
   }
@@ -141,7 +141,8 @@ struct RepoFixture {
                  VersioningState state = VersioningState::kMajor) {
     NewObject o;
     o.name = name;
-    auto r = repo->CreateDocument(parent, o, ContentSource::FromBytes(bytes, "text/plain"), state, "alice");
+    auto r = repo->CreateDocument(parent, o, ContentSource::FromBytes(bytes, "text/plain"), state, "alice",
+                                  WriteCheck::Trusted());
     REQUIRE_MESSAGE(r.ok(), r.status().ToString());
     return *r;
   }

@@ -56,7 +56,7 @@ TEST_CASE("GuardedRepository: an object the caller may not read is refused, nami
     CHECK(got.status().message() == kNothingDisclosed);
   }
   // Readable, but the action needs more: the denial names the object and the permission.
-  REQUIRE(f.repo->SetAcl(doc.id, kBobReads).ok());
+  REQUIRE(f.repo->SetAcl(doc.id, kBobReads, WriteCheck::Trusted()).ok());
   CHECK(bob.GetObject(doc.id, acl::Action::kRead).ok());
   auto write = bob.GetObject(doc.id, acl::Action::kUpdateProperties);
   REQUIRE(write.status().kind() == ErrorKind::kPermissionDenied);
@@ -66,13 +66,14 @@ TEST_CASE("GuardedRepository: an object the caller may not read is refused, nami
 TEST_CASE("GuardedRepository: listings leave out what the caller may not read, and do not count it") {
   RepoFixture f;
   const ObjectData folder = f.Folder(f.root, "f");
-  REQUIRE(f.repo->SetAcl(folder.id, kBobReads).ok());
+  REQUIRE(f.repo->SetAcl(folder.id, kBobReads, WriteCheck::Trusted()).ok());
   const ObjectData shown = f.Doc(folder.id, "a.txt", "a");
   f.Doc(folder.id, "b.txt", "b");  // bob may not read it
   const ObjectData hidden_folder = f.Folder(folder.id, "c");
   const ObjectData below = f.Doc(hidden_folder.id, "d.txt", "d");
-  REQUIRE(f.repo->SetAcl(shown.id, kBobReads).ok());
-  REQUIRE(f.repo->SetAcl(below.id, kBobReads).ok());  // readable, but under a folder bob may not read
+  REQUIRE(f.repo->SetAcl(shown.id, kBobReads, WriteCheck::Trusted()).ok());
+  REQUIRE(f.repo->SetAcl(below.id, kBobReads,
+                         WriteCheck::Trusted()).ok());  // readable, but under a folder bob may not read
   acl::GuardedRepository bob = AsBob(f);
   const ObjectData seen = **bob.GetObject(folder.id, acl::Action::kRead);
 
@@ -97,15 +98,15 @@ TEST_CASE("GuardedRepository: listings leave out what the caller may not read, a
   CHECK(Names(*parents) == std::vector<std::string>{"f"});
   // The folder of a folder bob may read, when bob may not read the folder holding it.
   const ObjectData inner = f.Folder(hidden_folder.id, "g");
-  REQUIRE(f.repo->SetAcl(inner.id, kBobReads).ok());
+  REQUIRE(f.repo->SetAcl(inner.id, kBobReads, WriteCheck::Trusted()).ok());
   auto folder_parent = bob.GetFolderParent(**bob.GetObject(inner.id, acl::Action::kRead));
   REQUIRE(folder_parent.status().kind() == ErrorKind::kPermissionDenied);
   CHECK(folder_parent.status().message() == kNothingDisclosed);
   CHECK((*bob.GetFolderParent(seen))->id == f.root);
 
   // Working copies: only bob's readable one.
-  REQUIRE(f.repo->CheckOut(shown.id, "alice").ok());
-  REQUIRE(f.repo->CheckOut(f.Doc(f.root, "e.txt", "e").id, "alice").ok());
+  REQUIRE(f.repo->CheckOut(shown.id, "alice", WriteCheck::Trusted()).ok());
+  REQUIRE(f.repo->CheckOut(f.Doc(f.root, "e.txt", "e").id, "alice", WriteCheck::Trusted()).ok());
   auto checked_out = bob.GetCheckedOut(nullptr);
   REQUIRE(checked_out.ok());
   REQUIRE(checked_out->size() == 1);
@@ -124,7 +125,7 @@ TEST_CASE("GuardedRepository: the change log shows bob only the events of what h
   const uint64_t mark = *f.repo->LatestChangeToken();
   const ObjectData shown = f.Doc(f.root, "a.txt", "a");
   f.Doc(f.root, "b.txt", "b");
-  REQUIRE(f.repo->SetAcl(shown.id, kBobReads).ok());
+  REQUIRE(f.repo->SetAcl(shown.id, kBobReads, WriteCheck::Trusted()).ok());
   acl::GuardedRepository bob = AsBob(f);
   auto changes = bob.ReadChanges(mark + 1, 100, false);
   REQUIRE(changes.ok());
@@ -138,7 +139,7 @@ TEST_CASE("GuardedRepository: the change log shows bob only the events of what h
 TEST_CASE("GuardedRepository: a write is checked inside the change, as the caller") {
   RepoFixture f;
   const ObjectData doc = f.Doc(f.root, "a.txt", "one");
-  REQUIRE(f.repo->SetAcl(doc.id, kBobReads).ok());
+  REQUIRE(f.repo->SetAcl(doc.id, kBobReads, WriteCheck::Trusted()).ok());
   acl::GuardedRepository bob = AsBob(f);
   const uint64_t mark = *f.repo->LatestChangeToken();
   auto updated = bob.UpdateProperties(doc.id, Json{{"cmis:description", "x"}});
@@ -150,11 +151,11 @@ TEST_CASE("GuardedRepository: a write is checked inside the change, as the calle
   folder.type_id = "cmis:folder";
   folder.name = "g";
   const ObjectData read_only = f.Folder(f.root, "r");
-  REQUIRE(f.repo->SetAcl(read_only.id, kBobReads).ok());
+  REQUIRE(f.repo->SetAcl(read_only.id, kBobReads, WriteCheck::Trusted()).ok());
   const uint64_t mark2 = *f.repo->LatestChangeToken();
   CHECK(bob.CreateFolder(read_only.id, folder).status().kind() == ErrorKind::kPermissionDenied);
   CHECK(EventsAfter(*f.repo, mark2).empty());
-  REQUIRE(f.repo->SetAcl(doc.id, {Ace{"bob", {"cmis:write"}}}).ok());
+  REQUIRE(f.repo->SetAcl(doc.id, {Ace{"bob", {"cmis:write"}}}, WriteCheck::Trusted()).ok());
   auto allowed = bob.UpdateProperties(doc.id, Json{{"cmis:description", "x"}});
   REQUIRE(allowed.ok());
   CHECK(allowed->properties.value("cmis:lastModifiedBy", "") == "bob");

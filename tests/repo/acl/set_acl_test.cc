@@ -33,7 +33,7 @@ TEST_CASE("SetAcl: a folder's entries change, its properties do not, and the cha
   ObjectData folder = f.Folder(f.root, "f");
   const uint64_t before = f.repo->LatestChangeToken().value();
   const std::vector<Ace> acl = Entries({{"alice", "cmis:all"}, {"bob", "cmis:read"}});
-  auto set = f.repo->SetAcl(folder.id, acl);
+  auto set = f.repo->SetAcl(folder.id, acl, WriteCheck::Trusted());
   REQUIRE_MESSAGE(set.ok(), set.status().ToString());
   CHECK(SameEntries(set->acl, acl));
   CHECK(SameEntries(f.repo->GetObject(folder.id)->acl, acl));
@@ -45,7 +45,7 @@ TEST_CASE("SetAcl: a folder's entries change, its properties do not, and the cha
   CHECK(changes->events[0].object_id == folder.id);
   CHECK(changes->events[0].base_type_id == "cmis:folder");
   // The same entries again: nothing written, no event.
-  REQUIRE(f.repo->SetAcl(folder.id, acl).ok());
+  REQUIRE(f.repo->SetAcl(folder.id, acl, WriteCheck::Trusted()).ok());
   CHECK(f.repo->LatestChangeToken().value() == before + 1);
   // The parent keeps its own entries (objectonly).
   CHECK_FALSE(SameEntries(f.repo->GetObject(f.root)->acl, acl));
@@ -54,16 +54,16 @@ TEST_CASE("SetAcl: a folder's entries change, its properties do not, and the cha
 TEST_CASE("SetAcl: a version series shares its ACL: every version and the working copy change together") {
   RepoFixture f;
   ObjectData v1 = f.Doc(f.root, "d.txt", "one");
-  auto pwc = f.repo->CheckOut(v1.id, "alice");
+  auto pwc = f.repo->CheckOut(v1.id, "alice", WriteCheck::Trusted());
   REQUIRE(pwc.ok());
   CheckInRequest in;
   in.content = ContentSource::FromBytes("two");
-  auto v2 = f.repo->CheckIn(pwc->id, in, "alice");
+  auto v2 = f.repo->CheckIn(pwc->id, in, "alice", WriteCheck::Trusted());
   REQUIRE(v2.ok());
-  auto pwc2 = f.repo->CheckOut(v2->id, "alice");
+  auto pwc2 = f.repo->CheckOut(v2->id, "alice", WriteCheck::Trusted());
   REQUIRE(pwc2.ok());
   const std::vector<Ace> acl = Entries({{"carol", "cmis:write"}});
-  REQUIRE(f.repo->SetAcl(v1.id, acl).ok());  // addressed through an old version
+  REQUIRE(f.repo->SetAcl(v1.id, acl, WriteCheck::Trusted()).ok());  // addressed through an old version
   for (const std::string& id : {v1.id, v2->id, pwc2->id}) {
     CAPTURE(id);
     CHECK(SameEntries(f.repo->GetObject(id)->acl, acl));
@@ -71,7 +71,7 @@ TEST_CASE("SetAcl: a version series shares its ACL: every version and the workin
   // A check-in that adds entries reaches the versions before it.
   CheckInRequest with_entry;
   with_entry.add_aces = Entries({{"dave", "cmis:read"}});
-  auto v3 = f.repo->CheckIn(pwc2->id, with_entry, "alice");
+  auto v3 = f.repo->CheckIn(pwc2->id, with_entry, "alice", WriteCheck::Trusted());
   REQUIRE(v3.ok());
   const std::vector<Ace> both = Entries({{"carol", "cmis:write"}, {"dave", "cmis:read"}});
   for (const std::string& id : {v1.id, v2->id, v3->id}) {
@@ -86,7 +86,7 @@ TEST_CASE("SetAcl: a version series shares its ACL: every version and the workin
 TEST_CASE("SetAcl: an unknown id is objectNotFound and changes nothing") {
   RepoFixture f;
   const uint64_t before = f.repo->LatestChangeToken().value();
-  auto set = f.repo->SetAcl("f-nope", Entries({{"bob", "cmis:read"}}));
+  auto set = f.repo->SetAcl("f-nope", Entries({{"bob", "cmis:read"}}), WriteCheck::Trusted());
   CHECK(set.status().kind() == ErrorKind::kObjectNotFound);
   CHECK(f.repo->LatestChangeToken().value() == before);
 }

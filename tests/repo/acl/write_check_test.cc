@@ -28,12 +28,12 @@ TEST_CASE("WriteCheck: a revoke acknowledged before the write's change is staged
   RepoFixture f;
   const ObjectData folder = f.Folder(f.root, "f");
   const ObjectData doc = f.Doc(folder.id, "a.txt", "one");
-  REQUIRE(f.repo->SetAcl(doc.id, {Ace{"bob", {"cmis:write"}}}).ok());
+  REQUIRE(f.repo->SetAcl(doc.id, {Ace{"bob", {"cmis:write"}}}, WriteCheck::Trusted()).ok());
   // What the HTTP layer saw when it looked the object up: bob may write.
   const ObjectData seen = *f.repo->GetObject(doc.id);
   CHECK(Bob().Require(acl::Action::kUpdateProperties, seen).ok());
   // The revoke is acknowledged; then bob's change is staged.
-  REQUIRE(f.repo->SetAcl(doc.id, {Ace{"bob", {"cmis:read"}}}).ok());
+  REQUIRE(f.repo->SetAcl(doc.id, {Ace{"bob", {"cmis:read"}}}, WriteCheck::Trusted()).ok());
   const uint64_t mark = *f.repo->LatestChangeToken();
   const WriteCheck check = Bob().ForWrite(acl::Action::kUpdateProperties);
   auto updated = f.repo->UpdateProperties(seen.id, Json{{"cmis:description", "x"}}, "bob", check);
@@ -57,7 +57,7 @@ TEST_CASE("WriteCheck: a revoke acknowledged before the write's change is staged
 TEST_CASE("WriteCheck: an applyACL arriving while a write is checked waits for that write's commit") {
   RepoFixture f;
   const ObjectData doc = f.Doc(f.root, "a.txt", "one");
-  REQUIRE(f.repo->SetAcl(doc.id, {Ace{"alice", {"cmis:all"}}, Ace{"bob", {"cmis:write"}}}).ok());
+  REQUIRE(f.repo->SetAcl(doc.id, {Ace{"alice", {"cmis:all"}}, Ace{"bob", {"cmis:write"}}}, WriteCheck::Trusted()).ok());
   const uint64_t mark = *f.repo->LatestChangeToken();
   std::future<Result<ObjectData>> revoke;
   const WriteCheck inner = Bob().ForWrite(acl::Action::kUpdateProperties);
@@ -68,7 +68,7 @@ TEST_CASE("WriteCheck: an applyACL arriving while a write is checked waits for t
     Status s = inner(role, object);
     if (!revoke.valid()) {
       revoke = std::async(std::launch::async, [&] {
-        return f.repo->ApplyAcl(doc.id, {}, {Ace{"bob", {"cmis:write"}}});
+        return f.repo->ApplyAcl(doc.id, {}, {Ace{"bob", {"cmis:write"}}}, WriteCheck::Trusted());
       });
       CHECK(revoke.wait_for(std::chrono::milliseconds(200)) == std::future_status::timeout);
     }
@@ -95,9 +95,10 @@ TEST_CASE("WriteCheck: each family checks the objects of its roles inside the ch
   const ObjectData tree = f.Folder(open.id, "tree");
   const ObjectData below = f.Doc(tree.id, "locked.txt", "l");
   const std::vector<Ace> write = {Ace{"bob", {"cmis:write"}}};
-  for (const std::string& id : {open.id, doc.id, tree.id}) REQUIRE(f.repo->SetAcl(id, write).ok());
-  REQUIRE(f.repo->SetAcl(closed.id, {Ace{"bob", {"cmis:read"}}}).ok());
-  REQUIRE(f.repo->SetAcl(below.id, {Ace{"bob", {"cmis:read"}}}).ok());
+  for (const std::string& id : {open.id, doc.id, tree.id}) REQUIRE(f.repo->SetAcl(id, write,
+                                                                                  WriteCheck::Trusted()).ok());
+  REQUIRE(f.repo->SetAcl(closed.id, {Ace{"bob", {"cmis:read"}}}, WriteCheck::Trusted()).ok());
+  REQUIRE(f.repo->SetAcl(below.id, {Ace{"bob", {"cmis:read"}}}, WriteCheck::Trusted()).ok());
   const uint64_t mark = *f.repo->LatestChangeToken();
   const acl::Checker bob = Bob();
   auto denied = [](const Status& s, const std::string& what) {
@@ -132,7 +133,7 @@ TEST_CASE("WriteCheck: each family checks the objects of its roles inside the ch
   // What bob may do, he does.
   auto made = f.repo->CreateFolder(open.id, o, "bob", bob.ForWrite(acl::Action::kCreateChild));
   REQUIRE_MESSAGE(made.ok(), made.status().ToString());
-  REQUIRE(f.repo->SetAcl(below.id, write).ok());
+  REQUIRE(f.repo->SetAcl(below.id, write, WriteCheck::Trusted()).ok());
   CHECK(f.repo->DeleteTree(tree.id, bob.ForWrite(acl::Action::kDeleteTree)).ok());
   auto pwc = f.repo->CheckOut(doc.id, "bob", bob.ForWrite(acl::Action::kCheckOut));
   REQUIRE(pwc.ok());
@@ -142,17 +143,17 @@ TEST_CASE("WriteCheck: each family checks the objects of its roles inside the ch
   denied(f.repo->CheckIn(pwc->id, req, "bob", bob.ForWrite(acl::Action::kApplyAcl)).status(),
          "needs cmis:all on '/open/a.txt' and has cmis:write");
   CHECK(f.repo->CheckIn(pwc->id, CheckInRequest{}, "bob", bob.ForWrite(acl::Action::kCheckIn)).ok());
-  // An administrator's check is empty: nothing to ask.
+  // An administrator's check is Trusted: nothing to ask.
   const acl::Caller alice = acl::Caller::User(folio::testing::AliceAdminBobMember(), "alice");
-  CHECK(!acl::Checker(alice).ForWrite(acl::Action::kApplyAcl));
+  CHECK(acl::Checker(alice).ForWrite(acl::Action::kApplyAcl).trusted());
 }
 
 TEST_CASE("WriteCheck: a write refused on an adopted document writes nothing, not even the document's files") {
   RepoFixture f;
   const ObjectData closed = f.Folder(f.root, "closed");
   const ObjectData open = f.Folder(f.root, "open");
-  REQUIRE(f.repo->SetAcl(closed.id, {Ace{"bob", {"cmis:read"}}}).ok());
-  REQUIRE(f.repo->SetAcl(open.id, {Ace{"bob", {"cmis:all"}}}).ok());
+  REQUIRE(f.repo->SetAcl(closed.id, {Ace{"bob", {"cmis:read"}}}, WriteCheck::Trusted()).ok());
+  REQUIRE(f.repo->SetAcl(open.id, {Ace{"bob", {"cmis:all"}}}, WriteCheck::Trusted()).ok());
   folio::testing::WriteFile(f.RepoPath("closed/hand.txt"), "by hand");
   auto page = f.repo->GetChildren(closed.id, 0, 10);  // found: adopted (docs/STORAGE.md §4.1)
   REQUIRE(page.ok());
@@ -180,6 +181,68 @@ TEST_CASE("WriteCheck: a write refused on an adopted document writes nothing, no
   CHECK(f.Visible("closed/hand.txt") == "by hand");
   CHECK(f.repo->GetObject(doc.id)->path == "closed/hand.txt");
   // The administrator's change is made: the document gets its files first.
-  REQUIRE(f.repo->UpdateProperties(doc.id, Json{{"cmis:description", "x"}}, "alice").ok());
+  REQUIRE(f.repo->UpdateProperties(doc.id, Json{{"cmis:description", "x"}}, "alice", WriteCheck::Trusted()).ok());
   CHECK(f.Has(series_dir));
+}
+
+namespace {
+
+// Each write of Repository called without a WriteCheck: none of these may compile.
+template <typename R> concept CreatesFolderUnchecked = requires(R& r, NewObject o) { r.CreateFolder("", o, "u"); };
+template <typename R> concept CreatesDocumentUnchecked = requires(R& r, NewObject o, ContentSource c) {
+  r.CreateDocument("", o, c, VersioningState::kMajor, "u");
+};
+template <typename R> concept CreatesItemUnchecked = requires(R& r, NewObject o) { r.CreateItem("", o, "u"); };
+template <typename R> concept RelatesUnchecked = requires(R& r, NewObject o) { r.CreateRelationship(o, "u"); };
+template <typename R> concept UpdatesUnchecked = requires(R& r, Json j) { r.UpdateProperties("", j, "u"); };
+template <typename R> concept SetsContentUnchecked = requires(R& r, ContentSource c) {
+  r.SetContent("", c, true, "u");
+};
+template <typename R> concept DeletesContentUnchecked = requires(R& r) { r.DeleteContent("", "u"); };
+template <typename R> concept DeletesUnchecked = requires(R& r) { r.Delete("", true); };
+template <typename R> concept DeletesTreeUnchecked = requires(R& r) { r.DeleteTree(""); };
+template <typename R> concept MovesUnchecked = requires(R& r) { r.Move("", "", "", "u"); };
+template <typename R> concept SetsAclUnchecked = requires(R& r, std::vector<Ace> a) { r.SetAcl("", a); };
+template <typename R> concept AppliesAclUnchecked = requires(R& r, std::vector<Ace> a) { r.ApplyAcl("", a, a); };
+template <typename R> concept ChecksOutUnchecked = requires(R& r) { r.CheckOut("", "u"); };
+template <typename R> concept ChecksInUnchecked = requires(R& r, CheckInRequest q) { r.CheckIn("", q, "u"); };
+template <typename R> concept CancelsUnchecked = requires(R& r) { r.CancelCheckOut(""); };
+template <typename R> concept CreatesTypeUnchecked = requires(R& r, Json j) { r.CreateType(j); };
+template <typename R> concept UpdatesTypeUnchecked = requires(R& r, Json j) { r.UpdateType(j); };
+template <typename R> concept DeletesTypeUnchecked = requires(R& r) { r.DeleteType(""); };
+
+}  // namespace
+
+TEST_CASE("WriteCheck: every write of a repository requires one; none allows all by default") {
+  static_assert(!std::is_default_constructible_v<WriteCheck>);
+  static_assert(!CreatesFolderUnchecked<Repository> && !CreatesDocumentUnchecked<Repository> &&
+                !CreatesItemUnchecked<Repository> && !RelatesUnchecked<Repository>);
+  static_assert(!UpdatesUnchecked<Repository> && !SetsContentUnchecked<Repository> &&
+                !DeletesContentUnchecked<Repository> && !DeletesUnchecked<Repository> &&
+                !DeletesTreeUnchecked<Repository> && !MovesUnchecked<Repository>);
+  static_assert(!SetsAclUnchecked<Repository> && !AppliesAclUnchecked<Repository>);
+  static_assert(!ChecksOutUnchecked<Repository> && !ChecksInUnchecked<Repository> && !CancelsUnchecked<Repository>);
+  static_assert(!CreatesTypeUnchecked<Repository> && !UpdatesTypeUnchecked<Repository> &&
+                !DeletesTypeUnchecked<Repository>);
+  // The concepts do see a call that compiles.
+  static_assert(requires(Repository& r) { r.DeleteTree("", WriteCheck::Trusted()); });
+
+  // A check built from an empty function refuses every change, writing nothing.
+  RepoFixture f;
+  const ObjectData doc = f.Doc(f.root, "a.txt", "one");
+  const uint64_t mark = *f.repo->LatestChangeToken();
+  const WriteCheck unfilled{WriteCheck::Function{}};
+  CHECK_FALSE(unfilled.trusted());
+  auto refused = f.repo->UpdateProperties(doc.id, Json{{"cmis:description", "x"}}, "bob", unfilled);
+  REQUIRE(refused.status().kind() == ErrorKind::kPermissionDenied);
+  CHECK(Contains(refused.status().message(), "no write check was given for 'a.txt'"));
+  CHECK(f.repo->Delete(doc.id, true, unfilled).kind() == ErrorKind::kPermissionDenied);
+  CHECK(f.repo->CreateFolder(f.root, NewObject{.type_id = "cmis:folder", .name = "g", .properties = Json::object(), .acl = {}}, "bob", unfilled)
+            .status()
+            .kind() == ErrorKind::kPermissionDenied);
+  CHECK(EventsAfter(*f.repo, mark).empty());
+  CHECK(f.Content(doc.id) == "one");
+  // Trusted allows.
+  CHECK(WriteCheck::Trusted().trusted());
+  CHECK(f.repo->UpdateProperties(doc.id, Json{{"cmis:description", "x"}}, "alice", WriteCheck::Trusted()).ok());
 }

@@ -71,13 +71,13 @@ TEST_CASE("Relocation: a rename that breaks a limit changes nothing") {
   NearTheLimit t;
   for (const Limit& limit : Limits(t)) {
     const std::string before = TreeSnapshot(t.f.RepoPath());
-    auto r = t.f.repo->UpdateProperties(t.a.id, Json{{"cmis:name", limit.name}}, "alice");
+    auto r = t.f.repo->UpdateProperties(t.a.id, Json{{"cmis:name", limit.name}}, "alice", WriteCheck::Trusted());
     REQUIRE_FALSE(r.ok());
     CheckFailure(r.status(), limit);
     CHECK(TreeSnapshot(t.f.RepoPath()) == before);
   }
   // The same names are taken where they fit.
-  auto ok = t.f.repo->UpdateProperties(t.a.id, Json{{"cmis:name", "a2.txt"}}, "alice");
+  auto ok = t.f.repo->UpdateProperties(t.a.id, Json{{"cmis:name", "a2.txt"}}, "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(ok.ok(), ok.status().ToString());
   CHECK(t.f.Visible(t.deep_path + "/a2.txt") == "one");
 }
@@ -87,7 +87,7 @@ TEST_CASE("Relocation: a move that breaks a limit changes nothing") {
   for (const Limit& limit : Limits(t)) {
     // The document of the limit's name, in the root folder, moves into the deep folder.
     if (limit.name != "b.txt") {
-      auto named = t.f.repo->UpdateProperties(t.c.id, Json{{"cmis:name", limit.name}}, "alice");
+      auto named = t.f.repo->UpdateProperties(t.c.id, Json{{"cmis:name", limit.name}}, "alice", WriteCheck::Trusted());
       if (!named.ok()) {
         // A name no object can have is refused by the rename already (tested above);
         // a move keeps the name, so it cannot meet that limit.
@@ -95,23 +95,23 @@ TEST_CASE("Relocation: a move that breaks a limit changes nothing") {
         continue;
       }
     } else {
-      REQUIRE(t.f.repo->UpdateProperties(t.c.id, Json{{"cmis:name", "b.txt"}}, "alice").ok());
+      REQUIRE(t.f.repo->UpdateProperties(t.c.id, Json{{"cmis:name", "b.txt"}}, "alice", WriteCheck::Trusted()).ok());
     }
     const std::string before = TreeSnapshot(t.f.RepoPath());
-    auto r = t.f.repo->Move(t.c.id, t.deep_id, t.f.root, "alice");
+    auto r = t.f.repo->Move(t.c.id, t.deep_id, t.f.root, "alice", WriteCheck::Trusted());
     REQUIRE_FALSE(r.ok());
     CheckFailure(r.status(), limit);
     CHECK(TreeSnapshot(t.f.RepoPath()) == before);
   }
-  REQUIRE(t.f.repo->UpdateProperties(t.c.id, Json{{"cmis:name", "c.txt"}}, "alice").ok());
-  auto ok = t.f.repo->Move(t.c.id, t.deep_id, t.f.root, "alice");
+  REQUIRE(t.f.repo->UpdateProperties(t.c.id, Json{{"cmis:name", "c.txt"}}, "alice", WriteCheck::Trusted()).ok());
+  auto ok = t.f.repo->Move(t.c.id, t.deep_id, t.f.root, "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(ok.ok(), ok.status().ToString());
   CHECK(t.f.Visible(t.deep_path + "/c.txt") == "three");
 }
 
 TEST_CASE("Relocation: a check-in with a new name that breaks a limit changes nothing") {
   NearTheLimit t;
-  auto pwc = t.f.repo->CheckOut(t.a.id, "alice");
+  auto pwc = t.f.repo->CheckOut(t.a.id, "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
   for (const Limit& limit : Limits(t)) {
     for (const bool with_content : {false, true}) {
@@ -119,7 +119,7 @@ TEST_CASE("Relocation: a check-in with a new name that breaks a limit changes no
       CheckInRequest req;
       req.properties = Json{{"cmis:name", limit.name}};
       if (with_content) req.content = ContentSource::FromBytes("new", "text/plain");
-      auto r = t.f.repo->CheckIn(pwc->id, req, "alice");
+      auto r = t.f.repo->CheckIn(pwc->id, req, "alice", WriteCheck::Trusted());
       REQUIRE_FALSE(r.ok());
       CheckFailure(r.status(), limit);
       CHECK(TreeSnapshot(t.f.RepoPath()) == before);
@@ -127,7 +127,7 @@ TEST_CASE("Relocation: a check-in with a new name that breaks a limit changes no
   }
   CheckInRequest req;
   req.properties = Json{{"cmis:name", "a2.txt"}};
-  auto ok = t.f.repo->CheckIn(pwc->id, req, "alice");
+  auto ok = t.f.repo->CheckIn(pwc->id, req, "alice", WriteCheck::Trusted());
   REQUIRE_MESSAGE(ok.ok(), ok.status().ToString());
   CHECK(t.f.Visible(t.deep_path + "/a2.txt") == "one");
   CHECK_FALSE(t.f.Has(t.deep_path + "/a.txt"));

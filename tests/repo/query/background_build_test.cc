@@ -27,7 +27,8 @@ TEST_CASE("QueryIndexes: the background build runs 10 nice levels below its call
   for (int i = 0; i < 20; ++i) {
     NewObject o;
     o.name = "doc-" + std::to_string(i) + ".txt";
-    REQUIRE(f.repo->CreateDocument(f.root, o, ContentSource::FromBytes("text"), VersioningState::kMajor, "x").ok());
+    REQUIRE(f.repo->CreateDocument(f.root, o, ContentSource::FromBytes("text"), VersioningState::kMajor, "x",
+                                   WriteCheck::Trusted()).ok());
   }
   const int before = ThreadNice();
   std::atomic<int> build_nice{-100};

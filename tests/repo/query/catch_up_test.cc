@@ -155,22 +155,23 @@ TEST_CASE("CatchUp: synthetic events bring the index in step; the token is store
   CHECK(ix.Set(f, "SELECT * FROM cmis:document WHERE CONTAINS('fresh')") == Names{"new.txt"});
 
   // Rename.
-  REQUIRE(f.repo->UpdateProperties(n.id, Json{{"cmis:name", "renamed.txt"}}, "bob").ok());
+  REQUIRE(f.repo->UpdateProperties(n.id, Json{{"cmis:name", "renamed.txt"}}, "bob", WriteCheck::Trusted()).ok());
   feed->Add(n.series_id);
   CHECK(ix.Set(f, in_a) == Names{"a1.txt", "a2.md", "renamed.txt"});
   // Content.
-  REQUIRE(f.repo->SetContent(n.id, ContentSource::FromBytes("other words", "text/plain"), true, "bob").ok());
+  REQUIRE(f.repo->SetContent(n.id, ContentSource::FromBytes("other words", "text/plain"), true, "bob",
+                             WriteCheck::Trusted()).ok());
   feed->Add(n.id);
   CHECK(ix.Set(f, "SELECT * FROM cmis:document WHERE CONTAINS('fresh')") == Names{});
   CHECK(ix.Set(f, "SELECT * FROM cmis:document WHERE CONTAINS('other')") == Names{"renamed.txt"});
   // Move.
-  REQUIRE(f.repo->Move(n.id, f.fC.id, "", "bob").ok());
+  REQUIRE(f.repo->Move(n.id, f.fC.id, "", "bob", WriteCheck::Trusted()).ok());
   feed->Add(n.id);
   CHECK(ix.Set(f, in_a) == Names{"a1.txt", "a2.md"});
   CHECK(ix.Set(f, "SELECT * FROM cmis:document WHERE IN_FOLDER('" + f.fC.id + "') AND cmis:name = 'renamed.txt'") ==
         Names{"renamed.txt"});
   // Delete.
-  REQUIRE(f.repo->Delete(n.id, true).ok());
+  REQUIRE(f.repo->Delete(n.id, true, WriteCheck::Trusted()).ok());
   feed->Add(n.id, query::ChangeType::kDeleted);
   CHECK(ix.Set(f, "SELECT * FROM cmis:document WHERE cmis:name = 'renamed.txt'") == Names{});
 
@@ -188,13 +189,13 @@ TEST_CASE("CatchUp: versions: check-out, check-in and deleting one version") {
   const std::string doc_v =
       "SELECT * FROM cmis:document WHERE cmis:name = 'a1.txt' AND cmis:isVersionSeriesCheckedOut = TRUE";
   CHECK(ix.Set(f, doc_v) == Names{});
-  auto pwc = f.repo->CheckOut(f.a1.id, "bob");
+  auto pwc = f.repo->CheckOut(f.a1.id, "bob", WriteCheck::Trusted());
   REQUIRE(pwc.ok());
   feed->Add(pwc->id, query::ChangeType::kCreated);
   CHECK(ix.Set(f, doc_v) == Names{"a1.txt"});
   CheckInRequest in;
   in.content = ContentSource::FromBytes("the slow green turtle", "text/plain");
-  auto v2 = f.repo->CheckIn(pwc->id, in, "bob");
+  auto v2 = f.repo->CheckIn(pwc->id, in, "bob", WriteCheck::Trusted());
   REQUIRE(v2.ok());
   feed->Add(v2->id, query::ChangeType::kCreated);
   CHECK(ix.Set(f, doc_v) == Names{});
@@ -203,7 +204,7 @@ TEST_CASE("CatchUp: versions: check-out, check-in and deleting one version") {
   CHECK(ix.Set(f, "SELECT * FROM cmis:document WHERE CONTAINS('fox')", true) == Names{"a1.txt"});
   CHECK(ix.Set(f, "SELECT * FROM cmis:document WHERE cmis:versionLabel = '2.0'") == Names{"a1.txt"});
   // Deleting the latest version makes the one before it the latest again.
-  REQUIRE(f.repo->Delete(v2->id, false).ok());
+  REQUIRE(f.repo->Delete(v2->id, false, WriteCheck::Trusted()).ok());
   feed->Add(v2->id, query::ChangeType::kDeleted);
   CHECK(ix.Set(f, "SELECT * FROM cmis:document WHERE CONTAINS('fox')") == Names{"a1.txt"});
   CHECK(ix.Set(f, "SELECT * FROM cmis:document WHERE cmis:versionLabel = '2.0'", true) == Names{});
@@ -220,7 +221,7 @@ TEST_CASE("CatchUp: a creation the index holds already is not read again; every 
   CHECK(ix.Set(f, old_name) == Names{"a1.txt"});
   // Renamed with no event yet; its creation's event (as the build's catch-up reads it)
   // is in the index already: nothing is read.
-  REQUIRE(f.repo->UpdateProperties(f.a1.id, Json{{"cmis:name", "a1-renamed.txt"}}, "bob").ok());
+  REQUIRE(f.repo->UpdateProperties(f.a1.id, Json{{"cmis:name", "a1-renamed.txt"}}, "bob", WriteCheck::Trusted()).ok());
   feed->Add(f.a1.id, query::ChangeType::kCreated);
   CHECK(ix.Set(f, new_name) == Names{});
   // The rename's own event is applied.
@@ -240,19 +241,19 @@ TEST_CASE("CatchUp: a version deleted and made again under the same id is indexe
   auto feed = std::make_shared<TestFeed>();
   Indexed<> ix(f, feed);
   auto check_in = [&](const std::string& words) -> std::string {
-    auto pwc = f.repo->CheckOut(f.a1.id, "bob");
+    auto pwc = f.repo->CheckOut(f.a1.id, "bob", WriteCheck::Trusted());
     REQUIRE(pwc.ok());
     feed->Add(pwc->id, query::ChangeType::kCreated);
     CheckInRequest in;
     in.content = ContentSource::FromBytes(words, "text/plain");
-    auto v = f.repo->CheckIn(pwc->id, in, "bob");
+    auto v = f.repo->CheckIn(pwc->id, in, "bob", WriteCheck::Trusted());
     REQUIRE(v.ok());
     feed->Add(v->id, query::ChangeType::kCreated);
     return v->id;
   };
   const std::string first = check_in("the slow green turtle");
   CHECK(ix.Set(f, "SELECT * FROM cmis:document WHERE CONTAINS('turtle')") == Names{"a1.txt"});
-  REQUIRE(f.repo->Delete(first, false).ok());
+  REQUIRE(f.repo->Delete(first, false, WriteCheck::Trusted()).ok());
   feed->Add(first, query::ChangeType::kDeleted);
   const std::string again = check_in("a grey heron");
   REQUIRE(again == first);
@@ -265,16 +266,16 @@ TEST_CASE("CatchUp: a folder moved or renamed takes its subtree along; a deleted
   QueryFixture f;
   auto feed = std::make_shared<TestFeed>();
   Indexed<> ix(f, feed);
-  REQUIRE(f.repo->Move(f.fB.id, f.fC.id, "", "bob").ok());
+  REQUIRE(f.repo->Move(f.fB.id, f.fC.id, "", "bob", WriteCheck::Trusted()).ok());
   feed->Add(f.fB.id);
   CHECK(ix.Set(f, "SELECT * FROM cmis:document WHERE IN_TREE('" + f.fC.id + "')") ==
         Names{"c1.txt", "c2.txt", "c3.txt", "b1.json", "b2.bin"});
   CHECK(ix.Set(f, "SELECT * FROM cmis:document WHERE IN_TREE('" + f.fA.id + "')") == Names{"a1.txt", "a2.md"});
   CHECK(ix.Set(f, "SELECT * FROM cmis:folder WHERE cmis:path = '/C/B'") == Names{"B"});
-  REQUIRE(f.repo->UpdateProperties(f.fC.id, Json{{"cmis:name", "Cee"}}, "bob").ok());
+  REQUIRE(f.repo->UpdateProperties(f.fC.id, Json{{"cmis:name", "Cee"}}, "bob", WriteCheck::Trusted()).ok());
   feed->Add(f.fC.id);
   CHECK(ix.Set(f, "SELECT * FROM cmis:folder WHERE cmis:path LIKE '/Cee%'") == Names{"Cee", "B"});
-  auto failed = f.repo->DeleteTree(f.fC.id);
+  auto failed = f.repo->DeleteTree(f.fC.id, WriteCheck::Trusted());
   REQUIRE(failed.ok());
   feed->Add(f.fC.id, query::ChangeType::kDeleted);
   CHECK(ix.Set(f, "SELECT * FROM cmis:folder") == Names{"", "A"});
@@ -289,7 +290,7 @@ TEST_CASE("CatchUp: a gap in the feed, or another feed, rebuilds the index") {
   CHECK(ix.builds == 1);
   NewObject o;
   o.name = "it2";
-  auto it2 = f.repo->CreateItem(f.root, o, "alice");
+  auto it2 = f.repo->CreateItem(f.root, o, "alice", WriteCheck::Trusted());
   REQUIRE(it2.ok());
   const uint64_t t = feed->Add(it2->id, query::ChangeType::kCreated);
   feed->DropThrough(t);  // the event is gone before the index read it
@@ -308,7 +309,8 @@ TEST_CASE("CatchUp: a change made while the build scans is applied when the scan
   // The first ReadChanges of the build comes after the scan; this change and its event
   // happen just then, after the scan saw the old name.
   feed->on_read = [&] {
-    REQUIRE(f.repo->UpdateProperties(f.a1.id, Json{{"cmis:name", "during-build.txt"}}, "bob").ok());
+    REQUIRE(f.repo->UpdateProperties(f.a1.id, Json{{"cmis:name", "during-build.txt"}}, "bob",
+                                     WriteCheck::Trusted()).ok());
     feed->Add(f.a1.id);
   };
   CHECK(ix.Set(f, "SELECT * FROM cmis:document WHERE IN_FOLDER('" + f.fA.id + "')") ==
@@ -322,41 +324,42 @@ TEST_CASE("ChangeLog: every write reaches the next query through the repository'
   ObjectData n = f.Doc(f.root, "n.txt", "needle");
   CHECK(f.Set(in_root).count("n.txt") == 1);
   CHECK(f.Set("SELECT * FROM cmis:document WHERE CONTAINS('needle')") == Names{"n.txt"});
-  REQUIRE(f.repo->UpdateProperties(n.id, Json{{"cmis:description", "described"}}, "bob").ok());
+  REQUIRE(f.repo->UpdateProperties(n.id, Json{{"cmis:description", "described"}}, "bob", WriteCheck::Trusted()).ok());
   CHECK(f.Set("SELECT * FROM cmis:document WHERE cmis:description = 'described'") == Names{"n.txt"});
-  REQUIRE(f.repo->SetContent(n.id, ContentSource::FromBytes("haystack", "text/plain"), true, "bob").ok());
+  REQUIRE(f.repo->SetContent(n.id, ContentSource::FromBytes("haystack", "text/plain"), true, "bob",
+                             WriteCheck::Trusted()).ok());
   CHECK(f.Set("SELECT * FROM cmis:document WHERE CONTAINS('needle')") == Names{});
   CHECK(f.Set("SELECT * FROM cmis:document WHERE CONTAINS('haystack')") == Names{"n.txt"});
-  REQUIRE(f.repo->Move(n.id, f.fA.id, "", "bob").ok());
+  REQUIRE(f.repo->Move(n.id, f.fA.id, "", "bob", WriteCheck::Trusted()).ok());
   CHECK(f.Set("SELECT * FROM cmis:document WHERE IN_FOLDER('" + f.fA.id + "')") ==
         Names{"a1.txt", "a2.md", "n.txt"});
-  auto pwc = f.repo->CheckOut(n.id, "bob");
+  auto pwc = f.repo->CheckOut(n.id, "bob", WriteCheck::Trusted());
   REQUIRE(pwc.ok());
   CHECK(f.Set("SELECT * FROM cmis:document WHERE cmis:isVersionSeriesCheckedOut = TRUE AND cmis:name = 'n.txt'") ==
         Names{"n.txt"});
   CheckInRequest in;
   in.content = ContentSource::FromBytes("threshold", "text/plain");
-  REQUIRE(f.repo->CheckIn(pwc->id, in, "bob").ok());
+  REQUIRE(f.repo->CheckIn(pwc->id, in, "bob", WriteCheck::Trusted()).ok());
   CHECK(f.Set("SELECT * FROM cmis:document WHERE CONTAINS('threshold')") == Names{"n.txt"});
   CHECK(f.Set("SELECT * FROM cmis:document WHERE CONTAINS('haystack')", true) == Names{"n.txt"});
-  REQUIRE(f.repo->Delete(n.id, true).ok());
+  REQUIRE(f.repo->Delete(n.id, true, WriteCheck::Trusted()).ok());
   CHECK(f.Set(in_root) == before);
   CHECK(f.Set("SELECT * FROM cmis:document WHERE CONTAINS('threshold OR haystack')", true) == Names{});
   // A custom type made after the index was built is queryable at once.
   Json t = {{"id", "acme:memo"},
             {"parentId", "cmis:document"},
             {"propertyDefinitions", {{"acme:urgent", {{"propertyType", "boolean"}, {"cardinality", "single"}}}}}};
-  REQUIRE(f.repo->CreateType(t).ok());
+  REQUIRE(f.repo->CreateType(t, WriteCheck::Trusted()).ok());
   NewObject m;
   m.name = "memo.txt";
   m.type_id = "acme:memo";
   m.properties = Json{{"acme:urgent", true}};
-  auto memo = f.repo->CreateDocument(f.root, m, std::nullopt, VersioningState::kMajor, "alice");
+  auto memo = f.repo->CreateDocument(f.root, m, std::nullopt, VersioningState::kMajor, "alice", WriteCheck::Trusted());
   REQUIRE(memo.ok());
   CHECK(f.Set("SELECT * FROM acme:memo WHERE acme:urgent = TRUE") == Names{"memo.txt"});
   CHECK(f.Set("SELECT * FROM cmis:document WHERE cmis:name = 'memo.txt'") == Names{"memo.txt"});
   // A folder tree deleted: its events (one per object) leave nothing of it.
-  REQUIRE(f.repo->DeleteTree(f.fC.id).ok());
+  REQUIRE(f.repo->DeleteTree(f.fC.id, WriteCheck::Trusted()).ok());
   CHECK(f.Set("SELECT * FROM cmis:document WHERE cmis:name LIKE 'c_.txt'") == Names{});
   CHECK(f.Set("SELECT * FROM cmis:folder WHERE cmis:name = 'C'") == Names{});
 }
@@ -390,7 +393,8 @@ TEST_CASE("ChangeLog: a write committed while the build scans is applied when th
   auto log = std::make_shared<CountingLog>(f);
   Indexed<CountingLog> ix(f, log);
   // The first read of the log comes after the scan saw the old name.
-  log->on_read = [&] { REQUIRE(f.repo->UpdateProperties(f.a1.id, Json{{"cmis:name", "mid.txt"}}, "bob").ok()); };
+  log->on_read = [&] { REQUIRE(f.repo->UpdateProperties(f.a1.id, Json{{"cmis:name", "mid.txt"}}, "bob",
+                                                        WriteCheck::Trusted()).ok()); };
   CHECK(ix.Set(f, "SELECT * FROM cmis:document WHERE IN_FOLDER('" + f.fA.id + "')") == Names{"mid.txt", "a2.md"});
   CHECK(ix.builds == 1);
 }
@@ -405,7 +409,7 @@ TEST_CASE("ChangeLog: a log that dropped the index's token, or is another log, r
   auto item = [&](const std::string& name) {
     NewObject o;
     o.name = name;
-    auto it = f.repo->CreateItem(f.root, o, "alice");
+    auto it = f.repo->CreateItem(f.root, o, "alice", WriteCheck::Trusted());
     REQUIRE(it.ok());
   };
   const std::string changes = f.RepoPath(".folio/changes");
@@ -462,7 +466,8 @@ TEST_CASE("ChangeLog: a second store on the same directory (another process) and
     REQUIRE(repo.ok());
     NewObject o;
     o.name = "other.txt";
-    REQUIRE((*repo)->CreateDocument(f.root, o, ContentSource::FromBytes("x"), VersioningState::kMajor, "bob").ok());
+    REQUIRE((*repo)->CreateDocument(f.root, o, ContentSource::FromBytes("x"), VersioningState::kMajor, "bob",
+                                    WriteCheck::Trusted()).ok());
   }
   CHECK(f.Set(q) == Names{"other.txt"});
   // A file added by hand gets its event when the engine first sees it (here: a listing).
@@ -565,7 +570,8 @@ TEST_CASE("QueryIndex: queries and writes from many threads") {
           NewObject o;
           o.name = "t" + std::to_string(t) + "-" + std::to_string(i) + ".txt";
           auto d =
-              f.repo->CreateDocument(f.root, o, ContentSource::FromBytes("threaded"), VersioningState::kMajor, "x");
+              f.repo->CreateDocument(f.root, o, ContentSource::FromBytes("threaded"), VersioningState::kMajor, "x",
+                                     WriteCheck::Trusted());
           if (!d.ok()) failed = true;
         } else {
           auto parsed = query::Parse("SELECT * FROM cmis:document WHERE CONTAINS('threaded')");

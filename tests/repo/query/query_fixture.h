@@ -73,7 +73,7 @@ struct QueryFixture : RepoFixture {
     it1 = Make([&] {
       NewObject o;
       o.name = "it1";
-      auto i = repo->CreateItem(fA.id, o, "alice");
+      auto i = repo->CreateItem(fA.id, o, "alice", WriteCheck::Trusted());
       REQUIRE_MESSAGE(i.ok(), i.status().ToString());
       return *i;
     });
@@ -108,23 +108,23 @@ struct QueryFixture : RepoFixture {
       o.name = "r.txt";
       o.properties = Json{{"cmis:description", "root doc"}};
       auto d = repo->CreateDocument(root, o, ContentSource::FromBytes("Résumé café ÜBER straße", "text/plain"),
-                                    VersioningState::kMajor, "carol");
+                                    VersioningState::kMajor, "carol", WriteCheck::Trusted());
       REQUIRE_MESSAGE(d.ok(), d.status().ToString());
       return *d;
     });
     v1 = Make([&] { return Text(root, "v.txt", "version one", "text/plain", "alice"); });
     v = Make([&] {
-      auto pwc = repo->CheckOut(v1.id, "bob");
+      auto pwc = repo->CheckOut(v1.id, "bob", WriteCheck::Trusted());
       REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
       CheckInRequest in;
       in.major = false;
       in.content = ContentSource::FromBytes("version two", "text/plain");
-      auto next = repo->CheckIn(pwc->id, in, "bob");
+      auto next = repo->CheckIn(pwc->id, in, "bob", WriteCheck::Trusted());
       REQUIRE_MESSAGE(next.ok(), next.status().ToString());
       return *next;
     });
     Make([&] {
-      auto pwc = repo->CheckOut(v.id, "bob");
+      auto pwc = repo->CheckOut(v.id, "bob", WriteCheck::Trusted());
       REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
       return *pwc;
     });
@@ -134,7 +134,7 @@ struct QueryFixture : RepoFixture {
       NewObject o;
       o.name = "draft.txt";
       auto d = repo->CreateDocument(root, o, ContentSource::FromBytes("draft words", "text/plain"),
-                                    VersioningState::kCheckedOut, "alice");
+                                    VersioningState::kCheckedOut, "alice", WriteCheck::Trusted());
       REQUIRE_MESSAGE(d.ok(), d.status().ToString());
       return *d;
     });
@@ -144,7 +144,7 @@ struct QueryFixture : RepoFixture {
       NewObject o;
       o.name = "link";
       o.properties = Json{{"cmis:sourceId", a1.id}, {"cmis:targetId", a2.id}};
-      auto l = repo->CreateRelationship(o, "alice");
+      auto l = repo->CreateRelationship(o, "alice", WriteCheck::Trusted());
       REQUIRE_MESSAGE(l.ok(), l.status().ToString());
       return *l;
     });
@@ -165,7 +165,7 @@ struct QueryFixture : RepoFixture {
     NewObject o;
     o.name = name;
     o.properties = Json{{"cmis:description", description}};
-    auto r = repo->CreateFolder(parent, o, "alice");
+    auto r = repo->CreateFolder(parent, o, "alice", WriteCheck::Trusted());
     REQUIRE_MESSAGE(r.ok(), r.status().ToString());
     return *r;
   }
@@ -174,7 +174,8 @@ struct QueryFixture : RepoFixture {
                   const std::string& user) {
     NewObject o;
     o.name = name;
-    auto r = repo->CreateDocument(parent, o, ContentSource::FromBytes(bytes, mime), VersioningState::kMajor, user);
+    auto r = repo->CreateDocument(parent, o, ContentSource::FromBytes(bytes, mime), VersioningState::kMajor, user,
+                                  WriteCheck::Trusted());
     REQUIRE_MESSAGE(r.ok(), r.status().ToString());
     return *r;
   }
@@ -185,7 +186,8 @@ struct QueryFixture : RepoFixture {
     o.type_id = type;
     o.properties = std::move(props);
     auto r =
-        repo->CreateDocument(fC.id, o, ContentSource::FromBytes(bytes, "text/plain"), VersioningState::kMajor, "alice");
+        repo->CreateDocument(fC.id, o, ContentSource::FromBytes(bytes, "text/plain"), VersioningState::kMajor, "alice",
+                             WriteCheck::Trusted());
     REQUIRE_MESSAGE(r.ok(), r.status().ToString());
     return *r;
   }
@@ -208,10 +210,10 @@ struct QueryFixture : RepoFixture {
                        {"acme:tags", prop("string", "multi")},
                        {"acme:ref", prop("id", "single")},
                        {"acme:title", heading}}}};
-    auto t = repo->CreateType(contract);
+    auto t = repo->CreateType(contract, WriteCheck::Trusted());
     REQUIRE_MESSAGE(t.ok(), t.status().ToString());
     Json nda = {{"id", "acme:nda"}, {"baseId", "cmis:document"}, {"parentId", "acme:contract"}};
-    auto n = repo->CreateType(nda);
+    auto n = repo->CreateType(nda, WriteCheck::Trusted());
     REQUIRE_MESSAGE(n.ok(), n.status().ToString());
   }
 
