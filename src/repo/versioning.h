@@ -1,6 +1,8 @@
 // Versioning (docs/API.md, versioning): check-out makes a private working copy beside
-// the version files; check-in turns it into the next numbered version (decided by
-// versions::PlanCheckIn, staged by versions::CheckInStaging); cancel removes it.
+// the version files; check-in turns it into the next numbered version; cancel removes
+// it. Each is decided by a pure plan (versions::PlanCheckOut, PlanCheckIn,
+// PlanCancelCheckOut) from what this class reads, then staged (check-in by
+// versions::CheckInStaging).
 // series.json records the check-out and the list of versions and is rewritten in the
 // same change as the files it describes.
 #pragma once
@@ -13,6 +15,7 @@
 #include "folio/repository.h"
 #include "repo/location.h"
 #include "repo/versions/check_in_staging.h"
+#include "repo/versions/check_out_plan.h"
 
 namespace folio::storage {
 class ChangeSet;
@@ -74,9 +77,13 @@ class Versioning {
   Result<std::vector<ObjectData>> CheckedOut(const std::string& folder_id);
 
  private:
-  // The latest version's "updated" event: checking out or cancelling changes the
-  // checked-out properties every version of the series shows. Nothing without versions.
-  Status RecordSeriesUpdated(storage::ChangeSet& change, const Loc& doc, const SeriesRecord& series);
+  // What PlanCheckOut needs of the object `t` that request id `id` resolved to, read
+  // now; reading stops at the first fact the plan refuses. Errors: kStorage.
+  Result<versions::CheckOutInputs> CheckOutInputsOf(const Target& t, const std::string& id, const std::string& user);
+  // The type the latest version of the series of the document at `doc` names (for its
+  // "updated" event: checking out or cancelling changes the checked-out properties
+  // every version shows); "" without versions. Errors: kStorage.
+  Result<std::string> LatestTypeId(const Loc& doc, const SeriesRecord& series);
   // What PlanCheckIn needs of the working copy of the document at `loc`, read now.
   // Errors: kStorage; kObjectNotFound or kInvalidArgument (secondary types) as
   // TypeRegistry::Get and PlanSecondaryChange give them.

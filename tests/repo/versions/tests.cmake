@@ -1,3 +1,4 @@
 list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/check_in_plan_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/check_out_plan_test.cc
 )
