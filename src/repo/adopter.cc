@@ -12,7 +12,7 @@
 #include "repo/folder_markers.h"
 #include "repo/locator.h"
 #include "repo/mime.h"
-#include "repo/version_list.h"
+#include "repo/versions/version_list.h"
 #include "storage/datetime.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
@@ -300,7 +300,7 @@ Status Adopter::AbsorbHandRemovals(const std::string& folder, const std::vector<
       storage::StageIndexRemoval(change, layout_, series->series_id);
       change.Remove(layout_.CheckedOutMarker(series->series_id));
       // Every version (those of an archive that cannot be read: the ones series.json lists).
-      auto labels = VersionList(fs_, layout_).AllLabels(folder, name, *series);
+      auto labels = versions::VersionList(fs_, layout_).AllLabels(folder, name, *series);
       for (storage::ChangeEvent& e :
            DocumentDeletedEvents(series->series_id, labels.ok() ? *labels : series->versions,
                                  series->checked_out.has_value(), type_id, rec.ok() ? rec->acl : std::vector<Ace>{})) {

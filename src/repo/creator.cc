@@ -9,7 +9,7 @@
 #include "repo/properties.h"
 #include "repo/secondary_types.h"
 #include "repo/staging.h"
-#include "repo/version_label.h"
+#include "repo/versions/version_label.h"
 #include "repo/write_check.h"
 #include "storage/datetime.h"
 #include "storage/committer.h"
@@ -132,8 +132,8 @@ Result<ObjectData> Creator::CreateDocument(const std::string& parent_id, const N
       rec.label = "pwc";
       series.checked_out = CheckOutRecord{user, now, ""};
     } else {
-      const VersionLabel label =
-          state == VersioningState::kMinor ? VersionLabel::FirstMinor() : VersionLabel::FirstMajor();
+      const versions::VersionLabel label = state == VersioningState::kMinor ? versions::VersionLabel::FirstMinor()
+                                                                            : versions::VersionLabel::FirstMajor();
       file_label = label.ToString();
       rec.label = file_label;
       rec.major = label.IsMajor();

@@ -5,7 +5,7 @@
 // hand (Vanished), what a folder's parent knows of it (FolderMarkers), staging helpers
 // (Staging), moving or renaming an object (changes::Relocation), the commit path
 // (storage::Committer), and the operations: Creator, Updater, Remover, Mover,
-// Versioning, Relationships, Uploads; whether a type is in use (TypeUsage).
+// versions::Versioning, Relationships, Uploads; whether a type is in use (TypeUsage).
 #pragma once
 
 #include <memory>
@@ -32,8 +32,8 @@
 #include "repo/updater.h"
 #include "repo/uploads.h"
 #include "repo/vanished.h"
-#include "repo/version_list.h"
-#include "repo/versioning.h"
+#include "repo/versions/version_list.h"
+#include "repo/versions/versioning.h"
 #include "storage/committer.h"
 #include "storage/layout.h"
 #include "storage/overlay_fs.h"
@@ -43,7 +43,7 @@ namespace folio::repo {
 struct EngineOptions {
   bool read_only = false;
   storage::CommitterOptions committer;
-  size_t version_list_max = kDefaultVersionListMax;  // see repo/version_list.h
+  size_t version_list_max = versions::kDefaultVersionListMax;  // see repo/versions/version_list.h
   RepositoryCaches caches = {};  // every cache's bound (folio/repository_caches.h)
 };
 
@@ -66,7 +66,7 @@ class Engine {
   storage::Committer committer;
   TypeRegistry types;
   RecordReader records;
-  VersionList versions;
+  versions::VersionList versions;
   AdoptedDocs adopted;
   Staging staging;
   Locator locator;
@@ -79,7 +79,7 @@ class Engine {
   changes::Relocation relocation;
   Creator creator;
   Updater updater;
-  Versioning versioning;
+  versions::Versioning versioning;
   Remover remover;
   Mover mover;
   Relationships relationships;

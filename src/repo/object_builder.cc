@@ -12,8 +12,8 @@
 #include "repo/properties.h"
 #include "repo/secondary_types.h"
 #include "repo/staging.h"
-#include "repo/version_reuse.h"
-#include "repo/version_label.h"
+#include "repo/versions/version_reuse.h"
+#include "repo/versions/version_label.h"
 #include "repo/versions/version_files.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
@@ -200,7 +200,7 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
   bool absorbed = false;
   // An adopted document (docs/STORAGE.md §4.1): its version 1.0 is its table's entry.
   std::shared_ptr<const AdoptedDoc> adopted = loc.adopted;
-  if (!pwc && !series_in.versions.empty() && (!label || *label == LatestLabel(series_in))) {
+  if (!pwc && !series_in.versions.empty() && (!label || *label == versions::LatestLabel(series_in))) {
     // An edit by hand of the document's file becomes the latest version's content.
     // Metadata only, compared with what Folio wrote: the cheap, unconfined stat is
     // enough (absorbing an edit reads the file through the confined Open).
@@ -252,8 +252,8 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
   std::string the_label;
   if (!pwc) {
     if (series.versions.empty()) return ObjectNotFound("document '" + loc.name + "' has no version yet");
-    the_label = label ? *label : LatestLabel(series);
-    bool listed = (hints != nullptr && hints->labels_listed) || the_label == LatestLabel(series);
+    the_label = label ? *label : versions::LatestLabel(series);
+    bool listed = (hints != nullptr && hints->labels_listed) || the_label == versions::LatestLabel(series);
     if (!listed) {
       FOLIO_ASSIGN_OR_RETURN(listed, versions_.Lists(loc.folder, loc.name, series, the_label));
     }
@@ -294,8 +294,8 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
   FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ObjectRecordFromJson(*rec_json, rec_path));
   const std::string type_id = StoredTypeId(rec.properties, BaseType::kDocument);
   FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
-  const DocContext context{&loc, &series, parent_id, LatestLabel(series),
-                           hints != nullptr ? hints->latest_major : LatestMajorLabel(series)};
+  const DocContext context{&loc, &series, parent_id, versions::LatestLabel(series),
+                           hints != nullptr ? hints->latest_major : versions::LatestMajorLabel(series)};
   std::shared_ptr<const ObjectData> o =
       std::make_shared<ObjectData>(AssembleDocument(context, the_label, pwc, type_id, *type, std::move(rec)));
   if (memo && t_read_once_depth == 0) {
@@ -319,7 +319,7 @@ std::string ObjectBuilder::SeriesStamp(const Loc& loc, const SeriesRecord& serie
     s.append(std::to_string(part.size())).append(":").append(part);
   };
   add(series.series_id);
-  add(LatestLabel(series));
+  add(versions::LatestLabel(series));
   add(latest_major);
   add(loc.folder);
   add(loc.name);
@@ -336,11 +336,11 @@ std::string ObjectBuilder::SeriesStamp(const Loc& loc, const SeriesRecord& serie
 
 Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& series, bool newest_first,
                                        const VersionVisitor& visit) {
-  const SeriesHints hints{LatestMajorLabel(series), /*labels_listed=*/true};
-  DocContext context{&loc, &series, "", LatestLabel(series), hints.latest_major};
+  const SeriesHints hints{versions::LatestMajorLabel(series), /*labels_listed=*/true};
+  DocContext context{&loc, &series, "", versions::LatestLabel(series), hints.latest_major};
   FOLIO_ASSIGN_OR_RETURN(context.parent_id, locator_.FolderIdAt(loc.folder));
   const std::string series_dir = layout_.SeriesDir(loc.folder, loc.name);
-  VersionReuse* reuse = VersionReuse::Current();
+  versions::VersionReuse* reuse = versions::VersionReuse::Current();
   const std::string series_stamp =
       reuse == nullptr ? std::string() : SeriesStamp(loc, series, context.parent_id, hints.latest_major);
   bool first = true;  // the first object handed is always built (version_reuse.h)
@@ -440,7 +440,7 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
     FOLIO_ASSIGN_OR_RETURN(ObjectData o, BuildDocument(loc, series, std::nullopt, true));
     return hand(std::move(o));
   };
-  // The archived labels (repo/version_list.h) one archive at a time.
+  // The archived labels (repo/versions/version_list.h) one archive at a time.
   const auto archive = [&](const VersionArchive& a, bool backwards) -> Status {
     FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> labels, versions_.ReadArchive(loc.folder, loc.name, series, a));
     if (backwards) std::reverse(labels.begin(), labels.end());

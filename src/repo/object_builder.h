@@ -19,7 +19,7 @@
 #include "repo/location.h"
 #include "repo/memo_sweep.h"
 #include "repo/record_reader.h"
-#include "repo/version_list.h"
+#include "repo/versions/version_list.h"
 #include "repo/types.h"
 
 namespace folio::repo {
@@ -30,7 +30,7 @@ class Locator;
 class ObjectBuilder {
  public:
   // Keeps built documents up to `max_documents` (RepositoryCaches::documents).
-  ObjectBuilder(Fs& fs, const storage::RepoLayout& layout, RecordReader& records, VersionList& versions,
+  ObjectBuilder(Fs& fs, const storage::RepoLayout& layout, RecordReader& records, versions::VersionList& versions,
                 TypeRegistry& types, Locator& locator, Adopter& adopter,
                 size_t max_documents = RepositoryCaches{}.documents)
       : fs_(fs), layout_(layout), records_(records), versions_(versions), types_(types), locator_(locator), adopter_(adopter),
@@ -54,8 +54,8 @@ class ObjectBuilder {
                                                                 std::optional<std::string> label, bool pwc);
   // Every version of the document at `loc`, oldest first, then its working copy (or in
   // reverse, `newest_first`), each handed to `visit` as it is built and then dropped: a
-  // series of 10,000 versions is never held whole. With a VersionReuse installed on the
-  // calling thread (repo/version_reuse.h), an earlier version it holds an answer for is
+  // series of 10,000 versions is never held whole. With a versions::VersionReuse installed on the
+  // calling thread (repo/versions/version_reuse.h), an earlier version it holds an answer for is
   // handed as its stand-in, neither read nor built; its stamp costs a stat of its
   // record. Stops at the first error.
   using VersionVisitor = std::function<Status(ObjectData&&)>;
@@ -104,7 +104,7 @@ class ObjectBuilder {
   Fs& fs_;
   const storage::RepoLayout& layout_;
   RecordReader& records_;
-  VersionList& versions_;
+  versions::VersionList& versions_;
   TypeRegistry& types_;
   Locator& locator_;
   Adopter& adopter_;

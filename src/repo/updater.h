@@ -26,14 +26,16 @@ class Relocation;
 class Locator;
 class ObjectBuilder;
 class RecordReader;
-class VersionList;
 class Staging;
+namespace versions {
+class VersionList;
+}
 struct SeriesRecord;
 
 class Updater {
  public:
   Updater(const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator, RecordReader& records,
-          VersionList& versions, TypeRegistry& types, Staging& staging, changes::Relocation& relocation,
+          versions::VersionList& versions, TypeRegistry& types, Staging& staging, changes::Relocation& relocation,
           ObjectBuilder& builder)
       : layout_(layout), committer_(committer), locator_(locator), records_(records), versions_(versions),
         types_(types), staging_(staging), relocation_(relocation), builder_(builder) {}
@@ -89,7 +91,7 @@ class Updater {
   storage::Committer& committer_;
   Locator& locator_;
   RecordReader& records_;
-  VersionList& versions_;
+  versions::VersionList& versions_;
   TypeRegistry& types_;
   Staging& staging_;
   changes::Relocation& relocation_;

@@ -4,7 +4,7 @@
 #include "repo/changes/relocation.h"
 #include "repo/secondary_types.h"
 #include "repo/staging.h"
-#include "repo/version_list.h"
+#include "repo/versions/version_list.h"
 
 namespace folio::repo::versions {
 

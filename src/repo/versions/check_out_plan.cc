@@ -3,7 +3,7 @@
 
 #include "folio/cmis_ids.h"
 #include "repo/staging.h"
-#include "repo/version_list.h"
+#include "repo/versions/version_list.h"
 #include "repo/versions/version_files.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"

@@ -1,4 +1,4 @@
-// A long version history (repo/version_list.h, docs/STORAGE.md §4): series.json lists
+// A long version history (repo/versions/version_list.h, docs/STORAGE.md §4): series.json lists
 // at most the limit's number of labels, the older ones go into archive files, and
 // every version stays what it was: listed in order, read by id, checked out from,
 // deleted alone, given an ACL, and checked by fsck.

@@ -23,7 +23,6 @@ class Committer;
 }
 
 namespace folio::repo {
-
 namespace changes {
 class Relocation;
 }
@@ -31,10 +30,14 @@ class Listings;
 class Locator;
 class ObjectBuilder;
 class RecordReader;
-class VersionList;
 class Staging;
 struct SeriesRecord;
 class TypeRegistry;
+}  // namespace folio::repo
+
+namespace folio::repo::versions {
+
+class VersionList;
 
 class Versioning {
  public:
@@ -79,7 +82,7 @@ class Versioning {
  private:
   // What PlanCheckOut needs of the object `t` that request id `id` resolved to, read
   // now; reading stops at the first fact the plan refuses. Errors: kStorage.
-  Result<versions::CheckOutInputs> CheckOutInputsOf(const Target& t, const std::string& id, const std::string& user);
+  Result<CheckOutInputs> CheckOutInputsOf(const Target& t, const std::string& id, const std::string& user);
   // The type the latest version of the series of the document at `doc` names (for its
   // "updated" event: checking out or cancelling changes the checked-out properties
   // every version shows); "" without versions. Errors: kStorage.
@@ -87,7 +90,7 @@ class Versioning {
   // What PlanCheckIn needs of the working copy of the document at `loc`, read now.
   // Errors: kStorage; kObjectNotFound or kInvalidArgument (secondary types) as
   // TypeRegistry::Get and PlanSecondaryChange give them.
-  Result<versions::CheckInInputs> CheckInInputsOf(const Loc& loc, SeriesRecord series, const CheckInRequest& req,
+  Result<CheckInInputs> CheckInInputsOf(const Loc& loc, SeriesRecord series, const CheckInRequest& req,
                                                   const std::string& user);
   Fs& fs_;
   const storage::RepoLayout& layout_;
@@ -99,7 +102,7 @@ class Versioning {
   TypeRegistry& types_;
   Staging& staging_;
   ObjectBuilder& builder_;
-  versions::CheckInStaging check_in_staging_;
+  CheckInStaging check_in_staging_;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::versions

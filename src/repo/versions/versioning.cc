@@ -1,5 +1,5 @@
 // Check-out, check-in, cancel and the version lists; see versioning.h.
-#include "repo/versioning.h"
+#include "repo/versions/versioning.h"
 
 #include <algorithm>
 
@@ -10,7 +10,7 @@
 #include "repo/secondary_types.h"
 #include "repo/staging.h"
 #include "repo/types.h"
-#include "repo/version_list.h"
+#include "repo/versions/version_list.h"
 #include "repo/versions/check_in_plan.h"
 #include "repo/versions/check_out_plan.h"
 #include "repo/versions/version_files.h"
@@ -19,7 +19,7 @@
 #include "storage/committer.h"
 #include "storage/ids.h"
 
-namespace folio::repo {
+namespace folio::repo::versions {
 namespace {
 
 // The working copy named by `pwc_id`, with its series, or the failure the contract
@@ -45,10 +45,10 @@ Result<ObjectData> Versioning::CheckOut(const std::string& id, const std::string
     const Loc& loc = t.loc;
     doc = loc;
     if (loc.base == BaseType::kDocument) FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
-    FOLIO_ASSIGN_OR_RETURN(versions::CheckOutInputs in, CheckOutInputsOf(t, id, user));
-    FOLIO_ASSIGN_OR_RETURN(versions::CheckOutPlan plan, versions::PlanCheckOut(in));
+    FOLIO_ASSIGN_OR_RETURN(CheckOutInputs in, CheckOutInputsOf(t, id, user));
+    FOLIO_ASSIGN_OR_RETURN(CheckOutPlan plan, PlanCheckOut(in));
     if (plan.copies_content) {
-      versions::StageWorkingCopyContent(change, layout_.PwcContent(loc.folder, loc.name),
+      StageWorkingCopyContent(change, layout_.PwcContent(loc.folder, loc.name),
                                         layout_.VersionContent(loc.folder, loc.name, plan.label));
     }
     change.PutJson(layout_.PwcProps(loc.folder, loc.name), ToJson(plan.pwc));
@@ -63,10 +63,10 @@ Result<ObjectData> Versioning::CheckOut(const std::string& id, const std::string
   return builder_.Build(t);
 }
 
-Result<versions::CheckOutInputs> Versioning::CheckOutInputsOf(const Target& t, const std::string& id,
+Result<CheckOutInputs> Versioning::CheckOutInputsOf(const Target& t, const std::string& id,
                                                                const std::string& user) {
   const Loc& loc = t.loc;
-  versions::CheckOutInputs in;
+  CheckOutInputs in;
   in.id = id;
   in.base = loc.base;
   if (loc.base != BaseType::kDocument) return in;  // refused by the plan
@@ -80,7 +80,7 @@ Result<versions::CheckOutInputs> Versioning::CheckOutInputsOf(const Target& t, c
   in.user = user;
   in.now_ms = storage::NowMs();
   if (in.version->content) {
-    in.edited = versions::EditedInPlace(fs_, layout_.Child(loc.folder, loc.name),
+    in.edited = EditedInPlace(fs_, layout_.Child(loc.folder, loc.name),
                                         layout_.VersionContent(loc.folder, loc.name, in.label), in.series);
   }
   FOLIO_ASSIGN_OR_RETURN(in.latest_type_id, LatestTypeId(loc, in.series));
@@ -96,8 +96,8 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     auto& [t, series] = wc;
     const Loc loc = t.loc;
     FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
-    FOLIO_ASSIGN_OR_RETURN(versions::CheckInInputs in, CheckInInputsOf(loc, std::move(series), req, user));
-    FOLIO_ASSIGN_OR_RETURN(versions::CheckInPlan plan, versions::PlanCheckIn(in, req));
+    FOLIO_ASSIGN_OR_RETURN(CheckInInputs in, CheckInInputsOf(loc, std::move(series), req, user));
+    FOLIO_ASSIGN_OR_RETURN(CheckInPlan plan, PlanCheckIn(in, req));
     std::string parent_id;  // the index entry of a renamed document names its folder
     if (plan.renames) {
       FOLIO_ASSIGN_OR_RETURN(parent_id, locator_.FolderIdAt(loc.folder));
@@ -112,9 +112,9 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
   return builder_.Build(t);
 }
 
-Result<versions::CheckInInputs> Versioning::CheckInInputsOf(const Loc& loc, SeriesRecord series,
+Result<CheckInInputs> Versioning::CheckInInputsOf(const Loc& loc, SeriesRecord series,
                                                              const CheckInRequest& req, const std::string& user) {
-  versions::CheckInInputs in;
+  CheckInInputs in;
   in.name = loc.name;
   in.user = user;
   in.now_ms = storage::NowMs();
@@ -122,7 +122,7 @@ Result<versions::CheckInInputs> Versioning::CheckInInputsOf(const Loc& loc, Seri
   FOLIO_ASSIGN_OR_RETURN(in.type, types_.Get(StoredTypeId(in.pwc.properties, BaseType::kDocument)));
   Json given = req.properties;
   FOLIO_ASSIGN_OR_RETURN(in.rules, PlanSecondaryChange(types_, in.type, in.pwc.properties, given));
-  for (const std::string& id : versions::SecondaryTypeIdsAfterCheckIn(in.pwc.properties, in.rules)) {
+  for (const std::string& id : SecondaryTypeIdsAfterCheckIn(in.pwc.properties, in.rules)) {
     auto secondary = types_.Get(id);
     if (secondary.ok()) in.secondary.push_back(std::move(*secondary));  // a stale id is skipped
   }
@@ -132,7 +132,7 @@ Result<versions::CheckInInputs> Versioning::CheckInInputsOf(const Loc& loc, Seri
   }
   const std::string before = series.versions.empty() ? "" : LatestLabel(series);
   if (!before.empty()) {
-    in.edited = versions::EditedInPlace(fs_, layout_.Child(loc.folder, loc.name),
+    in.edited = EditedInPlace(fs_, layout_.Child(loc.folder, loc.name),
                                         layout_.VersionContent(loc.folder, loc.name, before), series);
   }
   std::vector<std::string> rewritten;
@@ -155,11 +155,11 @@ Status Versioning::CancelCheckOut(const std::string& pwc_id, const WriteCheck& c
     auto& [t, series] = wc;
     const Loc& loc = t.loc;
     FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
-    versions::CancelCheckOutInputs in;
+    CancelCheckOutInputs in;
     FOLIO_ASSIGN_OR_RETURN(in.pwc, records_.ReadRecord(layout_.PwcProps(loc.folder, loc.name)));
     FOLIO_ASSIGN_OR_RETURN(in.latest_type_id, LatestTypeId(loc, series));
     in.series = std::move(series);
-    FOLIO_ASSIGN_OR_RETURN(versions::CancelCheckOutPlan plan, versions::PlanCancelCheckOut(in));
+    FOLIO_ASSIGN_OR_RETURN(CancelCheckOutPlan plan, PlanCancelCheckOut(in));
     if (plan.removes_document) {
       FOLIO_RETURN_IF_ERROR(staging_.StageSeriesRemoval(change, loc));
     } else {
@@ -245,4 +245,4 @@ Result<std::vector<ObjectData>> Versioning::CheckedOut(const std::string& folder
   return out;
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::versions
