@@ -5,7 +5,7 @@
 // hand (Vanished), what a folder's parent knows of it (FolderMarkers), staging helpers
 // (Staging), moving or renaming an object (changes::Relocation), the commit path
 // (storage::Committer), and the operations: Creator, Updater, Remover, Mover,
-// versions::Versioning, Relationships, Uploads; whether a type is in use (TypeUsage).
+// versions::Versioning, Relationships, Uploads; whether a type is in use (types::TypeUsage).
 #pragma once
 
 #include <memory>
@@ -27,8 +27,8 @@
 #include "repo/remover.h"
 #include "repo/staging.h"
 #include "repo/tree.h"
-#include "repo/type_usage.h"
-#include "repo/types.h"
+#include "repo/types/type_usage.h"
+#include "repo/types/types.h"
 #include "repo/updater.h"
 #include "repo/uploads.h"
 #include "repo/vanished.h"
@@ -64,7 +64,7 @@ class Engine {
   RepositoryInfo info;
   const bool read_only;
   storage::Committer committer;
-  TypeRegistry types;
+  types::TypeRegistry types;
   RecordReader records;
   versions::VersionList versions;
   AdoptedDocs adopted;
@@ -83,7 +83,7 @@ class Engine {
   Remover remover;
   Mover mover;
   Relationships relationships;
-  TypeUsage type_usage;
+  types::TypeUsage type_usage;
   Uploads uploads;
   DeletionReaders deletions;
 };

@@ -9,8 +9,8 @@
 #include "folio/cmis_ids.h"
 #include "repo/adopter.h"
 #include "repo/locator.h"
-#include "repo/properties.h"
-#include "repo/secondary_types.h"
+#include "repo/types/properties.h"
+#include "repo/types/secondary_types.h"
 #include "repo/staging.h"
 #include "repo/versions/version_reuse.h"
 #include "repo/versions/version_label.h"
@@ -128,7 +128,7 @@ Result<ObjectData> ObjectBuilder::BuildFromRecord(const std::string& path, BaseT
   FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(path));
   const std::string type_id = StoredTypeId(rec.properties, base);
   FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
-  mem = SecondaryStoredToMemory(types_, StoredToMemory(*type, rec.properties));
+  mem = types::SecondaryStoredToMemory(types_, types::StoredToMemory(*type, rec.properties));
   ObjectData o;
   o.id = rec.id;
   o.base = base;
@@ -357,11 +357,11 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
   std::unique_ptr<Directory> dir;
   std::string file_name, path, bytes, stamp;
   // The types met in this call, by id: each looked at once (a stat of a custom one).
-  std::map<std::string, std::shared_ptr<const TypeDef>, std::less<>> types_seen;
-  const auto type_of = [&](const std::string& id) -> Result<std::shared_ptr<const TypeDef>> {
+  std::map<std::string, std::shared_ptr<const types::TypeDef>, std::less<>> types_seen;
+  const auto type_of = [&](const std::string& id) -> Result<std::shared_ptr<const types::TypeDef>> {
     auto it = types_seen.find(id);
     if (it != types_seen.end()) return it->second;
-    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const TypeDef> t, types_.Get(id));
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const types::TypeDef> t, types_.Get(id));
     types_seen.emplace(id, t);
     return t;
   };
@@ -421,9 +421,9 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
     FOLIO_ASSIGN_OR_RETURN(Json j, storage::ParseStoredJson(bytes, path));
     FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ObjectRecordFromJson(std::move(j), path));
     const std::string rec_type_id = StoredTypeId(rec.properties, BaseType::kDocument);
-    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const TypeDef> type, type_of(rec_type_id));
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const types::TypeDef> type, type_of(rec_type_id));
     if (reuse != nullptr && seen.inode != 0) {
-      std::vector<std::string> named = StoredSecondaryTypeIds(rec.properties);
+      std::vector<std::string> named = types::StoredSecondaryTypeIds(rec.properties);
       named.insert(named.begin(), rec_type_id);
       RememberRecordTypes(path, seen, std::move(named));
       // Read after the stat: should the file have changed in between, what is kept here
@@ -467,7 +467,7 @@ std::optional<std::vector<std::string>> ObjectBuilder::RecordTypes(const std::st
   return it->second.type_ids;
 }
 
-uint64_t ObjectBuilder::TypeSerial(const std::shared_ptr<const TypeDef>& type) {
+uint64_t ObjectBuilder::TypeSerial(const std::shared_ptr<const types::TypeDef>& type) {
   std::lock_guard<std::mutex> lock(memo_mu_);
   auto it = type_serials_.find(type.get());
   if (it != type_serials_.end()) return it->second.second;
@@ -487,10 +487,10 @@ void ObjectBuilder::RememberRecordTypes(const std::string& path, const FileStat&
 }
 
 ObjectData ObjectBuilder::AssembleDocument(const DocContext& c, const std::string& the_label, bool pwc,
-                                           const std::string& type_id, const TypeDef& type, ObjectRecord rec) {
+                                           const std::string& type_id, const types::TypeDef& type, ObjectRecord rec) {
   const Loc& loc = *c.loc;
   const SeriesRecord& series = *c.series;
-  Json mem = SecondaryStoredToMemory(types_, StoredToMemory(type, std::move(rec.properties)));
+  Json mem = types::SecondaryStoredToMemory(types_, types::StoredToMemory(type, std::move(rec.properties)));
 
   ObjectData o;
   o.id = pwc ? storage::PwcId(series.series_id) : storage::VersionId(series.series_id, the_label);

@@ -20,7 +20,7 @@
 #include "repo/memo_sweep.h"
 #include "repo/record_reader.h"
 #include "repo/versions/version_list.h"
-#include "repo/types.h"
+#include "repo/types/types.h"
 
 namespace folio::repo {
 
@@ -31,7 +31,7 @@ class ObjectBuilder {
  public:
   // Keeps built documents up to `max_documents` (RepositoryCaches::documents).
   ObjectBuilder(Fs& fs, const storage::RepoLayout& layout, RecordReader& records, versions::VersionList& versions,
-                TypeRegistry& types, Locator& locator, Adopter& adopter,
+                types::TypeRegistry& types, Locator& locator, Adopter& adopter,
                 size_t max_documents = RepositoryCaches{}.documents)
       : fs_(fs), layout_(layout), records_(records), versions_(versions), types_(types), locator_(locator), adopter_(adopter),
         max_documents_(max_documents) {}
@@ -86,7 +86,7 @@ class ObjectBuilder {
                                                               const SeriesHints* hints);
   // The one place that makes a document's properties, however its record was read.
   ObjectData AssembleDocument(const DocContext& c, const std::string& label, bool pwc, const std::string& type_id,
-                              const TypeDef& type, ObjectRecord rec);
+                              const types::TypeDef& type, ObjectRecord rec);
   // The part of a version's stamp its series gives: what AssembleDocument takes from
   // beside the record.
   static std::string SeriesStamp(const Loc& loc, const SeriesRecord& series, const std::string& parent_id,
@@ -97,7 +97,7 @@ class ObjectBuilder {
   void RememberRecordTypes(const std::string& path, const FileStat& st, std::vector<std::string> type_ids);
   // A number for the build `type` of a type definition that no other build gets in this
   // process: the definition is held while the number is in use (guarded by memo_mu_).
-  uint64_t TypeSerial(const std::shared_ptr<const TypeDef>& type);
+  uint64_t TypeSerial(const std::shared_ptr<const types::TypeDef>& type);
   Result<ObjectData> BuildFromRecord(const std::string& path, BaseType base, const std::string& name,
                                      storage::Json& mem);
 
@@ -105,7 +105,7 @@ class ObjectBuilder {
   const storage::RepoLayout& layout_;
   RecordReader& records_;
   versions::VersionList& versions_;
-  TypeRegistry& types_;
+  types::TypeRegistry& types_;
   Locator& locator_;
   Adopter& adopter_;
 
@@ -121,7 +121,7 @@ class ObjectBuilder {
     // this built document's while its table's decoding lives (`adopted`).
     std::shared_ptr<const storage::Json> made;
     std::weak_ptr<const AdoptedDoc> adopted;
-    std::shared_ptr<const TypeDef> type;
+    std::shared_ptr<const types::TypeDef> type;
     std::string parent_id;
     std::shared_ptr<const ObjectData> obj;
   };
@@ -141,7 +141,7 @@ class ObjectBuilder {
   // while its number is in use); forgotten all at once past kMaxTypeSerials, the next
   // numbers new ones.
   static constexpr size_t kMaxTypeSerials = 1024;
-  std::unordered_map<const TypeDef*, std::pair<std::shared_ptr<const TypeDef>, uint64_t>> type_serials_;
+  std::unordered_map<const types::TypeDef*, std::pair<std::shared_ptr<const types::TypeDef>, uint64_t>> type_serials_;
   uint64_t next_type_serial_ = 1;
 };
 

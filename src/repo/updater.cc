@@ -8,9 +8,9 @@
 #include "repo/changes/relocation.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
-#include "repo/properties.h"
+#include "repo/types/properties.h"
 #include "repo/record_reader.h"
-#include "repo/secondary_types.h"
+#include "repo/types/secondary_types.h"
 #include "repo/staging.h"
 #include "repo/versions/version_list.h"
 #include "repo/write_check.h"
@@ -90,14 +90,16 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
     const std::string type_id = StoredTypeId(rec.properties, loc.base);
     FOLIO_ASSIGN_OR_RETURN(auto primary, types_.Get(type_id));
     Json given = changes;
-    FOLIO_ASSIGN_OR_RETURN(SecondaryChange rules, PlanSecondaryChange(types_, primary, rec.properties, given));
-    FOLIO_ASSIGN_OR_RETURN(Json norm, NormalizeProperties(*rules.after, given,
-                                                          t.pwc ? PropertyMode::kUpdatePwc : PropertyMode::kUpdate,
-                                                          rec.properties));
+    FOLIO_ASSIGN_OR_RETURN(types::SecondaryChange rules,
+                           types::PlanSecondaryChange(types_, primary, rec.properties, given));
+    FOLIO_ASSIGN_OR_RETURN(
+        Json norm, types::NormalizeProperties(*rules.after, given,
+                                              t.pwc ? types::PropertyMode::kUpdatePwc : types::PropertyMode::kUpdate,
+                                              rec.properties));
     const Json before = rec.properties;
     const std::string new_name = ApplyChanges(rec.properties, norm);
-    if (rules.listed) ApplySecondaryTypes(rec.properties, rules.ids, *rules.before, *rules.after);
-    FOLIO_RETURN_IF_ERROR(CheckRequiredWithSecondaryTypes(types_, *rules.after, rec.properties));
+    if (rules.listed) types::ApplySecondaryTypes(rec.properties, rules.ids, *rules.before, *rules.after);
+    FOLIO_RETURN_IF_ERROR(types::CheckRequiredWithSecondaryTypes(types_, *rules.after, rec.properties));
     const std::string current_name =
         loc.base == BaseType::kDocument || loc.base == BaseType::kRelationship
             ? storage::StringOr(rec.properties, cmis::kName, loc.name)
@@ -148,7 +150,7 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
                                  : t.pwc                          ? storage::PwcId(loc.id)
                                                                   : storage::VersionId(loc.id, label);
     change.Record(Event("updated", event_id, loc.base, type_id));
-    if (rules.listed) FOLIO_RETURN_IF_ERROR(StageTypeUsages(staging_, change, type_id, rec.properties, loc.id));
+    if (rules.listed) FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(staging_, change, type_id, rec.properties, loc.id));
     return OkStatus();
   }));
   (void)changed;

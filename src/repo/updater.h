@@ -11,7 +11,7 @@
 #include "folio/object.h"
 #include "folio/repository.h"
 #include "repo/location.h"
-#include "repo/types.h"
+#include "repo/types/types.h"
 
 namespace folio::storage {
 class ChangeSet;
@@ -35,10 +35,17 @@ struct SeriesRecord;
 class Updater {
  public:
   Updater(const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator, RecordReader& records,
-          versions::VersionList& versions, TypeRegistry& types, Staging& staging, changes::Relocation& relocation,
-          ObjectBuilder& builder)
-      : layout_(layout), committer_(committer), locator_(locator), records_(records), versions_(versions),
-        types_(types), staging_(staging), relocation_(relocation), builder_(builder) {}
+          versions::VersionList& versions, types::TypeRegistry& types, Staging& staging,
+          changes::Relocation& relocation, ObjectBuilder& builder)
+      : layout_(layout),
+        committer_(committer),
+        locator_(locator),
+        records_(records),
+        versions_(versions),
+        types_(types),
+        staging_(staging),
+        relocation_(relocation),
+        builder_(builder) {}
 
   // Sets the given properties (canonical ids; null unsets); a new "cmis:name" renames
   // (the file or directory too, through changes::Relocation, whose limits are checked
@@ -92,7 +99,7 @@ class Updater {
   Locator& locator_;
   RecordReader& records_;
   versions::VersionList& versions_;
-  TypeRegistry& types_;
+  types::TypeRegistry& types_;
   Staging& staging_;
   changes::Relocation& relocation_;
   ObjectBuilder& builder_;

@@ -7,9 +7,9 @@
 #include "repo/locator.h"
 #include "repo/object_builder.h"
 #include "repo/record_reader.h"
-#include "repo/secondary_types.h"
+#include "repo/types/secondary_types.h"
 #include "repo/staging.h"
-#include "repo/types.h"
+#include "repo/types/types.h"
 #include "repo/versions/version_list.h"
 #include "repo/versions/check_in_plan.h"
 #include "repo/versions/check_out_plan.h"
@@ -121,7 +121,7 @@ Result<CheckInInputs> Versioning::CheckInInputsOf(const Loc& loc, SeriesRecord s
   FOLIO_ASSIGN_OR_RETURN(in.pwc, records_.ReadRecord(layout_.PwcProps(loc.folder, loc.name)));
   FOLIO_ASSIGN_OR_RETURN(in.type, types_.Get(StoredTypeId(in.pwc.properties, BaseType::kDocument)));
   Json given = req.properties;
-  FOLIO_ASSIGN_OR_RETURN(in.rules, PlanSecondaryChange(types_, in.type, in.pwc.properties, given));
+  FOLIO_ASSIGN_OR_RETURN(in.rules, types::PlanSecondaryChange(types_, in.type, in.pwc.properties, given));
   for (const std::string& id : SecondaryTypeIdsAfterCheckIn(in.pwc.properties, in.rules)) {
     auto secondary = types_.Get(id);
     if (secondary.ok()) in.secondary.push_back(std::move(*secondary));  // a stale id is skipped

@@ -32,7 +32,9 @@ class ObjectBuilder;
 class RecordReader;
 class Staging;
 struct SeriesRecord;
+namespace types {
 class TypeRegistry;
+}
 }  // namespace folio::repo
 
 namespace folio::repo::versions {
@@ -42,10 +44,18 @@ class VersionList;
 class Versioning {
  public:
   Versioning(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator,
-             Listings& listings, RecordReader& records, VersionList& versions, TypeRegistry& types, Staging& staging,
-             changes::Relocation& relocation, ObjectBuilder& builder)
-      : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
-        versions_(versions), types_(types), staging_(staging), builder_(builder),
+             Listings& listings, RecordReader& records, VersionList& versions, types::TypeRegistry& types,
+             Staging& staging, changes::Relocation& relocation, ObjectBuilder& builder)
+      : fs_(fs),
+        layout_(layout),
+        committer_(committer),
+        locator_(locator),
+        listings_(listings),
+        records_(records),
+        versions_(versions),
+        types_(types),
+        staging_(staging),
+        builder_(builder),
         check_in_staging_(layout, staging, relocation, versions) {}
 
   // Makes the private working copy of version `id` (a series id or a path-resolved
@@ -89,7 +99,7 @@ class Versioning {
   Result<std::string> LatestTypeId(const Loc& doc, const SeriesRecord& series);
   // What PlanCheckIn needs of the working copy of the document at `loc`, read now.
   // Errors: kStorage; kObjectNotFound or kInvalidArgument (secondary types) as
-  // TypeRegistry::Get and PlanSecondaryChange give them.
+  // types::TypeRegistry::Get and types::PlanSecondaryChange give them.
   Result<CheckInInputs> CheckInInputsOf(const Loc& loc, SeriesRecord series, const CheckInRequest& req,
                                                   const std::string& user);
   Fs& fs_;
@@ -99,7 +109,7 @@ class Versioning {
   Listings& listings_;
   RecordReader& records_;
   VersionList& versions_;
-  TypeRegistry& types_;
+  types::TypeRegistry& types_;
   Staging& staging_;
   ObjectBuilder& builder_;
   CheckInStaging check_in_staging_;
