@@ -13,9 +13,11 @@
 #include "repo/query/sqlite.h"
 #include "repo/store_fs.h"
 #include "storage/layout.h"
+#include "support/next_version.h"
 #include "support/temp_dir.h"
 
 using namespace folio;
+using folio::testing::NextVersion;
 using folio::testing::QueryFixture;
 
 namespace {
@@ -103,17 +105,6 @@ struct Writer {
   }
 };
 
-ObjectData CheckOutIn(QueryFixture& f, const std::string& id, bool major, const std::string& text) {
-  auto pwc = f.repo->CheckOut(id, "bob");
-  REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
-  CheckInRequest in;
-  in.major = major;
-  in.content = ContentSource::FromBytes(text, "text/plain");
-  auto v = f.repo->CheckIn(pwc->id, in, "bob");
-  REQUIRE_MESSAGE(v.ok(), v.status().ToString());
-  return *v;
-}
-
 }  // namespace
 
 TEST_CASE("IndexWriter: a check-in on a long series reads a few versions, not the whole series") {
@@ -124,9 +115,9 @@ TEST_CASE("IndexWriter: a check-in on a long series reads a few versions, not th
   // updated, the working copy gone, the new version made) once the series has `n`
   // versions.
   auto check_in_at = [&](int n) {
-    for (int i = 1; i < n; ++i) id = CheckOutIn(f, id, i % 5 == 0, "text " + std::to_string(i)).id;
+    for (int i = 1; i < n; ++i) id = NextVersion(f, id, i % 5 == 0, "text " + std::to_string(i)).id;
     (void)w.CatchUp(f);
-    id = CheckOutIn(f, id, false, "one more").id;
+    id = NextVersion(f, id, false, "one more").id;
     return w.CatchUp(f);
   };
   const uint64_t at_10 = check_in_at(10);  // 10 versions, then 50
@@ -159,7 +150,7 @@ TEST_CASE("IndexWriter: a series' rows after each change are those a full re-rea
     }
   }
   SUBCASE("a check-out cancelled") {
-    id = CheckOutIn(f, id, false, "two").id;
+    id = NextVersion(f, id, false, "two").id;
     auto pwc = f.repo->CheckOut(id, "carol");
     REQUIRE(pwc.ok());
     (void)w.CatchUp(f);
@@ -170,7 +161,7 @@ TEST_CASE("IndexWriter: a series' rows after each change are those a full re-rea
   SUBCASE(
       "the latest version's properties updated, then the document moved "
       "and renamed") {
-    id = CheckOutIn(f, id, true, "two").id;
+    id = NextVersion(f, id, true, "two").id;
     REQUIRE(f.repo->UpdateProperties(id, Json{{"cmis:description", "changed"}}, "alice").ok());
     (void)w.CatchUp(f);
     w.CheckAsReread(series);
@@ -182,7 +173,7 @@ TEST_CASE("IndexWriter: a series' rows after each change are those a full re-rea
     w.CheckAsReread(series);
   }
   SUBCASE("the latest version deleted") {
-    id = CheckOutIn(f, id, false, "two").id;
+    id = NextVersion(f, id, false, "two").id;
     (void)w.CatchUp(f);
     REQUIRE(f.repo->Delete(id, false).ok());
     (void)w.CatchUp(f);
