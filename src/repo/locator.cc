@@ -106,22 +106,22 @@ Result<Loc> Locator::Locate(const std::string& base_id) { return LocateAt(base_i
 
 Result<Loc> Locator::LocateAt(const std::string& base_id, int depth) {
   if (depth > 256) return StorageError("index entries of '" + base_id + "' form a cycle or are nested too deep");
-  // An adopted document's id names the folder whose tables hold it, and it has no index
-  // entry until its first change, which gives it one and takes it out of the tables in
-  // one commit (docs/STORAGE.md §4.1): the tables are asked first, which spares a
-  // failing look for the entry per adopted document (a query page of them). Not found
-  // there (changed since, or its folder gone), the entry decides, as for any id.
-  std::optional<Result<Loc>> adopted;
-  if (storage::AdoptedFolderOf(base_id)) {
-    adopted = LocateAdopted(base_id, depth);
-    if (adopted->ok()) return std::move(*adopted);
-  }
   // The cached entry, unvalidated, is a fine hint: the record it leads to is verified.
   if (auto hint = records_.Peek(layout_.IndexEntry(base_id))) {
     auto entry = storage::IndexEntryFromJson(*hint, "");
     if (entry.ok()) {
       if (auto loc = LocFromEntry(base_id, *entry); loc && Verify(*loc)) return *loc;
     }
+  }
+  // An adopted document's id names the folder whose tables hold it, and it has no index
+  // entry until its first change, which gives it one and takes it out of the tables in
+  // one commit (docs/STORAGE.md §4.1): the tables are asked before the entry is looked
+  // for on disk, which spares a failing look per adopted document (a query page of
+  // them). Not found there (changed since, or its folder gone), the entry decides.
+  std::optional<Result<Loc>> adopted;
+  if (storage::AdoptedFolderOf(base_id)) {
+    adopted = LocateAdopted(base_id, depth);
+    if (adopted->ok()) return std::move(*adopted);
   }
   auto entry_json = records_.Read(layout_.IndexEntry(base_id));
   if (!entry_json.ok()) {
