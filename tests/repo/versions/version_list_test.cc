@@ -10,28 +10,18 @@
 
 #include "folio/fsck.h"
 #include "storage/json_file.h"
+#include "support/next_version.h"
 #include "support/repo_fixture.h"
 
 using namespace folio;
 using folio::testing::MemRepoFixture;
+using folio::testing::NextVersion;
 using folio::testing::RepoFixture;
 using folio::testing::WriteFile;
 
 namespace {
 
 constexpr uint32_t kMax = 4;  // series.json lists at most 4 labels
-
-// Checks out the latest version of `series` and checks it in with `bytes` as content.
-ObjectData NextVersion(RepoFixture& f, const std::string& series, bool major, const std::string& bytes) {
-  auto pwc = f.repo->CheckOut(series, "bob");
-  REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
-  CheckInRequest req;
-  req.major = major;
-  req.content = ContentSource::FromBytes(bytes, "text/plain");
-  auto v = f.repo->CheckIn(pwc->id, req, "bob");
-  REQUIRE_MESSAGE(v.ok(), v.status().ToString());
-  return *v;
-}
 
 // The labels of every version, oldest first, as getAllVersions gives them.
 std::vector<std::string> Labels(RepoFixture& f, const std::string& series) {
