@@ -22,6 +22,7 @@
 #include "repo/locator.h"
 #include "repo/mover.h"
 #include "repo/object_builder.h"
+#include "repo/reconciler.h"
 #include "repo/record_reader.h"
 #include "repo/relationships.h"
 #include "repo/remover.h"
@@ -55,8 +56,8 @@ class Engine {
   // Errors: kObjectNotFound if there is no repository at `base`; kStorage.
   Status Load();
 
-  // In construction order: a part refers only to parts before it (the Locator's
-  // adopter is set once both exist).
+  // In construction order: a part refers only to parts before it (the Adopter's
+  // vanished is set once both exist).
   // What a read-only repository adopts stays here, in memory (docs/STORAGE.md §9).
   storage::OverlayFs overlay;
   storage::ConflictCheckingFs fs;
@@ -73,6 +74,7 @@ class Engine {
   Adopter adopter;
   Vanished vanished;
   FolderMarkers markers;
+  Reconciler reconciler;
   ObjectBuilder builder;
   Listings listings;
   Tree tree;

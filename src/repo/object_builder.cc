@@ -7,7 +7,8 @@
 #include <spdlog/spdlog.h>
 
 #include "folio/cmis_ids.h"
-#include "repo/adopter.h"
+#include "repo/seen_edits.h"
+#include "repo/adopted_docs.h"
 #include "repo/locator.h"
 #include "repo/types/properties.h"
 #include "repo/types/secondary_types.h"
@@ -19,6 +20,7 @@
 #include "storage/ids.h"
 #include "storage/json_access.h"
 #include "storage/json_file.h"
+#include "storage/lookup_scope.h"
 
 namespace folio::repo {
 
@@ -95,6 +97,7 @@ void AppendCustom(Json& p, const Json& mem) {
 }  // namespace
 
 Result<ObjectData> ObjectBuilder::Build(const Target& t) {
+  const storage::LookupScope lookup;
   switch (t.loc.base) {
     case BaseType::kFolder: return BuildFolder(t.loc);
     case BaseType::kItem: return BuildItem(t.loc);
@@ -108,6 +111,7 @@ Result<ObjectData> ObjectBuilder::Build(const Target& t) {
 }
 
 Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildShared(const Target& t) {
+  const storage::LookupScope lookup;
   if (t.loc.base != BaseType::kDocument) {
     FOLIO_ASSIGN_OR_RETURN(ObjectData o, Build(t));
     return std::shared_ptr<const ObjectData>(std::make_shared<ObjectData>(std::move(o)));
@@ -140,6 +144,7 @@ Result<ObjectData> ObjectBuilder::BuildFromRecord(const std::string& path, BaseT
 }
 
 Result<ObjectData> ObjectBuilder::BuildFolder(const Loc& loc) {
+  const storage::LookupScope lookup;
   Json mem;
   const std::string name = loc.folder.empty() ? "" : storage::BaseName(loc.folder);
   FOLIO_ASSIGN_OR_RETURN(ObjectData o, BuildFromRecord(layout_.FolderFile(loc.folder), BaseType::kFolder, name, mem));
@@ -155,6 +160,7 @@ Result<ObjectData> ObjectBuilder::BuildFolder(const Loc& loc) {
 }
 
 Result<ObjectData> ObjectBuilder::BuildItem(const Loc& loc) {
+  const storage::LookupScope lookup;
   Json mem;
   FOLIO_ASSIGN_OR_RETURN(ObjectData o,
                          BuildFromRecord(layout_.ItemFile(loc.folder, loc.name), BaseType::kItem, loc.name, mem));
@@ -165,6 +171,7 @@ Result<ObjectData> ObjectBuilder::BuildItem(const Loc& loc) {
 }
 
 Result<ObjectData> ObjectBuilder::BuildRelationship(const Loc& loc) {
+  const storage::LookupScope lookup;
   Json mem;
   FOLIO_ASSIGN_OR_RETURN(ObjectData o,
                          BuildFromRecord(layout_.RelationshipFile(loc.id), BaseType::kRelationship, "", mem));
@@ -178,6 +185,7 @@ Result<ObjectData> ObjectBuilder::BuildRelationship(const Loc& loc) {
 
 Result<ObjectData> ObjectBuilder::BuildDocument(const Loc& loc, const SeriesRecord& series,
                                                 std::optional<std::string> label, bool pwc) {
+  const storage::LookupScope lookup;
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> o,
                          BuildDocumentImpl(loc, series, std::move(label), pwc, nullptr));
   return TakeOrCopy(std::move(o));
@@ -187,6 +195,7 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentShared(con
                                                                              const SeriesRecord& series,
                                                                              std::optional<std::string> label,
                                                                              bool pwc) {
+  const storage::LookupScope lookup;
   return BuildDocumentImpl(loc, series, std::move(label), pwc, nullptr);
 }
 
@@ -194,10 +203,6 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
                                                                            const SeriesRecord& series_in,
                                                                            std::optional<std::string> label,
                                                                            bool pwc, const SeriesHints* hints) {
-  // A copy only when a hand edit was absorbed: for a series of 10,000 versions a copy
-  // per version would make getAllVersions quadratic.
-  SeriesRecord absorbed_series;
-  bool absorbed = false;
   // An adopted document (docs/STORAGE.md §4.1): its version 1.0 is its table's entry.
   std::shared_ptr<const AdoptedDoc> adopted = loc.adopted;
   if (!pwc && !series_in.versions.empty() && (!label || *label == versions::LatestLabel(series_in))) {
@@ -208,43 +213,28 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
     if (st.ok() && st->type == FileType::kFile &&
         (st->size != series_in.file_size || st->mtime_ns != series_in.file_mtime_ns ||
          (series_in.file_inode != 0 && st->inode != series_in.file_inode))) {
-      // Taking the edit in is a change of its own: when the disk fails it, the object
-      // is built as its records say (the next read tries again), so that the answer
-      // of a write that is done never says it failed.
-      const auto unrecorded = [&](const Status& s) {
-        // (Out of memory for a read-only process's adoptions: refused, as every read of it.)
-        if (s.kind() != ErrorKind::kStorage || s.Is(std::errc::not_enough_memory)) return false;
+      // Taking the edit in is a change of its own (docs/STORAGE.md §9), which this read
+      // only records: the object is built as its records say, and the request's facade
+      // has the edit taken in and reads again. When the disk failed that, the object is
+      // built as its records say (the next read tries again), so that the answer of a
+      // write that is done never says it failed.
+      const Sighting seen{adopted != nullptr ? Sighting::Kind::kAdoptedEdit : Sighting::Kind::kHandEdit, loc.folder,
+                          {loc.name}, ""};
+      Status s = SeenEdits::Record(seen);
+      // (Out of memory for a read-only process's adoptions: refused, as every read of it.)
+      if (!s.ok()) {
+        if (IsReconcileFirst(s) || s.kind() != ErrorKind::kStorage || s.Is(std::errc::not_enough_memory)) return s;
         spdlog::warn("the hand edit of '{}' is not taken in yet: {}", storage::JoinPath(loc.folder, loc.name),
                      s.message());
-        return true;
-      };
-      if (adopted != nullptr) {
-        auto now = adopter_.AbsorbAdoptedEdit(loc.folder, loc.name);
-        if (!now.ok() && !unrecorded(now.status())) return now.status();
-        if (now.ok()) {
-          if (*now == nullptr) {
-            return ObjectNotFound("document '" + storage::JoinPath(loc.folder, loc.name) + "' was removed from disk");
-          }
-          adopted = *now;
-          absorbed_series = AdoptedSeries(adopted->entry);
-          absorbed = true;
-        }
-      } else {
-        auto now = adopter_.AbsorbHandEdit(loc.folder, loc.name);
-        if (!now.ok() && !unrecorded(now.status())) return now.status();
-        if (now.ok()) {
-          absorbed_series = std::move(*now);
-          absorbed = true;
-        }
       }
     } else if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) {
       // Removed by hand: the document is gone for a person running ls, so for us too;
-      // its deletion is recorded now (docs/STORAGE.md §9).
-      FOLIO_RETURN_IF_ERROR(adopter_.AbsorbHandRemovals(loc.folder, {loc.name}));
+      // its deletion is to be recorded (docs/STORAGE.md §9).
+      FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kRemovals, loc.folder, {loc.name}, ""}));
       return ObjectNotFound("document '" + storage::JoinPath(loc.folder, loc.name) + "' was removed from disk");
     }
   }
-  const SeriesRecord& series = absorbed ? absorbed_series : series_in;
+  const SeriesRecord& series = series_in;
   if (pwc && !series.checked_out) {
     return ObjectNotFound("no private working copy '" + storage::PwcId(series.series_id) +
                           "': the document is not checked out");
@@ -280,7 +270,7 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
   // new object whenever a file changes) is the same document: reuse it.
   // Not for bulk reads (hints: getAllVersions): thousands of versions would only churn
   // the memo, copying each object in and clearing it again.
-  const bool memo = loc.record != nullptr && !absorbed && hints == nullptr;
+  const bool memo = loc.record != nullptr && hints == nullptr;
   const std::string memo_key = memo ? rec_path : std::string();
   if (memo) {
     std::lock_guard<std::mutex> lock(memo_mu_);
@@ -336,6 +326,7 @@ std::string ObjectBuilder::SeriesStamp(const Loc& loc, const SeriesRecord& serie
 
 Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& series, bool newest_first,
                                        const VersionVisitor& visit) {
+  const storage::LookupScope lookup;
   const SeriesHints hints{versions::LatestMajorLabel(series), /*labels_listed=*/true};
   DocContext context{&loc, &series, "", versions::LatestLabel(series), hints.latest_major};
   FOLIO_ASSIGN_OR_RETURN(context.parent_id, locator_.FolderIdAt(loc.folder));

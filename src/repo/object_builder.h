@@ -1,6 +1,9 @@
 // Records -> ObjectData: the stored properties plus every derived one (ids, versioning
 // flags, content stream properties), under canonical CMIS ids. Documents built once
 // are remembered (by the very cached records they came from) and shared with callers.
+// Building never writes (Rule R1, docs/STORAGE.md §10: it runs under a
+// storage::LookupScope): an edit or removal by hand of a document's visible file is
+// recorded (repo/seen_edits.h) and the document built as its records say.
 #pragma once
 
 #include <functional>
@@ -24,16 +27,15 @@
 
 namespace folio::repo {
 
-class Adopter;
 class Locator;
 
 class ObjectBuilder {
  public:
   // Keeps built documents up to `max_documents` (RepositoryCaches::documents).
   ObjectBuilder(Fs& fs, const storage::RepoLayout& layout, RecordReader& records, versions::VersionList& versions,
-                types::TypeRegistry& types, Locator& locator, Adopter& adopter,
+                types::TypeRegistry& types, Locator& locator,
                 size_t max_documents = RepositoryCaches{}.documents)
-      : fs_(fs), layout_(layout), records_(records), versions_(versions), types_(types), locator_(locator), adopter_(adopter),
+      : fs_(fs), layout_(layout), records_(records), versions_(versions), types_(types), locator_(locator),
         max_documents_(max_documents) {}
 
   // The object `t` names. Errors: kObjectNotFound when it is gone (a document whose
@@ -107,7 +109,6 @@ class ObjectBuilder {
   versions::VersionList& versions_;
   types::TypeRegistry& types_;
   Locator& locator_;
-  Adopter& adopter_;
 
   // Documents as last built, by record path; valid only while built from the same
   // cached series record, version record and type, under the same parent id. The

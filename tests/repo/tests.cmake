@@ -18,6 +18,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/record_reader_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/adoption_table_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/stamp_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/reconciler_test.cc
 )
 include(${CMAKE_CURRENT_LIST_DIR}/acl/tests.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/query/tests.cmake)
