@@ -348,22 +348,22 @@ class Repository {
   Result<std::shared_ptr<const PropertyDefinitionIndex>> GetPropertyDefinitions(const std::string& type_id);
   // Direct subtypes of `type_id` ("" -> the base types).
   Result<std::vector<Json>> GetTypeChildren(const std::string& type_id);
-  // Type management takes a WriteCheck (folio/write_check.h) whose kObject is the root folder: a
-  // type decides what every object of the repository may be.
+  // Type management takes a WriteCheck (folio/write_check.h) whose kObject is the root
+  // folder: a type decides what every object of the repository may be.
   //
-  // Stores a custom type (CMIS type JSON) with the attributes given (see repo/types.h,
+  // Stores a custom type (CMIS type JSON) with the attributes given (see repo/types/types.h,
   // TypeRegistry::Create). kInvalidArgument for a malformed definition,
   // kContentAlreadyExists if the id is taken, kConstraint if its parent is unknown or
   // an attribute has a value Folio cannot honour (naming it).
   Result<Json> CreateType(const Json& definition, const WriteCheck& check);
   // Changes a custom type's display attributes and adds optional properties (see
-  // repo/types.h, TypeRegistry::Update); returns the type. kObjectNotFound for an
+  // repo/types/types.h, TypeRegistry::Update); returns the type. kObjectNotFound for an
   // unknown type; kConstraint for a built-in type or a change that could invalidate
   // stored objects, naming the attribute; kInvalidArgument for a malformed definition.
   Result<Json> UpdateType(const Json& definition, const WriteCheck& check);
   // kObjectNotFound for an unknown type; kConstraint for a built-in type, one with
   // subtypes, or while objects of the type exist (checked exactly, naming one; see
-  // repo/type_usage.h).
+  // repo/types/type_usage.h).
   Status DeleteType(const std::string& type_id, const WriteCheck& check);
 
   // --- The change log ------------------------------------------------------------

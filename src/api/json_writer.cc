@@ -14,7 +14,7 @@ void JsonWriter::Separate() {
   }
   if (first_.empty()) return;
   if (!first_.back()) out_ += ',';
-  first_.back() = false;
+  first_.back() = 0;
 }
 
 void JsonWriter::Quoted(std::string_view s) {
@@ -30,7 +30,7 @@ void JsonWriter::Quoted(std::string_view s) {
 JsonWriter& JsonWriter::BeginObject() {
   Separate();
   out_ += '{';
-  first_.push_back(true);
+  first_.push_back(1);
   return *this;
 }
 
@@ -43,7 +43,7 @@ JsonWriter& JsonWriter::EndObject() {
 JsonWriter& JsonWriter::BeginArray() {
   Separate();
   out_ += '[';
-  first_.push_back(true);
+  first_.push_back(1);
   return *this;
 }
 
@@ -59,6 +59,20 @@ JsonWriter& JsonWriter::Key(std::string_view key) {
   out_ += ':';
   after_key_ = true;
   return *this;
+}
+
+JsonWriter& JsonWriter::QuotedKey(std::string_view quoted_key) {
+  Separate();
+  out_ += quoted_key;
+  out_ += ':';
+  after_key_ = true;
+  return *this;
+}
+
+std::string JsonWriter::Quote(std::string_view key) {
+  std::string out;
+  JsonWriter(out).Quoted(key);
+  return out;
 }
 
 JsonWriter& JsonWriter::String(std::string_view value) {

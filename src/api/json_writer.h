@@ -26,6 +26,11 @@ class JsonWriter {
   JsonWriter& EndArray();
   // The key of the next member of the current object.
   JsonWriter& Key(std::string_view key);
+  // The same with the key already as JSON text, quotes included (`"id"`; not checked):
+  // a key written for many objects is quoted once.
+  JsonWriter& QuotedKey(std::string_view quoted_key);
+  // `key` as JSON text, for QuotedKey.
+  static std::string Quote(std::string_view key);
 
   // Scalar values.
   JsonWriter& String(std::string_view value);
@@ -43,7 +48,7 @@ class JsonWriter {
   void Quoted(std::string_view s);
 
   std::string& out_;
-  std::vector<bool> first_;  // per open container: no member written yet
+  std::vector<char> first_;  // per open container: no member written yet (not vector<bool>: its bits cost)
   bool after_key_ = false;
 };
 

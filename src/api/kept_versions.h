@@ -1,6 +1,6 @@
 // The JSON of versions as getAllVersions wrote them, kept to be given again (docs/API.md
 // §7.10): each under its key (repository, rendering, version id) with the stamp of what
-// it was made of (repo/version_reuse.h). Given again only for an equal stamp,
+// it was made of (repo/versions/version_reuse.h). Given again only for an equal stamp,
 // so an answer is the same as one built afresh. Bounded in bytes; thread-safe.
 #pragma once
 

@@ -176,9 +176,17 @@ void Renderer::WriteQueryResult(const ObjectData& object, const std::vector<Resu
   w.BeginObject();
   w.Key(options_.succinct ? "succinctProperties" : "properties");
   w.BeginObject();
+  // Columns of SELECT * come in the order the object has its properties: each is looked
+  // for where the last one was found first (the object's properties find linearly).
+  auto next = object.properties.begin();
+  const auto end = object.properties.end();
   for (const ResultColumn& c : columns) {
     if (c.computed) {
-      w.Key(c.alias);
+      if (c.quoted_key.empty()) {
+        w.Key(c.alias);
+      } else {
+        w.QuotedKey(c.quoted_key);
+      }
       if (options_.succinct) {
         w.Value(*c.computed);
       } else {
@@ -187,11 +195,16 @@ void Renderer::WriteQueryResult(const ObjectData& object, const std::vector<Resu
       continue;
     }
     const Json* def = Definition(object, defs, c.property_id);
-    const auto it = object.properties.find(c.property_id);
-    const Json& value = it == object.properties.end() ? kNull : *it;
+    auto it = next != end && next.key() == c.property_id ? next : object.properties.find(c.property_id);
+    if (it != end) next = std::next(it);
+    const Json& value = it == end ? kNull : *it;
     const std::string_view response_id = ToResponseId(options_.variant, c.property_id);
     const std::string_view key = c.alias.empty() ? response_id : std::string_view(c.alias);
-    w.Key(key);
+    if (c.quoted_key.empty()) {
+      w.Key(key);
+    } else {
+      w.QuotedKey(c.quoted_key);
+    }
     if (options_.succinct) {
       WriteValue(c.property_id, value, def, w);
     } else {
@@ -201,6 +214,14 @@ void Renderer::WriteQueryResult(const ObjectData& object, const std::vector<Resu
   w.EndObject();
   if (allowable_actions != nullptr) w.Key("allowableActions").Value(*allowable_actions);
   w.EndObject();
+}
+
+void Renderer::PrepareQueryColumns(std::vector<ResultColumn>& columns) const {
+  for (ResultColumn& c : columns) {
+    const std::string_view key =
+        !c.alias.empty() || c.computed ? std::string_view(c.alias) : ToResponseId(options_.variant, c.property_id);
+    c.quoted_key = JsonWriter::Quote(key);
+  }
 }
 
 Json Renderer::Type(const Json& type, bool with_property_definitions) const {

@@ -45,6 +45,7 @@ struct ResultColumn {
   std::string property_id;      // canonical; "" for a computed value
   std::string alias;            // "" when not aliased (computed values always have one)
   std::optional<Json> computed;  // the value of a computed column
+  std::string quoted_key;        // the key as JSON text (Renderer::PrepareQueryColumns); "": made per result
 };
 
 class Renderer {
@@ -69,6 +70,9 @@ class Renderer {
   // "allowableActions" member when `allowable_actions` is given.
   void WriteQueryResult(const ObjectData& object, const std::vector<ResultColumn>& columns, JsonWriter& w,
                         const Json* allowable_actions = nullptr);
+  // Sets each column's quoted_key for this renderer's variant, so that the results of a
+  // page do not quote their keys each (the succinct form).
+  void PrepareQueryColumns(std::vector<ResultColumn>& columns) const;
   // A type definition in the variant's spelling; without its property definitions
   // unless `with_property_definitions`.
   Json Type(const Json& type, bool with_property_definitions) const;

@@ -3,7 +3,7 @@
 #include <set>
 
 #include "fsck/checks.h"
-#include "repo/types.h"
+#include "repo/types/types.h"
 
 namespace folio::fsck {
 namespace {
@@ -19,7 +19,7 @@ std::string Describe(const RecordFact& r) {
 
 // A type file that does not load (malformed, or a broken supertype chain) is one more
 // unusable type.
-Status LoadType(repo::TypeRegistry& registry, const std::string& id) { return registry.Get(id).status(); }
+Status LoadType(repo::types::TypeRegistry& registry, const std::string& id) { return registry.Get(id).status(); }
 
 std::map<std::string, const IndexFileFact*> IndexByPath(const RepoFacts& f) {
   std::map<std::string, const IndexFileFact*> out;
@@ -243,7 +243,7 @@ Problems CheckFolderMarkers(const RepoFacts& f) {
 }
 
 Problems CheckTypes(Fs& fs, const RepoFacts& f) {
-  repo::TypeRegistry registry(fs, f.layout);
+  repo::types::TypeRegistry registry(fs, f.layout);
   Problems out;
   for (const TypeFileFact& t : f.types) {
     auto bad = [&](const std::string& message) {
@@ -259,7 +259,7 @@ Problems CheckTypes(Fs& fs, const RepoFacts& f) {
       bad("missing string field 'id' in type file '" + t.path + "'");
     } else if (parent == t.json->end() || !parent->is_string()) {
       bad("missing string field 'parentId' in type file '" + t.path + "'");
-    } else if (repo::BuiltInType(id->get<std::string>())) {
+    } else if (repo::types::BuiltInType(id->get<std::string>())) {
       bad("type file '" + t.path + "' redefines the built-in type '" + id->get<std::string>() + "'");
     } else if (f.layout.TypeFile(id->get<std::string>()) != t.path) {
       bad("misnamed type file '" + t.path + "': type '" + id->get<std::string>() + "' belongs in '" +
@@ -272,7 +272,7 @@ Problems CheckTypes(Fs& fs, const RepoFacts& f) {
 }
 
 Problems CheckObjectTypes(Fs& fs, const RepoFacts& f) {
-  repo::TypeRegistry registry(fs, f.layout);
+  repo::types::TypeRegistry registry(fs, f.layout);
   std::map<std::string, Status> known;
   Problems out;
   for (const TypedRecord& t : f.typed) {

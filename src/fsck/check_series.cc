@@ -4,7 +4,7 @@
 #include <set>
 
 #include "fsck/checks.h"
-#include "repo/version_label.h"
+#include "repo/versions/version_label.h"
 #include "repo/versions/version_files.h"
 
 namespace folio::fsck {
@@ -50,10 +50,10 @@ Problems CheckVersionLabels(const RepoFacts& f) {
       bad(s.series_file, "archived versions but none listed in '" + s.series_file + "': the latest must be listed");
     }
     for (const auto& [path, message] : s.archive_errors) bad(path, message);
-    std::optional<repo::VersionLabel> prev;
+    std::optional<repo::versions::VersionLabel> prev;
     std::string prev_text;
     for (const std::string& text : s.all_labels) {
-      auto label = repo::VersionLabel::Parse(text);
+      auto label = repo::versions::VersionLabel::Parse(text);
       if (!label || label->ToString() != text) {
         bad(s.series_file, "invalid version label '" + text + "' in '" + s.series_file + "'");
         continue;

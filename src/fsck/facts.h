@@ -78,7 +78,7 @@ struct SeriesFact {
   storage::Json series_json;                 // as stored, for rewriting
   std::map<std::string, LabelFiles> labels;  // by label; the working copy is "pwc"
   // Every version label, oldest first: the archived ones (as far as their archives are
-  // readable), then those series.json lists (repo/version_list.h).
+  // readable), then those series.json lists (repo/versions/version_list.h).
   std::vector<std::string> all_labels;
   std::map<uint64_t, std::string> archive_files;  // "versions-<n>.json" found: n -> path
   // An archive series.json describes that is missing, unreadable or holds other labels:

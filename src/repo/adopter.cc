@@ -12,7 +12,8 @@
 #include "repo/folder_markers.h"
 #include "repo/locator.h"
 #include "repo/mime.h"
-#include "repo/version_list.h"
+#include "repo/vanished.h"
+#include "repo/versions/version_list.h"
 #include "storage/datetime.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
@@ -35,14 +36,15 @@ Status Adopter::Bookkeep(const std::function<Status(storage::ChangeSet&)>& stage
 }
 
 Status Adopter::AdoptFolder(const std::string& folder) {
-  if (committer_.StagingHere()) return committer_.Defer([this, folder] { return AdoptFolder(folder); });
   std::string parent_id;
   if (!folder.empty()) {
     // First: the parent may need adopting too.
-    FOLIO_ASSIGN_OR_RETURN(parent_id, locator_.FolderIdAt(storage::ParentPath(folder)));
+    FOLIO_ASSIGN_OR_RETURN(parent_id, FolderIdAdopting(storage::ParentPath(folder)));
     // A directory made by hand where a folder was (rm -r, then mkdir): the removal of
     // that folder, which its marker names, is taken in first (nothing when read-only).
-    if (!Exists(fs_, layout_.FolderFile(folder))) FOLIO_RETURN_IF_ERROR(locator_.AbsorbGoneFolder(folder));
+    if (!Exists(fs_, layout_.FolderFile(folder))) {
+      if (auto gone = locator_.GoneFolderId(folder)) FOLIO_RETURN_IF_ERROR(vanished_->Absorb(*gone));
+    }
   }
   return Bookkeep([&](storage::ChangeSet& change) -> Status {
     if (Exists(fs_, layout_.FolderFile(folder))) return OkStatus();
@@ -61,6 +63,15 @@ Status Adopter::AdoptFolder(const std::string& folder) {
   });
 }
 
+Result<std::string> Adopter::FolderIdAdopting(const std::string& folder) {
+  auto id = records_.FolderId(folder);
+  if (!id.ok() && id.status().Is(std::errc::no_such_file_or_directory)) {
+    FOLIO_RETURN_IF_ERROR(AdoptFolder(folder));
+    id = records_.FolderId(folder);
+  }
+  return id;
+}
+
 AdoptedEntry Adopter::NewEntry(storage::ChangeSet& change, const std::string& folder_id, const FileStat& st,
                                std::string mime_type) {
   AdoptedEntry e;
@@ -75,10 +86,7 @@ AdoptedEntry Adopter::NewEntry(storage::ChangeSet& change, const std::string& fo
 }
 
 Status Adopter::AdoptDocument(const std::string& folder, const std::string& name) {
-  if (committer_.StagingHere()) {
-    return committer_.Defer([this, folder, name] { return AdoptDocument(folder, name); });
-  }
-  FOLIO_ASSIGN_OR_RETURN(std::string folder_id, locator_.FolderIdAt(folder));
+  FOLIO_ASSIGN_OR_RETURN(std::string folder_id, FolderIdAdopting(folder));
   // Read-only with too little memory left for the whole batch: this one alone may fit.
   bool alone = false;
   auto adopt = [&](storage::ChangeSet& change) -> Status {
@@ -189,9 +197,6 @@ std::string Adopter::Sniffed(const MimeSniffer& sniffer, const std::string& visi
 }
 
 Result<SeriesRecord> Adopter::AbsorbHandEdit(const std::string& folder, const std::string& name) {
-  if (committer_.StagingHere()) {
-    return committer_.Defer([this, folder, name] { return AbsorbHandEdit(folder, name).status(); });
-  }
   const std::string visible = layout_.Child(folder, name);
   FOLIO_RETURN_IF_ERROR(Bookkeep([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(folder, name));
@@ -246,9 +251,6 @@ void StageHandEdit(storage::ChangeSet& change, const storage::RepoLayout& layout
 
 Status Adopter::AbsorbHandRemovals(const std::string& folder, const std::vector<std::string>& names) {
   if (committer_.read_only() || committer_.on_read_only_fs() || names.empty()) return OkStatus();
-  if (committer_.StagingHere()) {
-    return committer_.Defer([this, folder, names] { return AbsorbHandRemovals(folder, names); });
-  }
   // One time stamp per change, in the form fsck's lost+found directories use.
   std::string stamp = storage::FormatIsoMs(storage::NowMs());
   std::replace(stamp.begin(), stamp.end(), ':', '-');
@@ -300,7 +302,7 @@ Status Adopter::AbsorbHandRemovals(const std::string& folder, const std::vector<
       storage::StageIndexRemoval(change, layout_, series->series_id);
       change.Remove(layout_.CheckedOutMarker(series->series_id));
       // Every version (those of an archive that cannot be read: the ones series.json lists).
-      auto labels = VersionList(fs_, layout_).AllLabels(folder, name, *series);
+      auto labels = versions::VersionList(fs_, layout_).AllLabels(folder, name, *series);
       for (storage::ChangeEvent& e :
            DocumentDeletedEvents(series->series_id, labels.ok() ? *labels : series->versions,
                                  series->checked_out.has_value(), type_id, rec.ok() ? rec->acl : std::vector<Ace>{})) {
@@ -312,9 +314,6 @@ Status Adopter::AbsorbHandRemovals(const std::string& folder, const std::vector<
 }
 
 Status Adopter::Materialize(const std::string& folder, const std::string& name) {
-  if (committer_.StagingHere()) {
-    return committer_.Defer([this, folder, name] { return Materialize(folder, name); });
-  }
   const std::string visible = layout_.Child(folder, name);
   // A change, not bookkeeping: it is the first step of a change of the document, which
   // a read-only repository refuses (with the same error).
@@ -348,9 +347,6 @@ Status Adopter::Materialize(const std::string& folder, const std::string& name) 
 
 Result<std::shared_ptr<const AdoptedDoc>> Adopter::AbsorbAdoptedEdit(const std::string& folder,
                                                                      const std::string& name) {
-  if (committer_.StagingHere()) {
-    return committer_.Defer([this, folder, name] { return AbsorbAdoptedEdit(folder, name).status(); });
-  }
   const std::string visible = layout_.Child(folder, name);
   FOLIO_ASSIGN_OR_RETURN(std::string folder_id, records_.FolderId(folder));
   FOLIO_RETURN_IF_ERROR(Bookkeep([&](storage::ChangeSet& change) -> Status {

@@ -4,11 +4,9 @@
 // A read-only repository adopts in memory only (Committer::RunBookkeeping): the ids it
 // gives last as long as the process, and the data directory is left as it is.
 //
-// Each change here is a change of its own, never one made inside another's staging
-// (the committer is not re-entrant): called on a thread that stages a change of the
-// repository (a writer's lookup meeting a hand edit), a method defers itself
-// (Committer::Defer) and returns kRuntime "deferred"; the writer's change is staged
-// again once it is done. Outside a staging (a read), it is done at once.
+// Each change here is a change of its own. Requires: called by the Reconciler
+// (repo/reconciler.h) only, outside any staging and any lookup (the committer is not
+// re-entrant, and refuses a change inside either).
 #pragma once
 
 #include <atomic>
@@ -28,6 +26,7 @@
 namespace folio::repo {
 
 class Locator;
+class Vanished;
 
 // Stages the file `name` of `folder`, edited by hand (identity `st`), as the content of
 // the latest version of `series`, whose record is `rec` (docs/STORAGE.md §9): the
@@ -45,11 +44,13 @@ class Adopter {
           AdoptedDocs& adopted, Locator& locator, storage::Committer& committer, Staging& staging)
       : fs_(fs), layout_(layout), info_(info), records_(records), adopted_(adopted), locator_(locator),
         committer_(committer), staging_(staging) {}
+  // Requires: `vanished` (built after this) outlives it; set before any adoption.
+  void set_vanished(Vanished* vanished) { vanished_ = vanished; }
 
   // Gives the directory `folder`, made by hand, a folder record and an id, and its
   // marker in its parent. OK if it has one. A folder that was at that name before
   // (removed by hand, its marker left) has its removal taken in first
-  // (Locator::AbsorbGoneFolder). Errors: kObjectNotFound
+  // (Vanished::Absorb). Errors: kObjectNotFound
   // if it is not a directory; kStorage (in a read-only repository also when the memory
   // for adoptions is used up: cause not_enough_memory, logged once, docs/STORAGE.md §9).
   // The same for AdoptDocument and AbsorbHandEdit.
@@ -87,6 +88,10 @@ class Adopter {
   Result<std::shared_ptr<const AdoptedDoc>> AbsorbAdoptedEdit(const std::string& folder, const std::string& name);
   // See Repository::SetMimeSniffer.
   void SetMimeSniffer(MimeSniffer sniffer);
+  // The id of the folder at `folder`, adopting it (and the folders above it) first when
+  // it is a directory made by hand. Errors: as AdoptFolder; those of
+  // RecordReader::FolderId.
+  Result<std::string> FolderIdAdopting(const std::string& folder);
 
  private:
   // Committer::RunBookkeeping, with the warning of a read-only process out of memory for
@@ -113,6 +118,7 @@ class Adopter {
   Locator& locator_;
   storage::Committer& committer_;
   Staging& staging_;
+  Vanished* vanished_ = nullptr;
   std::mutex sniffer_mu_;
   MimeSniffer sniffer_;
   std::atomic<bool> told_out_of_memory_{false};

@@ -6,10 +6,10 @@
 #include "repo/listings.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
-#include "repo/properties.h"
-#include "repo/secondary_types.h"
+#include "repo/types/properties.h"
+#include "repo/types/secondary_types.h"
 #include "repo/staging.h"
-#include "repo/version_label.h"
+#include "repo/versions/version_label.h"
 #include "repo/write_check.h"
 #include "storage/datetime.h"
 #include "storage/committer.h"
@@ -18,46 +18,46 @@
 
 namespace folio::repo {
 
-Result<TypeDef> CreatableType(TypeRegistry& types, const std::string& requested, BaseType base) {
+Result<types::TypeDef> CreatableType(types::TypeRegistry& types, const std::string& requested, BaseType base) {
   const std::string id = requested.empty() ? std::string(BaseTypeId(base)) : requested;
   auto type = types.Get(id);
   if (!type.ok()) {
     if (type.status().kind() == ErrorKind::kObjectNotFound) return InvalidArgument("unknown object type '" + id + "'");
     return type.status();
   }
-  const TypeDef& def = **type;
-  if (BaseIdOf(def) != BaseTypeId(base)) {
+  const types::TypeDef& def = **type;
+  if (types::BaseIdOf(def) != BaseTypeId(base)) {
     return InvalidArgument("type '" + id + "' is not a " + std::string(BaseTypeId(base)) + " type");
   }
   if (!def.creatable) return Constraint("type '" + id + "' is not creatable");
   return def;
 }
 
-Result<Json> InitialProperties(TypeRegistry& types, const TypeDef& type, const Json& input_in, const std::string& user,
-                               int64_t now) {
+Result<Json> InitialProperties(types::TypeRegistry& types, const types::TypeDef& type, const Json& input_in,
+                               const std::string& user, int64_t now) {
   Json input = input_in.is_object() ? input_in : Json::object();
   input.erase(cmis::kName);
   input.erase(cmis::kObjectTypeId);
   // The secondary types given add their properties to those the input may set.
   std::vector<std::string> secondary;
   if (auto it = input.find(cmis::kSecondaryObjectTypeIds); it != input.end()) {
-    FOLIO_ASSIGN_OR_RETURN(secondary, GivenSecondaryTypeIds(*it));
+    FOLIO_ASSIGN_OR_RETURN(secondary, types::GivenSecondaryTypeIds(*it));
     input.erase(it);
   }
-  std::shared_ptr<const TypeDef> with_secondary;
-  const TypeDef* rules = &type;
+  std::shared_ptr<const types::TypeDef> with_secondary;
+  const types::TypeDef* rules = &type;
   if (!secondary.empty()) {
-    FOLIO_ASSIGN_OR_RETURN(with_secondary,
-                           WithSecondaryTypes(types, std::make_shared<const TypeDef>(type), secondary, true));
+    FOLIO_ASSIGN_OR_RETURN(with_secondary, types::WithSecondaryTypes(
+                                               types, std::make_shared<const types::TypeDef>(type), secondary, true));
     rules = with_secondary.get();
   }
-  FOLIO_ASSIGN_OR_RETURN(Json given, NormalizeProperties(*rules, input, PropertyMode::kCreate));
+  FOLIO_ASSIGN_OR_RETURN(Json given, types::NormalizeProperties(*rules, input, types::PropertyMode::kCreate));
   Json stored = NewObjectProperties(type.id, user, now);
   for (auto& [k, v] : given.items()) {
     if (!v.is_null()) stored[k] = v;
   }
   if (!secondary.empty()) stored[cmis::kSecondaryObjectTypeIds] = secondary;
-  FOLIO_RETURN_IF_ERROR(CheckRequiredWithSecondaryTypes(types, *rules, stored));
+  FOLIO_RETURN_IF_ERROR(types::CheckRequiredWithSecondaryTypes(types, *rules, stored));
   return stored;
 }
 
@@ -66,7 +66,7 @@ Result<Json> InitialProperties(TypeRegistry& types, const TypeDef& type, const J
 // properties (and a fresh id, unless the prefix is 0).
 struct Creator::Filed {
   Loc parent;
-  TypeDef type;
+  types::TypeDef type;
   ObjectRecord rec;
 };
 
@@ -95,7 +95,7 @@ Result<ObjectData> Creator::CreateFolder(const std::string& parent_id, const New
     storage::StageIndexEntry(change, layout_, f.rec.id, {"folder", f.parent.id, obj.name, path});
     FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, staging_, path, f.rec.id));
     change.Record(Event("created", f.rec.id, BaseType::kFolder, f.type.id));
-    FOLIO_RETURN_IF_ERROR(StageTypeUsages(staging_, change, f.type.id, f.rec.properties, f.rec.id));
+    FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(staging_, change, f.type.id, f.rec.properties, f.rec.id));
     made = Loc{BaseType::kFolder, f.rec.id, path, obj.name};
     return OkStatus();
   }));
@@ -110,7 +110,7 @@ Result<ObjectData> Creator::CreateDocument(const std::string& parent_id, const N
   const bool checked_out = state == VersioningState::kCheckedOut;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(Filed f, PrepareFiled(parent_id, obj, BaseType::kDocument, 0, user, check));
-    const TypeDef& type = f.type;
+    const types::TypeDef& type = f.type;
     if (content && type.content_stream_allowed == "notallowed") {
       return StreamNotSupported("type '" + type.id + "' does not allow content");
     }
@@ -132,8 +132,8 @@ Result<ObjectData> Creator::CreateDocument(const std::string& parent_id, const N
       rec.label = "pwc";
       series.checked_out = CheckOutRecord{user, now, ""};
     } else {
-      const VersionLabel label =
-          state == VersioningState::kMinor ? VersionLabel::FirstMinor() : VersionLabel::FirstMajor();
+      const versions::VersionLabel label = state == VersioningState::kMinor ? versions::VersionLabel::FirstMinor()
+                                                                            : versions::VersionLabel::FirstMajor();
       file_label = label.ToString();
       rec.label = file_label;
       rec.major = label.IsMajor();
@@ -159,7 +159,7 @@ Result<ObjectData> Creator::CreateDocument(const std::string& parent_id, const N
     change.Record(Event("created",
                         checked_out ? storage::PwcId(series.series_id) : storage::VersionId(series.series_id, file_label),
                         BaseType::kDocument, type.id));
-    FOLIO_RETURN_IF_ERROR(StageTypeUsages(staging_, change, type.id, rec.properties, series.series_id));
+    FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(staging_, change, type.id, rec.properties, series.series_id));
     return OkStatus();
   }));
   FOLIO_ASSIGN_OR_RETURN(Target t, locator_.DocumentTarget(made.folder, made.name));
@@ -178,7 +178,7 @@ Result<ObjectData> Creator::CreateItem(const std::string& parent_id, const NewOb
     storage::StageIndexEntry(change, layout_, f.rec.id,
                              {"item", f.parent.id, obj.name, storage::JoinPath(f.parent.folder, obj.name)});
     change.Record(Event("created", f.rec.id, BaseType::kItem, f.type.id));
-    FOLIO_RETURN_IF_ERROR(StageTypeUsages(staging_, change, f.type.id, f.rec.properties, f.rec.id));
+    FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(staging_, change, f.type.id, f.rec.properties, f.rec.id));
     made = Loc{BaseType::kItem, f.rec.id, f.parent.folder, obj.name};
     return OkStatus();
   }));
@@ -189,7 +189,7 @@ Result<ObjectData> Creator::CreateRelationship(const NewObject& obj, const std::
                                                const WriteCheck& check) {
   Loc made;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(TypeDef type, CreatableType(types_, obj.type_id, BaseType::kRelationship));
+    FOLIO_ASSIGN_OR_RETURN(types::TypeDef type, CreatableType(types_, obj.type_id, BaseType::kRelationship));
     const Json& props = obj.properties;
     for (const char* end : {cmis::kSourceId, cmis::kTargetId}) {
       auto it = props.find(end);
@@ -212,7 +212,7 @@ Result<ObjectData> Creator::CreateRelationship(const NewObject& obj, const std::
     change.PutJson(layout_.RelationshipFile(rec.id), ToJson(rec));
     storage::StageIndexEntry(change, layout_, rec.id, {"relationship", "", obj.name, ""});
     change.Record(Event("created", rec.id, BaseType::kRelationship, type.id));
-    FOLIO_RETURN_IF_ERROR(StageTypeUsages(staging_, change, type.id, rec.properties, rec.id));
+    FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(staging_, change, type.id, rec.properties, rec.id));
     made = Loc{BaseType::kRelationship, rec.id, "", obj.name};
     return OkStatus();
   }));

@@ -9,7 +9,7 @@
 #include "folio/object.h"
 #include "folio/repository.h"
 #include "repo/location.h"
-#include "repo/types.h"
+#include "repo/types/types.h"
 
 namespace folio::storage {
 class Committer;
@@ -25,7 +25,7 @@ class Staging;
 class Creator {
  public:
   Creator(const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator, Listings& listings,
-          TypeRegistry& types, Staging& staging, ObjectBuilder& builder)
+          types::TypeRegistry& types, Staging& staging, ObjectBuilder& builder)
       : layout_(layout), committer_(committer), locator_(locator), listings_(listings), types_(types),
         staging_(staging), builder_(builder) {}
 
@@ -59,19 +59,19 @@ class Creator {
   storage::Committer& committer_;
   Locator& locator_;
   Listings& listings_;
-  TypeRegistry& types_;
+  types::TypeRegistry& types_;
   Staging& staging_;
   ObjectBuilder& builder_;
 };
 
 // The type to create: `requested` (or the base type's own), which must be a creatable
 // type of `base`. Errors: kInvalidArgument (unknown type, other base), kConstraint.
-Result<TypeDef> CreatableType(TypeRegistry& types, const std::string& requested, BaseType base);
+Result<types::TypeDef> CreatableType(types::TypeRegistry& types, const std::string& requested, BaseType base);
 // Stored properties of a new object of `type`: the system ones plus the validated
 // input, which may add secondary types (cmis:secondaryObjectTypeIds) and set their
-// properties. Errors: those of GivenSecondaryTypeIds, WithSecondaryTypes,
-// NormalizeProperties and CheckRequired.
-Result<Json> InitialProperties(TypeRegistry& types, const TypeDef& type, const Json& input, const std::string& user,
-                               int64_t now);
+// properties. Errors: those of types::GivenSecondaryTypeIds, types::WithSecondaryTypes,
+// types::NormalizeProperties and types::CheckRequired.
+Result<Json> InitialProperties(types::TypeRegistry& types, const types::TypeDef& type, const Json& input,
+                               const std::string& user, int64_t now);
 
 }  // namespace folio::repo

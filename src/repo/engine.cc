@@ -29,12 +29,14 @@ Engine::Engine(Fs& raw, std::string base, EngineOptions options)
       versions(fs, layout, options.version_list_max),
       adopted(fs, layout, records, options.caches),
       staging(fs, layout),
-      locator(fs, layout, info, records, adopted, committer, options.caches.known_paths),
+      locator(fs, layout, info, records, adopted, [this] { committer.WaitForWriters(); },
+              options.caches.known_paths),
       adopter(fs, layout, info, records, adopted, locator, committer, staging),
-      vanished(fs, layout, info, records, adopted, locator, committer, staging),
+      vanished(fs, layout, info, records, adopted, locator, adopter, committer, staging),
       markers(fs, layout, records, locator, vanished, committer, staging),
-      builder(fs, layout, records, versions, types, locator, adopter, options.caches.documents),
-      listings(fs, layout, locator, adopted, adopter, builder, markers),
+      reconciler(fs, layout, committer, adopter, vanished, markers),
+      builder(fs, layout, records, versions, types, locator, options.caches.documents),
+      listings(fs, layout, locator, adopted, builder),
       tree(locator, listings),
       relocation(fs, layout, listings, staging),
       creator(layout, committer, locator, listings, types, staging, builder),
@@ -46,8 +48,7 @@ Engine::Engine(Fs& raw, std::string base, EngineOptions options)
       type_usage(fs, layout, info, locator, records, builder, tree, relationships),
       uploads(fs, layout, options.read_only),
       deletions(committer.change_log()) {
-  locator.set_adopter(&adopter);
-  locator.set_vanished(&vanished);
+  adopter.set_vanished(&vanished);
   committer.set_overlay(&overlay);
 }
 

@@ -5,7 +5,7 @@
 // hand (Vanished), what a folder's parent knows of it (FolderMarkers), staging helpers
 // (Staging), moving or renaming an object (changes::Relocation), the commit path
 // (storage::Committer), and the operations: Creator, Updater, Remover, Mover,
-// Versioning, Relationships, Uploads; whether a type is in use (TypeUsage).
+// versions::Versioning, Relationships, Uploads; whether a type is in use (types::TypeUsage).
 #pragma once
 
 #include <memory>
@@ -22,18 +22,19 @@
 #include "repo/locator.h"
 #include "repo/mover.h"
 #include "repo/object_builder.h"
+#include "repo/reconciler.h"
 #include "repo/record_reader.h"
 #include "repo/relationships.h"
 #include "repo/remover.h"
 #include "repo/staging.h"
 #include "repo/tree.h"
-#include "repo/type_usage.h"
-#include "repo/types.h"
+#include "repo/types/type_usage.h"
+#include "repo/types/types.h"
 #include "repo/updater.h"
 #include "repo/uploads.h"
 #include "repo/vanished.h"
-#include "repo/version_list.h"
-#include "repo/versioning.h"
+#include "repo/versions/version_list.h"
+#include "repo/versions/versioning.h"
 #include "storage/committer.h"
 #include "storage/layout.h"
 #include "storage/overlay_fs.h"
@@ -43,7 +44,7 @@ namespace folio::repo {
 struct EngineOptions {
   bool read_only = false;
   storage::CommitterOptions committer;
-  size_t version_list_max = kDefaultVersionListMax;  // see repo/version_list.h
+  size_t version_list_max = versions::kDefaultVersionListMax;  // see repo/versions/version_list.h
   RepositoryCaches caches = {};  // every cache's bound (folio/repository_caches.h)
 };
 
@@ -55,8 +56,8 @@ class Engine {
   // Errors: kObjectNotFound if there is no repository at `base`; kStorage.
   Status Load();
 
-  // In construction order: a part refers only to parts before it (the Locator's
-  // adopter is set once both exist).
+  // In construction order: a part refers only to parts before it (the Adopter's
+  // vanished is set once both exist).
   // What a read-only repository adopts stays here, in memory (docs/STORAGE.md §9).
   storage::OverlayFs overlay;
   storage::ConflictCheckingFs fs;
@@ -64,26 +65,27 @@ class Engine {
   RepositoryInfo info;
   const bool read_only;
   storage::Committer committer;
-  TypeRegistry types;
+  types::TypeRegistry types;
   RecordReader records;
-  VersionList versions;
+  versions::VersionList versions;
   AdoptedDocs adopted;
   Staging staging;
   Locator locator;
   Adopter adopter;
   Vanished vanished;
   FolderMarkers markers;
+  Reconciler reconciler;
   ObjectBuilder builder;
   Listings listings;
   Tree tree;
   changes::Relocation relocation;
   Creator creator;
   Updater updater;
-  Versioning versioning;
+  versions::Versioning versioning;
   Remover remover;
   Mover mover;
   Relationships relationships;
-  TypeUsage type_usage;
+  types::TypeUsage type_usage;
   Uploads uploads;
   DeletionReaders deletions;
 };

@@ -66,9 +66,9 @@ Status StageFolderMarkerRemoval(storage::ChangeSet& change, Fs& fs, const storag
   return OkStatus();
 }
 
-std::set<std::string> FolderMarkers::MarkerNames(const std::string& folder) {
+std::set<std::string> ReadFolderMarkerNames(Fs& fs, const storage::RepoLayout& layout, const std::string& folder) {
   std::set<std::string> names;
-  auto entries = fs_.List(layout_.FolderMarkersDir(folder));
+  auto entries = fs.List(layout.FolderMarkersDir(folder));
   if (!entries.ok()) return names;  // none (or unreadable: fsck's to tell)
   for (DirEntry& e : *entries) {
     if (!storage::IsReservedName(e.name)) names.insert(std::move(e.name));
@@ -77,16 +77,15 @@ std::set<std::string> FolderMarkers::MarkerNames(const std::string& folder) {
 }
 
 Status FolderMarkers::Reconcile(const std::string& folder, const std::vector<DirEntry>& entries) {
-  // Best effort, and never from inside a change being staged (the next listing outside
-  // one does it).
-  if (committer_.read_only() || committer_.on_read_only_fs() || committer_.StagingHere()) return OkStatus();
+  // Nothing on a read-only repository: nothing is written, nothing would be absorbed.
+  if (committer_.read_only() || committer_.on_read_only_fs()) return OkStatus();
   std::set<std::string> dirs;
   for (const DirEntry& e : entries) {
     if (e.type == FileType::kDirectory && !storage::IsReservedName(e.name) && storage::ValidateName(e.name).ok()) {
       dirs.insert(e.name);
     }
   }
-  std::set<std::string> names = MarkerNames(folder);
+  std::set<std::string> names = ReadFolderMarkerNames(fs_, layout_, folder);
   bool absorbed = false;
   for (const std::string& name : names) {
     if (dirs.count(name)) continue;
@@ -97,7 +96,7 @@ Status FolderMarkers::Reconcile(const std::string& folder, const std::vector<Dir
     FOLIO_RETURN_IF_ERROR(vanished_.Absorb(*id));
     absorbed = true;
   }
-  if (absorbed) names = MarkerNames(folder);
+  if (absorbed) names = ReadFolderMarkerNames(fs_, layout_, folder);
   RemoveStale(folder, names, dirs);
   return AddMissing(folder, names, dirs);
 }

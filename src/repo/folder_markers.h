@@ -29,6 +29,10 @@ class Vanished;
 std::optional<std::string> ReadFolderMarker(Fs& fs, const storage::RepoLayout& layout,
                                             const std::string& folder_path);
 
+// The names in the markers directory of the folder at `folder` (none when it does not
+// exist or cannot be read: fsck's to tell).
+std::set<std::string> ReadFolderMarkerNames(Fs& fs, const storage::RepoLayout& layout, const std::string& folder);
+
 // Stages the marker of the folder at `folder_path` (not the root), holding `id`, with
 // the directories it needs; it replaces a marker of that name. Staged last among a
 // folder's files, so that a reader never finds a marker before its folder. Nothing when
@@ -44,7 +48,8 @@ Status StageFolderMarker(storage::ChangeSet& change, Staging& staging, const std
 Status StageFolderMarkerRemoval(storage::ChangeSet& change, Fs& fs, const storage::RepoLayout& layout,
                                 const std::string& folder_path, const std::string& only_id = "");
 
-// What a listing makes of the markers of the folder it reads afresh.
+// What the Reconciler (repo/reconciler.h) makes of the markers of a folder whose listing,
+// read afresh, found them to differ from its subfolders (Listings::List notes it).
 class FolderMarkers {
  public:
   FolderMarkers(Fs& fs, const storage::RepoLayout& layout, RecordReader& records, Locator& locator,
@@ -65,14 +70,12 @@ class FolderMarkers {
   //   another place (moved here by hand) is taken in by Vanished::Absorb instead.
   // The stale markers' removal and the new markers are bookkeeping that a listing does
   // not need: their failure (a full disk) is left for the next listing. Nothing at all
-  // on a read-only repository (nothing is written, and nothing would be absorbed), nor
-  // inside a staging of the repository's committer (a listing by a writer): the next
-  // listing outside one does it. Errors: kStorage from Vanished::Absorb.
+  // on a read-only repository (nothing is written, and nothing would be absorbed).
+  // Requires: no staging or lookup runs on the calling thread. Errors: kStorage from
+  // Vanished::Absorb.
   Status Reconcile(const std::string& folder, const std::vector<DirEntry>& entries);
 
  private:
-  // The names in the folder's markers directory (none when it does not exist).
-  std::set<std::string> MarkerNames(const std::string& folder);
   void RemoveStale(const std::string& folder, const std::set<std::string>& names,
                    const std::set<std::string>& dirs);
   Status AddMissing(const std::string& folder, const std::set<std::string>& names,

@@ -8,12 +8,13 @@
 #include "folio/cmis_ids.h"
 #include "folio/repository.h"
 #include "repo/adopted_docs.h"
-#include "repo/adopter.h"
 #include "repo/folder_markers.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
+#include "repo/seen_edits.h"
 #include "storage/datetime.h"
 #include "storage/json_access.h"
+#include "storage/lookup_scope.h"
 #include "storage/name_rules.h"
 
 namespace folio::repo {
@@ -25,6 +26,7 @@ constexpr size_t kMaxLoggedDamage = 4096;
 }  // namespace
 
 Result<std::shared_ptr<const Listing>> Listings::List(const std::string& folder) {
+  const storage::LookupScope lookup;
   FOLIO_ASSIGN_OR_RETURN(FileStat dir_st, fs_.Stat(layout_.Dir(folder)));
   int64_t items_mtime = 0;
   auto items_st = fs_.Stat(layout_.ItemsDir(folder));
@@ -42,8 +44,7 @@ Result<std::shared_ptr<const Listing>> Listings::List(const std::string& folder)
   listing->dir_inode = dir_st.inode;
   listing->items_mtime_ns = items_mtime;
   FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, fs_.List(layout_.Dir(folder)));
-  FOLIO_RETURN_IF_ERROR(AbsorbRemovals(folder, entries));
-  FOLIO_RETURN_IF_ERROR(markers_.Reconcile(folder, entries));
+  FOLIO_ASSIGN_OR_RETURN(const bool seen, SeeHandEdits(folder, entries));
   for (DirEntry& e : entries) {
     // Metadata, temp files, symlinks and special files are not objects.
     if (storage::IsReservedName(e.name) || !storage::ValidateName(e.name).ok()) continue;
@@ -65,7 +66,8 @@ Result<std::shared_ptr<const Listing>> Listings::List(const std::string& folder)
             [](const ListedChild& a, const ListedChild& b) { return a.name < b.name; });
   // A directory changed within the clock's granularity may change again unseen.
   listing->racy = storage::IsRacy(dir_st.mtime_ns) || storage::IsRacy(items_mtime);
-  {
+  // One that met hand edits is read again once they are reconciled.
+  if (!seen) {
     std::lock_guard<std::mutex> lock(mu_);
     if (cache_.size() >= kMaxCachedListings) cache_.clear();
     cache_[folder] = listing;
@@ -73,26 +75,79 @@ Result<std::shared_ptr<const Listing>> Listings::List(const std::string& folder)
   return std::shared_ptr<const Listing>(listing);
 }
 
-Status Listings::AbsorbRemovals(const std::string& folder, const std::vector<DirEntry>& entries) {
+Result<bool> Listings::SeeHandEdits(const std::string& folder, const std::vector<DirEntry>& entries) {
   std::set<std::string_view> files;
+  std::set<std::string> dirs;
   for (const DirEntry& e : entries) {
-    if (e.type != FileType::kDirectory) files.insert(e.name);
+    if (e.type != FileType::kDirectory) {
+      files.insert(e.name);
+    } else if (!storage::IsReservedName(e.name) && storage::ValidateName(e.name).ok()) {
+      dirs.insert(e.name);
+    }
   }
+  bool seen = false;
+  std::set<std::string> series;
+  auto series_dirs = fs_.List(layout_.DocsDir(folder));
+  if (!series_dirs.ok() && !series_dirs.status().Is(std::errc::no_such_file_or_directory)) {
+    return series_dirs.status();
+  }
+  for (DirEntry& e : series_dirs.ok() ? *series_dirs : std::vector<DirEntry>()) {
+    if (!storage::IsTempName(e.name)) series.insert(std::move(e.name));
+  }
+  // Documents whose file is gone: series, and adopted documents (docs/STORAGE.md §4.1).
   std::vector<std::string> removed;
-  auto series = fs_.List(layout_.DocsDir(folder));
-  if (!series.ok() && !series.status().Is(std::errc::no_such_file_or_directory)) return series.status();
-  for (const DirEntry& s : series.ok() ? *series : std::vector<DirEntry>()) {
-    if (!storage::IsTempName(s.name) && files.count(s.name) == 0) removed.push_back(s.name);
+  for (const std::string& name : series) {
+    if (files.count(name) == 0) removed.push_back(name);
   }
-  // Adopted documents (docs/STORAGE.md §4.1) whose file is gone.
   FOLIO_ASSIGN_OR_RETURN(auto adopted, adopted_.AllAt(folder));
   for (const auto& [name, doc] : adopted) {
     if (files.count(name) == 0) removed.push_back(name);
   }
-  return adopter_.AbsorbHandRemovals(folder, removed);
+  if (!removed.empty()) {
+    FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kRemovals, folder, std::move(removed), ""}));
+    seen = seen || SeenEdits::Keeps(Sighting::Kind::kRemovals);
+  }
+  // Files added by hand, all of them at once: adopted before any child is built, so a
+  // page is built once (in name order: the adoption's batches follow it).
+  std::vector<std::string> added;
+  for (const DirEntry& e : entries) {
+    if (e.type != FileType::kFile || series.count(e.name) > 0 || adopted.count(e.name) > 0) continue;
+    if (storage::IsReservedName(e.name) || !storage::ValidateName(e.name).ok()) continue;
+    added.push_back(e.name);
+  }
+  if (!added.empty()) {
+    std::sort(added.begin(), added.end());
+    Status s = SeenEdits::Record({Sighting::Kind::kAdoptDocuments, folder, std::move(added), ""});
+    // Adoption that failed (a full disk, a read-only process out of memory for it) is
+    // said by each child it leaves out; the listing goes on.
+    if (IsReconcileFirst(s)) return s;
+    seen = seen || SeenEdits::Keeps(Sighting::Kind::kAdoptDocuments);
+  }
+  // Subfolders against their markers (repo/folder_markers.h).
+  const std::set<std::string> markers = ReadFolderMarkerNames(fs_, layout_, folder);
+  bool markers_differ = false;
+  for (const std::string& name : markers) {
+    if (dirs.count(name) == 0) markers_differ = true;  // removed or moved by hand
+  }
+  for (const std::string& name : dirs) {
+    const std::string path = storage::JoinPath(folder, name);
+    if (!Exists(fs_, layout_.FolderFile(path))) {
+      // Made by hand (also where a folder was, rm -r then mkdir: its marker stayed).
+      FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kAdoptFolder, path, {}, ""}));
+      seen = seen || SeenEdits::Keeps(Sighting::Kind::kAdoptFolder);
+    } else if (markers.count(name) == 0) {
+      markers_differ = true;  // written before markers, or moved here by hand
+    }
+  }
+  if (markers_differ) {
+    FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kMarkers, folder, {}, ""}));
+    seen = seen || SeenEdits::Keeps(Sighting::Kind::kMarkers);
+  }
+  return seen;
 }
 
 Status Listings::CheckNameFree(const std::string& folder, const std::string& name) {
+  const storage::LookupScope lookup;
   FOLIO_RETURN_IF_ERROR(storage::ValidateName(name));
   FOLIO_RETURN_IF_ERROR(storage::ValidatePathLength(folder, name));
   for (const std::string& path : {layout_.Child(folder, name), layout_.SeriesDir(folder, name),
@@ -107,6 +162,7 @@ Status Listings::CheckNameFree(const std::string& folder, const std::string& nam
 }
 
 Status Listings::CheckTreeFits(const std::string& folder, const std::string& to_folder, const std::string& name) {
+  const storage::LookupScope lookup;
   const std::string to = storage::JoinPath(to_folder, name);
   if (to.size() <= folder.size()) return OkStatus();  // nothing below it gets longer
   // The longest path below it, "/" included: one directory listing per folder.
@@ -131,6 +187,7 @@ Status Listings::CheckTreeFits(const std::string& folder, const std::string& to_
 }
 
 Result<ObjectData> Listings::BuildChild(const std::string& folder, const ListedChild& c) {
+  const storage::LookupScope lookup;
   const Repository::ReadOnce read_once;
   Target t;
   if (c.base == BaseType::kFolder) {

@@ -1,6 +1,9 @@
 // A folder's children. The sorted list of names is cached per folder and validated on
 // every use by the directory's inode and mtime (and those of its items directory), so a
 // page from a folder of 100,000 documents costs about what one from 1,000 does.
+// A listing never writes (Rule R1, docs/STORAGE.md §10: it runs under a
+// storage::LookupScope): what it finds made or removed by hand it records
+// (repo/seen_edits.h), before any child is built.
 #pragma once
 
 #include <map>
@@ -18,9 +21,6 @@
 namespace folio::repo {
 
 class AdoptedDocs;
-
-class Adopter;
-class FolderMarkers;
 class Locator;
 class ObjectBuilder;
 
@@ -40,19 +40,20 @@ struct Listing {
 
 class Listings {
  public:
-  Listings(Fs& fs, const storage::RepoLayout& layout, Locator& locator, AdoptedDocs& adopted, Adopter& adopter,
-           ObjectBuilder& builder, FolderMarkers& markers)
-      : fs_(fs), layout_(layout), locator_(locator), adopted_(adopted), adopter_(adopter), builder_(builder),
-        markers_(markers) {}
+  Listings(Fs& fs, const storage::RepoLayout& layout, Locator& locator, AdoptedDocs& adopted, ObjectBuilder& builder)
+      : fs_(fs), layout_(layout), locator_(locator), adopted_(adopted), builder_(builder) {}
 
   // The children of the folder at `folder` (repository-relative): what ls shows, less
   // metadata, temp files, symlinks and special files, plus the folder's items. A listing
-  // read afresh (not cached, or the directory changed) also finds the documents whose
-  // file was removed by hand and has their deletion recorded
-  // (Adopter::AbsorbHandRemovals), and compares the subfolders with their markers
-  // (FolderMarkers::Reconcile): a subfolder removed or moved by hand, also while no
-  // Folio ran, is taken in. Two more directory reads, only when the folder changed.
-  // Errors: kStorage (kObjectNotFound-like causes as the filesystem gives them).
+  // read afresh (not cached, or the directory changed) also records (SeenEdits) the
+  // documents whose file was removed by hand (kRemovals), the files added by hand
+  // (kAdoptDocuments, all of them), the directories made by hand (kAdoptFolder), and the
+  // subfolders whose markers differ (kMarkers: one removed or moved by hand, also while
+  // no Folio ran, or one without its marker); such a listing is not kept. Three more
+  // directory reads and a stat per subfolder, only when the folder changed. Errors: kStorage (kObjectNotFound-like
+  // causes as the filesystem gives them); ReconcileFirst inside a staging that meets
+  // what is to adopt; the failure of reconciling a removal or the markers earlier in
+  // the request.
   Result<std::shared_ptr<const Listing>> List(const std::string& folder);
   // The child `child` of the folder at `folder` (a listing's entry), built (a document:
   // its latest version), for the listing alone: a document memoised already is used,
@@ -87,15 +88,13 @@ class Listings {
   const storage::RepoLayout& layout_;
   Locator& locator_;
   AdoptedDocs& adopted_;
-  Adopter& adopter_;
   ObjectBuilder& builder_;
-  FolderMarkers& markers_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<const Listing>> cache_;
   std::set<std::string> logged_damage_;  // guarded by mu_; bounded (kMaxLoggedDamage)
-  // Has the deletion of documents whose file is not among `entries` (the folder's
-  // directory as just read) recorded.
-  Status AbsorbRemovals(const std::string& folder, const std::vector<DirEntry>& entries);
+  // Records what `entries` (the folder's directory as just read) show made or removed
+  // by hand (see List); true when it recorded anything.
+  Result<bool> SeeHandEdits(const std::string& folder, const std::vector<DirEntry>& entries);
 };
 
 }  // namespace folio::repo

@@ -5,13 +5,12 @@
 
 #include "folio/repository.h"
 #include "repo/adopted_docs.h"
-#include "repo/adopter.h"
 #include "repo/folder_markers.h"
-#include "repo/vanished.h"
-#include "storage/committer.h"
+#include "repo/seen_edits.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
 #include "storage/json_access.h"
+#include "storage/lookup_scope.h"
 #include "storage/name_rules.h"
 
 namespace folio::repo {
@@ -102,7 +101,10 @@ Result<Loc> Locator::LocateAdopted(const std::string& series_id, int depth) {
   return loc;
 }
 
-Result<Loc> Locator::Locate(const std::string& base_id) { return LocateAt(base_id, 0); }
+Result<Loc> Locator::Locate(const std::string& base_id) {
+  const storage::LookupScope lookup;
+  return LocateAt(base_id, 0);
+}
 
 Result<Loc> Locator::LocateAt(const std::string& base_id, int depth) {
   if (depth > 256) return StorageError("index entries of '" + base_id + "' form a cycle or are nested too deep");
@@ -113,11 +115,21 @@ Result<Loc> Locator::LocateAt(const std::string& base_id, int depth) {
       if (auto loc = LocFromEntry(base_id, *entry); loc && Verify(*loc)) return *loc;
     }
   }
+  // An adopted document's id names the folder whose tables hold it, and it has no index
+  // entry until its first change, which gives it one and takes it out of the tables in
+  // one commit (docs/STORAGE.md §4.1): the tables are asked before the entry is looked
+  // for on disk, which spares a failing look per adopted document (a query page of
+  // them). Not found there (changed since, or its folder gone), the entry decides.
+  std::optional<Result<Loc>> adopted;
+  if (storage::AdoptedFolderOf(base_id)) {
+    adopted = LocateAdopted(base_id, depth);
+    if (adopted->ok()) return std::move(*adopted);
+  }
   auto entry_json = records_.Read(layout_.IndexEntry(base_id));
   if (!entry_json.ok()) {
     if (entry_json.status().Is(std::errc::no_such_file_or_directory)) {
       // Not indexed: an adopted document's id names the folder whose tables hold it.
-      if (storage::AdoptedFolderOf(base_id)) return LocateAdopted(base_id, depth);
+      if (adopted) return std::move(*adopted);
       return NotFoundId(base_id);
     }
     return entry_json.status();
@@ -148,32 +160,32 @@ Result<Loc> Locator::LocateAt(const std::string& base_id, int depth) {
 }
 
 Result<Loc> Locator::LocateFolder(const std::string& id) {
+  const storage::LookupScope lookup;
   FOLIO_ASSIGN_OR_RETURN(Target t, ResolveId(id));
   if (t.loc.base != BaseType::kFolder) return InvalidArgument("object '" + id + "' is not a folder");
   return t.loc;
 }
 
 Result<Target> Locator::ResolveId(const std::string& id) {
+  const storage::LookupScope lookup;
   auto parsed = storage::ParseObjectId(id);
   if (!parsed) return NotFoundId(id);
   auto loc = Locate(parsed->base);
   if (!loc.ok() && loc.status().kind() == ErrorKind::kObjectNotFound) {
     // A change in flight (another thread or process) may be moving it: wait for the
     // writers to finish, then look once more.
-    committer_.WaitForWriters();
+    wait_for_writers_();
     loc = Locate(parsed->base);
     if (!loc.ok() && loc.status().kind() == ErrorKind::kObjectNotFound &&
         Exists(fs_, layout_.IndexEntry(parsed->base))) {
       // Indexed but gone: removed or moved by hand with its folder (docs/STORAGE.md §9).
-      FOLIO_RETURN_IF_ERROR(vanished_->Absorb(parsed->base));
-      loc = Locate(parsed->base);
+      FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kVanished, "", {}, parsed->base}));
     } else if (!loc.ok() && loc.status().kind() == ErrorKind::kObjectNotFound) {
       // An adopted document's folder removed or moved by hand: its tables stay until
       // that is taken in (docs/STORAGE.md §4.1).
       auto folder_id = storage::AdoptedFolderOf(parsed->base);
       if (folder_id && Exists(fs_, layout_.IndexEntry(*folder_id)) && !Locate(*folder_id).ok()) {
-        FOLIO_RETURN_IF_ERROR(vanished_->Absorb(*folder_id));
-        loc = Locate(parsed->base);
+        FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kVanished, "", {}, *folder_id}));
       }
     }
   }
@@ -193,16 +205,18 @@ Result<Target> Locator::ResolveId(const std::string& id) {
 
 Result<Target> Locator::ResolveIdToChange(const std::string& id,
                                           const std::function<Status(const Target&)>& may_change) {
+  const storage::LookupScope lookup;
   FOLIO_ASSIGN_OR_RETURN(Target t, ResolveId(id));
   if (t.loc.adopted == nullptr) return t;
   if (may_change) FOLIO_RETURN_IF_ERROR(may_change(t));
   // Its first change: the document gets the files of any other first (docs/STORAGE.md
-  // §4.1), then is found as one.
-  FOLIO_RETURN_IF_ERROR(adopter_->Materialize(t.loc.folder, t.loc.name));
-  return ResolveId(id);
+  // §4.1), then is found as one, when the write runs again.
+  FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kMaterialize, t.loc.folder, {t.loc.name}, ""}));
+  return ReconcileFirst();
 }
 
 Result<Target> Locator::Relocate(const ObjectData& object) {
+  const storage::LookupScope lookup;
   Target t;
   t.loc.base = object.base;
   t.loc.id = object.base == BaseType::kDocument ? object.series_id : object.id;
@@ -225,6 +239,7 @@ Result<Target> Locator::Relocate(const ObjectData& object) {
 }
 
 Result<Target> Locator::ResolvePath(const std::string& path) {
+  const storage::LookupScope lookup;
   // Segments were percent-decoded by the caller; each must be a valid, non-reserved name.
   std::string clean;
   size_t start = 0;
@@ -272,14 +287,14 @@ Result<Target> Locator::ResolvePath(const std::string& path) {
     t.loc = Loc{BaseType::kItem, storage::StringOr(**item, "id", ""), parent, name};
     return t;
   }
-  // A document whose file was removed by hand: its deletion is recorded now
+  // A document whose file was removed by hand: its deletion is to be recorded
   // (docs/STORAGE.md §9).
   if (Exists(fs_, layout_.SeriesFile(parent, name))) {
-    FOLIO_RETURN_IF_ERROR(adopter_->AbsorbHandRemovals(parent, {name}));
+    FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kRemovals, parent, {name}, ""}));
   } else if (auto doc = adopted_.FindAt(parent, name); doc.ok() && *doc != nullptr) {
-    FOLIO_RETURN_IF_ERROR(adopter_->AbsorbHandRemovals(parent, {name}));
+    FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kRemovals, parent, {name}, ""}));
   }
-  FOLIO_RETURN_IF_ERROR(AbsorbGoneAncestor(clean));
+  FOLIO_RETURN_IF_ERROR(SeeGoneAncestor(clean));
   return ObjectNotFound("no object at path '" + shown + "'");
 }
 
@@ -317,25 +332,25 @@ void Locator::RememberDocumentAt(const std::string& visible, const FileStat& st)
 }
 
 Result<Target> Locator::DocumentTarget(const std::string& folder, const std::string& name) {
+  const storage::LookupScope lookup;
   const std::string series_path = layout_.SeriesFile(folder, name);
   auto json = records_.Read(series_path);
   if (!json.ok() && json.status().Is(std::errc::no_such_file_or_directory)) {
     // Adopted already (docs/STORAGE.md §4.1), or found now: a file added by hand.
     FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, adopted_.FindAt(folder, name));
     if (doc == nullptr) {
-      FOLIO_RETURN_IF_ERROR(adopter_->AdoptDocument(folder, name));
-      json = records_.Read(series_path);
-      if (!json.ok() && json.status().Is(std::errc::no_such_file_or_directory)) {
-        FOLIO_ASSIGN_OR_RETURN(doc, adopted_.FindAt(folder, name));
-        if (doc == nullptr) return ObjectNotFound("no document at path '/" + storage::JoinPath(folder, name) + "'");
+      if (Exists(fs_, layout_.SeriesDir(folder, name))) {
+        // Metadata without its series.json: damaged, not hand-added.
+        return StorageError("document '/" + storage::JoinPath(folder, name) +
+                            "' has a series directory without series.json; run folio fsck --repair");
       }
+      FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kAdoptDocument, folder, {name}, ""}));
+      return ObjectNotFound("no document at path '/" + storage::JoinPath(folder, name) + "'");
     }
-    if (doc != nullptr) {
-      Target t;
-      t.loc = Loc{BaseType::kDocument, "", folder, name};
-      SetAdopted(t.loc, doc);
-      return t;
-    }
+    Target t;
+    t.loc = Loc{BaseType::kDocument, "", folder, name};
+    SetAdopted(t.loc, doc);
+    return t;
   }
   if (!json.ok()) return json.status();
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> series, records_.DecodeSeries(*json, series_path));
@@ -346,32 +361,47 @@ Result<Target> Locator::DocumentTarget(const std::string& folder, const std::str
   return t;
 }
 
-Status Locator::AbsorbGoneFolder(const std::string& folder_path) {
+std::optional<std::string> Locator::GoneFolderId(const std::string& folder_path) {
+  const storage::LookupScope lookup;
   // Its marker in its parent names it (repo/folder_markers.h); a folder of data written
   // before markers is known only if this process read its record.
   std::string id = ReadFolderMarker(fs_, layout_, folder_path).value_or("");
   if (id.empty()) {
     if (auto known = records_.Peek(layout_.FolderFile(folder_path))) id = storage::StringOr(*known, "id", "");
   }
-  return id.empty() ? OkStatus() : vanished_->Absorb(id);
+  if (id.empty()) return std::nullopt;
+  return id;
 }
 
-Status Locator::AbsorbGoneAncestor(const std::string& path) {
+Status Locator::SeeGoneFolder(const std::string& folder_path) {
+  auto id = GoneFolderId(folder_path);
+  return id ? SeenEdits::Record({Sighting::Kind::kVanished, "", {}, *id}) : OkStatus();
+}
+
+Status Locator::SeeGoneAncestor(const std::string& path) {
   // The highest gone folder on the way (`path` itself included): one Stat per level
   // for a path never seen, and a sweep only for a folder this process knew.
   for (std::string folder = path; !folder.empty(); folder = storage::ParentPath(folder)) {
     auto st = fs_.Stat(layout_.Dir(folder));
     if (st.ok() || !st.status().Is(std::errc::no_such_file_or_directory)) break;
-    if (Exists(fs_, layout_.Dir(storage::ParentPath(folder)))) return AbsorbGoneFolder(folder);
+    if (Exists(fs_, layout_.Dir(storage::ParentPath(folder)))) return SeeGoneFolder(folder);
   }
   return OkStatus();
 }
 
 Result<std::string> Locator::FolderIdAt(const std::string& folder_path) {
+  const storage::LookupScope lookup;
   auto id = records_.FolderId(folder_path);
   if (!id.ok() && id.status().Is(std::errc::no_such_file_or_directory)) {
-    FOLIO_RETURN_IF_ERROR(adopter_->AdoptFolder(folder_path));
-    id = records_.FolderId(folder_path);
+    // A directory made by hand (or gone): to adopt, if it is a directory.
+    auto st = fs_.Stat(layout_.Dir(folder_path));
+    if (st.ok() && st->type == FileType::kDirectory) {
+      FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kAdoptFolder, folder_path, {}, ""}));
+      // Not a folder yet, as far as this read goes (the next one finds it adopted).
+      if (SeenEdits::Keeps(Sighting::Kind::kAdoptFolder)) {
+        return ObjectNotFound("no folder at path '/" + folder_path + "' yet: made by hand, not adopted");
+      }
+    }
   }
   return id;
 }

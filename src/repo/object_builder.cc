@@ -7,18 +7,20 @@
 #include <spdlog/spdlog.h>
 
 #include "folio/cmis_ids.h"
-#include "repo/adopter.h"
+#include "repo/seen_edits.h"
+#include "repo/adopted_docs.h"
 #include "repo/locator.h"
-#include "repo/properties.h"
-#include "repo/secondary_types.h"
+#include "repo/types/properties.h"
+#include "repo/types/secondary_types.h"
 #include "repo/staging.h"
-#include "repo/version_reuse.h"
-#include "repo/version_label.h"
+#include "repo/versions/version_reuse.h"
+#include "repo/versions/version_label.h"
 #include "repo/versions/version_files.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
 #include "storage/json_access.h"
 #include "storage/json_file.h"
+#include "storage/lookup_scope.h"
 
 namespace folio::repo {
 
@@ -95,6 +97,7 @@ void AppendCustom(Json& p, const Json& mem) {
 }  // namespace
 
 Result<ObjectData> ObjectBuilder::Build(const Target& t) {
+  const storage::LookupScope lookup;
   switch (t.loc.base) {
     case BaseType::kFolder: return BuildFolder(t.loc);
     case BaseType::kItem: return BuildItem(t.loc);
@@ -108,6 +111,7 @@ Result<ObjectData> ObjectBuilder::Build(const Target& t) {
 }
 
 Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildShared(const Target& t) {
+  const storage::LookupScope lookup;
   if (t.loc.base != BaseType::kDocument) {
     FOLIO_ASSIGN_OR_RETURN(ObjectData o, Build(t));
     return std::shared_ptr<const ObjectData>(std::make_shared<ObjectData>(std::move(o)));
@@ -128,7 +132,7 @@ Result<ObjectData> ObjectBuilder::BuildFromRecord(const std::string& path, BaseT
   FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(path));
   const std::string type_id = StoredTypeId(rec.properties, base);
   FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
-  mem = SecondaryStoredToMemory(types_, StoredToMemory(*type, rec.properties));
+  mem = types::SecondaryStoredToMemory(types_, types::StoredToMemory(*type, rec.properties));
   ObjectData o;
   o.id = rec.id;
   o.base = base;
@@ -140,6 +144,7 @@ Result<ObjectData> ObjectBuilder::BuildFromRecord(const std::string& path, BaseT
 }
 
 Result<ObjectData> ObjectBuilder::BuildFolder(const Loc& loc) {
+  const storage::LookupScope lookup;
   Json mem;
   const std::string name = loc.folder.empty() ? "" : storage::BaseName(loc.folder);
   FOLIO_ASSIGN_OR_RETURN(ObjectData o, BuildFromRecord(layout_.FolderFile(loc.folder), BaseType::kFolder, name, mem));
@@ -155,6 +160,7 @@ Result<ObjectData> ObjectBuilder::BuildFolder(const Loc& loc) {
 }
 
 Result<ObjectData> ObjectBuilder::BuildItem(const Loc& loc) {
+  const storage::LookupScope lookup;
   Json mem;
   FOLIO_ASSIGN_OR_RETURN(ObjectData o,
                          BuildFromRecord(layout_.ItemFile(loc.folder, loc.name), BaseType::kItem, loc.name, mem));
@@ -165,6 +171,7 @@ Result<ObjectData> ObjectBuilder::BuildItem(const Loc& loc) {
 }
 
 Result<ObjectData> ObjectBuilder::BuildRelationship(const Loc& loc) {
+  const storage::LookupScope lookup;
   Json mem;
   FOLIO_ASSIGN_OR_RETURN(ObjectData o,
                          BuildFromRecord(layout_.RelationshipFile(loc.id), BaseType::kRelationship, "", mem));
@@ -178,6 +185,7 @@ Result<ObjectData> ObjectBuilder::BuildRelationship(const Loc& loc) {
 
 Result<ObjectData> ObjectBuilder::BuildDocument(const Loc& loc, const SeriesRecord& series,
                                                 std::optional<std::string> label, bool pwc) {
+  const storage::LookupScope lookup;
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> o,
                          BuildDocumentImpl(loc, series, std::move(label), pwc, nullptr));
   return TakeOrCopy(std::move(o));
@@ -187,6 +195,7 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentShared(con
                                                                              const SeriesRecord& series,
                                                                              std::optional<std::string> label,
                                                                              bool pwc) {
+  const storage::LookupScope lookup;
   return BuildDocumentImpl(loc, series, std::move(label), pwc, nullptr);
 }
 
@@ -194,13 +203,9 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
                                                                            const SeriesRecord& series_in,
                                                                            std::optional<std::string> label,
                                                                            bool pwc, const SeriesHints* hints) {
-  // A copy only when a hand edit was absorbed: for a series of 10,000 versions a copy
-  // per version would make getAllVersions quadratic.
-  SeriesRecord absorbed_series;
-  bool absorbed = false;
   // An adopted document (docs/STORAGE.md §4.1): its version 1.0 is its table's entry.
   std::shared_ptr<const AdoptedDoc> adopted = loc.adopted;
-  if (!pwc && !series_in.versions.empty() && (!label || *label == LatestLabel(series_in))) {
+  if (!pwc && !series_in.versions.empty() && (!label || *label == versions::LatestLabel(series_in))) {
     // An edit by hand of the document's file becomes the latest version's content.
     // Metadata only, compared with what Folio wrote: the cheap, unconfined stat is
     // enough (absorbing an edit reads the file through the confined Open).
@@ -208,43 +213,28 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
     if (st.ok() && st->type == FileType::kFile &&
         (st->size != series_in.file_size || st->mtime_ns != series_in.file_mtime_ns ||
          (series_in.file_inode != 0 && st->inode != series_in.file_inode))) {
-      // Taking the edit in is a change of its own: when the disk fails it, the object
-      // is built as its records say (the next read tries again), so that the answer
-      // of a write that is done never says it failed.
-      const auto unrecorded = [&](const Status& s) {
-        // (Out of memory for a read-only process's adoptions: refused, as every read of it.)
-        if (s.kind() != ErrorKind::kStorage || s.Is(std::errc::not_enough_memory)) return false;
+      // Taking the edit in is a change of its own (docs/STORAGE.md §9), which this read
+      // only records: the object is built as its records say, and the request's facade
+      // has the edit taken in and reads again. When the disk failed that, the object is
+      // built as its records say (the next read tries again), so that the answer of a
+      // write that is done never says it failed.
+      const Sighting seen{adopted != nullptr ? Sighting::Kind::kAdoptedEdit : Sighting::Kind::kHandEdit, loc.folder,
+                          {loc.name}, ""};
+      Status s = SeenEdits::Record(seen);
+      // (Out of memory for a read-only process's adoptions: refused, as every read of it.)
+      if (!s.ok()) {
+        if (IsReconcileFirst(s) || s.kind() != ErrorKind::kStorage || s.Is(std::errc::not_enough_memory)) return s;
         spdlog::warn("the hand edit of '{}' is not taken in yet: {}", storage::JoinPath(loc.folder, loc.name),
                      s.message());
-        return true;
-      };
-      if (adopted != nullptr) {
-        auto now = adopter_.AbsorbAdoptedEdit(loc.folder, loc.name);
-        if (!now.ok() && !unrecorded(now.status())) return now.status();
-        if (now.ok()) {
-          if (*now == nullptr) {
-            return ObjectNotFound("document '" + storage::JoinPath(loc.folder, loc.name) + "' was removed from disk");
-          }
-          adopted = *now;
-          absorbed_series = AdoptedSeries(adopted->entry);
-          absorbed = true;
-        }
-      } else {
-        auto now = adopter_.AbsorbHandEdit(loc.folder, loc.name);
-        if (!now.ok() && !unrecorded(now.status())) return now.status();
-        if (now.ok()) {
-          absorbed_series = std::move(*now);
-          absorbed = true;
-        }
       }
     } else if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) {
       // Removed by hand: the document is gone for a person running ls, so for us too;
-      // its deletion is recorded now (docs/STORAGE.md §9).
-      FOLIO_RETURN_IF_ERROR(adopter_.AbsorbHandRemovals(loc.folder, {loc.name}));
+      // its deletion is to be recorded (docs/STORAGE.md §9).
+      FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kRemovals, loc.folder, {loc.name}, ""}));
       return ObjectNotFound("document '" + storage::JoinPath(loc.folder, loc.name) + "' was removed from disk");
     }
   }
-  const SeriesRecord& series = absorbed ? absorbed_series : series_in;
+  const SeriesRecord& series = series_in;
   if (pwc && !series.checked_out) {
     return ObjectNotFound("no private working copy '" + storage::PwcId(series.series_id) +
                           "': the document is not checked out");
@@ -252,8 +242,8 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
   std::string the_label;
   if (!pwc) {
     if (series.versions.empty()) return ObjectNotFound("document '" + loc.name + "' has no version yet");
-    the_label = label ? *label : LatestLabel(series);
-    bool listed = (hints != nullptr && hints->labels_listed) || the_label == LatestLabel(series);
+    the_label = label ? *label : versions::LatestLabel(series);
+    bool listed = (hints != nullptr && hints->labels_listed) || the_label == versions::LatestLabel(series);
     if (!listed) {
       FOLIO_ASSIGN_OR_RETURN(listed, versions_.Lists(loc.folder, loc.name, series, the_label));
     }
@@ -280,7 +270,7 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
   // new object whenever a file changes) is the same document: reuse it.
   // Not for bulk reads (hints: getAllVersions): thousands of versions would only churn
   // the memo, copying each object in and clearing it again.
-  const bool memo = loc.record != nullptr && !absorbed && hints == nullptr;
+  const bool memo = loc.record != nullptr && hints == nullptr;
   const std::string memo_key = memo ? rec_path : std::string();
   if (memo) {
     std::lock_guard<std::mutex> lock(memo_mu_);
@@ -294,8 +284,8 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
   FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ObjectRecordFromJson(*rec_json, rec_path));
   const std::string type_id = StoredTypeId(rec.properties, BaseType::kDocument);
   FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
-  const DocContext context{&loc, &series, parent_id, LatestLabel(series),
-                           hints != nullptr ? hints->latest_major : LatestMajorLabel(series)};
+  const DocContext context{&loc, &series, parent_id, versions::LatestLabel(series),
+                           hints != nullptr ? hints->latest_major : versions::LatestMajorLabel(series)};
   std::shared_ptr<const ObjectData> o =
       std::make_shared<ObjectData>(AssembleDocument(context, the_label, pwc, type_id, *type, std::move(rec)));
   if (memo && t_read_once_depth == 0) {
@@ -319,7 +309,7 @@ std::string ObjectBuilder::SeriesStamp(const Loc& loc, const SeriesRecord& serie
     s.append(std::to_string(part.size())).append(":").append(part);
   };
   add(series.series_id);
-  add(LatestLabel(series));
+  add(versions::LatestLabel(series));
   add(latest_major);
   add(loc.folder);
   add(loc.name);
@@ -336,11 +326,12 @@ std::string ObjectBuilder::SeriesStamp(const Loc& loc, const SeriesRecord& serie
 
 Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& series, bool newest_first,
                                        const VersionVisitor& visit) {
-  const SeriesHints hints{LatestMajorLabel(series), /*labels_listed=*/true};
-  DocContext context{&loc, &series, "", LatestLabel(series), hints.latest_major};
+  const storage::LookupScope lookup;
+  const SeriesHints hints{versions::LatestMajorLabel(series), /*labels_listed=*/true};
+  DocContext context{&loc, &series, "", versions::LatestLabel(series), hints.latest_major};
   FOLIO_ASSIGN_OR_RETURN(context.parent_id, locator_.FolderIdAt(loc.folder));
   const std::string series_dir = layout_.SeriesDir(loc.folder, loc.name);
-  VersionReuse* reuse = VersionReuse::Current();
+  versions::VersionReuse* reuse = versions::VersionReuse::Current();
   const std::string series_stamp =
       reuse == nullptr ? std::string() : SeriesStamp(loc, series, context.parent_id, hints.latest_major);
   bool first = true;  // the first object handed is always built (version_reuse.h)
@@ -357,11 +348,11 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
   std::unique_ptr<Directory> dir;
   std::string file_name, path, bytes, stamp;
   // The types met in this call, by id: each looked at once (a stat of a custom one).
-  std::map<std::string, std::shared_ptr<const TypeDef>, std::less<>> types_seen;
-  const auto type_of = [&](const std::string& id) -> Result<std::shared_ptr<const TypeDef>> {
+  std::map<std::string, std::shared_ptr<const types::TypeDef>, std::less<>> types_seen;
+  const auto type_of = [&](const std::string& id) -> Result<std::shared_ptr<const types::TypeDef>> {
     auto it = types_seen.find(id);
     if (it != types_seen.end()) return it->second;
-    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const TypeDef> t, types_.Get(id));
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const types::TypeDef> t, types_.Get(id));
     types_seen.emplace(id, t);
     return t;
   };
@@ -421,9 +412,9 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
     FOLIO_ASSIGN_OR_RETURN(Json j, storage::ParseStoredJson(bytes, path));
     FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ObjectRecordFromJson(std::move(j), path));
     const std::string rec_type_id = StoredTypeId(rec.properties, BaseType::kDocument);
-    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const TypeDef> type, type_of(rec_type_id));
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const types::TypeDef> type, type_of(rec_type_id));
     if (reuse != nullptr && seen.inode != 0) {
-      std::vector<std::string> named = StoredSecondaryTypeIds(rec.properties);
+      std::vector<std::string> named = types::StoredSecondaryTypeIds(rec.properties);
       named.insert(named.begin(), rec_type_id);
       RememberRecordTypes(path, seen, std::move(named));
       // Read after the stat: should the file have changed in between, what is kept here
@@ -440,7 +431,7 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
     FOLIO_ASSIGN_OR_RETURN(ObjectData o, BuildDocument(loc, series, std::nullopt, true));
     return hand(std::move(o));
   };
-  // The archived labels (repo/version_list.h) one archive at a time.
+  // The archived labels (repo/versions/version_list.h) one archive at a time.
   const auto archive = [&](const VersionArchive& a, bool backwards) -> Status {
     FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> labels, versions_.ReadArchive(loc.folder, loc.name, series, a));
     if (backwards) std::reverse(labels.begin(), labels.end());
@@ -467,7 +458,7 @@ std::optional<std::vector<std::string>> ObjectBuilder::RecordTypes(const std::st
   return it->second.type_ids;
 }
 
-uint64_t ObjectBuilder::TypeSerial(const std::shared_ptr<const TypeDef>& type) {
+uint64_t ObjectBuilder::TypeSerial(const std::shared_ptr<const types::TypeDef>& type) {
   std::lock_guard<std::mutex> lock(memo_mu_);
   auto it = type_serials_.find(type.get());
   if (it != type_serials_.end()) return it->second.second;
@@ -487,10 +478,10 @@ void ObjectBuilder::RememberRecordTypes(const std::string& path, const FileStat&
 }
 
 ObjectData ObjectBuilder::AssembleDocument(const DocContext& c, const std::string& the_label, bool pwc,
-                                           const std::string& type_id, const TypeDef& type, ObjectRecord rec) {
+                                           const std::string& type_id, const types::TypeDef& type, ObjectRecord rec) {
   const Loc& loc = *c.loc;
   const SeriesRecord& series = *c.series;
-  Json mem = SecondaryStoredToMemory(types_, StoredToMemory(type, std::move(rec.properties)));
+  Json mem = types::SecondaryStoredToMemory(types_, types::StoredToMemory(type, std::move(rec.properties)));
 
   ObjectData o;
   o.id = pwc ? storage::PwcId(series.series_id) : storage::VersionId(series.series_id, the_label);

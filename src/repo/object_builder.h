@@ -1,6 +1,9 @@
 // Records -> ObjectData: the stored properties plus every derived one (ids, versioning
 // flags, content stream properties), under canonical CMIS ids. Documents built once
 // are remembered (by the very cached records they came from) and shared with callers.
+// Building never writes (Rule R1, docs/STORAGE.md §10: it runs under a
+// storage::LookupScope): an edit or removal by hand of a document's visible file is
+// recorded (repo/seen_edits.h) and the document built as its records say.
 #pragma once
 
 #include <functional>
@@ -19,21 +22,20 @@
 #include "repo/location.h"
 #include "repo/memo_sweep.h"
 #include "repo/record_reader.h"
-#include "repo/version_list.h"
-#include "repo/types.h"
+#include "repo/versions/version_list.h"
+#include "repo/types/types.h"
 
 namespace folio::repo {
 
-class Adopter;
 class Locator;
 
 class ObjectBuilder {
  public:
   // Keeps built documents up to `max_documents` (RepositoryCaches::documents).
-  ObjectBuilder(Fs& fs, const storage::RepoLayout& layout, RecordReader& records, VersionList& versions,
-                TypeRegistry& types, Locator& locator, Adopter& adopter,
+  ObjectBuilder(Fs& fs, const storage::RepoLayout& layout, RecordReader& records, versions::VersionList& versions,
+                types::TypeRegistry& types, Locator& locator,
                 size_t max_documents = RepositoryCaches{}.documents)
-      : fs_(fs), layout_(layout), records_(records), versions_(versions), types_(types), locator_(locator), adopter_(adopter),
+      : fs_(fs), layout_(layout), records_(records), versions_(versions), types_(types), locator_(locator),
         max_documents_(max_documents) {}
 
   // The object `t` names. Errors: kObjectNotFound when it is gone (a document whose
@@ -54,8 +56,8 @@ class ObjectBuilder {
                                                                 std::optional<std::string> label, bool pwc);
   // Every version of the document at `loc`, oldest first, then its working copy (or in
   // reverse, `newest_first`), each handed to `visit` as it is built and then dropped: a
-  // series of 10,000 versions is never held whole. With a VersionReuse installed on the
-  // calling thread (repo/version_reuse.h), an earlier version it holds an answer for is
+  // series of 10,000 versions is never held whole. With a versions::VersionReuse installed on the
+  // calling thread (repo/versions/version_reuse.h), an earlier version it holds an answer for is
   // handed as its stand-in, neither read nor built; its stamp costs a stat of its
   // record. Stops at the first error.
   using VersionVisitor = std::function<Status(ObjectData&&)>;
@@ -86,7 +88,7 @@ class ObjectBuilder {
                                                               const SeriesHints* hints);
   // The one place that makes a document's properties, however its record was read.
   ObjectData AssembleDocument(const DocContext& c, const std::string& label, bool pwc, const std::string& type_id,
-                              const TypeDef& type, ObjectRecord rec);
+                              const types::TypeDef& type, ObjectRecord rec);
   // The part of a version's stamp its series gives: what AssembleDocument takes from
   // beside the record.
   static std::string SeriesStamp(const Loc& loc, const SeriesRecord& series, const std::string& parent_id,
@@ -97,17 +99,16 @@ class ObjectBuilder {
   void RememberRecordTypes(const std::string& path, const FileStat& st, std::vector<std::string> type_ids);
   // A number for the build `type` of a type definition that no other build gets in this
   // process: the definition is held while the number is in use (guarded by memo_mu_).
-  uint64_t TypeSerial(const std::shared_ptr<const TypeDef>& type);
+  uint64_t TypeSerial(const std::shared_ptr<const types::TypeDef>& type);
   Result<ObjectData> BuildFromRecord(const std::string& path, BaseType base, const std::string& name,
                                      storage::Json& mem);
 
   Fs& fs_;
   const storage::RepoLayout& layout_;
   RecordReader& records_;
-  VersionList& versions_;
-  TypeRegistry& types_;
+  versions::VersionList& versions_;
+  types::TypeRegistry& types_;
   Locator& locator_;
-  Adopter& adopter_;
 
   // Documents as last built, by record path; valid only while built from the same
   // cached series record, version record and type, under the same parent id. The
@@ -121,7 +122,7 @@ class ObjectBuilder {
     // this built document's while its table's decoding lives (`adopted`).
     std::shared_ptr<const storage::Json> made;
     std::weak_ptr<const AdoptedDoc> adopted;
-    std::shared_ptr<const TypeDef> type;
+    std::shared_ptr<const types::TypeDef> type;
     std::string parent_id;
     std::shared_ptr<const ObjectData> obj;
   };
@@ -141,7 +142,7 @@ class ObjectBuilder {
   // while its number is in use); forgotten all at once past kMaxTypeSerials, the next
   // numbers new ones.
   static constexpr size_t kMaxTypeSerials = 1024;
-  std::unordered_map<const TypeDef*, std::pair<std::shared_ptr<const TypeDef>, uint64_t>> type_serials_;
+  std::unordered_map<const types::TypeDef*, std::pair<std::shared_ptr<const types::TypeDef>, uint64_t>> type_serials_;
   uint64_t next_type_serial_ = 1;
 };
 

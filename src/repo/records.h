@@ -29,7 +29,7 @@ struct CheckOutRecord {
 };
 
 // One archive of older version labels, as series.json describes it (docs/STORAGE.md
-// §4, repo/version_list.h): the file "versions-<number>.json" in the series directory
+// §4, repo/versions/version_list.h): the file "versions-<number>.json" in the series directory
 // lists `count` labels from `first` to `last`, oldest first.
 struct VersionArchive {
   uint64_t number = 0;

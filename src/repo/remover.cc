@@ -13,8 +13,8 @@
 #include "repo/object_builder.h"
 #include "repo/record_reader.h"
 #include "repo/staging.h"
-#include "repo/version_list.h"
-#include "repo/versioning.h"
+#include "repo/versions/version_list.h"
+#include "repo/versions/versioning.h"
 #include "repo/write_check.h"
 #include "storage/committer.h"
 #include "storage/id_index.h"
@@ -78,7 +78,7 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
       case BaseType::kDocument: break;
     }
     FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(loc.folder, loc.name));
-    const bool whole = all_versions || !t.label || VersionCount(series) <= 1;
+    const bool whole = all_versions || !t.label || versions::VersionCount(series) <= 1;
     std::string type_id = cmis::kDocument;
     std::vector<Ace> acl;  // the document's, as its latest version has it
     if (auto latest = records_.ReadDocumentRecord(loc.folder, loc.name, series); latest.ok()) {
@@ -96,7 +96,7 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
       return OkStatus();
     }
     const std::string label = *t.label;
-    const bool was_latest = label == LatestLabel(series);
+    const bool was_latest = label == versions::LatestLabel(series);
     if (series.checked_out && series.checked_out->from == label) {
       return folio::Versioning("version " + label + " of '" + loc.name + "' is the base of the working copy held by " +
                         series.checked_out->by + "; check it in or cancel it first");
@@ -130,7 +130,7 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
     }
     if (was_latest) {
       // The version before becomes the latest: the visible file holds its content.
-      const std::string now_latest = LatestLabel(series);
+      const std::string now_latest = versions::LatestLabel(series);
       FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec,
                              records_.ReadRecord(layout_.VersionProps(loc.folder, loc.name, now_latest)));
       std::string source;

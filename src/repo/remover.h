@@ -22,18 +22,20 @@ class Listings;
 class Locator;
 class ObjectBuilder;
 class RecordReader;
-class VersionList;
 class Staging;
-class Versioning;
 namespace changes {
 class Relocation;
 }
+namespace versions {
+class VersionList;
+class Versioning;
+}  // namespace versions
 
 class Remover {
  public:
   Remover(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator,
-          Listings& listings, RecordReader& records, VersionList& versions, AdoptedDocs& adopted, Staging& staging, Versioning& versioning,
-          changes::Relocation& relocation, ObjectBuilder& builder)
+          Listings& listings, RecordReader& records, versions::VersionList& versions, AdoptedDocs& adopted,
+          Staging& staging, versions::Versioning& versioning, changes::Relocation& relocation, ObjectBuilder& builder)
       : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
         versions_(versions), adopted_(adopted), staging_(staging), versioning_(versioning), relocation_(relocation),
         builder_(builder) {}
@@ -69,10 +71,10 @@ class Remover {
   Locator& locator_;
   Listings& listings_;
   RecordReader& records_;
-  VersionList& versions_;
+  versions::VersionList& versions_;
   AdoptedDocs& adopted_;
   Staging& staging_;
-  Versioning& versioning_;
+  versions::Versioning& versioning_;
   changes::Relocation& relocation_;
   ObjectBuilder& builder_;
 };

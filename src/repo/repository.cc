@@ -19,15 +19,26 @@ namespace {
 // gone that the record it read first still names (a working copy removed by a check-in).
 // Such a read waits for the changes in flight and is made once more, now against a
 // consistent state; what is then missing is really missing.
+// Hand edits its lookups met are reconciled first, then it is read again (Rule R1,
+// repo/reconciler.h).
 template <typename F>
 auto ReadConsistently(repo::Engine& e, F&& f) -> decltype(f()) {
-  auto r = f();
-  if (r.ok() || r.status().kind() != ErrorKind::kStorage || !r.status().Is(std::errc::no_such_file_or_directory)) {
-    return r;
-  }
-  e.committer.WaitForWriters();
-  storage::LookOnce::ForgetAll();  // look again at what the first attempt saw
-  return f();
+  return e.reconciler.Reconciled(repo::Reconciler::Mode::kRead, [&]() -> decltype(f()) {
+    auto r = f();
+    if (r.ok() || r.status().kind() != ErrorKind::kStorage || !r.status().Is(std::errc::no_such_file_or_directory)) {
+      return r;
+    }
+    e.committer.WaitForWriters();
+    storage::LookOnce::ForgetAll();  // look again at what the first attempt saw
+    return f();
+  });
+}
+
+// A write: hand edits its lookups met are reconciled, before it is staged again when
+// it failed for them (a failed write changed nothing), else after it.
+template <typename F>
+auto Write(repo::Engine& e, F&& f) -> decltype(f()) {
+  return e.reconciler.Reconciled(repo::Reconciler::Mode::kWrite, std::forward<F>(f));
 }
 
 }  // namespace
@@ -171,7 +182,8 @@ Result<std::unique_ptr<ChildrenCursor>> Repository::OpenChildren(const std::stri
 
 Result<uint64_t> Repository::VisitDescendants(const std::string& folder_id, const TreeRequest& request,
                                               TreeVisitor& visitor) {
-  return engine_->tree.Visit(folder_id, request, visitor);
+  return engine_->reconciler.Reconciled(repo::Reconciler::Mode::kStream,
+                                        [&] { return engine_->tree.Visit(folder_id, request, visitor); });
 }
 
 Result<std::vector<ObjectData>> Repository::GetParents(const std::string& id) {
@@ -226,8 +238,10 @@ Result<ContentStream> Repository::OpenContent(const ObjectData& o) {
   if (gone) {
     // Moved or changed since the object was built: look it up again.
     engine_->committer.WaitForWriters();
-    FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolveId(o.id));
-    FOLIO_ASSIGN_OR_RETURN(ObjectData fresh, engine_->builder.Build(t));
+    FOLIO_ASSIGN_OR_RETURN(ObjectData fresh, ReadConsistently(*engine_, [&]() -> Result<ObjectData> {
+                             FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolveId(o.id));
+                             return engine_->builder.Build(t);
+                           }));
     if (!fresh.content) return Constraint("document '" + fresh.name + "' has no content");
     s.info = *fresh.content;
     file = engine_->fs.Open(content_file(fresh));
@@ -277,76 +291,78 @@ Result<std::vector<ObjectData>> Repository::GetCheckedOut(const std::string& fol
 
 Result<ObjectData> Repository::CreateFolder(const std::string& parent_id, const NewObject& obj,
                                             const std::string& user, const WriteCheck& check) {
-  return engine_->creator.CreateFolder(parent_id, obj, user, check);
+  return Write(*engine_, [&] { return engine_->creator.CreateFolder(parent_id, obj, user, check); });
 }
 Result<ObjectData> Repository::CreateDocument(const std::string& parent_id, const NewObject& obj,
                                               const std::optional<ContentSource>& content, VersioningState state,
                                               const std::string& user, const WriteCheck& check) {
-  return engine_->creator.CreateDocument(parent_id, obj, content, state, user, check);
+  return Write(*engine_, [&] { return engine_->creator.CreateDocument(parent_id, obj, content, state, user, check); });
 }
 Result<ObjectData> Repository::CreateItem(const std::string& parent_id, const NewObject& obj,
                                           const std::string& user, const WriteCheck& check) {
-  return engine_->creator.CreateItem(parent_id, obj, user, check);
+  return Write(*engine_, [&] { return engine_->creator.CreateItem(parent_id, obj, user, check); });
 }
 Result<ObjectData> Repository::CreateRelationship(const NewObject& obj, const std::string& user,
                                                   const WriteCheck& check) {
-  return engine_->creator.CreateRelationship(obj, user, check);
+  return Write(*engine_, [&] { return engine_->creator.CreateRelationship(obj, user, check); });
 }
 Result<std::unique_ptr<Upload>> Repository::NewUpload() { return engine_->uploads.New(); }
 
 Result<ObjectData> Repository::SetAcl(const std::string& id, const std::vector<Ace>& acl, const WriteCheck& check) {
-  return engine_->updater.ChangeAcl(id, [&](const std::vector<Ace>&) { return acl; }, check);
+  return Write(*engine_, [&] { return engine_->updater.ChangeAcl(id, [&](const std::vector<Ace>&) { return acl; }, check); });
 }
 Result<ObjectData> Repository::ApplyAcl(const std::string& id, const std::vector<Ace>& add,
                                         const std::vector<Ace>& remove, const WriteCheck& check,
                                         AclPropagation propagation) {
-  return engine_->updater.ChangeAcl(
+  return Write(*engine_, [&] { return engine_->updater.ChangeAcl(
       id, [&](const std::vector<Ace>& current) { return repo::ApplyAces(current, add, remove); }, check,
-      propagation == AclPropagation::kPropagate);
+      propagation == AclPropagation::kPropagate); });
 }
 Result<size_t> Repository::RemovePrincipal(const std::string& principal) {
-  return engine_->updater.ChangeEveryAcl([&](const std::vector<Ace>& current) {
-    std::vector<Ace> kept;
-    for (const Ace& ace : current) {
-      if (ace.principal != principal) kept.push_back(ace);
-    }
-    return kept;
+  return Write(*engine_, [&] {
+    return engine_->updater.ChangeEveryAcl([&](const std::vector<Ace>& current) {
+      std::vector<Ace> kept;
+      for (const Ace& ace : current) {
+        if (ace.principal != principal) kept.push_back(ace);
+      }
+      return kept;
+    });
   });
 }
 
 Result<ObjectData> Repository::UpdateProperties(const std::string& id, const Json& changes, const std::string& user,
                                                 const WriteCheck& check) {
-  return engine_->updater.UpdateProperties(id, changes, user, check);
+  return Write(*engine_, [&] { return engine_->updater.UpdateProperties(id, changes, user, check); });
 }
 Result<ObjectData> Repository::SetContent(const std::string& id, const ContentSource& content, bool overwrite,
                                           const std::string& user, const WriteCheck& check) {
-  return engine_->updater.SetContent(id, content, overwrite, user, check);
+  return Write(*engine_, [&] { return engine_->updater.SetContent(id, content, overwrite, user, check); });
 }
 Result<ObjectData> Repository::DeleteContent(const std::string& id, const std::string& user,
                                              const WriteCheck& check) {
-  return engine_->updater.SetContent(id, std::nullopt, true, user, check);
+  return Write(*engine_, [&] { return engine_->updater.SetContent(id, std::nullopt, true, user, check); });
 }
 Status Repository::Delete(const std::string& id, bool all_versions, const WriteCheck& check) {
-  return engine_->remover.Delete(id, all_versions, check);
+  return Write(*engine_, [&] { return engine_->remover.Delete(id, all_versions, check); });
 }
 Result<std::vector<std::string>> Repository::DeleteTree(const std::string& folder_id, const WriteCheck& check) {
-  return engine_->remover.DeleteTree(folder_id, check);
+  return Write(*engine_, [&] { return engine_->remover.DeleteTree(folder_id, check); });
 }
 Result<ObjectData> Repository::Move(const std::string& id, const std::string& target_folder_id,
                                     const std::string& source_folder_id, const std::string& user,
                                     const WriteCheck& check) {
-  return engine_->mover.Move(id, target_folder_id, source_folder_id, user, check);
+  return Write(*engine_, [&] { return engine_->mover.Move(id, target_folder_id, source_folder_id, user, check); });
 }
 
 Result<ObjectData> Repository::CheckOut(const std::string& id, const std::string& user, const WriteCheck& check) {
-  return engine_->versioning.CheckOut(id, user, check);
+  return Write(*engine_, [&] { return engine_->versioning.CheckOut(id, user, check); });
 }
 Result<ObjectData> Repository::CheckIn(const std::string& pwc_id, const CheckInRequest& request,
                                        const std::string& user, const WriteCheck& check) {
-  return engine_->versioning.CheckIn(pwc_id, request, user, check);
+  return Write(*engine_, [&] { return engine_->versioning.CheckIn(pwc_id, request, user, check); });
 }
 Status Repository::CancelCheckOut(const std::string& pwc_id, const WriteCheck& check) {
-  return engine_->versioning.CancelCheckOut(pwc_id, check);
+  return Write(*engine_, [&] { return engine_->versioning.CancelCheckOut(pwc_id, check); });
 }
 
 Result<Json> Repository::GetTypeDefinition(const std::string& type_id) {
@@ -371,15 +387,15 @@ std::function<Status()> OnRootFolder(repo::Engine& engine, const std::string& ro
 }  // namespace
 
 Result<Json> Repository::CreateType(const Json& definition, const WriteCheck& check) {
-  return engine_->types.Create(definition, OnRootFolder(*engine_, info().root_folder_id, check));
+  return Write(*engine_, [&] { return engine_->types.Create(definition, OnRootFolder(*engine_, info().root_folder_id, check)); });
 }
 Result<Json> Repository::UpdateType(const Json& definition, const WriteCheck& check) {
-  return engine_->types.Update(definition, OnRootFolder(*engine_, info().root_folder_id, check));
+  return Write(*engine_, [&] { return engine_->types.Update(definition, OnRootFolder(*engine_, info().root_folder_id, check)); });
 }
 Status Repository::DeleteType(const std::string& type_id, const WriteCheck& check) {
-  return engine_->types.Delete(
+  return Write(*engine_, [&] { return engine_->types.Delete(
       type_id, [&](bool has_markers) { return engine_->type_usage.CheckUnused(type_id, has_markers); },
-      OnRootFolder(*engine_, info().root_folder_id, check));
+      OnRootFolder(*engine_, info().root_folder_id, check)); });
 }
 
 Result<ChangeLogPage> Repository::ReadChanges(uint64_t from, size_t max) {
@@ -417,11 +433,13 @@ Result<ChangeLogStatus> Repository::GetChangeLogStatus() {
 }
 
 Status Repository::RecordSecurityChange(const std::string& object_id) {
-  return engine_->committer.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolveId(object_id));
-    FOLIO_ASSIGN_OR_RETURN(ObjectData o, engine_->builder.Build(t));
-    change.Record(repo::Event("security", o.id, o.base, o.type_id));
-    return OkStatus();
+  return Write(*engine_, [&] {
+    return engine_->committer.Run([&](storage::ChangeSet& change) -> Status {
+      FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolveId(object_id));
+      FOLIO_ASSIGN_OR_RETURN(ObjectData o, engine_->builder.Build(t));
+      change.Record(repo::Event("security", o.id, o.base, o.type_id));
+      return OkStatus();
+    });
   });
 }
 

@@ -4,7 +4,7 @@
 #include "folio/cmis_ids.h"
 #include "repo/acl/ace_list.h"
 #include "repo/mime.h"
-#include "repo/types.h"
+#include "repo/types/types.h"
 #include "repo/versions/version_files.h"
 #include "storage/datetime.h"
 #include "storage/id_index.h"
@@ -104,7 +104,7 @@ Status Staging::StageCheckedOutMarker(storage::ChangeSet& change, const std::str
 }
 
 Status Staging::StageTypeUsage(storage::ChangeSet& change, const std::string& type_id, const std::string& object_id) {
-  if (BuiltInType(type_id)) return OkStatus();
+  if (types::BuiltInType(type_id)) return OkStatus();
   auto st = fs_.Stat(layout_.TypeUsageDir(type_id));
   if (!st.ok()) {
     // A type created before markers existed: deleteType scans the tree for it instead.

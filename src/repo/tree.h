@@ -21,8 +21,10 @@ class Tree {
   // `folder_id`; kInvalidArgument if it is not a folder or request.depth is 0 or below
   // -1; kConstraint naming request.max_objects when the walk would visit more (found
   // before any object is visited, or while visiting if the tree grew meanwhile);
-  // the first error `visitor` returns; kStorage. Objects removed during the walk are
-  // left out. Thread-safe; takes no lock.
+  // the first error `visitor` returns; kStorage; ReconcileFirst when, before the first
+  // object is visited, its lookups met hand edits that change the answer (the caller
+  // has them reconciled and walks again, repo/reconciler.h). Objects removed during the
+  // walk are left out. Thread-safe; takes no lock.
   Result<uint64_t> Visit(const std::string& folder_id, const TreeRequest& request, TreeVisitor& visitor);
 
  private:

@@ -8,11 +8,11 @@
 #include "repo/changes/relocation.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
-#include "repo/properties.h"
+#include "repo/types/properties.h"
 #include "repo/record_reader.h"
-#include "repo/secondary_types.h"
+#include "repo/types/secondary_types.h"
 #include "repo/staging.h"
-#include "repo/version_list.h"
+#include "repo/versions/version_list.h"
 #include "repo/write_check.h"
 #include "storage/datetime.h"
 #include "storage/committer.h"
@@ -80,7 +80,7 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
         if (!series->checked_out) return ObjectNotFound("no private working copy '" + id + "'");
         record_path = layout_.PwcProps(loc.folder, loc.name);
       } else {
-        label = t.label ? *t.label : LatestLabel(*series);
+        label = t.label ? *t.label : versions::LatestLabel(*series);
         FOLIO_ASSIGN_OR_RETURN(bool listed, versions_.Lists(loc.folder, loc.name, *series, label));
         if (!listed) return ObjectNotFound("no object with id '" + id + "'");
         record_path = layout_.VersionProps(loc.folder, loc.name, label);
@@ -90,14 +90,16 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
     const std::string type_id = StoredTypeId(rec.properties, loc.base);
     FOLIO_ASSIGN_OR_RETURN(auto primary, types_.Get(type_id));
     Json given = changes;
-    FOLIO_ASSIGN_OR_RETURN(SecondaryChange rules, PlanSecondaryChange(types_, primary, rec.properties, given));
-    FOLIO_ASSIGN_OR_RETURN(Json norm, NormalizeProperties(*rules.after, given,
-                                                          t.pwc ? PropertyMode::kUpdatePwc : PropertyMode::kUpdate,
-                                                          rec.properties));
+    FOLIO_ASSIGN_OR_RETURN(types::SecondaryChange rules,
+                           types::PlanSecondaryChange(types_, primary, rec.properties, given));
+    FOLIO_ASSIGN_OR_RETURN(
+        Json norm, types::NormalizeProperties(*rules.after, given,
+                                              t.pwc ? types::PropertyMode::kUpdatePwc : types::PropertyMode::kUpdate,
+                                              rec.properties));
     const Json before = rec.properties;
     const std::string new_name = ApplyChanges(rec.properties, norm);
-    if (rules.listed) ApplySecondaryTypes(rec.properties, rules.ids, *rules.before, *rules.after);
-    FOLIO_RETURN_IF_ERROR(CheckRequiredWithSecondaryTypes(types_, *rules.after, rec.properties));
+    if (rules.listed) types::ApplySecondaryTypes(rec.properties, rules.ids, *rules.before, *rules.after);
+    FOLIO_RETURN_IF_ERROR(types::CheckRequiredWithSecondaryTypes(types_, *rules.after, rec.properties));
     const std::string current_name =
         loc.base == BaseType::kDocument || loc.base == BaseType::kRelationship
             ? storage::StringOr(rec.properties, cmis::kName, loc.name)
@@ -111,7 +113,7 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
     // (no version yet), which it alone names; a relationship has no file.
     const bool names_document =
         loc.base != BaseType::kDocument ||
-        (t.pwc ? series->versions.empty() && series->archived.empty() : label == LatestLabel(*series));
+        (t.pwc ? series->versions.empty() && series->archived.empty() : label == versions::LatestLabel(*series));
     const bool renames_file = renamed && loc.base != BaseType::kRelationship && names_document;
     if (renamed && (loc.base == BaseType::kDocument || loc.base == BaseType::kRelationship)) {
       FOLIO_RETURN_IF_ERROR(storage::ValidateName(new_name));
@@ -148,7 +150,7 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
                                  : t.pwc                          ? storage::PwcId(loc.id)
                                                                   : storage::VersionId(loc.id, label);
     change.Record(Event("updated", event_id, loc.base, type_id));
-    if (rules.listed) FOLIO_RETURN_IF_ERROR(StageTypeUsages(staging_, change, type_id, rec.properties, loc.id));
+    if (rules.listed) FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(staging_, change, type_id, rec.properties, loc.id));
     return OkStatus();
   }));
   (void)changed;
@@ -182,7 +184,8 @@ Result<Updater::AclObject> Updater::DocumentAclObject(const std::string& folder,
   FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> labels, versions_.AllLabels(folder, name, series));
   for (const std::string& label : labels) o.records.push_back(layout_.VersionProps(folder, name, label));
   if (series.checked_out) o.records.push_back(layout_.PwcProps(folder, name));
-  o.event_id = labels.empty() ? storage::PwcId(series.series_id) : storage::VersionId(series.series_id, LatestLabel(series));
+  o.event_id = labels.empty() ? storage::PwcId(series.series_id)
+                              : storage::VersionId(series.series_id, versions::LatestLabel(series));
   return o;
 }
 
@@ -267,7 +270,7 @@ Result<ObjectData> Updater::ChangeAcl(const std::string& id, const AclChange& ac
         if (t.pwc && !series.checked_out) return ObjectNotFound("no private working copy '" + id + "'");
         FOLIO_ASSIGN_OR_RETURN(top, DocumentAclObject(loc.folder, loc.name, series));
         top.event_id = t.pwc ? storage::PwcId(loc.id)
-                             : storage::VersionId(loc.id, t.label ? *t.label : LatestLabel(series));
+                             : storage::VersionId(loc.id, t.label ? *t.label : versions::LatestLabel(series));
         break;
       }
     }
@@ -322,7 +325,7 @@ Result<ObjectData> Updater::SetContent(const std::string& id, const std::optiona
     if (loc.base != BaseType::kDocument) return Constraint("object '" + id + "' is not a document and has no content");
     FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(loc.folder, loc.name));
     if (t.pwc && !series.checked_out) return ObjectNotFound("no private working copy '" + id + "'");
-    const std::string label = t.pwc ? "pwc" : (t.label ? *t.label : LatestLabel(series));
+    const std::string label = t.pwc ? "pwc" : (t.label ? *t.label : versions::LatestLabel(series));
     if (!t.pwc) {
       FOLIO_ASSIGN_OR_RETURN(bool listed, versions_.Lists(loc.folder, loc.name, series, label));
       if (!listed) return ObjectNotFound("no object with id '" + id + "'");
@@ -352,7 +355,7 @@ Result<ObjectData> Updater::SetContent(const std::string& id, const std::optiona
     }
     Touch(rec.properties, user, storage::NowMs());
     change.PutJson(props_path, ToJson(rec));
-    if (!t.pwc && label == LatestLabel(series)) {
+    if (!t.pwc && label == versions::LatestLabel(series)) {
       staging_.StageVisibleAndSeries(change, loc, content ? content_path : "", storage::Guard::None(), series);
     }
     change.Record(Event("updated", t.pwc ? storage::PwcId(loc.id) : storage::VersionId(loc.id, label),

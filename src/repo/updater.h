@@ -11,7 +11,7 @@
 #include "folio/object.h"
 #include "folio/repository.h"
 #include "repo/location.h"
-#include "repo/types.h"
+#include "repo/types/types.h"
 
 namespace folio::storage {
 class ChangeSet;
@@ -26,17 +26,26 @@ class Relocation;
 class Locator;
 class ObjectBuilder;
 class RecordReader;
-class VersionList;
 class Staging;
+namespace versions {
+class VersionList;
+}
 struct SeriesRecord;
 
 class Updater {
  public:
   Updater(const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator, RecordReader& records,
-          VersionList& versions, TypeRegistry& types, Staging& staging, changes::Relocation& relocation,
-          ObjectBuilder& builder)
-      : layout_(layout), committer_(committer), locator_(locator), records_(records), versions_(versions),
-        types_(types), staging_(staging), relocation_(relocation), builder_(builder) {}
+          versions::VersionList& versions, types::TypeRegistry& types, Staging& staging,
+          changes::Relocation& relocation, ObjectBuilder& builder)
+      : layout_(layout),
+        committer_(committer),
+        locator_(locator),
+        records_(records),
+        versions_(versions),
+        types_(types),
+        staging_(staging),
+        relocation_(relocation),
+        builder_(builder) {}
 
   // Sets the given properties (canonical ids; null unsets); a new "cmis:name" renames
   // (the file or directory too, through changes::Relocation, whose limits are checked
@@ -89,8 +98,8 @@ class Updater {
   storage::Committer& committer_;
   Locator& locator_;
   RecordReader& records_;
-  VersionList& versions_;
-  TypeRegistry& types_;
+  versions::VersionList& versions_;
+  types::TypeRegistry& types_;
   Staging& staging_;
   changes::Relocation& relocation_;
   ObjectBuilder& builder_;

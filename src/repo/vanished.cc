@@ -100,7 +100,6 @@ std::optional<BaseType> Vanished::VanishedBase(const std::string& id) {
 
 Status Vanished::Absorb(const std::string& id) {
   if (committer_.read_only() || committer_.on_read_only_fs()) return OkStatus();
-  if (committer_.StagingHere()) return committer_.Defer([this, id] { return Absorb(id); });
   // Cheap: a lookup that fails for another reason costs no sweep.
   if (!StillVanished(id) && !Misplaced(id)) return OkStatus();
   if (sweeping_.exchange(true)) return OkStatus();
@@ -163,7 +162,7 @@ Status Vanished::FindMoved(const std::string& folder, const std::string& folder_
     const std::string path = storage::JoinPath(folder, e.name);
     // A directory made by hand is adopted, as its listing would (a moved folder may be
     // inside it).
-    auto id = locator_.FolderIdAt(path);
+    auto id = adopter_.FolderIdAdopting(path);
     if (!id.ok()) continue;  // damaged or gone: fsck's to tell
     if (StillVanished(*id) || Misplaced(*id)) FOLIO_RETURN_IF_ERROR(Reidentify(path, *id, folder_id));
     FOLIO_RETURN_IF_ERROR(FindMoved(path, *id, depth + 1));

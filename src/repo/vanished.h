@@ -27,15 +27,17 @@ namespace folio::repo {
 
 class AdoptedDocs;
 
+class Adopter;
 class Locator;
 class Staging;
 
 class Vanished {
  public:
   Vanished(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, RecordReader& records,
-           AdoptedDocs& adopted, Locator& locator, storage::Committer& committer, Staging& staging)
+           AdoptedDocs& adopted, Locator& locator, Adopter& adopter, storage::Committer& committer,
+           Staging& staging)
       : fs_(fs), layout_(layout), info_(info), records_(records), adopted_(adopted), locator_(locator),
-        committer_(committer), staging_(staging) {}
+        adopter_(adopter), committer_(committer), staging_(staging) {}
 
   // Called when the indexed id `id` was found not to resolve (its entry is there, its
   // record is not), or where its parent no longer is (a folder's marker without its
@@ -54,8 +56,8 @@ class Vanished {
   // processes record one event per object, and a restart none. Memory: one directory
   // listing per level of the walk, one shard and one batch of the index, one folder's
   // adopted documents. Nothing on a read-only repository. When this process is already
-  // sweeping (another thread), returns at once. Inside a staging of the repository's
-  // committer, deferred until it is over (Committer::Defer, as Adopter's methods are).
+  // sweeping (another thread), returns at once. Requires: called by the Reconciler or
+  // the Adopter (repo/reconciler.h), outside any staging and any lookup.
   // Errors: kStorage. Thread-safe.
   Status Absorb(const std::string& id);
 
@@ -104,6 +106,7 @@ class Vanished {
   RecordReader& records_;
   AdoptedDocs& adopted_;
   Locator& locator_;
+  Adopter& adopter_;
   storage::Committer& committer_;
   Staging& staging_;
   std::atomic<bool> sweeping_{false};  // one sweep per process at a time, never waited for

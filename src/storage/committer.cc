@@ -3,6 +3,7 @@
 #include "storage/committer.h"
 
 #include <algorithm>
+#include <cassert>
 #include <map>
 #include <set>
 
@@ -12,6 +13,7 @@
 #include "storage/ids.h"
 #include "storage/journal.h"
 #include "storage/look_once.h"
+#include "storage/lookup_scope.h"
 #include "storage/wait_hooks.h"
 
 namespace folio::storage {
@@ -58,15 +60,10 @@ struct StagingContext {
   Committer* committer = nullptr;
   bool conflict = false;
   StagingContext* outer = nullptr;
-  // Bookkeeping the staging asked for (Committer::Defer), run before it is staged again.
-  std::vector<std::function<Status()>> deferred;
 };
 
 namespace {
 
-// Stagings of one change that asked for bookkeeping first, at most: beyond it the
-// bookkeeping does not make the staging's need go away (a bug, not a state).
-constexpr int kMaxDeferrals = 64;
 thread_local StagingContext* t_staging = nullptr;
 
 // A link of `path` to a spilled upload (unique, never reused: no guard needed).
@@ -160,21 +157,15 @@ Status Committer::RunBookkeeping(const std::function<Status(ChangeSet&)>& stage)
     Status s = Run(stage);
     if (!IsUnwritable(s)) return s;
   }
-  if (StagingHere()) return Reentered();
+  if (StagingHere() || LookupScope::Active()) return Reentered();
   std::unique_lock<std::mutex> lock(mu_);
   ChangeSet change;
-  int deferrals = 0;
-  for (;;) {
-    StagingContext ctx{this, false, t_staging, {}};
+  {
+    StagingContext ctx{this, false, t_staging};
     t_staging = &ctx;
     Status staged = stage(change);
     t_staging = ctx.outer;
-    if (ctx.deferred.empty()) {
-      FOLIO_RETURN_IF_ERROR(staged);
-      break;
-    }
-    FOLIO_RETURN_IF_ERROR(RunDeferred(ctx, lock, deferrals));
-    change = ChangeSet();
+    FOLIO_RETURN_IF_ERROR(staged);
   }
   for (const Action& a : change.actions()) {
     if (a.op == Action::Op::kCopy) return PermissionDenied("a read-only repository copies no file");
@@ -443,27 +434,19 @@ Status Committer::Run(const std::function<Status(ChangeSet&)>& stage) {
 }
 
 Status Committer::RunImpl(const std::function<Status(ChangeSet&)>& stage) {
-  if (StagingHere()) return Reentered();
+  if (StagingHere() || LookupScope::Active()) return Reentered();
   std::unique_lock<std::mutex> lock(mu_);
   FOLIO_RETURN_IF_ERROR(AcquireLocked());
   ++depth_;
   Status result;
-  int deferrals = 0;
   SeededIdScope ids;  // every run of `stage` gets the same seeded ids
   for (;;) {
     ids.Rewind();
     ChangeSet change;
-    StagingContext ctx{this, false, t_staging, {}};
+    StagingContext ctx{this, false, t_staging};
     t_staging = &ctx;
     Status staged = stage(change);
     t_staging = ctx.outer;
-    if (!ctx.deferred.empty()) {
-      // Bookkeeping first, outside the staging and its lock (it makes changes of its
-      // own, which other threads' changes may join); then this change is staged again.
-      result = RunDeferred(ctx, lock, deferrals);
-      if (!result.ok()) break;
-      continue;
-    }
     if (ctx.conflict) {
       // A read met a change still in flight: wait until it is applied, stage again.
       ++stats_.restaged;
@@ -478,22 +461,6 @@ Status Committer::RunImpl(const std::function<Status(ChangeSet&)>& stage) {
   return result;
 }
 
-Status Committer::RunDeferred(StagingContext& ctx, std::unique_lock<std::mutex>& lock, int& deferrals) {
-  if (++deferrals > kMaxDeferrals) {
-    return RuntimeError("a change of repository '" + layout_.base() + "' still asked for bookkeeping after " +
-                        std::to_string(kMaxDeferrals) + " rounds of it");
-  }
-  std::vector<std::function<Status()>> work = std::move(ctx.deferred);
-  lock.unlock();
-  Status s = OkStatus();
-  for (const auto& w : work) {
-    s = w();
-    if (!s.ok()) break;
-  }
-  lock.lock();
-  return s;
-}
-
 bool Committer::StagingHere() const {
   for (StagingContext* c = t_staging; c != nullptr; c = c->outer) {
     if (c->committer == this) return true;
@@ -502,16 +469,14 @@ bool Committer::StagingHere() const {
 }
 
 Status Committer::Reentered() const {
+  // A bug, never a state: a lookup reconciles nothing (docs/STORAGE.md §10, Rule R1),
+  // and a change is never begun inside another's staging.
+  if (LookupScope::Active()) {
+    assert(!LookupScope::Asserts() && "a change begun inside a lookup");
+    return RuntimeError("a change of repository '" + layout_.base() + "' was begun inside a lookup, which never writes");
+  }
   return RuntimeError("a change of repository '" + layout_.base() +
-                      "' was begun inside the staging of another on the same thread (Committer::Defer)");
-}
-
-Status Committer::Defer(std::function<Status()> work) {
-  StagingContext* here = t_staging;
-  while (here != nullptr && here->committer != this) here = here->outer;
-  if (here == nullptr) return work();
-  here->deferred.push_back(std::move(work));
-  return RuntimeError("deferred until the change in staging on this thread has let its lock go");
+                      "' was begun inside the staging of another on the same thread");
 }
 
 // Orders the record (lsn, place in the log), hands it to the group-commit leader, and

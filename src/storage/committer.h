@@ -99,11 +99,11 @@ class Committer {
   // Runs `stage`, which reads the repository and fills a change set, with the other
   // writers excluded; then commits what it staged (nothing if empty) and returns once it
   // is durable and applied. `stage` may run more than once (after a conflict with a
-  // change in flight, after bookkeeping it asked for) and must only read and fill its
-  // change set. Not re-entrant: a `stage` never calls Run or RunBookkeeping of this
-  // committer (kRuntime if it does); bookkeeping it needs first (adopting a file added
-  // by hand) goes through Defer. Errors: those of `stage` (nothing is written); those
-  // of the deferred bookkeeping;
+  // change in flight) and must only read and fill its change set. Not re-entrant: a
+  // `stage` never calls Run or RunBookkeeping of this committer, and no lookup does
+  // (storage/lookup_scope.h): both are refused with kRuntime (and an assertion in a
+  // debug build); reconciling hand edits is done before, by the repository's facade.
+  // Errors: those of `stage` (nothing is written);
   // kPermissionDenied when read-only; kStorage when the disk fails: then the change is
   // not made (its record in the log is voided, docs/STORAGE.md §8.3; a failed apply or
   // change-log append after the commit point is tried once more, and answered by that),
@@ -122,17 +122,6 @@ class Committer {
   Status RunBookkeeping(const std::function<Status(ChangeSet&)>& stage);
   // Requires: `overlay` (an OverlayFs above this committer's Fs) outlives the committer.
   void set_overlay(OverlayFs* overlay) { overlay_ = overlay; }
-
-  // For bookkeeping (a change of its own) that a staging of this committer finds it
-  // needs: on a thread that runs such a staging, records `work` and returns kRuntime
-  // ("deferred"), which the staging may return or not: it is discarded either way, Run
-  // (or RunBookkeeping) lets its lock go, runs `work` (which may call Run) and stages
-  // again. On any other thread, runs `work` now and returns what it returns. `work`
-  // must own what it uses: the staging that asked is over when it runs.
-  Status Defer(std::function<Status()> work);
-  // True on a thread that runs a staging (the `stage` of Run or RunBookkeeping) of this
-  // committer.
-  bool StagingHere() const;
 
   // Waits until no change of this process is in flight and no other process holds the
   // write lock: for a reader that found a file gone in the middle of a change, before
@@ -175,11 +164,10 @@ class Committer {
   struct Pending;
 
   Status RunImpl(const std::function<Status(ChangeSet&)>& stage);
-  // Runs the bookkeeping `ctx` deferred, with `lock` (on mu_) let go meanwhile; counts
-  // the rounds in `deferrals`. Errors: those of the bookkeeping; kRuntime past
-  // kMaxDeferrals rounds.
-  Status RunDeferred(StagingContext& ctx, std::unique_lock<std::mutex>& lock, int& deferrals);
-  // kRuntime: a change begun inside a staging of this committer.
+  // True on a thread that runs a staging (the `stage` of Run or RunBookkeeping) of this
+  // committer.
+  bool StagingHere() const;
+  // kRuntime: a change begun inside a staging of this committer, or inside a lookup.
   Status Reentered() const;
   Status AcquireLocked();        // requires mu_
   void ReleaseIfIdleLocked();    // requires mu_
@@ -238,7 +226,7 @@ class Committer {
   OverlayFs* overlay_ = nullptr;
   std::atomic<bool> read_only_fs_{false};
 
-  std::mutex mu_;  // staging; the log's tail; lsn assignment (never re-entered: Defer)
+  std::mutex mu_;  // staging; the log's tail; lsn assignment (never re-entered)
   int depth_ = 0;  // Run calls in progress (all threads); guarded by mu_
   std::unique_ptr<FileLock> file_lock_;
   std::unique_ptr<CommitLog> log_;

@@ -118,7 +118,7 @@ class RepoLayout {
   std::string SeriesFile(std::string_view folder, std::string_view name) const;  // series.json
   std::string VersionProps(std::string_view folder, std::string_view name, std::string_view label) const;
   std::string VersionContent(std::string_view folder, std::string_view name, std::string_view label) const;
-  // versions-<number>.json: an archive of older labels (repo/version_list.h)
+  // versions-<number>.json: an archive of older labels (repo/versions/version_list.h)
   std::string VersionArchive(std::string_view folder, std::string_view name, uint64_t number) const;
   std::string PwcProps(std::string_view folder, std::string_view name) const;    // pwc.json
   std::string PwcContent(std::string_view folder, std::string_view name) const;  // pwc.content

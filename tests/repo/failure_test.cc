@@ -37,7 +37,7 @@ namespace {
 // The change under test writes its files in the spares an earlier process left
 // (replaced and removed records, docs/STORAGE.md §8.5) at once: every step of that is
 // walked too.
-// Series.json lists at most 3 labels (repo/version_list.h): a fourth version archives
+// Series.json lists at most 3 labels (repo/versions/version_list.h): a fourth version archives
 // older ones. Only the version-list scenarios have that many.
 constexpr uint32_t kListMax = 3;
 const RepositoryOptions kSparesAtOnce{.spare_grace_ms = 0, .version_list_max = kListMax};

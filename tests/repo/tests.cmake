@@ -1,9 +1,6 @@
 list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/repository_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/versioning_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/all_versions_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/version_label_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/version_list_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/hand_added_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/adopted_docs_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/children_cursor_test.cc
@@ -21,6 +18,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/record_reader_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/adoption_table_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/stamp_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/reconciler_test.cc
 )
 include(${CMAKE_CURRENT_LIST_DIR}/acl/tests.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/query/tests.cmake)

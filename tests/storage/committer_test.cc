@@ -21,6 +21,7 @@
 #include "storage/id_seed.h"
 #include "storage/ids.h"
 #include "storage/json_file.h"
+#include "storage/lookup_scope.h"
 #include "storage/wait_hooks.h"
 #include "support/temp_dir.h"
 
@@ -233,9 +234,8 @@ TEST_CASE("Committer: InStaging says whether this thread runs a staging") {
 }
 
 // docs/STORAGE.md §8: the committer is not re-entrant (no recursive mutex): a change
-// is never begun inside another's staging; bookkeeping a staging needs is deferred
-// until the staging lets its lock go, then the change is staged again.
-TEST_CASE("Committer: a Run inside a staging is refused; Defer runs bookkeeping first, then stages again") {
+// is never begun inside another's staging, nor inside a lookup (Rule R1, §10).
+TEST_CASE("Committer: a Run inside a staging or a lookup is refused, and writes nothing") {
   folio::testing::TempDir dir;
   auto fs = RepoDir(dir);
   Committer c(*fs, RepoLayout("r"), CommitterOptions{});
@@ -249,43 +249,45 @@ TEST_CASE("Committer: a Run inside a staging is refused; Defer runs bookkeeping 
   CHECK(nested.message().find("inside the staging of another") != std::string::npos);
   CHECK_FALSE(Exists(*fs, "r/inner"));
 
-  // A staging that needs "pre" first: it asks (Defer) and is staged again once "pre"
-  // is committed, on its own, by the same thread.
-  int stagings = 0;
-  bool staging_during_work = true;
-  Status run = c.Run([&](ChangeSet& change) -> Status {
-    ++stagings;
-    if (!Exists(*fs, "r/pre")) {
-      return c.Defer([&] {
-        staging_during_work = c.StagingHere();
-        return PutWithEvent(c, "pre");
-      });
-    }
-    change.Put("r/post", "after pre");
-    change.Record(DocumentEvent("created", "post"));
-    return OkStatus();
-  });
-  REQUIRE_MESSAGE(run.ok(), run.ToString());
-  CHECK(stagings == 2);
-  CHECK_FALSE(staging_during_work);
-  CHECK(Tokens(c) == std::vector<uint64_t>{1, 2});  // pre's event, then post's
-  CHECK(Exists(*fs, "r/post"));
-  // Outside a staging, Defer runs the work at once.
-  CHECK(c.Defer([&] { return PutWithEvent(c, "now"); }).ok());
-  CHECK(Exists(*fs, "r/now"));
-  // Bookkeeping that fails fails the change, which writes nothing.
-  Status failed = c.Run([&](ChangeSet& change) -> Status {
-    change.Put("r/never", "x");
-    return c.Defer([] { return StorageError("disk gone"); });
-  });
-  CHECK(failed.kind() == ErrorKind::kStorage);
-  CHECK_FALSE(Exists(*fs, "r/never"));
+  LookupScope::SetAssertsForTest(false);
+  Status in_lookup, bookkeeping_in_lookup;
+  {
+    const LookupScope lookup;
+    in_lookup = PutWithEvent(c, "looked");
+    bookkeeping_in_lookup = c.RunBookkeeping([](ChangeSet& change) {
+      change.Put("r/kept", "x");
+      return OkStatus();
+    });
+  }
+  LookupScope::SetAssertsForTest(true);
+  CHECK(in_lookup.kind() == ErrorKind::kRuntime);
+  CHECK(in_lookup.message().find("inside a lookup") != std::string::npos);
+  CHECK(bookkeeping_in_lookup.kind() == ErrorKind::kRuntime);
+  CHECK_FALSE(Exists(*fs, "r/looked"));
+  CHECK_FALSE(Exists(*fs, "r/kept"));
+  // Once the lookup is over, the same change is made.
+  CHECK(PutWithEvent(c, "looked").ok());
+  CHECK(Exists(*fs, "r/looked"));
 }
 
 TEST_CASE("Committer: with seeded ids, a staging run again gets the ids its first run drew") {
   folio::testing::TempDir dir;
   auto fs = RepoDir(dir);
-  Committer c(*fs, RepoLayout("r"), CommitterOptions{});
+  REQUIRE(fs->MakeDir("r/d").ok());
+  // The change that writes "r/held.json" has its apply held until released, so that it
+  // stays in flight while another is staged.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool holding = false, release = false;
+  CommitterOptions options;
+  options.on_json_written = [&](const std::string& path, const FileStat&, std::shared_ptr<const Json>) {
+    if (path != "r/held.json") return;
+    std::unique_lock<std::mutex> lock(mu);
+    holding = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return release; });
+  };
+  Committer c(*fs, RepoLayout("r"), options);
   REQUIRE(c.Open().ok());
   // The ids a change draws when staged once, from the seed's start.
   SetIdSeed(7);
@@ -295,25 +297,35 @@ TEST_CASE("Committer: with seeded ids, a staging run again gets the ids its firs
              change.Put("r/once", "x");
              return OkStatus();
            }).ok());
-  // The same change staged twice (bookkeeping asked for first, by the first run): the
-  // bookkeeping's own ids are its own, the second run gets the first run's.
+  // The same change staged twice (its read met a change still in flight: staged again
+  // once that is applied): the second run gets the first run's ids.
+  std::thread first([&] {
+    CHECK(c.Run([](ChangeSet& change) {
+             change.PutJson("r/held.json", Json{{"n", 1}});
+             change.Rename("r/d", "r/e", Guard::None());
+             return OkStatus();
+           }).ok());
+  });
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return holding; });
+  }
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::lock_guard<std::mutex> lock(mu);
+    release = true;
+    cv.notify_all();
+  });
   RestartSeededIds();
   std::vector<std::vector<std::string>> runs;
-  std::string bookkeeping_id;
   REQUIRE(c.Run([&](ChangeSet& change) -> Status {
              runs.push_back({NewId('d'), NewId('f'), NewId('d')});
-             if (!Exists(*fs, "r/pre")) {
-               return c.Defer([&] {
-                 return c.Run([&](ChangeSet& pre) {
-                   bookkeeping_id = NewId('x');  // not seeded: a name, not an object id
-                   pre.Put("r/pre", "y");
-                   return OkStatus();
-                 });
-               });
-             }
+             (void)Committer::CheckConflict("r/d/x.json", false);
              change.Put("r/twice", "x");
              return OkStatus();
            }).ok());
+  releaser.join();
+  first.join();
   SetIdSeed(std::nullopt);
   REQUIRE(runs.size() == 2);
   CHECK(runs[0] == once);

@@ -59,6 +59,7 @@ Result<Response> Query(Context& ctx) {
   }
 
   Renderer renderer(ctx.repo.get(), std::move(options));
+  renderer.PrepareQueryColumns(columns);
   std::string body;
   JsonWriter w(body);
   w.BeginObject().Key("results").BeginArray();

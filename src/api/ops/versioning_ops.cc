@@ -9,7 +9,7 @@
 #include "api/acl_input.h"
 #include "api/kept_versions.h"
 #include "api/ops/ops.h"
-#include "repo/version_reuse.h"
+#include "repo/versions/version_reuse.h"
 
 namespace folio::api::ops {
 namespace {
@@ -22,8 +22,8 @@ KeptVersions& Kept() {
 }
 
 // A getAllVersions answer's reader of Kept(): tells the builder which versions it holds
-// (repo/version_reuse.h) and keeps what it writes of the others.
-class KeptReuse : public repo::VersionReuse {
+// (repo/versions/version_reuse.h) and keeps what it writes of the others.
+class KeptReuse : public repo::versions::VersionReuse {
  public:
   // `prefix`: the repository and the rendering, as keys of Kept() begin.
   explicit KeptReuse(std::string prefix) : prefix_(std::move(prefix)) {}
@@ -131,7 +131,7 @@ Result<Response> GetAllVersions(Context& ctx) {
   FOLIO_ASSIGN_OR_RETURN(ObjectWriter writer, ObjectWriter::For(ctx));
   FOLIO_ASSIGN_OR_RETURN(const RenderOptions rendering, ctx.Rendering());
   FOLIO_ASSIGN_OR_RETURN(const bool with_actions, ctx.params.GetBool("includeAllowableActions", false));
-  // An earlier version is the same JSON while its stamp is (repo/version_reuse.h):
+  // An earlier version is the same JSON while its stamp is (repo/versions/version_reuse.h):
   // written once, then given again without its record being read. Not with allowable
   // actions, which are the caller's.
   std::optional<KeptReuse> reuse;

@@ -10,7 +10,7 @@
 namespace folio::query {
 namespace {
 
-using repo::PropertyType;
+using repo::types::PropertyType;
 
 constexpr size_t kMaxTypesWalked = 10000;
 
@@ -58,7 +58,7 @@ TypeInfo FromJson(const Json& j) {
     PropInfo p;
     p.id = Text(*it, "id", it.key());
     p.query_name = Text(*it, "queryName", p.id);
-    p.type = repo::ParsePropertyType(Text(*it, "propertyType", "string")).value_or(PropertyType::kString);
+    p.type = repo::types::ParsePropertyType(Text(*it, "propertyType", "string")).value_or(PropertyType::kString);
     p.multi = Text(*it, "cardinality", "single") == "multi";
     p.queryable = Flag(*it, "queryable", true);
     // The index orders single values only, whatever a definition claims.
@@ -118,7 +118,7 @@ class Binder {
       // The objects that list the type: their own properties of every base type
       // (docs/API.md §6.6) come before the secondary type's.
       out.secondary_from = true;
-      TypeInfo common = FromJson(repo::BuiltInType(cmis::kItem)->json);
+      TypeInfo common = FromJson(repo::types::BuiltInType(cmis::kItem)->json);
       common.props.insert(common.props.end(), from_.props.begin(), from_.props.end());
       from_.props = std::move(common.props);
     }
@@ -238,8 +238,8 @@ class Binder {
 
   // True if some type (built-in or custom) defines a property named `name`.
   bool KnownAnywhere(const std::string& name, const std::string& canonical) {
-    for (const std::string& id : repo::BuiltInTypeIds()) {
-      auto t = repo::BuiltInType(id);
+    for (const std::string& id : repo::types::BuiltInTypeIds()) {
+      auto t = repo::types::BuiltInType(id);
       if (t && (t->properties.count(name) || t->properties.count(canonical))) return true;
     }
     auto all = AllTypes();
@@ -280,8 +280,8 @@ class Binder {
 
   Result<SqlValue> Value(const PropInfo& p, const ColumnRef& c, const Literal& lit) {
     auto mismatch = [&](const std::string& hint) -> Status {
-      return InvalidArgument("cannot compare " + std::string(repo::PropertyTypeName(p.type)) + " property '" + c.name +
-                             "' with " + LiteralShown(lit) + " (at " + DescribePos(lit.pos) + ")" + hint);
+      return InvalidArgument("cannot compare " + std::string(repo::types::PropertyTypeName(p.type)) + " property '" +
+                             c.name + "' with " + LiteralShown(lit) + " (at " + DescribePos(lit.pos) + ")" + hint);
     };
     if (IsStringFamily(p.type)) {
       if (lit.kind != LiteralKind::kString) return mismatch(": use a string in quotes");
@@ -367,7 +367,7 @@ class Binder {
         FOLIO_RETURN_IF_ERROR(RequireSingle(p, e.column, "LIKE needs a single-valued property"));
         if (!IsStringFamily(p.type)) {
           return InvalidArgument("LIKE needs a string property, but " + name + " (at " + DescribePos(e.column.pos) +
-                                 ") is " + std::string(repo::PropertyTypeName(p.type)));
+                                 ") is " + std::string(repo::types::PropertyTypeName(p.type)));
         }
         b->like_pattern = e.text;
         return b;

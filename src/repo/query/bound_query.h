@@ -10,7 +10,7 @@
 
 #include "repo/query/ast.h"
 #include "repo/query/text_search.h"
-#include "repo/types.h"
+#include "repo/types/types.h"
 
 namespace folio::query {
 
@@ -30,7 +30,7 @@ struct SqlValue {
 
 struct BoundProperty {
   std::string id;  // canonical ("cmis:name", "acme:amount")
-  repo::PropertyType type = repo::PropertyType::kString;
+  repo::types::PropertyType type = repo::types::PropertyType::kString;
   bool multi = false;
 };
 

@@ -8,6 +8,7 @@
 #include "repo/acl/ace_list.h"
 #include "repo/query/schema.h"
 #include "repo/query/text_extract.h"
+#include "storage/ids.h"
 
 namespace folio::query {
 namespace {
@@ -243,6 +244,7 @@ Status IndexWriter::ReindexSeries(const std::string& series_id) {
   // never returns what cannot be read.
   auto versions = repo_.GetAllVersions(series_id);
   if (versions.ok()) {
+    objects_read_ += versions->size();
     for (const ObjectData& v : *versions) {
       if (v.is_pwc) continue;
       FOLIO_RETURN_IF_ERROR(Put(v));
@@ -253,6 +255,63 @@ Status IndexWriter::ReindexSeries(const std::string& series_id) {
     if (!kept.count(id)) FOLIO_RETURN_IF_ERROR(RemoveRow(rid));
   }
   return OkStatus();
+}
+
+Status IndexWriter::RefreshSeries(const ObjectData& changed) {
+  const std::string& series_id = changed.series_id;
+  std::optional<ObjectData> latest_read;
+  if (!changed.is_latest) {
+    auto latest = repo_.GetObject(series_id);
+    ++objects_read_;
+    if (!latest.ok() || latest->base != BaseType::kDocument || latest->is_pwc) return ReindexSeries(series_id);
+    latest_read = std::move(*latest);
+  }
+  const ObjectData& latest = changed.is_latest ? changed : *latest_read;
+  // The rows whose flags may turn off; a row filed elsewhere than the series is now
+  // means a move, which changes every row.
+  std::vector<std::string> flagged;
+  {
+    FOLIO_ASSIGN_OR_RETURN(Stmt * s, Cached("SELECT p_objectId, folder FROM objects WHERE p_versionSeriesId = ? AND "
+                                            "p_baseTypeId = 'cmis:document' AND (folder IS NOT ? OR current = 1 OR "
+                                            "p_isLatestVersion = 1 OR p_isLatestMajorVersion = 1)"));
+    s->BindText(1, series_id);
+    if (latest.parent_id.empty()) {
+      s->BindNull(2);
+    } else {
+      s->BindText(2, latest.parent_id);
+    }
+    bool moved = false;
+    for (;;) {
+      FOLIO_ASSIGN_OR_RETURN(bool row, s->Step());
+      if (!row) break;
+      if (s->Text(1) != latest.parent_id) moved = true;
+      flagged.push_back(s->Text(0));
+    }
+    s->Reset();
+    if (moved) return ReindexSeries(series_id);
+  }
+  if (!changed.is_pwc) FOLIO_RETURN_IF_ERROR(Put(changed));
+  if (latest_read) FOLIO_RETURN_IF_ERROR(Put(latest));
+  for (const std::string& id : flagged) {
+    if (id == changed.id || id == latest.id) continue;
+    auto version = repo_.GetObject(id);
+    ++objects_read_;
+    if (!version.ok() || version->series_id != series_id) return ReindexSeries(series_id);
+    FOLIO_RETURN_IF_ERROR(Put(*version));
+  }
+  // Check-out and cancel change these on every version (they are the series').
+  FOLIO_ASSIGN_OR_RETURN(
+      Stmt * u, Cached("UPDATE objects SET p_isVersionSeriesCheckedOut = ?1, p_versionSeriesCheckedOutBy = ?2, "
+                       "p_versionSeriesCheckedOutId = ?3, p_versionSeriesCheckedOutDate = ?4 "
+                       "WHERE p_versionSeriesId = ?5 AND p_baseTypeId = 'cmis:document' AND "
+                       "(p_isVersionSeriesCheckedOut IS NOT ?1 OR p_versionSeriesCheckedOutBy IS NOT ?2 OR "
+                       "p_versionSeriesCheckedOutId IS NOT ?3 OR p_versionSeriesCheckedOutDate IS NOT ?4)"));
+  BindJson(*u, 1, Property(latest, cmis::kIsVersionSeriesCheckedOut));
+  BindJson(*u, 2, Property(latest, cmis::kVersionSeriesCheckedOutBy));
+  BindJson(*u, 3, Property(latest, cmis::kVersionSeriesCheckedOutId));
+  BindJson(*u, 4, Property(latest, cmis::kVersionSeriesCheckedOutDate));
+  u->BindText(5, series_id);
+  return u->Run();
 }
 
 Status IndexWriter::RemoveSubtree(const std::string& folder_id) {
@@ -298,13 +357,22 @@ Status IndexWriter::Apply(const ChangeEvent& event) {
     if (row) return OkStatus();
   }
   auto object = repo_.GetObject(event.object_id);
+  ++objects_read_;
   if (object.ok()) {
-    if (object->base == BaseType::kDocument) return ReindexSeries(object->series_id);
-    return Put(*object);
+    if (object->base != BaseType::kDocument) return Put(*object);
+    // A change of the ACL is the whole series' (its versions share it).
+    if (event.type == ChangeType::kSecurity) return ReindexSeries(object->series_id);
+    return RefreshSeries(*object);
   }
   // Gone (or unreadable, which a query could not show either): drop what the index
   // holds under that id. A document's other versions may remain: look at the series.
   const std::string series = SeriesPart(event.object_id);
+  if (event.object_id == storage::PwcId(series)) {
+    // A working copy checked in or cancelled: no version went with it.
+    auto latest = repo_.GetObject(series);
+    ++objects_read_;
+    if (latest.ok() && latest->base == BaseType::kDocument && !latest->is_pwc) return RefreshSeries(*latest);
+  }
   {
     FOLIO_ASSIGN_OR_RETURN(Stmt * s, Cached("SELECT 1 FROM objects WHERE p_versionSeriesId = ? LIMIT 1"));
     s->BindText(1, series);

@@ -40,8 +40,19 @@ class IndexWriter {
   // `text`: the document's text when the caller has read it already (a build).
   Status Put(const ObjectData& object, const std::string* text = nullptr);
   // Replaces the rows of document series `series_id` with its versions as the
-  // repository has them now (none if the series is gone).
+  // repository has them now (none if the series is gone). Reads every version.
   Status ReindexSeries(const std::string& series_id);
+  // Brings the rows of the series of `changed` (a version or working copy just read)
+  // in step after a change that removed no version: puts `changed`, the latest version,
+  // and the versions the index holds as latest, latest major or current (whose flags a
+  // new version turns off), and sets the series' check-out columns on the other rows,
+  // which nothing else of theirs changes (an earlier version never changes:
+  // docs/STORAGE.md §4.2). A version gone, the series in another folder than its rows
+  // say, or one unreadable: ReindexSeries. So a check-in reads a few versions, not the
+  // whole series.
+  Status RefreshSeries(const ObjectData& changed);
+  // Objects read from the repository by this writer so far (tests, benchmarks).
+  uint64_t objects_read() const { return objects_read_; }
   // Removes folder `folder_id` and everything filed below it.
   Status RemoveSubtree(const std::string& folder_id);
   // The ids of the rows filed in folder `folder_id` under `name`.
@@ -84,6 +95,7 @@ class IndexWriter {
   Db& db_;
   Repository& repo_;
   bool bulk_ = false;
+  uint64_t objects_read_ = 0;
   std::map<std::string, Stmt> cache_;
 };
 

@@ -2,10 +2,10 @@
 #include "repo/versions/check_in_plan.h"
 
 #include "folio/cmis_ids.h"
-#include "repo/properties.h"
+#include "repo/types/properties.h"
 #include "repo/staging.h"
-#include "repo/version_label.h"
-#include "repo/version_list.h"
+#include "repo/versions/version_label.h"
+#include "repo/versions/version_list.h"
 #include "repo/versions/version_files.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
@@ -13,8 +13,8 @@
 
 namespace folio::repo::versions {
 
-std::vector<std::string> SecondaryTypeIdsAfterCheckIn(const Json& pwc_properties, const SecondaryChange& rules) {
-  return rules.listed ? rules.ids : StoredSecondaryTypeIds(pwc_properties);
+std::vector<std::string> SecondaryTypeIdsAfterCheckIn(const Json& pwc_properties, const types::SecondaryChange& rules) {
+  return rules.listed ? rules.ids : types::StoredSecondaryTypeIds(pwc_properties);
 }
 
 Result<CheckInPlan> PlanCheckIn(const CheckInInputs& in, const CheckInRequest& req) {
@@ -24,12 +24,13 @@ Result<CheckInPlan> PlanCheckIn(const CheckInInputs& in, const CheckInRequest& r
                           "' does not exist: it was checked in or cancelled");
   }
   if (!in.type || !in.rules.before || !in.rules.after) return RuntimeError("check-in planned without its type");
-  const TypeDef& type = *in.type;
+  const types::TypeDef& type = *in.type;
   const ObjectRecord& pwc = in.pwc;
-  // PlanSecondaryChange took the secondary types out of the properties it was given.
+  // types::PlanSecondaryChange took the secondary types out of the properties it was given.
   Json given = req.properties;
   if (given.is_object()) given.erase(cmis::kSecondaryObjectTypeIds);
-  FOLIO_ASSIGN_OR_RETURN(Json norm, NormalizeProperties(*in.rules.after, given, PropertyMode::kCheckIn, pwc.properties));
+  FOLIO_ASSIGN_OR_RETURN(
+      Json norm, types::NormalizeProperties(*in.rules.after, given, types::PropertyMode::kCheckIn, pwc.properties));
   if (req.content && type.content_stream_allowed == "notallowed") {
     return StreamNotSupported("type '" + type.id + "' does not allow content");
   }
@@ -57,11 +58,11 @@ Result<CheckInPlan> PlanCheckIn(const CheckInInputs& in, const CheckInRequest& r
     }
   }
   if (in.rules.listed) {
-    ApplySecondaryTypes(rec.properties, in.rules.ids, *in.rules.before, *in.rules.after);
+    types::ApplySecondaryTypes(rec.properties, in.rules.ids, *in.rules.before, *in.rules.after);
     plan.type_usages = true;
   }
-  for (const auto& secondary : in.secondary) FOLIO_RETURN_IF_ERROR(CheckRequired(*secondary, rec.properties));
-  FOLIO_RETURN_IF_ERROR(CheckRequired(*in.rules.after, rec.properties));
+  for (const auto& secondary : in.secondary) FOLIO_RETURN_IF_ERROR(types::CheckRequired(*secondary, rec.properties));
+  FOLIO_RETURN_IF_ERROR(types::CheckRequired(*in.rules.after, rec.properties));
   rec.properties[cmis::kName] = plan.name;
   rec.properties[cmis::kCreatedBy] = in.user;
   rec.properties[cmis::kCreationDate] = storage::FormatIsoMs(in.now_ms);

@@ -16,8 +16,8 @@
 #include "folio/object.h"
 #include "folio/status.h"
 #include "repo/records.h"
-#include "repo/secondary_types.h"
-#include "repo/types.h"
+#include "repo/types/secondary_types.h"
+#include "repo/types/types.h"
 #include "storage/change_set.h"
 
 namespace folio::repo::versions {
@@ -29,13 +29,13 @@ struct CheckInInputs {
   ObjectRecord pwc;          // the working copy's record
   std::string user;          // who checks in: the new version's creator
   int64_t now_ms = 0;        // the time of the check-in
-  // The working copy's type, and the rules of the change (PlanSecondaryChange of the
+  // The working copy's type, and the rules of the change (types::PlanSecondaryChange of the
   // request's properties: it took cmis:secondaryObjectTypeIds out of a copy of them).
-  std::shared_ptr<const TypeDef> type;
-  SecondaryChange rules;
+  std::shared_ptr<const types::TypeDef> type;
+  types::SecondaryChange rules;
   // The definitions of the secondary types the new version lists
   // (SecondaryTypeIdsAfterCheckIn; ids of unknown types left out).
-  std::vector<std::shared_ptr<const TypeDef>> secondary;
+  std::vector<std::shared_ptr<const types::TypeDef>> secondary;
   // The working copy's content file as stat'ed now (its inode and link count), when its
   // record has content.
   std::optional<FileStat> pwc_content;
@@ -88,13 +88,13 @@ struct CheckInPlan {
 // working copy (the caller's WriteCheck) may check it in. Events: the edited latest version "updated" (V2),
 // the working copy "deleted", the new version "created", and "security" when its ACL
 // changed. Errors: kObjectNotFound if the series is not checked out;
-// kStreamNotSupported for content the type forbids; the errors of NormalizeProperties
-// (kInvalidArgument, kConstraint naming the property) and CheckRequired (kConstraint
+// kStreamNotSupported for content the type forbids; the errors of types::NormalizeProperties
+// (kInvalidArgument, kConstraint naming the property) and types::CheckRequired (kConstraint
 // naming a required property left unset); kRuntime if `in` lacks a record it must have.
 Result<CheckInPlan> PlanCheckIn(const CheckInInputs& in, const CheckInRequest& request);
 
 // The ids of the secondary types the new version of a working copy whose stored
 // properties are `pwc_properties` lists after a change with `rules`.
-std::vector<std::string> SecondaryTypeIdsAfterCheckIn(const Json& pwc_properties, const SecondaryChange& rules);
+std::vector<std::string> SecondaryTypeIdsAfterCheckIn(const Json& pwc_properties, const types::SecondaryChange& rules);
 
 }  // namespace folio::repo::versions

@@ -2,9 +2,9 @@
 #include "repo/versions/check_in_staging.h"
 
 #include "repo/changes/relocation.h"
-#include "repo/secondary_types.h"
+#include "repo/types/secondary_types.h"
 #include "repo/staging.h"
-#include "repo/version_list.h"
+#include "repo/versions/version_list.h"
 
 namespace folio::repo::versions {
 
@@ -18,7 +18,7 @@ Result<Loc> CheckInStaging::Stage(storage::ChangeSet& change, const Loc& doc, co
   }
   ObjectRecord rec = plan.version;
   if (plan.type_usages) {
-    FOLIO_RETURN_IF_ERROR(StageTypeUsages(staging_, change, in.type->id, rec.properties, doc.id));
+    FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(staging_, change, in.type->id, rec.properties, doc.id));
   }
   const std::string version_content = layout_.VersionContent(at.folder, at.name, plan.label);
   // The working copy's content file: where it is now, and where the change has it once

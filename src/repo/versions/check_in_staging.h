@@ -14,13 +14,14 @@
 
 namespace folio::repo {
 class Staging;
-class VersionList;
 namespace changes {
 class Relocation;
 }
 }  // namespace folio::repo
 
 namespace folio::repo::versions {
+
+class VersionList;
 
 class CheckInStaging {
  public:

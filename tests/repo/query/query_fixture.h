@@ -34,7 +34,7 @@
 #include "repo/query/binder.h"
 #include "repo/query/parser.h"
 #include "repo/query/query_indexes.h"
-#include "repo/types.h"
+#include "repo/types/types.h"
 #include "storage/datetime.h"
 #include "support/repo_fixture.h"
 
@@ -47,14 +47,14 @@ inline query::IdSpelling TestSpelling() {
   query::IdSpelling s;
   s.property = [](std::string_view id) {
     const std::string prefixed = "cmis:" + std::string(id);
-    for (const std::string& t : repo::BuiltInTypeIds()) {
-      if (repo::BuiltInType(t)->properties.count(prefixed)) return prefixed;
+    for (const std::string& t : repo::types::BuiltInTypeIds()) {
+      if (repo::types::BuiltInType(t)->properties.count(prefixed)) return prefixed;
     }
     return std::string(id);
   };
   s.type = [](std::string_view id) {
     const std::string prefixed = "cmis:" + std::string(id);
-    return repo::BuiltInType(prefixed) ? prefixed : std::string(id);
+    return repo::types::BuiltInType(prefixed) ? prefixed : std::string(id);
   };
   return s;
 }

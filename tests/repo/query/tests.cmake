@@ -7,6 +7,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/query_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/query_memory_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/catch_up_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/index_writer_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/scan_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/background_build_test.cc
 )

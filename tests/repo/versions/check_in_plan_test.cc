@@ -13,10 +13,10 @@
 #include "support/repo_fixture.h"
 
 using namespace folio;
-using folio::repo::BuiltInType;
+using folio::repo::types::BuiltInType;
 using folio::repo::ObjectRecord;
-using folio::repo::PropertyDef;
-using folio::repo::TypeDef;
+using folio::repo::types::PropertyDef;
+using folio::repo::types::TypeDef;
 using folio::repo::versions::CheckInInputs;
 using folio::repo::versions::CheckInPlan;
 using folio::repo::versions::NewContent;

@@ -1,13 +1,13 @@
 // Whether a custom type has objects; see type_usage.h.
-#include "repo/type_usage.h"
+#include "repo/types/type_usage.h"
 
 #include <algorithm>
 #include <functional>
 #include <optional>
 
-#include "repo/secondary_types.h"
+#include "repo/types/secondary_types.h"
 
-namespace folio::repo {
+namespace folio::repo::types {
 namespace {
 
 // Whether `object` is of type `type_id` or lists it as a secondary type.
@@ -104,4 +104,4 @@ Status TypeUsage::ScanEverything(const std::string& type_id) {
   return OkStatus();
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::types

@@ -1,9 +1,9 @@
 // Version label arithmetic; see version_label.h.
-#include "repo/version_label.h"
+#include "repo/versions/version_label.h"
 
 #include <charconv>
 
-namespace folio::repo {
+namespace folio::repo::versions {
 namespace {
 std::optional<int> ParsePart(std::string_view s) {
   if (s.empty() || s.size() > 9) return std::nullopt;
@@ -32,4 +32,4 @@ VersionLabel VersionLabel::Next(const std::optional<VersionLabel>& latest, bool 
   return major_checkin ? latest->NextMajor() : latest->NextMinor();
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::versions

@@ -17,7 +17,7 @@
 #include "storage/change_set.h"
 #include "storage/layout.h"
 
-namespace folio::repo {
+namespace folio::repo::versions {
 
 inline constexpr size_t kDefaultVersionListMax = 1000;  // as StoreOptions::version_list_max
 
@@ -73,4 +73,4 @@ class VersionList {
   const size_t max_;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::versions

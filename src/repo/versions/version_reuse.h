@@ -21,7 +21,7 @@
 
 #include "folio/object.h"
 
-namespace folio::repo {
+namespace folio::repo::versions {
 
 class VersionReuse {
  public:
@@ -50,4 +50,4 @@ class VersionReuse {
   VersionReuse* outer_;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::versions

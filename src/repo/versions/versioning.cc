@@ -1,30 +1,26 @@
 // Check-out, check-in, cancel and the version lists; see versioning.h.
-#include "repo/versioning.h"
+#include "repo/versions/versioning.h"
 
 #include <algorithm>
 
-#include "folio/cmis_ids.h"
 #include "repo/listings.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
 #include "repo/record_reader.h"
-#include "repo/secondary_types.h"
+#include "repo/types/secondary_types.h"
 #include "repo/staging.h"
-#include "repo/types.h"
-#include "repo/version_list.h"
+#include "repo/types/types.h"
+#include "repo/versions/version_list.h"
 #include "repo/versions/check_in_plan.h"
+#include "repo/versions/check_out_plan.h"
 #include "repo/versions/version_files.h"
 #include "repo/write_check.h"
 #include "storage/datetime.h"
 #include "storage/committer.h"
 #include "storage/ids.h"
 
-namespace folio::repo {
+namespace folio::repo::versions {
 namespace {
-
-std::string Holder(const CheckOutRecord& co) {
-  return co.by + " (since " + storage::FormatIsoMs(co.since_ms) + ")";
-}
 
 // The working copy named by `pwc_id`, with its series, or the failure the contract
 // gives for each way it is not one.
@@ -48,50 +44,47 @@ Result<ObjectData> Versioning::CheckOut(const std::string& id, const std::string
     FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id, allowed));
     const Loc& loc = t.loc;
     doc = loc;
-    if (loc.base != BaseType::kDocument) {
-      return Constraint("object '" + id + "' is a " + std::string(BaseTypeId(loc.base)) +
-                        "; only documents can be checked out");
+    if (loc.base == BaseType::kDocument) FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
+    FOLIO_ASSIGN_OR_RETURN(CheckOutInputs in, CheckOutInputsOf(t, id, user));
+    FOLIO_ASSIGN_OR_RETURN(CheckOutPlan plan, PlanCheckOut(in));
+    if (plan.copies_content) {
+      StageWorkingCopyContent(change, layout_.PwcContent(loc.folder, loc.name),
+                                        layout_.VersionContent(loc.folder, loc.name, plan.label));
     }
-    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
-    FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(loc.folder, loc.name));
-    const std::string path = "/" + storage::JoinPath(loc.folder, loc.name);
-    if (!series.versionable) return Constraint("document '" + path + "' is not versionable");
-    if (series.checked_out) {
-      return folio::Versioning("document '" + path + "' is already checked out by " + Holder(*series.checked_out));
-    }
-    const std::string label = t.label ? *t.label : LatestLabel(series);
-    FOLIO_ASSIGN_OR_RETURN(bool listed, versions_.Lists(loc.folder, loc.name, series, label));
-    if (!listed) return ObjectNotFound("no object with id '" + id + "'");
-    FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.VersionProps(loc.folder, loc.name, label)));
-    const int64_t now = storage::NowMs();
-    ObjectRecord pwc = rec;
-    pwc.label = "pwc";
-    pwc.major = false;
-    pwc.properties.erase(cmis::kCheckinComment);
-    pwc.properties[cmis::kCreatedBy] = user;
-    pwc.properties[cmis::kCreationDate] = storage::FormatIsoMs(now);
-    Touch(pwc.properties, user, now);
-    series.checked_out = CheckOutRecord{user, now, label};
-    // Its own file, never another name of the version's (Rule V3).
-    if (rec.content) {
-      const std::string version_content = layout_.VersionContent(loc.folder, loc.name, label);
-      versions::StageWorkingCopyContent(change, layout_.PwcContent(loc.folder, loc.name), version_content);
-      // An edit by hand not taken in yet is copied with the rest (Rule V2).
-      const auto edited = versions::EditedInPlace(fs_, layout_.Child(loc.folder, loc.name), version_content, series);
-      if (edited) versions::DescribeEdited(*pwc.content, *edited);
-    }
-    change.PutJson(layout_.PwcProps(loc.folder, loc.name), ToJson(pwc));
-    change.PutJson(layout_.SeriesFile(loc.folder, loc.name), ToJson(series));
-    FOLIO_RETURN_IF_ERROR(staging_.StageCheckedOutMarker(change, series.series_id, true));
-    change.Record(Event("created", storage::PwcId(series.series_id), BaseType::kDocument,
-                        StoredTypeId(pwc.properties, BaseType::kDocument)));
-    FOLIO_RETURN_IF_ERROR(RecordSeriesUpdated(change, loc, series));
+    change.PutJson(layout_.PwcProps(loc.folder, loc.name), ToJson(plan.pwc));
+    change.PutJson(layout_.SeriesFile(loc.folder, loc.name), ToJson(plan.series));
+    FOLIO_RETURN_IF_ERROR(staging_.StageCheckedOutMarker(change, plan.series.series_id, true));
+    for (const storage::ChangeEvent& e : plan.events) change.Record(e);
     return OkStatus();
   }));
   FOLIO_ASSIGN_OR_RETURN(Target t, locator_.DocumentTarget(doc.folder, doc.name));
   t.pwc = true;
   t.label.reset();
   return builder_.Build(t);
+}
+
+Result<CheckOutInputs> Versioning::CheckOutInputsOf(const Target& t, const std::string& id,
+                                                               const std::string& user) {
+  const Loc& loc = t.loc;
+  CheckOutInputs in;
+  in.id = id;
+  in.base = loc.base;
+  if (loc.base != BaseType::kDocument) return in;  // refused by the plan
+  in.path = "/" + storage::JoinPath(loc.folder, loc.name);
+  FOLIO_ASSIGN_OR_RETURN(in.series, records_.ReadSeries(loc.folder, loc.name));
+  if (!in.series.versionable || in.series.checked_out) return in;  // refused by the plan
+  in.label = t.label ? *t.label : LatestLabel(in.series);
+  FOLIO_ASSIGN_OR_RETURN(bool listed, versions_.Lists(loc.folder, loc.name, in.series, in.label));
+  if (!listed) return in;  // refused by the plan
+  FOLIO_ASSIGN_OR_RETURN(in.version, records_.ReadRecord(layout_.VersionProps(loc.folder, loc.name, in.label)));
+  in.user = user;
+  in.now_ms = storage::NowMs();
+  if (in.version->content) {
+    in.edited = EditedInPlace(fs_, layout_.Child(loc.folder, loc.name),
+                                        layout_.VersionContent(loc.folder, loc.name, in.label), in.series);
+  }
+  FOLIO_ASSIGN_OR_RETURN(in.latest_type_id, LatestTypeId(loc, in.series));
+  return in;
 }
 
 Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInRequest& req, const std::string& user,
@@ -103,8 +96,8 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     auto& [t, series] = wc;
     const Loc loc = t.loc;
     FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
-    FOLIO_ASSIGN_OR_RETURN(versions::CheckInInputs in, CheckInInputsOf(loc, std::move(series), req, user));
-    FOLIO_ASSIGN_OR_RETURN(versions::CheckInPlan plan, versions::PlanCheckIn(in, req));
+    FOLIO_ASSIGN_OR_RETURN(CheckInInputs in, CheckInInputsOf(loc, std::move(series), req, user));
+    FOLIO_ASSIGN_OR_RETURN(CheckInPlan plan, PlanCheckIn(in, req));
     std::string parent_id;  // the index entry of a renamed document names its folder
     if (plan.renames) {
       FOLIO_ASSIGN_OR_RETURN(parent_id, locator_.FolderIdAt(loc.folder));
@@ -119,17 +112,17 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
   return builder_.Build(t);
 }
 
-Result<versions::CheckInInputs> Versioning::CheckInInputsOf(const Loc& loc, SeriesRecord series,
+Result<CheckInInputs> Versioning::CheckInInputsOf(const Loc& loc, SeriesRecord series,
                                                              const CheckInRequest& req, const std::string& user) {
-  versions::CheckInInputs in;
+  CheckInInputs in;
   in.name = loc.name;
   in.user = user;
   in.now_ms = storage::NowMs();
   FOLIO_ASSIGN_OR_RETURN(in.pwc, records_.ReadRecord(layout_.PwcProps(loc.folder, loc.name)));
   FOLIO_ASSIGN_OR_RETURN(in.type, types_.Get(StoredTypeId(in.pwc.properties, BaseType::kDocument)));
   Json given = req.properties;
-  FOLIO_ASSIGN_OR_RETURN(in.rules, PlanSecondaryChange(types_, in.type, in.pwc.properties, given));
-  for (const std::string& id : versions::SecondaryTypeIdsAfterCheckIn(in.pwc.properties, in.rules)) {
+  FOLIO_ASSIGN_OR_RETURN(in.rules, types::PlanSecondaryChange(types_, in.type, in.pwc.properties, given));
+  for (const std::string& id : SecondaryTypeIdsAfterCheckIn(in.pwc.properties, in.rules)) {
     auto secondary = types_.Get(id);
     if (secondary.ok()) in.secondary.push_back(std::move(*secondary));  // a stale id is skipped
   }
@@ -139,7 +132,7 @@ Result<versions::CheckInInputs> Versioning::CheckInInputsOf(const Loc& loc, Seri
   }
   const std::string before = series.versions.empty() ? "" : LatestLabel(series);
   if (!before.empty()) {
-    in.edited = versions::EditedInPlace(fs_, layout_.Child(loc.folder, loc.name),
+    in.edited = EditedInPlace(fs_, layout_.Child(loc.folder, loc.name),
                                         layout_.VersionContent(loc.folder, loc.name, before), series);
   }
   std::vector<std::string> rewritten;
@@ -160,29 +153,30 @@ Status Versioning::CancelCheckOut(const std::string& pwc_id, const WriteCheck& c
   return committer_.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(auto wc, WorkingCopy(locator_, records_, pwc_id));
     auto& [t, series] = wc;
+    const Loc& loc = t.loc;
     FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
-    FOLIO_ASSIGN_OR_RETURN(ObjectRecord pwc, records_.ReadRecord(layout_.PwcProps(t.loc.folder, t.loc.name)));
-    change.Record(Event("deleted", storage::PwcId(series.series_id), BaseType::kDocument,
-                        StoredTypeId(pwc.properties, BaseType::kDocument)));
-    if (series.versions.empty()) {
-      // Created checked out: without its working copy the document has nothing left.
-      return staging_.StageSeriesRemoval(change, t.loc);
+    CancelCheckOutInputs in;
+    FOLIO_ASSIGN_OR_RETURN(in.pwc, records_.ReadRecord(layout_.PwcProps(loc.folder, loc.name)));
+    FOLIO_ASSIGN_OR_RETURN(in.latest_type_id, LatestTypeId(loc, series));
+    in.series = std::move(series);
+    FOLIO_ASSIGN_OR_RETURN(CancelCheckOutPlan plan, PlanCancelCheckOut(in));
+    if (plan.removes_document) {
+      FOLIO_RETURN_IF_ERROR(staging_.StageSeriesRemoval(change, loc));
+    } else {
+      change.PutJson(layout_.SeriesFile(loc.folder, loc.name), ToJson(plan.series));
+      change.Remove(layout_.PwcProps(loc.folder, loc.name));
+      FOLIO_RETURN_IF_ERROR(staging_.StageRemoveFile(change, layout_.PwcContent(loc.folder, loc.name)));
+      FOLIO_RETURN_IF_ERROR(staging_.StageCheckedOutMarker(change, plan.series.series_id, false));
     }
-    FOLIO_RETURN_IF_ERROR(RecordSeriesUpdated(change, t.loc, series));
-    series.checked_out.reset();
-    change.PutJson(layout_.SeriesFile(t.loc.folder, t.loc.name), ToJson(series));
-    change.Remove(layout_.PwcProps(t.loc.folder, t.loc.name));
-    FOLIO_RETURN_IF_ERROR(staging_.StageRemoveFile(change, layout_.PwcContent(t.loc.folder, t.loc.name)));
-    return staging_.StageCheckedOutMarker(change, series.series_id, false);
+    for (const storage::ChangeEvent& e : plan.events) change.Record(e);
+    return OkStatus();
   });
 }
 
-Status Versioning::RecordSeriesUpdated(storage::ChangeSet& change, const Loc& doc, const SeriesRecord& series) {
-  if (series.versions.empty()) return OkStatus();
+Result<std::string> Versioning::LatestTypeId(const Loc& doc, const SeriesRecord& series) {
+  if (series.versions.empty()) return std::string();
   FOLIO_ASSIGN_OR_RETURN(ObjectRecord latest, records_.ReadDocumentRecord(doc.folder, doc.name, series));
-  change.Record(Event("updated", storage::VersionId(series.series_id, series.versions.back()), BaseType::kDocument,
-                      StoredTypeId(latest.properties, BaseType::kDocument)));
-  return OkStatus();
+  return StoredTypeId(latest.properties, BaseType::kDocument);
 }
 
 Result<ObjectData> Versioning::LatestVersion(const std::string& id, bool major) {
@@ -251,4 +245,4 @@ Result<std::vector<ObjectData>> Versioning::CheckedOut(const std::string& folder
   return out;
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::versions

@@ -1,5 +1,5 @@
 // Property validation and coercion; see properties.h.
-#include "repo/properties.h"
+#include "repo/types/properties.h"
 
 #include <cctype>
 #include <charconv>
@@ -8,7 +8,7 @@
 #include "folio/cmis_ids.h"
 #include "storage/datetime.h"
 
-namespace folio::repo {
+namespace folio::repo::types {
 namespace {
 
 bool EqualsNoCase(std::string_view a, std::string_view b) {
@@ -173,4 +173,4 @@ Status CheckRequired(const TypeDef& type, const Json& stored) {
   return OkStatus();
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::types

@@ -1,4 +1,4 @@
-// A long version history (repo/version_list.h, docs/STORAGE.md §4): series.json lists
+// A long version history (repo/versions/version_list.h, docs/STORAGE.md §4): series.json lists
 // at most the limit's number of labels, the older ones go into archive files, and
 // every version stays what it was: listed in order, read by id, checked out from,
 // deleted alone, given an ACL, and checked by fsck.
@@ -10,28 +10,18 @@
 
 #include "folio/fsck.h"
 #include "storage/json_file.h"
+#include "support/next_version.h"
 #include "support/repo_fixture.h"
 
 using namespace folio;
 using folio::testing::MemRepoFixture;
+using folio::testing::NextVersion;
 using folio::testing::RepoFixture;
 using folio::testing::WriteFile;
 
 namespace {
 
 constexpr uint32_t kMax = 4;  // series.json lists at most 4 labels
-
-// Checks out the latest version of `series` and checks it in with `bytes` as content.
-ObjectData NextVersion(RepoFixture& f, const std::string& series, bool major, const std::string& bytes) {
-  auto pwc = f.repo->CheckOut(series, "bob", WriteCheck::Trusted());
-  REQUIRE_MESSAGE(pwc.ok(), pwc.status().ToString());
-  CheckInRequest req;
-  req.major = major;
-  req.content = ContentSource::FromBytes(bytes, "text/plain");
-  auto v = f.repo->CheckIn(pwc->id, req, "bob", WriteCheck::Trusted());
-  REQUIRE_MESSAGE(v.ok(), v.status().ToString());
-  return *v;
-}
 
 // The labels of every version, oldest first, as getAllVersions gives them.
 std::vector<std::string> Labels(RepoFixture& f, const std::string& series) {

@@ -1,14 +1,14 @@
 // Secondary types on objects; see secondary_types.h.
-#include "repo/secondary_types.h"
+#include "repo/types/secondary_types.h"
 
 #include <algorithm>
 #include <map>
 
 #include "folio/cmis_ids.h"
-#include "repo/properties.h"
+#include "repo/types/properties.h"
 #include "storage/json_access.h"
 
-namespace folio::repo {
+namespace folio::repo::types {
 
 std::string BaseIdOf(const TypeDef& type) {
   return storage::StringOr(type.json, "baseId", std::string(BaseTypeId(type.base)));
@@ -130,4 +130,4 @@ Result<SecondaryChange> PlanSecondaryChange(TypeRegistry& types, std::shared_ptr
   return plan;
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::types

@@ -1,12 +1,12 @@
 // Built-in and custom type definitions; see types.h.
-#include "repo/types.h"
+#include "repo/types/types.h"
 
 #include "folio/cmis_ids.h"
 #include "storage/committer.h"
 #include "storage/json_access.h"
 #include "storage/json_file.h"
 
-namespace folio::repo {
+namespace folio::repo::types {
 namespace {
 
 struct BuiltInProp {
@@ -639,4 +639,4 @@ Status TypeRegistry::Delete(const std::string& id, const std::function<Status(bo
   });
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::types

@@ -20,7 +20,7 @@ namespace folio::storage {
 class Committer;
 }
 
-namespace folio::repo {
+namespace folio::repo::types {
 
 enum class PropertyType { kString, kBoolean, kId, kInteger, kDecimal, kDateTime, kUri, kHtml };
 enum class Updatability { kReadOnly, kReadWrite, kWhenCheckedOut, kOnCreate };
@@ -109,4 +109,4 @@ class TypeRegistry {
       definitions_;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::types

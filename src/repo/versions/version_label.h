@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace folio::repo {
+namespace folio::repo::versions {
 
 struct VersionLabel {
   int major = 1;
@@ -28,4 +28,4 @@ struct VersionLabel {
   auto operator<=>(const VersionLabel&) const = default;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::versions

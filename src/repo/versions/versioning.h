@@ -1,6 +1,8 @@
 // Versioning (docs/API.md, versioning): check-out makes a private working copy beside
-// the version files; check-in turns it into the next numbered version (decided by
-// versions::PlanCheckIn, staged by versions::CheckInStaging); cancel removes it.
+// the version files; check-in turns it into the next numbered version; cancel removes
+// it. Each is decided by a pure plan (versions::PlanCheckOut, PlanCheckIn,
+// PlanCancelCheckOut) from what this class reads, then staged (check-in by
+// versions::CheckInStaging).
 // series.json records the check-out and the list of versions and is rewritten in the
 // same change as the files it describes.
 #pragma once
@@ -13,6 +15,7 @@
 #include "folio/repository.h"
 #include "repo/location.h"
 #include "repo/versions/check_in_staging.h"
+#include "repo/versions/check_out_plan.h"
 
 namespace folio::storage {
 class ChangeSet;
@@ -20,7 +23,6 @@ class Committer;
 }
 
 namespace folio::repo {
-
 namespace changes {
 class Relocation;
 }
@@ -28,18 +30,32 @@ class Listings;
 class Locator;
 class ObjectBuilder;
 class RecordReader;
-class VersionList;
 class Staging;
 struct SeriesRecord;
+namespace types {
 class TypeRegistry;
+}
+}  // namespace folio::repo
+
+namespace folio::repo::versions {
+
+class VersionList;
 
 class Versioning {
  public:
   Versioning(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator,
-             Listings& listings, RecordReader& records, VersionList& versions, TypeRegistry& types, Staging& staging,
-             changes::Relocation& relocation, ObjectBuilder& builder)
-      : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
-        versions_(versions), types_(types), staging_(staging), builder_(builder),
+             Listings& listings, RecordReader& records, VersionList& versions, types::TypeRegistry& types,
+             Staging& staging, changes::Relocation& relocation, ObjectBuilder& builder)
+      : fs_(fs),
+        layout_(layout),
+        committer_(committer),
+        locator_(locator),
+        listings_(listings),
+        records_(records),
+        versions_(versions),
+        types_(types),
+        staging_(staging),
+        builder_(builder),
         check_in_staging_(layout, staging, relocation, versions) {}
 
   // Makes the private working copy of version `id` (a series id or a path-resolved
@@ -74,13 +90,17 @@ class Versioning {
   Result<std::vector<ObjectData>> CheckedOut(const std::string& folder_id);
 
  private:
-  // The latest version's "updated" event: checking out or cancelling changes the
-  // checked-out properties every version of the series shows. Nothing without versions.
-  Status RecordSeriesUpdated(storage::ChangeSet& change, const Loc& doc, const SeriesRecord& series);
+  // What PlanCheckOut needs of the object `t` that request id `id` resolved to, read
+  // now; reading stops at the first fact the plan refuses. Errors: kStorage.
+  Result<CheckOutInputs> CheckOutInputsOf(const Target& t, const std::string& id, const std::string& user);
+  // The type the latest version of the series of the document at `doc` names (for its
+  // "updated" event: checking out or cancelling changes the checked-out properties
+  // every version shows); "" without versions. Errors: kStorage.
+  Result<std::string> LatestTypeId(const Loc& doc, const SeriesRecord& series);
   // What PlanCheckIn needs of the working copy of the document at `loc`, read now.
   // Errors: kStorage; kObjectNotFound or kInvalidArgument (secondary types) as
-  // TypeRegistry::Get and PlanSecondaryChange give them.
-  Result<versions::CheckInInputs> CheckInInputsOf(const Loc& loc, SeriesRecord series, const CheckInRequest& req,
+  // types::TypeRegistry::Get and types::PlanSecondaryChange give them.
+  Result<CheckInInputs> CheckInInputsOf(const Loc& loc, SeriesRecord series, const CheckInRequest& req,
                                                   const std::string& user);
   Fs& fs_;
   const storage::RepoLayout& layout_;
@@ -89,10 +109,10 @@ class Versioning {
   Listings& listings_;
   RecordReader& records_;
   VersionList& versions_;
-  TypeRegistry& types_;
+  types::TypeRegistry& types_;
   Staging& staging_;
   ObjectBuilder& builder_;
-  versions::CheckInStaging check_in_staging_;
+  CheckInStaging check_in_staging_;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::versions

@@ -1,7 +1,7 @@
 // The reader of getAllVersions installed on a thread; see version_reuse.h.
-#include "repo/version_reuse.h"
+#include "repo/versions/version_reuse.h"
 
-namespace folio::repo {
+namespace folio::repo::versions {
 namespace {
 
 thread_local VersionReuse* t_current = nullptr;
@@ -14,4 +14,4 @@ VersionReuse::~VersionReuse() { t_current = outer_; }
 
 VersionReuse* VersionReuse::Current() { return t_current; }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::versions

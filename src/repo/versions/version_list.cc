@@ -1,13 +1,13 @@
 // Listed and archived version labels; see version_list.h.
-#include "repo/version_list.h"
+#include "repo/versions/version_list.h"
 
 #include <algorithm>
 #include <optional>
 
-#include "repo/version_label.h"
+#include "repo/versions/version_label.h"
 #include "storage/json_file.h"
 
-namespace folio::repo {
+namespace folio::repo::versions {
 namespace {
 
 // The newest major label among `labels`; "" if none.
@@ -131,4 +131,4 @@ Result<bool> VersionList::RemoveLabel(storage::ChangeSet& change, const std::str
   return true;
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::versions

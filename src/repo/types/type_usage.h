@@ -14,7 +14,7 @@
 #include "repo/tree.h"
 #include "storage/layout.h"
 
-namespace folio::repo {
+namespace folio::repo::types {
 
 class TypeUsage {
  public:
@@ -56,4 +56,4 @@ class TypeUsage {
   Relationships& relationships_;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::types

@@ -9,9 +9,9 @@
 
 #include "folio/object.h"
 #include "repo/staging.h"
-#include "repo/types.h"
+#include "repo/types/types.h"
 
-namespace folio::repo {
+namespace folio::repo::types {
 
 // The CMIS base type id of `type`: its definition's baseId ("cmis:secondary" for a
 // secondary type, whose `base` is kItem).
@@ -74,4 +74,4 @@ struct SecondaryChange {
 Result<SecondaryChange> PlanSecondaryChange(TypeRegistry& types, std::shared_ptr<const TypeDef> primary,
                                             const Json& stored, Json& changes);
 
-}  // namespace folio::repo
+}  // namespace folio::repo::types

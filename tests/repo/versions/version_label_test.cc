@@ -1,8 +1,8 @@
-#include "repo/version_label.h"
+#include "repo/versions/version_label.h"
 
 #include <doctest/doctest.h>
 
-using folio::repo::VersionLabel;
+using folio::repo::versions::VersionLabel;
 
 TEST_CASE("VersionLabel: parses major.minor and refuses everything else") {
   CHECK(VersionLabel::Parse("1.0") == VersionLabel{1, 0});

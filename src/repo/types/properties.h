@@ -4,9 +4,9 @@
 #pragma once
 
 #include "folio/object.h"
-#include "repo/types.h"
+#include "repo/types/types.h"
 
-namespace folio::repo {
+namespace folio::repo::types {
 
 enum class PropertyMode {
   kCreate,      // readwrite and oncreate allowed
@@ -32,4 +32,4 @@ Json StoredToMemory(const TypeDef& type, Json&& stored);  // converts `stored` i
 // Required custom properties that `stored` lacks, as kConstraint naming the first.
 Status CheckRequired(const TypeDef& type, const Json& stored);
 
-}  // namespace folio::repo
+}  // namespace folio::repo::types
