@@ -38,6 +38,45 @@ ChangeEvent DocumentEvent(const char* type, const std::string& id) {
   return e;
 }
 
+// Holds the apply of the change that writes `path` until Release, so that the change
+// stays in flight while another is staged.
+class HeldApply {
+ public:
+  explicit HeldApply(std::string path) : path_(std::move(path)) {}
+  // Options whose on_json_written holds the apply of `path`.
+  CommitterOptions Options() {
+    CommitterOptions options;
+    options.on_json_written = [this](const std::string& path, const FileStat&, std::shared_ptr<const Json>) {
+      if (path != path_) return;
+      std::unique_lock<std::mutex> lock(mu_);
+      holding_ = true;
+      cv_.notify_all();
+      cv_.wait(lock, [&] { return release_; });
+    };
+    return options;
+  }
+  // Returns once the change is held.
+  void WaitHeld() {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return holding_; });
+  }
+  // A thread that lets the change go after `ms` milliseconds.
+  std::thread ReleaseAfter(int ms) {
+    return std::thread([this, ms] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+      std::lock_guard<std::mutex> lock(mu_);
+      release_ = true;
+      cv_.notify_all();
+    });
+  }
+
+ private:
+  const std::string path_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool holding_ = false, release_ = false;
+};
+
 // Puts `file` in the repository with one "created" event; returns the change's status.
 Status PutWithEvent(Committer& c, const std::string& file) {
   return c.Run([&](ChangeSet& change) {
@@ -274,20 +313,9 @@ TEST_CASE("Committer: with seeded ids, a staging run again gets the ids its firs
   folio::testing::TempDir dir;
   auto fs = RepoDir(dir);
   REQUIRE(fs->MakeDir("r/d").ok());
-  // The change that writes "r/held.json" has its apply held until released, so that it
-  // stays in flight while another is staged.
-  std::mutex mu;
-  std::condition_variable cv;
-  bool holding = false, release = false;
-  CommitterOptions options;
-  options.on_json_written = [&](const std::string& path, const FileStat&, std::shared_ptr<const Json>) {
-    if (path != "r/held.json") return;
-    std::unique_lock<std::mutex> lock(mu);
-    holding = true;
-    cv.notify_all();
-    cv.wait(lock, [&] { return release; });
-  };
-  Committer c(*fs, RepoLayout("r"), options);
+  // The change that writes "r/held.json" stays in flight while another is staged.
+  HeldApply held("r/held.json");
+  Committer c(*fs, RepoLayout("r"), held.Options());
   REQUIRE(c.Open().ok());
   // The ids a change draws when staged once, from the seed's start.
   SetIdSeed(7);
@@ -306,16 +334,8 @@ TEST_CASE("Committer: with seeded ids, a staging run again gets the ids its firs
              return OkStatus();
            }).ok());
   });
-  {
-    std::unique_lock<std::mutex> lock(mu);
-    cv.wait(lock, [&] { return holding; });
-  }
-  std::thread releaser([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    std::lock_guard<std::mutex> lock(mu);
-    release = true;
-    cv.notify_all();
-  });
+  held.WaitHeld();
+  std::thread releaser = held.ReleaseAfter(100);
   RestartSeededIds();
   std::vector<std::vector<std::string>> runs;
   REQUIRE(c.Run([&](ChangeSet& change) -> Status {
@@ -417,18 +437,8 @@ TEST_CASE("Committer: a directory a change in flight only makes is no conflict b
   auto fs = RepoDir(dir);
   REQUIRE(fs->MakeDir("r/d").ok());
   // The first change's apply is held until released, so that it stays in flight.
-  std::mutex mu;
-  std::condition_variable cv;
-  bool holding = false, release = false;
-  CommitterOptions options;
-  options.on_json_written = [&](const std::string& path, const FileStat&, std::shared_ptr<const Json>) {
-    if (path != "r/idx/a/1.json") return;
-    std::unique_lock<std::mutex> lock(mu);
-    holding = true;
-    cv.notify_all();
-    cv.wait(lock, [&] { return release; });
-  };
-  Committer c(*fs, RepoLayout("r"), options);
+  HeldApply held("r/idx/a/1.json");
+  Committer c(*fs, RepoLayout("r"), held.Options());
   REQUIRE(c.Open().ok());
   std::thread first([&] {
     CHECK(c.Run([](ChangeSet& change) {
@@ -439,17 +449,9 @@ TEST_CASE("Committer: a directory a change in flight only makes is no conflict b
              return OkStatus();
            }).ok());
   });
-  {
-    std::unique_lock<std::mutex> lock(mu);
-    cv.wait(lock, [&] { return holding; });
-  }
+  held.WaitHeld();
   // The first stays in flight for 100 ms more; a second change is staged meanwhile.
-  std::thread releaser([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    std::lock_guard<std::mutex> lock(mu);
-    release = true;
-    cv.notify_all();
-  });
+  std::thread releaser = held.ReleaseAfter(100);
   std::vector<bool> below_made, below_renamed;
   REQUIRE(c.Run([&](ChangeSet& change) {
              // Below the index directory the first makes: no conflict.
