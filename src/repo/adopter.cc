@@ -201,7 +201,14 @@ Result<SeriesRecord> Adopter::AbsorbHandEdit(const std::string& folder, const st
   FOLIO_RETURN_IF_ERROR(Bookkeep([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(folder, name));
     FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(visible));
-    if (series.versions.empty() || (st.size == series.file_size && st.mtime_ns == series.file_mtime_ns)) {
+    if (series.versions.empty()) return OkStatus();
+    if (st.size == series.file_size && st.mtime_ns == series.file_mtime_ns) {
+      // The same size and time stamp under a new inode: the data directory was copied
+      // (cp -a, a restore from a backup), not edited. Only the recorded identity is
+      // brought up to date, so that the next read does not see it again.
+      if (series.file_inode != 0 && st.inode != series.file_inode) {
+        change.PutJsonStamped(layout_.SeriesFile(folder, name), ToJson(series), visible);
+      }
       return OkStatus();
     }
     const std::string latest = series.versions.back();

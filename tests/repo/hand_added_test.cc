@@ -2,9 +2,14 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 
+#include <sys/stat.h>
+
+#include "support/change_events.h"
 #include "support/repo_fixture.h"
+#include "support/temp_dir.h"
 
 using namespace folio;
 using folio::testing::ReadFile;
@@ -84,6 +89,36 @@ TEST_CASE("Hand-touched: the same bytes under a new time stamp (cp, git checkout
   REQUIRE(edited.ok());
   CHECK(f.Content(edited->id) == "different!");
   CHECK(edited->properties["cmis:lastModifiedBy"] == "system");
+}
+
+TEST_CASE("Hand-touched: a data directory copied with cp -a is not edited; its new inodes are recorded once") {
+  RepoFixture f;
+  ObjectData doc = f.Doc(f.root, "c.txt", "copied bytes");
+  const Json before = doc.properties;
+  REQUIRE(f.repo->Checkpoint().ok());
+  folio::testing::TempDir copy;
+  // Every file keeps its bytes, size and time stamps, under a new inode.
+  REQUIRE(std::system(("cp -a '" + f.dir.path() + "/.' '" + copy.path() + "'").c_str()) == 0);
+  auto store = Store::Open(copy.path(), StoreOptions{.durable = false});
+  REQUIRE(store.ok());
+  auto repo = (*store)->GetRepository("demo", "main");
+  REQUIRE(repo.ok());
+  const uint64_t mark = *(*repo)->LatestChangeToken();
+  const std::string series_path = copy.path() + "/demo/main/.folio/docs/c.txt/series.json";
+  auto o = (*repo)->GetObject(doc.series_id);
+  REQUIRE_MESSAGE(o.ok(), o.status().ToString());
+  CHECK(o->properties["cmis:lastModifiedBy"] == before["cmis:lastModifiedBy"]);
+  CHECK(o->properties["cmis:lastModificationDate"] == before["cmis:lastModificationDate"]);
+  CHECK(o->properties["cmis:versionLabel"] == "1.0");
+  // The copy's identity is recorded: the next reads find nothing to take in.
+  const Json series = Json::parse(ReadFile(series_path));
+  struct stat st{};
+  REQUIRE(::stat((copy.path() + "/demo/main/c.txt").c_str(), &st) == 0);
+  CHECK(series["file"]["inode"].get<uint64_t>() == static_cast<uint64_t>(st.st_ino));
+  const std::string recorded = ReadFile(series_path);
+  for (int i = 0; i < 2; ++i) REQUIRE((*repo)->GetObject(doc.series_id).ok());
+  CHECK(ReadFile(series_path) == recorded);
+  CHECK(folio::testing::EventsAfter(**repo, mark).empty());
 }
 
 TEST_CASE("Hand-touched: a read-only repository writes nothing for a re-stamped file") {
