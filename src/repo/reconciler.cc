@@ -1,11 +1,14 @@
 // Reconciling hand edits; see reconciler.h.
 #include "repo/reconciler.h"
 
+#include "storage/id_seed.h"
 #include "storage/name_rules.h"
 
 namespace folio::repo {
 
 bool Reconciler::Settle(SeenEdits& seen) {
+  // Bookkeeping draws ids of its own, never those of the request it ran between.
+  const storage::SeededIdScope own_ids(storage::SeededIdScope::Kind::kRoot);
   bool all_ok = true;
   for (const Sighting& s : seen.TakeFresh()) {
     Status result = Take(s);

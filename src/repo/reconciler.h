@@ -16,6 +16,7 @@
 #include "repo/seen_edits.h"
 #include "repo/vanished.h"
 #include "storage/committer.h"
+#include "storage/id_seed.h"
 
 namespace folio::repo {
 
@@ -40,7 +41,10 @@ class Reconciler {
   template <class F>
   auto Reconciled(Mode mode, F&& request) -> decltype(request()) {
     SeenEdits seen(writable());
+    // A request run again gets the seeded ids its first run drew (storage/id_seed.h).
+    storage::SeededIdScope ids(storage::SeededIdScope::Kind::kRoot);
     for (int round = 1;; ++round) {
+      ids.Rewind();
       auto result = request();
       if (!seen.has_fresh()) return result;
       const Status s = StatusOf(result);

@@ -25,9 +25,16 @@ void RestartSeededIds();
 // the ids a change gets do not depend on how often it was staged. Without a seed it
 // does nothing. Scopes nest on a thread (bookkeeping run between two stagings has its
 // own); one belongs to the thread that made it.
+//
+// A scope made kChained also takes, once its own ids are handed out, those its enclosing
+// scope hands out again, and records what it draws there too: a request run again
+// whole (repo::Reconciler, after taking in a hand edit its write met) keeps the ids of
+// its first run across the committer's own scopes. kRoot starts afresh: bookkeeping run
+// between two runs of a request draws ids of its own, never the request's.
 class SeededIdScope {
  public:
-  SeededIdScope();
+  enum class Kind { kChained, kRoot };
+  explicit SeededIdScope(Kind kind = Kind::kChained);
   ~SeededIdScope();
   SeededIdScope(const SeededIdScope&) = delete;
   SeededIdScope& operator=(const SeededIdScope&) = delete;
@@ -39,6 +46,7 @@ class SeededIdScope {
 
  private:
   SeededIdScope* outer_;
+  const bool chained_;
   std::vector<std::string> ids_;
   size_t next_ = 0;
 };

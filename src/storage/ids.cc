@@ -76,19 +76,26 @@ void SetIdSeed(std::optional<uint64_t> seed) {
 
 thread_local SeededIdScope* t_id_scope = nullptr;
 
-SeededIdScope::SeededIdScope() : outer_(t_id_scope) { t_id_scope = this; }
+SeededIdScope::SeededIdScope(Kind kind) : outer_(t_id_scope), chained_(kind == Kind::kChained) { t_id_scope = this; }
 
 SeededIdScope::~SeededIdScope() { t_id_scope = outer_; }
 
 std::string SeededIdScope::Replayed(char prefix) {
   if (next_ < ids_.size() && ids_[next_][0] == prefix) return ids_[next_++];
   ids_.resize(next_);  // this run asks for other ids than the last: they are drawn anew
-  return "";
+  if (!chained_ || outer_ == nullptr) return "";
+  std::string again = outer_->Replayed(prefix);
+  if (!again.empty()) {
+    ids_.push_back(again);
+    next_ = ids_.size();
+  }
+  return again;
 }
 
 void SeededIdScope::Drawn(const std::string& id) {
   ids_.push_back(id);
   next_ = ids_.size();
+  if (chained_ && outer_ != nullptr) outer_->Drawn(id);
 }
 
 void RestartSeededIds() {

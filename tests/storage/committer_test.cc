@@ -309,6 +309,42 @@ TEST_CASE("Committer: a Run inside a staging or a lookup is refused, and writes 
   CHECK(Exists(*fs, "r/looked"));
 }
 
+TEST_CASE("Committer: with seeded ids, a request run again whole gets its first run's ids, not bookkeeping's") {
+  folio::testing::TempDir dir;
+  auto fs = RepoDir(dir);
+  Committer c(*fs, RepoLayout("r"));
+  REQUIRE(c.Open().ok());
+  SetIdSeed(11);
+  // What the reconciler does: the request's root scope, a run, bookkeeping between runs
+  // under a root scope of its own, the request run again.
+  std::vector<std::string> first, again;
+  std::string kept;
+  {
+    SeededIdScope request(SeededIdScope::Kind::kRoot);
+    const auto run = [&](std::vector<std::string>& ids) {
+      request.Rewind();
+      REQUIRE(c.Run([&](ChangeSet& change) {
+                 ids = {NewId('f'), NewId('d')};
+                 change.Put("r/x", "x");
+                 return OkStatus();
+               }).ok());
+    };
+    run(first);
+    {
+      const SeededIdScope bookkeeping(SeededIdScope::Kind::kRoot);
+      REQUIRE(c.RunBookkeeping([&](ChangeSet& change) {
+                 kept = NewId('f');
+                 change.Put("r/kept", "x");
+                 return OkStatus();
+               }).ok());
+    }
+    run(again);
+  }
+  SetIdSeed(std::nullopt);
+  CHECK(again == first);
+  CHECK(kept != first[0]);  // the bookkeeping's own id, never handed to the request
+}
+
 TEST_CASE("Committer: with seeded ids, a staging run again gets the ids its first run drew") {
   folio::testing::TempDir dir;
   auto fs = RepoDir(dir);
