@@ -775,7 +775,11 @@ void Engine::Fill(Current& current, httplib::Response& res) {
       res.set_chunked_content_provider(content_type, std::move(provider));
     }
   } else if (!r.body.empty() || !content_type.empty()) {
-    res.set_content(std::move(r.body), content_type);
+    // As set_content, whose only overload copies the body (a getAllVersions answer of
+    // megabytes).
+    res.body = std::move(r.body);
+    res.headers.erase("Content-Type");
+    res.set_header("Content-Type", content_type);
   }
   if (current.close) res.set_header("Connection", "close");
 }
