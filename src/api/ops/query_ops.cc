@@ -49,13 +49,13 @@ Result<Response> Query(Context& ctx) {
 
   std::vector<ResultColumn> columns;
   if (bound.select_all) {
-    for (const std::string& id : bound.all_properties) columns.push_back(ResultColumn{id, "", std::nullopt});
+    for (const std::string& id : bound.all_properties) columns.push_back(ResultColumn{id, "", std::nullopt, ""});
   }
   size_t score_column = SIZE_MAX;  // none
   for (const query::OutputColumn& c : bound.columns) {
     if (c.score) score_column = columns.size();
     columns.push_back(
-        ResultColumn{c.score ? "" : c.property.id, c.alias, c.score ? std::optional<Json>(1.0) : std::nullopt});
+        ResultColumn{c.score ? "" : c.property.id, c.alias, c.score ? std::optional<Json>(1.0) : std::nullopt, ""});
   }
 
   Renderer renderer(ctx.repo.get(), std::move(options));
