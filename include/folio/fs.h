@@ -125,6 +125,11 @@ class Directory {
   // as ReadWholeRecord does. Errors name the file by its Fs path and give the same
   // cause() as Fs::Open and ReadableFile::Read would.
   virtual Status ReadFile(const std::string& name, std::string& out) = 0;
+  // Fs::IdentityStat of the file `name` (one path segment) of this directory, with the
+  // same use: validating what was read of it before. PosixFs: one fstatat beneath the
+  // open directory, not following a symlink. Errors as Fs::IdentityStat (kInvalidArgument
+  // for a name of more than one segment).
+  virtual Result<FileStat> IdentityStat(const std::string& name) = 0;
 };
 
 class Fs {

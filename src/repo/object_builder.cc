@@ -343,7 +343,7 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
     series_dir_plain = st.ok() && st->type == FileType::kDirectory;
   }
   // Opened once, beneath the data directory like any path: each version record is
-  // then one openat beneath it. Read straight from disk, not through the cache:
+  // then one openat (or fstatat) beneath it. Read straight from disk, not through the cache:
   // thousands of versions would only evict everything else from it.
   std::unique_ptr<Directory> dir;
   std::string file_name, path, bytes, stamp;
@@ -390,9 +390,13 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
     FileStat seen;
     if (reuse != nullptr && series_dir_plain) {
       // The record as a stat sees it now: with the types it named when it was last read
-      // in that very state, that is what the version is made of. One system call (the
-      // identity of a file read before through a confined call: folio/fs.h).
-      auto st = fs_.IdentityStat(path);
+      // in that very state, that is what the version is made of. One system call beneath
+      // the series directory (the identity of a file read before through a confined
+      // call: folio/fs.h).
+      if (dir == nullptr) {
+        FOLIO_ASSIGN_OR_RETURN(dir, fs_.OpenDirectory(series_dir));
+      }
+      auto st = dir->IdentityStat(file_name);
       if (st.ok() && st->type == FileType::kFile && st->inode != 0) {
         seen = *st;
         stamp_of(seen);

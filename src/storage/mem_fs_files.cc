@@ -176,11 +176,7 @@ class MemDirectory : public Directory, Handle {
   MemDirectory(std::shared_ptr<Core> core, uint64_t ino, std::string path)
       : Handle(std::move(core), ino, std::move(path)) {}
   Status ReadFile(const std::string& name, std::string& out) override {
-    const std::string shown = path_.empty() ? name : path_ + "/" + name;
-    if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
-        name.find('\0') != std::string::npos) {
-      return InvalidArgument("invalid storage path '" + shown + "'");
-    }
+    FOLIO_ASSIGN_OR_RETURN(const std::string shown, Shown(name));
     std::lock_guard<std::mutex> lock(core_->mu);
     FOLIO_RETURN_IF_ERROR(Alive("open"));
     // A directory removed since it was opened has no entries left.
@@ -194,6 +190,26 @@ class MemDirectory : public Directory, Handle {
       case FileType::kOther: return Errno("open", shown, EINVAL);
     }
     return OkStatus();
+  }
+  Result<FileStat> IdentityStat(const std::string& name) override {
+    FOLIO_ASSIGN_OR_RETURN(const std::string shown, Shown(name));
+    std::lock_guard<std::mutex> lock(core_->mu);
+    FOLIO_RETURN_IF_ERROR(Alive("stat"));
+    const uint64_t ino = Child(*core_, ino_, name);
+    if (ino == 0) return Errno("stat", shown, ENOENT);
+    return StatOf(*core_, ino);
+  }
+
+ private:
+  // The path of the file `name` as errors show it; refuses a name of more than one
+  // segment, as PosixFs's directory does.
+  Result<std::string> Shown(const std::string& name) const {
+    std::string shown = path_.empty() ? name : path_ + "/" + name;
+    if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
+        name.find('\0') != std::string::npos) {
+      return InvalidArgument("invalid storage path '" + shown + "'");
+    }
+    return shown;
   }
 };
 

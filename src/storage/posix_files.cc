@@ -118,16 +118,19 @@ class PosixDirectory : public Directory {
  public:
   PosixDirectory(Fd fd, std::string path) : fd_(std::move(fd)), path_(std::move(path)) {}
   Status ReadFile(const std::string& name, std::string& out) override {
-    if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
-        name.find('\0') != std::string::npos) {
-      return InvalidArgument("invalid storage path '" + Shown(name) + "'");
-    }
+    FOLIO_RETURN_IF_ERROR(CheckName(name));
     for (int attempt = 0; attempt < kReadAttempts; ++attempt) {
       bool unchanged = false;
       FOLIO_RETURN_IF_ERROR(ReadOnce(name, out, unchanged));
       if (unchanged) return OkStatus();
     }
     return KeptChangingWhileRead(Shown(name));
+  }
+  Result<FileStat> IdentityStat(const std::string& name) override {
+    FOLIO_RETURN_IF_ERROR(CheckName(name));
+    struct stat st;
+    if (::fstatat(fd_.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return Errno("stat", Shown(name), errno);
+    return ToFileStat(st);
   }
 
  private:
@@ -167,6 +170,15 @@ class PosixDirectory : public Directory {
   }
 
   std::string Shown(const std::string& name) const { return path_.empty() ? name : path_ + "/" + name; }
+
+  // One segment: nothing can lead outside the directory.
+  Status CheckName(const std::string& name) const {
+    if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
+        name.find('\0') != std::string::npos) {
+      return InvalidArgument("invalid storage path '" + Shown(name) + "'");
+    }
+    return OkStatus();
+  }
 
   Fd fd_;
   std::string path_;

@@ -208,6 +208,45 @@ TEST_CASE_TEMPLATE("Fs: OpenDirectory reads files by name as Open would", W, Pos
   CHECK_FAILS(fs.OpenDirectory("dlink"), kLoop, "dlink");
 }
 
+TEST_CASE_TEMPLATE("Fs: a directory's IdentityStat of a file is the Fs's, beneath it, not following a symlink", W,
+                   PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
+  W w;
+  Fs& fs = w.fs();
+  REQUIRE(fs.MakeDir("d").ok());
+  REQUIRE(fs.MakeDir("d/sub").ok());
+  Put(fs, "d/a", "AAA");
+  w.Symlink("d/link", "a");
+
+  auto d = fs.OpenDirectory("d");
+  REQUIRE(d.ok());
+  auto by_dir = (*d)->IdentityStat("a");
+  auto by_path = fs.IdentityStat("d/a");
+  REQUIRE(by_dir.ok());
+  REQUIRE(by_path.ok());
+  CHECK(by_dir->type == FileType::kFile);
+  CHECK(by_dir->size == 3);
+  CHECK(folio::SameFileState(*by_dir, *by_path));
+  CHECK(by_dir->ctime_ns == by_path->ctime_ns);
+  auto link = (*d)->IdentityStat("link");
+  REQUIRE(link.ok());
+  CHECK(link->type == FileType::kSymlink);
+  auto sub = (*d)->IdentityStat("sub");
+  REQUIRE(sub.ok());
+  CHECK(sub->type == FileType::kDirectory);
+  CHECK_FAILS((*d)->IdentityStat("missing"), kNoEnt, "d/missing");
+  for (const std::string& bad : std::vector<std::string>{"", ".", "..", "sub/x", std::string("a\0", 2)}) {
+    CAPTURE(bad);
+    CHECK_INVALID((*d)->IdentityStat(bad));
+  }
+  // A change of the file shows, as it does to Fs::IdentityStat.
+  Put(fs, "d/b", "longer bytes");
+  REQUIRE(fs.Rename("d/b", "d/a").ok());
+  auto after = (*d)->IdentityStat("a");
+  REQUIRE(after.ok());
+  CHECK_FALSE(folio::SameFileState(*after, *by_dir));
+  CHECK(after->size == 12);
+}
+
 TEST_CASE_TEMPLATE("Fs: CreateNew makes a new file and nothing else", W, PosixWorld, PosixHeldWorld, MemWorld, FALLBACK_WORLDS) {
   W w;
   Fs& fs = w.fs();
