@@ -3,12 +3,11 @@
 
 namespace folio::api {
 
-bool KeptVersions::AppendIfKept(const std::string& key, std::string_view stamp, std::string& out) {
+std::shared_ptr<const std::string> KeptVersions::Find(const std::string& key, std::string_view stamp) {
   std::lock_guard<std::mutex> lock(mu_);
   const auto it = kept_.find(key);
-  if (it == kept_.end() || it->second.stamp != stamp) return false;
-  out.append(it->second.json);
-  return true;
+  if (it == kept_.end() || it->second.stamp != stamp) return nullptr;
+  return it->second.json;
 }
 
 void KeptVersions::Keep(const std::string& key, std::string_view stamp, std::string_view json) {
@@ -18,7 +17,7 @@ void KeptVersions::Keep(const std::string& key, std::string_view stamp, std::str
     bytes_ -= Bytes(it->first, it->second);
     kept_.erase(it);
   }
-  Kept k{std::string(stamp), std::string(json)};
+  Kept k{std::string(stamp), std::make_shared<const std::string>(json)};
   const size_t bytes = Bytes(key, k);
   if (bytes > max_bytes_) return;
   if (bytes_ + bytes > max_bytes_) {

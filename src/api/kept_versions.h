@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -19,9 +20,10 @@ class KeptVersions {
   static constexpr size_t kDefaultMaxBytes = 8u << 20;
   explicit KeptVersions(size_t max_bytes = kDefaultMaxBytes) : max_bytes_(max_bytes) {}
 
-  // Appends the JSON kept under `key` to `out` when it was kept with `stamp`; false
-  // (and `out` as it was) otherwise.
-  bool AppendIfKept(const std::string& key, std::string_view stamp, std::string& out);
+  // The JSON kept under `key` when it was kept with `stamp`; null otherwise. Shared, not
+  // copied: it stays valid, unchanged, while the caller holds it (dropped or replaced
+  // here meanwhile, it is freed with the caller's last reference).
+  std::shared_ptr<const std::string> Find(const std::string& key, std::string_view stamp);
   // Keeps `json` under `key` with `stamp` (in place of what was kept under it). When
   // the bytes kept would pass the bound, everything kept before is dropped first.
   void Keep(const std::string& key, std::string_view stamp, std::string_view json);
@@ -29,9 +31,9 @@ class KeptVersions {
  private:
   struct Kept {
     std::string stamp;
-    std::string json;
+    std::shared_ptr<const std::string> json;
   };
-  static size_t Bytes(const std::string& key, const Kept& k) { return key.size() + k.stamp.size() + k.json.size() + 64; }
+  static size_t Bytes(const std::string& key, const Kept& k) { return key.size() + k.stamp.size() + k.json->size() + 64; }
   const size_t max_bytes_;
   std::mutex mu_;
   std::unordered_map<std::string, Kept> kept_;

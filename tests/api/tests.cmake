@@ -4,6 +4,7 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/error_response_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/form_limits_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/json_input_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/kept_versions_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/multipart_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/operation_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/ops/guard_test.cc

@@ -2,6 +2,7 @@
 // cancelCheckOut, getAllVersions and the checked-out list, on the engine's primitives.
 // The engine owns the rules and failures; this file picks the target and renders.
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <string_view>
 
@@ -29,11 +30,11 @@ class KeptReuse : public repo::versions::VersionReuse {
   explicit KeptReuse(std::string prefix) : prefix_(std::move(prefix)) {}
   bool Has(const std::string& id, const std::string& stamp) override {
     key_.assign(prefix_).append(id);
-    found_.clear();
-    return Kept().AppendIfKept(key_, stamp, found_);
+    found_ = Kept().Find(key_, stamp);
+    return found_ != nullptr;
   }
-  // Appends the JSON Has found.
-  void AppendFound(std::string& out) const { out.append(found_); }
+  // Appends the JSON Has found (requires: Has said true).
+  void AppendFound(std::string& out) const { out.append(*found_); }
   // Keeps `json`, written of version `id`, under the stamp it was handed with.
   void Keep(const std::string& id, std::string_view json) {
     if (stamp().empty()) return;
@@ -44,7 +45,7 @@ class KeptReuse : public repo::versions::VersionReuse {
  private:
   std::string prefix_;
   std::string key_;
-  std::string found_;
+  std::shared_ptr<const std::string> found_;
 };
 
 // The working copy a checkIn or cancelCheckOut addresses (docs/API.md §7.10: "by path or
