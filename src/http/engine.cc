@@ -18,6 +18,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "api/answer_buffers.h"
 #include "api/ascii.h"
 #include "api/framing_rules.h"
 #include "api/url.h"
@@ -774,9 +775,19 @@ void Engine::Fill(Current& current, httplib::Response& res) {
     } else {
       res.set_chunked_content_provider(content_type, std::move(provider));
     }
+  } else if (!r.body.empty() && api::AnswerBuffers::Shared().Keeps(r.body.capacity())) {
+    // A large body is sent from its buffer, which is given back once the response is
+    // done with, to be written into again (api/answer_buffers.h).
+    auto body = std::make_shared<std::string>(std::move(r.body));
+    res.set_content_provider(
+        body->size(), content_type,
+        [body](size_t offset, size_t length, httplib::DataSink& sink) {
+          if (offset >= body->size()) return false;
+          return sink.write(body->data() + offset, std::min(length, body->size() - offset));
+        },
+        [body](bool) { api::AnswerBuffers::Shared().Give(std::move(*body)); });
   } else if (!r.body.empty() || !content_type.empty()) {
-    // As set_content, whose only overload copies the body (a getAllVersions answer of
-    // megabytes).
+    // As set_content, whose only overload copies the body.
     res.body = std::move(r.body);
     res.headers.erase("Content-Type");
     res.set_header("Content-Type", content_type);

@@ -1,6 +1,7 @@
 # The request layer's tests (src/api); included from tests/CMakeLists.txt.
 list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/acl_input_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/answer_buffers_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/error_response_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/form_limits_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/json_input_test.cc

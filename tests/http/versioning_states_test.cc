@@ -4,6 +4,7 @@
 #include <fstream>
 #include <vector>
 
+#include "api/answer_buffers.h"
 #include "http/versioning_support.h"
 
 namespace folio::testing {
@@ -524,6 +525,69 @@ TEST_CASE("Http versioning: getAllVersions is what getObject of each version say
     all = same_as_each("succinct=false");
     for (const Json& entry : all) CHECK(entry["properties"]["acme:note"]["displayName"] == "Shown");
   }
+}
+
+TEST_CASE("Http versioning: a getAllVersions answer of megabytes is whole and the same each time, its buffer used again") {
+  ServerFixture f;
+  auto c = f.Client();
+  auto repo = f.store().GetRepository("demo", "alpha");
+  REQUIRE(repo.ok());
+  Repository& r = **repo;
+  auto doc = r.GetObjectByPath("/docs/readme.txt");
+  REQUIRE(doc.ok());
+  constexpr int kCheckIns = 300;
+  for (int i = 0; i < kCheckIns; ++i) {
+    auto pwc = r.CheckOut(doc->id, "alice", WriteCheck::Trusted());
+    REQUIRE(pwc.ok());
+    CheckInRequest in;
+    in.major = false;
+    in.comment = "check-in " + std::to_string(i);
+    REQUIRE(r.CheckIn(pwc->id, in, "alice", WriteCheck::Trusted()).ok());
+  }
+  const std::string url = "/demo/alpha/docs/readme.txt/versions?succinct=false";
+  auto first = c.Get(url.c_str());
+  REQUIRE(first);
+  REQUIRE_MESSAGE(first->status == 200, first->body.substr(0, 300));
+  // Large enough to be sent from a buffer given back afterwards (api/answer_buffers.h).
+  REQUIRE(first->body.size() >= api::AnswerBuffers::kMinBytes);
+  CHECK(first->get_header_value("Content-Length") == std::to_string(first->body.size()));
+  CHECK(first->get_header_value("Content-Type").find("application/json") == 0);
+  const Json all = BodyJson(first);
+  REQUIRE(all.size() == kCheckIns + 1);
+  CHECK(Get(Flat(all[0]), "versionLabel") == "1.0");
+  CHECK(Get(Flat(all[kCheckIns]), "versionLabel") == "1." + std::to_string(kCheckIns));
+  CHECK(Get(Flat(all[kCheckIns]), "checkinComment") == "check-in " + std::to_string(kCheckIns - 1));
+  // The buffer it was sent from is kept, whole, for the next large answer.
+  std::string kept = api::AnswerBuffers::Shared().Take();
+  CHECK(kept.capacity() >= first->body.size());
+  CHECK(kept.empty());
+  api::AnswerBuffers::Shared().Give(std::move(kept));
+  // Answered again (from a buffer written before, and from the versions' kept JSON):
+  // byte for byte the same, alone and beside other requests; HEAD sends no body.
+  for (int i = 0; i < 3; ++i) {
+    auto again = c.Get(url.c_str());
+    REQUIRE(again);
+    REQUIRE(again->status == 200);
+    CHECK(again->body == first->body);
+    auto one = c.Get(("/demo/alpha?cmisselector=object&objectId=" + Get(Flat(all[1]), "objectId").get<std::string>())
+                         .c_str());
+    REQUIRE(one);
+    CHECK(one->status == 200);
+  }
+  auto head = c.Head(url.c_str());
+  REQUIRE(head);
+  CHECK(head->status == 200);
+  CHECK(head->body.empty());
+  // A change shows in the next answer, which is whole again.
+  auto pwc = r.CheckOut(doc->id, "alice", WriteCheck::Trusted());
+  REQUIRE(pwc.ok());
+  auto changed = c.Get(url.c_str());
+  REQUIRE(changed);
+  REQUIRE(changed->status == 200);
+  CHECK(changed->get_header_value("Content-Length") == std::to_string(changed->body.size()));
+  const Json now = BodyJson(changed);
+  REQUIRE(now.size() == kCheckIns + 2);
+  for (const Json& entry : now) CHECK(Get(Flat(entry), "isVersionSeriesCheckedOut") == true);
 }
 
 TEST_CASE("Http versioning: checkedout at repository and folder level; returnVersion; CmisJS latest") {

@@ -8,6 +8,7 @@
 
 #include "api/cmis_names.h"
 #include "api/acl_input.h"
+#include "api/answer_buffers.h"
 #include "api/kept_versions.h"
 #include "api/ops/ops.h"
 #include "repo/versions/version_reuse.h"
@@ -137,7 +138,8 @@ Result<Response> GetAllVersions(Context& ctx) {
   // actions, which are the caller's.
   std::optional<KeptReuse> reuse;
   if (!with_actions) reuse.emplace(ctx.domain_id + "/" + ctx.repository_id + "\n" + RenderingKey(rendering) + "\n");
-  std::string body;
+  // Written into a buffer of an earlier large answer when there is one (api/answer_buffers.h).
+  std::string body = AnswerBuffers::Shared().Take();
   size_t expected = 0;
   const auto restart = [&](size_t count) {
     body.assign(1, '[');
