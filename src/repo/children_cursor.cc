@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "folio/cmis_ids.h"
+#include "repo/hand_edits/seen_edits.h"
 #include "repo/locator.h"
-#include "repo/seen_edits.h"
 #include "storage/json_access.h"
 #include "storage/layout.h"
 
@@ -18,8 +18,8 @@ Result<std::unique_ptr<ChildrenCursor>> PageCursor::Open(Listings& listings, Loc
   FOLIO_ASSIGN_OR_RETURN(Loc folder, locator.LocateFolder(folder_id));
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const Listing> listing, listings.List(folder.folder));
   // Hand edits to reconcile first (files added by hand, all adopted at once): the page
-  // is built once, after (repo/seen_edits.h).
-  if (SeenEdits::AnswerPending()) return ReconcileFirst();
+  // is built once, after (repo/hand_edits/seen_edits.h).
+  if (hand_edits::SeenEdits::AnswerPending()) return hand_edits::ReconcileFirst();
   std::unique_ptr<PageCursor> c(new PageCursor(listings, folder.folder, listing, skip, max, std::move(admit)));
   const uint64_t n = listing->children.size();
   if (order.key == ChildOrderKey::kName) {

@@ -2,17 +2,17 @@
 #include "repo/creator.h"
 
 #include "folio/cmis_ids.h"
-#include "repo/folder_markers.h"
+#include "repo/hand_edits/folder_markers.h"
 #include "repo/listings.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
+#include "repo/staging.h"
 #include "repo/types/properties.h"
 #include "repo/types/secondary_types.h"
-#include "repo/staging.h"
 #include "repo/versions/version_label.h"
 #include "repo/write_check.h"
-#include "storage/datetime.h"
 #include "storage/committer.h"
+#include "storage/datetime.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
 
@@ -93,7 +93,7 @@ Result<ObjectData> Creator::CreateFolder(const std::string& parent_id, const New
     change.MakeDir(layout_.FolderMeta(path));
     change.PutJson(layout_.FolderFile(path), ToJson(f.rec));
     storage::StageIndexEntry(change, layout_, f.rec.id, {"folder", f.parent.id, obj.name, path});
-    FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, staging_, path, f.rec.id));
+    FOLIO_RETURN_IF_ERROR(hand_edits::StageFolderMarker(change, staging_, path, f.rec.id));
     change.Record(Event("created", f.rec.id, BaseType::kFolder, f.type.id));
     FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(staging_, change, f.type.id, f.rec.properties, f.rec.id));
     made = Loc{BaseType::kFolder, f.rec.id, path, obj.name};

@@ -12,17 +12,18 @@
 #include <string>
 
 #include "folio/repository.h"
-#include "repo/adopted_docs.h"
-#include "repo/adopter.h"
 #include "repo/changes/relocation.h"
 #include "repo/creator.h"
 #include "repo/deletion_readers.h"
-#include "repo/folder_markers.h"
+#include "repo/hand_edits/adopted_docs.h"
+#include "repo/hand_edits/adopter.h"
+#include "repo/hand_edits/folder_markers.h"
+#include "repo/hand_edits/reconciler.h"
+#include "repo/hand_edits/vanished.h"
 #include "repo/listings.h"
 #include "repo/locator.h"
 #include "repo/mover.h"
 #include "repo/object_builder.h"
-#include "repo/reconciler.h"
 #include "repo/record_reader.h"
 #include "repo/relationships.h"
 #include "repo/remover.h"
@@ -32,7 +33,6 @@
 #include "repo/types/types.h"
 #include "repo/updater.h"
 #include "repo/uploads.h"
-#include "repo/vanished.h"
 #include "repo/versions/version_list.h"
 #include "repo/versions/versioning.h"
 #include "storage/committer.h"
@@ -68,13 +68,13 @@ class Engine {
   types::TypeRegistry types;
   RecordReader records;
   versions::VersionList versions;
-  AdoptedDocs adopted;
+  hand_edits::AdoptedDocs adopted;
   Staging staging;
   Locator locator;
-  Adopter adopter;
-  Vanished vanished;
-  FolderMarkers markers;
-  Reconciler reconciler;
+  hand_edits::Adopter adopter;
+  hand_edits::Vanished vanished;
+  hand_edits::FolderMarkers markers;
+  hand_edits::Reconciler reconciler;
   ObjectBuilder builder;
   Listings listings;
   Tree tree;

@@ -7,11 +7,11 @@
 
 #include "folio/cmis_ids.h"
 #include "folio/repository.h"
-#include "repo/adopted_docs.h"
-#include "repo/folder_markers.h"
+#include "repo/hand_edits/adopted_docs.h"
+#include "repo/hand_edits/folder_markers.h"
+#include "repo/hand_edits/seen_edits.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
-#include "repo/seen_edits.h"
 #include "storage/datetime.h"
 #include "storage/json_access.h"
 #include "storage/lookup_scope.h"
@@ -104,8 +104,9 @@ Result<bool> Listings::SeeHandEdits(const std::string& folder, const std::vector
     if (files.count(name) == 0) removed.push_back(name);
   }
   if (!removed.empty()) {
-    FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kRemovals, folder, std::move(removed), ""}));
-    seen = seen || SeenEdits::Keeps(Sighting::Kind::kRemovals);
+    FOLIO_RETURN_IF_ERROR(
+        hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kRemovals, folder, std::move(removed), ""}));
+    seen = seen || hand_edits::SeenEdits::Keeps(hand_edits::Sighting::Kind::kRemovals);
   }
   // Files added by hand, all of them at once: adopted before any child is built, so a
   // page is built once (in name order: the adoption's batches follow it).
@@ -117,14 +118,15 @@ Result<bool> Listings::SeeHandEdits(const std::string& folder, const std::vector
   }
   if (!added.empty()) {
     std::sort(added.begin(), added.end());
-    Status s = SeenEdits::Record({Sighting::Kind::kAdoptDocuments, folder, std::move(added), ""});
+    Status s =
+        hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kAdoptDocuments, folder, std::move(added), ""});
     // Adoption that failed (a full disk, a read-only process out of memory for it) is
     // said by each child it leaves out; the listing goes on.
-    if (IsReconcileFirst(s)) return s;
-    seen = seen || SeenEdits::Keeps(Sighting::Kind::kAdoptDocuments);
+    if (hand_edits::IsReconcileFirst(s)) return s;
+    seen = seen || hand_edits::SeenEdits::Keeps(hand_edits::Sighting::Kind::kAdoptDocuments);
   }
-  // Subfolders against their markers (repo/folder_markers.h).
-  const std::set<std::string> markers = ReadFolderMarkerNames(fs_, layout_, folder);
+  // Subfolders against their markers (repo/hand_edits/folder_markers.h).
+  const std::set<std::string> markers = hand_edits::ReadFolderMarkerNames(fs_, layout_, folder);
   bool markers_differ = false;
   for (const std::string& name : markers) {
     if (dirs.count(name) == 0) markers_differ = true;  // removed or moved by hand
@@ -133,15 +135,15 @@ Result<bool> Listings::SeeHandEdits(const std::string& folder, const std::vector
     const std::string path = storage::JoinPath(folder, name);
     if (!Exists(fs_, layout_.FolderFile(path))) {
       // Made by hand (also where a folder was, rm -r then mkdir: its marker stayed).
-      FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kAdoptFolder, path, {}, ""}));
-      seen = seen || SeenEdits::Keeps(Sighting::Kind::kAdoptFolder);
+      FOLIO_RETURN_IF_ERROR(hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kAdoptFolder, path, {}, ""}));
+      seen = seen || hand_edits::SeenEdits::Keeps(hand_edits::Sighting::Kind::kAdoptFolder);
     } else if (markers.count(name) == 0) {
       markers_differ = true;  // written before markers, or moved here by hand
     }
   }
   if (markers_differ) {
-    FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kMarkers, folder, {}, ""}));
-    seen = seen || SeenEdits::Keeps(Sighting::Kind::kMarkers);
+    FOLIO_RETURN_IF_ERROR(hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kMarkers, folder, {}, ""}));
+    seen = seen || hand_edits::SeenEdits::Keeps(hand_edits::Sighting::Kind::kMarkers);
   }
   return seen;
 }

@@ -3,7 +3,7 @@
 // page from a folder of 100,000 documents costs about what one from 1,000 does.
 // A listing never writes (Rule R1, docs/STORAGE.md §10: it runs under a
 // storage::LookupScope): what it finds made or removed by hand it records
-// (repo/seen_edits.h), before any child is built.
+// (repo/hand_edits/seen_edits.h), before any child is built.
 #pragma once
 
 #include <map>
@@ -20,7 +20,9 @@
 
 namespace folio::repo {
 
+namespace hand_edits {
 class AdoptedDocs;
+}  // namespace hand_edits
 class Locator;
 class ObjectBuilder;
 
@@ -40,7 +42,8 @@ struct Listing {
 
 class Listings {
  public:
-  Listings(Fs& fs, const storage::RepoLayout& layout, Locator& locator, AdoptedDocs& adopted, ObjectBuilder& builder)
+  Listings(Fs& fs, const storage::RepoLayout& layout, Locator& locator, hand_edits::AdoptedDocs& adopted,
+           ObjectBuilder& builder)
       : fs_(fs), layout_(layout), locator_(locator), adopted_(adopted), builder_(builder) {}
 
   // The children of the folder at `folder` (repository-relative): what ls shows, less
@@ -87,7 +90,7 @@ class Listings {
   Fs& fs_;
   const storage::RepoLayout& layout_;
   Locator& locator_;
-  AdoptedDocs& adopted_;
+  hand_edits::AdoptedDocs& adopted_;
   ObjectBuilder& builder_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<const Listing>> cache_;

@@ -12,7 +12,9 @@
 
 namespace folio::repo {
 
+namespace hand_edits {
 struct AdoptedDoc;
+}  // namespace hand_edits
 
 struct Loc {
   Loc() = default;
@@ -30,7 +32,7 @@ struct Loc {
   std::optional<FileStat> visible;
   // A document found in its folder's adoption table (docs/STORAGE.md §4.1): it has no
   // series directory yet, and `record` is the series.json it stands for. Null otherwise.
-  std::shared_ptr<const AdoptedDoc> adopted;
+  std::shared_ptr<const hand_edits::AdoptedDoc> adopted;
 
   // The repository-relative path of the folder holding the object (a folder's parent).
   std::string ParentFolder() const { return base == BaseType::kFolder ? storage::ParentPath(folder) : folder; }

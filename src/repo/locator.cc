@@ -4,9 +4,9 @@
 #include "repo/locator.h"
 
 #include "folio/repository.h"
-#include "repo/adopted_docs.h"
-#include "repo/folder_markers.h"
-#include "repo/seen_edits.h"
+#include "repo/hand_edits/adopted_docs.h"
+#include "repo/hand_edits/folder_markers.h"
+#include "repo/hand_edits/seen_edits.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
 #include "storage/json_access.h"
@@ -75,14 +75,14 @@ bool Locator::Verify(Loc& loc, Status* damage) {
   return true;
 }
 
-void Locator::SetAdopted(Loc& loc, const std::shared_ptr<const AdoptedDoc>& doc) {
+void Locator::SetAdopted(Loc& loc, const std::shared_ptr<const hand_edits::AdoptedDoc>& doc) {
   loc.id = doc->entry.series_id;
   loc.record = doc->SeriesJson();
   loc.adopted = doc;
 }
 
 Result<Loc> Locator::LocateAdopted(const std::string& series_id, int depth) {
-  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, adopted_.FindId(series_id));
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const hand_edits::AdoptedDoc> doc, adopted_.FindId(series_id));
   if (doc == nullptr) return NotFoundId(series_id);
   auto folder = LocateAt(doc->folder_id, depth + 1);
   if (!folder.ok()) {
@@ -179,13 +179,15 @@ Result<Target> Locator::ResolveId(const std::string& id) {
     if (!loc.ok() && loc.status().kind() == ErrorKind::kObjectNotFound &&
         Exists(fs_, layout_.IndexEntry(parsed->base))) {
       // Indexed but gone: removed or moved by hand with its folder (docs/STORAGE.md §9).
-      FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kVanished, "", {}, parsed->base}));
+      FOLIO_RETURN_IF_ERROR(
+          hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kVanished, "", {}, parsed->base}));
     } else if (!loc.ok() && loc.status().kind() == ErrorKind::kObjectNotFound) {
       // An adopted document's folder removed or moved by hand: its tables stay until
       // that is taken in (docs/STORAGE.md §4.1).
       auto folder_id = storage::AdoptedFolderOf(parsed->base);
       if (folder_id && Exists(fs_, layout_.IndexEntry(*folder_id)) && !Locate(*folder_id).ok()) {
-        FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kVanished, "", {}, *folder_id}));
+        FOLIO_RETURN_IF_ERROR(
+            hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kVanished, "", {}, *folder_id}));
       }
     }
   }
@@ -211,8 +213,9 @@ Result<Target> Locator::ResolveIdToChange(const std::string& id,
   if (may_change) FOLIO_RETURN_IF_ERROR(may_change(t));
   // Its first change: the document gets the files of any other first (docs/STORAGE.md
   // §4.1), then is found as one, when the write runs again.
-  FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kMaterialize, t.loc.folder, {t.loc.name}, ""}));
-  return ReconcileFirst();
+  FOLIO_RETURN_IF_ERROR(
+      hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kMaterialize, t.loc.folder, {t.loc.name}, ""}));
+  return hand_edits::ReconcileFirst();
 }
 
 Result<Target> Locator::Relocate(const ObjectData& object) {
@@ -290,9 +293,9 @@ Result<Target> Locator::ResolvePath(const std::string& path) {
   // A document whose file was removed by hand: its deletion is to be recorded
   // (docs/STORAGE.md §9).
   if (Exists(fs_, layout_.SeriesFile(parent, name))) {
-    FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kRemovals, parent, {name}, ""}));
+    FOLIO_RETURN_IF_ERROR(hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kRemovals, parent, {name}, ""}));
   } else if (auto doc = adopted_.FindAt(parent, name); doc.ok() && *doc != nullptr) {
-    FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kRemovals, parent, {name}, ""}));
+    FOLIO_RETURN_IF_ERROR(hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kRemovals, parent, {name}, ""}));
   }
   FOLIO_RETURN_IF_ERROR(SeeGoneAncestor(clean));
   return ObjectNotFound("no object at path '" + shown + "'");
@@ -337,14 +340,15 @@ Result<Target> Locator::DocumentTarget(const std::string& folder, const std::str
   auto json = records_.Read(series_path);
   if (!json.ok() && json.status().Is(std::errc::no_such_file_or_directory)) {
     // Adopted already (docs/STORAGE.md §4.1), or found now: a file added by hand.
-    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, adopted_.FindAt(folder, name));
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const hand_edits::AdoptedDoc> doc, adopted_.FindAt(folder, name));
     if (doc == nullptr) {
       if (Exists(fs_, layout_.SeriesDir(folder, name))) {
         // Metadata without its series.json: damaged, not hand-added.
         return StorageError("document '/" + storage::JoinPath(folder, name) +
                             "' has a series directory without series.json; run folio fsck --repair");
       }
-      FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kAdoptDocument, folder, {name}, ""}));
+      FOLIO_RETURN_IF_ERROR(
+          hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kAdoptDocument, folder, {name}, ""}));
       return ObjectNotFound("no document at path '/" + storage::JoinPath(folder, name) + "'");
     }
     Target t;
@@ -363,9 +367,9 @@ Result<Target> Locator::DocumentTarget(const std::string& folder, const std::str
 
 std::optional<std::string> Locator::GoneFolderId(const std::string& folder_path) {
   const storage::LookupScope lookup;
-  // Its marker in its parent names it (repo/folder_markers.h); a folder of data written
+  // Its marker in its parent names it (repo/hand_edits/folder_markers.h); a folder of data written
   // before markers is known only if this process read its record.
-  std::string id = ReadFolderMarker(fs_, layout_, folder_path).value_or("");
+  std::string id = hand_edits::ReadFolderMarker(fs_, layout_, folder_path).value_or("");
   if (id.empty()) {
     if (auto known = records_.Peek(layout_.FolderFile(folder_path))) id = storage::StringOr(*known, "id", "");
   }
@@ -375,7 +379,7 @@ std::optional<std::string> Locator::GoneFolderId(const std::string& folder_path)
 
 Status Locator::SeeGoneFolder(const std::string& folder_path) {
   auto id = GoneFolderId(folder_path);
-  return id ? SeenEdits::Record({Sighting::Kind::kVanished, "", {}, *id}) : OkStatus();
+  return id ? hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kVanished, "", {}, *id}) : OkStatus();
 }
 
 Status Locator::SeeGoneAncestor(const std::string& path) {
@@ -396,9 +400,10 @@ Result<std::string> Locator::FolderIdAt(const std::string& folder_path) {
     // A directory made by hand (or gone): to adopt, if it is a directory.
     auto st = fs_.Stat(layout_.Dir(folder_path));
     if (st.ok() && st->type == FileType::kDirectory) {
-      FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kAdoptFolder, folder_path, {}, ""}));
+      FOLIO_RETURN_IF_ERROR(
+          hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kAdoptFolder, folder_path, {}, ""}));
       // Not a folder yet, as far as this read goes (the next one finds it adopted).
-      if (SeenEdits::Keeps(Sighting::Kind::kAdoptFolder)) {
+      if (hand_edits::SeenEdits::Keeps(hand_edits::Sighting::Kind::kAdoptFolder)) {
         return ObjectNotFound("no folder at path '/" + folder_path + "' yet: made by hand, not adopted");
       }
     }

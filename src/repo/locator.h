@@ -2,8 +2,8 @@
 // tree, each verified against the object's own record. A lookup never writes (Rule R1,
 // docs/STORAGE.md §10: it runs under a storage::LookupScope, where the Committer refuses
 // every change): what it finds made, edited, moved or removed by hand it records
-// (repo/seen_edits.h) and answers as if that were not reconciled yet; the repository's
-// facade has it reconciled (repo/reconciler.h) and reads again.
+// (repo/hand_edits/seen_edits.h) and answers as if that were not reconciled yet; the repository's
+// facade has it reconciled (repo/hand_edits/reconciler.h) and reads again.
 #pragma once
 
 #include <functional>
@@ -20,20 +20,17 @@
 
 namespace folio::repo {
 
+namespace hand_edits {
 class AdoptedDocs;
+}  // namespace hand_edits
 
 class Locator {
  public:
   Locator(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, RecordReader& records,
-          AdoptedDocs& adopted, std::function<void()> wait_for_writers,
+          hand_edits::AdoptedDocs& adopted, std::function<void()> wait_for_writers,
           size_t max_known_paths = RepositoryCaches{}.known_paths)
-      : fs_(fs),
-        layout_(layout),
-        info_(info),
-        records_(records),
-        adopted_(adopted),
-        wait_for_writers_(std::move(wait_for_writers)),
-        max_known_paths_(max_known_paths) {}
+      : fs_(fs), layout_(layout), info_(info), records_(records), adopted_(adopted),
+        wait_for_writers_(std::move(wait_for_writers)), max_known_paths_(max_known_paths) {}
 
   // The object an id names: a folder, item or relationship id, a series id (the latest
   // version), "{series};{label}" or "{series};pwc". An id whose index entry is there but
@@ -55,7 +52,7 @@ class Locator {
   // §4.1) is to get the files of an ordinary one first (Adopter::Materialize, its own
   // change), once `may_change` (when given) has allowed the change on the document as
   // found: a write refused for its permission writes nothing at all. That is recorded
-  // (a kMaterialize sighting) and answered ReconcileFirst (repo/seen_edits.h): the
+  // (a kMaterialize sighting) and answered ReconcileFirst (repo/hand_edits/seen_edits.h): the
   // write's facade reconciles it and runs the write again. (The caller checks again on
   // what this returns: `may_change` is asked for adopted documents only.)
   // Errors: as ResolveId; those of `may_change`; ReconcileFirst; the failure of
@@ -67,7 +64,7 @@ class Locator {
   // index. Falls back to ResolveId when the object moved meanwhile.
   Result<Target> Relocate(const ObjectData& object);
   // The id of the folder that was at `folder_path`, now gone (removed or moved by hand),
-  // when it is known: from its marker in its parent (repo/folder_markers.h), else (data
+  // when it is known: from its marker in its parent (repo/hand_edits/folder_markers.h), else (data
   // written before markers) from its record, which went with the folder, if this
   // process read it (the record cache). nullopt when unknown.
   std::optional<std::string> GoneFolderId(const std::string& folder_path);
@@ -89,7 +86,7 @@ class Locator {
   // record there that cannot be read (damage, not an absence) sets `*damage` when given.
   bool Verify(Loc& loc, Status* damage = nullptr);
   // `loc` is the adopted document `doc`: its id, the series.json it stands for, `doc`.
-  static void SetAdopted(Loc& loc, const std::shared_ptr<const AdoptedDoc>& doc);
+  static void SetAdopted(Loc& loc, const std::shared_ptr<const hand_edits::AdoptedDoc>& doc);
   // The adopted document `series_id` (not indexed), found through its folder's tables.
   Result<Loc> LocateAdopted(const std::string& series_id, int depth);
   // ResolvePath's notice of a gone folder above `path` (see ResolvePath).
@@ -104,7 +101,7 @@ class Locator {
   const storage::RepoLayout& layout_;
   const RepositoryInfo& info_;
   RecordReader& records_;
-  AdoptedDocs& adopted_;
+  hand_edits::AdoptedDocs& adopted_;
   // Waits until no change of this process or another is in flight (the committer's).
   const std::function<void()> wait_for_writers_;
   // Visible document paths a confined Stat found to be regular files, with their

@@ -7,15 +7,15 @@
 #include <spdlog/spdlog.h>
 
 #include "folio/cmis_ids.h"
-#include "repo/seen_edits.h"
-#include "repo/adopted_docs.h"
+#include "repo/hand_edits/adopted_docs.h"
+#include "repo/hand_edits/seen_edits.h"
 #include "repo/locator.h"
+#include "repo/staging.h"
 #include "repo/types/properties.h"
 #include "repo/types/secondary_types.h"
-#include "repo/staging.h"
-#include "repo/versions/version_reuse.h"
-#include "repo/versions/version_label.h"
 #include "repo/versions/version_files.h"
+#include "repo/versions/version_label.h"
+#include "repo/versions/version_reuse.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
 #include "storage/json_access.h"
@@ -204,7 +204,7 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
                                                                            std::optional<std::string> label,
                                                                            bool pwc, const SeriesHints* hints) {
   // An adopted document (docs/STORAGE.md §4.1): its version 1.0 is its table's entry.
-  std::shared_ptr<const AdoptedDoc> adopted = loc.adopted;
+  std::shared_ptr<const hand_edits::AdoptedDoc> adopted = loc.adopted;
   if (!pwc && !series_in.versions.empty() && (!label || *label == versions::LatestLabel(series_in))) {
     // An edit by hand of the document's file becomes the latest version's content.
     // Metadata only, compared with what Folio wrote: the cheap, unconfined stat is
@@ -218,19 +218,22 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
       // has the edit taken in and reads again. When the disk failed that, the object is
       // built as its records say (the next read tries again), so that the answer of a
       // write that is done never says it failed.
-      const Sighting seen{adopted != nullptr ? Sighting::Kind::kAdoptedEdit : Sighting::Kind::kHandEdit, loc.folder,
-                          {loc.name}, ""};
-      Status s = SeenEdits::Record(seen);
+      const hand_edits::Sighting seen{
+          adopted != nullptr ? hand_edits::Sighting::Kind::kAdoptedEdit : hand_edits::Sighting::Kind::kHandEdit,
+          loc.folder, {loc.name}, ""};
+      Status s = hand_edits::SeenEdits::Record(seen);
       // (Out of memory for a read-only process's adoptions: refused, as every read of it.)
       if (!s.ok()) {
-        if (IsReconcileFirst(s) || s.kind() != ErrorKind::kStorage || s.Is(std::errc::not_enough_memory)) return s;
+        if (hand_edits::IsReconcileFirst(s) || s.kind() != ErrorKind::kStorage || s.Is(std::errc::not_enough_memory))
+          return s;
         spdlog::warn("the hand edit of '{}' is not taken in yet: {}", storage::JoinPath(loc.folder, loc.name),
                      s.message());
       }
     } else if (!st.ok() && st.status().Is(std::errc::no_such_file_or_directory)) {
       // Removed by hand: the document is gone for a person running ls, so for us too;
       // its deletion is to be recorded (docs/STORAGE.md §9).
-      FOLIO_RETURN_IF_ERROR(SeenEdits::Record({Sighting::Kind::kRemovals, loc.folder, {loc.name}, ""}));
+      FOLIO_RETURN_IF_ERROR(
+          hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kRemovals, loc.folder, {loc.name}, ""}));
       return ObjectNotFound("document '" + storage::JoinPath(loc.folder, loc.name) + "' was removed from disk");
     }
   }

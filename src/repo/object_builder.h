@@ -3,7 +3,7 @@
 // are remembered (by the very cached records they came from) and shared with callers.
 // Building never writes (Rule R1, docs/STORAGE.md §10: it runs under a
 // storage::LookupScope): an edit or removal by hand of a document's visible file is
-// recorded (repo/seen_edits.h) and the document built as its records say.
+// recorded (repo/hand_edits/seen_edits.h) and the document built as its records say.
 #pragma once
 
 #include <functional>
@@ -121,7 +121,7 @@ class ObjectBuilder {
     // weakly (AdoptedDoc::SeriesJson): kept here so that they, and so the entry, stay
     // this built document's while its table's decoding lives (`adopted`).
     std::shared_ptr<const storage::Json> made;
-    std::weak_ptr<const AdoptedDoc> adopted;
+    std::weak_ptr<const hand_edits::AdoptedDoc> adopted;
     std::shared_ptr<const types::TypeDef> type;
     std::string parent_id;
     std::shared_ptr<const ObjectData> obj;

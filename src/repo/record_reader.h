@@ -1,7 +1,7 @@
 // Reading the records of a repository (docs/STORAGE.md §3-§6) through one cache of
 // parsed JSON, validated by file identity on every read, and decoding them. Every part
 // of the engine reads records here, so a record read twice in one request is parsed once
-// (adoption tables excepted: repo/adopted_docs.h keeps their decodings, not their JSON).
+// (adoption tables excepted: repo/hand_edits/adopted_docs.h keeps their decodings, not their JSON).
 #pragma once
 
 #include <memory>

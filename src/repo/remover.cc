@@ -6,8 +6,8 @@
 
 #include "folio/cmis_ids.h"
 #include "repo/changes/relocation.h"
-#include "repo/adopted_docs.h"
-#include "repo/folder_markers.h"
+#include "repo/hand_edits/adopted_docs.h"
+#include "repo/hand_edits/folder_markers.h"
 #include "repo/listings.h"
 #include "repo/locator.h"
 #include "repo/object_builder.h"
@@ -205,7 +205,8 @@ Status Remover::Collect(const std::string& folder, bool top, const WriteCheck& c
     for (const auto& [name, doc] : adopted) {
       if (series_dirs.count(name)) continue;
       FOLIO_RETURN_IF_ERROR(add(BaseType::kDocument, doc->entry.series_id, storage::JoinPath(folder, name),
-                                AdoptedVersion(name, doc->entry), false, AdoptedSeries(doc->entry).versions));
+                                hand_edits::AdoptedVersion(name, doc->entry), false,
+                                hand_edits::AdoptedSeries(doc->entry).versions));
     }
     if (!adopted.empty() || Exists(fs_, layout_.AdoptedFolderDir(folder_rec->id))) {
       out.adopted_folders.push_back(folder_rec->id);
@@ -232,7 +233,7 @@ Status Remover::StageTreeRemoval(storage::ChangeSet& change, const Loc& loc, Col
   // The whole tree disappears at once (renamed into trash, removed after), and with it
   // the markers of its subfolders; its own marker is in its parent. The adoption tables
   // of its folders are outside it (named by their ids).
-  FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, fs_, layout_, loc.folder));
+  FOLIO_RETURN_IF_ERROR(hand_edits::StageFolderMarkerRemoval(change, fs_, layout_, loc.folder));
   change.Remove(layout_.Dir(loc.folder), storage::Guard::RecordId(storage::FolderFileInDir(), "id", loc.id));
   for (const std::string& gone : c.ids) storage::StageIndexRemoval(change, layout_, gone);
   for (const std::string& s : c.checked_out) change.Remove(layout_.CheckedOutMarker(s));

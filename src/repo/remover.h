@@ -16,7 +16,9 @@ class Committer;
 
 namespace folio::repo {
 
+namespace hand_edits {
 class AdoptedDocs;
+}  // namespace hand_edits
 
 class Listings;
 class Locator;
@@ -34,7 +36,7 @@ class Versioning;
 class Remover {
  public:
   Remover(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator,
-          Listings& listings, RecordReader& records, versions::VersionList& versions, AdoptedDocs& adopted,
+          Listings& listings, RecordReader& records, versions::VersionList& versions, hand_edits::AdoptedDocs& adopted,
           Staging& staging, versions::Versioning& versioning, changes::Relocation& relocation, ObjectBuilder& builder)
       : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
         versions_(versions), adopted_(adopted), staging_(staging), versioning_(versioning), relocation_(relocation),
@@ -72,7 +74,7 @@ class Remover {
   Listings& listings_;
   RecordReader& records_;
   versions::VersionList& versions_;
-  AdoptedDocs& adopted_;
+  hand_edits::AdoptedDocs& adopted_;
   Staging& staging_;
   versions::Versioning& versioning_;
   changes::Relocation& relocation_;

@@ -20,10 +20,10 @@ namespace {
 // Such a read waits for the changes in flight and is made once more, now against a
 // consistent state; what is then missing is really missing.
 // Hand edits its lookups met are reconciled first, then it is read again (Rule R1,
-// repo/reconciler.h).
+// repo/hand_edits/reconciler.h).
 template <typename F>
 auto ReadConsistently(repo::Engine& e, F&& f) -> decltype(f()) {
-  return e.reconciler.Reconciled(repo::Reconciler::Mode::kRead, [&]() -> decltype(f()) {
+  return e.reconciler.Reconciled(repo::hand_edits::Reconciler::Mode::kRead, [&]() -> decltype(f()) {
     auto r = f();
     if (r.ok() || r.status().kind() != ErrorKind::kStorage || !r.status().Is(std::errc::no_such_file_or_directory)) {
       return r;
@@ -38,7 +38,7 @@ auto ReadConsistently(repo::Engine& e, F&& f) -> decltype(f()) {
 // it failed for them (a failed write changed nothing), else after it.
 template <typename F>
 auto Write(repo::Engine& e, F&& f) -> decltype(f()) {
-  return e.reconciler.Reconciled(repo::Reconciler::Mode::kWrite, std::forward<F>(f));
+  return e.reconciler.Reconciled(repo::hand_edits::Reconciler::Mode::kWrite, std::forward<F>(f));
 }
 
 }  // namespace
@@ -182,7 +182,7 @@ Result<std::unique_ptr<ChildrenCursor>> Repository::OpenChildren(const std::stri
 
 Result<uint64_t> Repository::VisitDescendants(const std::string& folder_id, const TreeRequest& request,
                                               TreeVisitor& visitor) {
-  return engine_->reconciler.Reconciled(repo::Reconciler::Mode::kStream,
+  return engine_->reconciler.Reconciled(repo::hand_edits::Reconciler::Mode::kStream,
                                         [&] { return engine_->tree.Visit(folder_id, request, visitor); });
 }
 

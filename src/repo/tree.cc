@@ -1,7 +1,7 @@
 // The tree below a folder; see tree.h.
 #include "repo/tree.h"
 
-#include "repo/seen_edits.h"
+#include "repo/hand_edits/seen_edits.h"
 
 #include "storage/layout.h"
 
@@ -32,7 +32,7 @@ Status TooMany(const Loc& folder, const TreeRequest& request) {
 
 Status Tree::CheckSize(const Loc& folder, const TreeRequest& request) {
   // Also without a limit: its listings note every hand edit of the tree to reconcile
-  // before anything is told (repo/seen_edits.h); the walk then finds them kept.
+  // before anything is told (repo/hand_edits/seen_edits.h); the walk then finds them kept.
   uint64_t count = 0;
   std::vector<std::pair<std::string, int64_t>> todo = {{folder.folder, 1}};
   while (!todo.empty()) {
@@ -61,9 +61,9 @@ Result<uint64_t> Tree::Visit(const std::string& folder_id, const TreeRequest& re
   FOLIO_ASSIGN_OR_RETURN(Loc start, locator_.LocateFolder(folder_id));
   FOLIO_RETURN_IF_ERROR(CheckSize(start, request));
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const Listing> top, listings_.List(start.folder));
-  // Hand edits to reconcile before anything is told (repo/seen_edits.h): CheckSize has
+  // Hand edits to reconcile before anything is told (repo/hand_edits/seen_edits.h): CheckSize has
   // listed the whole tree when the answer is bounded.
-  if (SeenEdits::AnswerPending()) return ReconcileFirst();
+  if (hand_edits::SeenEdits::AnswerPending()) return hand_edits::ReconcileFirst();
   std::vector<Frame> stack;
   stack.push_back(Frame{start.folder, std::move(top), 0, 1});
   uint64_t visited = 0;
@@ -90,7 +90,7 @@ Result<uint64_t> Tree::Visit(const std::string& folder_id, const TreeRequest& re
       continue;
     }
     if (++visited > request.max_objects && request.max_objects != 0) return TooMany(start, request);
-    if (visited == 1 && SeenEdits::AnswerPending()) return ReconcileFirst();
+    if (visited == 1 && hand_edits::SeenEdits::AnswerPending()) return hand_edits::ReconcileFirst();
     FOLIO_RETURN_IF_ERROR(visitor.Enter(*object, level));
     if (c.base != BaseType::kFolder || !Deeper(request, level)) {
       FOLIO_RETURN_IF_ERROR(visitor.Leave());

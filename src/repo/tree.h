@@ -23,7 +23,7 @@ class Tree {
   // before any object is visited, or while visiting if the tree grew meanwhile);
   // the first error `visitor` returns; kStorage; ReconcileFirst when, before the first
   // object is visited, its lookups met hand edits that change the answer (the caller
-  // has them reconciled and walks again, repo/reconciler.h). Objects removed during the
+  // has them reconciled and walks again, repo/hand_edits/reconciler.h). Objects removed during the
   // walk are left out. Thread-safe; takes no lock.
   Result<uint64_t> Visit(const std::string& folder_id, const TreeRequest& request, TreeVisitor& visitor);
 

@@ -1,7 +1,7 @@
 // Moving or renaming an object; see relocation.h.
 #include "repo/changes/relocation.h"
 
-#include "repo/folder_markers.h"
+#include "repo/hand_edits/folder_markers.h"
 #include "repo/listings.h"
 #include "repo/staging.h"
 #include "storage/id_index.h"
@@ -31,11 +31,11 @@ Result<Loc> Relocation::Stage(storage::ChangeSet& change, const Loc& object, con
   const bool other_folder = to.folder != object.ParentFolder();
   switch (object.base) {
     case BaseType::kFolder:
-      FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, fs_, layout_, object.folder));
+      FOLIO_RETURN_IF_ERROR(hand_edits::StageFolderMarkerRemoval(change, fs_, layout_, object.folder));
       change.Rename(layout_.Dir(object.folder), layout_.Dir(new_path),
                     storage::Guard::RecordId(storage::FolderFileInDir(), "id", object.id));
       storage::StageIndexEntry(change, layout_, object.id, {"folder", to.folder_id, to.name, new_path});
-      FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, staging_, new_path, object.id));
+      FOLIO_RETURN_IF_ERROR(hand_edits::StageFolderMarker(change, staging_, new_path, object.id));
       return Loc{BaseType::kFolder, object.id, new_path, to.name};
     case BaseType::kItem:
       if (other_folder) FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, to.folder, true));

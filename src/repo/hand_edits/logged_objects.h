@@ -12,7 +12,7 @@
 #include "folio/status.h"
 #include "storage/change_log_store.h"
 
-namespace folio::repo {
+namespace folio::repo::hand_edits {
 
 // For each series id of `series_ids`, the ids ("<series>;<label>", "<series>;pwc") that
 // a "created" event of the kept log named and no later "deleted" event did, in the
@@ -23,4 +23,4 @@ namespace folio::repo {
 Result<std::map<std::string, std::vector<std::string>>> LoggedObjects(storage::ChangeLogStore& log,
                                                                       const std::set<std::string>& series_ids);
 
-}  // namespace folio::repo
+}  // namespace folio::repo::hand_edits

@@ -18,10 +18,13 @@
 #include "storage/layout.h"
 
 namespace folio::repo {
-
 class Locator;
 class RecordReader;
 class Staging;
+}  // namespace folio::repo
+
+namespace folio::repo::hand_edits {
+
 class Vanished;
 
 // The id the marker of the folder at `folder_path` (not the root) holds; nullopt when
@@ -48,7 +51,7 @@ Status StageFolderMarker(storage::ChangeSet& change, Staging& staging, const std
 Status StageFolderMarkerRemoval(storage::ChangeSet& change, Fs& fs, const storage::RepoLayout& layout,
                                 const std::string& folder_path, const std::string& only_id = "");
 
-// What the Reconciler (repo/reconciler.h) makes of the markers of a folder whose listing,
+// What the Reconciler (repo/hand_edits/reconciler.h) makes of the markers of a folder whose listing,
 // read afresh, found them to differ from its subfolders (Listings::List notes it).
 class FolderMarkers {
  public:
@@ -90,4 +93,4 @@ class FolderMarkers {
   Staging& staging_;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::hand_edits

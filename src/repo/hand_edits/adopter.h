@@ -5,7 +5,7 @@
 // gives last as long as the process, and the data directory is left as it is.
 //
 // Each change here is a change of its own. Requires: called by the Reconciler
-// (repo/reconciler.h) only, outside any staging and any lookup (the committer is not
+// (repo/hand_edits/reconciler.h) only, outside any staging and any lookup (the committer is not
 // re-entrant, and refuses a change inside either).
 #pragma once
 
@@ -17,15 +17,18 @@
 
 #include "folio/fs.h"
 #include "folio/repository.h"
-#include "repo/adopted_docs.h"
+#include "repo/hand_edits/adopted_docs.h"
 #include "repo/location.h"
 #include "repo/record_reader.h"
 #include "repo/staging.h"
 #include "storage/committer.h"
 
 namespace folio::repo {
-
 class Locator;
+}  // namespace folio::repo
+
+namespace folio::repo::hand_edits {
+
 class Vanished;
 
 // Stages the file `name` of `folder`, edited by hand (identity `st`), as the content of
@@ -127,4 +130,4 @@ class Adopter {
 // Files adopted in one change at most (a folder of 10,000 new files takes ten).
 inline constexpr size_t kAdoptionBatch = 1000;
 
-}  // namespace folio::repo
+}  // namespace folio::repo::hand_edits

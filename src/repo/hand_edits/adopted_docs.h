@@ -2,7 +2,7 @@
 // that were found there (added by hand, or by folio import) and not changed through
 // Folio since. Each is one entry of a table named by its folder's id; it has no series
 // directory and no index entry until its first change gives it those (Materialize, in
-// repo/adopter.h).
+// repo/hand_edits/adopter.h).
 #pragma once
 
 #include <atomic>
@@ -18,13 +18,13 @@
 
 #include "folio/fs.h"
 #include "folio/repository_caches.h"
-#include "repo/adoption_table.h"
+#include "repo/hand_edits/adoption_table.h"
 #include "repo/record_reader.h"
 #include "storage/change_set.h"
 #include "storage/file_memo.h"
 #include "storage/layout.h"
 
-namespace folio::repo {
+namespace folio::repo::hand_edits {
 
 // One adopted document as a table holds it. Lives as long as the decoding of its table
 // (or longer, held by a request).
@@ -194,4 +194,4 @@ class AdoptedDocs {
   std::unordered_map<std::string, NumbersMemo> numbers_memo_;  // by folder id, guarded by mu_
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::hand_edits

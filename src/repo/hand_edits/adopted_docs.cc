@@ -1,5 +1,5 @@
 // Adoption tables read and staged; see adopted_docs.h.
-#include "repo/adopted_docs.h"
+#include "repo/hand_edits/adopted_docs.h"
 
 #include <algorithm>
 #include <array>
@@ -11,7 +11,7 @@
 #include "storage/datetime.h"
 #include "storage/ids.h"
 
-namespace folio::repo {
+namespace folio::repo::hand_edits {
 
 namespace {
 
@@ -346,4 +346,4 @@ void AdoptedDocs::StageRemoveFolder(storage::ChangeSet& change, const std::strin
   change.Remove(layout_.AdoptedFolderDir(folder_id));
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::hand_edits

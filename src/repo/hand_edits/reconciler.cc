@@ -1,10 +1,10 @@
 // Reconciling hand edits; see reconciler.h.
-#include "repo/reconciler.h"
+#include "repo/hand_edits/reconciler.h"
 
 #include "storage/id_seed.h"
 #include "storage/name_rules.h"
 
-namespace folio::repo {
+namespace folio::repo::hand_edits {
 
 bool Reconciler::Settle(SeenEdits& seen) {
   // Bookkeeping draws ids of its own, never those of the request it ran between.
@@ -52,4 +52,4 @@ Status Reconciler::StillUnreconciled() const {
                       std::to_string(kMaxRounds) + " rounds of it");
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::hand_edits

@@ -1,4 +1,4 @@
-// Adoption tables (docs/STORAGE.md §4.1): the codec (src/repo/adoption_table.h) keeps
+// Adoption tables (docs/STORAGE.md §4.1): the codec (src/repo/hand_edits/adoption_table.h) keeps
 // every field through a round trip and rejects each malformed one naming it; adopted
 // series ids name their folder (storage/ids.h); table file names are "<n>.json", n >= 1
 // (storage/layout.h).
@@ -10,12 +10,12 @@
 #include <string>
 
 #include "folio/cmis_ids.h"
-#include "repo/adoption_table.h"
+#include "repo/hand_edits/adoption_table.h"
 #include "storage/ids.h"
 #include "storage/json_file.h"
 #include "storage/layout.h"
 
-namespace folio::repo {
+namespace folio::repo::hand_edits {
 namespace {
 
 using storage::Json;
@@ -264,4 +264,4 @@ TEST_CASE("AdoptionTableNumber: <n>.json with n >= 1 and no leading zero") {
   CHECK(storage::AdoptionTableNumber(storage::BaseName(layout.AdoptionTable(kFolder, 3))) == 3u);
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::hand_edits

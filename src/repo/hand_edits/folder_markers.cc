@@ -1,17 +1,17 @@
 // Subfolder markers; see folder_markers.h.
-#include "repo/folder_markers.h"
+#include "repo/hand_edits/folder_markers.h"
 
 #include <cctype>
 
-#include "repo/adopter.h"
+#include "repo/hand_edits/adopter.h"
+#include "repo/hand_edits/vanished.h"
 #include "repo/locator.h"
 #include "repo/record_reader.h"
 #include "repo/staging.h"
-#include "repo/vanished.h"
 #include "storage/ids.h"
 #include "storage/name_rules.h"
 
-namespace folio::repo {
+namespace folio::repo::hand_edits {
 namespace {
 
 // Larger than any id (they are 17 characters): a file this long is not a marker.
@@ -165,4 +165,4 @@ Status FolderMarkers::AddMissing(const std::string& folder, const std::set<std::
   return OkStatus();
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::hand_edits

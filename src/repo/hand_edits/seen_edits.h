@@ -1,7 +1,7 @@
 // What the lookups of one request found made, edited, moved or removed by hand
 // (docs/STORAGE.md §9): a lookup never reconciles it (it never writes, Rule R1); it
 // records a Sighting here and answers as if it were not reconciled yet. The request's
-// facade (repo/reconciler.h) then has the Reconciler take the sightings in, outside any
+// facade (repo/hand_edits/reconciler.h) then has the Reconciler take the sightings in, outside any
 // lookup and any staging, and reads again when the answer depends on them.
 //
 // Thread-safety: a SeenEdits belongs to the thread that made it (it is that thread's
@@ -14,7 +14,7 @@
 
 #include "folio/status.h"
 
-namespace folio::repo {
+namespace folio::repo::hand_edits {
 
 struct Sighting {
   enum class Kind {
@@ -88,4 +88,4 @@ class SeenEdits {
   std::map<Sighting, Status> settled_;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::hand_edits

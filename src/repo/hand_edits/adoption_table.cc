@@ -1,5 +1,5 @@
 // Adoption tables; see adoption_table.h.
-#include "repo/adoption_table.h"
+#include "repo/hand_edits/adoption_table.h"
 
 #include <charconv>
 #include <limits>
@@ -12,7 +12,7 @@
 #include "storage/json_text.h"
 #include "storage/name_rules.h"
 
-namespace folio::repo {
+namespace folio::repo::hand_edits {
 namespace {
 
 constexpr int64_t kNoDate = std::numeric_limits<int64_t>::min();
@@ -139,4 +139,4 @@ ObjectRecord AdoptedVersion(const std::string& name, const AdoptedEntry& entry) 
   return rec;
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::hand_edits

@@ -2,7 +2,7 @@
 // (docs/STORAGE.md §9): adoption of files and folders, edits of visible files, removals,
 // folders removed or moved by hand, subfolder markers. It owns the reconciling half of
 // Rule R1 (docs/STORAGE.md §10, "reads never write"): lookups only record what they
-// find (repo/seen_edits.h); the repository's facade has it reconciled here, outside any
+// find (repo/hand_edits/seen_edits.h); the repository's facade has it reconciled here, outside any
 // lookup and any staging, through the committer (Run for a writer, RunBookkeeping,
 // kept in memory, for a read-only repository: Adopter, Vanished, FolderMarkers), and
 // then reads again, or runs a write again, as the request needs.
@@ -11,14 +11,14 @@
 #include <type_traits>
 
 #include "folio/status.h"
-#include "repo/adopter.h"
-#include "repo/folder_markers.h"
-#include "repo/seen_edits.h"
-#include "repo/vanished.h"
+#include "repo/hand_edits/adopter.h"
+#include "repo/hand_edits/folder_markers.h"
+#include "repo/hand_edits/seen_edits.h"
+#include "repo/hand_edits/vanished.h"
 #include "storage/committer.h"
 #include "storage/id_seed.h"
 
-namespace folio::repo {
+namespace folio::repo::hand_edits {
 
 class Reconciler {
  public:
@@ -90,4 +90,4 @@ class Reconciler {
   FolderMarkers& markers_;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::hand_edits

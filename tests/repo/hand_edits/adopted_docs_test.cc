@@ -9,13 +9,13 @@
 #include <mutex>
 #include <set>
 
-#include "repo/adopted_docs.h"
-#include "repo/adoption_table.h"
+#include "repo/hand_edits/adopted_docs.h"
+#include "repo/hand_edits/adoption_table.h"
 #include "storage/atomic_write.h"
 #include "storage/change_set.h"
 #include "storage/ids.h"
-#include "storage/layout.h"
 #include "storage/json_file.h"
+#include "storage/layout.h"
 #include "storage/mem_fs.h"
 #include "support/repo_fixture.h"
 
@@ -29,15 +29,15 @@ namespace fs = std::filesystem;
 namespace {
 
 // The adoption tables of the folder `folder_id`, by number.
-std::map<uint64_t, repo::AdoptionTable> Tables(RepoFixture& f, const std::string& folder_id) {
-  std::map<uint64_t, repo::AdoptionTable> out;
+std::map<uint64_t, repo::hand_edits::AdoptionTable> Tables(RepoFixture& f, const std::string& folder_id) {
+  std::map<uint64_t, repo::hand_edits::AdoptionTable> out;
   const fs::path dir = f.RepoPath(".folio/adopted/" + folder_id);
   if (!fs::exists(dir)) return out;
   for (const auto& e : fs::directory_iterator(dir)) {
     auto n = storage::AdoptionTableNumber(e.path().filename().string());
     REQUIRE_MESSAGE(n, e.path().string());
     auto j = storage::Json::parse(ReadFile(e.path().string()));
-    auto t = repo::AdoptionTableFromJson(j, e.path().string());
+    auto t = repo::hand_edits::AdoptionTableFromJson(j, e.path().string());
     REQUIRE_MESSAGE(t.ok(), t.status().ToString());
     out.emplace(*n, std::move(*t));
   }
@@ -411,8 +411,8 @@ void MakeTableDirs(Fs& mem, const storage::RepoLayout& layout, const std::string
   REQUIRE(storage::EnsureDir(mem, layout.AdoptedFolderDir(folder)).ok());
 }
 
-repo::AdoptedEntry Entry(const std::string& folder, uint64_t size) {
-  repo::AdoptedEntry e;
+repo::hand_edits::AdoptedEntry Entry(const std::string& folder, uint64_t size) {
+  repo::hand_edits::AdoptedEntry e;
   e.series_id = storage::NewAdoptedSeriesId(folder);
   e.mime_type = "text/plain";
   e.file_size = size;
@@ -425,7 +425,7 @@ struct MemTables {
   MemFsT mem;
   const storage::RepoLayout layout{"r"};
   repo::RecordReader reader{mem, layout};
-  repo::AdoptedDocs docs{mem, layout, reader};
+  repo::hand_edits::AdoptedDocs docs{mem, layout, reader};
   const std::string folder = storage::NewId('f');
   MemTables() { MakeTableDirs(mem, layout, folder); }
 };
@@ -438,13 +438,13 @@ TEST_CASE("Adopted: a table's old decoding goes when its file is rewritten") {
   MemTables<> m;
   auto& mem = m.mem;
   const storage::RepoLayout& layout = m.layout;
-  repo::AdoptedDocs& docs = m.docs;
+  repo::hand_edits::AdoptedDocs& docs = m.docs;
   const std::string& folder = m.folder;
   for (int round = 0; round < 10; ++round) {
     // The table rewritten (as an edit taken in does): a new file, a new decoding.
-    const repo::AdoptedEntry e = Entry(folder, static_cast<uint64_t>(round));
-    repo::AdoptionTable table{folder, {{"x.txt", e}}};
-    const std::string text = repo::AdoptionTableText(table);
+    const repo::hand_edits::AdoptedEntry e = Entry(folder, static_cast<uint64_t>(round));
+    repo::hand_edits::AdoptionTable table{folder, {{"x.txt", e}}};
+    const std::string text = repo::hand_edits::AdoptionTableText(table);
     REQUIRE(storage::WriteFileAtomically(mem, layout.AdoptionTable(folder, 1), text).ok());
     auto found = docs.Find(folder, "x.txt");
     REQUIRE_MESSAGE(found.ok(), found.status().ToString());
@@ -461,10 +461,10 @@ TEST_CASE("Adopted: a table this process writes is kept as staged, not read back
   MemTables<CountingMemFs> m;
   auto& mem = m.mem;
   const storage::RepoLayout& layout = m.layout;
-  repo::AdoptedDocs& docs = m.docs;
+  repo::hand_edits::AdoptedDocs& docs = m.docs;
   const std::string& folder = m.folder;
   const std::string path = layout.AdoptionTable(folder, 1);
-  const repo::AdoptedEntry a = Entry(folder, 1), b = Entry(folder, 2);
+  const repo::hand_edits::AdoptedEntry a = Entry(folder, 1), b = Entry(folder, 2);
   storage::ChangeSet change;
   REQUIRE(docs.StageNewTable(change, folder, {{"a.txt", a}, {"b.txt", b}}).ok());
   CHECK(docs.TableMemoSize() == 0);  // staged, not yet written: nothing is kept
@@ -472,7 +472,7 @@ TEST_CASE("Adopted: a table this process writes is kept as staged, not read back
   // The file is the table's text.
   auto written = storage::ReadJsonFile(mem, path);
   REQUIRE_MESSAGE(written.ok(), written.status().ToString());
-  auto decoded = repo::AdoptionTableFromJson(*written, path);
+  auto decoded = repo::hand_edits::AdoptionTableFromJson(*written, path);
   REQUIRE_MESSAGE(decoded.ok(), decoded.status().ToString());
   CHECK(decoded->documents.size() == 2);
   const int opens_after_write = mem.opens(path);  // the check above read it
@@ -492,8 +492,8 @@ TEST_CASE("Adopted: a table this process writes is kept as staged, not read back
 
   // Rewritten by another hand (a new file at the same path): read, and what it holds
   // is what Find gives.
-  repo::AdoptionTable other{folder, {{"c.txt", Entry(folder, 3)}}};
-  REQUIRE(storage::WriteFileAtomically(mem, path, repo::AdoptionTableText(other)).ok());
+  repo::hand_edits::AdoptionTable other{folder, {{"c.txt", Entry(folder, 3)}}};
+  REQUIRE(storage::WriteFileAtomically(mem, path, repo::hand_edits::AdoptionTableText(other)).ok());
   auto gone = docs.Find(folder, "a.txt");
   REQUIRE(gone.ok());
   CHECK(*gone == nullptr);
@@ -515,7 +515,7 @@ TEST_CASE("Adopted: a table this process writes is kept as staged, not read back
   // one of its own): applied all the same, and read by the others.
   storage::ChangeSet late;
   {
-    repo::AdoptedDocs stager(mem, layout, m.reader);
+    repo::hand_edits::AdoptedDocs stager(mem, layout, m.reader);
     REQUIRE(stager.StageNewTable(late, folder, {{"e.txt", Entry(folder, 5)}}).ok());
   }
   REQUIRE(storage::ApplyChangeSet(mem, late, storage::ApplyOptions{}, nullptr).ok());
@@ -537,14 +537,14 @@ TEST_CASE("Adopted: the kept decodings are bounded by the memory they take") {
     storage::MemFs mem;
     const storage::RepoLayout layout("r");
     repo::RecordReader reader(mem, layout);
-    repo::AdoptedDocs docs(mem, layout, reader, caches);
+    repo::hand_edits::AdoptedDocs docs(mem, layout, reader, caches);
     std::vector<std::string> folders;
     for (int f = 0; f < 20; ++f) {
       const std::string folder = storage::NewId('f');
       folders.push_back(folder);
       MakeTableDirs(mem, layout, folder);
       storage::ChangeSet change;
-      std::map<std::string, repo::AdoptedEntry> documents;
+      std::map<std::string, repo::hand_edits::AdoptedEntry> documents;
       for (int i = 0; i < 1000; ++i) documents.emplace("note-" + std::to_string(i) + ".txt", Entry(folder, i));
       REQUIRE(docs.StageNewTable(change, folder, std::move(documents)).ok());
       REQUIRE(storage::ApplyChangeSet(mem, change, storage::ApplyOptions{}, nullptr).ok());
@@ -570,14 +570,14 @@ TEST_CASE("Adopted: a lookup decodes only the table that holds the name or id") 
   MemTables<> m;
   auto& mem = m.mem;
   const storage::RepoLayout& layout = m.layout;
-  repo::AdoptedDocs& docs = m.docs;
+  repo::hand_edits::AdoptedDocs& docs = m.docs;
   const std::string& folder = m.folder;
   std::map<uint64_t, std::string> series_of_table;  // a series id of each table
   for (uint64_t t = 1; t <= 10; ++t) {
     storage::ChangeSet change;
-    std::map<std::string, repo::AdoptedEntry> documents;
+    std::map<std::string, repo::hand_edits::AdoptedEntry> documents;
     for (int i = 0; i < 1000; ++i) {
-      repo::AdoptedEntry e = Entry(folder, static_cast<uint64_t>(i));
+      repo::hand_edits::AdoptedEntry e = Entry(folder, static_cast<uint64_t>(i));
       if (i == 500) series_of_table[t] = e.series_id;
       documents.emplace("t" + std::to_string(t) + "-note-" + std::to_string(i) + ".txt", std::move(e));
     }
@@ -625,8 +625,11 @@ TEST_CASE("Adopted: a lookup decodes only the table that holds the name or id") 
   CHECK(for_nothing == 0);
 
   SUBCASE("a table edited by hand is read again: its keys are those of the file's old state") {
-    repo::AdoptionTable table{folder, {{"added-by-hand.txt", Entry(folder, 1)}, {"t3-note-0.txt", Entry(folder, 2)}}};
-    REQUIRE(storage::WriteFileAtomically(mem, layout.AdoptionTable(folder, 3), repo::AdoptionTableText(table)).ok());
+    repo::hand_edits::AdoptionTable table{
+        folder, {{"added-by-hand.txt", Entry(folder, 1)}, {"t3-note-0.txt", Entry(folder, 2)}}};
+    REQUIRE(
+        storage::WriteFileAtomically(mem, layout.AdoptionTable(folder, 3), repo::hand_edits::AdoptionTableText(table))
+            .ok());
     auto found = docs.Find(folder, "added-by-hand.txt");
     REQUIRE_MESSAGE(found.ok(), found.status().ToString());
     REQUIRE(*found != nullptr);
@@ -639,9 +642,11 @@ TEST_CASE("Adopted: a lookup decodes only the table that holds the name or id") 
     CHECK(*by_id == nullptr);
   }
   SUBCASE("a name in two tables is the lower table's, also when found by the higher one's id") {
-    const repo::AdoptedEntry twin = Entry(folder, 7);
-    repo::AdoptionTable table{folder, {{"t2-note-9.txt", twin}}};
-    REQUIRE(storage::WriteFileAtomically(mem, layout.AdoptionTable(folder, 11), repo::AdoptionTableText(table)).ok());
+    const repo::hand_edits::AdoptedEntry twin = Entry(folder, 7);
+    repo::hand_edits::AdoptionTable table{folder, {{"t2-note-9.txt", twin}}};
+    REQUIRE(
+        storage::WriteFileAtomically(mem, layout.AdoptionTable(folder, 11), repo::hand_edits::AdoptionTableText(table))
+            .ok());
     auto by_id = docs.FindId(twin.series_id);
     REQUIRE(by_id.ok());
     CHECK(*by_id == nullptr);

@@ -1,12 +1,12 @@
-// LoggedObjects (src/repo/logged_objects.h) on MemFs: the ids a change log's "created"
+// LoggedObjects (src/repo/hand_edits/logged_objects.h) on MemFs: the ids a change log's "created"
 // events named for a series and no "deleted" event named since, in creation order; a
 // series whose events retention dropped is left out.
 #include <doctest/doctest.h>
 
-#include "repo/logged_objects.h"
+#include "repo/hand_edits/logged_objects.h"
 #include "storage/mem_fs.h"
 
-namespace folio::repo {
+namespace folio::repo::hand_edits {
 namespace {
 
 storage::ChangeEvent Ev(uint64_t token, const std::string& type, const std::string& id) {
@@ -51,4 +51,4 @@ TEST_CASE("LoggedObjects: a series whose events retention dropped is left out") 
 }
 
 }  // namespace
-}  // namespace folio::repo
+}  // namespace folio::repo::hand_edits

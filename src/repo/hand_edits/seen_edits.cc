@@ -1,12 +1,12 @@
 // Sightings of hand edits, per request; see seen_edits.h.
-#include "repo/seen_edits.h"
+#include "repo/hand_edits/seen_edits.h"
 
 #include <algorithm>
 #include <tuple>
 
 #include "storage/committer.h"
 
-namespace folio::repo {
+namespace folio::repo::hand_edits {
 namespace {
 
 thread_local SeenEdits* t_current = nullptr;
@@ -64,4 +64,4 @@ std::vector<Sighting> SeenEdits::TakeFresh() {
   return out;
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::hand_edits

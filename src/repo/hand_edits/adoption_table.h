@@ -1,7 +1,7 @@
 // An adoption table (docs/STORAGE.md §4.1): documents found in a folder (added by hand
 // or by folio import) and not changed through Folio since, one entry each, instead of
 // a series directory, version files and an index entry per document. This file is the
-// record and its conversions; repo/adopted_docs.h reads and stages them.
+// record and its conversions; repo/hand_edits/adopted_docs.h reads and stages them.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include "repo/records.h"
 #include "storage/json_file.h"
 
-namespace folio::repo {
+namespace folio::repo::hand_edits {
 
 // Who created and last modified an object Folio adopted (cmis:createdBy,
 // cmis:lastModifiedBy): nobody signed in made it.
@@ -58,4 +58,4 @@ SeriesRecord AdoptedSeries(const AdoptedEntry& entry);
 // the entry's dates, its content the file (length the file's size).
 ObjectRecord AdoptedVersion(const std::string& name, const AdoptedEntry& entry);
 
-}  // namespace folio::repo
+}  // namespace folio::repo::hand_edits

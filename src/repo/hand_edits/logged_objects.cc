@@ -1,9 +1,9 @@
 // Ids the change log named for documents; see logged_objects.h.
-#include "repo/logged_objects.h"
+#include "repo/hand_edits/logged_objects.h"
 
 #include <algorithm>
 
-namespace folio::repo {
+namespace folio::repo::hand_edits {
 namespace {
 constexpr size_t kBatch = 4096;  // events read at once
 }  // namespace
@@ -33,4 +33,4 @@ Result<std::map<std::string, std::vector<std::string>>> LoggedObjects(storage::C
   return out;
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::hand_edits

@@ -1,5 +1,5 @@
 // Rule R1 (docs/STORAGE.md §10), its reconciling half: lookups only record what was
-// made, edited, moved or removed by hand (repo/seen_edits.h); the Reconciler takes it
+// made, edited, moved or removed by hand (repo/hand_edits/seen_edits.h); the Reconciler takes it
 // in, outside every lookup, and the next read answers with it. The committer refuses
 // any change begun under a lookup (kRuntime: a read that tried would fail with it).
 #include <doctest/doctest.h>

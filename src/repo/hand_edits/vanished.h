@@ -5,7 +5,7 @@
 // the entry removed, in one change), once. A folder moved or renamed by hand (`mv a b`)
 // took its records along too: it keeps its id (and so does everything in it), its
 // index entry is brought to its new place with an "updated" event, as a move by Folio
-// would log it. The folder's marker in its parent (repo/folder_markers.h) follows, in
+// would log it. The folder's marker in its parent (repo/hand_edits/folder_markers.h) follows, in
 // the same change: removed with a deleted folder, moved with a moved one.
 #pragma once
 
@@ -24,12 +24,14 @@
 #include "storage/layout.h"
 
 namespace folio::repo {
-
-class AdoptedDocs;
-
-class Adopter;
 class Locator;
 class Staging;
+}  // namespace folio::repo
+
+namespace folio::repo::hand_edits {
+
+class AdoptedDocs;
+class Adopter;
 
 class Vanished {
  public:
@@ -57,7 +59,7 @@ class Vanished {
   // listing per level of the walk, one shard and one batch of the index, one folder's
   // adopted documents. Nothing on a read-only repository. When this process is already
   // sweeping (another thread), returns at once. Requires: called by the Reconciler or
-  // the Adopter (repo/reconciler.h), outside any staging and any lookup.
+  // the Adopter (repo/hand_edits/reconciler.h), outside any staging and any lookup.
   // Errors: kStorage. Thread-safe.
   Status Absorb(const std::string& id);
 
@@ -112,4 +114,4 @@ class Vanished {
   std::atomic<bool> sweeping_{false};  // one sweep per process at a time, never waited for
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::hand_edits

@@ -1,5 +1,5 @@
 // Adoption of what a person made by hand; see adopter.h.
-#include "repo/adopter.h"
+#include "repo/hand_edits/adopter.h"
 
 #include <algorithm>
 #include <set>
@@ -9,17 +9,17 @@
 
 #include "folio/cmis_ids.h"
 #include "folio/repository.h"
-#include "repo/folder_markers.h"
+#include "repo/hand_edits/folder_markers.h"
+#include "repo/hand_edits/vanished.h"
 #include "repo/locator.h"
 #include "repo/mime.h"
-#include "repo/vanished.h"
 #include "repo/versions/version_list.h"
 #include "storage/datetime.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
 #include "storage/name_rules.h"
 
-namespace folio::repo {
+namespace folio::repo::hand_edits {
 namespace {
 
 int64_t MsOf(int64_t ns) { return ns / 1000000; }
@@ -382,4 +382,4 @@ Result<std::shared_ptr<const AdoptedDoc>> Adopter::AbsorbAdoptedEdit(const std::
   return doc;
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::hand_edits

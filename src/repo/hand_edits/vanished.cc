@@ -1,5 +1,5 @@
 // Objects removed or moved by hand with their folder; see vanished.h.
-#include "repo/vanished.h"
+#include "repo/hand_edits/vanished.h"
 
 #include <algorithm>
 #include <map>
@@ -7,18 +7,18 @@
 #include <set>
 
 #include "folio/cmis_ids.h"
-#include "repo/adopted_docs.h"
-#include "repo/adopter.h"
-#include "repo/folder_markers.h"
+#include "repo/hand_edits/adopted_docs.h"
+#include "repo/hand_edits/adopter.h"
+#include "repo/hand_edits/folder_markers.h"
+#include "repo/hand_edits/logged_objects.h"
 #include "repo/locator.h"
-#include "repo/logged_objects.h"
 #include "repo/staging.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
 #include "storage/json_access.h"
 #include "storage/name_rules.h"
 
-namespace folio::repo {
+namespace folio::repo::hand_edits {
 namespace {
 
 // Deeper than any tree Folio serves is a loop of bind mounts or the like: not walked.
@@ -294,4 +294,4 @@ std::string Vanished::TypeOf(const std::string& id, BaseType base, const std::ve
   return std::string(BaseTypeId(base));
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::hand_edits
