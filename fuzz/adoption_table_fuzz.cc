@@ -4,7 +4,7 @@
 #include "record_input.h"
 #include "repo/hand_edits/adopted_docs.h"
 #include "repo/hand_edits/adoption_table.h"
-#include "repo/record_reader.h"
+#include "repo/lookup/record_reader.h"
 #include "storage/ids.h"
 #include "storage/json_file.h"
 
@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string folder = "f0123456789abcdef";
   const std::string path = layout.AdoptionTable(folder, 1);
   fuzz::PlaceFile(fs, path, fuzz::Input(data, size));
-  repo::RecordReader records(fs, layout);
+  repo::lookup::RecordReader records(fs, layout);
   repo::hand_edits::AdoptedDocs adopted(fs, layout, records);
   (void)adopted.Find(folder, "a.txt");
   auto all = adopted.All(folder);

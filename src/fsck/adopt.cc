@@ -29,7 +29,7 @@ std::string DocumentIdAt(Fs& fs, const storage::RepoLayout& layout, const std::s
   if (!id.empty()) return id;
   const std::string folder_id = IdIn(fs, layout.FolderFile(folder), "id");
   if (folder_id.empty()) return "";
-  repo::RecordReader records(fs, layout);
+  repo::lookup::RecordReader records(fs, layout);
   repo::hand_edits::AdoptedDocs adopted(fs, layout, records);
   auto doc = adopted.Find(folder_id, name);
   return doc.ok() && *doc ? (*doc)->entry.series_id : "";

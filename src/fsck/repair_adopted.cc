@@ -55,7 +55,7 @@ bool IdLivesOn(const RepoFacts& f, const std::string& id, const std::string& tab
 // object removed by hand and record its deletion again). Returns the number of events.
 Result<size_t> StageDrop(Fs& fs, const RepoFacts& f, const storage::RepoLayout& layout, storage::ChangeSet& change,
                          const DocList& docs, const std::string& keep = "") {
-  repo::RecordReader records(fs, layout);
+  repo::lookup::RecordReader records(fs, layout);
   repo::hand_edits::AdoptedDocs adopted(fs, layout, records);
   FOLIO_RETURN_IF_ERROR(adopted.StageWithout(change, docs));
   size_t events = 0;
@@ -175,7 +175,7 @@ Result<std::string> AbsorbAdoptedFile(Fs& fs, const RepoFacts& f, const std::str
   if (st.type != FileType::kFile || repo::hand_edits::SameIdentity(entry, st)) return std::string();
   repo::hand_edits::TakeIdentity(entry, st);
   FOLIO_RETURN_IF_ERROR(CommitUnderLock(fs, f.layout, [&](storage::ChangeSet& change) -> Status {
-    repo::RecordReader records(fs, f.layout);
+    repo::lookup::RecordReader records(fs, f.layout);
     repo::hand_edits::AdoptedDocs adopted(fs, f.layout, records);
     FOLIO_RETURN_IF_ERROR(adopted.StageReplace(change, *doc, entry));
     change.Record(repo::Event("updated", storage::VersionId(entry.series_id, "1.0"), BaseType::kDocument, ""));

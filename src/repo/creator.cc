@@ -3,9 +3,9 @@
 
 #include "folio/cmis_ids.h"
 #include "repo/hand_edits/folder_markers.h"
-#include "repo/listings.h"
-#include "repo/locator.h"
-#include "repo/object_builder.h"
+#include "repo/lookup/listings.h"
+#include "repo/lookup/locator.h"
+#include "repo/lookup/object_builder.h"
 #include "repo/staging.h"
 #include "repo/types/properties.h"
 #include "repo/types/secondary_types.h"
@@ -65,7 +65,7 @@ Result<Json> InitialProperties(types::TypeRegistry& types, const types::TypeDef&
 // creatable type of the base, a free name, and the new record with its initial
 // properties (and a fresh id, unless the prefix is 0).
 struct Creator::Filed {
-  Loc parent;
+  lookup::Loc parent;
   types::TypeDef type;
   ObjectRecord rec;
 };
@@ -85,7 +85,7 @@ Result<Creator::Filed> Creator::PrepareFiled(const std::string& parent_id, const
 
 Result<ObjectData> Creator::CreateFolder(const std::string& parent_id, const NewObject& obj, const std::string& user,
                                          const WriteCheck& check) {
-  Loc made;
+  lookup::Loc made;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(Filed f, PrepareFiled(parent_id, obj, BaseType::kFolder, 'f', user, check));
     const std::string path = storage::JoinPath(f.parent.folder, obj.name);
@@ -96,7 +96,7 @@ Result<ObjectData> Creator::CreateFolder(const std::string& parent_id, const New
     FOLIO_RETURN_IF_ERROR(hand_edits::StageFolderMarker(change, staging_, path, f.rec.id));
     change.Record(Event("created", f.rec.id, BaseType::kFolder, f.type.id));
     FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(staging_, change, f.type.id, f.rec.properties, f.rec.id));
-    made = Loc{BaseType::kFolder, f.rec.id, path, obj.name};
+    made = lookup::Loc{BaseType::kFolder, f.rec.id, path, obj.name};
     return OkStatus();
   }));
   return builder_.BuildFolder(made);
@@ -105,7 +105,7 @@ Result<ObjectData> Creator::CreateFolder(const std::string& parent_id, const New
 Result<ObjectData> Creator::CreateDocument(const std::string& parent_id, const NewObject& obj,
                                            const std::optional<ContentSource>& content, VersioningState state,
                                            const std::string& user, const WriteCheck& check) {
-  Loc made;
+  lookup::Loc made;
   SeriesRecord series;
   const bool checked_out = state == VersioningState::kCheckedOut;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
@@ -139,7 +139,7 @@ Result<ObjectData> Creator::CreateDocument(const std::string& parent_id, const N
       rec.major = label.IsMajor();
       series.versions = {file_label};
     }
-    made = Loc{BaseType::kDocument, series.series_id, f.parent.folder, obj.name};
+    made = lookup::Loc{BaseType::kDocument, series.series_id, f.parent.folder, obj.name};
     FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, f.parent.folder, false));
     const std::string dir = layout_.SeriesDir(f.parent.folder, obj.name);
     change.MakeDir(dir);
@@ -162,13 +162,13 @@ Result<ObjectData> Creator::CreateDocument(const std::string& parent_id, const N
     FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(staging_, change, type.id, rec.properties, series.series_id));
     return OkStatus();
   }));
-  FOLIO_ASSIGN_OR_RETURN(Target t, locator_.DocumentTarget(made.folder, made.name));
+  FOLIO_ASSIGN_OR_RETURN(lookup::Target t, locator_.DocumentTarget(made.folder, made.name));
   return builder_.Build(t);
 }
 
 Result<ObjectData> Creator::CreateItem(const std::string& parent_id, const NewObject& obj, const std::string& user,
                                        const WriteCheck& check) {
-  Loc made;
+  lookup::Loc made;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(Filed f, PrepareFiled(parent_id, obj, BaseType::kItem, 'i', user, check));
     FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, f.parent.folder, true));
@@ -179,7 +179,7 @@ Result<ObjectData> Creator::CreateItem(const std::string& parent_id, const NewOb
                              {"item", f.parent.id, obj.name, storage::JoinPath(f.parent.folder, obj.name)});
     change.Record(Event("created", f.rec.id, BaseType::kItem, f.type.id));
     FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(staging_, change, f.type.id, f.rec.properties, f.rec.id));
-    made = Loc{BaseType::kItem, f.rec.id, f.parent.folder, obj.name};
+    made = lookup::Loc{BaseType::kItem, f.rec.id, f.parent.folder, obj.name};
     return OkStatus();
   }));
   return builder_.BuildItem(made);
@@ -187,7 +187,7 @@ Result<ObjectData> Creator::CreateItem(const std::string& parent_id, const NewOb
 
 Result<ObjectData> Creator::CreateRelationship(const NewObject& obj, const std::string& user,
                                                const WriteCheck& check) {
-  Loc made;
+  lookup::Loc made;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(types::TypeDef type, CreatableType(types_, obj.type_id, BaseType::kRelationship));
     const Json& props = obj.properties;
@@ -213,7 +213,7 @@ Result<ObjectData> Creator::CreateRelationship(const NewObject& obj, const std::
     storage::StageIndexEntry(change, layout_, rec.id, {"relationship", "", obj.name, ""});
     change.Record(Event("created", rec.id, BaseType::kRelationship, type.id));
     FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(staging_, change, type.id, rec.properties, rec.id));
-    made = Loc{BaseType::kRelationship, rec.id, "", obj.name};
+    made = lookup::Loc{BaseType::kRelationship, rec.id, "", obj.name};
     return OkStatus();
   }));
   return builder_.BuildRelationship(made);

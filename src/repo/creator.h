@@ -8,7 +8,7 @@
 
 #include "folio/object.h"
 #include "folio/repository.h"
-#include "repo/location.h"
+#include "repo/lookup/location.h"
 #include "repo/types/types.h"
 
 namespace folio::storage {
@@ -17,15 +17,17 @@ class Committer;
 
 namespace folio::repo {
 
+namespace lookup {
 class Listings;
 class Locator;
 class ObjectBuilder;
+}  // namespace lookup
 class Staging;
 
 class Creator {
  public:
-  Creator(const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator, Listings& listings,
-          types::TypeRegistry& types, Staging& staging, ObjectBuilder& builder)
+  Creator(const storage::RepoLayout& layout, storage::Committer& committer, lookup::Locator& locator,
+          lookup::Listings& listings, types::TypeRegistry& types, Staging& staging, lookup::ObjectBuilder& builder)
       : layout_(layout), committer_(committer), locator_(locator), listings_(listings), types_(types),
         staging_(staging), builder_(builder) {}
 
@@ -57,11 +59,11 @@ class Creator {
 
   const storage::RepoLayout& layout_;
   storage::Committer& committer_;
-  Locator& locator_;
-  Listings& listings_;
+  lookup::Locator& locator_;
+  lookup::Listings& listings_;
   types::TypeRegistry& types_;
   Staging& staging_;
-  ObjectBuilder& builder_;
+  lookup::ObjectBuilder& builder_;
 };
 
 // The type to create: `requested` (or the base type's own), which must be a creatable

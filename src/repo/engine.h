@@ -20,15 +20,15 @@
 #include "repo/hand_edits/folder_markers.h"
 #include "repo/hand_edits/reconciler.h"
 #include "repo/hand_edits/vanished.h"
-#include "repo/listings.h"
-#include "repo/locator.h"
+#include "repo/lookup/listings.h"
+#include "repo/lookup/locator.h"
+#include "repo/lookup/object_builder.h"
+#include "repo/lookup/record_reader.h"
+#include "repo/lookup/relationships.h"
+#include "repo/lookup/tree.h"
 #include "repo/mover.h"
-#include "repo/object_builder.h"
-#include "repo/record_reader.h"
-#include "repo/relationships.h"
 #include "repo/remover.h"
 #include "repo/staging.h"
-#include "repo/tree.h"
 #include "repo/types/type_usage.h"
 #include "repo/types/types.h"
 #include "repo/updater.h"
@@ -66,25 +66,25 @@ class Engine {
   const bool read_only;
   storage::Committer committer;
   types::TypeRegistry types;
-  RecordReader records;
+  lookup::RecordReader records;
   versions::VersionList versions;
   hand_edits::AdoptedDocs adopted;
   Staging staging;
-  Locator locator;
+  lookup::Locator locator;
   hand_edits::Adopter adopter;
   hand_edits::Vanished vanished;
   hand_edits::FolderMarkers markers;
   hand_edits::Reconciler reconciler;
-  ObjectBuilder builder;
-  Listings listings;
-  Tree tree;
+  lookup::ObjectBuilder builder;
+  lookup::Listings listings;
+  lookup::Tree tree;
   changes::Relocation relocation;
   Creator creator;
   Updater updater;
   versions::Versioning versioning;
   Remover remover;
   Mover mover;
-  Relationships relationships;
+  lookup::Relationships relationships;
   types::TypeUsage type_usage;
   Uploads uploads;
   DeletionReaders deletions;

@@ -3,10 +3,10 @@
 
 #include "folio/cmis_ids.h"
 #include "repo/changes/relocation.h"
-#include "repo/listings.h"
-#include "repo/locator.h"
-#include "repo/object_builder.h"
-#include "repo/record_reader.h"
+#include "repo/lookup/listings.h"
+#include "repo/lookup/locator.h"
+#include "repo/lookup/object_builder.h"
+#include "repo/lookup/record_reader.h"
 #include "repo/staging.h"
 #include "repo/write_check.h"
 #include "storage/committer.h"
@@ -20,28 +20,27 @@ Result<ObjectData> Mover::Move(const std::string& id, const std::string& target_
                                const std::string& source_folder_id, const std::string& user,
                                const WriteCheck& check) {
   (void)user;
-  Target out;
+  lookup::Target out;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
     // The object, the folder it leaves (with its id) and the folder it goes to.
-    auto allowed = [&](const Target& found, const std::string& parent_id, const Loc& target) -> Status {
+    auto allowed = [&](const lookup::Target& found, const std::string& parent_id, const lookup::Loc& target) -> Status {
       const std::string parent = found.loc.ParentFolder();
       FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, found));
-      FOLIO_RETURN_IF_ERROR(
-          CheckWrite(check, WriteRole::kSource, builder_,
-                     Loc{BaseType::kFolder, parent_id, parent, storage::BaseName(parent)}));
+      FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kSource, builder_,
+                                       lookup::Loc{BaseType::kFolder, parent_id, parent, storage::BaseName(parent)}));
       return CheckWrite(check, WriteRole::kTarget, builder_, target);
     };
     // Asked of an adopted document before it is given its files.
-    auto allowed_as_found = [&](const Target& found) -> Status {
-      FOLIO_ASSIGN_OR_RETURN(Loc target, locator_.LocateFolder(target_folder_id));
+    auto allowed_as_found = [&](const lookup::Target& found) -> Status {
+      FOLIO_ASSIGN_OR_RETURN(lookup::Loc target, locator_.LocateFolder(target_folder_id));
       FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(found.loc.ParentFolder()));
       return allowed(found, parent_id, target);
     };
-    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id, allowed_as_found));
+    FOLIO_ASSIGN_OR_RETURN(lookup::Target t, locator_.ResolveIdToChange(id, allowed_as_found));
     out = t;
-    const Loc& loc = t.loc;
+    const lookup::Loc& loc = t.loc;
     if (loc.base == BaseType::kRelationship) return Constraint("relationships are not filed in folders");
-    FOLIO_ASSIGN_OR_RETURN(Loc target, locator_.LocateFolder(target_folder_id));
+    FOLIO_ASSIGN_OR_RETURN(lookup::Loc target, locator_.LocateFolder(target_folder_id));
     const std::string from_folder = loc.ParentFolder();
     if (loc.base == BaseType::kFolder && loc.folder.empty()) return Constraint("the root folder cannot be moved");
     FOLIO_ASSIGN_OR_RETURN(std::string current_parent_id, locator_.FolderIdAt(from_folder));
@@ -50,7 +49,7 @@ Result<ObjectData> Mover::Move(const std::string& id, const std::string& target_
     }
     FOLIO_RETURN_IF_ERROR(allowed(t, current_parent_id, target));
     if (target.folder == from_folder) return OkStatus();  // already there: nothing changes
-    FOLIO_ASSIGN_OR_RETURN(Loc moved, relocation_.Stage(change, loc, {target.folder, target.id, loc.name}));
+    FOLIO_ASSIGN_OR_RETURN(lookup::Loc moved, relocation_.Stage(change, loc, {target.folder, target.id, loc.name}));
     out.loc.folder = moved.folder;
     std::string event_id = loc.id, type_id;
     if (loc.base == BaseType::kFolder) {
@@ -74,7 +73,7 @@ Result<ObjectData> Mover::Move(const std::string& id, const std::string& target_
   out.loc.record.reset();
   out.loc.visible.reset();
   if (out.loc.base == BaseType::kDocument) {
-    FOLIO_ASSIGN_OR_RETURN(Target fresh, locator_.DocumentTarget(out.loc.folder, out.loc.name));
+    FOLIO_ASSIGN_OR_RETURN(lookup::Target fresh, locator_.DocumentTarget(out.loc.folder, out.loc.name));
     fresh.label = out.label;
     fresh.pwc = out.pwc;
     return builder_.Build(fresh);

@@ -6,7 +6,7 @@
 
 #include "folio/object.h"
 #include "folio/repository.h"
-#include "repo/location.h"
+#include "repo/lookup/location.h"
 
 namespace folio::storage {
 class Committer;
@@ -14,17 +14,19 @@ class Committer;
 
 namespace folio::repo {
 
-class RecordReader;
+namespace lookup {
 class Locator;
 class ObjectBuilder;
+class RecordReader;
+}  // namespace lookup
 namespace changes {
 class Relocation;
 }
 
 class Mover {
  public:
-  Mover(const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator, RecordReader& records,
-        changes::Relocation& relocation, ObjectBuilder& builder)
+  Mover(const storage::RepoLayout& layout, storage::Committer& committer, lookup::Locator& locator,
+        lookup::RecordReader& records, changes::Relocation& relocation, lookup::ObjectBuilder& builder)
       : layout_(layout), committer_(committer), locator_(locator), records_(records), relocation_(relocation),
         builder_(builder) {}
 
@@ -41,10 +43,10 @@ class Mover {
  private:
   const storage::RepoLayout& layout_;
   storage::Committer& committer_;
-  Locator& locator_;
-  RecordReader& records_;
+  lookup::Locator& locator_;
+  lookup::RecordReader& records_;
   changes::Relocation& relocation_;
-  ObjectBuilder& builder_;
+  lookup::ObjectBuilder& builder_;
 };
 
 }  // namespace folio::repo

@@ -8,10 +8,10 @@
 #include "repo/changes/relocation.h"
 #include "repo/hand_edits/adopted_docs.h"
 #include "repo/hand_edits/folder_markers.h"
-#include "repo/listings.h"
-#include "repo/locator.h"
-#include "repo/object_builder.h"
-#include "repo/record_reader.h"
+#include "repo/lookup/listings.h"
+#include "repo/lookup/locator.h"
+#include "repo/lookup/object_builder.h"
+#include "repo/lookup/record_reader.h"
 #include "repo/staging.h"
 #include "repo/versions/version_list.h"
 #include "repo/versions/versioning.h"
@@ -35,9 +35,9 @@ struct Remover::Collected {
 Status Remover::Delete(const std::string& id, bool all_versions, const WriteCheck& check) {
   bool cancel = false;
   Status s = committer_.Run([&](storage::ChangeSet& change) -> Status {
-    auto allowed = [&](const Target& found) { return CheckWrite(check, WriteRole::kObject, builder_, found); };
-    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id, allowed));
-    const Loc& loc = t.loc;
+    auto allowed = [&](const lookup::Target& found) { return CheckWrite(check, WriteRole::kObject, builder_, found); };
+    FOLIO_ASSIGN_OR_RETURN(lookup::Target t, locator_.ResolveIdToChange(id, allowed));
+    const lookup::Loc& loc = t.loc;
     if (t.pwc) {
       cancel = true;  // deleting a working copy cancels the check-out (which checks)
       return OkStatus();
@@ -103,7 +103,7 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
     }
     // The latest version deleted: the one before becomes the latest, and its name the
     // document's (its file's), renamed first as a check-in does (changes::Relocation).
-    Loc now_at = loc;
+    lookup::Loc now_at = loc;
     if (was_latest) {
       FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> all, versions_.AllLabels(loc.folder, loc.name, series));
       if (all.size() >= 2) {
@@ -229,7 +229,7 @@ Status Remover::Collect(const std::string& folder, bool top, const WriteCheck& c
   return OkStatus();
 }
 
-Status Remover::StageTreeRemoval(storage::ChangeSet& change, const Loc& loc, Collected& c) {
+Status Remover::StageTreeRemoval(storage::ChangeSet& change, const lookup::Loc& loc, Collected& c) {
   // The whole tree disappears at once (renamed into trash, removed after), and with it
   // the markers of its subfolders; its own marker is in its parent. The adoption tables
   // of its folders are outside it (named by their ids).
@@ -244,7 +244,7 @@ Status Remover::StageTreeRemoval(storage::ChangeSet& change, const Loc& loc, Col
 
 Result<std::vector<std::string>> Remover::DeleteTree(const std::string& folder_id, const WriteCheck& check) {
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(Loc loc, locator_.LocateFolder(folder_id));
+    FOLIO_ASSIGN_OR_RETURN(lookup::Loc loc, locator_.LocateFolder(folder_id));
     if (loc.folder.empty()) return Constraint("the root folder cannot be deleted");
     FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, loc));
     Collected c;

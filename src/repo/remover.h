@@ -7,7 +7,7 @@
 
 #include "folio/object.h"
 #include "folio/repository.h"
-#include "repo/location.h"
+#include "repo/lookup/location.h"
 
 namespace folio::storage {
 class ChangeSet;
@@ -20,10 +20,12 @@ namespace hand_edits {
 class AdoptedDocs;
 }  // namespace hand_edits
 
+namespace lookup {
 class Listings;
 class Locator;
 class ObjectBuilder;
 class RecordReader;
+}  // namespace lookup
 class Staging;
 namespace changes {
 class Relocation;
@@ -35,9 +37,10 @@ class Versioning;
 
 class Remover {
  public:
-  Remover(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator,
-          Listings& listings, RecordReader& records, versions::VersionList& versions, hand_edits::AdoptedDocs& adopted,
-          Staging& staging, versions::Versioning& versioning, changes::Relocation& relocation, ObjectBuilder& builder)
+  Remover(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, lookup::Locator& locator,
+          lookup::Listings& listings, lookup::RecordReader& records, versions::VersionList& versions,
+          hand_edits::AdoptedDocs& adopted, Staging& staging, versions::Versioning& versioning,
+          changes::Relocation& relocation, lookup::ObjectBuilder& builder)
       : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
         versions_(versions), adopted_(adopted), staging_(staging), versioning_(versioning), relocation_(relocation),
         builder_(builder) {}
@@ -65,20 +68,20 @@ class Remover {
   Status Collect(const std::string& folder, bool top, const WriteCheck& check, Collected& out);
   // Stages the removal of the folder at `loc` and of what `c` holds (the tree below it,
   // the adoption tables of its folders), with their events.
-  Status StageTreeRemoval(storage::ChangeSet& change, const Loc& loc, Collected& c);
+  Status StageTreeRemoval(storage::ChangeSet& change, const lookup::Loc& loc, Collected& c);
 
   Fs& fs_;
   const storage::RepoLayout& layout_;
   storage::Committer& committer_;
-  Locator& locator_;
-  Listings& listings_;
-  RecordReader& records_;
+  lookup::Locator& locator_;
+  lookup::Listings& listings_;
+  lookup::RecordReader& records_;
   versions::VersionList& versions_;
   hand_edits::AdoptedDocs& adopted_;
   Staging& staging_;
   versions::Versioning& versioning_;
   changes::Relocation& relocation_;
-  ObjectBuilder& builder_;
+  lookup::ObjectBuilder& builder_;
 };
 
 }  // namespace folio::repo

@@ -5,8 +5,8 @@
 #include <chrono>
 
 #include "folio/cmis_ids.h"
-#include "repo/children_cursor.h"
 #include "repo/engine.h"
+#include "repo/lookup/children_cursor.h"
 #include "repo/write_check.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
@@ -94,24 +94,24 @@ const RepositoryInfo& Repository::info() const { return engine_->info; }
 
 Result<ObjectData> Repository::GetObject(const std::string& id) {
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> o, GetObjectShared(id));
-  return repo::TakeOrCopy(std::move(o));
+  return repo::lookup::TakeOrCopy(std::move(o));
 }
 
 Result<ObjectData> Repository::GetObjectByPath(const std::string& path) {
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> o, GetObjectByPathShared(path));
-  return repo::TakeOrCopy(std::move(o));
+  return repo::lookup::TakeOrCopy(std::move(o));
 }
 
 Result<std::shared_ptr<const ObjectData>> Repository::GetObjectShared(const std::string& id) {
   return ReadConsistently(*engine_, [&]() -> Result<std::shared_ptr<const ObjectData>> {
-    FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolveId(id));
+    FOLIO_ASSIGN_OR_RETURN(repo::lookup::Target t, engine_->locator.ResolveId(id));
     return engine_->builder.BuildShared(t);
   });
 }
 
 Result<std::shared_ptr<const ObjectData>> Repository::GetObjectByPathShared(const std::string& path) {
   return ReadConsistently(*engine_, [&]() -> Result<std::shared_ptr<const ObjectData>> {
-    FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolvePath(path));
+    FOLIO_ASSIGN_OR_RETURN(repo::lookup::Target t, engine_->locator.ResolvePath(path));
     return engine_->builder.BuildShared(t);
   });
 }
@@ -158,8 +158,9 @@ Result<ObjectData> Repository::GetLatestVersion(const std::string& id, bool majo
 Result<ChildrenPage> Repository::GetChildren(const std::string& folder_id, uint64_t skip, uint64_t max,
                                              ChildOrder order) {
   return ReadConsistently(*engine_, [&]() -> Result<ChildrenPage> {
-    FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<ChildrenCursor> cursor,
-                           repo::PageCursor::Open(engine_->listings, engine_->locator, folder_id, skip, max, order, {}));
+    FOLIO_ASSIGN_OR_RETURN(
+        std::unique_ptr<ChildrenCursor> cursor,
+        repo::lookup::PageCursor::Open(engine_->listings, engine_->locator, folder_id, skip, max, order, {}));
     ChildrenPage page;
     for (;;) {
       FOLIO_ASSIGN_OR_RETURN(std::optional<ObjectData> child, cursor->Next());
@@ -176,7 +177,7 @@ Result<ChildrenPage> Repository::GetChildren(const std::string& folder_id, uint6
 Result<std::unique_ptr<ChildrenCursor>> Repository::OpenChildren(const std::string& folder_id, uint64_t skip,
                                                                  uint64_t max, ChildOrder order, ChildFilter admit) {
   return ReadConsistently(*engine_, [&] {
-    return repo::PageCursor::Open(engine_->listings, engine_->locator, folder_id, skip, max, order, admit);
+    return repo::lookup::PageCursor::Open(engine_->listings, engine_->locator, folder_id, skip, max, order, admit);
   });
 }
 
@@ -188,15 +189,15 @@ Result<uint64_t> Repository::VisitDescendants(const std::string& folder_id, cons
 
 Result<std::vector<ObjectData>> Repository::GetParents(const std::string& id) {
   return ReadConsistently(*engine_, [&]() -> Result<std::vector<ObjectData>> {
-    FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolveId(id));
+    FOLIO_ASSIGN_OR_RETURN(repo::lookup::Target t, engine_->locator.ResolveId(id));
     std::vector<ObjectData> out;
     if (t.loc.base == BaseType::kRelationship) return out;
     if (t.loc.base == BaseType::kFolder && t.loc.folder.empty()) return out;
     const std::string parent_path = t.loc.ParentFolder();
     FOLIO_ASSIGN_OR_RETURN(std::string parent_id, engine_->locator.FolderIdAt(parent_path));
     FOLIO_ASSIGN_OR_RETURN(ObjectData parent,
-                           engine_->builder.BuildFolder(repo::Loc{BaseType::kFolder, parent_id, parent_path,
-                                                                  storage::BaseName(parent_path)}));
+                           engine_->builder.BuildFolder(repo::lookup::Loc{BaseType::kFolder, parent_id, parent_path,
+                                                                          storage::BaseName(parent_path)}));
     out.push_back(std::move(parent));
     return out;
   });
@@ -204,7 +205,7 @@ Result<std::vector<ObjectData>> Repository::GetParents(const std::string& id) {
 
 Result<ContentStream> Repository::OpenContent(const std::string& id) {
   return ReadConsistently(*engine_, [&]() -> Result<ContentStream> {
-    FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolveId(id));
+    FOLIO_ASSIGN_OR_RETURN(repo::lookup::Target t, engine_->locator.ResolveId(id));
     if (t.loc.base != BaseType::kDocument) {
       return Constraint("object '" + id + "' is not a document and has no content");
     }
@@ -239,7 +240,7 @@ Result<ContentStream> Repository::OpenContent(const ObjectData& o) {
     // Moved or changed since the object was built: look it up again.
     engine_->committer.WaitForWriters();
     FOLIO_ASSIGN_OR_RETURN(ObjectData fresh, ReadConsistently(*engine_, [&]() -> Result<ObjectData> {
-                             FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolveId(o.id));
+                             FOLIO_ASSIGN_OR_RETURN(repo::lookup::Target t, engine_->locator.ResolveId(o.id));
                              return engine_->builder.Build(t);
                            }));
     if (!fresh.content) return Constraint("document '" + fresh.name + "' has no content");
@@ -381,7 +382,8 @@ namespace {
 std::function<Status()> OnRootFolder(repo::Engine& engine, const std::string& root_id, const WriteCheck& check) {
   if (check.trusted()) return {};
   return [&engine, root_id, &check] {
-    return repo::CheckWrite(check, WriteRole::kObject, engine.builder, repo::Loc(BaseType::kFolder, root_id, "", ""));
+    return repo::CheckWrite(check, WriteRole::kObject, engine.builder,
+                            repo::lookup::Loc(BaseType::kFolder, root_id, "", ""));
   };
 }
 }  // namespace
@@ -435,7 +437,7 @@ Result<ChangeLogStatus> Repository::GetChangeLogStatus() {
 Status Repository::RecordSecurityChange(const std::string& object_id) {
   return Write(*engine_, [&] {
     return engine_->committer.Run([&](storage::ChangeSet& change) -> Status {
-      FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolveId(object_id));
+      FOLIO_ASSIGN_OR_RETURN(repo::lookup::Target t, engine_->locator.ResolveId(object_id));
       FOLIO_ASSIGN_OR_RETURN(ObjectData o, engine_->builder.Build(t));
       change.Record(repo::Event("security", o.id, o.base, o.type_id));
       return OkStatus();
@@ -458,11 +460,11 @@ void Repository::SetMimeSniffer(MimeSniffer sniffer) { engine_->adopter.SetMimeS
 
 Status Repository::Checkpoint() { return engine_->committer.Checkpoint(); }
 
-Repository::ReadOnce::ReadOnce() { repo::ObjectBuilder::EnterReadOnce(); }
+Repository::ReadOnce::ReadOnce() { repo::lookup::ObjectBuilder::EnterReadOnce(); }
 
-Repository::ReadOnce::~ReadOnce() { repo::ObjectBuilder::LeaveReadOnce(); }
+Repository::ReadOnce::~ReadOnce() { repo::lookup::ObjectBuilder::LeaveReadOnce(); }
 
-bool Repository::IsDamage(const Status& s) { return repo::Listings::IsDamage(s); }
+bool Repository::IsDamage(const Status& s) { return repo::lookup::Listings::IsDamage(s); }
 
 void Repository::LogLeftOut(const std::string& object, const Status& why) { engine_->listings.LogDamaged(object, why); }
 

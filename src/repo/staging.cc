@@ -50,7 +50,7 @@ Result<ContentInfo> Staging::StageContent(storage::ChangeSet& change, const std:
   return info;
 }
 
-void Staging::StageVisibleAndSeries(storage::ChangeSet& change, const Loc& doc, const std::string& source,
+void Staging::StageVisibleAndSeries(storage::ChangeSet& change, const lookup::Loc& doc, const std::string& source,
                                     storage::Guard guard, const SeriesRecord& series, bool visible_new) {
   const std::string visible = layout_.Child(doc.folder, doc.name);
   if (source.empty()) {
@@ -84,7 +84,7 @@ Status Staging::StageRemoveFile(storage::ChangeSet& change, const std::string& p
   return OkStatus();
 }
 
-Status Staging::StageSeriesRemoval(storage::ChangeSet& change, const Loc& doc) {
+Status Staging::StageSeriesRemoval(storage::ChangeSet& change, const lookup::Loc& doc) {
   change.Remove(layout_.SeriesDir(doc.folder, doc.name),
                 storage::Guard::RecordId(std::string(storage::kSeriesFileName), "seriesId", doc.id));
   FOLIO_RETURN_IF_ERROR(StageRemoveFile(change, layout_.Child(doc.folder, doc.name)));

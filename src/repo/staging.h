@@ -7,7 +7,7 @@
 #include <string>
 
 #include "folio/object.h"
-#include "repo/location.h"
+#include "repo/lookup/location.h"
 #include "repo/records.h"
 #include "storage/change_set.h"
 #include "storage/layout.h"
@@ -34,7 +34,7 @@ class Staging {
   // latest version and nothing else (Rule V1, repo/versions/version_files.h). Then the series record, stamped with the
   // visible file's identity as applied (see SeriesRecord::file_size). `visible_new`:
   // the visible file is not expected to exist (a document being created).
-  void StageVisibleAndSeries(storage::ChangeSet& change, const Loc& doc, const std::string& source,
+  void StageVisibleAndSeries(storage::ChangeSet& change, const lookup::Loc& doc, const std::string& source,
                              storage::Guard guard, const SeriesRecord& series, bool visible_new = false);
   // The file `path` (content or a visible file, which a later change may make again as a
   // link) is removed, guarded by its present inode; nothing if it does not exist.
@@ -46,7 +46,7 @@ class Staging {
   Status StageFolderMeta(storage::ChangeSet& change, const std::string& folder, bool items);
   // A series directory and everything in it, its visible file and index entry go; the
   // checked-out marker too.
-  Status StageSeriesRemoval(storage::ChangeSet& change, const Loc& doc);
+  Status StageSeriesRemoval(storage::ChangeSet& change, const lookup::Loc& doc);
   // The marker that lists a checked-out series (getCheckedOut without a scan).
   Status StageCheckedOutMarker(storage::ChangeSet& change, const std::string& series_id, bool present);
 

@@ -6,20 +6,20 @@
 
 #include "folio/cmis_ids.h"
 #include "repo/changes/relocation.h"
-#include "repo/locator.h"
-#include "repo/object_builder.h"
-#include "repo/types/properties.h"
-#include "repo/record_reader.h"
-#include "repo/types/secondary_types.h"
+#include "repo/lookup/locator.h"
+#include "repo/lookup/object_builder.h"
+#include "repo/lookup/record_reader.h"
 #include "repo/staging.h"
+#include "repo/types/properties.h"
+#include "repo/types/secondary_types.h"
 #include "repo/versions/version_list.h"
 #include "repo/write_check.h"
-#include "storage/datetime.h"
 #include "storage/committer.h"
+#include "storage/datetime.h"
 #include "storage/id_index.h"
+#include "storage/ids.h"
 #include "storage/json_access.h"
 #include "storage/layout.h"
-#include "storage/ids.h"
 #include "storage/name_rules.h"
 
 namespace folio::repo {
@@ -46,10 +46,10 @@ std::string ApplyChanges(Json& stored, Json changes) {
 
 }  // namespace
 
-Result<Target> Updater::WriteTarget(const std::string& id, const WriteCheck& check) {
-  FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id, [&](const Target& found) {
-                           return CheckWrite(check, WriteRole::kObject, builder_, found);
-                         }));
+Result<lookup::Target> Updater::WriteTarget(const std::string& id, const WriteCheck& check) {
+  FOLIO_ASSIGN_OR_RETURN(lookup::Target t, locator_.ResolveIdToChange(id, [&](const lookup::Target& found) {
+    return CheckWrite(check, WriteRole::kObject, builder_, found);
+  }));
   if (t.loc.base != BaseType::kDocument || t.pwc || t.label) return t;
   FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(t.loc.folder, t.loc.name));
   if (series.checked_out) t.pwc = true;
@@ -58,12 +58,12 @@ Result<Target> Updater::WriteTarget(const std::string& id, const WriteCheck& che
 
 Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& changes, const std::string& user,
                                              const WriteCheck& check) {
-  Target out;
+  lookup::Target out;
   bool changed = false;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(Target t, WriteTarget(id, check));
+    FOLIO_ASSIGN_OR_RETURN(lookup::Target t, WriteTarget(id, check));
     FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
-    const Loc& loc = t.loc;
+    const lookup::Loc& loc = t.loc;
     out = t;
     std::string record_path;
     switch (loc.base) {
@@ -129,7 +129,8 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
     if (renames_file) {
       const std::string parent_folder = loc.ParentFolder();
       FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(parent_folder));
-      FOLIO_ASSIGN_OR_RETURN(Loc renamed_to, relocation_.Stage(change, loc, {parent_folder, parent_id, new_name}));
+      FOLIO_ASSIGN_OR_RETURN(lookup::Loc renamed_to,
+                             relocation_.Stage(change, loc, {parent_folder, parent_id, new_name}));
       switch (loc.base) {
         case BaseType::kFolder: final_record_path = layout_.FolderFile(renamed_to.folder); break;
         case BaseType::kItem: final_record_path = layout_.ItemFile(renamed_to.folder, new_name); break;
@@ -155,7 +156,7 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
   }));
   (void)changed;
   if (out.loc.base == BaseType::kDocument) {
-    FOLIO_ASSIGN_OR_RETURN(Target fresh, locator_.DocumentTarget(out.loc.folder, out.loc.name));
+    FOLIO_ASSIGN_OR_RETURN(lookup::Target fresh, locator_.DocumentTarget(out.loc.folder, out.loc.name));
     fresh.label = out.label;
     fresh.pwc = out.pwc;
     return builder_.Build(fresh);
@@ -253,13 +254,13 @@ Result<bool> Updater::StageAcl(storage::ChangeSet& change, const AclObject& obje
 
 Result<ObjectData> Updater::ChangeAcl(const std::string& id, const AclChange& acl_change, const WriteCheck& check,
                                       bool below) {
-  Target out;
+  lookup::Target out;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    auto allowed = [&](const Target& found) { return CheckWrite(check, WriteRole::kObject, builder_, found); };
-    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id, allowed));
+    auto allowed = [&](const lookup::Target& found) { return CheckWrite(check, WriteRole::kObject, builder_, found); };
+    FOLIO_ASSIGN_OR_RETURN(lookup::Target t, locator_.ResolveIdToChange(id, allowed));
     FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
     out = t;
-    const Loc& loc = t.loc;
+    const lookup::Loc& loc = t.loc;
     AclObject top{loc.base, loc.id, loc.folder, loc.id, {}};
     switch (loc.base) {
       case BaseType::kFolder: top.records.push_back(layout_.FolderFile(loc.folder)); break;
@@ -316,12 +317,12 @@ Result<size_t> Updater::ChangeEveryAcl(const AclChange& acl_change) {
 
 Result<ObjectData> Updater::SetContent(const std::string& id, const std::optional<ContentSource>& content,
                                        bool overwrite, const std::string& user, const WriteCheck& check) {
-  Target out;
+  lookup::Target out;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(Target t, WriteTarget(id, check));
+    FOLIO_ASSIGN_OR_RETURN(lookup::Target t, WriteTarget(id, check));
     FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
     out = t;
-    const Loc& loc = t.loc;
+    const lookup::Loc& loc = t.loc;
     if (loc.base != BaseType::kDocument) return Constraint("object '" + id + "' is not a document and has no content");
     FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(loc.folder, loc.name));
     if (t.pwc && !series.checked_out) return ObjectNotFound("no private working copy '" + id + "'");
@@ -363,7 +364,7 @@ Result<ObjectData> Updater::SetContent(const std::string& id, const std::optiona
     out.label = t.pwc ? std::nullopt : std::optional<std::string>(label);
     return OkStatus();
   }));
-  FOLIO_ASSIGN_OR_RETURN(Target fresh, locator_.DocumentTarget(out.loc.folder, out.loc.name));
+  FOLIO_ASSIGN_OR_RETURN(lookup::Target fresh, locator_.DocumentTarget(out.loc.folder, out.loc.name));
   fresh.label = out.label;
   fresh.pwc = out.pwc;
   return builder_.Build(fresh);

@@ -10,7 +10,7 @@
 
 #include "folio/object.h"
 #include "folio/repository.h"
-#include "repo/location.h"
+#include "repo/lookup/location.h"
 #include "repo/types/types.h"
 
 namespace folio::storage {
@@ -23,9 +23,11 @@ namespace folio::repo {
 namespace changes {
 class Relocation;
 }
+namespace lookup {
 class Locator;
 class ObjectBuilder;
 class RecordReader;
+}  // namespace lookup
 class Staging;
 namespace versions {
 class VersionList;
@@ -34,18 +36,11 @@ struct SeriesRecord;
 
 class Updater {
  public:
-  Updater(const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator, RecordReader& records,
-          versions::VersionList& versions, types::TypeRegistry& types, Staging& staging,
-          changes::Relocation& relocation, ObjectBuilder& builder)
-      : layout_(layout),
-        committer_(committer),
-        locator_(locator),
-        records_(records),
-        versions_(versions),
-        types_(types),
-        staging_(staging),
-        relocation_(relocation),
-        builder_(builder) {}
+  Updater(const storage::RepoLayout& layout, storage::Committer& committer, lookup::Locator& locator,
+          lookup::RecordReader& records, versions::VersionList& versions, types::TypeRegistry& types, Staging& staging,
+          changes::Relocation& relocation, lookup::ObjectBuilder& builder)
+      : layout_(layout), committer_(committer), locator_(locator), records_(records), versions_(versions),
+        types_(types), staging_(staging), relocation_(relocation), builder_(builder) {}
 
   // Sets the given properties (canonical ids; null unsets); a new "cmis:name" renames
   // (the file or directory too, through changes::Relocation, whose limits are checked
@@ -92,17 +87,17 @@ class Updater {
   // A document target without a label means the document; while it is checked out,
   // changes to it go to its working copy. An adopted document is checked with `check`
   // before it is given its files (Locator::ResolveIdToChange).
-  Result<Target> WriteTarget(const std::string& id, const WriteCheck& check);
+  Result<lookup::Target> WriteTarget(const std::string& id, const WriteCheck& check);
 
   const storage::RepoLayout& layout_;
   storage::Committer& committer_;
-  Locator& locator_;
-  RecordReader& records_;
+  lookup::Locator& locator_;
+  lookup::RecordReader& records_;
   versions::VersionList& versions_;
   types::TypeRegistry& types_;
   Staging& staging_;
   changes::Relocation& relocation_;
-  ObjectBuilder& builder_;
+  lookup::ObjectBuilder& builder_;
 };
 
 }  // namespace folio::repo

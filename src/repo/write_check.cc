@@ -1,20 +1,21 @@
 // Write checks inside a change; see write_check.h.
 #include "repo/write_check.h"
 
-#include "repo/object_builder.h"
+#include "repo/lookup/object_builder.h"
 #include "storage/layout.h"
 
 namespace folio::repo {
 
-Status CheckWrite(const WriteCheck& check, WriteRole role, ObjectBuilder& builder, const Target& target) {
+Status CheckWrite(const WriteCheck& check, WriteRole role, lookup::ObjectBuilder& builder,
+                  const lookup::Target& target) {
   if (check.trusted()) return OkStatus();
   FOLIO_ASSIGN_OR_RETURN(ObjectData object, builder.Build(target));
   return check(role, object);
 }
 
-Status CheckWrite(const WriteCheck& check, WriteRole role, ObjectBuilder& builder, const Loc& loc) {
+Status CheckWrite(const WriteCheck& check, WriteRole role, lookup::ObjectBuilder& builder, const lookup::Loc& loc) {
   if (check.trusted()) return OkStatus();
-  Target t;
+  lookup::Target t;
   t.loc = loc;
   return CheckWrite(check, role, builder, t);
 }

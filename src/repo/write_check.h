@@ -4,18 +4,21 @@
 #pragma once
 
 #include "folio/repository.h"
-#include "repo/location.h"
+#include "repo/lookup/location.h"
 
 namespace folio::repo {
 
+namespace lookup {
 class ObjectBuilder;
+}  // namespace lookup
 
 // OK when `check` is empty (the object is then not even built) or allows `role` on the
 // object `target` names; else the check's error. Errors: also those of building the
 // object (kObjectNotFound, kStorage).
-Status CheckWrite(const WriteCheck& check, WriteRole role, ObjectBuilder& builder, const Target& target);
+Status CheckWrite(const WriteCheck& check, WriteRole role, lookup::ObjectBuilder& builder,
+                  const lookup::Target& target);
 // The same for the object at `loc` (a folder; a document: its latest version).
-Status CheckWrite(const WriteCheck& check, WriteRole role, ObjectBuilder& builder, const Loc& loc);
+Status CheckWrite(const WriteCheck& check, WriteRole role, lookup::ObjectBuilder& builder, const lookup::Loc& loc);
 
 // The few members a check reads (WriteRole::kBelow) of an object that a change reads as
 // records and never builds: deleteTree checks thousands of them.

@@ -19,7 +19,7 @@
 #include "folio/fs.h"
 #include "folio/repository_caches.h"
 #include "repo/hand_edits/adoption_table.h"
-#include "repo/record_reader.h"
+#include "repo/lookup/record_reader.h"
 #include "storage/change_set.h"
 #include "storage/file_memo.h"
 #include "storage/layout.h"
@@ -67,10 +67,9 @@ struct AdoptedDoc {
 class AdoptedDocs {
  public:
   // Keeps what `caches` allows (the adoption_* bounds).
-  AdoptedDocs(Fs& fs, const storage::RepoLayout& layout, RecordReader& records, const RepositoryCaches& caches = {})
-      : fs_(fs),
-        layout_(layout),
-        records_(records),
+  AdoptedDocs(Fs& fs, const storage::RepoLayout& layout, lookup::RecordReader& records,
+              const RepositoryCaches& caches = {})
+      : fs_(fs), layout_(layout), records_(records),
         tables_(std::make_shared<storage::FileMemo<Decoded>>(caches.adoption_tables, caches.adoption_table_bytes)),
         keys_(std::make_shared<storage::FileMemo<Keys>>(caches.adoption_keys, caches.adoption_key_bytes)),
         max_folders_(caches.adoption_folders) {}
@@ -181,7 +180,7 @@ class AdoptedDocs {
 
   Fs& fs_;
   const storage::RepoLayout& layout_;
-  RecordReader& records_;
+  lookup::RecordReader& records_;
   // By the table's path. Shared with the reports of the changes staged (StageTable),
   // which hold it weakly: a change may be applied after its stager is gone (fsck
   // stages through an AdoptedDocs of its own).

@@ -11,7 +11,7 @@
 #include "folio/repository.h"
 #include "repo/hand_edits/folder_markers.h"
 #include "repo/hand_edits/vanished.h"
-#include "repo/locator.h"
+#include "repo/lookup/locator.h"
 #include "repo/mime.h"
 #include "repo/versions/version_list.h"
 #include "storage/datetime.h"

@@ -18,13 +18,15 @@
 #include "folio/fs.h"
 #include "folio/repository.h"
 #include "repo/hand_edits/adopted_docs.h"
-#include "repo/location.h"
-#include "repo/record_reader.h"
+#include "repo/lookup/location.h"
+#include "repo/lookup/record_reader.h"
 #include "repo/staging.h"
 #include "storage/committer.h"
 
 namespace folio::repo {
+namespace lookup {
 class Locator;
+}  // namespace lookup
 }  // namespace folio::repo
 
 namespace folio::repo::hand_edits {
@@ -43,8 +45,8 @@ void StageHandEdit(storage::ChangeSet& change, const storage::RepoLayout& layout
 
 class Adopter {
  public:
-  Adopter(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, RecordReader& records,
-          AdoptedDocs& adopted, Locator& locator, storage::Committer& committer, Staging& staging)
+  Adopter(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, lookup::RecordReader& records,
+          AdoptedDocs& adopted, lookup::Locator& locator, storage::Committer& committer, Staging& staging)
       : fs_(fs), layout_(layout), info_(info), records_(records), adopted_(adopted), locator_(locator),
         committer_(committer), staging_(staging) {}
   // Requires: `vanished` (built after this) outlives it; set before any adoption.
@@ -116,9 +118,9 @@ class Adopter {
   Fs& fs_;
   const storage::RepoLayout& layout_;
   const RepositoryInfo& info_;
-  RecordReader& records_;
+  lookup::RecordReader& records_;
   AdoptedDocs& adopted_;
-  Locator& locator_;
+  lookup::Locator& locator_;
   storage::Committer& committer_;
   Staging& staging_;
   Vanished* vanished_ = nullptr;

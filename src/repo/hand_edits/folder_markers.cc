@@ -5,8 +5,8 @@
 
 #include "repo/hand_edits/adopter.h"
 #include "repo/hand_edits/vanished.h"
-#include "repo/locator.h"
-#include "repo/record_reader.h"
+#include "repo/lookup/locator.h"
+#include "repo/lookup/record_reader.h"
 #include "repo/staging.h"
 #include "storage/ids.h"
 #include "storage/name_rules.h"

@@ -18,8 +18,10 @@
 #include "storage/layout.h"
 
 namespace folio::repo {
+namespace lookup {
 class Locator;
 class RecordReader;
+}  // namespace lookup
 class Staging;
 }  // namespace folio::repo
 
@@ -55,10 +57,10 @@ Status StageFolderMarkerRemoval(storage::ChangeSet& change, Fs& fs, const storag
 // read afresh, found them to differ from its subfolders (Listings::List notes it).
 class FolderMarkers {
  public:
-  FolderMarkers(Fs& fs, const storage::RepoLayout& layout, RecordReader& records, Locator& locator,
+  FolderMarkers(Fs& fs, const storage::RepoLayout& layout, lookup::RecordReader& records, lookup::Locator& locator,
                 Vanished& vanished, storage::Committer& committer, Staging& staging)
-      : fs_(fs), layout_(layout), records_(records), locator_(locator), vanished_(vanished),
-        committer_(committer), staging_(staging) {}
+      : fs_(fs), layout_(layout), records_(records), locator_(locator), vanished_(vanished), committer_(committer),
+        staging_(staging) {}
 
   // Compares the markers of `folder` (one directory read) with its subfolders
   // (`entries`, the folder's directory as just read):
@@ -86,8 +88,8 @@ class FolderMarkers {
 
   Fs& fs_;
   const storage::RepoLayout& layout_;
-  RecordReader& records_;
-  Locator& locator_;
+  lookup::RecordReader& records_;
+  lookup::Locator& locator_;
   Vanished& vanished_;
   storage::Committer& committer_;
   Staging& staging_;

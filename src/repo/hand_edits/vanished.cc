@@ -11,7 +11,7 @@
 #include "repo/hand_edits/adopter.h"
 #include "repo/hand_edits/folder_markers.h"
 #include "repo/hand_edits/logged_objects.h"
-#include "repo/locator.h"
+#include "repo/lookup/locator.h"
 #include "repo/staging.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"

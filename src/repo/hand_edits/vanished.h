@@ -18,13 +18,15 @@
 
 #include "folio/fs.h"
 #include "folio/repository.h"
-#include "repo/record_reader.h"
+#include "repo/lookup/record_reader.h"
 #include "storage/committer.h"
 #include "storage/id_index.h"
 #include "storage/layout.h"
 
 namespace folio::repo {
+namespace lookup {
 class Locator;
+}  // namespace lookup
 class Staging;
 }  // namespace folio::repo
 
@@ -35,8 +37,8 @@ class Adopter;
 
 class Vanished {
  public:
-  Vanished(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, RecordReader& records,
-           AdoptedDocs& adopted, Locator& locator, Adopter& adopter, storage::Committer& committer,
+  Vanished(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, lookup::RecordReader& records,
+           AdoptedDocs& adopted, lookup::Locator& locator, Adopter& adopter, storage::Committer& committer,
            Staging& staging)
       : fs_(fs), layout_(layout), info_(info), records_(records), adopted_(adopted), locator_(locator),
         adopter_(adopter), committer_(committer), staging_(staging) {}
@@ -105,9 +107,9 @@ class Vanished {
   Fs& fs_;
   const storage::RepoLayout& layout_;
   const RepositoryInfo& info_;
-  RecordReader& records_;
+  lookup::RecordReader& records_;
   AdoptedDocs& adopted_;
-  Locator& locator_;
+  lookup::Locator& locator_;
   Adopter& adopter_;
   storage::Committer& committer_;
   Staging& staging_;

@@ -7,7 +7,7 @@
 
 #include "folio/object.h"
 #include "folio/status.h"
-#include "repo/location.h"
+#include "repo/lookup/location.h"
 #include "repo/versions/check_in_plan.h"
 #include "storage/change_set.h"
 #include "storage/layout.h"
@@ -38,8 +38,9 @@ class CheckInStaging {
   // after the check-in. Errors: Relocation's (nothing staged then); those of
   // Staging::StageContent (kInvalidArgument for an upload not in this repository's
   // upload area; kStorage); kStorage.
-  Result<Loc> Stage(storage::ChangeSet& change, const Loc& doc, const std::string& parent_id, const CheckInPlan& plan,
-                    const CheckInInputs& in, const std::optional<ContentSource>& content);
+  Result<lookup::Loc> Stage(storage::ChangeSet& change, const lookup::Loc& doc, const std::string& parent_id,
+                            const CheckInPlan& plan, const CheckInInputs& in,
+                            const std::optional<ContentSource>& content);
 
  private:
   const storage::RepoLayout& layout_;

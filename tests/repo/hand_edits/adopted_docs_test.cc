@@ -424,7 +424,7 @@ template <typename MemFsT = storage::MemFs>
 struct MemTables {
   MemFsT mem;
   const storage::RepoLayout layout{"r"};
-  repo::RecordReader reader{mem, layout};
+  repo::lookup::RecordReader reader{mem, layout};
   repo::hand_edits::AdoptedDocs docs{mem, layout, reader};
   const std::string folder = storage::NewId('f');
   MemTables() { MakeTableDirs(mem, layout, folder); }
@@ -536,7 +536,7 @@ TEST_CASE("Adopted: the kept decodings are bounded by the memory they take") {
     caches.adoption_table_bytes = budget;
     storage::MemFs mem;
     const storage::RepoLayout layout("r");
-    repo::RecordReader reader(mem, layout);
+    repo::lookup::RecordReader reader(mem, layout);
     repo::hand_edits::AdoptedDocs docs(mem, layout, reader, caches);
     std::vector<std::string> folders;
     for (int f = 0; f < 20; ++f) {

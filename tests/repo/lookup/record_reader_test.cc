@@ -1,4 +1,4 @@
-// The record reader's memo of decoded series (src/repo/record_reader.h): a hit for the
+// The record reader's memo of decoded series (src/repo/lookup/record_reader.h): a hit for the
 // same parsed JSON, and no decoding kept after its JSON is gone (a busy document's
 // series.json is written anew at every change; the memo once kept each state).
 #include <doctest/doctest.h>
@@ -6,10 +6,10 @@
 #include <memory>
 #include <string>
 
-#include "repo/record_reader.h"
+#include "repo/lookup/record_reader.h"
 #include "storage/mem_fs.h"
 
-namespace folio::repo {
+namespace folio::repo::lookup {
 namespace {
 
 std::shared_ptr<const storage::Json> SeriesJson(int versions) {
@@ -60,4 +60,4 @@ TEST_CASE("RecordReader: a series is decoded once per parsed JSON, and not kept 
 }
 
 }  // namespace
-}  // namespace folio::repo
+}  // namespace folio::repo::lookup

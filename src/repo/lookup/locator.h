@@ -14,15 +14,15 @@
 
 #include "folio/fs.h"
 #include "folio/repository.h"
-#include "repo/location.h"
-#include "repo/record_reader.h"
+#include "repo/lookup/location.h"
+#include "repo/lookup/record_reader.h"
 #include "storage/layout.h"
 
-namespace folio::repo {
-
-namespace hand_edits {
+namespace folio::repo::hand_edits {
 class AdoptedDocs;
-}  // namespace hand_edits
+}  // namespace folio::repo::hand_edits
+
+namespace folio::repo::lookup {
 
 class Locator {
  public:
@@ -111,4 +111,4 @@ class Locator {
   std::unordered_map<std::string, FileStat> known_paths_;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::lookup

@@ -1,5 +1,5 @@
 // Records -> ObjectData; see object_builder.h.
-#include "repo/object_builder.h"
+#include "repo/lookup/object_builder.h"
 
 #include <algorithm>
 #include <map>
@@ -9,7 +9,7 @@
 #include "folio/cmis_ids.h"
 #include "repo/hand_edits/adopted_docs.h"
 #include "repo/hand_edits/seen_edits.h"
-#include "repo/locator.h"
+#include "repo/lookup/locator.h"
 #include "repo/staging.h"
 #include "repo/types/properties.h"
 #include "repo/types/secondary_types.h"
@@ -22,7 +22,7 @@
 #include "storage/json_file.h"
 #include "storage/lookup_scope.h"
 
-namespace folio::repo {
+namespace folio::repo::lookup {
 
 using storage::Json;
 
@@ -552,5 +552,4 @@ void ObjectBuilder::DropCaches() {
   memo_sweep_at_ = kFirstMemoSweep;
 }
 
-}  // namespace folio::repo
-
+}  // namespace folio::repo::lookup

@@ -10,11 +10,11 @@
 #include "storage/json_file.h"
 #include "storage/layout.h"
 
-namespace folio::repo {
-
-namespace hand_edits {
+namespace folio::repo::hand_edits {
 struct AdoptedDoc;
-}  // namespace hand_edits
+}  // namespace folio::repo::hand_edits
+
+namespace folio::repo::lookup {
 
 struct Loc {
   Loc() = default;
@@ -54,4 +54,4 @@ inline ObjectData TakeOrCopy(std::shared_ptr<const ObjectData> p) {
   return *p;
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::lookup

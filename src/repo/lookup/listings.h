@@ -15,14 +15,15 @@
 
 #include "folio/fs.h"
 #include "folio/object.h"
-#include "repo/location.h"
+#include "repo/lookup/location.h"
 #include "storage/layout.h"
 
-namespace folio::repo {
-
-namespace hand_edits {
+namespace folio::repo::hand_edits {
 class AdoptedDocs;
-}  // namespace hand_edits
+}  // namespace folio::repo::hand_edits
+
+namespace folio::repo::lookup {
+
 class Locator;
 class ObjectBuilder;
 
@@ -100,4 +101,4 @@ class Listings {
   Result<bool> SeeHandEdits(const std::string& folder, const std::vector<DirEntry>& entries);
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::lookup

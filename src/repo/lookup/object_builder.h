@@ -19,13 +19,13 @@
 #include "folio/fs.h"
 #include "folio/object.h"
 #include "folio/repository_caches.h"
-#include "repo/location.h"
-#include "repo/memo_sweep.h"
-#include "repo/record_reader.h"
-#include "repo/versions/version_list.h"
+#include "repo/lookup/location.h"
+#include "repo/lookup/memo_sweep.h"
+#include "repo/lookup/record_reader.h"
 #include "repo/types/types.h"
+#include "repo/versions/version_list.h"
 
-namespace folio::repo {
+namespace folio::repo::lookup {
 
 class Locator;
 
@@ -129,7 +129,7 @@ class ObjectBuilder {
   const size_t max_documents_;
   std::mutex memo_mu_;
   std::unordered_map<std::string, DocMemo> memo_;
-  size_t memo_sweep_at_ = kFirstMemoSweep;  // see repo/memo_sweep.h
+  size_t memo_sweep_at_ = kFirstMemoSweep;  // see repo/lookup/memo_sweep.h
   // Version records as BuildAllVersions last read them (guarded by memo_mu_): the types
   // each named, by record path, with the stat it was read at.
   struct RecordTypesSeen {
@@ -146,4 +146,4 @@ class ObjectBuilder {
   uint64_t next_type_serial_ = 1;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::lookup

@@ -9,7 +9,7 @@
 #include "folio/object.h"
 #include "storage/layout.h"
 
-namespace folio::repo {
+namespace folio::repo::lookup {
 
 class Locator;
 class ObjectBuilder;
@@ -35,4 +35,4 @@ class Relationships {
   ObjectBuilder& builder_;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::lookup

@@ -1,7 +1,7 @@
 // Resolving ids and paths; see locator.h. An id is looked up in the on-disk index; the
 // recorded path is verified against the object's own record (which holds its id) and,
 // when stale (a parent folder was moved), re-derived through the parent's entry.
-#include "repo/locator.h"
+#include "repo/lookup/locator.h"
 
 #include "folio/repository.h"
 #include "repo/hand_edits/adopted_docs.h"
@@ -13,7 +13,7 @@
 #include "storage/lookup_scope.h"
 #include "storage/name_rules.h"
 
-namespace folio::repo {
+namespace folio::repo::lookup {
 namespace {
 
 std::optional<BaseType> KindFromName(const std::string& kind) {
@@ -416,4 +416,4 @@ void Locator::DropCaches() {
   known_paths_.clear();
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::lookup

@@ -7,10 +7,10 @@
 #include <string>
 
 #include "folio/repository.h"
-#include "repo/listings.h"
-#include "repo/locator.h"
+#include "repo/lookup/listings.h"
+#include "repo/lookup/locator.h"
 
-namespace folio::repo {
+namespace folio::repo::lookup {
 
 class Tree {
  public:
@@ -34,4 +34,4 @@ class Tree {
   Listings& listings_;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::lookup

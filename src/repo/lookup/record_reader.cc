@@ -1,9 +1,9 @@
 // Cached record reads; see record_reader.h.
-#include "repo/record_reader.h"
+#include "repo/lookup/record_reader.h"
 
 #include "storage/json_access.h"
 
-namespace folio::repo {
+namespace folio::repo::lookup {
 
 Result<std::shared_ptr<const storage::Json>> RecordReader::Read(const std::string& path) {
   return cache_.Read(fs_, path);
@@ -71,4 +71,4 @@ void RecordReader::DropCaches() {
   sweep_at_ = kFirstMemoSweep;
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::lookup

@@ -10,10 +10,10 @@
 
 #include "folio/object.h"
 #include "folio/repository.h"
-#include "repo/listings.h"
-#include "repo/locator.h"
+#include "repo/lookup/listings.h"
+#include "repo/lookup/locator.h"
 
-namespace folio::repo {
+namespace folio::repo::lookup {
 
 class PageCursor final : public ChildrenCursor {
  public:
@@ -66,4 +66,4 @@ class PageCursor final : public ChildrenCursor {
   std::vector<DamagedChild> damaged_;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::lookup

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 
-namespace folio::repo {
+namespace folio::repo::lookup {
 
 inline constexpr size_t kFirstMemoSweep = 64;
 
@@ -22,4 +22,4 @@ void SweepMemo(Map& memo, size_t& sweep_at, size_t cap, Dead dead) {
   sweep_at = std::max(kFirstMemoSweep, 2 * memo.size());
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::lookup

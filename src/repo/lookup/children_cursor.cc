@@ -1,16 +1,16 @@
 // A page of a folder's children handed out one at a time; see children_cursor.h.
-#include "repo/children_cursor.h"
+#include "repo/lookup/children_cursor.h"
 
 #include <algorithm>
 #include <utility>
 
 #include "folio/cmis_ids.h"
 #include "repo/hand_edits/seen_edits.h"
-#include "repo/locator.h"
+#include "repo/lookup/locator.h"
 #include "storage/json_access.h"
 #include "storage/layout.h"
 
-namespace folio::repo {
+namespace folio::repo::lookup {
 
 Result<std::unique_ptr<ChildrenCursor>> PageCursor::Open(Listings& listings, Locator& locator,
                                                          const std::string& folder_id, uint64_t skip, uint64_t max,
@@ -102,4 +102,4 @@ Result<std::optional<ObjectData>> PageCursor::Next() {
   return std::optional<ObjectData>();
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::lookup

@@ -1,7 +1,7 @@
 // A folder's children; see listings.h.
 #include <algorithm>
 
-#include "repo/listings.h"
+#include "repo/lookup/listings.h"
 
 #include <spdlog/spdlog.h>
 
@@ -10,14 +10,14 @@
 #include "repo/hand_edits/adopted_docs.h"
 #include "repo/hand_edits/folder_markers.h"
 #include "repo/hand_edits/seen_edits.h"
-#include "repo/locator.h"
-#include "repo/object_builder.h"
+#include "repo/lookup/locator.h"
+#include "repo/lookup/object_builder.h"
 #include "storage/datetime.h"
 #include "storage/json_access.h"
 #include "storage/lookup_scope.h"
 #include "storage/name_rules.h"
 
-namespace folio::repo {
+namespace folio::repo::lookup {
 namespace {
 
 constexpr size_t kMaxCachedListings = 512;
@@ -223,4 +223,4 @@ void Listings::DropCaches() {
   cache_.clear();
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::lookup

@@ -1,16 +1,16 @@
 // Relationship lists; see relationships.h.
-#include "repo/relationships.h"
+#include "repo/lookup/relationships.h"
 
 #include <algorithm>
 
 #include "folio/cmis_ids.h"
-#include "repo/locator.h"
-#include "repo/object_builder.h"
-#include "storage/json_access.h"
+#include "repo/lookup/locator.h"
+#include "repo/lookup/object_builder.h"
 #include "storage/ids.h"
+#include "storage/json_access.h"
 #include "storage/layout.h"
 
-namespace folio::repo {
+namespace folio::repo::lookup {
 namespace {
 
 // The indexed id an end of a relationship stands for: a document version's or working
@@ -67,4 +67,4 @@ Result<std::vector<ObjectData>> Relationships::Of(const std::string& id, Relatio
   return out;
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::lookup

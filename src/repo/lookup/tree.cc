@@ -1,5 +1,5 @@
 // The tree below a folder; see tree.h.
-#include "repo/tree.h"
+#include "repo/lookup/tree.h"
 
 #include "repo/hand_edits/seen_edits.h"
 
@@ -7,7 +7,7 @@
 
 #include <vector>
 
-namespace folio::repo {
+namespace folio::repo::lookup {
 namespace {
 
 // One folder being walked: its listing and the next child to visit. Kept on an
@@ -111,4 +111,4 @@ Result<uint64_t> Tree::Visit(const std::string& folder_id, const TreeRequest& re
   return visited;
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::lookup

@@ -11,13 +11,13 @@
 
 #include "folio/fs.h"
 #include "folio/repository_caches.h"
-#include "repo/memo_sweep.h"
+#include "repo/lookup/location.h"
+#include "repo/lookup/memo_sweep.h"
 #include "repo/records.h"
-#include "repo/location.h"
 #include "storage/json_cache.h"
 #include "storage/layout.h"
 
-namespace folio::repo {
+namespace folio::repo::lookup {
 
 class RecordReader {
  public:
@@ -77,7 +77,7 @@ class RecordReader {
   const size_t max_series_;
   std::mutex series_mu_;
   std::unordered_map<const storage::Json*, SeriesMemo> series_memo_;
-  size_t sweep_at_ = kFirstMemoSweep;  // see repo/memo_sweep.h
+  size_t sweep_at_ = kFirstMemoSweep;  // see repo/lookup/memo_sweep.h
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::lookup
