@@ -6,9 +6,9 @@
 
 #include "folio/cmis_ids.h"
 #include "fsck/checks.h"
+#include "repo/changes/staging.h"
 #include "repo/hand_edits/adopter.h"
 #include "repo/mime.h"
-#include "repo/staging.h"
 #include "storage/atomic_write.h"
 #include "storage/committer.h"
 #include "storage/datetime.h"
@@ -140,7 +140,7 @@ Result<std::string> RebuildVersionRecord(Fs& fs, const RepoFacts& f, const std::
       rec.properties = model->properties;
       rec.acl = model->acl;
     } else {
-      rec.properties = repo::NewObjectProperties(cmis::kDocument, "system", when_ms);
+      rec.properties = repo::changes::NewObjectProperties(cmis::kDocument, "system", when_ms);
     }
     rec.properties[cmis::kName] = s.name;
     // What a person reading the history should know of this version.

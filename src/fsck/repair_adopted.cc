@@ -5,8 +5,8 @@
 
 #include "fsck/repair_actions.h"
 #include "fsck/walk_util.h"
+#include "repo/changes/staging.h"
 #include "repo/hand_edits/adopted_docs.h"
-#include "repo/staging.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
 
@@ -64,8 +64,8 @@ Result<size_t> StageDrop(Fs& fs, const RepoFacts& f, const storage::RepoLayout& 
     if (id == keep || IdLivesOn(f, id, layout.AdoptionTable(d->folder_id, d->table), d->name)) continue;
     // By the id its "created" event named (version 1.0), as the engine records it.
     for (storage::ChangeEvent& e :
-         repo::DocumentDeletedEvents(id, repo::hand_edits::AdoptedSeries(d->entry).versions, false, "",
-                                     repo::hand_edits::AdoptedVersion(d->name, d->entry).acl)) {
+         repo::changes::DocumentDeletedEvents(id, repo::hand_edits::AdoptedSeries(d->entry).versions, false, "",
+                                              repo::hand_edits::AdoptedVersion(d->name, d->entry).acl)) {
       change.Record(std::move(e));
     }
     if (Exists(fs, layout.IndexEntry(id))) change.Remove(layout.IndexEntry(id));
@@ -178,7 +178,7 @@ Result<std::string> AbsorbAdoptedFile(Fs& fs, const RepoFacts& f, const std::str
     repo::lookup::RecordReader records(fs, f.layout);
     repo::hand_edits::AdoptedDocs adopted(fs, f.layout, records);
     FOLIO_RETURN_IF_ERROR(adopted.StageReplace(change, *doc, entry));
-    change.Record(repo::Event("updated", storage::VersionId(entry.series_id, "1.0"), BaseType::kDocument, ""));
+    change.Record(repo::changes::Event("updated", storage::VersionId(entry.series_id, "1.0"), BaseType::kDocument, ""));
     return OkStatus();
   }));
   return "took the file in (its identity, and modified at " + storage::FormatIsoMs(entry.modified_ms) +

@@ -1,19 +1,30 @@
 // The parts of an open repository, wired together; folio::Repository is its facade.
-// Each part is one concept (see its header): finding objects (Locator), reading records
-// (RecordReader), building objects (ObjectBuilder), folder listings (Listings), the
-// tree below a folder (Tree), adoption of hand-made files (Adopter) and of folders removed or moved by
-// hand (Vanished), what a folder's parent knows of it (FolderMarkers), staging helpers
-// (Staging), moving or renaming an object (changes::Relocation), the commit path
-// (storage::Committer), and the operations: Creator, Updater, Remover, Mover,
-// versions::Versioning, Relationships, Uploads; whether a type is in use (types::TypeUsage).
+// Each part is one concept (see its header), in the folder of its group:
+// - lookup/ (reads only, never commits): finding objects (Locator), reading records
+//   (RecordReader), building objects (ObjectBuilder), folder listings (Listings), the
+//   tree below a folder (Tree), an object's relationships (Relationships);
+// - hand_edits/: adoption of hand-made files (Adopter) and of folders removed or moved
+//   by hand (Vanished), what a folder's parent knows of it (FolderMarkers), and the one
+//   component that takes them in (Reconciler);
+// - changes/: staging helpers (Staging), moving or renaming an object (Relocation), the
+//   operations Creator, Updater, Remover, Mover, and the upload area (Uploads);
+// - versions/: check-out, check-in and their cancel (Versioning), the version lists;
+// - types/: type definitions and whether a type is in use (TypeUsage);
+// and, beside them, the commit path (storage::Committer) and who could read a deleted
+// object (DeletionReaders).
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "folio/repository.h"
+#include "repo/changes/creator.h"
+#include "repo/changes/mover.h"
 #include "repo/changes/relocation.h"
-#include "repo/creator.h"
+#include "repo/changes/remover.h"
+#include "repo/changes/staging.h"
+#include "repo/changes/updater.h"
+#include "repo/changes/uploads.h"
 #include "repo/deletion_readers.h"
 #include "repo/hand_edits/adopted_docs.h"
 #include "repo/hand_edits/adopter.h"
@@ -26,13 +37,8 @@
 #include "repo/lookup/record_reader.h"
 #include "repo/lookup/relationships.h"
 #include "repo/lookup/tree.h"
-#include "repo/mover.h"
-#include "repo/remover.h"
-#include "repo/staging.h"
 #include "repo/types/type_usage.h"
 #include "repo/types/types.h"
-#include "repo/updater.h"
-#include "repo/uploads.h"
 #include "repo/versions/version_list.h"
 #include "repo/versions/versioning.h"
 #include "storage/committer.h"
@@ -69,7 +75,7 @@ class Engine {
   lookup::RecordReader records;
   versions::VersionList versions;
   hand_edits::AdoptedDocs adopted;
-  Staging staging;
+  changes::Staging staging;
   lookup::Locator locator;
   hand_edits::Adopter adopter;
   hand_edits::Vanished vanished;
@@ -79,14 +85,14 @@ class Engine {
   lookup::Listings listings;
   lookup::Tree tree;
   changes::Relocation relocation;
-  Creator creator;
-  Updater updater;
+  changes::Creator creator;
+  changes::Updater updater;
   versions::Versioning versioning;
-  Remover remover;
-  Mover mover;
+  changes::Remover remover;
+  changes::Mover mover;
   lookup::Relationships relationships;
   types::TypeUsage type_usage;
-  Uploads uploads;
+  changes::Uploads uploads;
   DeletionReaders deletions;
 };
 

@@ -5,9 +5,9 @@
 #include <chrono>
 
 #include "folio/cmis_ids.h"
+#include "repo/changes/write_check.h"
 #include "repo/engine.h"
 #include "repo/lookup/children_cursor.h"
-#include "repo/write_check.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
 #include "storage/look_once.h"
@@ -382,8 +382,8 @@ namespace {
 std::function<Status()> OnRootFolder(repo::Engine& engine, const std::string& root_id, const WriteCheck& check) {
   if (check.trusted()) return {};
   return [&engine, root_id, &check] {
-    return repo::CheckWrite(check, WriteRole::kObject, engine.builder,
-                            repo::lookup::Loc(BaseType::kFolder, root_id, "", ""));
+    return repo::changes::CheckWrite(check, WriteRole::kObject, engine.builder,
+                                     repo::lookup::Loc(BaseType::kFolder, root_id, "", ""));
   };
 }
 }  // namespace
@@ -439,7 +439,7 @@ Status Repository::RecordSecurityChange(const std::string& object_id) {
     return engine_->committer.Run([&](storage::ChangeSet& change) -> Status {
       FOLIO_ASSIGN_OR_RETURN(repo::lookup::Target t, engine_->locator.ResolveId(object_id));
       FOLIO_ASSIGN_OR_RETURN(ObjectData o, engine_->builder.Build(t));
-      change.Record(repo::Event("security", o.id, o.base, o.type_id));
+      change.Record(repo::changes::Event("security", o.id, o.base, o.type_id));
       return OkStatus();
     });
   });

@@ -1,9 +1,9 @@
 // Moving or renaming an object; see relocation.h.
 #include "repo/changes/relocation.h"
 
+#include "repo/changes/staging.h"
 #include "repo/hand_edits/folder_markers.h"
 #include "repo/lookup/listings.h"
-#include "repo/staging.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
 

@@ -13,14 +13,13 @@
 #include "storage/change_set.h"
 #include "storage/layout.h"
 
-namespace folio::repo {
-namespace lookup {
+namespace folio::repo::lookup {
 class Listings;
-}  // namespace lookup
-class Staging;
-}  // namespace folio::repo
+}  // namespace folio::repo::lookup
 
 namespace folio::repo::changes {
+
+class Staging;
 
 // Where an object goes: its parent folder (new or the same) and its name there.
 struct Destination {

@@ -52,13 +52,13 @@ Status Adopter::AdoptFolder(const std::string& folder) {
     if (st.type != FileType::kDirectory) return ObjectNotFound("no folder at path '/" + folder + "'");
     ObjectRecord rec;
     rec.id = folder.empty() ? info_.root_folder_id : staging_.NewObjectId('f');
-    rec.properties = NewObjectProperties(cmis::kFolder, kAdoptingUser, MsOf(st.mtime_ns));
+    rec.properties = changes::NewObjectProperties(cmis::kFolder, kAdoptingUser, MsOf(st.mtime_ns));
     FOLIO_RETURN_IF_ERROR(staging_.StageDirIfMissing(change, layout_.FolderMeta(folder)));
     change.PutJson(layout_.FolderFile(folder), ToJson(rec));
     storage::StageIndexEntry(change, layout_, rec.id,
                              {"folder", parent_id, folder.empty() ? "" : storage::BaseName(folder), folder});
     if (!folder.empty()) FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, staging_, folder, rec.id));
-    change.Record(Event("created", rec.id, BaseType::kFolder, cmis::kFolder));
+    change.Record(changes::Event("created", rec.id, BaseType::kFolder, cmis::kFolder));
     return OkStatus();
   });
 }
@@ -81,7 +81,8 @@ AdoptedEntry Adopter::NewEntry(storage::ChangeSet& change, const std::string& fo
   e.file_size = st.size;
   e.file_mtime_ns = st.mtime_ns;
   e.file_inode = st.inode;
-  change.Record(Event("created", storage::VersionId(e.series_id, "1.0"), BaseType::kDocument, cmis::kDocument));
+  change.Record(
+      changes::Event("created", storage::VersionId(e.series_id, "1.0"), BaseType::kDocument, cmis::kDocument));
   return e;
 }
 
@@ -249,11 +250,11 @@ void StageHandEdit(storage::ChangeSet& change, const storage::RepoLayout& layout
   info.length = st.size;
   info.sha256.clear();  // not read here: unknown (Rule V5)
   rec.content = info;
-  Touch(rec.properties, kAdoptingUser, MsOf(st.mtime_ns));
+  changes::Touch(rec.properties, kAdoptingUser, MsOf(st.mtime_ns));
   change.PutJson(layout.VersionProps(folder, name, latest), ToJson(rec));
   change.PutJsonStamped(layout.SeriesFile(folder, name), ToJson(series), visible);
-  change.Record(Event("updated", storage::VersionId(series.series_id, latest), BaseType::kDocument,
-                      StoredTypeId(rec.properties, BaseType::kDocument)));
+  change.Record(changes::Event("updated", storage::VersionId(series.series_id, latest), BaseType::kDocument,
+                               changes::StoredTypeId(rec.properties, BaseType::kDocument)));
 }
 
 Status Adopter::AbsorbHandRemovals(const std::string& folder, const std::vector<std::string>& names) {
@@ -282,8 +283,9 @@ Status Adopter::AbsorbHandRemovals(const std::string& folder, const std::vector<
         if (!st.status().Is(std::errc::no_such_file_or_directory)) return st.status();
         gone_adopted.push_back(it->second);
         const AdoptedEntry& entry = it->second->entry;
-        for (storage::ChangeEvent& e : DocumentDeletedEvents(entry.series_id, AdoptedSeries(entry).versions, false,
-                                                             cmis::kDocument, AdoptedVersion(name, entry).acl)) {
+        for (storage::ChangeEvent& e :
+             changes::DocumentDeletedEvents(entry.series_id, AdoptedSeries(entry).versions, false, cmis::kDocument,
+                                            AdoptedVersion(name, entry).acl)) {
           change.Record(std::move(e));
         }
         continue;
@@ -294,7 +296,8 @@ Status Adopter::AbsorbHandRemovals(const std::string& folder, const std::vector<
       if (st.ok()) continue;  // the file is there (back, or never gone)
       if (!st.status().Is(std::errc::no_such_file_or_directory)) return st.status();
       auto rec = records_.ReadDocumentRecord(folder, name, *series);
-      const std::string type_id = rec.ok() ? StoredTypeId(rec->properties, BaseType::kDocument) : cmis::kDocument;
+      const std::string type_id =
+          rec.ok() ? changes::StoredTypeId(rec->properties, BaseType::kDocument) : cmis::kDocument;
       const std::string from = layout_.SeriesDir(folder, name);
       const std::string to = storage::JoinPath(storage::JoinPath(layout_.LostFoundDir(), stamp),
                                                from.substr(layout_.base().size() + 1));
@@ -310,9 +313,9 @@ Status Adopter::AbsorbHandRemovals(const std::string& folder, const std::vector<
       change.Remove(layout_.CheckedOutMarker(series->series_id));
       // Every version (those of an archive that cannot be read: the ones series.json lists).
       auto labels = versions::VersionList(fs_, layout_).AllLabels(folder, name, *series);
-      for (storage::ChangeEvent& e :
-           DocumentDeletedEvents(series->series_id, labels.ok() ? *labels : series->versions,
-                                 series->checked_out.has_value(), type_id, rec.ok() ? rec->acl : std::vector<Ace>{})) {
+      for (storage::ChangeEvent& e : changes::DocumentDeletedEvents(
+               series->series_id, labels.ok() ? *labels : series->versions, series->checked_out.has_value(), type_id,
+               rec.ok() ? rec->acl : std::vector<Ace>{})) {
         change.Record(std::move(e));
       }
     }
@@ -346,7 +349,8 @@ Status Adopter::Materialize(const std::string& folder, const std::string& name) 
     storage::StageIndexEntry(change, layout_, e.series_id, {"document", folder_id, name, storage::JoinPath(folder, name)});
     FOLIO_RETURN_IF_ERROR(adopted_.StageWithout(change, {doc}));
     if (edited) {
-      change.Record(Event("updated", storage::VersionId(e.series_id, "1.0"), BaseType::kDocument, cmis::kDocument));
+      change.Record(
+          changes::Event("updated", storage::VersionId(e.series_id, "1.0"), BaseType::kDocument, cmis::kDocument));
     }
     return OkStatus();
   });
@@ -372,7 +376,8 @@ Result<std::shared_ptr<const AdoptedDoc>> Adopter::AbsorbAdoptedEdit(const std::
     }
     TakeIdentity(e, *st);
     FOLIO_RETURN_IF_ERROR(adopted_.StageReplace(change, *doc, e));
-    change.Record(Event("updated", storage::VersionId(e.series_id, "1.0"), BaseType::kDocument, cmis::kDocument));
+    change.Record(
+        changes::Event("updated", storage::VersionId(e.series_id, "1.0"), BaseType::kDocument, cmis::kDocument));
     return OkStatus();
   }));
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, adopted_.Find(folder_id, name));

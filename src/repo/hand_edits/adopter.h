@@ -17,10 +17,10 @@
 
 #include "folio/fs.h"
 #include "folio/repository.h"
+#include "repo/changes/staging.h"
 #include "repo/hand_edits/adopted_docs.h"
 #include "repo/lookup/location.h"
 #include "repo/lookup/record_reader.h"
-#include "repo/staging.h"
 #include "storage/committer.h"
 
 namespace folio::repo {
@@ -46,7 +46,7 @@ void StageHandEdit(storage::ChangeSet& change, const storage::RepoLayout& layout
 class Adopter {
  public:
   Adopter(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, lookup::RecordReader& records,
-          AdoptedDocs& adopted, lookup::Locator& locator, storage::Committer& committer, Staging& staging)
+          AdoptedDocs& adopted, lookup::Locator& locator, storage::Committer& committer, changes::Staging& staging)
       : fs_(fs), layout_(layout), info_(info), records_(records), adopted_(adopted), locator_(locator),
         committer_(committer), staging_(staging) {}
   // Requires: `vanished` (built after this) outlives it; set before any adoption.
@@ -122,7 +122,7 @@ class Adopter {
   AdoptedDocs& adopted_;
   lookup::Locator& locator_;
   storage::Committer& committer_;
-  Staging& staging_;
+  changes::Staging& staging_;
   Vanished* vanished_ = nullptr;
   std::mutex sniffer_mu_;
   MimeSniffer sniffer_;

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "folio/cmis_ids.h"
-#include "repo/staging.h"
+#include "repo/changes/staging.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
 #include "storage/json_access.h"
@@ -132,9 +132,9 @@ ObjectRecord AdoptedVersion(const std::string& name, const AdoptedEntry& entry) 
   ObjectRecord rec;
   rec.label = "1.0";
   rec.major = true;
-  rec.properties = NewObjectProperties(cmis::kDocument, kAdoptingUser, entry.created_ms);
+  rec.properties = changes::NewObjectProperties(cmis::kDocument, kAdoptingUser, entry.created_ms);
   rec.properties[cmis::kName] = name;
-  Touch(rec.properties, kAdoptingUser, entry.modified_ms);
+  changes::Touch(rec.properties, kAdoptingUser, entry.modified_ms);
   rec.content = ContentInfo{entry.file_size, entry.mime_type, name, ""};  // digest unknown
   return rec;
 }

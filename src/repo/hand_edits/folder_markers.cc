@@ -3,11 +3,11 @@
 
 #include <cctype>
 
+#include "repo/changes/staging.h"
 #include "repo/hand_edits/adopter.h"
 #include "repo/hand_edits/vanished.h"
 #include "repo/lookup/locator.h"
 #include "repo/lookup/record_reader.h"
-#include "repo/staging.h"
 #include "storage/ids.h"
 #include "storage/name_rules.h"
 
@@ -34,7 +34,7 @@ std::optional<std::string> ReadFolderMarker(Fs& fs, const storage::RepoLayout& l
   return bytes;
 }
 
-Status StageFolderMarker(storage::ChangeSet& change, Staging& staging, const std::string& folder_path,
+Status StageFolderMarker(storage::ChangeSet& change, changes::Staging& staging, const std::string& folder_path,
                          const std::string& id) {
   Fs& fs = staging.fs();
   const storage::RepoLayout& layout = staging.layout();

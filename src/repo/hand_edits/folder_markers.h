@@ -22,7 +22,9 @@ namespace lookup {
 class Locator;
 class RecordReader;
 }  // namespace lookup
+namespace changes {
 class Staging;
+}  // namespace changes
 }  // namespace folio::repo
 
 namespace folio::repo::hand_edits {
@@ -44,7 +46,7 @@ std::set<std::string> ReadFolderMarkerNames(Fs& fs, const storage::RepoLayout& l
 // the parent's `.folio` or `.folio/folders`, or the marker itself, is something else
 // than a directory or a file (damage, fsck's to tell: folder-marker-mismatch); the
 // change goes on without it. Errors: kStorage.
-Status StageFolderMarker(storage::ChangeSet& change, Staging& staging, const std::string& folder_path,
+Status StageFolderMarker(storage::ChangeSet& change, changes::Staging& staging, const std::string& folder_path,
                          const std::string& id);
 // Stages the removal of the marker of the folder at `folder_path`, guarded by its
 // present inode; nothing when there is none. With `only_id` not empty, only a marker
@@ -58,7 +60,7 @@ Status StageFolderMarkerRemoval(storage::ChangeSet& change, Fs& fs, const storag
 class FolderMarkers {
  public:
   FolderMarkers(Fs& fs, const storage::RepoLayout& layout, lookup::RecordReader& records, lookup::Locator& locator,
-                Vanished& vanished, storage::Committer& committer, Staging& staging)
+                Vanished& vanished, storage::Committer& committer, changes::Staging& staging)
       : fs_(fs), layout_(layout), records_(records), locator_(locator), vanished_(vanished), committer_(committer),
         staging_(staging) {}
 
@@ -92,7 +94,7 @@ class FolderMarkers {
   lookup::Locator& locator_;
   Vanished& vanished_;
   storage::Committer& committer_;
-  Staging& staging_;
+  changes::Staging& staging_;
 };
 
 }  // namespace folio::repo::hand_edits

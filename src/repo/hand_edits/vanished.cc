@@ -7,12 +7,12 @@
 #include <set>
 
 #include "folio/cmis_ids.h"
+#include "repo/changes/staging.h"
 #include "repo/hand_edits/adopted_docs.h"
 #include "repo/hand_edits/adopter.h"
 #include "repo/hand_edits/folder_markers.h"
 #include "repo/hand_edits/logged_objects.h"
 #include "repo/lookup/locator.h"
-#include "repo/staging.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
 #include "storage/json_access.h"
@@ -191,7 +191,8 @@ Status Vanished::Reidentify(const std::string& path, const std::string& id, cons
     }
     storage::StageIndexEntry(change, layout_, id, {"folder", parent_id, storage::BaseName(path), path});
     FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, staging_, path, id));
-    change.Record(Event("updated", id, BaseType::kFolder, StoredTypeId(rec->properties, BaseType::kFolder)));
+    change.Record(
+        changes::Event("updated", id, BaseType::kFolder, changes::StoredTypeId(rec->properties, BaseType::kFolder)));
     return OkStatus();
   });
 }
@@ -217,7 +218,7 @@ Status Vanished::StageAdoptedGone(storage::ChangeSet& change, const std::vector<
       gone.push_back(it->second);
       names.erase(g->name);
       // Its one version, as its "created" event named it.
-      change.Record(Event("deleted", storage::VersionId(g->id, "1.0"), BaseType::kDocument, cmis::kDocument));
+      change.Record(changes::Event("deleted", storage::VersionId(g->id, "1.0"), BaseType::kDocument, cmis::kDocument));
     }
   }
   return adopted_.StageWithout(change, gone);
@@ -271,16 +272,17 @@ Status Vanished::Forget(const std::vector<Gone>& batch) {
       storage::StageIndexRemoval(change, layout_, id);
       const std::string type_id = TypeOf(id, *base, typed_dirs);
       if (*base != BaseType::kDocument) {
-        change.Record(Event("deleted", id, *base, type_id));
+        change.Record(changes::Event("deleted", id, *base, type_id));
         continue;
       }
       change.Remove(layout_.CheckedOutMarker(id));
       auto named = logged.find(id);
       if (named == logged.end()) {
         // Its "created" events are no longer kept: the series id stands for it.
-        change.Record(Event("deleted", id, *base, type_id));
+        change.Record(changes::Event("deleted", id, *base, type_id));
       } else {
-        for (const std::string& object_id : named->second) change.Record(Event("deleted", object_id, *base, type_id));
+        for (const std::string& object_id : named->second)
+          change.Record(changes::Event("deleted", object_id, *base, type_id));
       }
     }
     return OkStatus();

@@ -27,7 +27,9 @@ namespace folio::repo {
 namespace lookup {
 class Locator;
 }  // namespace lookup
+namespace changes {
 class Staging;
+}  // namespace changes
 }  // namespace folio::repo
 
 namespace folio::repo::hand_edits {
@@ -39,7 +41,7 @@ class Vanished {
  public:
   Vanished(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, lookup::RecordReader& records,
            AdoptedDocs& adopted, lookup::Locator& locator, Adopter& adopter, storage::Committer& committer,
-           Staging& staging)
+           changes::Staging& staging)
       : fs_(fs), layout_(layout), info_(info), records_(records), adopted_(adopted), locator_(locator),
         adopter_(adopter), committer_(committer), staging_(staging) {}
 
@@ -112,7 +114,7 @@ class Vanished {
   lookup::Locator& locator_;
   Adopter& adopter_;
   storage::Committer& committer_;
-  Staging& staging_;
+  changes::Staging& staging_;
   std::atomic<bool> sweeping_{false};  // one sweep per process at a time, never waited for
 };
 

@@ -7,10 +7,10 @@
 #include <spdlog/spdlog.h>
 
 #include "folio/cmis_ids.h"
+#include "repo/changes/staging.h"
 #include "repo/hand_edits/adopted_docs.h"
 #include "repo/hand_edits/seen_edits.h"
 #include "repo/lookup/locator.h"
-#include "repo/staging.h"
 #include "repo/types/properties.h"
 #include "repo/types/secondary_types.h"
 #include "repo/versions/version_files.h"
@@ -130,7 +130,7 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildShared(const Targe
 Result<ObjectData> ObjectBuilder::BuildFromRecord(const std::string& path, BaseType base, const std::string& name,
                                              Json& mem) {
   FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(path));
-  const std::string type_id = StoredTypeId(rec.properties, base);
+  const std::string type_id = changes::StoredTypeId(rec.properties, base);
   FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
   mem = types::SecondaryStoredToMemory(types_, types::StoredToMemory(*type, rec.properties));
   ObjectData o;
@@ -285,7 +285,7 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
     }
   }
   FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ObjectRecordFromJson(*rec_json, rec_path));
-  const std::string type_id = StoredTypeId(rec.properties, BaseType::kDocument);
+  const std::string type_id = changes::StoredTypeId(rec.properties, BaseType::kDocument);
   FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
   const DocContext context{&loc, &series, parent_id, versions::LatestLabel(series),
                            hints != nullptr ? hints->latest_major : versions::LatestMajorLabel(series)};
@@ -414,7 +414,7 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
     FOLIO_RETURN_IF_ERROR(dir->ReadFile(file_name, bytes));
     FOLIO_ASSIGN_OR_RETURN(Json j, storage::ParseStoredJson(bytes, path));
     FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ObjectRecordFromJson(std::move(j), path));
-    const std::string rec_type_id = StoredTypeId(rec.properties, BaseType::kDocument);
+    const std::string rec_type_id = changes::StoredTypeId(rec.properties, BaseType::kDocument);
     FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const types::TypeDef> type, type_of(rec_type_id));
     if (reuse != nullptr && seen.inode != 0) {
       std::vector<std::string> named = types::StoredSecondaryTypeIds(rec.properties);

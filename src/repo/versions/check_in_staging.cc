@@ -2,8 +2,8 @@
 #include "repo/versions/check_in_staging.h"
 
 #include "repo/changes/relocation.h"
+#include "repo/changes/staging.h"
 #include "repo/types/secondary_types.h"
-#include "repo/staging.h"
 #include "repo/versions/version_list.h"
 
 namespace folio::repo::versions {

@@ -13,10 +13,10 @@
 #include "storage/layout.h"
 
 namespace folio::repo {
-class Staging;
 namespace changes {
 class Relocation;
-}
+class Staging;
+}  // namespace changes
 }  // namespace folio::repo
 
 namespace folio::repo::versions {
@@ -26,7 +26,7 @@ class VersionList;
 class CheckInStaging {
  public:
   // Requires: every reference outlives the CheckInStaging.
-  CheckInStaging(const storage::RepoLayout& layout, Staging& staging, changes::Relocation& relocation,
+  CheckInStaging(const storage::RepoLayout& layout, changes::Staging& staging, changes::Relocation& relocation,
                  VersionList& versions)
       : layout_(layout), staging_(staging), relocation_(relocation), versions_(versions) {}
 
@@ -44,7 +44,7 @@ class CheckInStaging {
 
  private:
   const storage::RepoLayout& layout_;
-  Staging& staging_;
+  changes::Staging& staging_;
   changes::Relocation& relocation_;
   VersionList& versions_;
 };

@@ -3,18 +3,18 @@
 
 #include <algorithm>
 
+#include "repo/changes/staging.h"
+#include "repo/changes/write_check.h"
 #include "repo/lookup/listings.h"
 #include "repo/lookup/locator.h"
 #include "repo/lookup/object_builder.h"
 #include "repo/lookup/record_reader.h"
-#include "repo/staging.h"
 #include "repo/types/secondary_types.h"
 #include "repo/types/types.h"
 #include "repo/versions/check_in_plan.h"
 #include "repo/versions/check_out_plan.h"
 #include "repo/versions/version_files.h"
 #include "repo/versions/version_list.h"
-#include "repo/write_check.h"
 #include "storage/committer.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
@@ -40,11 +40,14 @@ Result<std::pair<lookup::Target, SeriesRecord>> WorkingCopy(lookup::Locator& loc
 Result<ObjectData> Versioning::CheckOut(const std::string& id, const std::string& user, const WriteCheck& check) {
   lookup::Loc doc;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    auto allowed = [&](const lookup::Target& found) { return CheckWrite(check, WriteRole::kObject, builder_, found); };
+    auto allowed = [&](const lookup::Target& found) {
+      return changes::CheckWrite(check, WriteRole::kObject, builder_, found);
+    };
     FOLIO_ASSIGN_OR_RETURN(lookup::Target t, locator_.ResolveIdToChange(id, allowed));
     const lookup::Loc& loc = t.loc;
     doc = loc;
-    if (loc.base == BaseType::kDocument) FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
+    if (loc.base == BaseType::kDocument)
+      FOLIO_RETURN_IF_ERROR(changes::CheckWrite(check, WriteRole::kObject, builder_, t));
     FOLIO_ASSIGN_OR_RETURN(CheckOutInputs in, CheckOutInputsOf(t, id, user));
     FOLIO_ASSIGN_OR_RETURN(CheckOutPlan plan, PlanCheckOut(in));
     if (plan.copies_content) {
@@ -95,7 +98,7 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     FOLIO_ASSIGN_OR_RETURN(auto wc, WorkingCopy(locator_, records_, pwc_id));
     auto& [t, series] = wc;
     const lookup::Loc loc = t.loc;
-    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
+    FOLIO_RETURN_IF_ERROR(changes::CheckWrite(check, WriteRole::kObject, builder_, t));
     FOLIO_ASSIGN_OR_RETURN(CheckInInputs in, CheckInInputsOf(loc, std::move(series), req, user));
     FOLIO_ASSIGN_OR_RETURN(CheckInPlan plan, PlanCheckIn(in, req));
     std::string parent_id;  // the index entry of a renamed document names its folder
@@ -119,7 +122,7 @@ Result<CheckInInputs> Versioning::CheckInInputsOf(const lookup::Loc& loc, Series
   in.user = user;
   in.now_ms = storage::NowMs();
   FOLIO_ASSIGN_OR_RETURN(in.pwc, records_.ReadRecord(layout_.PwcProps(loc.folder, loc.name)));
-  FOLIO_ASSIGN_OR_RETURN(in.type, types_.Get(StoredTypeId(in.pwc.properties, BaseType::kDocument)));
+  FOLIO_ASSIGN_OR_RETURN(in.type, types_.Get(changes::StoredTypeId(in.pwc.properties, BaseType::kDocument)));
   Json given = req.properties;
   FOLIO_ASSIGN_OR_RETURN(in.rules, types::PlanSecondaryChange(types_, in.type, in.pwc.properties, given));
   for (const std::string& id : SecondaryTypeIdsAfterCheckIn(in.pwc.properties, in.rules)) {
@@ -154,7 +157,7 @@ Status Versioning::CancelCheckOut(const std::string& pwc_id, const WriteCheck& c
     FOLIO_ASSIGN_OR_RETURN(auto wc, WorkingCopy(locator_, records_, pwc_id));
     auto& [t, series] = wc;
     const lookup::Loc& loc = t.loc;
-    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
+    FOLIO_RETURN_IF_ERROR(changes::CheckWrite(check, WriteRole::kObject, builder_, t));
     CancelCheckOutInputs in;
     FOLIO_ASSIGN_OR_RETURN(in.pwc, records_.ReadRecord(layout_.PwcProps(loc.folder, loc.name)));
     FOLIO_ASSIGN_OR_RETURN(in.latest_type_id, LatestTypeId(loc, series));
@@ -176,7 +179,7 @@ Status Versioning::CancelCheckOut(const std::string& pwc_id, const WriteCheck& c
 Result<std::string> Versioning::LatestTypeId(const lookup::Loc& doc, const SeriesRecord& series) {
   if (series.versions.empty()) return std::string();
   FOLIO_ASSIGN_OR_RETURN(ObjectRecord latest, records_.ReadDocumentRecord(doc.folder, doc.name, series));
-  return StoredTypeId(latest.properties, BaseType::kDocument);
+  return changes::StoredTypeId(latest.properties, BaseType::kDocument);
 }
 
 Result<ObjectData> Versioning::LatestVersion(const std::string& id, bool major) {

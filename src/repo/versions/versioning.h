@@ -25,14 +25,14 @@ class Committer;
 namespace folio::repo {
 namespace changes {
 class Relocation;
-}
+class Staging;
+}  // namespace changes
 namespace lookup {
 class Listings;
 class Locator;
 class ObjectBuilder;
 class RecordReader;
 }  // namespace lookup
-class Staging;
 struct SeriesRecord;
 namespace types {
 class TypeRegistry;
@@ -47,7 +47,7 @@ class Versioning {
  public:
   Versioning(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, lookup::Locator& locator,
              lookup::Listings& listings, lookup::RecordReader& records, VersionList& versions,
-             types::TypeRegistry& types, Staging& staging, changes::Relocation& relocation,
+             types::TypeRegistry& types, changes::Staging& staging, changes::Relocation& relocation,
              lookup::ObjectBuilder& builder)
       : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
         versions_(versions), types_(types), staging_(staging), builder_(builder),
@@ -105,7 +105,7 @@ class Versioning {
   lookup::RecordReader& records_;
   VersionList& versions_;
   types::TypeRegistry& types_;
-  Staging& staging_;
+  changes::Staging& staging_;
   lookup::ObjectBuilder& builder_;
   CheckInStaging check_in_staging_;
 };

@@ -19,20 +19,21 @@ class Committer;
 }
 
 namespace folio::repo {
-
-namespace changes {
-class Relocation;
-}
 namespace lookup {
 class Locator;
 class ObjectBuilder;
 class RecordReader;
 }  // namespace lookup
-class Staging;
 namespace versions {
 class VersionList;
 }
 struct SeriesRecord;
+}  // namespace folio::repo
+
+namespace folio::repo::changes {
+
+class Relocation;
+class Staging;
 
 class Updater {
  public:
@@ -100,4 +101,4 @@ class Updater {
   lookup::ObjectBuilder& builder_;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::changes

@@ -1,19 +1,19 @@
 // Property and content updates; see updater.h.
-#include "repo/updater.h"
+#include "repo/changes/updater.h"
 
 #include <algorithm>
 #include <system_error>
 
 #include "folio/cmis_ids.h"
 #include "repo/changes/relocation.h"
+#include "repo/changes/staging.h"
+#include "repo/changes/write_check.h"
 #include "repo/lookup/locator.h"
 #include "repo/lookup/object_builder.h"
 #include "repo/lookup/record_reader.h"
-#include "repo/staging.h"
 #include "repo/types/properties.h"
 #include "repo/types/secondary_types.h"
 #include "repo/versions/version_list.h"
-#include "repo/write_check.h"
 #include "storage/committer.h"
 #include "storage/datetime.h"
 #include "storage/id_index.h"
@@ -22,7 +22,7 @@
 #include "storage/layout.h"
 #include "storage/name_rules.h"
 
-namespace folio::repo {
+namespace folio::repo::changes {
 namespace {
 
 // Applies normalized changes to stored properties (null unsets). Returns the new name
@@ -370,4 +370,4 @@ Result<ObjectData> Updater::SetContent(const std::string& id, const std::optiona
   return builder_.Build(fresh);
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::changes

@@ -6,11 +6,11 @@
 #include "folio/repository.h"
 #include "repo/lookup/location.h"
 
-namespace folio::repo {
-
-namespace lookup {
+namespace folio::repo::lookup {
 class ObjectBuilder;
-}  // namespace lookup
+}  // namespace folio::repo::lookup
+
+namespace folio::repo::changes {
 
 // OK when `check` is empty (the object is then not even built) or allows `role` on the
 // object `target` names; else the check's error. Errors: also those of building the
@@ -24,4 +24,4 @@ Status CheckWrite(const WriteCheck& check, WriteRole role, lookup::ObjectBuilder
 // records and never builds: deleteTree checks thousands of them.
 ObjectData CheckedObject(BaseType base, std::string id, std::string type_id, std::string path, std::vector<Ace> acl);
 
-}  // namespace folio::repo
+}  // namespace folio::repo::changes

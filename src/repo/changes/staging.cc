@@ -1,5 +1,5 @@
 // Building blocks of changes; see staging.h.
-#include "repo/staging.h"
+#include "repo/changes/staging.h"
 
 #include "folio/cmis_ids.h"
 #include "repo/acl/ace_list.h"
@@ -11,7 +11,7 @@
 #include "storage/ids.h"
 #include "storage/json_access.h"
 
-namespace folio::repo {
+namespace folio::repo::changes {
 
 std::string Staging::NewObjectId(char prefix) {
   for (;;) {
@@ -160,4 +160,4 @@ std::string StoredTypeId(const Json& properties, BaseType base) {
   return storage::StringOr(properties, cmis::kObjectTypeId, std::string(BaseTypeId(base)));
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::changes

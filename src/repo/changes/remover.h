@@ -15,25 +15,25 @@ class Committer;
 }
 
 namespace folio::repo {
-
 namespace hand_edits {
 class AdoptedDocs;
 }  // namespace hand_edits
-
 namespace lookup {
 class Listings;
 class Locator;
 class ObjectBuilder;
 class RecordReader;
 }  // namespace lookup
-class Staging;
-namespace changes {
-class Relocation;
-}
 namespace versions {
 class VersionList;
 class Versioning;
 }  // namespace versions
+}  // namespace folio::repo
+
+namespace folio::repo::changes {
+
+class Relocation;
+class Staging;
 
 class Remover {
  public:
@@ -84,4 +84,4 @@ class Remover {
   lookup::ObjectBuilder& builder_;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::changes

@@ -1,20 +1,20 @@
 // Moves; see mover.h.
-#include "repo/mover.h"
+#include "repo/changes/mover.h"
 
 #include "folio/cmis_ids.h"
 #include "repo/changes/relocation.h"
+#include "repo/changes/staging.h"
+#include "repo/changes/write_check.h"
 #include "repo/lookup/listings.h"
 #include "repo/lookup/locator.h"
 #include "repo/lookup/object_builder.h"
 #include "repo/lookup/record_reader.h"
-#include "repo/staging.h"
-#include "repo/write_check.h"
 #include "storage/committer.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
 #include "storage/json_access.h"
 
-namespace folio::repo {
+namespace folio::repo::changes {
 
 Result<ObjectData> Mover::Move(const std::string& id, const std::string& target_folder_id,
                                const std::string& source_folder_id, const std::string& user,
@@ -81,4 +81,4 @@ Result<ObjectData> Mover::Move(const std::string& id, const std::string& target_
   return builder_.Build(out);
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::changes

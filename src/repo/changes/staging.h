@@ -12,7 +12,7 @@
 #include "storage/change_set.h"
 #include "storage/layout.h"
 
-namespace folio::repo {
+namespace folio::repo::changes {
 
 class Staging {
  public:
@@ -84,4 +84,4 @@ std::vector<storage::ChangeEvent> DocumentDeletedEvents(const std::string& serie
 // The type id stored in `properties` (or the base type's own when missing).
 std::string StoredTypeId(const Json& properties, BaseType base);
 
-}  // namespace folio::repo
+}  // namespace folio::repo::changes

@@ -8,7 +8,7 @@
 #include "folio/repository.h"
 #include "storage/layout.h"
 
-namespace folio::repo {
+namespace folio::repo::changes {
 
 class Uploads {
  public:
@@ -23,4 +23,4 @@ class Uploads {
   bool read_only_;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::changes

@@ -15,13 +15,14 @@ namespace folio::storage {
 class Committer;
 }
 
-namespace folio::repo {
-
-namespace lookup {
+namespace folio::repo::lookup {
 class Listings;
 class Locator;
 class ObjectBuilder;
-}  // namespace lookup
+}  // namespace folio::repo::lookup
+
+namespace folio::repo::changes {
+
 class Staging;
 
 class Creator {
@@ -76,4 +77,4 @@ Result<types::TypeDef> CreatableType(types::TypeRegistry& types, const std::stri
 Result<Json> InitialProperties(types::TypeRegistry& types, const types::TypeDef& type, const Json& input,
                                const std::string& user, int64_t now);
 
-}  // namespace folio::repo
+}  // namespace folio::repo::changes

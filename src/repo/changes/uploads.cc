@@ -1,11 +1,11 @@
 // Upload files; see uploads.h.
-#include "repo/uploads.h"
+#include "repo/changes/uploads.h"
 
 #include "repo/versions/version_files.h"
 #include "storage/atomic_write.h"
 #include "storage/ids.h"
 
-namespace folio::repo {
+namespace folio::repo::changes {
 namespace {
 
 class UploadFile : public Upload {
@@ -78,4 +78,4 @@ Result<std::unique_ptr<Upload>> Uploads::New() {
   return std::unique_ptr<Upload>(new UploadFile(fs_, path, std::move(file)));
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::changes

@@ -1,22 +1,22 @@
 // Creating objects; see creator.h.
-#include "repo/creator.h"
+#include "repo/changes/creator.h"
 
 #include "folio/cmis_ids.h"
+#include "repo/changes/staging.h"
+#include "repo/changes/write_check.h"
 #include "repo/hand_edits/folder_markers.h"
 #include "repo/lookup/listings.h"
 #include "repo/lookup/locator.h"
 #include "repo/lookup/object_builder.h"
-#include "repo/staging.h"
 #include "repo/types/properties.h"
 #include "repo/types/secondary_types.h"
 #include "repo/versions/version_label.h"
-#include "repo/write_check.h"
 #include "storage/committer.h"
 #include "storage/datetime.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
 
-namespace folio::repo {
+namespace folio::repo::changes {
 
 Result<types::TypeDef> CreatableType(types::TypeRegistry& types, const std::string& requested, BaseType base) {
   const std::string id = requested.empty() ? std::string(BaseTypeId(base)) : requested;
@@ -219,4 +219,4 @@ Result<ObjectData> Creator::CreateRelationship(const NewObject& obj, const std::
   return builder_.BuildRelationship(made);
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::changes

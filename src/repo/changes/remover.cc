@@ -1,28 +1,28 @@
 // Deletion; see remover.h.
-#include "repo/remover.h"
+#include "repo/changes/remover.h"
 
 #include <algorithm>
 #include <set>
 
 #include "folio/cmis_ids.h"
 #include "repo/changes/relocation.h"
+#include "repo/changes/staging.h"
+#include "repo/changes/write_check.h"
 #include "repo/hand_edits/adopted_docs.h"
 #include "repo/hand_edits/folder_markers.h"
 #include "repo/lookup/listings.h"
 #include "repo/lookup/locator.h"
 #include "repo/lookup/object_builder.h"
 #include "repo/lookup/record_reader.h"
-#include "repo/staging.h"
 #include "repo/versions/version_list.h"
 #include "repo/versions/versioning.h"
-#include "repo/write_check.h"
 #include "storage/committer.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
 #include "storage/json_access.h"
 #include "storage/name_rules.h"
 
-namespace folio::repo {
+namespace folio::repo::changes {
 
 // Every object at or below a folder: their ids (index entries to remove) and events.
 struct Remover::Collected {
@@ -254,4 +254,4 @@ Result<std::vector<std::string>> Remover::DeleteTree(const std::string& folder_i
   return std::vector<std::string>{};
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::changes

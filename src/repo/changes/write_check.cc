@@ -1,10 +1,10 @@
 // Write checks inside a change; see write_check.h.
-#include "repo/write_check.h"
+#include "repo/changes/write_check.h"
 
 #include "repo/lookup/object_builder.h"
 #include "storage/layout.h"
 
-namespace folio::repo {
+namespace folio::repo::changes {
 
 Status CheckWrite(const WriteCheck& check, WriteRole role, lookup::ObjectBuilder& builder,
                   const lookup::Target& target) {
@@ -31,4 +31,4 @@ ObjectData CheckedObject(BaseType base, std::string id, std::string type_id, std
   return o;
 }
 
-}  // namespace folio::repo
+}  // namespace folio::repo::changes

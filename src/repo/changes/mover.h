@@ -12,16 +12,15 @@ namespace folio::storage {
 class Committer;
 }
 
-namespace folio::repo {
-
-namespace lookup {
+namespace folio::repo::lookup {
 class Locator;
 class ObjectBuilder;
 class RecordReader;
-}  // namespace lookup
-namespace changes {
+}  // namespace folio::repo::lookup
+
+namespace folio::repo::changes {
+
 class Relocation;
-}
 
 class Mover {
  public:
@@ -49,4 +48,4 @@ class Mover {
   lookup::ObjectBuilder& builder_;
 };
 
-}  // namespace folio::repo
+}  // namespace folio::repo::changes
