@@ -1,5 +1,5 @@
 // Repairs of adoption tables (docs/STORAGE.md §4.1) under a repository's write lock;
-// see repair_actions.h. Staged through repo::AdoptedDocs, as the engine stages them.
+// see repair_actions.h. Staged through repo::hand_edits::AdoptedDocs, as the engine stages them.
 #include <algorithm>
 #include <optional>
 
