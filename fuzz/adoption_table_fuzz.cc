@@ -2,9 +2,9 @@
 // engine reads it (by name and by id). Invariants: decoding never throws or crashes; a
 // table that decodes encodes to one that decodes to the same documents.
 #include "record_input.h"
-#include "repo/adopted_docs.h"
-#include "repo/adoption_table.h"
-#include "repo/record_reader.h"
+#include "repo/hand_edits/adopted_docs.h"
+#include "repo/hand_edits/adoption_table.h"
+#include "repo/lookup/record_reader.h"
 #include "storage/ids.h"
 #include "storage/json_file.h"
 
@@ -15,8 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string folder = "f0123456789abcdef";
   const std::string path = layout.AdoptionTable(folder, 1);
   fuzz::PlaceFile(fs, path, fuzz::Input(data, size));
-  repo::RecordReader records(fs, layout);
-  repo::AdoptedDocs adopted(fs, layout, records);
+  repo::lookup::RecordReader records(fs, layout);
+  repo::hand_edits::AdoptedDocs adopted(fs, layout, records);
   (void)adopted.Find(folder, "a.txt");
   auto all = adopted.All(folder);
   if (all.ok()) {
@@ -29,11 +29,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   auto j = storage::ReadJsonFile(fs, path);
   if (!j.ok()) return 0;
-  auto table = repo::AdoptionTableFromJson(*j, path);
+  auto table = repo::hand_edits::AdoptionTableFromJson(*j, path);
   if (!table.ok()) return 0;
-  auto text = storage::ParseStoredJson(repo::AdoptionTableText(*table), "again");
+  auto text = storage::ParseStoredJson(repo::hand_edits::AdoptionTableText(*table), "again");
   if (!text.ok()) __builtin_trap();
-  auto round = repo::AdoptionTableFromJson(*text, "again");
+  auto round = repo::hand_edits::AdoptionTableFromJson(*text, "again");
   if (!round.ok() || round->documents.size() != table->documents.size() || round->folder_id != table->folder_id) {
     __builtin_trap();
   }

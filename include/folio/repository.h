@@ -222,7 +222,7 @@ class Repository {
   Result<std::unique_ptr<ChildrenCursor>> OpenChildren(const std::string& folder_id, uint64_t skip, uint64_t max,
                                                        ChildOrder order = {}, ChildFilter admit = {});
   // Walks the objects below folder `folder_id` (items and latest document versions
-  // included, relationships not) in name order at each level; see repo/tree.h.
+  // included, relationships not) in name order at each level; see repo/lookup/tree.h.
   // Returns how many were visited. Errors: kInvalidArgument if `folder_id` is not a
   // folder or the depth is 0 or below -1; kConstraint naming request.max_objects when
   // the walk would visit more (before any visit); kObjectNotFound; kStorage.

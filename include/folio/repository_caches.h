@@ -12,12 +12,12 @@ namespace folio {
 
 struct RepositoryCaches {
   // Parsed records (folder.json, series.json, version records), by file: at most this
-  // many, taking at most `record_bytes` as their parses count (repo::RecordReader).
+  // many, taking at most `record_bytes` as their parses count (repo::lookup::RecordReader).
   size_t records = 8192;
   uint64_t record_bytes = uint64_t{4} << 20;
   // Decoded series records: swept of those whose parse is gone when past this many.
   size_t series = 2048;
-  // Built documents (repo::ObjectBuilder): swept of stale ones when past this many.
+  // Built documents (repo::lookup::ObjectBuilder): swept of stale ones when past this many.
   size_t documents = 2048;
   // Decoded adoption tables (docs/STORAGE.md §4.1): at most this many, taking at most
   // `adoption_table_bytes` (about 2,400 documents per MiB: the folders a listing, the
@@ -31,7 +31,7 @@ struct RepositoryCaches {
   // Folders whose adoption table numbers are kept (one stat instead of a listing).
   size_t adoption_folders = 1024;
   // Visible document paths known to be regular files, with their identity
-  // (repo::Locator): forgotten all at once when past this many.
+  // (repo::lookup::Locator): forgotten all at once when past this many.
   size_t known_paths = 4096;
 };
 

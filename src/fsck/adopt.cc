@@ -5,7 +5,7 @@
 
 #include "folio/store.h"
 #include "fsck/repair.h"
-#include "repo/adopted_docs.h"
+#include "repo/hand_edits/adopted_docs.h"
 #include "storage/json_access.h"
 #include "storage/json_file.h"
 #include "storage/layout.h"
@@ -29,8 +29,8 @@ std::string DocumentIdAt(Fs& fs, const storage::RepoLayout& layout, const std::s
   if (!id.empty()) return id;
   const std::string folder_id = IdIn(fs, layout.FolderFile(folder), "id");
   if (folder_id.empty()) return "";
-  repo::RecordReader records(fs, layout);
-  repo::AdoptedDocs adopted(fs, layout, records);
+  repo::lookup::RecordReader records(fs, layout);
+  repo::hand_edits::AdoptedDocs adopted(fs, layout, records);
   auto doc = adopted.Find(folder_id, name);
   return doc.ok() && *doc ? (*doc)->entry.series_id : "";
 }

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "folio/fs.h"
-#include "repo/adoption_table.h"
+#include "repo/hand_edits/adoption_table.h"
 #include "repo/records.h"
-#include "storage/id_index.h"
 #include "storage/commit_log.h"
+#include "storage/id_index.h"
 #include "storage/journal.h"
 #include "storage/json_file.h"
 #include "storage/layout.h"
@@ -93,7 +93,7 @@ struct SeriesFact {
   bool EditedInPlace() const;
 };
 
-// A file in a folder's `.folio/folders/` (a subfolder marker, repo/folder_markers.h).
+// A file in a folder's `.folio/folders/` (a subfolder marker, repo/hand_edits/folder_markers.h).
 struct FolderMarkerFact {
   std::string path;               // the marker
   std::string folder_path;        // repository-relative path of the folder it names
@@ -116,7 +116,7 @@ struct AdoptedFact {
   // repository has it (adopted-folder-gone), or when its folder's record is unreadable.
   std::optional<std::string> folder;
   std::string name;
-  repo::AdoptedEntry entry;
+  repo::hand_edits::AdoptedEntry entry;
   std::string visible;                   // the document's file F/N (when `folder` is known)
   std::optional<FileStat> visible_stat;  // nullopt: missing
   bool shadowed = false;                 // F/.folio/docs/N exists: the series wins

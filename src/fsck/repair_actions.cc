@@ -4,11 +4,11 @@
 #include <map>
 #include <set>
 
-#include "fsck/checks.h"
 #include "folio/cmis_ids.h"
-#include "repo/adopter.h"
+#include "fsck/checks.h"
+#include "repo/changes/staging.h"
+#include "repo/hand_edits/adopter.h"
 #include "repo/mime.h"
-#include "repo/staging.h"
 #include "storage/atomic_write.h"
 #include "storage/committer.h"
 #include "storage/datetime.h"
@@ -100,12 +100,12 @@ Result<std::string> AbsorbVisibleFile(Fs& fs, LostFound& lost, const RepoFacts& 
   if (lf.content) {
     FOLIO_ASSIGN_OR_RETURN(kept, lost.Copy(f.layout, lf.content_path));
   }
-  // As the engine takes in a hand edit (repo/adopter.h StageHandEdit), in one change of
+  // As the engine takes in a hand edit (repo/hand_edits/adopter.h StageHandEdit), in one change of
   // the commit log with its "updated" event.
   FOLIO_RETURN_IF_ERROR(CommitUnderLock(fs, f.layout, [&](storage::ChangeSet& change) -> Status {
     auto content_st = fs.Stat(lf.content_path);
-    repo::StageHandEdit(change, f.layout, s->folder, s->name, *s->series, *lf.record, visible,
-                        content_st.ok() && SameInode(*content_st, visible));
+    repo::hand_edits::StageHandEdit(change, f.layout, s->folder, s->name, *s->series, *lf.record, visible,
+                                    content_st.ok() && SameInode(*content_st, visible));
     return OkStatus();
   }));
   return "took the file as the content of version " + label +
@@ -140,7 +140,7 @@ Result<std::string> RebuildVersionRecord(Fs& fs, const RepoFacts& f, const std::
       rec.properties = model->properties;
       rec.acl = model->acl;
     } else {
-      rec.properties = repo::NewObjectProperties(cmis::kDocument, "system", when_ms);
+      rec.properties = repo::changes::NewObjectProperties(cmis::kDocument, "system", when_ms);
     }
     rec.properties[cmis::kName] = s.name;
     // What a person reading the history should know of this version.

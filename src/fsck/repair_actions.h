@@ -44,7 +44,7 @@ Result<std::string> AbsorbVisibleFile(Fs& fs, LostFound& lost, const RepoFacts& 
 Result<std::string> RebuildVersionRecord(Fs& fs, const RepoFacts& f, const std::string& record,
                                          const std::string& label);
 // repair_adopted.cc: adoption tables (docs/STORAGE.md §4.1), each in one change of the
-// commit log staged as the engine stages it (repo/adopted_docs.h), under the write lock
+// commit log staged as the engine stages it (repo/hand_edits/adopted_docs.h), under the write lock
 // held by the caller. A document a repair drops from the repository's view gets a
 // "deleted" event, unless another object of `f` holds its id (then nothing a client
 // knows is gone).

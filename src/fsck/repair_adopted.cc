@@ -1,43 +1,44 @@
 // Repairs of adoption tables (docs/STORAGE.md §4.1) under a repository's write lock;
-// see repair_actions.h. Staged through repo::AdoptedDocs, as the engine stages them.
+// see repair_actions.h. Staged through repo::hand_edits::AdoptedDocs, as the engine stages them.
 #include <algorithm>
 #include <optional>
 
 #include "fsck/repair_actions.h"
 #include "fsck/walk_util.h"
-#include "repo/adopted_docs.h"
-#include "repo/staging.h"
+#include "repo/changes/staging.h"
+#include "repo/hand_edits/adopted_docs.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
 
 namespace folio::fsck {
 namespace {
 
-using DocList = std::vector<std::shared_ptr<const repo::AdoptedDoc>>;
+using DocList = std::vector<std::shared_ptr<const repo::hand_edits::AdoptedDoc>>;
 
 // The table at `path` as it is now; nullopt when it is gone. Errors: kStorage when it
 // cannot be read or decoded.
-Result<std::optional<repo::AdoptionTable>> TableNow(Fs& fs, const std::string& path) {
+Result<std::optional<repo::hand_edits::AdoptionTable>> TableNow(Fs& fs, const std::string& path) {
   auto j = storage::ReadJsonFile(fs, path);
   if (!j.ok()) {
-    if (IsMissing(j.status())) return std::optional<repo::AdoptionTable>();
+    if (IsMissing(j.status())) return std::optional<repo::hand_edits::AdoptionTable>();
     return j.status();
   }
-  FOLIO_ASSIGN_OR_RETURN(repo::AdoptionTable table, repo::AdoptionTableFromJson(*j, path));
-  return std::optional<repo::AdoptionTable>(std::move(table));
+  FOLIO_ASSIGN_OR_RETURN(repo::hand_edits::AdoptionTable table, repo::hand_edits::AdoptionTableFromJson(*j, path));
+  return std::optional<repo::hand_edits::AdoptionTable>(std::move(table));
 }
 
 // The entry `name` of the table `path` (R/.folio/adopted/<folderId>/<n>.json) as it is
 // now; null when it is gone.
-Result<std::shared_ptr<const repo::AdoptedDoc>> DocNow(Fs& fs, const std::string& path, const std::string& name) {
+Result<std::shared_ptr<const repo::hand_edits::AdoptedDoc>> DocNow(Fs& fs, const std::string& path,
+                                                                   const std::string& name) {
   const auto n = storage::AdoptionTableNumber(storage::BaseName(path));
   if (!n) return RuntimeError("'" + path + "' is not an adoption table");
   FOLIO_ASSIGN_OR_RETURN(auto table, TableNow(fs, path));
-  if (!table) return std::shared_ptr<const repo::AdoptedDoc>();
+  if (!table) return std::shared_ptr<const repo::hand_edits::AdoptedDoc>();
   auto it = table->documents.find(name);
-  if (it == table->documents.end()) return std::shared_ptr<const repo::AdoptedDoc>();
-  return std::make_shared<const repo::AdoptedDoc>(storage::BaseName(storage::ParentPath(path)), name, *n,
-                                                  it->second);
+  if (it == table->documents.end()) return std::shared_ptr<const repo::hand_edits::AdoptedDoc>();
+  return std::make_shared<const repo::hand_edits::AdoptedDoc>(storage::BaseName(storage::ParentPath(path)), name, *n,
+                                                              it->second);
 }
 
 // Another object of the repository than the entry `name` of `table` has `id`: dropping
@@ -54,16 +55,17 @@ bool IdLivesOn(const RepoFacts& f, const std::string& id, const std::string& tab
 // object removed by hand and record its deletion again). Returns the number of events.
 Result<size_t> StageDrop(Fs& fs, const RepoFacts& f, const storage::RepoLayout& layout, storage::ChangeSet& change,
                          const DocList& docs, const std::string& keep = "") {
-  repo::RecordReader records(fs, layout);
-  repo::AdoptedDocs adopted(fs, layout, records);
+  repo::lookup::RecordReader records(fs, layout);
+  repo::hand_edits::AdoptedDocs adopted(fs, layout, records);
   FOLIO_RETURN_IF_ERROR(adopted.StageWithout(change, docs));
   size_t events = 0;
   for (const auto& d : docs) {
     const std::string& id = d->entry.series_id;
     if (id == keep || IdLivesOn(f, id, layout.AdoptionTable(d->folder_id, d->table), d->name)) continue;
     // By the id its "created" event named (version 1.0), as the engine records it.
-    for (storage::ChangeEvent& e : repo::DocumentDeletedEvents(id, repo::AdoptedSeries(d->entry).versions, false, "",
-                                                                 repo::AdoptedVersion(d->name, d->entry).acl)) {
+    for (storage::ChangeEvent& e :
+         repo::changes::DocumentDeletedEvents(id, repo::hand_edits::AdoptedSeries(d->entry).versions, false, "",
+                                              repo::hand_edits::AdoptedVersion(d->name, d->entry).acl)) {
       change.Record(std::move(e));
     }
     if (Exists(fs, layout.IndexEntry(id))) change.Remove(layout.IndexEntry(id));
@@ -139,7 +141,7 @@ Result<std::string> ForgetAdoptedFolder(Fs& fs, const RepoFacts& f, const std::s
     if (!table) continue;
     DocList docs;
     for (const auto& [name, entry] : table->documents) {
-      docs.push_back(std::make_shared<const repo::AdoptedDoc>(folder_id, name, n, entry));
+      docs.push_back(std::make_shared<const repo::hand_edits::AdoptedDoc>(folder_id, name, n, entry));
     }
     FOLIO_RETURN_IF_ERROR(CommitUnderLock(fs, f.layout, [&](storage::ChangeSet& change) -> Status {
       if (docs.empty()) {
@@ -169,14 +171,14 @@ Result<std::string> AbsorbAdoptedFile(Fs& fs, const RepoFacts& f, const std::str
   FOLIO_ASSIGN_OR_RETURN(auto doc, DocNow(fs, table, name));
   if (!doc) return std::string();
   FOLIO_ASSIGN_OR_RETURN(FileStat st, fs.Stat(fact->visible));
-  repo::AdoptedEntry entry = doc->entry;
-  if (st.type != FileType::kFile || repo::SameIdentity(entry, st)) return std::string();
-  repo::TakeIdentity(entry, st);
+  repo::hand_edits::AdoptedEntry entry = doc->entry;
+  if (st.type != FileType::kFile || repo::hand_edits::SameIdentity(entry, st)) return std::string();
+  repo::hand_edits::TakeIdentity(entry, st);
   FOLIO_RETURN_IF_ERROR(CommitUnderLock(fs, f.layout, [&](storage::ChangeSet& change) -> Status {
-    repo::RecordReader records(fs, f.layout);
-    repo::AdoptedDocs adopted(fs, f.layout, records);
+    repo::lookup::RecordReader records(fs, f.layout);
+    repo::hand_edits::AdoptedDocs adopted(fs, f.layout, records);
     FOLIO_RETURN_IF_ERROR(adopted.StageReplace(change, *doc, entry));
-    change.Record(repo::Event("updated", storage::VersionId(entry.series_id, "1.0"), BaseType::kDocument, ""));
+    change.Record(repo::changes::Event("updated", storage::VersionId(entry.series_id, "1.0"), BaseType::kDocument, ""));
     return OkStatus();
   }));
   return "took the file in (its identity, and modified at " + storage::FormatIsoMs(entry.modified_ms) +

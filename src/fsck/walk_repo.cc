@@ -7,7 +7,7 @@
 #include "folio/cmis_ids.h"
 #include "fsck/facts.h"
 #include "fsck/walk_util.h"
-#include "repo/folder_markers.h"
+#include "repo/hand_edits/folder_markers.h"
 #include "storage/ids.h"
 #include "storage/name_rules.h"
 
@@ -258,7 +258,7 @@ class RepoWalker {
           f_.bad_adopted.push_back({path, "unreadable adoption table '" + path + "': " + json.status().message(), d.name});
           continue;
         }
-        auto table = repo::AdoptionTableFromJson(*json, path);
+        auto table = repo::hand_edits::AdoptionTableFromJson(*json, path);
         if (!table.ok()) {
           f_.bad_adopted.push_back({path, "invalid " + table.status().message(), d.name});
         } else if (table->folder_id != d.name) {
@@ -334,7 +334,7 @@ class RepoWalker {
 
   // The entries of `tables` (one folder's, by n); `folder` is where they are (null:
   // nowhere to be found). Adds their names to `names`.
-  void AddAdopted(const std::string& folder_id, const std::map<uint64_t, repo::AdoptionTable>& tables,
+  void AddAdopted(const std::string& folder_id, const std::map<uint64_t, repo::hand_edits::AdoptionTable>& tables,
                   const FolderContent* folder, std::set<std::string>& names) {
     std::map<std::string, uint64_t> first;  // name -> the lowest table holding it
     for (const auto& [n, table] : tables) {
@@ -367,7 +367,7 @@ class RepoWalker {
       FolderMarkerFact m;
       m.path = JoinPath(dir, e.name);
       m.folder_path = JoinPath(folder, e.name);
-      if (e.type == FileType::kFile) m.id = repo::ReadFolderMarker(fs_, layout_, m.folder_path);
+      if (e.type == FileType::kFile) m.id = repo::hand_edits::ReadFolderMarker(fs_, layout_, m.folder_path);
       f_.folder_markers.push_back(std::move(m));
     }
   }
@@ -599,7 +599,8 @@ class RepoWalker {
   const storage::RepoLayout& layout_;
   std::set<std::string> committed_;  // temp files a committed journal record renames
   std::vector<FolderContent> folders_;  // in walk order
-  std::map<std::string, std::map<uint64_t, repo::AdoptionTable>> tables_;  // readable tables by folder id, by n
+  // Readable tables by folder id, by n.
+  std::map<std::string, std::map<uint64_t, repo::hand_edits::AdoptionTable>> tables_;
 };
 
 }  // namespace

@@ -1,38 +1,44 @@
 // The parts of an open repository, wired together; folio::Repository is its facade.
-// Each part is one concept (see its header): finding objects (Locator), reading records
-// (RecordReader), building objects (ObjectBuilder), folder listings (Listings), the
-// tree below a folder (Tree), adoption of hand-made files (Adopter) and of folders removed or moved by
-// hand (Vanished), what a folder's parent knows of it (FolderMarkers), staging helpers
-// (Staging), moving or renaming an object (changes::Relocation), the commit path
-// (storage::Committer), and the operations: Creator, Updater, Remover, Mover,
-// versions::Versioning, Relationships, Uploads; whether a type is in use (types::TypeUsage).
+// Each part is one concept (see its header), in the folder of its group:
+// - lookup/ (reads only, never commits): finding objects (Locator), reading records
+//   (RecordReader), building objects (ObjectBuilder), folder listings (Listings), the
+//   tree below a folder (Tree), an object's relationships (Relationships);
+// - hand_edits/: adoption of hand-made files (Adopter) and of folders removed or moved
+//   by hand (Vanished), what a folder's parent knows of it (FolderMarkers), and the one
+//   component that takes them in (Reconciler);
+// - changes/: staging helpers (Staging), moving or renaming an object (Relocation), the
+//   operations Creator, Updater, Remover, Mover, and the upload area (Uploads);
+// - versions/: check-out, check-in and their cancel (Versioning), the version lists;
+// - types/: type definitions and whether a type is in use (TypeUsage);
+// and, beside them, the commit path (storage::Committer) and who could read a deleted
+// object (DeletionReaders).
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "folio/repository.h"
-#include "repo/adopted_docs.h"
-#include "repo/adopter.h"
+#include "repo/changes/creator.h"
+#include "repo/changes/mover.h"
 #include "repo/changes/relocation.h"
-#include "repo/creator.h"
+#include "repo/changes/remover.h"
+#include "repo/changes/staging.h"
+#include "repo/changes/updater.h"
+#include "repo/changes/uploads.h"
 #include "repo/deletion_readers.h"
-#include "repo/folder_markers.h"
-#include "repo/listings.h"
-#include "repo/locator.h"
-#include "repo/mover.h"
-#include "repo/object_builder.h"
-#include "repo/reconciler.h"
-#include "repo/record_reader.h"
-#include "repo/relationships.h"
-#include "repo/remover.h"
-#include "repo/staging.h"
-#include "repo/tree.h"
+#include "repo/hand_edits/adopted_docs.h"
+#include "repo/hand_edits/adopter.h"
+#include "repo/hand_edits/folder_markers.h"
+#include "repo/hand_edits/reconciler.h"
+#include "repo/hand_edits/vanished.h"
+#include "repo/lookup/listings.h"
+#include "repo/lookup/locator.h"
+#include "repo/lookup/object_builder.h"
+#include "repo/lookup/record_reader.h"
+#include "repo/lookup/relationships.h"
+#include "repo/lookup/tree.h"
 #include "repo/types/type_usage.h"
 #include "repo/types/types.h"
-#include "repo/updater.h"
-#include "repo/uploads.h"
-#include "repo/vanished.h"
 #include "repo/versions/version_list.h"
 #include "repo/versions/versioning.h"
 #include "storage/committer.h"
@@ -66,27 +72,27 @@ class Engine {
   const bool read_only;
   storage::Committer committer;
   types::TypeRegistry types;
-  RecordReader records;
+  lookup::RecordReader records;
   versions::VersionList versions;
-  AdoptedDocs adopted;
-  Staging staging;
-  Locator locator;
-  Adopter adopter;
-  Vanished vanished;
-  FolderMarkers markers;
-  Reconciler reconciler;
-  ObjectBuilder builder;
-  Listings listings;
-  Tree tree;
+  hand_edits::AdoptedDocs adopted;
+  changes::Staging staging;
+  lookup::Locator locator;
+  hand_edits::Adopter adopter;
+  hand_edits::Vanished vanished;
+  hand_edits::FolderMarkers markers;
+  hand_edits::Reconciler reconciler;
+  lookup::ObjectBuilder builder;
+  lookup::Listings listings;
+  lookup::Tree tree;
   changes::Relocation relocation;
-  Creator creator;
-  Updater updater;
+  changes::Creator creator;
+  changes::Updater updater;
   versions::Versioning versioning;
-  Remover remover;
-  Mover mover;
-  Relationships relationships;
+  changes::Remover remover;
+  changes::Mover mover;
+  lookup::Relationships relationships;
   types::TypeUsage type_usage;
-  Uploads uploads;
+  changes::Uploads uploads;
   DeletionReaders deletions;
 };
 

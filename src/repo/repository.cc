@@ -5,9 +5,9 @@
 #include <chrono>
 
 #include "folio/cmis_ids.h"
-#include "repo/children_cursor.h"
+#include "repo/changes/write_check.h"
 #include "repo/engine.h"
-#include "repo/write_check.h"
+#include "repo/lookup/children_cursor.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
 #include "storage/look_once.h"
@@ -20,10 +20,10 @@ namespace {
 // Such a read waits for the changes in flight and is made once more, now against a
 // consistent state; what is then missing is really missing.
 // Hand edits its lookups met are reconciled first, then it is read again (Rule R1,
-// repo/reconciler.h).
+// repo/hand_edits/reconciler.h).
 template <typename F>
 auto ReadConsistently(repo::Engine& e, F&& f) -> decltype(f()) {
-  return e.reconciler.Reconciled(repo::Reconciler::Mode::kRead, [&]() -> decltype(f()) {
+  return e.reconciler.Reconciled(repo::hand_edits::Reconciler::Mode::kRead, [&]() -> decltype(f()) {
     auto r = f();
     if (r.ok() || r.status().kind() != ErrorKind::kStorage || !r.status().Is(std::errc::no_such_file_or_directory)) {
       return r;
@@ -38,7 +38,7 @@ auto ReadConsistently(repo::Engine& e, F&& f) -> decltype(f()) {
 // it failed for them (a failed write changed nothing), else after it.
 template <typename F>
 auto Write(repo::Engine& e, F&& f) -> decltype(f()) {
-  return e.reconciler.Reconciled(repo::Reconciler::Mode::kWrite, std::forward<F>(f));
+  return e.reconciler.Reconciled(repo::hand_edits::Reconciler::Mode::kWrite, std::forward<F>(f));
 }
 
 }  // namespace
@@ -94,24 +94,24 @@ const RepositoryInfo& Repository::info() const { return engine_->info; }
 
 Result<ObjectData> Repository::GetObject(const std::string& id) {
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> o, GetObjectShared(id));
-  return repo::TakeOrCopy(std::move(o));
+  return repo::lookup::TakeOrCopy(std::move(o));
 }
 
 Result<ObjectData> Repository::GetObjectByPath(const std::string& path) {
   FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const ObjectData> o, GetObjectByPathShared(path));
-  return repo::TakeOrCopy(std::move(o));
+  return repo::lookup::TakeOrCopy(std::move(o));
 }
 
 Result<std::shared_ptr<const ObjectData>> Repository::GetObjectShared(const std::string& id) {
   return ReadConsistently(*engine_, [&]() -> Result<std::shared_ptr<const ObjectData>> {
-    FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolveId(id));
+    FOLIO_ASSIGN_OR_RETURN(repo::lookup::Target t, engine_->locator.ResolveId(id));
     return engine_->builder.BuildShared(t);
   });
 }
 
 Result<std::shared_ptr<const ObjectData>> Repository::GetObjectByPathShared(const std::string& path) {
   return ReadConsistently(*engine_, [&]() -> Result<std::shared_ptr<const ObjectData>> {
-    FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolvePath(path));
+    FOLIO_ASSIGN_OR_RETURN(repo::lookup::Target t, engine_->locator.ResolvePath(path));
     return engine_->builder.BuildShared(t);
   });
 }
@@ -158,8 +158,9 @@ Result<ObjectData> Repository::GetLatestVersion(const std::string& id, bool majo
 Result<ChildrenPage> Repository::GetChildren(const std::string& folder_id, uint64_t skip, uint64_t max,
                                              ChildOrder order) {
   return ReadConsistently(*engine_, [&]() -> Result<ChildrenPage> {
-    FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<ChildrenCursor> cursor,
-                           repo::PageCursor::Open(engine_->listings, engine_->locator, folder_id, skip, max, order, {}));
+    FOLIO_ASSIGN_OR_RETURN(
+        std::unique_ptr<ChildrenCursor> cursor,
+        repo::lookup::PageCursor::Open(engine_->listings, engine_->locator, folder_id, skip, max, order, {}));
     ChildrenPage page;
     for (;;) {
       FOLIO_ASSIGN_OR_RETURN(std::optional<ObjectData> child, cursor->Next());
@@ -176,27 +177,27 @@ Result<ChildrenPage> Repository::GetChildren(const std::string& folder_id, uint6
 Result<std::unique_ptr<ChildrenCursor>> Repository::OpenChildren(const std::string& folder_id, uint64_t skip,
                                                                  uint64_t max, ChildOrder order, ChildFilter admit) {
   return ReadConsistently(*engine_, [&] {
-    return repo::PageCursor::Open(engine_->listings, engine_->locator, folder_id, skip, max, order, admit);
+    return repo::lookup::PageCursor::Open(engine_->listings, engine_->locator, folder_id, skip, max, order, admit);
   });
 }
 
 Result<uint64_t> Repository::VisitDescendants(const std::string& folder_id, const TreeRequest& request,
                                               TreeVisitor& visitor) {
-  return engine_->reconciler.Reconciled(repo::Reconciler::Mode::kStream,
+  return engine_->reconciler.Reconciled(repo::hand_edits::Reconciler::Mode::kStream,
                                         [&] { return engine_->tree.Visit(folder_id, request, visitor); });
 }
 
 Result<std::vector<ObjectData>> Repository::GetParents(const std::string& id) {
   return ReadConsistently(*engine_, [&]() -> Result<std::vector<ObjectData>> {
-    FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolveId(id));
+    FOLIO_ASSIGN_OR_RETURN(repo::lookup::Target t, engine_->locator.ResolveId(id));
     std::vector<ObjectData> out;
     if (t.loc.base == BaseType::kRelationship) return out;
     if (t.loc.base == BaseType::kFolder && t.loc.folder.empty()) return out;
     const std::string parent_path = t.loc.ParentFolder();
     FOLIO_ASSIGN_OR_RETURN(std::string parent_id, engine_->locator.FolderIdAt(parent_path));
     FOLIO_ASSIGN_OR_RETURN(ObjectData parent,
-                           engine_->builder.BuildFolder(repo::Loc{BaseType::kFolder, parent_id, parent_path,
-                                                                  storage::BaseName(parent_path)}));
+                           engine_->builder.BuildFolder(repo::lookup::Loc{BaseType::kFolder, parent_id, parent_path,
+                                                                          storage::BaseName(parent_path)}));
     out.push_back(std::move(parent));
     return out;
   });
@@ -204,7 +205,7 @@ Result<std::vector<ObjectData>> Repository::GetParents(const std::string& id) {
 
 Result<ContentStream> Repository::OpenContent(const std::string& id) {
   return ReadConsistently(*engine_, [&]() -> Result<ContentStream> {
-    FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolveId(id));
+    FOLIO_ASSIGN_OR_RETURN(repo::lookup::Target t, engine_->locator.ResolveId(id));
     if (t.loc.base != BaseType::kDocument) {
       return Constraint("object '" + id + "' is not a document and has no content");
     }
@@ -239,7 +240,7 @@ Result<ContentStream> Repository::OpenContent(const ObjectData& o) {
     // Moved or changed since the object was built: look it up again.
     engine_->committer.WaitForWriters();
     FOLIO_ASSIGN_OR_RETURN(ObjectData fresh, ReadConsistently(*engine_, [&]() -> Result<ObjectData> {
-                             FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolveId(o.id));
+                             FOLIO_ASSIGN_OR_RETURN(repo::lookup::Target t, engine_->locator.ResolveId(o.id));
                              return engine_->builder.Build(t);
                            }));
     if (!fresh.content) return Constraint("document '" + fresh.name + "' has no content");
@@ -381,7 +382,8 @@ namespace {
 std::function<Status()> OnRootFolder(repo::Engine& engine, const std::string& root_id, const WriteCheck& check) {
   if (check.trusted()) return {};
   return [&engine, root_id, &check] {
-    return repo::CheckWrite(check, WriteRole::kObject, engine.builder, repo::Loc(BaseType::kFolder, root_id, "", ""));
+    return repo::changes::CheckWrite(check, WriteRole::kObject, engine.builder,
+                                     repo::lookup::Loc(BaseType::kFolder, root_id, "", ""));
   };
 }
 }  // namespace
@@ -435,9 +437,9 @@ Result<ChangeLogStatus> Repository::GetChangeLogStatus() {
 Status Repository::RecordSecurityChange(const std::string& object_id) {
   return Write(*engine_, [&] {
     return engine_->committer.Run([&](storage::ChangeSet& change) -> Status {
-      FOLIO_ASSIGN_OR_RETURN(repo::Target t, engine_->locator.ResolveId(object_id));
+      FOLIO_ASSIGN_OR_RETURN(repo::lookup::Target t, engine_->locator.ResolveId(object_id));
       FOLIO_ASSIGN_OR_RETURN(ObjectData o, engine_->builder.Build(t));
-      change.Record(repo::Event("security", o.id, o.base, o.type_id));
+      change.Record(repo::changes::Event("security", o.id, o.base, o.type_id));
       return OkStatus();
     });
   });
@@ -458,11 +460,11 @@ void Repository::SetMimeSniffer(MimeSniffer sniffer) { engine_->adopter.SetMimeS
 
 Status Repository::Checkpoint() { return engine_->committer.Checkpoint(); }
 
-Repository::ReadOnce::ReadOnce() { repo::ObjectBuilder::EnterReadOnce(); }
+Repository::ReadOnce::ReadOnce() { repo::lookup::ObjectBuilder::EnterReadOnce(); }
 
-Repository::ReadOnce::~ReadOnce() { repo::ObjectBuilder::LeaveReadOnce(); }
+Repository::ReadOnce::~ReadOnce() { repo::lookup::ObjectBuilder::LeaveReadOnce(); }
 
-bool Repository::IsDamage(const Status& s) { return repo::Listings::IsDamage(s); }
+bool Repository::IsDamage(const Status& s) { return repo::lookup::Listings::IsDamage(s); }
 
 void Repository::LogLeftOut(const std::string& object, const Status& why) { engine_->listings.LogDamaged(object, why); }
 

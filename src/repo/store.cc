@@ -11,15 +11,15 @@
 
 #include "folio/cmis_ids.h"
 #include "repo/acl/ace_list.h"
+#include "repo/changes/staging.h"
 #include "repo/records.h"
-#include "repo/staging.h"
 #include "storage/atomic_write.h"
 #include "storage/datetime.h"
+#include "storage/fs_probe.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
 #include "storage/json_access.h"
 #include "storage/json_file.h"
-#include "storage/fs_probe.h"
 #include "storage/layout.h"
 
 namespace folio {
@@ -235,7 +235,7 @@ Result<RepositoryInfo> Store::CreateRepository(const std::string& domain_id, con
   if (s.ok()) {
     repo::ObjectRecord root;
     root.id = info.root_folder_id;
-    root.properties = repo::NewObjectProperties(cmis::kFolder, "system", info.created_ms);
+    root.properties = repo::changes::NewObjectProperties(cmis::kFolder, "system", info.created_ms);
     root.acl = acl::RootFolderAcl(info.repository_id);
     s = WriteNew(*fs_, layout.FolderFile(""), repo::ToJson(root));
   }

@@ -3,7 +3,7 @@
 // while a stat still finds that identity. Folio replaces files by rename, so any change
 // of ours gives a new inode; a change by hand changes mtime or inode. The one home of
 // the eviction rules the caches of files share (storage::JsonCache, the adoption tables'
-// decodings in repo/adopted_docs.h).
+// decodings in repo/hand_edits/adopted_docs.h).
 #pragma once
 
 #include <cstdint>

@@ -12,7 +12,7 @@ namespace folio::storage {
 // From now on the ids of objects (every prefix but the t, u and x of temporary, upload
 // and trash names) follow from `seed` and how many ids of that prefix were made before,
 // from the seed's first id (nullopt: random ids again); callers skip an id that exists
-// (repo::Staging::NewObjectId). Thread-safe.
+// (repo::changes::Staging::NewObjectId). Thread-safe.
 void SetIdSeed(std::optional<uint64_t> seed);
 // With a seed set, makes the next ids the seed's first again (after a reset or restore:
 // a fixture script run again gets the same ids). Thread-safe.
@@ -28,7 +28,7 @@ void RestartSeededIds();
 //
 // A scope made kChained also takes, once its own ids are handed out, those its enclosing
 // scope hands out again, and records what it draws there too: a request run again
-// whole (repo::Reconciler, after taking in a hand edit its write met) keeps the ids of
+// whole (repo::hand_edits::Reconciler, after taking in a hand edit its write met) keeps the ids of
 // its first run across the committer's own scopes. kRoot starts afresh: bookkeeping run
 // between two runs of a request draws ids of its own, never the request's.
 class SeededIdScope {

@@ -1,7 +1,7 @@
 // Rule R1's mechanical half (docs/STORAGE.md §10, "reads never write"): a thread that
 // runs a lookup (repo's Locator, Listings, ObjectBuilder) holds a LookupScope, and the
 // Committer refuses to begin a change under one (kRuntime; an assertion in a debug
-// build). What a lookup finds to reconcile it records instead (repo/seen_edits.h).
+// build). What a lookup finds to reconcile it records instead (repo/hand_edits/seen_edits.h).
 //
 // Thread-safety: a scope belongs to the thread that made it; scopes nest.
 #pragma once

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "fsck/fsck_fixture.h"
-#include "repo/adoption_table.h"
+#include "repo/hand_edits/adoption_table.h"
 #include "repo/query/binder.h"
 #include "repo/query/parser.h"
 #include "repo/query/query_indexes.h"
@@ -50,10 +50,10 @@ struct AdoptedFixture : RepoFixture {
   }
 
   // The entry of the file `rel` (repository-relative) as it is now, with id `id`.
-  repo::AdoptedEntry EntryFor(const std::string& rel, const std::string& id) {
+  repo::hand_edits::AdoptedEntry EntryFor(const std::string& rel, const std::string& id) {
     auto st = fs().Stat("demo/main/" + rel);
     REQUIRE_MESSAGE(st.ok(), st.status().ToString());
-    repo::AdoptedEntry e;
+    repo::hand_edits::AdoptedEntry e;
     e.series_id = id;
     e.mime_type = "text/plain";
     e.created_ms = e.modified_ms = st->mtime_ns / 1000000;
@@ -67,7 +67,7 @@ struct AdoptedFixture : RepoFixture {
   // adopted ids, as table `n` of `folder_id`.
   void Place(const std::string& folder, const std::string& folder_id, uint64_t n,
              const std::vector<std::pair<std::string, std::string>>& docs) {
-    repo::AdoptionTable t{folder_id, {}};
+    repo::hand_edits::AdoptionTable t{folder_id, {}};
     for (const auto& [name, bytes] : docs) {
       const std::string rel = storage::JoinPath(folder, name);
       WriteFile(RepoPath(rel), bytes);
@@ -78,14 +78,14 @@ struct AdoptedFixture : RepoFixture {
     WriteTable(t, n);
   }
 
-  void WriteTable(const repo::AdoptionTable& t, uint64_t n) {
+  void WriteTable(const repo::hand_edits::AdoptionTable& t, uint64_t n) {
     fs::create_directories(RepoPath(".folio/adopted/" + t.folder_id));
-    WriteFile(Abs(Table(t.folder_id, n)), repo::AdoptionTableText(t));
+    WriteFile(Abs(Table(t.folder_id, n)), repo::hand_edits::AdoptionTableText(t));
   }
 
   // The table as it is on disk.
-  repo::AdoptionTable ReadTable(const std::string& folder_id, uint64_t n) {
-    auto t = repo::AdoptionTableFromJson(Json::parse(ReadFile(Abs(Table(folder_id, n)))), "table");
+  repo::hand_edits::AdoptionTable ReadTable(const std::string& folder_id, uint64_t n) {
+    auto t = repo::hand_edits::AdoptionTableFromJson(Json::parse(ReadFile(Abs(Table(folder_id, n)))), "table");
     REQUIRE_MESSAGE(t.ok(), t.status().ToString());
     return *t;
   }
@@ -296,7 +296,7 @@ TEST_CASE("Fsck adopted: adopted-file-missing for a file removed by hand; --repa
   CHECK_MESSAGE(Contains(repair, "recorded the deletion of '" + id + "' in the change log"), repair);
   CHECK(EventsAfter(f.dir.path(), f.mark) == std::vector<std::string>{"deleted " + id + ";1.0"});
   if (rel == "scans/c.txt") {
-    const repo::AdoptionTable t = f.ReadTable(f.scans.id, 1);
+    const repo::hand_edits::AdoptionTable t = f.ReadTable(f.scans.id, 1);
     CHECK(t.documents.count("c.txt") == 0);
     CHECK(t.documents.count("b.pdf") == 1);
   } else if (rel == "scans/d.txt") {
@@ -326,7 +326,7 @@ TEST_CASE("Fsck adopted: adopted-file-missing for a directory where an adopted f
 TEST_CASE("Fsck adopted: adopted-entry-shadowed for an entry beside a series of the same name; the series wins") {
   AdoptedFixture f;
   // An entry for kept.txt, which has a series made by the engine.
-  repo::AdoptionTable t = f.ReadTable(f.scans.id, 2);
+  repo::hand_edits::AdoptionTable t = f.ReadTable(f.scans.id, 2);
   const std::string id = storage::NewAdoptedSeriesId(f.scans.id);
   t.documents["kept.txt"] = f.EntryFor("scans/kept.txt", id);
   f.WriteTable(t, 2);
@@ -353,7 +353,7 @@ TEST_CASE("Fsck adopted: adopted-entry-shadowed for the entry of a document that
   AdoptedFixture f;
   // c.txt's first change gave it a series under its adopted id; then its old entry came
   // back (a table restored from a backup).
-  const repo::AdoptionTable old = f.ReadTable(f.scans.id, 1);
+  const repo::hand_edits::AdoptionTable old = f.ReadTable(f.scans.id, 1);
   const std::string id = f.ids["scans/c.txt"];
   {
     const DemoMain opened = OpenDemoMain(f.dir.path());
@@ -379,7 +379,7 @@ TEST_CASE("Fsck adopted: adopted-entry-shadowed for the entry of a document that
 TEST_CASE("Fsck adopted: adopted-name-duplicate for a name in two tables; the lowest-numbered table's entry stays") {
   AdoptedFixture f;
   // Table 3 holds b.pdf again, under another id (table 1's is the one Folio uses).
-  repo::AdoptionTable t{f.scans.id, {}};
+  repo::hand_edits::AdoptionTable t{f.scans.id, {}};
   const std::string other = storage::NewAdoptedSeriesId(f.scans.id);
   t.documents["b.pdf"] = f.EntryFor("scans/b.pdf", other);
   SUBCASE("the table holds nothing else: it goes") {}
@@ -440,7 +440,7 @@ TEST_CASE("Fsck adopted: adopted-file-edited is a note; --repair takes the edit 
   CHECK_MESSAGE(Contains(fixed->repair, "updated event"), fixed->repair);
   const FsckReport after = RunCheck(f.dir.path());
   CHECK_MESSAGE(after.findings.empty(), Dump(after));
-  const repo::AdoptedEntry e = f.ReadTable(f.scans.id, 1).documents.at("b.pdf");
+  const repo::hand_edits::AdoptedEntry e = f.ReadTable(f.scans.id, 1).documents.at("b.pdf");
   CHECK(e.series_id == f.ids[rel]);
   CHECK(e.file_size == st->size);
   CHECK(e.file_inode == st->inode);
@@ -453,7 +453,7 @@ TEST_CASE("Fsck adopted: id-duplicate counts adopted ids; --repair drops the lat
   AdoptedFixture f;
   // a2.txt's entry has a.txt's id (an entry copied by hand).
   WriteFile(f.RepoPath("a2.txt"), "alpha two");
-  repo::AdoptionTable t = f.ReadTable(f.root, 1);
+  repo::hand_edits::AdoptionTable t = f.ReadTable(f.root, 1);
   t.documents["a2.txt"] = f.EntryFor("a2.txt", f.ids["a.txt"]);
   f.WriteTable(t, 1);
   const std::string path = f.Data("a2.txt");

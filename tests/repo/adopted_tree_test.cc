@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "folio/repository.h"
-#include "repo/adoption_table.h"
+#include "repo/hand_edits/adoption_table.h"
 #include "storage/atomic_write.h"
 #include "storage/ids.h"
 #include "storage/json_file.h"
@@ -41,12 +41,12 @@ std::vector<std::string> AdoptByHand(Fs& fs, const std::string& folder, const st
   std::vector<std::string> ids;
   REQUIRE(storage::EnsureDir(fs, kLayout.AdoptedDir()).ok());
   REQUIRE(storage::EnsureDir(fs, kLayout.AdoptedFolderDir(folder_id)).ok());
-  repo::AdoptionTable table{folder_id, {}};
+  repo::hand_edits::AdoptionTable table{folder_id, {}};
   uint64_t n = first_table;
   const auto flush = [&] {
     if (table.documents.empty()) return;
     REQUIRE(storage::WriteFileAtomically(fs, kLayout.AdoptionTable(folder_id, n++),
-                                         repo::AdoptionTableText(table))
+                                         repo::hand_edits::AdoptionTableText(table))
                 .ok());
     table.documents.clear();
   };
@@ -55,7 +55,7 @@ std::vector<std::string> AdoptByHand(Fs& fs, const std::string& folder, const st
     REQUIRE(storage::WriteFileAtomically(fs, file, name).ok());
     auto st = fs.Stat(file);
     REQUIRE(st.ok());
-    repo::AdoptedEntry e;
+    repo::hand_edits::AdoptedEntry e;
     e.series_id = storage::NewAdoptedSeriesId(folder_id);
     e.mime_type = "text/plain";
     e.created_ms = e.modified_ms = st->mtime_ns / 1000000;
@@ -250,11 +250,12 @@ TEST_CASE("Adopted tree: an entry shadowed by a series directory is not a docume
   // adopted-entry-shadowed): the series wins, the entry stands for nothing.
   REQUIRE(storage::EnsureDir(f.fs(), kLayout.AdoptedDir()).ok());
   REQUIRE(storage::EnsureDir(f.fs(), kLayout.AdoptedFolderDir(top.id)).ok());
-  repo::AdoptedEntry e;
+  repo::hand_edits::AdoptedEntry e;
   e.series_id = storage::NewAdoptedSeriesId(top.id);
   e.mime_type = "text/plain";
-  REQUIRE(storage::WriteFileAtomically(f.fs(), kLayout.AdoptionTable(top.id, 1),
-                                       repo::AdoptionTableText(repo::AdoptionTable{top.id, {{"same.txt", e}}}))
+  REQUIRE(storage::WriteFileAtomically(
+              f.fs(), kLayout.AdoptionTable(top.id, 1),
+              repo::hand_edits::AdoptionTableText(repo::hand_edits::AdoptionTable{top.id, {{"same.txt", e}}}))
               .ok());
   const uint64_t mark = *f.repo->LatestChangeToken();
   REQUIRE(f.repo->DeleteTree(top.id, WriteCheck::Trusted()).ok());

@@ -8,8 +8,8 @@
 #include <memory>
 #include <thread>
 
-#include "repo/adopted_docs.h"
-#include "repo/adoption_table.h"
+#include "repo/hand_edits/adopted_docs.h"
+#include "repo/hand_edits/adoption_table.h"
 #include "storage/ids.h"
 #include "support/repo_fixture.h"
 
@@ -60,11 +60,11 @@ ThreeDocs NothingKept(RepoFixture& f, const std::string& first, const std::strin
 }  // namespace
 
 TEST_CASE("Read keep: an adopted document's records are made once while held, and go when nothing holds them") {
-  repo::AdoptedEntry e;
+  repo::hand_edits::AdoptedEntry e;
   e.series_id = storage::NewAdoptedSeriesId(storage::NewId('f'));
   e.mime_type = "text/plain";
   e.file_size = 5;
-  const repo::AdoptedDoc doc("f", "a.txt", 1, e);
+  const repo::hand_edits::AdoptedDoc doc("f", "a.txt", 1, e);
   std::weak_ptr<const storage::Json> weak_series, weak_version;
   {
     const auto series = doc.SeriesJson();
@@ -72,15 +72,15 @@ TEST_CASE("Read keep: an adopted document's records are made once while held, an
     CHECK(doc.SeriesJson() == series);  // the same object, not another made alike
     const auto version = doc.VersionJson();
     CHECK(doc.VersionJson() == version);
-    CHECK(*series == repo::ToJson(repo::AdoptedSeries(e)));
-    CHECK(*version == repo::ToJson(repo::AdoptedVersion("a.txt", e)));
+    CHECK(*series == repo::ToJson(repo::hand_edits::AdoptedSeries(e)));
+    CHECK(*version == repo::ToJson(repo::hand_edits::AdoptedVersion("a.txt", e)));
     weak_series = series;
     weak_version = version;
   }
   // Held by nobody: gone (the entry keeps only the way to make them again).
   CHECK(weak_series.expired());
   CHECK(weak_version.expired());
-  CHECK(*doc.SeriesJson() == repo::ToJson(repo::AdoptedSeries(e)));
+  CHECK(*doc.SeriesJson() == repo::ToJson(repo::hand_edits::AdoptedSeries(e)));
   // Holding either keeps both: a request's Loc holds the series and reads the version.
   const auto series = doc.SeriesJson();
   weak_version = doc.VersionJson();
@@ -88,10 +88,10 @@ TEST_CASE("Read keep: an adopted document's records are made once while held, an
 }
 
 TEST_CASE("Read keep: threads making an adopted document's records at once all get the same ones") {
-  repo::AdoptedEntry e;
+  repo::hand_edits::AdoptedEntry e;
   e.series_id = storage::NewAdoptedSeriesId(storage::NewId('f'));
   e.mime_type = "text/plain";
-  const repo::AdoptedDoc doc("f", "a.txt", 1, e);
+  const repo::hand_edits::AdoptedDoc doc("f", "a.txt", 1, e);
   std::vector<std::shared_ptr<const storage::Json>> got(8);
   std::vector<std::thread> threads;
   for (size_t i = 0; i < got.size(); ++i) threads.emplace_back([&, i] { got[i] = doc.SeriesJson(); });

@@ -2,25 +2,19 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/repository_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/all_versions_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/hand_added_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/adopted_docs_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/children_cursor_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/read_keep_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/change_log_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/vanished_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/logged_objects_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/adopted_tree_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/folder_markers_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/failure_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/concurrency_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/robustness_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/read_only_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/damaged_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/record_reader_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/adoption_table_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/stamp_test.cc
-  ${CMAKE_CURRENT_LIST_DIR}/reconciler_test.cc
 )
 include(${CMAKE_CURRENT_LIST_DIR}/acl/tests.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/query/tests.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/changes/tests.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/versions/tests.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/hand_edits/tests.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/lookup/tests.cmake)

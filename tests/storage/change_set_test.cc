@@ -50,7 +50,7 @@ void MakeFolder(MemFs& fs, const std::vector<std::string>& names) {
   REQUIRE(fs.SyncAll().ok());
 }
 
-// What an adoption of the files `names` of "r/f" stages (repo/adopter.cc): the folder's
+// What an adoption of the files `names` of "r/f" stages (repo/hand_edits/adopter.cc): the folder's
 // docs directory, then per file its series directory, version 1.0 linked to the file,
 // its version record, its series record stamped with the file, and an index entry
 // (document i in shard "ab" when i is even, in a new shard "c<i>" otherwise).

@@ -432,7 +432,7 @@ TEST_CASE("Committer: a JSON record too large for the log is still told to on_js
 }
 
 TEST_CASE("Committer: a Put's written report gets the identity of the file put, small or linked from its upload") {
-  // A folder's adoption table is kept decoded from what was staged (repo/adopted_docs.h):
+  // A folder's adoption table is kept decoded from what was staged (repo/hand_edits/adopted_docs.h):
   // the memo needs the identity the file has once applied, whether its bytes went into
   // the log (small) or into an upload file linked into place (large).
   folio::testing::TempDir dir;

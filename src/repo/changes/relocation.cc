@@ -1,15 +1,15 @@
 // Moving or renaming an object; see relocation.h.
 #include "repo/changes/relocation.h"
 
-#include "repo/folder_markers.h"
-#include "repo/listings.h"
-#include "repo/staging.h"
+#include "repo/changes/staging.h"
+#include "repo/hand_edits/folder_markers.h"
+#include "repo/lookup/listings.h"
 #include "storage/id_index.h"
 #include "storage/ids.h"
 
 namespace folio::repo::changes {
 
-Status Relocation::Check(const Loc& object, const Destination& to) {
+Status Relocation::Check(const lookup::Loc& object, const Destination& to) {
   if (object.base == BaseType::kFolder &&
       (to.folder == object.folder || to.folder.rfind(object.folder + "/", 0) == 0)) {
     return Constraint("folder '/" + object.folder + "' cannot be moved into itself or below itself");
@@ -21,8 +21,8 @@ Status Relocation::Check(const Loc& object, const Destination& to) {
   return OkStatus();
 }
 
-Result<Loc> Relocation::Stage(storage::ChangeSet& change, const Loc& object, const Destination& to,
-                              VisibleFile visible) {
+Result<lookup::Loc> Relocation::Stage(storage::ChangeSet& change, const lookup::Loc& object, const Destination& to,
+                                      VisibleFile visible) {
   if (object.base == BaseType::kRelationship || (object.base == BaseType::kFolder && object.folder.empty())) {
     return RuntimeError("relocation of '" + object.id + "': neither a relationship nor the root folder can be relocated");
   }
@@ -31,18 +31,18 @@ Result<Loc> Relocation::Stage(storage::ChangeSet& change, const Loc& object, con
   const bool other_folder = to.folder != object.ParentFolder();
   switch (object.base) {
     case BaseType::kFolder:
-      FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, fs_, layout_, object.folder));
+      FOLIO_RETURN_IF_ERROR(hand_edits::StageFolderMarkerRemoval(change, fs_, layout_, object.folder));
       change.Rename(layout_.Dir(object.folder), layout_.Dir(new_path),
                     storage::Guard::RecordId(storage::FolderFileInDir(), "id", object.id));
       storage::StageIndexEntry(change, layout_, object.id, {"folder", to.folder_id, to.name, new_path});
-      FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, staging_, new_path, object.id));
-      return Loc{BaseType::kFolder, object.id, new_path, to.name};
+      FOLIO_RETURN_IF_ERROR(hand_edits::StageFolderMarker(change, staging_, new_path, object.id));
+      return lookup::Loc{BaseType::kFolder, object.id, new_path, to.name};
     case BaseType::kItem:
       if (other_folder) FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, to.folder, true));
       change.Rename(layout_.ItemDir(object.folder, object.name), layout_.ItemDir(to.folder, to.name),
                     storage::Guard::RecordId(std::string(storage::kItemFileName), "id", object.id));
       storage::StageIndexEntry(change, layout_, object.id, {"item", to.folder_id, to.name, new_path});
-      return Loc{BaseType::kItem, object.id, to.folder, to.name};
+      return lookup::Loc{BaseType::kItem, object.id, to.folder, to.name};
     case BaseType::kDocument: {
       if (other_folder) FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, to.folder, false));
       const std::string shown = layout_.Child(object.folder, object.name);
@@ -55,7 +55,7 @@ Result<Loc> Relocation::Stage(storage::ChangeSet& change, const Loc& object, con
       change.Rename(layout_.SeriesDir(object.folder, object.name), layout_.SeriesDir(to.folder, to.name),
                     storage::Guard::RecordId(std::string(storage::kSeriesFileName), "seriesId", object.id));
       storage::StageIndexEntry(change, layout_, object.id, {"document", to.folder_id, to.name, new_path});
-      return Loc{BaseType::kDocument, object.id, to.folder, to.name};
+      return lookup::Loc{BaseType::kDocument, object.id, to.folder, to.name};
     }
     case BaseType::kRelationship: break;
   }

@@ -9,16 +9,17 @@
 
 #include "folio/fs.h"
 #include "folio/status.h"
-#include "repo/location.h"
+#include "repo/lookup/location.h"
 #include "storage/change_set.h"
 #include "storage/layout.h"
 
-namespace folio::repo {
+namespace folio::repo::lookup {
 class Listings;
-class Staging;
-}  // namespace folio::repo
+}  // namespace folio::repo::lookup
 
 namespace folio::repo::changes {
+
+class Staging;
 
 // Where an object goes: its parent folder (new or the same) and its name there.
 struct Destination {
@@ -37,7 +38,7 @@ enum class VisibleFile {
 class Relocation {
  public:
   // Requires: every reference outlives the Relocation.
-  Relocation(Fs& fs, const storage::RepoLayout& layout, Listings& listings, Staging& staging)
+  Relocation(Fs& fs, const storage::RepoLayout& layout, lookup::Listings& listings, Staging& staging)
       : fs_(fs), layout_(layout), listings_(listings), staging_(staging) {}
 
   // The limits a relocation of `object` to `to` must keep, checked without staging
@@ -47,7 +48,7 @@ class Relocation {
   // not go into itself or below itself (kConstraint naming it). Reads the destination
   // folder (and, for a folder whose path grows, the tree below it). Errors: those, and
   // kStorage.
-  Status Check(const Loc& object, const Destination& to);
+  Status Check(const lookup::Loc& object, const Destination& to);
 
   // Checks as Check does, and only then stages the relocation of `object` (a folder,
   // an item or a document; not the root folder, not a relationship) to `to`:
@@ -65,13 +66,13 @@ class Relocation {
   // Records no event: each caller's change records the event its operation names.
   // Returns the object's location at its new place (no cached record or stat).
   // Errors: Check's (then nothing is staged); kStorage (a stat of what it renames).
-  Result<Loc> Stage(storage::ChangeSet& change, const Loc& object, const Destination& to,
-                    VisibleFile visible = VisibleFile::kMoved);
+  Result<lookup::Loc> Stage(storage::ChangeSet& change, const lookup::Loc& object, const Destination& to,
+                            VisibleFile visible = VisibleFile::kMoved);
 
  private:
   Fs& fs_;
   const storage::RepoLayout& layout_;
-  Listings& listings_;
+  lookup::Listings& listings_;
   Staging& staging_;
 };
 

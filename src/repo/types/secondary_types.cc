@@ -16,7 +16,7 @@ std::string BaseIdOf(const TypeDef& type) {
 
 bool IsSecondaryType(const TypeDef& type) { return BaseIdOf(type) == cmis::kSecondary; }
 
-Status StageTypeUsages(Staging& staging, storage::ChangeSet& change, const std::string& type_id,
+Status StageTypeUsages(changes::Staging& staging, storage::ChangeSet& change, const std::string& type_id,
                        const Json& properties, const std::string& object_id) {
   FOLIO_RETURN_IF_ERROR(staging.StageTypeUsage(change, type_id, object_id));
   for (const std::string& secondary : StoredSecondaryTypeIds(properties)) {

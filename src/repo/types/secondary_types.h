@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "folio/object.h"
-#include "repo/staging.h"
+#include "repo/changes/staging.h"
 #include "repo/types/types.h"
 
 namespace folio::repo::types {
@@ -22,7 +22,7 @@ std::string BaseIdOf(const TypeDef& type);
 bool IsSecondaryType(const TypeDef& type);
 
 // Staging::StageTypeUsage for `type_id` and for each secondary type `properties` lists.
-Status StageTypeUsages(Staging& staging, storage::ChangeSet& change, const std::string& type_id,
+Status StageTypeUsages(changes::Staging& staging, storage::ChangeSet& change, const std::string& type_id,
                        const Json& properties, const std::string& object_id);
 
 // The secondary type ids `properties` (stored or in-memory form) lists, in order; none

@@ -79,7 +79,7 @@ Status TypeUsage::CheckUnused(const std::string& type_id, bool has_markers) {
   return OkStatus();
 }
 
-Status TypeUsage::AnyVersionUses(const std::string& type_id, const Target& t) {
+Status TypeUsage::AnyVersionUses(const std::string& type_id, const lookup::Target& t) {
   FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(t.loc));
   return builder_.BuildAllVersions(t.loc, series, false, [&](ObjectData&& version) -> Status {
     if (HasType(version, type_id)) return InUse(type_id, version);
@@ -89,7 +89,7 @@ Status TypeUsage::AnyVersionUses(const std::string& type_id, const Target& t) {
 
 Status TypeUsage::ScanEverything(const std::string& type_id) {
   FindType finder(type_id, [&](const ObjectData& document) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveId(document.series_id));
+    FOLIO_ASSIGN_OR_RETURN(lookup::Target t, locator_.ResolveId(document.series_id));
     return AnyVersionUses(type_id, t);
   });
   TreeRequest all;  // depth -1, every object, no limit

@@ -8,25 +8,20 @@
 #include <string>
 
 #include "folio/fs.h"
-#include "repo/locator.h"
-#include "repo/object_builder.h"
-#include "repo/relationships.h"
-#include "repo/tree.h"
+#include "repo/lookup/locator.h"
+#include "repo/lookup/object_builder.h"
+#include "repo/lookup/relationships.h"
+#include "repo/lookup/tree.h"
 #include "storage/layout.h"
 
 namespace folio::repo::types {
 
 class TypeUsage {
  public:
-  TypeUsage(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, Locator& locator,
-            RecordReader& records, ObjectBuilder& builder, Tree& tree, Relationships& relationships)
-      : fs_(fs),
-        layout_(layout),
-        info_(info),
-        locator_(locator),
-        records_(records),
-        builder_(builder),
-        tree_(tree),
+  TypeUsage(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, lookup::Locator& locator,
+            lookup::RecordReader& records, lookup::ObjectBuilder& builder, lookup::Tree& tree,
+            lookup::Relationships& relationships)
+      : fs_(fs), layout_(layout), info_(info), locator_(locator), records_(records), builder_(builder), tree_(tree),
         relationships_(relationships) {}
 
   // OK when no object of custom type `type_id` exists, nor a version of a document
@@ -43,17 +38,17 @@ class TypeUsage {
   Status InUse(const std::string& type_id, const ObjectData& object);
   // InUse for the first version (or working copy) of the document at `t` that has
   // `type_id`; OK when none has it.
-  Status AnyVersionUses(const std::string& type_id, const Target& t);
+  Status AnyVersionUses(const std::string& type_id, const lookup::Target& t);
   Status ScanEverything(const std::string& type_id);
 
   Fs& fs_;
   const storage::RepoLayout& layout_;
   const RepositoryInfo& info_;
-  Locator& locator_;
-  RecordReader& records_;
-  ObjectBuilder& builder_;
-  Tree& tree_;
-  Relationships& relationships_;
+  lookup::Locator& locator_;
+  lookup::RecordReader& records_;
+  lookup::ObjectBuilder& builder_;
+  lookup::Tree& tree_;
+  lookup::Relationships& relationships_;
 };
 
 }  // namespace folio::repo::types

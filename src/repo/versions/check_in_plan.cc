@@ -2,11 +2,11 @@
 #include "repo/versions/check_in_plan.h"
 
 #include "folio/cmis_ids.h"
+#include "repo/changes/staging.h"
 #include "repo/types/properties.h"
-#include "repo/staging.h"
+#include "repo/versions/version_files.h"
 #include "repo/versions/version_label.h"
 #include "repo/versions/version_list.h"
-#include "repo/versions/version_files.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
 #include "storage/json_access.h"
@@ -66,7 +66,7 @@ Result<CheckInPlan> PlanCheckIn(const CheckInInputs& in, const CheckInRequest& r
   rec.properties[cmis::kName] = plan.name;
   rec.properties[cmis::kCreatedBy] = in.user;
   rec.properties[cmis::kCreationDate] = storage::FormatIsoMs(in.now_ms);
-  Touch(rec.properties, in.user, in.now_ms);
+  changes::Touch(rec.properties, in.user, in.now_ms);
   if (req.comment.empty()) {
     rec.properties.erase(cmis::kCheckinComment);
   } else {
@@ -115,15 +115,17 @@ Result<CheckInPlan> PlanCheckIn(const CheckInInputs& in, const CheckInRequest& r
 
   const std::string& type_id = type.id;
   if (edited) {
-    plan.events.push_back(Event("updated", storage::VersionId(series.series_id, before), BaseType::kDocument, type_id));
+    plan.events.push_back(
+        changes::Event("updated", storage::VersionId(series.series_id, before), BaseType::kDocument, type_id));
   }
-  plan.events.push_back(Event("deleted", storage::PwcId(series.series_id), BaseType::kDocument, type_id));
-  plan.events.push_back(Event("created", storage::VersionId(series.series_id, plan.label), BaseType::kDocument, type_id));
+  plan.events.push_back(changes::Event("deleted", storage::PwcId(series.series_id), BaseType::kDocument, type_id));
+  plan.events.push_back(
+      changes::Event("created", storage::VersionId(series.series_id, plan.label), BaseType::kDocument, type_id));
   if (!SameAcl(rec.acl, pwc.acl)) {
     // Entries changed with the check-in are an ACL change of the series, logged as
     // applyACL logs one (docs/API.md §7.12).
     plan.events.push_back(
-        Event("security", storage::VersionId(series.series_id, plan.label), BaseType::kDocument, type_id));
+        changes::Event("security", storage::VersionId(series.series_id, plan.label), BaseType::kDocument, type_id));
   }
   return plan;
 }

@@ -2,16 +2,16 @@
 #include "repo/versions/check_in_staging.h"
 
 #include "repo/changes/relocation.h"
+#include "repo/changes/staging.h"
 #include "repo/types/secondary_types.h"
-#include "repo/staging.h"
 #include "repo/versions/version_list.h"
 
 namespace folio::repo::versions {
 
-Result<Loc> CheckInStaging::Stage(storage::ChangeSet& change, const Loc& doc, const std::string& parent_id,
-                                  const CheckInPlan& plan, const CheckInInputs& in,
-                                  const std::optional<ContentSource>& content) {
-  Loc at = doc;
+Result<lookup::Loc> CheckInStaging::Stage(storage::ChangeSet& change, const lookup::Loc& doc,
+                                          const std::string& parent_id, const CheckInPlan& plan,
+                                          const CheckInInputs& in, const std::optional<ContentSource>& content) {
+  lookup::Loc at = doc;
   if (plan.renames) {
     FOLIO_ASSIGN_OR_RETURN(at, relocation_.Stage(change, doc, {doc.folder, parent_id, plan.name},
                                                  changes::VisibleFile::kRestaged));

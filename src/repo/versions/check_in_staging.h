@@ -7,16 +7,16 @@
 
 #include "folio/object.h"
 #include "folio/status.h"
-#include "repo/location.h"
+#include "repo/lookup/location.h"
 #include "repo/versions/check_in_plan.h"
 #include "storage/change_set.h"
 #include "storage/layout.h"
 
 namespace folio::repo {
-class Staging;
 namespace changes {
 class Relocation;
-}
+class Staging;
+}  // namespace changes
 }  // namespace folio::repo
 
 namespace folio::repo::versions {
@@ -26,7 +26,7 @@ class VersionList;
 class CheckInStaging {
  public:
   // Requires: every reference outlives the CheckInStaging.
-  CheckInStaging(const storage::RepoLayout& layout, Staging& staging, changes::Relocation& relocation,
+  CheckInStaging(const storage::RepoLayout& layout, changes::Staging& staging, changes::Relocation& relocation,
                  VersionList& versions)
       : layout_(layout), staging_(staging), relocation_(relocation), versions_(versions) {}
 
@@ -38,12 +38,13 @@ class CheckInStaging {
   // after the check-in. Errors: Relocation's (nothing staged then); those of
   // Staging::StageContent (kInvalidArgument for an upload not in this repository's
   // upload area; kStorage); kStorage.
-  Result<Loc> Stage(storage::ChangeSet& change, const Loc& doc, const std::string& parent_id, const CheckInPlan& plan,
-                    const CheckInInputs& in, const std::optional<ContentSource>& content);
+  Result<lookup::Loc> Stage(storage::ChangeSet& change, const lookup::Loc& doc, const std::string& parent_id,
+                            const CheckInPlan& plan, const CheckInInputs& in,
+                            const std::optional<ContentSource>& content);
 
  private:
   const storage::RepoLayout& layout_;
-  Staging& staging_;
+  changes::Staging& staging_;
   changes::Relocation& relocation_;
   VersionList& versions_;
 };

@@ -2,9 +2,9 @@
 #include "repo/versions/check_out_plan.h"
 
 #include "folio/cmis_ids.h"
-#include "repo/staging.h"
-#include "repo/versions/version_list.h"
+#include "repo/changes/staging.h"
 #include "repo/versions/version_files.h"
+#include "repo/versions/version_list.h"
 #include "storage/datetime.h"
 #include "storage/ids.h"
 
@@ -35,19 +35,19 @@ Result<CheckOutPlan> PlanCheckOut(const CheckOutInputs& in) {
   pwc.properties.erase(cmis::kCheckinComment);
   pwc.properties[cmis::kCreatedBy] = in.user;
   pwc.properties[cmis::kCreationDate] = storage::FormatIsoMs(in.now_ms);
-  Touch(pwc.properties, in.user, in.now_ms);
+  changes::Touch(pwc.properties, in.user, in.now_ms);
   // Its own file, never another name of the version's (Rule V3); an edit by hand not
   // taken in yet is copied with the rest (Rule V2).
   plan.copies_content = pwc.content.has_value();
   if (pwc.content && in.edited) DescribeEdited(*pwc.content, *in.edited);
   plan.series = series;
   plan.series.checked_out = CheckOutRecord{in.user, in.now_ms, in.label};
-  plan.events.push_back(Event("created", storage::PwcId(series.series_id), BaseType::kDocument,
-                              StoredTypeId(pwc.properties, BaseType::kDocument)));
+  plan.events.push_back(changes::Event("created", storage::PwcId(series.series_id), BaseType::kDocument,
+                                       changes::StoredTypeId(pwc.properties, BaseType::kDocument)));
   // Checking out changes the checked-out properties every version of the series shows.
   if (!series.versions.empty()) {
-    plan.events.push_back(Event("updated", storage::VersionId(series.series_id, LatestLabel(series)),
-                                BaseType::kDocument, in.latest_type_id));
+    plan.events.push_back(changes::Event("updated", storage::VersionId(series.series_id, LatestLabel(series)),
+                                         BaseType::kDocument, in.latest_type_id));
   }
   return plan;
 }
@@ -59,15 +59,15 @@ Result<CancelCheckOutPlan> PlanCancelCheckOut(const CancelCheckOutInputs& in) {
                           "' does not exist: it was checked in or cancelled");
   }
   CancelCheckOutPlan plan;
-  plan.events.push_back(Event("deleted", storage::PwcId(series.series_id), BaseType::kDocument,
-                              StoredTypeId(in.pwc.properties, BaseType::kDocument)));
+  plan.events.push_back(changes::Event("deleted", storage::PwcId(series.series_id), BaseType::kDocument,
+                                       changes::StoredTypeId(in.pwc.properties, BaseType::kDocument)));
   if (series.versions.empty()) {
     plan.removes_document = true;
     return plan;
   }
   // No longer checked out: the checked-out properties of every version change.
-  plan.events.push_back(Event("updated", storage::VersionId(series.series_id, LatestLabel(series)), BaseType::kDocument,
-                              in.latest_type_id));
+  plan.events.push_back(changes::Event("updated", storage::VersionId(series.series_id, LatestLabel(series)),
+                                       BaseType::kDocument, in.latest_type_id));
   plan.series = series;
   plan.series.checked_out.reset();
   return plan;

@@ -3,20 +3,20 @@
 
 #include <algorithm>
 
-#include "repo/listings.h"
-#include "repo/locator.h"
-#include "repo/object_builder.h"
-#include "repo/record_reader.h"
+#include "repo/changes/staging.h"
+#include "repo/changes/write_check.h"
+#include "repo/lookup/listings.h"
+#include "repo/lookup/locator.h"
+#include "repo/lookup/object_builder.h"
+#include "repo/lookup/record_reader.h"
 #include "repo/types/secondary_types.h"
-#include "repo/staging.h"
 #include "repo/types/types.h"
-#include "repo/versions/version_list.h"
 #include "repo/versions/check_in_plan.h"
 #include "repo/versions/check_out_plan.h"
 #include "repo/versions/version_files.h"
-#include "repo/write_check.h"
-#include "storage/datetime.h"
+#include "repo/versions/version_list.h"
 #include "storage/committer.h"
+#include "storage/datetime.h"
 #include "storage/ids.h"
 
 namespace folio::repo::versions {
@@ -24,9 +24,9 @@ namespace {
 
 // The working copy named by `pwc_id`, with its series, or the failure the contract
 // gives for each way it is not one.
-Result<std::pair<Target, SeriesRecord>> WorkingCopy(Locator& locator, RecordReader& records,
-                                                    const std::string& pwc_id) {
-  FOLIO_ASSIGN_OR_RETURN(Target t, locator.ResolveId(pwc_id));
+Result<std::pair<lookup::Target, SeriesRecord>> WorkingCopy(lookup::Locator& locator, lookup::RecordReader& records,
+                                                            const std::string& pwc_id) {
+  FOLIO_ASSIGN_OR_RETURN(lookup::Target t, locator.ResolveId(pwc_id));
   if (!t.pwc) return folio::Versioning("object '" + pwc_id + "' is not a private working copy");
   FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records.ReadSeries(t.loc.folder, t.loc.name));
   if (!series.checked_out) {
@@ -38,13 +38,16 @@ Result<std::pair<Target, SeriesRecord>> WorkingCopy(Locator& locator, RecordRead
 }  // namespace
 
 Result<ObjectData> Versioning::CheckOut(const std::string& id, const std::string& user, const WriteCheck& check) {
-  Loc doc;
+  lookup::Loc doc;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    auto allowed = [&](const Target& found) { return CheckWrite(check, WriteRole::kObject, builder_, found); };
-    FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveIdToChange(id, allowed));
-    const Loc& loc = t.loc;
+    auto allowed = [&](const lookup::Target& found) {
+      return changes::CheckWrite(check, WriteRole::kObject, builder_, found);
+    };
+    FOLIO_ASSIGN_OR_RETURN(lookup::Target t, locator_.ResolveIdToChange(id, allowed));
+    const lookup::Loc& loc = t.loc;
     doc = loc;
-    if (loc.base == BaseType::kDocument) FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
+    if (loc.base == BaseType::kDocument)
+      FOLIO_RETURN_IF_ERROR(changes::CheckWrite(check, WriteRole::kObject, builder_, t));
     FOLIO_ASSIGN_OR_RETURN(CheckOutInputs in, CheckOutInputsOf(t, id, user));
     FOLIO_ASSIGN_OR_RETURN(CheckOutPlan plan, PlanCheckOut(in));
     if (plan.copies_content) {
@@ -57,15 +60,15 @@ Result<ObjectData> Versioning::CheckOut(const std::string& id, const std::string
     for (const storage::ChangeEvent& e : plan.events) change.Record(e);
     return OkStatus();
   }));
-  FOLIO_ASSIGN_OR_RETURN(Target t, locator_.DocumentTarget(doc.folder, doc.name));
+  FOLIO_ASSIGN_OR_RETURN(lookup::Target t, locator_.DocumentTarget(doc.folder, doc.name));
   t.pwc = true;
   t.label.reset();
   return builder_.Build(t);
 }
 
-Result<CheckOutInputs> Versioning::CheckOutInputsOf(const Target& t, const std::string& id,
-                                                               const std::string& user) {
-  const Loc& loc = t.loc;
+Result<CheckOutInputs> Versioning::CheckOutInputsOf(const lookup::Target& t, const std::string& id,
+                                                    const std::string& user) {
+  const lookup::Loc& loc = t.loc;
   CheckOutInputs in;
   in.id = id;
   in.base = loc.base;
@@ -89,13 +92,13 @@ Result<CheckOutInputs> Versioning::CheckOutInputsOf(const Target& t, const std::
 
 Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInRequest& req, const std::string& user,
                                       const WriteCheck& check) {
-  Loc out;
+  lookup::Loc out;
   std::string label;
   FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(auto wc, WorkingCopy(locator_, records_, pwc_id));
     auto& [t, series] = wc;
-    const Loc loc = t.loc;
-    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
+    const lookup::Loc loc = t.loc;
+    FOLIO_RETURN_IF_ERROR(changes::CheckWrite(check, WriteRole::kObject, builder_, t));
     FOLIO_ASSIGN_OR_RETURN(CheckInInputs in, CheckInInputsOf(loc, std::move(series), req, user));
     FOLIO_ASSIGN_OR_RETURN(CheckInPlan plan, PlanCheckIn(in, req));
     std::string parent_id;  // the index entry of a renamed document names its folder
@@ -106,20 +109,20 @@ Result<ObjectData> Versioning::CheckIn(const std::string& pwc_id, const CheckInR
     label = plan.label;
     return OkStatus();
   }));
-  FOLIO_ASSIGN_OR_RETURN(Target t, locator_.DocumentTarget(out.folder, out.name));
+  FOLIO_ASSIGN_OR_RETURN(lookup::Target t, locator_.DocumentTarget(out.folder, out.name));
   t.pwc = false;
   t.label = label;
   return builder_.Build(t);
 }
 
-Result<CheckInInputs> Versioning::CheckInInputsOf(const Loc& loc, SeriesRecord series,
-                                                             const CheckInRequest& req, const std::string& user) {
+Result<CheckInInputs> Versioning::CheckInInputsOf(const lookup::Loc& loc, SeriesRecord series,
+                                                  const CheckInRequest& req, const std::string& user) {
   CheckInInputs in;
   in.name = loc.name;
   in.user = user;
   in.now_ms = storage::NowMs();
   FOLIO_ASSIGN_OR_RETURN(in.pwc, records_.ReadRecord(layout_.PwcProps(loc.folder, loc.name)));
-  FOLIO_ASSIGN_OR_RETURN(in.type, types_.Get(StoredTypeId(in.pwc.properties, BaseType::kDocument)));
+  FOLIO_ASSIGN_OR_RETURN(in.type, types_.Get(changes::StoredTypeId(in.pwc.properties, BaseType::kDocument)));
   Json given = req.properties;
   FOLIO_ASSIGN_OR_RETURN(in.rules, types::PlanSecondaryChange(types_, in.type, in.pwc.properties, given));
   for (const std::string& id : SecondaryTypeIdsAfterCheckIn(in.pwc.properties, in.rules)) {
@@ -153,8 +156,8 @@ Status Versioning::CancelCheckOut(const std::string& pwc_id, const WriteCheck& c
   return committer_.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(auto wc, WorkingCopy(locator_, records_, pwc_id));
     auto& [t, series] = wc;
-    const Loc& loc = t.loc;
-    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
+    const lookup::Loc& loc = t.loc;
+    FOLIO_RETURN_IF_ERROR(changes::CheckWrite(check, WriteRole::kObject, builder_, t));
     CancelCheckOutInputs in;
     FOLIO_ASSIGN_OR_RETURN(in.pwc, records_.ReadRecord(layout_.PwcProps(loc.folder, loc.name)));
     FOLIO_ASSIGN_OR_RETURN(in.latest_type_id, LatestTypeId(loc, series));
@@ -173,14 +176,14 @@ Status Versioning::CancelCheckOut(const std::string& pwc_id, const WriteCheck& c
   });
 }
 
-Result<std::string> Versioning::LatestTypeId(const Loc& doc, const SeriesRecord& series) {
+Result<std::string> Versioning::LatestTypeId(const lookup::Loc& doc, const SeriesRecord& series) {
   if (series.versions.empty()) return std::string();
   FOLIO_ASSIGN_OR_RETURN(ObjectRecord latest, records_.ReadDocumentRecord(doc.folder, doc.name, series));
-  return StoredTypeId(latest.properties, BaseType::kDocument);
+  return changes::StoredTypeId(latest.properties, BaseType::kDocument);
 }
 
 Result<ObjectData> Versioning::LatestVersion(const std::string& id, bool major) {
-  FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveId(id));
+  FOLIO_ASSIGN_OR_RETURN(lookup::Target t, locator_.ResolveId(id));
   if (t.loc.base != BaseType::kDocument) return builder_.Build(t);
   FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(t.loc));
   if (!major) {
@@ -195,7 +198,7 @@ Result<ObjectData> Versioning::LatestVersion(const std::string& id, bool major) 
 Result<size_t> Versioning::VisitAllVersions(const std::string& id, bool newest_first,
                                             const std::function<void(size_t)>& start,
                                             const std::function<Status(ObjectData&&)>& visit) {
-  FOLIO_ASSIGN_OR_RETURN(Target t, locator_.ResolveId(id));
+  FOLIO_ASSIGN_OR_RETURN(lookup::Target t, locator_.ResolveId(id));
   if (t.loc.base != BaseType::kDocument) {
     return InvalidArgument("object '" + id + "' is a " + std::string(BaseTypeId(t.loc.base)) + ": not versioned");
   }
@@ -213,7 +216,7 @@ Result<std::vector<ObjectData>> Versioning::CheckedOut(const std::string& folder
   std::string folder_path;
   const bool filter = !folder_id.empty();
   if (filter) {
-    FOLIO_ASSIGN_OR_RETURN(Loc f, locator_.LocateFolder(folder_id));
+    FOLIO_ASSIGN_OR_RETURN(lookup::Loc f, locator_.LocateFolder(folder_id));
     folder_path = f.folder;
   }
   std::vector<ObjectData> out;
@@ -236,7 +239,7 @@ Result<std::vector<ObjectData>> Versioning::CheckedOut(const std::string& folder
     auto o = builder_.BuildDocument(*loc, *series, std::nullopt, true);
     if (!o.ok()) {
       // A damaged record (its own, its folder's) spoils only this working copy.
-      if (!Listings::IsDamage(o.status())) return o.status();
+      if (!lookup::Listings::IsDamage(o.status())) return o.status();
       listings_.LogDamaged("/" + storage::JoinPath(loc->folder, loc->name), o.status());
       continue;
     }

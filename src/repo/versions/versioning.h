@@ -13,7 +13,7 @@
 
 #include "folio/object.h"
 #include "folio/repository.h"
-#include "repo/location.h"
+#include "repo/lookup/location.h"
 #include "repo/versions/check_in_staging.h"
 #include "repo/versions/check_out_plan.h"
 
@@ -25,12 +25,14 @@ class Committer;
 namespace folio::repo {
 namespace changes {
 class Relocation;
-}
+class Staging;
+}  // namespace changes
+namespace lookup {
 class Listings;
 class Locator;
 class ObjectBuilder;
 class RecordReader;
-class Staging;
+}  // namespace lookup
 struct SeriesRecord;
 namespace types {
 class TypeRegistry;
@@ -43,19 +45,12 @@ class VersionList;
 
 class Versioning {
  public:
-  Versioning(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, Locator& locator,
-             Listings& listings, RecordReader& records, VersionList& versions, types::TypeRegistry& types,
-             Staging& staging, changes::Relocation& relocation, ObjectBuilder& builder)
-      : fs_(fs),
-        layout_(layout),
-        committer_(committer),
-        locator_(locator),
-        listings_(listings),
-        records_(records),
-        versions_(versions),
-        types_(types),
-        staging_(staging),
-        builder_(builder),
+  Versioning(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, lookup::Locator& locator,
+             lookup::Listings& listings, lookup::RecordReader& records, VersionList& versions,
+             types::TypeRegistry& types, changes::Staging& staging, changes::Relocation& relocation,
+             lookup::ObjectBuilder& builder)
+      : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
+        versions_(versions), types_(types), staging_(staging), builder_(builder),
         check_in_staging_(layout, staging, relocation, versions) {}
 
   // Makes the private working copy of version `id` (a series id or a path-resolved
@@ -92,26 +87,26 @@ class Versioning {
  private:
   // What PlanCheckOut needs of the object `t` that request id `id` resolved to, read
   // now; reading stops at the first fact the plan refuses. Errors: kStorage.
-  Result<CheckOutInputs> CheckOutInputsOf(const Target& t, const std::string& id, const std::string& user);
+  Result<CheckOutInputs> CheckOutInputsOf(const lookup::Target& t, const std::string& id, const std::string& user);
   // The type the latest version of the series of the document at `doc` names (for its
   // "updated" event: checking out or cancelling changes the checked-out properties
   // every version shows); "" without versions. Errors: kStorage.
-  Result<std::string> LatestTypeId(const Loc& doc, const SeriesRecord& series);
+  Result<std::string> LatestTypeId(const lookup::Loc& doc, const SeriesRecord& series);
   // What PlanCheckIn needs of the working copy of the document at `loc`, read now.
   // Errors: kStorage; kObjectNotFound or kInvalidArgument (secondary types) as
   // types::TypeRegistry::Get and types::PlanSecondaryChange give them.
-  Result<CheckInInputs> CheckInInputsOf(const Loc& loc, SeriesRecord series, const CheckInRequest& req,
-                                                  const std::string& user);
+  Result<CheckInInputs> CheckInInputsOf(const lookup::Loc& loc, SeriesRecord series, const CheckInRequest& req,
+                                        const std::string& user);
   Fs& fs_;
   const storage::RepoLayout& layout_;
   storage::Committer& committer_;
-  Locator& locator_;
-  Listings& listings_;
-  RecordReader& records_;
+  lookup::Locator& locator_;
+  lookup::Listings& listings_;
+  lookup::RecordReader& records_;
   VersionList& versions_;
   types::TypeRegistry& types_;
-  Staging& staging_;
-  ObjectBuilder& builder_;
+  changes::Staging& staging_;
+  lookup::ObjectBuilder& builder_;
   CheckInStaging check_in_staging_;
 };
 
