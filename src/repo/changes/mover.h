@@ -25,7 +25,7 @@ class Relocation;
 class Mover {
  public:
   Mover(const storage::RepoLayout& layout, storage::Committer& committer, lookup::Locator& locator,
-        lookup::RecordReader& records, changes::Relocation& relocation, lookup::ObjectBuilder& builder)
+        lookup::RecordReader& records, Relocation& relocation, lookup::ObjectBuilder& builder)
       : layout_(layout), committer_(committer), locator_(locator), records_(records), relocation_(relocation),
         builder_(builder) {}
 
@@ -44,7 +44,7 @@ class Mover {
   storage::Committer& committer_;
   lookup::Locator& locator_;
   lookup::RecordReader& records_;
-  changes::Relocation& relocation_;
+  Relocation& relocation_;
   lookup::ObjectBuilder& builder_;
 };
 

@@ -113,7 +113,7 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
         if (name != loc.name && storage::ValidateName(name).ok()) {
           FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(loc.folder));
           FOLIO_ASSIGN_OR_RETURN(now_at, relocation_.Stage(change, loc, {loc.folder, parent_id, name},
-                                                           changes::VisibleFile::kRestaged));
+                                                           VisibleFile::kRestaged));
         }
       }
     }

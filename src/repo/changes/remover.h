@@ -40,7 +40,7 @@ class Remover {
   Remover(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, lookup::Locator& locator,
           lookup::Listings& listings, lookup::RecordReader& records, versions::VersionList& versions,
           hand_edits::AdoptedDocs& adopted, Staging& staging, versions::Versioning& versioning,
-          changes::Relocation& relocation, lookup::ObjectBuilder& builder)
+          Relocation& relocation, lookup::ObjectBuilder& builder)
       : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
         versions_(versions), adopted_(adopted), staging_(staging), versioning_(versioning), relocation_(relocation),
         builder_(builder) {}
@@ -80,7 +80,7 @@ class Remover {
   hand_edits::AdoptedDocs& adopted_;
   Staging& staging_;
   versions::Versioning& versioning_;
-  changes::Relocation& relocation_;
+  Relocation& relocation_;
   lookup::ObjectBuilder& builder_;
 };
 

@@ -39,7 +39,7 @@ class Updater {
  public:
   Updater(const storage::RepoLayout& layout, storage::Committer& committer, lookup::Locator& locator,
           lookup::RecordReader& records, versions::VersionList& versions, types::TypeRegistry& types, Staging& staging,
-          changes::Relocation& relocation, lookup::ObjectBuilder& builder)
+          Relocation& relocation, lookup::ObjectBuilder& builder)
       : layout_(layout), committer_(committer), locator_(locator), records_(records), versions_(versions),
         types_(types), staging_(staging), relocation_(relocation), builder_(builder) {}
 
@@ -97,7 +97,7 @@ class Updater {
   versions::VersionList& versions_;
   types::TypeRegistry& types_;
   Staging& staging_;
-  changes::Relocation& relocation_;
+  Relocation& relocation_;
   lookup::ObjectBuilder& builder_;
 };
 
