@@ -779,6 +779,7 @@ void Engine::Fill(Current& current, httplib::Response& res) {
     // A large body is sent from its buffer, which is given back once the response is
     // done with, to be written into again (api/answer_buffers.h).
     auto body = std::make_shared<std::string>(std::move(r.body));
+    res.headers.erase("Content-Type");  // set once, by the library
     res.set_content_provider(
         body->size(), content_type,
         [body](size_t offset, size_t length, httplib::DataSink& sink) {
