@@ -14,6 +14,7 @@
 #include "repo/query/binder.h"
 #include "repo/query/change_log_feed.h"
 #include "repo/query/parser.h"
+#include "repo/versions/version_reuse.h"
 #include "storage/layout.h"
 
 namespace folio::model {
@@ -83,6 +84,24 @@ class PathCollector : public TreeVisitor {
   }
   Status Leave() override { return OkStatus(); }
   std::set<std::string> paths;
+};
+
+// What the served getAllVersions keeps of earlier versions (api/ops/versioning_ops.cc),
+// here whole objects: given again for an equal stamp (repo/versions/version_reuse.h).
+class KeptObjects final : public repo::versions::VersionReuse {
+ public:
+  explicit KeptObjects(std::map<std::string, std::pair<std::string, ObjectData>>& kept) : kept_(kept) {}
+  bool Has(const std::string& id, const std::string& stamp) override {
+    const auto it = kept_.find(id);
+    found_ = it != kept_.end() && it->second.first == stamp ? &it->second.second : nullptr;
+    return found_ != nullptr;
+  }
+  // The object Has found (requires: Has said true).
+  const ObjectData& found() const { return *found_; }
+
+ private:
+  std::map<std::string, std::pair<std::string, ObjectData>>& kept_;
+  const ObjectData* found_ = nullptr;
 };
 
 }  // namespace
@@ -165,6 +184,41 @@ void Sut::LearnIds(const Model& m, bool look_up) {
   fresh_.clear();
 }
 
+void Sut::CheckKeptVersions(const ObjectData& listed, const std::vector<ObjectData>& built, std::string& errors) {
+  const std::string where = "/" + listed.path + ": getAllVersions with kept versions: ";
+  KeptObjects reuse(kept_versions_);
+  std::vector<ObjectData> visited;
+  auto visit = repo_->VisitAllVersions(
+      listed.series_id, /*newest_first=*/true, [&](size_t) { visited.clear(); },
+      [&](const ObjectData& v) {
+        if (&v == &reuse.stand_in()) {
+          visited.push_back(reuse.found());
+        } else {
+          if (!reuse.stamp().empty()) kept_versions_[v.id] = {reuse.stamp(), v};
+          visited.push_back(v);
+        }
+        return OkStatus();
+      });
+  if (!visit.ok()) {
+    errors += where + visit.status().ToString() + "\n";
+    return;
+  }
+  std::reverse(visited.begin(), visited.end());  // as `built`: oldest first
+  if (visited.size() != built.size()) {
+    errors += where + std::to_string(visited.size()) + " objects, built afresh " + std::to_string(built.size()) + "\n";
+    return;
+  }
+  for (size_t i = 0; i < built.size(); ++i) {
+    const ObjectData& a = visited[i];
+    const ObjectData& b = built[i];
+    if (a.id != b.id || a.version_label != b.version_label || a.is_latest != b.is_latest || a.is_pwc != b.is_pwc ||
+        a.path != b.path || a.parent_id != b.parent_id || a.properties != b.properties) {
+      errors += where + "version " + b.id + " differs from its fresh build: " + a.properties.dump() + " vs " +
+                b.properties.dump() + "\n";
+    }
+  }
+}
+
 void Sut::DescribeDocument(const ObjectData& listed, std::vector<std::string>& out, std::string& errors) {
   const std::string where = "/" + listed.path + ": ";
   auto all = repo_->GetAllVersions(listed.series_id);
@@ -172,6 +226,7 @@ void Sut::DescribeDocument(const ObjectData& listed, std::vector<std::string>& o
     errors += where + "getAllVersions: " + all.status().ToString() + "\n";
     return;
   }
+  CheckKeptVersions(listed, *all, errors);
   std::vector<ObjectData> versions;
   std::optional<ObjectData> pwc;
   for (ObjectData& v : *all) {

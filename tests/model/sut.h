@@ -93,6 +93,12 @@ class Sut {
   void OpenQueryIndex();
   std::vector<std::string> Describe(const std::string& damaged, std::string& errors);
   void DescribeDocument(const ObjectData& latest, std::vector<std::string>& out, std::string& errors);
+  // The document's versions visited as the served getAllVersions reads them, newest first
+  // (`serve --versions-newest-first`: the first object visited, always built, is then
+  // not the oldest), earlier ones given again from kept_versions_ while their stamp
+  // holds; each must equal `built`'s entry (a fresh build). Appends a line to `errors`
+  // for each that differs.
+  void CheckKeptVersions(const ObjectData& listed, const std::vector<ObjectData>& built, std::string& errors);
   std::string CheckQuery(const Model& m);
   std::string CheckIds(const Model& m, int damaged);
   std::string RunFsckHere();
@@ -107,6 +113,9 @@ class Sut {
   std::set<int> handles_;  // the model's handles at the last LearnIds
   uint64_t token_ = 0;  // the newest change-log token read
   std::set<std::string> logged_ids_;  // ids "created" in the log and not "deleted" since
+  // Earlier versions by id, with the stamp they were built under: kept across steps and
+  // reopenings, as `folio serve` keeps them across requests and fixture resets.
+  std::map<std::string, std::pair<std::string, ObjectData>> kept_versions_;
 };
 
 }  // namespace folio::model
