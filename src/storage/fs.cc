@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "storage/entry_name.h"
+
 namespace folio {
 
 Status WritableFile::AppendFrom(ReadableFile& src) {
@@ -37,24 +39,16 @@ class PathDirectory : public Directory {
  public:
   PathDirectory(Fs& fs, std::string path) : fs_(fs), path_(std::move(path)) {}
   Status ReadFile(const std::string& name, std::string& out) override {
-    FOLIO_ASSIGN_OR_RETURN(const std::string path, PathOf(name));
+    FOLIO_ASSIGN_OR_RETURN(const std::string path, storage::EntryPath(path_, name));
     FOLIO_ASSIGN_OR_RETURN(out, ReadWholeRecord(fs_, path));
     return OkStatus();
   }
   Result<FileStat> IdentityStat(const std::string& name) override {
-    FOLIO_ASSIGN_OR_RETURN(const std::string path, PathOf(name));
+    FOLIO_ASSIGN_OR_RETURN(const std::string path, storage::EntryPath(path_, name));
     return fs_.IdentityStat(path);
   }
 
  private:
-  // The Fs path of the file `name`, one segment.
-  Result<std::string> PathOf(const std::string& name) const {
-    std::string path = path_.empty() ? name : path_ + "/" + name;
-    if (name.empty() || name.find('/') != std::string::npos) {
-      return InvalidArgument("invalid storage path '" + path + "'");
-    }
-    return path;
-  }
 
   Fs& fs_;
   std::string path_;

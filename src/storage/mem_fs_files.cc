@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "storage/entry_name.h"
+
 namespace folio::storage::mem {
 namespace {
 
@@ -176,7 +178,7 @@ class MemDirectory : public Directory, Handle {
   MemDirectory(std::shared_ptr<Core> core, uint64_t ino, std::string path)
       : Handle(std::move(core), ino, std::move(path)) {}
   Status ReadFile(const std::string& name, std::string& out) override {
-    FOLIO_ASSIGN_OR_RETURN(const std::string shown, Shown(name));
+    FOLIO_ASSIGN_OR_RETURN(const std::string shown, EntryPath(path_, name));
     std::lock_guard<std::mutex> lock(core_->mu);
     FOLIO_RETURN_IF_ERROR(Alive("open"));
     // A directory removed since it was opened has no entries left.
@@ -192,7 +194,7 @@ class MemDirectory : public Directory, Handle {
     return OkStatus();
   }
   Result<FileStat> IdentityStat(const std::string& name) override {
-    FOLIO_ASSIGN_OR_RETURN(const std::string shown, Shown(name));
+    FOLIO_ASSIGN_OR_RETURN(const std::string shown, EntryPath(path_, name));
     std::lock_guard<std::mutex> lock(core_->mu);
     FOLIO_RETURN_IF_ERROR(Alive("stat"));
     const uint64_t ino = Child(*core_, ino_, name);
@@ -200,17 +202,6 @@ class MemDirectory : public Directory, Handle {
     return StatOf(*core_, ino);
   }
 
- private:
-  // The path of the file `name` as errors show it; refuses a name of more than one
-  // segment, as PosixFs's directory does.
-  Result<std::string> Shown(const std::string& name) const {
-    std::string shown = path_.empty() ? name : path_ + "/" + name;
-    if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
-        name.find('\0') != std::string::npos) {
-      return InvalidArgument("invalid storage path '" + shown + "'");
-    }
-    return shown;
-  }
 };
 
 class MemLock : public FileLock, Handle {

@@ -8,6 +8,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string>
+
+#include "storage/entry_name.h"
 
 namespace folio::storage {
 namespace {
@@ -118,7 +121,7 @@ class PosixDirectory : public Directory {
  public:
   PosixDirectory(Fd fd, std::string path) : fd_(std::move(fd)), path_(std::move(path)) {}
   Status ReadFile(const std::string& name, std::string& out) override {
-    FOLIO_RETURN_IF_ERROR(CheckName(name));
+    FOLIO_RETURN_IF_ERROR(EntryPath(path_, name).status());
     for (int attempt = 0; attempt < kReadAttempts; ++attempt) {
       bool unchanged = false;
       FOLIO_RETURN_IF_ERROR(ReadOnce(name, out, unchanged));
@@ -127,7 +130,7 @@ class PosixDirectory : public Directory {
     return KeptChangingWhileRead(Shown(name));
   }
   Result<FileStat> IdentityStat(const std::string& name) override {
-    FOLIO_RETURN_IF_ERROR(CheckName(name));
+    FOLIO_RETURN_IF_ERROR(EntryPath(path_, name).status());
     struct stat st;
     if (::fstatat(fd_.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return Errno("stat", Shown(name), errno);
     return ToFileStat(st);
@@ -170,15 +173,6 @@ class PosixDirectory : public Directory {
   }
 
   std::string Shown(const std::string& name) const { return path_.empty() ? name : path_ + "/" + name; }
-
-  // One segment: nothing can lead outside the directory.
-  Status CheckName(const std::string& name) const {
-    if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
-        name.find('\0') != std::string::npos) {
-      return InvalidArgument("invalid storage path '" + Shown(name) + "'");
-    }
-    return OkStatus();
-  }
 
   Fd fd_;
   std::string path_;
