@@ -390,15 +390,15 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
     }
     file_name = storage::VersionPropsName(label);
     path.assign(series_dir).append("/").append(file_name);  // = layout_.VersionProps(...)
+    if (dir == nullptr) {
+      FOLIO_ASSIGN_OR_RETURN(dir, fs_.OpenDirectory(series_dir));
+    }
     FileStat seen;
     if (reuse != nullptr && series_dir_plain) {
       // The record as a stat sees it now: with the types it named when it was last read
       // in that very state, that is what the version is made of. One system call beneath
       // the series directory (the identity of a file read before through a confined
       // call: folio/fs.h).
-      if (dir == nullptr) {
-        FOLIO_ASSIGN_OR_RETURN(dir, fs_.OpenDirectory(series_dir));
-      }
       auto st = dir->IdentityStat(file_name);
       if (st.ok() && st->type == FileType::kFile && st->inode != 0) {
         seen = *st;
@@ -411,9 +411,6 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
           return hand(std::move(stand_in));
         }
       }
-    }
-    if (dir == nullptr) {
-      FOLIO_ASSIGN_OR_RETURN(dir, fs_.OpenDirectory(series_dir));
     }
     FOLIO_RETURN_IF_ERROR(dir->ReadFile(file_name, bytes));
     FOLIO_ASSIGN_OR_RETURN(Json j, storage::ParseStoredJson(bytes, path));
