@@ -55,22 +55,99 @@ Result<std::vector<ChangeLogStore::Segment>> ChangeLogStore::Segments() {
 
 Result<std::vector<ChangeEvent>> ChangeLogStore::ReadSegment(const Segment& s, uint64_t from, size_t max) {
   std::vector<ChangeEvent> out;
-  auto bytes = ReadWholeFile(fs_, JoinPath(dir_, s.name));
-  if (!bytes.ok()) {
-    if (IsNoEntry(bytes.status())) return out;  // dropped by the limit meanwhile
-    return bytes.status();
+  if (max == 0) return out;
+  auto file = fs_.Open(JoinPath(dir_, s.name));
+  if (!file.ok()) {
+    if (IsNoEntry(file.status())) return out;  // dropped by the limit meanwhile
+    return file.status();
   }
-  size_t start = 0;
-  while (start < bytes->size() && out.size() < max) {
-    size_t nl = bytes->find('\n', start);
-    // A line without its newline is a torn append: not an event.
-    if (nl == std::string::npos) break;
-    std::string_view line(bytes->data() + start, nl - start);
-    start = nl + 1;
-    if (auto token = LineToken(line); token && *token < from) continue;
-    Json j = Json::parse(line.begin(), line.end(), nullptr, false);
-    if (j.is_discarded()) continue;
-    if (auto e = ChangeEvent::Decode(j); e && e->token >= from) out.push_back(std::move(*e));
+  FOLIO_ASSIGN_OR_RETURN(FileStat st, (*file)->StatAtOpen());
+  std::optional<ReadMark> mark;
+  {
+    std::lock_guard<std::mutex> lock(marks_mu_);
+    auto it = marks_.find(s.name);
+    if (it != marks_.end()) {
+      const ReadMark& m = it->second;
+      if (m.inode == st.inode && m.device == st.device && from > m.last_token && st.size >= m.offset) mark = m;
+    }
+  }
+  // Reads the file in blocks, line by line, until `max` events are found or the file
+  // ends; with a mark, from the start of its last line, which must be there as it was.
+  constexpr size_t kBlock = 64 * 1024;
+  std::string buf;
+  size_t used = 0;      // bytes of `buf` consumed (whole lines)
+  uint64_t buf_at = 0;  // the file offset of buf[0]
+  bool eof = false;
+  bool stale = false;   // the mark did not hold: it is replaced, however far this read gets
+  auto start_at = [&](uint64_t offset) -> Status {
+    buf.clear();
+    used = 0;
+    buf_at = offset;
+    eof = false;
+    return (*file)->Seek(offset);
+  };
+  FOLIO_RETURN_IF_ERROR(start_at(mark ? mark->offset - mark->last_line.size() : 0));
+  std::optional<ReadMark> reached;  // just after the last event line consumed
+  while (out.size() < max) {
+    const size_t nl = buf.find('\n', used);
+    if (nl == std::string::npos) {
+      if (eof) {
+        // A line without its newline at the end of the file is a torn append: not an
+        // event. A file that ends before the mark's line is not the marked one.
+        if (!mark) break;
+        mark.reset();
+        stale = true;
+        FOLIO_RETURN_IF_ERROR(start_at(0));
+        continue;
+      }
+      buf.erase(0, used);
+      buf_at += used;
+      used = 0;
+      const size_t have = buf.size();
+      buf.resize(have + kBlock);
+      FOLIO_ASSIGN_OR_RETURN(size_t n, (*file)->Read(buf.data() + have, kBlock));
+      buf.resize(have + n);
+      eof = n == 0;
+      continue;
+    }
+    const std::string_view line(buf.data() + used, nl + 1 - used);  // with its newline
+    const uint64_t line_end = buf_at + nl + 1;
+    used = nl + 1;
+    if (mark) {
+      // The first line read from a mark is its last line, already taken in.
+      const bool holds = line_end == mark->offset && line == mark->last_line;
+      mark.reset();
+      if (!holds) {
+        stale = true;
+        FOLIO_RETURN_IF_ERROR(start_at(0));
+      }
+      continue;
+    }
+    const std::string_view text = line.substr(0, line.size() - 1);
+    std::optional<uint64_t> token = LineToken(text);
+    if (!token || *token >= from) {
+      Json j = Json::parse(text.begin(), text.end(), nullptr, false);
+      if (j.is_discarded()) continue;
+      auto e = ChangeEvent::Decode(j);
+      if (!e) continue;
+      token = e->token;
+      if (e->token >= from) out.push_back(std::move(*e));
+    }
+    reached = ReadMark{st.inode, st.device, line_end, *token, std::string(line)};
+  }
+  if (reached || stale) {
+    std::lock_guard<std::mutex> lock(marks_mu_);
+    auto it = marks_.find(s.name);
+    if (!reached) {
+      if (it != marks_.end()) marks_.erase(it);
+    } else if (it == marks_.end()) {
+      marks_.emplace(s.name, std::move(*reached));
+    } else if (stale || it->second.inode != reached->inode || it->second.device != reached->device ||
+               it->second.offset < reached->offset) {
+      // A mark further on in the same file stays: a read from an older token (a client
+      // paging contentChanges) must not move the query index's catch-up back.
+      it->second = std::move(*reached);
+    }
   }
   return out;
 }
@@ -229,6 +306,13 @@ Status ChangeLogStore::DropOldSegments() {
 Result<std::vector<ChangeEvent>> ChangeLogStore::Read(uint64_t from, size_t max) {
   std::vector<ChangeEvent> out;
   FOLIO_ASSIGN_OR_RETURN(std::vector<Segment> segments, Segments());
+  {
+    // The marks of segments dropped by the limit go.
+    std::lock_guard<std::mutex> lock(marks_mu_);
+    std::erase_if(marks_, [&](const auto& m) {
+      return std::none_of(segments.begin(), segments.end(), [&](const Segment& s) { return s.name == m.first; });
+    });
+  }
   for (size_t k = 0; k < segments.size() && out.size() < max; ++k) {
     // Skip segments wholly before `from`.
     if (k + 1 < segments.size() && segments[k + 1].first <= from) continue;

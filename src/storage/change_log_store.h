@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -53,7 +54,8 @@ class ChangeLogStore {
     std::string name;
   };
   Result<std::vector<Segment>> Segments();
-  // Up to `max` events of `s` with token >= `from`, in order.
+  // Up to `max` events of `s` with token >= `from`, in order. Starts at the segment's
+  // read mark when it holds (below), else at the start; reads no further than needed.
   Result<std::vector<ChangeEvent>> ReadSegment(const Segment& s, uint64_t from, size_t max);
   // The last whole event of `s`, reading its end only.
   Result<std::optional<ChangeEvent>> LastEvent(const Segment& s);
@@ -68,12 +70,30 @@ class ChangeLogStore {
     uint64_t last = 0;
   };
 
+  // Where a read of a segment can start, so that a reader catching up (the query index,
+  // contentChanges, the event stream) reads each line once instead of the whole segment
+  // each time: `offset` ends the line `last_line` (its newline included), an event of
+  // token `last_token`. It holds for any read from a token above `last_token` while the
+  // segment is the same file (inode), at least `offset` bytes long, and holds
+  // `last_line` just before `offset`: a segment's tokens increase line by line (Append),
+  // so every event before that line is older still. Nothing is trusted otherwise: the
+  // read starts at the beginning.
+  struct ReadMark {
+    uint64_t inode = 0;
+    uint64_t device = 0;
+    uint64_t offset = 0;
+    uint64_t last_token = 0;
+    std::string last_line;
+  };
+
   Fs& fs_;
   std::string dir_;
   ChangeLogLimits limits_;
   ChangeLogListener listener_;
   std::mutex mu_;
   std::optional<Tail> tail_;
+  std::mutex marks_mu_;
+  std::map<std::string, ReadMark> marks_;  // by segment name; guarded by marks_mu_
 };
 
 }  // namespace folio::storage

@@ -1,7 +1,8 @@
 // ChangeLogStore (src/storage/change_log_store.h) on MemFs: appends in token order and
 // only once, reads from a token, finds the newest token from the end of the log, skips a
 // torn line, and retention drops whole segments, marks the log truncated and keeps
-// between the limit and 1.25 x the limit.
+// between the limit and 1.25 x the limit. A reader catching up starts where its last read
+// ended (the segment's read mark) while the segment is the file it read.
 #include <doctest/doctest.h>
 
 #include "storage/change_log_store.h"
@@ -104,6 +105,133 @@ TEST_CASE("ChangeLogStore: the newest token is found from the end of a large seg
   REQUIRE(log.Append(many).ok());
   CHECK(*log.LastToken() == 3000);
   CHECK(Tokens(*log.Read(2999, 10)) == std::vector<uint64_t>{2999, 3000});
+}
+
+std::string OnlySegment(MemFs& fs) {
+  auto entries = fs.List("r/changes");
+  REQUIRE(entries.ok());
+  REQUIRE(entries->size() == 1);
+  return "r/changes/" + (*entries)[0].name;
+}
+
+std::string Line(const ChangeEvent& e) {
+  std::string out;
+  e.AppendJson(out);
+  return out + '\n';
+}
+
+TEST_CASE("ChangeLogStore: a reader catching up reads on from its last read, and gets every event once") {
+  MemFs fs;
+  REQUIRE(fs.MakeDir("r").ok());
+  ChangeLogStore log(fs, "r/changes");
+  std::vector<uint64_t> seen;
+  uint64_t next = 1;
+  for (uint64_t t = 1; t <= 300; ++t) {
+    REQUIRE(log.Append({Ev(t)}).ok());
+    if (t % 7 == 0 || t == 300) {
+      // Catch up in small batches, as the query index does.
+      for (;;) {
+        auto batch = log.Read(next, 3);
+        REQUIRE(batch.ok());
+        if (batch->empty()) break;
+        for (const ChangeEvent& e : *batch) seen.push_back(e.token);
+        next = batch->back().token + 1;
+      }
+    }
+  }
+  std::vector<uint64_t> want;
+  for (uint64_t t = 1; t <= 300; ++t) want.push_back(t);
+  CHECK(seen == want);
+  // A read from an older token (a client paging contentChanges) still sees them all.
+  CHECK(Tokens(*log.Read(1, 1000)) == want);
+  CHECK(Tokens(*log.Read(299, 10)) == std::vector<uint64_t>{299, 300});
+  CHECK(*log.FirstToken() == 1);
+}
+
+TEST_CASE("ChangeLogStore: a read from the mark reads no line before it") {
+  MemFs fs;
+  REQUIRE(fs.MakeDir("r").ok());
+  ChangeLogStore log(fs, "r/changes");
+  REQUIRE(log.Append({Ev(1), Ev(2), Ev(3)}).ok());
+  REQUIRE(Tokens(*log.Read(1, 10)) == std::vector<uint64_t>{1, 2, 3});
+  REQUIRE(log.Append({Ev(4)}).ok());
+  // Line 1 rewritten in place to an event the mark's order rules out: a read from the mark
+  // does not see it (it never reads that line); a read from the start does.
+  ChangeEvent odd = Ev(9);
+  odd.object_id = "x";  // then padded with a space to the first line's length
+  std::string first = Line(Ev(1));
+  std::string moved = Line(odd);
+  moved.insert(moved.size() - 2, std::string(first.size() - moved.size(), ' '));
+  REQUIRE(moved.size() == first.size());
+  {
+    auto f = fs.OpenRandomAccess(OnlySegment(fs));
+    REQUIRE(f.ok());
+    REQUIRE((*f)->WriteAt(0, moved).ok());
+  }
+  CHECK(Tokens(*log.Read(4, 10)) == std::vector<uint64_t>{4});
+  CHECK(Tokens(*log.Read(1, 10)) == std::vector<uint64_t>{9, 2, 3, 4});
+}
+
+TEST_CASE("ChangeLogStore: a mark that no longer holds is not trusted: rewritten, shorter or another file") {
+  MemFs fs;
+  REQUIRE(fs.MakeDir("r").ok());
+  ChangeLogStore log(fs, "r/changes");
+  REQUIRE(log.Append({Ev(1), Ev(2), Ev(3)}).ok());
+  REQUIRE(Tokens(*log.Read(1, 10)) == std::vector<uint64_t>{1, 2, 3});
+  const std::string segment = OnlySegment(fs);
+
+  SUBCASE("the same file, its lines rewritten in place") {
+    // Events 1-3 of other objects at the same offsets, then 4: the mark's line differs.
+    std::string bytes;
+    for (uint64_t t : {1, 2, 3, 4}) {
+      ChangeEvent e = Ev(t);
+      e.object_id = "g" + std::to_string(t);
+      bytes += Line(e);
+    }
+    auto f = fs.OpenRandomAccess(segment);
+    REQUIRE(f.ok());
+    REQUIRE((*f)->WriteAt(0, bytes).ok());
+    auto events = log.Read(4, 10);
+    REQUIRE(events.ok());
+    REQUIRE(events->size() == 1);
+    CHECK(events->front().object_id == "g4");
+    CHECK(Tokens(*log.Read(2, 10)) == std::vector<uint64_t>{2, 3, 4});
+  }
+  SUBCASE("another file of that name, shorter") {
+    REQUIRE(fs.Remove(segment).ok());
+    {
+      auto f = fs.OpenRandomAccess(segment);
+      REQUIRE(f.ok());
+      REQUIRE((*f)->WriteAt(0, Line(Ev(1)) + Line(Ev(4))).ok());
+    }
+    CHECK(Tokens(*log.Read(4, 10)) == std::vector<uint64_t>{4});
+    CHECK(Tokens(*log.Read(0, 10)) == std::vector<uint64_t>{1, 4});
+  }
+  SUBCASE("the same file rewritten with longer lines: the mark's offset falls inside one") {
+    std::string bytes;
+    for (uint64_t t = 1; t <= 6; ++t) {
+      ChangeEvent e = Ev(t);
+      e.object_id = "object-" + std::to_string(t);
+      bytes += Line(e);
+    }
+    {
+      auto f = fs.OpenRandomAccess(segment);
+      REQUIRE(f.ok());
+      REQUIRE((*f)->WriteAt(0, bytes).ok());
+    }
+    CHECK(Tokens(*log.Read(4, 10)) == std::vector<uint64_t>{4, 5, 6});
+  }
+  SUBCASE("segments dropped by the limit while a reader catches up") {
+    ChangeLogStore small(fs, "r/changes", ChangeLogLimits{.max_events = 4});  // segments of 1
+    for (uint64_t t = 4; t <= 40; ++t) {
+      REQUIRE(small.Append({Ev(t)}).ok());
+      CHECK(Tokens(*small.Read(t, 10)) == std::vector<uint64_t>{t});
+    }
+    auto all = small.Read(0, 100);
+    REQUIRE(all.ok());
+    CHECK(all->back().token == 40);
+    CHECK(all->size() <= 5);
+  }
 }
 
 }  // namespace
