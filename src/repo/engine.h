@@ -12,6 +12,8 @@
 // - types/: type definitions and whether a type is in use (TypeUsage);
 // and, beside them, the commit path (storage::Committer) and who could read a deleted
 // object (DeletionReaders).
+// Each part takes the Engine (and only its own settings) and reaches its siblings
+// through it; its header names the ones it uses ("Uses: ...").
 #pragma once
 
 #include <memory>
@@ -62,8 +64,9 @@ class Engine {
   // Errors: kObjectNotFound if there is no repository at `base`; kStorage.
   Status Load();
 
-  // In construction order: a part refers only to parts before it (the Adopter's
-  // vanished is set once both exist).
+  // In construction order. A part (Locator to TypeUsage) keeps the Engine and reaches
+  // its siblings through it from its member functions only: its constructor must not
+  // touch a sibling (the engine is not complete yet; later parts are not built).
   // What a read-only repository adopts stays here, in memory (docs/STORAGE.md §9).
   storage::OverlayFs overlay;
   storage::ConflictCheckingFs fs;

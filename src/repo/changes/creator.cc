@@ -4,6 +4,7 @@
 #include "folio/cmis_ids.h"
 #include "repo/changes/staging.h"
 #include "repo/changes/write_check.h"
+#include "repo/engine.h"
 #include "repo/hand_edits/folder_markers.h"
 #include "repo/lookup/listings.h"
 #include "repo/lookup/locator.h"
@@ -73,12 +74,13 @@ struct Creator::Filed {
 Result<Creator::Filed> Creator::PrepareFiled(const std::string& parent_id, const NewObject& obj, BaseType base,
                                              char id_prefix, const std::string& user, const WriteCheck& check) {
   Filed f;
-  FOLIO_ASSIGN_OR_RETURN(f.parent, locator_.LocateFolder(parent_id));
-  FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, f.parent));
-  FOLIO_ASSIGN_OR_RETURN(f.type, CreatableType(types_, obj.type_id, base));
-  FOLIO_RETURN_IF_ERROR(listings_.CheckNameFree(f.parent.folder, obj.name));
-  if (id_prefix != 0) f.rec.id = staging_.NewObjectId(id_prefix);
-  FOLIO_ASSIGN_OR_RETURN(f.rec.properties, InitialProperties(types_, f.type, obj.properties, user, storage::NowMs()));
+  FOLIO_ASSIGN_OR_RETURN(f.parent, engine_.locator.LocateFolder(parent_id));
+  FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, engine_.builder, f.parent));
+  FOLIO_ASSIGN_OR_RETURN(f.type, CreatableType(engine_.types, obj.type_id, base));
+  FOLIO_RETURN_IF_ERROR(engine_.listings.CheckNameFree(f.parent.folder, obj.name));
+  if (id_prefix != 0) f.rec.id = engine_.staging.NewObjectId(id_prefix);
+  FOLIO_ASSIGN_OR_RETURN(f.rec.properties,
+                         InitialProperties(engine_.types, f.type, obj.properties, user, storage::NowMs()));
   f.rec.acl = obj.acl;
   return f;
 }
@@ -86,20 +88,20 @@ Result<Creator::Filed> Creator::PrepareFiled(const std::string& parent_id, const
 Result<ObjectData> Creator::CreateFolder(const std::string& parent_id, const NewObject& obj, const std::string& user,
                                          const WriteCheck& check) {
   lookup::Loc made;
-  FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
+  FOLIO_RETURN_IF_ERROR(engine_.committer.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(Filed f, PrepareFiled(parent_id, obj, BaseType::kFolder, 'f', user, check));
     const std::string path = storage::JoinPath(f.parent.folder, obj.name);
-    change.MakeDir(layout_.Dir(path));
-    change.MakeDir(layout_.FolderMeta(path));
-    change.PutJson(layout_.FolderFile(path), ToJson(f.rec));
-    storage::StageIndexEntry(change, layout_, f.rec.id, {"folder", f.parent.id, obj.name, path});
-    FOLIO_RETURN_IF_ERROR(hand_edits::StageFolderMarker(change, staging_, path, f.rec.id));
+    change.MakeDir(engine_.layout.Dir(path));
+    change.MakeDir(engine_.layout.FolderMeta(path));
+    change.PutJson(engine_.layout.FolderFile(path), ToJson(f.rec));
+    storage::StageIndexEntry(change, engine_.layout, f.rec.id, {"folder", f.parent.id, obj.name, path});
+    FOLIO_RETURN_IF_ERROR(hand_edits::StageFolderMarker(change, engine_.staging, path, f.rec.id));
     change.Record(Event("created", f.rec.id, BaseType::kFolder, f.type.id));
-    FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(staging_, change, f.type.id, f.rec.properties, f.rec.id));
+    FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(engine_.staging, change, f.type.id, f.rec.properties, f.rec.id));
     made = lookup::Loc{BaseType::kFolder, f.rec.id, path, obj.name};
     return OkStatus();
   }));
-  return builder_.BuildFolder(made);
+  return engine_.builder.BuildFolder(made);
 }
 
 Result<ObjectData> Creator::CreateDocument(const std::string& parent_id, const NewObject& obj,
@@ -108,7 +110,7 @@ Result<ObjectData> Creator::CreateDocument(const std::string& parent_id, const N
   lookup::Loc made;
   SeriesRecord series;
   const bool checked_out = state == VersioningState::kCheckedOut;
-  FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
+  FOLIO_RETURN_IF_ERROR(engine_.committer.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(Filed f, PrepareFiled(parent_id, obj, BaseType::kDocument, 0, user, check));
     const types::TypeDef& type = f.type;
     if (content && type.content_stream_allowed == "notallowed") {
@@ -124,7 +126,7 @@ Result<ObjectData> Creator::CreateDocument(const std::string& parent_id, const N
     ObjectRecord rec = f.rec;
     rec.properties[cmis::kName] = obj.name;
     series = SeriesRecord{};
-    series.series_id = staging_.NewObjectId('d');
+    series.series_id = engine_.staging.NewObjectId('d');
     series.versionable = type.versionable && state != VersioningState::kNone;
     std::string file_label;  // of the content and record files: "1.0", "0.1" or "pwc"
     if (checked_out) {
@@ -140,83 +142,84 @@ Result<ObjectData> Creator::CreateDocument(const std::string& parent_id, const N
       series.versions = {file_label};
     }
     made = lookup::Loc{BaseType::kDocument, series.series_id, f.parent.folder, obj.name};
-    FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, f.parent.folder, false));
-    const std::string dir = layout_.SeriesDir(f.parent.folder, obj.name);
+    FOLIO_RETURN_IF_ERROR(engine_.staging.StageFolderMeta(change, f.parent.folder, false));
+    const std::string dir = engine_.layout.SeriesDir(f.parent.folder, obj.name);
     change.MakeDir(dir);
     const std::string content_path = storage::JoinPath(dir, storage::VersionContentName(file_label));
     if (content) {
-      FOLIO_ASSIGN_OR_RETURN(ContentInfo info, staging_.StageContent(change, content_path, *content, obj.name));
+      FOLIO_ASSIGN_OR_RETURN(ContentInfo info, engine_.staging.StageContent(change, content_path, *content, obj.name));
       rec.content = info;
     }
     change.PutJson(storage::JoinPath(dir, storage::VersionPropsName(file_label)), ToJson(rec));
     // The visible file holds the latest version's content; a document created checked
     // out has no version yet, so its file is empty until the first check-in.
-    staging_.StageVisibleAndSeries(change, made, content && !checked_out ? content_path : "",
-                                   storage::Guard::None(), series, /*visible_new=*/true);
-    storage::StageIndexEntry(change, layout_, series.series_id,
+    engine_.staging.StageVisibleAndSeries(change, made, content && !checked_out ? content_path : "",
+                                          storage::Guard::None(), series, /*visible_new=*/true);
+    storage::StageIndexEntry(change, engine_.layout, series.series_id,
                              {"document", f.parent.id, obj.name, storage::JoinPath(f.parent.folder, obj.name)});
-    if (checked_out) FOLIO_RETURN_IF_ERROR(staging_.StageCheckedOutMarker(change, series.series_id, true));
+    if (checked_out) FOLIO_RETURN_IF_ERROR(engine_.staging.StageCheckedOutMarker(change, series.series_id, true));
     change.Record(Event("created",
                         checked_out ? storage::PwcId(series.series_id) : storage::VersionId(series.series_id, file_label),
                         BaseType::kDocument, type.id));
-    FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(staging_, change, type.id, rec.properties, series.series_id));
+    FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(engine_.staging, change, type.id, rec.properties, series.series_id));
     return OkStatus();
   }));
-  FOLIO_ASSIGN_OR_RETURN(lookup::Target t, locator_.DocumentTarget(made.folder, made.name));
-  return builder_.Build(t);
+  FOLIO_ASSIGN_OR_RETURN(lookup::Target t, engine_.locator.DocumentTarget(made.folder, made.name));
+  return engine_.builder.Build(t);
 }
 
 Result<ObjectData> Creator::CreateItem(const std::string& parent_id, const NewObject& obj, const std::string& user,
                                        const WriteCheck& check) {
   lookup::Loc made;
-  FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
+  FOLIO_RETURN_IF_ERROR(engine_.committer.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(Filed f, PrepareFiled(parent_id, obj, BaseType::kItem, 'i', user, check));
-    FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, f.parent.folder, true));
-    const std::string dir = layout_.ItemDir(f.parent.folder, obj.name);
+    FOLIO_RETURN_IF_ERROR(engine_.staging.StageFolderMeta(change, f.parent.folder, true));
+    const std::string dir = engine_.layout.ItemDir(f.parent.folder, obj.name);
     change.MakeDir(dir);
-    change.PutJson(layout_.ItemFile(f.parent.folder, obj.name), ToJson(f.rec));
-    storage::StageIndexEntry(change, layout_, f.rec.id,
+    change.PutJson(engine_.layout.ItemFile(f.parent.folder, obj.name), ToJson(f.rec));
+    storage::StageIndexEntry(change, engine_.layout, f.rec.id,
                              {"item", f.parent.id, obj.name, storage::JoinPath(f.parent.folder, obj.name)});
     change.Record(Event("created", f.rec.id, BaseType::kItem, f.type.id));
-    FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(staging_, change, f.type.id, f.rec.properties, f.rec.id));
+    FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(engine_.staging, change, f.type.id, f.rec.properties, f.rec.id));
     made = lookup::Loc{BaseType::kItem, f.rec.id, f.parent.folder, obj.name};
     return OkStatus();
   }));
-  return builder_.BuildItem(made);
+  return engine_.builder.BuildItem(made);
 }
 
 Result<ObjectData> Creator::CreateRelationship(const NewObject& obj, const std::string& user,
                                                const WriteCheck& check) {
   lookup::Loc made;
-  FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(types::TypeDef type, CreatableType(types_, obj.type_id, BaseType::kRelationship));
+  FOLIO_RETURN_IF_ERROR(engine_.committer.Run([&](storage::ChangeSet& change) -> Status {
+    FOLIO_ASSIGN_OR_RETURN(types::TypeDef type, CreatableType(engine_.types, obj.type_id, BaseType::kRelationship));
     const Json& props = obj.properties;
     for (const char* end : {cmis::kSourceId, cmis::kTargetId}) {
       auto it = props.find(end);
       if (it == props.end() || !it->is_string()) {
         return InvalidArgument("relationship needs the property '" + std::string(end) + "'");
       }
-      auto found = locator_.ResolveId(it->get<std::string>());
+      auto found = engine_.locator.ResolveId(it->get<std::string>());
       if (!found.ok()) {
         return InvalidArgument(std::string(end) + " '" + it->get<std::string>() + "' is not an existing object");
       }
       const WriteRole role = std::string_view(end) == cmis::kSourceId ? WriteRole::kSource : WriteRole::kTarget;
-      FOLIO_RETURN_IF_ERROR(CheckWrite(check, role, builder_, *found));
+      FOLIO_RETURN_IF_ERROR(CheckWrite(check, role, engine_.builder, *found));
     }
     ObjectRecord rec;
-    rec.id = staging_.NewObjectId('r');
-    FOLIO_ASSIGN_OR_RETURN(rec.properties, InitialProperties(types_, type, obj.properties, user, storage::NowMs()));
+    rec.id = engine_.staging.NewObjectId('r');
+    FOLIO_ASSIGN_OR_RETURN(rec.properties,
+                           InitialProperties(engine_.types, type, obj.properties, user, storage::NowMs()));
     rec.properties[cmis::kName] = obj.name;
     rec.acl = obj.acl;
-    FOLIO_RETURN_IF_ERROR(staging_.StageDirIfMissing(change, layout_.RelationshipsDir()));
-    change.PutJson(layout_.RelationshipFile(rec.id), ToJson(rec));
-    storage::StageIndexEntry(change, layout_, rec.id, {"relationship", "", obj.name, ""});
+    FOLIO_RETURN_IF_ERROR(engine_.staging.StageDirIfMissing(change, engine_.layout.RelationshipsDir()));
+    change.PutJson(engine_.layout.RelationshipFile(rec.id), ToJson(rec));
+    storage::StageIndexEntry(change, engine_.layout, rec.id, {"relationship", "", obj.name, ""});
     change.Record(Event("created", rec.id, BaseType::kRelationship, type.id));
-    FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(staging_, change, type.id, rec.properties, rec.id));
+    FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(engine_.staging, change, type.id, rec.properties, rec.id));
     made = lookup::Loc{BaseType::kRelationship, rec.id, "", obj.name};
     return OkStatus();
   }));
-  return builder_.BuildRelationship(made);
+  return engine_.builder.BuildRelationship(made);
 }
 
 }  // namespace folio::repo::changes

@@ -11,26 +11,16 @@
 #include "repo/lookup/location.h"
 #include "repo/types/types.h"
 
-namespace folio::storage {
-class Committer;
-}
-
-namespace folio::repo::lookup {
-class Listings;
-class Locator;
-class ObjectBuilder;
-}  // namespace folio::repo::lookup
+namespace folio::repo {
+class Engine;
+}  // namespace folio::repo
 
 namespace folio::repo::changes {
 
-class Staging;
-
+// Uses: layout, committer, locator, listings, types, staging, builder.
 class Creator {
  public:
-  Creator(const storage::RepoLayout& layout, storage::Committer& committer, lookup::Locator& locator,
-          lookup::Listings& listings, types::TypeRegistry& types, Staging& staging, lookup::ObjectBuilder& builder)
-      : layout_(layout), committer_(committer), locator_(locator), listings_(listings), types_(types),
-        staging_(staging), builder_(builder) {}
+  explicit Creator(Engine& engine) : engine_(engine) {}
 
   // Errors (all): kObjectNotFound if the parent does not exist; kInvalidArgument if it
   // is not a folder or the type does not exist or is of another base type;
@@ -58,13 +48,7 @@ class Creator {
   Result<Filed> PrepareFiled(const std::string& parent_id, const NewObject& obj, BaseType base, char id_prefix,
                              const std::string& user, const WriteCheck& check);
 
-  const storage::RepoLayout& layout_;
-  storage::Committer& committer_;
-  lookup::Locator& locator_;
-  lookup::Listings& listings_;
-  types::TypeRegistry& types_;
-  Staging& staging_;
-  lookup::ObjectBuilder& builder_;
+  Engine& engine_;
 };
 
 // The type to create: `requested` (or the base type's own), which must be a creatable

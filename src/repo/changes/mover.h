@@ -8,26 +8,16 @@
 #include "folio/repository.h"
 #include "repo/lookup/location.h"
 
-namespace folio::storage {
-class Committer;
-}
-
-namespace folio::repo::lookup {
-class Locator;
-class ObjectBuilder;
-class RecordReader;
-}  // namespace folio::repo::lookup
+namespace folio::repo {
+class Engine;
+}  // namespace folio::repo
 
 namespace folio::repo::changes {
 
-class Relocation;
-
+// Uses: layout, committer, locator, records, relocation, builder.
 class Mover {
  public:
-  Mover(const storage::RepoLayout& layout, storage::Committer& committer, lookup::Locator& locator,
-        lookup::RecordReader& records, Relocation& relocation, lookup::ObjectBuilder& builder)
-      : layout_(layout), committer_(committer), locator_(locator), records_(records), relocation_(relocation),
-        builder_(builder) {}
+  explicit Mover(Engine& engine) : engine_(engine) {}
 
   // Moves `id` into `target_folder_id`. `source_folder_id`, when not empty, must be its
   // current parent. Errors: kInvalidArgument (not the parent; target not a folder);
@@ -40,12 +30,7 @@ class Mover {
                           const std::string& source_folder_id, const std::string& user, const WriteCheck& check);
 
  private:
-  const storage::RepoLayout& layout_;
-  storage::Committer& committer_;
-  lookup::Locator& locator_;
-  lookup::RecordReader& records_;
-  Relocation& relocation_;
-  lookup::ObjectBuilder& builder_;
+  Engine& engine_;
 };
 
 }  // namespace folio::repo::changes

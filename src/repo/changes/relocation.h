@@ -7,19 +7,15 @@
 
 #include <string>
 
-#include "folio/fs.h"
 #include "folio/status.h"
 #include "repo/lookup/location.h"
 #include "storage/change_set.h"
-#include "storage/layout.h"
 
-namespace folio::repo::lookup {
-class Listings;
-}  // namespace folio::repo::lookup
+namespace folio::repo {
+class Engine;
+}  // namespace folio::repo
 
 namespace folio::repo::changes {
-
-class Staging;
 
 // Where an object goes: its parent folder (new or the same) and its name there.
 struct Destination {
@@ -35,11 +31,10 @@ enum class VisibleFile {
               // same change (a check-in gives it another inode anyway, Rule V4)
 };
 
+// Uses: fs, layout, listings, staging.
 class Relocation {
  public:
-  // Requires: every reference outlives the Relocation.
-  Relocation(Fs& fs, const storage::RepoLayout& layout, lookup::Listings& listings, Staging& staging)
-      : fs_(fs), layout_(layout), listings_(listings), staging_(staging) {}
+  explicit Relocation(Engine& engine) : engine_(engine) {}
 
   // The limits a relocation of `object` to `to` must keep, checked without staging
   // anything: the name is valid and no child of `to.folder` has it
@@ -70,10 +65,7 @@ class Relocation {
                             VisibleFile visible = VisibleFile::kMoved);
 
  private:
-  Fs& fs_;
-  const storage::RepoLayout& layout_;
-  lookup::Listings& listings_;
-  Staging& staging_;
+  Engine& engine_;
 };
 
 }  // namespace folio::repo::changes

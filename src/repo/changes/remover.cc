@@ -8,6 +8,7 @@
 #include "repo/changes/relocation.h"
 #include "repo/changes/staging.h"
 #include "repo/changes/write_check.h"
+#include "repo/engine.h"
 #include "repo/hand_edits/adopted_docs.h"
 #include "repo/hand_edits/folder_markers.h"
 #include "repo/lookup/listings.h"
@@ -34,24 +35,26 @@ struct Remover::Collected {
 
 Status Remover::Delete(const std::string& id, bool all_versions, const WriteCheck& check) {
   bool cancel = false;
-  Status s = committer_.Run([&](storage::ChangeSet& change) -> Status {
-    auto allowed = [&](const lookup::Target& found) { return CheckWrite(check, WriteRole::kObject, builder_, found); };
-    FOLIO_ASSIGN_OR_RETURN(lookup::Target t, locator_.ResolveIdToChange(id, allowed));
+  Status s = engine_.committer.Run([&](storage::ChangeSet& change) -> Status {
+    auto allowed = [&](const lookup::Target& found) {
+      return CheckWrite(check, WriteRole::kObject, engine_.builder, found);
+    };
+    FOLIO_ASSIGN_OR_RETURN(lookup::Target t, engine_.locator.ResolveIdToChange(id, allowed));
     const lookup::Loc& loc = t.loc;
     if (t.pwc) {
       cancel = true;  // deleting a working copy cancels the check-out (which checks)
       return OkStatus();
     }
-    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
+    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, engine_.builder, t));
     switch (loc.base) {
       case BaseType::kFolder: {
         if (loc.folder.empty()) return Constraint("the root folder cannot be deleted");
-        FOLIO_ASSIGN_OR_RETURN(auto listing, listings_.List(loc.folder));
+        FOLIO_ASSIGN_OR_RETURN(auto listing, engine_.listings.List(loc.folder));
         if (!listing->children.empty()) {
           return Constraint("folder '/" + loc.folder + "' is not empty (" + std::to_string(listing->children.size()) +
                             " children); use deleteTree");
         }
-        FOLIO_RETURN_IF_ERROR(records_.ReadRecord(layout_.FolderFile(loc.folder)).status());
+        FOLIO_RETURN_IF_ERROR(engine_.records.ReadRecord(engine_.layout.FolderFile(loc.folder)).status());
         // As a tree: what its listing does not show may be left of its adopted documents
         // (a table entry a series directory shadows) and goes with it, unchecked: no
         // caller is shown such leftovers.
@@ -60,35 +63,36 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
         return StageTreeRemoval(change, loc, c);
       }
       case BaseType::kItem: {
-        FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.ItemFile(loc.folder, loc.name)));
-        change.Remove(layout_.ItemDir(loc.folder, loc.name),
+        FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec,
+                               engine_.records.ReadRecord(engine_.layout.ItemFile(loc.folder, loc.name)));
+        change.Remove(engine_.layout.ItemDir(loc.folder, loc.name),
                       storage::Guard::RecordId(std::string(storage::kItemFileName), "id", loc.id));
-        storage::StageIndexRemoval(change, layout_, loc.id);
+        storage::StageIndexRemoval(change, engine_.layout, loc.id);
         change.Record(DeletedEvent(loc.id, BaseType::kItem, StoredTypeId(rec.properties, BaseType::kItem), rec.acl));
         return OkStatus();
       }
       case BaseType::kRelationship: {
-        FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.RelationshipFile(loc.id)));
-        change.Remove(layout_.RelationshipFile(loc.id));
-        storage::StageIndexRemoval(change, layout_, loc.id);
+        FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, engine_.records.ReadRecord(engine_.layout.RelationshipFile(loc.id)));
+        change.Remove(engine_.layout.RelationshipFile(loc.id));
+        storage::StageIndexRemoval(change, engine_.layout, loc.id);
         change.Record(DeletedEvent(loc.id, BaseType::kRelationship,
                                    StoredTypeId(rec.properties, BaseType::kRelationship), rec.acl));
         return OkStatus();
       }
       case BaseType::kDocument: break;
     }
-    FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(loc.folder, loc.name));
+    FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, engine_.records.ReadSeries(loc.folder, loc.name));
     const bool whole = all_versions || !t.label || versions::VersionCount(series) <= 1;
     std::string type_id = cmis::kDocument;
     std::vector<Ace> acl;  // the document's, as its latest version has it
-    if (auto latest = records_.ReadDocumentRecord(loc.folder, loc.name, series); latest.ok()) {
+    if (auto latest = engine_.records.ReadDocumentRecord(loc.folder, loc.name, series); latest.ok()) {
       type_id = StoredTypeId(latest->properties, BaseType::kDocument);
       acl = std::move(latest->acl);
     }
     if (whole) {
       // A history whose archive cannot be read still goes: its listed versions are named.
-      auto labels = versions_.AllLabels(loc.folder, loc.name, series);
-      FOLIO_RETURN_IF_ERROR(staging_.StageSeriesRemoval(change, loc));
+      auto labels = engine_.versions.AllLabels(loc.folder, loc.name, series);
+      FOLIO_RETURN_IF_ERROR(engine_.staging.StageSeriesRemoval(change, loc));
       for (storage::ChangeEvent& e : DocumentDeletedEvents(loc.id, labels.ok() ? *labels : series.versions,
                                                            series.checked_out.has_value(), type_id, acl)) {
         change.Record(std::move(e));
@@ -105,26 +109,26 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
     // document's (its file's), renamed first as a check-in does (changes::Relocation).
     lookup::Loc now_at = loc;
     if (was_latest) {
-      FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> all, versions_.AllLabels(loc.folder, loc.name, series));
+      FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> all, engine_.versions.AllLabels(loc.folder, loc.name, series));
       if (all.size() >= 2) {
-        FOLIO_ASSIGN_OR_RETURN(ObjectRecord before, records_.ReadRecord(layout_.VersionProps(
+        FOLIO_ASSIGN_OR_RETURN(ObjectRecord before, engine_.records.ReadRecord(engine_.layout.VersionProps(
                                                         loc.folder, loc.name, all[all.size() - 2])));
         const std::string name = storage::StringOr(before.properties, cmis::kName, loc.name);
         if (name != loc.name && storage::ValidateName(name).ok()) {
-          FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(loc.folder));
-          FOLIO_ASSIGN_OR_RETURN(now_at, relocation_.Stage(change, loc, {loc.folder, parent_id, name},
-                                                           VisibleFile::kRestaged));
+          FOLIO_ASSIGN_OR_RETURN(std::string parent_id, engine_.locator.FolderIdAt(loc.folder));
+          FOLIO_ASSIGN_OR_RETURN(
+              now_at, engine_.relocation.Stage(change, loc, {loc.folder, parent_id, name}, VisibleFile::kRestaged));
         }
       }
     }
     // Takes the label out (reading its archive once); an error below discards the change.
     FOLIO_ASSIGN_OR_RETURN(bool listed,
-                           versions_.RemoveLabel(change, loc.folder, loc.name, series, label, now_at.name));
+                           engine_.versions.RemoveLabel(change, loc.folder, loc.name, series, label, now_at.name));
     if (!listed) return ObjectNotFound("no object with id '" + id + "'");
-    change.Remove(layout_.VersionProps(now_at.folder, now_at.name, label));
+    change.Remove(engine_.layout.VersionProps(now_at.folder, now_at.name, label));
     // Its content file as found now, removed where the change has it then.
-    if (auto st = fs_.Stat(layout_.VersionContent(loc.folder, loc.name, label)); st.ok()) {
-      change.Remove(layout_.VersionContent(now_at.folder, now_at.name, label), storage::Guard::Inode(*st));
+    if (auto st = engine_.fs.Stat(engine_.layout.VersionContent(loc.folder, loc.name, label)); st.ok()) {
+      change.Remove(engine_.layout.VersionContent(now_at.folder, now_at.name, label), storage::Guard::Inode(*st));
     } else if (!st.status().Is(std::errc::no_such_file_or_directory)) {
       return st.status();
     }
@@ -132,23 +136,24 @@ Status Remover::Delete(const std::string& id, bool all_versions, const WriteChec
       // The version before becomes the latest: the visible file holds its content.
       const std::string now_latest = versions::LatestLabel(series);
       FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec,
-                             records_.ReadRecord(layout_.VersionProps(loc.folder, loc.name, now_latest)));
+                             engine_.records.ReadRecord(engine_.layout.VersionProps(loc.folder, loc.name, now_latest)));
       std::string source;
       storage::Guard guard;
       if (rec.content) {
-        source = layout_.VersionContent(now_at.folder, now_at.name, now_latest);
-        FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.VersionContent(loc.folder, loc.name, now_latest)));
+        source = engine_.layout.VersionContent(now_at.folder, now_at.name, now_latest);
+        FOLIO_ASSIGN_OR_RETURN(FileStat st,
+                               engine_.fs.Stat(engine_.layout.VersionContent(loc.folder, loc.name, now_latest)));
         guard = storage::Guard::Inode(st);
       }
-      staging_.StageVisibleAndSeries(change, now_at, source, guard, series);
+      engine_.staging.StageVisibleAndSeries(change, now_at, source, guard, series);
     } else {
-      change.PutJson(layout_.SeriesFile(loc.folder, loc.name), ToJson(series));
+      change.PutJson(engine_.layout.SeriesFile(loc.folder, loc.name), ToJson(series));
     }
     change.Record(DeletedEvent(storage::VersionId(loc.id, label), BaseType::kDocument, type_id, acl));
     return OkStatus();
   });
   FOLIO_RETURN_IF_ERROR(s);
-  if (cancel) return versioning_.CancelCheckOut(id, check);
+  if (cancel) return engine_.versioning.CancelCheckOut(id, check);
   return OkStatus();
 }
 
@@ -177,22 +182,22 @@ Status Remover::Collect(const std::string& folder, bool top, const WriteCheck& c
     }
     return OkStatus();
   };
-  auto folder_rec = records_.ReadRecord(layout_.FolderFile(folder));
+  auto folder_rec = engine_.records.ReadRecord(engine_.layout.FolderFile(folder));
   if (folder_rec.ok() && !folder_rec->id.empty()) {
     FOLIO_RETURN_IF_ERROR(add(BaseType::kFolder, folder_rec->id, folder, folder_rec));
   }
   top = false;
   std::set<std::string> series_dirs;  // a series directory wins over a table entry
-  auto docs = fs_.List(layout_.DocsDir(folder));
+  auto docs = engine_.fs.List(engine_.layout.DocsDir(folder));
   if (docs.ok()) {
     for (const DirEntry& e : *docs) {
       series_dirs.insert(e.name);
-      auto series = records_.ReadSeries(folder, e.name);
+      auto series = engine_.records.ReadSeries(folder, e.name);
       if (!series.ok() || series->series_id.empty()) continue;
       // A history whose archive cannot be read still goes: its listed versions are named.
-      auto labels = versions_.AllLabels(folder, e.name, *series);
+      auto labels = engine_.versions.AllLabels(folder, e.name, *series);
       FOLIO_RETURN_IF_ERROR(add(BaseType::kDocument, series->series_id, storage::JoinPath(folder, e.name),
-                                records_.ReadDocumentRecord(folder, e.name, *series), true,
+                                engine_.records.ReadDocumentRecord(folder, e.name, *series), true,
                                 labels.ok() ? *labels : series->versions, series->checked_out.has_value()));
       if (series->checked_out) out.checked_out.push_back(series->series_id);
     }
@@ -201,26 +206,26 @@ Status Remover::Collect(const std::string& folder, bool top, const WriteCheck& c
   // that cannot be read refuses the change (its documents' deletions could not be
   // recorded).
   if (folder_rec.ok() && !folder_rec->id.empty()) {
-    FOLIO_ASSIGN_OR_RETURN(auto adopted, adopted_.All(folder_rec->id));
+    FOLIO_ASSIGN_OR_RETURN(auto adopted, engine_.adopted.All(folder_rec->id));
     for (const auto& [name, doc] : adopted) {
       if (series_dirs.count(name)) continue;
       FOLIO_RETURN_IF_ERROR(add(BaseType::kDocument, doc->entry.series_id, storage::JoinPath(folder, name),
                                 hand_edits::AdoptedVersion(name, doc->entry), false,
                                 hand_edits::AdoptedSeries(doc->entry).versions));
     }
-    if (!adopted.empty() || Exists(fs_, layout_.AdoptedFolderDir(folder_rec->id))) {
+    if (!adopted.empty() || Exists(engine_.fs, engine_.layout.AdoptedFolderDir(folder_rec->id))) {
       out.adopted_folders.push_back(folder_rec->id);
     }
   }
-  auto items = fs_.List(layout_.ItemsDir(folder));
+  auto items = engine_.fs.List(engine_.layout.ItemsDir(folder));
   if (items.ok()) {
     for (const DirEntry& e : *items) {
-      auto rec = records_.ReadRecord(layout_.ItemFile(folder, e.name));
+      auto rec = engine_.records.ReadRecord(engine_.layout.ItemFile(folder, e.name));
       if (!rec.ok() || rec->id.empty()) continue;
       FOLIO_RETURN_IF_ERROR(add(BaseType::kItem, rec->id, storage::JoinPath(folder, e.name), rec));
     }
   }
-  FOLIO_ASSIGN_OR_RETURN(auto entries, fs_.List(layout_.Dir(folder)));
+  FOLIO_ASSIGN_OR_RETURN(auto entries, engine_.fs.List(engine_.layout.Dir(folder)));
   for (const DirEntry& e : entries) {
     if (e.type == FileType::kDirectory && !storage::IsReservedName(e.name)) {
       FOLIO_RETURN_IF_ERROR(Collect(storage::JoinPath(folder, e.name), false, check, out));
@@ -233,20 +238,20 @@ Status Remover::StageTreeRemoval(storage::ChangeSet& change, const lookup::Loc& 
   // The whole tree disappears at once (renamed into trash, removed after), and with it
   // the markers of its subfolders; its own marker is in its parent. The adoption tables
   // of its folders are outside it (named by their ids).
-  FOLIO_RETURN_IF_ERROR(hand_edits::StageFolderMarkerRemoval(change, fs_, layout_, loc.folder));
-  change.Remove(layout_.Dir(loc.folder), storage::Guard::RecordId(storage::FolderFileInDir(), "id", loc.id));
-  for (const std::string& gone : c.ids) storage::StageIndexRemoval(change, layout_, gone);
-  for (const std::string& s : c.checked_out) change.Remove(layout_.CheckedOutMarker(s));
-  for (const std::string& f : c.adopted_folders) adopted_.StageRemoveFolder(change, f);
+  FOLIO_RETURN_IF_ERROR(hand_edits::StageFolderMarkerRemoval(change, engine_.fs, engine_.layout, loc.folder));
+  change.Remove(engine_.layout.Dir(loc.folder), storage::Guard::RecordId(storage::FolderFileInDir(), "id", loc.id));
+  for (const std::string& gone : c.ids) storage::StageIndexRemoval(change, engine_.layout, gone);
+  for (const std::string& s : c.checked_out) change.Remove(engine_.layout.CheckedOutMarker(s));
+  for (const std::string& f : c.adopted_folders) engine_.adopted.StageRemoveFolder(change, f);
   for (storage::ChangeEvent& e : c.events) change.Record(std::move(e));
   return OkStatus();
 }
 
 Result<std::vector<std::string>> Remover::DeleteTree(const std::string& folder_id, const WriteCheck& check) {
-  FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(lookup::Loc loc, locator_.LocateFolder(folder_id));
+  FOLIO_RETURN_IF_ERROR(engine_.committer.Run([&](storage::ChangeSet& change) -> Status {
+    FOLIO_ASSIGN_OR_RETURN(lookup::Loc loc, engine_.locator.LocateFolder(folder_id));
     if (loc.folder.empty()) return Constraint("the root folder cannot be deleted");
-    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, loc));
+    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, engine_.builder, loc));
     Collected c;
     FOLIO_RETURN_IF_ERROR(Collect(loc.folder, true, check, c));
     return StageTreeRemoval(change, loc, c);

@@ -11,39 +11,19 @@
 
 namespace folio::storage {
 class ChangeSet;
-class Committer;
 }
 
 namespace folio::repo {
-namespace hand_edits {
-class AdoptedDocs;
-}  // namespace hand_edits
-namespace lookup {
-class Listings;
-class Locator;
-class ObjectBuilder;
-class RecordReader;
-}  // namespace lookup
-namespace versions {
-class VersionList;
-class Versioning;
-}  // namespace versions
+class Engine;
 }  // namespace folio::repo
 
 namespace folio::repo::changes {
 
-class Relocation;
-class Staging;
-
+// Uses: fs, layout, committer, locator, listings, records, versions, adopted, staging,
+// versioning, relocation, builder.
 class Remover {
  public:
-  Remover(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, lookup::Locator& locator,
-          lookup::Listings& listings, lookup::RecordReader& records, versions::VersionList& versions,
-          hand_edits::AdoptedDocs& adopted, Staging& staging, versions::Versioning& versioning,
-          Relocation& relocation, lookup::ObjectBuilder& builder)
-      : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
-        versions_(versions), adopted_(adopted), staging_(staging), versioning_(versioning), relocation_(relocation),
-        builder_(builder) {}
+  explicit Remover(Engine& engine) : engine_(engine) {}
 
   // Deletes an object. A document: all its versions (all_versions, or a target without
   // a label) or only that version (the one before becomes the latest). A working copy:
@@ -70,18 +50,7 @@ class Remover {
   // the adoption tables of its folders), with their events.
   Status StageTreeRemoval(storage::ChangeSet& change, const lookup::Loc& loc, Collected& c);
 
-  Fs& fs_;
-  const storage::RepoLayout& layout_;
-  storage::Committer& committer_;
-  lookup::Locator& locator_;
-  lookup::Listings& listings_;
-  lookup::RecordReader& records_;
-  versions::VersionList& versions_;
-  hand_edits::AdoptedDocs& adopted_;
-  Staging& staging_;
-  versions::Versioning& versioning_;
-  Relocation& relocation_;
-  lookup::ObjectBuilder& builder_;
+  Engine& engine_;
 };
 
 }  // namespace folio::repo::changes

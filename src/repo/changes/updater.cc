@@ -8,6 +8,7 @@
 #include "repo/changes/relocation.h"
 #include "repo/changes/staging.h"
 #include "repo/changes/write_check.h"
+#include "repo/engine.h"
 #include "repo/lookup/locator.h"
 #include "repo/lookup/object_builder.h"
 #include "repo/lookup/record_reader.h"
@@ -47,11 +48,11 @@ std::string ApplyChanges(Json& stored, Json changes) {
 }  // namespace
 
 Result<lookup::Target> Updater::WriteTarget(const std::string& id, const WriteCheck& check) {
-  FOLIO_ASSIGN_OR_RETURN(lookup::Target t, locator_.ResolveIdToChange(id, [&](const lookup::Target& found) {
-    return CheckWrite(check, WriteRole::kObject, builder_, found);
+  FOLIO_ASSIGN_OR_RETURN(lookup::Target t, engine_.locator.ResolveIdToChange(id, [&](const lookup::Target& found) {
+    return CheckWrite(check, WriteRole::kObject, engine_.builder, found);
   }));
   if (t.loc.base != BaseType::kDocument || t.pwc || t.label) return t;
-  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(t.loc.folder, t.loc.name));
+  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, engine_.records.ReadSeries(t.loc.folder, t.loc.name));
   if (series.checked_out) t.pwc = true;
   return t;
 }
@@ -60,38 +61,38 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
                                              const WriteCheck& check) {
   lookup::Target out;
   bool changed = false;
-  FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
+  FOLIO_RETURN_IF_ERROR(engine_.committer.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(lookup::Target t, WriteTarget(id, check));
-    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
+    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, engine_.builder, t));
     const lookup::Loc& loc = t.loc;
     out = t;
     std::string record_path;
     switch (loc.base) {
-      case BaseType::kFolder: record_path = layout_.FolderFile(loc.folder); break;
-      case BaseType::kItem: record_path = layout_.ItemFile(loc.folder, loc.name); break;
-      case BaseType::kRelationship: record_path = layout_.RelationshipFile(loc.id); break;
+      case BaseType::kFolder: record_path = engine_.layout.FolderFile(loc.folder); break;
+      case BaseType::kItem: record_path = engine_.layout.ItemFile(loc.folder, loc.name); break;
+      case BaseType::kRelationship: record_path = engine_.layout.RelationshipFile(loc.id); break;
       case BaseType::kDocument: break;
     }
     std::optional<SeriesRecord> series;
     std::string label;
     if (loc.base == BaseType::kDocument) {
-      FOLIO_ASSIGN_OR_RETURN(series, records_.ReadSeries(loc.folder, loc.name));
+      FOLIO_ASSIGN_OR_RETURN(series, engine_.records.ReadSeries(loc.folder, loc.name));
       if (t.pwc) {
         if (!series->checked_out) return ObjectNotFound("no private working copy '" + id + "'");
-        record_path = layout_.PwcProps(loc.folder, loc.name);
+        record_path = engine_.layout.PwcProps(loc.folder, loc.name);
       } else {
         label = t.label ? *t.label : versions::LatestLabel(*series);
-        FOLIO_ASSIGN_OR_RETURN(bool listed, versions_.Lists(loc.folder, loc.name, *series, label));
+        FOLIO_ASSIGN_OR_RETURN(bool listed, engine_.versions.Lists(loc.folder, loc.name, *series, label));
         if (!listed) return ObjectNotFound("no object with id '" + id + "'");
-        record_path = layout_.VersionProps(loc.folder, loc.name, label);
+        record_path = engine_.layout.VersionProps(loc.folder, loc.name, label);
       }
     }
-    FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(record_path));
+    FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, engine_.records.ReadRecord(record_path));
     const std::string type_id = StoredTypeId(rec.properties, loc.base);
-    FOLIO_ASSIGN_OR_RETURN(auto primary, types_.Get(type_id));
+    FOLIO_ASSIGN_OR_RETURN(auto primary, engine_.types.Get(type_id));
     Json given = changes;
     FOLIO_ASSIGN_OR_RETURN(types::SecondaryChange rules,
-                           types::PlanSecondaryChange(types_, primary, rec.properties, given));
+                           types::PlanSecondaryChange(engine_.types, primary, rec.properties, given));
     FOLIO_ASSIGN_OR_RETURN(
         Json norm, types::NormalizeProperties(*rules.after, given,
                                               t.pwc ? types::PropertyMode::kUpdatePwc : types::PropertyMode::kUpdate,
@@ -99,7 +100,7 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
     const Json before = rec.properties;
     const std::string new_name = ApplyChanges(rec.properties, norm);
     if (rules.listed) types::ApplySecondaryTypes(rec.properties, rules.ids, *rules.before, *rules.after);
-    FOLIO_RETURN_IF_ERROR(types::CheckRequiredWithSecondaryTypes(types_, *rules.after, rec.properties));
+    FOLIO_RETURN_IF_ERROR(types::CheckRequiredWithSecondaryTypes(engine_.types, *rules.after, rec.properties));
     const std::string current_name =
         loc.base == BaseType::kDocument || loc.base == BaseType::kRelationship
             ? storage::StringOr(rec.properties, cmis::kName, loc.name)
@@ -128,15 +129,15 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
     std::string final_record_path = record_path;
     if (renames_file) {
       const std::string parent_folder = loc.ParentFolder();
-      FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(parent_folder));
+      FOLIO_ASSIGN_OR_RETURN(std::string parent_id, engine_.locator.FolderIdAt(parent_folder));
       FOLIO_ASSIGN_OR_RETURN(lookup::Loc renamed_to,
-                             relocation_.Stage(change, loc, {parent_folder, parent_id, new_name}));
+                             engine_.relocation.Stage(change, loc, {parent_folder, parent_id, new_name}));
       switch (loc.base) {
-        case BaseType::kFolder: final_record_path = layout_.FolderFile(renamed_to.folder); break;
-        case BaseType::kItem: final_record_path = layout_.ItemFile(renamed_to.folder, new_name); break;
+        case BaseType::kFolder: final_record_path = engine_.layout.FolderFile(renamed_to.folder); break;
+        case BaseType::kItem: final_record_path = engine_.layout.ItemFile(renamed_to.folder, new_name); break;
         case BaseType::kDocument:
-          final_record_path = t.pwc ? layout_.PwcProps(renamed_to.folder, new_name)
-                                    : layout_.VersionProps(renamed_to.folder, new_name, label);
+          final_record_path = t.pwc ? engine_.layout.PwcProps(renamed_to.folder, new_name)
+                                    : engine_.layout.VersionProps(renamed_to.folder, new_name, label);
           break;
         case BaseType::kRelationship: break;
       }
@@ -145,24 +146,26 @@ Result<ObjectData> Updater::UpdateProperties(const std::string& id, const Json& 
     }
     change.PutJson(final_record_path, ToJson(rec));
     if (loc.base == BaseType::kRelationship && renamed) {
-      storage::StageIndexEntry(change, layout_, loc.id, {"relationship", "", new_name, ""});
+      storage::StageIndexEntry(change, engine_.layout, loc.id, {"relationship", "", new_name, ""});
     }
     const std::string event_id = loc.base != BaseType::kDocument ? loc.id
                                  : t.pwc                          ? storage::PwcId(loc.id)
                                                                   : storage::VersionId(loc.id, label);
     change.Record(Event("updated", event_id, loc.base, type_id));
-    if (rules.listed) FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(staging_, change, type_id, rec.properties, loc.id));
+    if (rules.listed) {
+      FOLIO_RETURN_IF_ERROR(types::StageTypeUsages(engine_.staging, change, type_id, rec.properties, loc.id));
+    }
     return OkStatus();
   }));
   (void)changed;
   if (out.loc.base == BaseType::kDocument) {
-    FOLIO_ASSIGN_OR_RETURN(lookup::Target fresh, locator_.DocumentTarget(out.loc.folder, out.loc.name));
+    FOLIO_ASSIGN_OR_RETURN(lookup::Target fresh, engine_.locator.DocumentTarget(out.loc.folder, out.loc.name));
     fresh.label = out.label;
     fresh.pwc = out.pwc;
-    return builder_.Build(fresh);
+    return engine_.builder.Build(fresh);
   }
   out.loc.record.reset();
-  return builder_.Build(out);
+  return engine_.builder.Build(out);
 }
 
 // One object an ACL change reaches: the records that hold its ACL (a document: every
@@ -182,9 +185,9 @@ Result<Updater::AclObject> Updater::DocumentAclObject(const std::string& folder,
   o.base = BaseType::kDocument;
   o.id = series.series_id;
   o.path = storage::JoinPath(folder, name);
-  FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> labels, versions_.AllLabels(folder, name, series));
-  for (const std::string& label : labels) o.records.push_back(layout_.VersionProps(folder, name, label));
-  if (series.checked_out) o.records.push_back(layout_.PwcProps(folder, name));
+  FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> labels, engine_.versions.AllLabels(folder, name, series));
+  for (const std::string& label : labels) o.records.push_back(engine_.layout.VersionProps(folder, name, label));
+  if (series.checked_out) o.records.push_back(engine_.layout.PwcProps(folder, name));
   o.event_id = labels.empty() ? storage::PwcId(series.series_id)
                               : storage::VersionId(series.series_id, versions::LatestLabel(series));
   return o;
@@ -194,35 +197,37 @@ Status Updater::CollectAclObjects(const std::string& folder, std::vector<AclObje
   // Documents, then items, then each subfolder and what it holds. A folder without
   // documents or items has no directory for them. A record that cannot be read fails
   // the change: a restriction that skipped an object would leave it open.
-  Fs& fs = staging_.fs();
+  Fs& fs = engine_.staging.fs();
   const auto listed = [&](const std::string& dir) -> Result<std::vector<DirEntry>> {
     auto entries = fs.List(dir);
     if (!entries.ok() && entries.status().Is(std::errc::no_such_file_or_directory)) return std::vector<DirEntry>{};
     return entries;
   };
-  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> docs, listed(layout_.DocsDir(folder)));
+  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> docs, listed(engine_.layout.DocsDir(folder)));
   for (const DirEntry& e : docs) {
     if (e.type != FileType::kDirectory) continue;
-    FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(folder, e.name));
+    FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, engine_.records.ReadSeries(folder, e.name));
     if (series.series_id.empty()) continue;
     FOLIO_ASSIGN_OR_RETURN(AclObject o, DocumentAclObject(folder, e.name, series));
     out.push_back(std::move(o));
   }
-  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> items, listed(layout_.ItemsDir(folder)));
+  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> items, listed(engine_.layout.ItemsDir(folder)));
   for (const DirEntry& e : items) {
     if (e.type != FileType::kDirectory) continue;
-    FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(layout_.ItemFile(folder, e.name)));
+    FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, engine_.records.ReadRecord(engine_.layout.ItemFile(folder, e.name)));
     out.push_back(AclObject{BaseType::kItem, rec.id, storage::JoinPath(folder, e.name), rec.id,
-                            {layout_.ItemFile(folder, e.name)}});
+                            {engine_.layout.ItemFile(folder, e.name)}});
   }
-  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, fs.List(layout_.Dir(folder)));
+  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, fs.List(engine_.layout.Dir(folder)));
   std::sort(entries.begin(), entries.end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
   for (const DirEntry& e : entries) {
     if (e.type != FileType::kDirectory || storage::IsReservedName(e.name)) continue;
     const std::string sub = storage::JoinPath(folder, e.name);
-    auto rec = records_.ReadRecord(layout_.FolderFile(sub));
+    auto rec = engine_.records.ReadRecord(engine_.layout.FolderFile(sub));
     if (!rec.ok() && !rec.status().Is(std::errc::no_such_file_or_directory)) return rec.status();
-    if (rec.ok() && !rec->id.empty()) out.push_back(AclObject{BaseType::kFolder, rec->id, sub, rec->id, {layout_.FolderFile(sub)}});
+    if (rec.ok() && !rec->id.empty()) {
+      out.push_back(AclObject{BaseType::kFolder, rec->id, sub, rec->id, {engine_.layout.FolderFile(sub)}});
+    }
     FOLIO_RETURN_IF_ERROR(CollectAclObjects(sub, out));
   }
   return OkStatus();
@@ -234,7 +239,7 @@ Result<bool> Updater::StageAcl(storage::ChangeSet& change, const AclObject& obje
   std::string type_id;
   std::optional<std::vector<Ace>> acl;  // the new ACL, from the first record's (a series shares one)
   for (const std::string& path : object.records) {
-    FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(path));
+    FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, engine_.records.ReadRecord(path));
     if (!acl) {
       type_id = StoredTypeId(rec.properties, object.base);
       if (below != nullptr && !below->trusted()) {
@@ -255,19 +260,21 @@ Result<bool> Updater::StageAcl(storage::ChangeSet& change, const AclObject& obje
 Result<ObjectData> Updater::ChangeAcl(const std::string& id, const AclChange& acl_change, const WriteCheck& check,
                                       bool below) {
   lookup::Target out;
-  FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
-    auto allowed = [&](const lookup::Target& found) { return CheckWrite(check, WriteRole::kObject, builder_, found); };
-    FOLIO_ASSIGN_OR_RETURN(lookup::Target t, locator_.ResolveIdToChange(id, allowed));
-    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
+  FOLIO_RETURN_IF_ERROR(engine_.committer.Run([&](storage::ChangeSet& change) -> Status {
+    auto allowed = [&](const lookup::Target& found) {
+      return CheckWrite(check, WriteRole::kObject, engine_.builder, found);
+    };
+    FOLIO_ASSIGN_OR_RETURN(lookup::Target t, engine_.locator.ResolveIdToChange(id, allowed));
+    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, engine_.builder, t));
     out = t;
     const lookup::Loc& loc = t.loc;
     AclObject top{loc.base, loc.id, loc.folder, loc.id, {}};
     switch (loc.base) {
-      case BaseType::kFolder: top.records.push_back(layout_.FolderFile(loc.folder)); break;
-      case BaseType::kItem: top.records.push_back(layout_.ItemFile(loc.folder, loc.name)); break;
-      case BaseType::kRelationship: top.records.push_back(layout_.RelationshipFile(loc.id)); break;
+      case BaseType::kFolder: top.records.push_back(engine_.layout.FolderFile(loc.folder)); break;
+      case BaseType::kItem: top.records.push_back(engine_.layout.ItemFile(loc.folder, loc.name)); break;
+      case BaseType::kRelationship: top.records.push_back(engine_.layout.RelationshipFile(loc.id)); break;
       case BaseType::kDocument: {
-        FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(loc.folder, loc.name));
+        FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, engine_.records.ReadSeries(loc.folder, loc.name));
         if (t.pwc && !series.checked_out) return ObjectNotFound("no private working copy '" + id + "'");
         FOLIO_ASSIGN_OR_RETURN(top, DocumentAclObject(loc.folder, loc.name, series));
         top.event_id = t.pwc ? storage::PwcId(loc.id)
@@ -285,17 +292,17 @@ Result<ObjectData> Updater::ChangeAcl(const std::string& id, const AclChange& ac
     return OkStatus();
   }));
   out.loc.record.reset();
-  return builder_.Build(out);
+  return engine_.builder.Build(out);
 }
 
 Result<size_t> Updater::ChangeEveryAcl(const AclChange& acl_change) {
   size_t count = 0;
-  FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
+  FOLIO_RETURN_IF_ERROR(engine_.committer.Run([&](storage::ChangeSet& change) -> Status {
     count = 0;
-    FOLIO_ASSIGN_OR_RETURN(ObjectRecord root, records_.ReadRecord(layout_.FolderFile("")));
-    std::vector<AclObject> objects{AclObject{BaseType::kFolder, root.id, "", root.id, {layout_.FolderFile("")}}};
+    FOLIO_ASSIGN_OR_RETURN(ObjectRecord root, engine_.records.ReadRecord(engine_.layout.FolderFile("")));
+    std::vector<AclObject> objects{AclObject{BaseType::kFolder, root.id, "", root.id, {engine_.layout.FolderFile("")}}};
     FOLIO_RETURN_IF_ERROR(CollectAclObjects("", objects));
-    auto rels = staging_.fs().List(layout_.RelationshipsDir());
+    auto rels = engine_.staging.fs().List(engine_.layout.RelationshipsDir());
     if (!rels.ok() && !rels.status().Is(std::errc::no_such_file_or_directory)) return rels.status();
     if (rels.ok()) {
       std::sort(rels->begin(), rels->end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
@@ -303,7 +310,7 @@ Result<size_t> Updater::ChangeEveryAcl(const AclChange& acl_change) {
         if (e.type != FileType::kFile) continue;
         const std::optional<std::string> rid = storage::IdOfRecordFileName(e.name);
         if (!rid) continue;
-        objects.push_back(AclObject{BaseType::kRelationship, *rid, "", *rid, {layout_.RelationshipFile(*rid)}});
+        objects.push_back(AclObject{BaseType::kRelationship, *rid, "", *rid, {engine_.layout.RelationshipFile(*rid)}});
       }
     }
     for (const AclObject& o : objects) {
@@ -318,25 +325,25 @@ Result<size_t> Updater::ChangeEveryAcl(const AclChange& acl_change) {
 Result<ObjectData> Updater::SetContent(const std::string& id, const std::optional<ContentSource>& content,
                                        bool overwrite, const std::string& user, const WriteCheck& check) {
   lookup::Target out;
-  FOLIO_RETURN_IF_ERROR(committer_.Run([&](storage::ChangeSet& change) -> Status {
+  FOLIO_RETURN_IF_ERROR(engine_.committer.Run([&](storage::ChangeSet& change) -> Status {
     FOLIO_ASSIGN_OR_RETURN(lookup::Target t, WriteTarget(id, check));
-    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, builder_, t));
+    FOLIO_RETURN_IF_ERROR(CheckWrite(check, WriteRole::kObject, engine_.builder, t));
     out = t;
     const lookup::Loc& loc = t.loc;
     if (loc.base != BaseType::kDocument) return Constraint("object '" + id + "' is not a document and has no content");
-    FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(loc.folder, loc.name));
+    FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, engine_.records.ReadSeries(loc.folder, loc.name));
     if (t.pwc && !series.checked_out) return ObjectNotFound("no private working copy '" + id + "'");
     const std::string label = t.pwc ? "pwc" : (t.label ? *t.label : versions::LatestLabel(series));
     if (!t.pwc) {
-      FOLIO_ASSIGN_OR_RETURN(bool listed, versions_.Lists(loc.folder, loc.name, series, label));
+      FOLIO_ASSIGN_OR_RETURN(bool listed, engine_.versions.Lists(loc.folder, loc.name, series, label));
       if (!listed) return ObjectNotFound("no object with id '" + id + "'");
     }
-    const std::string props_path =
-        t.pwc ? layout_.PwcProps(loc.folder, loc.name) : layout_.VersionProps(loc.folder, loc.name, label);
-    const std::string content_path =
-        t.pwc ? layout_.PwcContent(loc.folder, loc.name) : layout_.VersionContent(loc.folder, loc.name, label);
-    FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(props_path));
-    FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(StoredTypeId(rec.properties, BaseType::kDocument)));
+    const std::string props_path = t.pwc ? engine_.layout.PwcProps(loc.folder, loc.name)
+                                         : engine_.layout.VersionProps(loc.folder, loc.name, label);
+    const std::string content_path = t.pwc ? engine_.layout.PwcContent(loc.folder, loc.name)
+                                           : engine_.layout.VersionContent(loc.folder, loc.name, label);
+    FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, engine_.records.ReadRecord(props_path));
+    FOLIO_ASSIGN_OR_RETURN(auto type, engine_.types.Get(StoredTypeId(rec.properties, BaseType::kDocument)));
     if (content && type->content_stream_allowed == "notallowed") {
       return StreamNotSupported("type '" + type->id + "' does not allow content");
     }
@@ -348,26 +355,26 @@ Result<ObjectData> Updater::SetContent(const std::string& id, const std::optiona
     }
     if (!content && !rec.content) return OkStatus();  // nothing to delete: nothing changes
     if (content) {
-      FOLIO_ASSIGN_OR_RETURN(ContentInfo info, staging_.StageContent(change, content_path, *content, loc.name));
+      FOLIO_ASSIGN_OR_RETURN(ContentInfo info, engine_.staging.StageContent(change, content_path, *content, loc.name));
       rec.content = info;
     } else {
-      FOLIO_RETURN_IF_ERROR(staging_.StageRemoveFile(change, content_path));
+      FOLIO_RETURN_IF_ERROR(engine_.staging.StageRemoveFile(change, content_path));
       rec.content.reset();
     }
     Touch(rec.properties, user, storage::NowMs());
     change.PutJson(props_path, ToJson(rec));
     if (!t.pwc && label == versions::LatestLabel(series)) {
-      staging_.StageVisibleAndSeries(change, loc, content ? content_path : "", storage::Guard::None(), series);
+      engine_.staging.StageVisibleAndSeries(change, loc, content ? content_path : "", storage::Guard::None(), series);
     }
     change.Record(Event("updated", t.pwc ? storage::PwcId(loc.id) : storage::VersionId(loc.id, label),
                         BaseType::kDocument, type->id));
     out.label = t.pwc ? std::nullopt : std::optional<std::string>(label);
     return OkStatus();
   }));
-  FOLIO_ASSIGN_OR_RETURN(lookup::Target fresh, locator_.DocumentTarget(out.loc.folder, out.loc.name));
+  FOLIO_ASSIGN_OR_RETURN(lookup::Target fresh, engine_.locator.DocumentTarget(out.loc.folder, out.loc.name));
   fresh.label = out.label;
   fresh.pwc = out.pwc;
-  return builder_.Build(fresh);
+  return engine_.builder.Build(fresh);
 }
 
 }  // namespace folio::repo::changes

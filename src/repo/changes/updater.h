@@ -11,37 +11,22 @@
 #include "folio/object.h"
 #include "folio/repository.h"
 #include "repo/lookup/location.h"
-#include "repo/types/types.h"
 
 namespace folio::storage {
 class ChangeSet;
-class Committer;
 }
 
 namespace folio::repo {
-namespace lookup {
-class Locator;
-class ObjectBuilder;
-class RecordReader;
-}  // namespace lookup
-namespace versions {
-class VersionList;
-}
+class Engine;
 struct SeriesRecord;
 }  // namespace folio::repo
 
 namespace folio::repo::changes {
 
-class Relocation;
-class Staging;
-
+// Uses: layout, committer, locator, records, versions, types, staging, relocation, builder.
 class Updater {
  public:
-  Updater(const storage::RepoLayout& layout, storage::Committer& committer, lookup::Locator& locator,
-          lookup::RecordReader& records, versions::VersionList& versions, types::TypeRegistry& types, Staging& staging,
-          Relocation& relocation, lookup::ObjectBuilder& builder)
-      : layout_(layout), committer_(committer), locator_(locator), records_(records), versions_(versions),
-        types_(types), staging_(staging), relocation_(relocation), builder_(builder) {}
+  explicit Updater(Engine& engine) : engine_(engine) {}
 
   // Sets the given properties (canonical ids; null unsets); a new "cmis:name" renames
   // (the file or directory too, through changes::Relocation, whose limits are checked
@@ -90,15 +75,7 @@ class Updater {
   // before it is given its files (Locator::ResolveIdToChange).
   Result<lookup::Target> WriteTarget(const std::string& id, const WriteCheck& check);
 
-  const storage::RepoLayout& layout_;
-  storage::Committer& committer_;
-  lookup::Locator& locator_;
-  lookup::RecordReader& records_;
-  versions::VersionList& versions_;
-  types::TypeRegistry& types_;
-  Staging& staging_;
-  Relocation& relocation_;
-  lookup::ObjectBuilder& builder_;
+  Engine& engine_;
 };
 
 }  // namespace folio::repo::changes

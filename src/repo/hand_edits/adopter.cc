@@ -9,6 +9,7 @@
 
 #include "folio/cmis_ids.h"
 #include "folio/repository.h"
+#include "repo/engine.h"
 #include "repo/hand_edits/folder_markers.h"
 #include "repo/hand_edits/vanished.h"
 #include "repo/lookup/locator.h"
@@ -27,7 +28,7 @@ int64_t MsOf(int64_t ns) { return ns / 1000000; }
 }  // namespace
 
 Status Adopter::Bookkeep(const std::function<Status(storage::ChangeSet&)>& stage) {
-  Status s = committer_.RunBookkeeping(stage);
+  Status s = engine_.committer.RunBookkeeping(stage);
   // A read-only process out of memory for adoptions: every request for what is not
   // adopted yet fails the same way (what an overlay holds stays for the process's life),
   // so the operator is told once per repository.
@@ -42,32 +43,32 @@ Status Adopter::AdoptFolder(const std::string& folder) {
     FOLIO_ASSIGN_OR_RETURN(parent_id, FolderIdAdopting(storage::ParentPath(folder)));
     // A directory made by hand where a folder was (rm -r, then mkdir): the removal of
     // that folder, which its marker names, is taken in first (nothing when read-only).
-    if (!Exists(fs_, layout_.FolderFile(folder))) {
-      if (auto gone = locator_.GoneFolderId(folder)) FOLIO_RETURN_IF_ERROR(vanished_->Absorb(*gone));
+    if (!Exists(engine_.fs, engine_.layout.FolderFile(folder))) {
+      if (auto gone = engine_.locator.GoneFolderId(folder)) FOLIO_RETURN_IF_ERROR(engine_.vanished.Absorb(*gone));
     }
   }
   return Bookkeep([&](storage::ChangeSet& change) -> Status {
-    if (Exists(fs_, layout_.FolderFile(folder))) return OkStatus();
-    FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.Dir(folder)));
+    if (Exists(engine_.fs, engine_.layout.FolderFile(folder))) return OkStatus();
+    FOLIO_ASSIGN_OR_RETURN(FileStat st, engine_.fs.Stat(engine_.layout.Dir(folder)));
     if (st.type != FileType::kDirectory) return ObjectNotFound("no folder at path '/" + folder + "'");
     ObjectRecord rec;
-    rec.id = folder.empty() ? info_.root_folder_id : staging_.NewObjectId('f');
+    rec.id = folder.empty() ? engine_.info.root_folder_id : engine_.staging.NewObjectId('f');
     rec.properties = changes::NewObjectProperties(cmis::kFolder, kAdoptingUser, MsOf(st.mtime_ns));
-    FOLIO_RETURN_IF_ERROR(staging_.StageDirIfMissing(change, layout_.FolderMeta(folder)));
-    change.PutJson(layout_.FolderFile(folder), ToJson(rec));
-    storage::StageIndexEntry(change, layout_, rec.id,
+    FOLIO_RETURN_IF_ERROR(engine_.staging.StageDirIfMissing(change, engine_.layout.FolderMeta(folder)));
+    change.PutJson(engine_.layout.FolderFile(folder), ToJson(rec));
+    storage::StageIndexEntry(change, engine_.layout, rec.id,
                              {"folder", parent_id, folder.empty() ? "" : storage::BaseName(folder), folder});
-    if (!folder.empty()) FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, staging_, folder, rec.id));
+    if (!folder.empty()) FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, engine_.staging, folder, rec.id));
     change.Record(changes::Event("created", rec.id, BaseType::kFolder, cmis::kFolder));
     return OkStatus();
   });
 }
 
 Result<std::string> Adopter::FolderIdAdopting(const std::string& folder) {
-  auto id = records_.FolderId(folder);
+  auto id = engine_.records.FolderId(folder);
   if (!id.ok() && id.status().Is(std::errc::no_such_file_or_directory)) {
     FOLIO_RETURN_IF_ERROR(AdoptFolder(folder));
-    id = records_.FolderId(folder);
+    id = engine_.records.FolderId(folder);
   }
   return id;
 }
@@ -91,16 +92,16 @@ Status Adopter::AdoptDocument(const std::string& folder, const std::string& name
   // Read-only with too little memory left for the whole batch: this one alone may fit.
   bool alone = false;
   auto adopt = [&](storage::ChangeSet& change) -> Status {
-    if (Exists(fs_, layout_.SeriesFile(folder, name))) return OkStatus();
-    if (Exists(fs_, layout_.SeriesDir(folder, name))) {
+    if (Exists(engine_.fs, engine_.layout.SeriesFile(folder, name))) return OkStatus();
+    if (Exists(engine_.fs, engine_.layout.SeriesDir(folder, name))) {
       // Metadata without its series.json: damaged, not hand-added.
       return StorageError("document '/" + storage::JoinPath(folder, name) + "' has a series directory without " +
                           "series.json; run folio fsck --repair");
     }
     // The folder's adopted documents (docs/STORAGE.md §4.1), this one perhaps among them.
-    FOLIO_ASSIGN_OR_RETURN(auto adopted, adopted_.All(folder_id));
+    FOLIO_ASSIGN_OR_RETURN(auto adopted, engine_.adopted.All(folder_id));
     if (adopted.count(name) > 0) return OkStatus();
-    FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(layout_.Child(folder, name)));
+    FOLIO_ASSIGN_OR_RETURN(FileStat st, engine_.fs.Stat(engine_.layout.Child(folder, name)));
     if (st.type != FileType::kFile) {
       return ObjectNotFound("no document at path '/" + storage::JoinPath(folder, name) + "'");
     }
@@ -111,14 +112,14 @@ Status Adopter::AdoptDocument(const std::string& folder, const std::string& name
       // The other files added by hand to this folder come along: listing a folder of
       // new files then costs one change, not one per file.
       std::set<std::string> known;
-      auto docs = fs_.List(layout_.DocsDir(folder));
+      auto docs = engine_.fs.List(engine_.layout.DocsDir(folder));
       if (docs.ok()) {
         for (DirEntry& e : *docs) known.insert(std::move(e.name));
       }
       // In name order: a table then holds neighbours, so that a listing, which builds
       // its children in name order, reads one table after the other rather than all of
       // them for every page (AdoptedDocs keeps only a few tables' decodings).
-      auto entries = fs_.List(layout_.Dir(folder));
+      auto entries = engine_.fs.List(engine_.layout.Dir(folder));
       std::vector<DirEntry> others = entries.ok() ? std::move(*entries) : std::vector<DirEntry>();
       std::sort(others.begin(), others.end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
       for (const DirEntry& e : others) {
@@ -127,7 +128,7 @@ Status Adopter::AdoptDocument(const std::string& folder, const std::string& name
           continue;
         }
         if (storage::IsReservedName(e.name) || !storage::ValidateName(e.name).ok()) continue;
-        auto other = fs_.Stat(layout_.Child(folder, e.name));
+        auto other = engine_.fs.Stat(engine_.layout.Child(folder, e.name));
         if (!other.ok() || other->type != FileType::kFile) continue;
         files.emplace_back(e.name, *other);
       }
@@ -137,9 +138,9 @@ Status Adopter::AdoptDocument(const std::string& folder, const std::string& name
     for (size_t i = 0; i < files.size(); ++i) {
       documents.emplace(files[i].first, NewEntry(change, folder_id, files[i].second, std::move(types[i])));
     }
-    return adopted_.StageNewTable(change, folder_id, std::move(documents));
+    return engine_.adopted.StageNewTable(change, folder_id, std::move(documents));
   };
-  Status s = committer_.RunBookkeeping(adopt);  // logged below if even this one cannot be held
+  Status s = engine_.committer.RunBookkeeping(adopt);  // logged below if even this one cannot be held
   if (!s.Is(std::errc::not_enough_memory)) return s;
   alone = true;
   return Bookkeep(adopt);
@@ -169,7 +170,7 @@ std::vector<std::string> Adopter::MimeTypesOf(const std::string& folder,
   const auto sniff_from = [&](size_t first, size_t step) {
     for (size_t k = first; k < unknown.size(); k += step) {
       const size_t i = unknown[k];
-      types[i] = Sniffed(sniffer, layout_.Child(folder, files[i].first), std::move(types[i]));
+      types[i] = Sniffed(sniffer, engine_.layout.Child(folder, files[i].first), std::move(types[i]));
     }
   };
   const size_t threads =
@@ -183,7 +184,7 @@ std::vector<std::string> Adopter::MimeTypesOf(const std::string& folder,
 
 std::string Adopter::Sniffed(const MimeSniffer& sniffer, const std::string& visible, std::string by_name) {
   // Unreadable now: the change itself will say why; the name's verdict stands.
-  auto file = fs_.Open(visible);
+  auto file = engine_.fs.Open(visible);
   if (!file.ok()) return by_name;
   std::string head(kMimeSniffBytes, '\0');
   size_t got = 0;
@@ -198,46 +199,46 @@ std::string Adopter::Sniffed(const MimeSniffer& sniffer, const std::string& visi
 }
 
 Result<SeriesRecord> Adopter::AbsorbHandEdit(const std::string& folder, const std::string& name) {
-  const std::string visible = layout_.Child(folder, name);
+  const std::string visible = engine_.layout.Child(folder, name);
   FOLIO_RETURN_IF_ERROR(Bookkeep([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(folder, name));
-    FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(visible));
+    FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, engine_.records.ReadSeries(folder, name));
+    FOLIO_ASSIGN_OR_RETURN(FileStat st, engine_.fs.Stat(visible));
     if (series.versions.empty()) return OkStatus();
     if (st.size == series.file_size && st.mtime_ns == series.file_mtime_ns) {
       // The same size and time stamp under a new inode: the data directory was copied
       // (cp -a, a restore from a backup), not edited. Only the recorded identity is
       // brought up to date, so that the next read does not see it again.
       if (series.file_inode != 0 && st.inode != series.file_inode) {
-        change.PutJsonStamped(layout_.SeriesFile(folder, name), ToJson(series), visible);
+        change.PutJsonStamped(engine_.layout.SeriesFile(folder, name), ToJson(series), visible);
       }
       return OkStatus();
     }
     const std::string latest = series.versions.back();
-    const std::string props_path = layout_.VersionProps(folder, name, latest);
-    const std::string content_path = layout_.VersionContent(folder, name, latest);
-    FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(props_path));
-    auto content_st = fs_.Stat(content_path);
+    const std::string props_path = engine_.layout.VersionProps(folder, name, latest);
+    const std::string content_path = engine_.layout.VersionContent(folder, name, latest);
+    FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, engine_.records.ReadRecord(props_path));
+    auto content_st = engine_.fs.Stat(content_path);
     // The visible file is usually the latest content's own inode (a link): an edit in
     // place changed both, and is an edit even though the bytes compare equal.
     const bool same_inode = content_st.ok() && SameInode(*content_st, st);
-    if (same_inode && committer_.read_only() && rec.content && rec.content->length == st.size) {
+    if (same_inode && engine_.committer.read_only() && rec.content && rec.content->length == st.size) {
       // Read-only, the file is the latest content itself and its size unchanged: a
       // touch cannot be told from an edit in place, and a repository that cannot
       // write does not invent a modification. The new identity is remembered.
-      change.PutJsonStamped(layout_.SeriesFile(folder, name), ToJson(series), visible);
+      change.PutJsonStamped(engine_.layout.SeriesFile(folder, name), ToJson(series), visible);
       return OkStatus();
     }
     if (!same_inode && rec.content && rec.content->length == st.size &&
-        SameBytes(fs_, visible, content_path) == true) {
+        SameBytes(engine_.fs, visible, content_path) == true) {
       // The same bytes under a new time stamp (a copy without -p, a git checkout,
       // touch): not an edit; only the recorded identity is brought up to date.
-      change.PutJsonStamped(layout_.SeriesFile(folder, name), ToJson(series), visible);
+      change.PutJsonStamped(engine_.layout.SeriesFile(folder, name), ToJson(series), visible);
       return OkStatus();
     }
-    StageHandEdit(change, layout_, folder, name, series, std::move(rec), st, same_inode);
+    StageHandEdit(change, engine_.layout, folder, name, series, std::move(rec), st, same_inode);
     return OkStatus();
   }));
-  return records_.ReadSeries(folder, name);
+  return engine_.records.ReadSeries(folder, name);
 }
 
 void StageHandEdit(storage::ChangeSet& change, const storage::RepoLayout& layout, const std::string& folder,
@@ -258,27 +259,27 @@ void StageHandEdit(storage::ChangeSet& change, const storage::RepoLayout& layout
 }
 
 Status Adopter::AbsorbHandRemovals(const std::string& folder, const std::vector<std::string>& names) {
-  if (committer_.read_only() || committer_.on_read_only_fs() || names.empty()) return OkStatus();
+  if (engine_.committer.read_only() || engine_.committer.on_read_only_fs() || names.empty()) return OkStatus();
   // One time stamp per change, in the form fsck's lost+found directories use.
   std::string stamp = storage::FormatIsoMs(storage::NowMs());
   std::replace(stamp.begin(), stamp.end(), ':', '-');
-  return committer_.Run([&](storage::ChangeSet& change) -> Status {
+  return engine_.committer.Run([&](storage::ChangeSet& change) -> Status {
     bool first = true;
     std::vector<std::shared_ptr<const AdoptedDoc>> gone_adopted;
     std::optional<std::map<std::string, std::shared_ptr<const AdoptedDoc>>> adopted;  // read once, if needed
     for (size_t i = 0; i < names.size() && i < kAdoptionBatch; ++i) {
       const std::string& name = names[i];
-      auto series = records_.ReadSeries(folder, name);
+      auto series = engine_.records.ReadSeries(folder, name);
       if (!series.ok() && series.status().Is(std::errc::no_such_file_or_directory)) {
         // An adopted document (docs/STORAGE.md §4.1): its entry goes, nothing is kept.
         if (!adopted) {
-          auto folder_id = records_.FolderId(folder);
+          auto folder_id = engine_.records.FolderId(folder);
           if (!folder_id.ok()) break;  // its folder is gone too: the sweep's to record
-          FOLIO_ASSIGN_OR_RETURN(adopted, adopted_.All(*folder_id));
+          FOLIO_ASSIGN_OR_RETURN(adopted, engine_.adopted.All(*folder_id));
         }
         auto it = adopted->find(name);
         if (it == adopted->end()) continue;
-        auto st = fs_.Stat(layout_.Child(folder, name));
+        auto st = engine_.fs.Stat(engine_.layout.Child(folder, name));
         if (st.ok()) continue;
         if (!st.status().Is(std::errc::no_such_file_or_directory)) return st.status();
         gone_adopted.push_back(it->second);
@@ -292,47 +293,48 @@ Status Adopter::AbsorbHandRemovals(const std::string& folder, const std::vector<
       }
       // Gone already (another process, a change in flight), or damaged: fsck's to tell.
       if (!series.ok() || series->series_id.empty()) continue;
-      auto st = fs_.Stat(layout_.Child(folder, name));
+      auto st = engine_.fs.Stat(engine_.layout.Child(folder, name));
       if (st.ok()) continue;  // the file is there (back, or never gone)
       if (!st.status().Is(std::errc::no_such_file_or_directory)) return st.status();
-      auto rec = records_.ReadDocumentRecord(folder, name, *series);
+      auto rec = engine_.records.ReadDocumentRecord(folder, name, *series);
       const std::string type_id =
           rec.ok() ? changes::StoredTypeId(rec->properties, BaseType::kDocument) : cmis::kDocument;
-      const std::string from = layout_.SeriesDir(folder, name);
-      const std::string to = storage::JoinPath(storage::JoinPath(layout_.LostFoundDir(), stamp),
-                                               from.substr(layout_.base().size() + 1));
-      if (first) change.MakeDir(layout_.LostFoundDir());
+      const std::string from = engine_.layout.SeriesDir(folder, name);
+      const std::string to = storage::JoinPath(storage::JoinPath(engine_.layout.LostFoundDir(), stamp),
+                                               from.substr(engine_.layout.base().size() + 1));
+      if (first) change.MakeDir(engine_.layout.LostFoundDir());
       first = false;
       // Every directory on the way (MakeDir of one that exists does nothing).
-      for (size_t slash = layout_.LostFoundDir().size(); (slash = to.find('/', slash + 1)) != std::string::npos;) {
+      for (size_t slash = engine_.layout.LostFoundDir().size();
+           (slash = to.find('/', slash + 1)) != std::string::npos;) {
         change.MakeDir(to.substr(0, slash));
       }
       change.Rename(from, to, storage::Guard::RecordId(std::string(storage::kSeriesFileName), "seriesId",
                                                        series->series_id));
-      storage::StageIndexRemoval(change, layout_, series->series_id);
-      change.Remove(layout_.CheckedOutMarker(series->series_id));
+      storage::StageIndexRemoval(change, engine_.layout, series->series_id);
+      change.Remove(engine_.layout.CheckedOutMarker(series->series_id));
       // Every version (those of an archive that cannot be read: the ones series.json lists).
-      auto labels = versions::VersionList(fs_, layout_).AllLabels(folder, name, *series);
+      auto labels = versions::VersionList(engine_.fs, engine_.layout).AllLabels(folder, name, *series);
       for (storage::ChangeEvent& e : changes::DocumentDeletedEvents(
                series->series_id, labels.ok() ? *labels : series->versions, series->checked_out.has_value(), type_id,
                rec.ok() ? rec->acl : std::vector<Ace>{})) {
         change.Record(std::move(e));
       }
     }
-    return adopted_.StageWithout(change, gone_adopted);
+    return engine_.adopted.StageWithout(change, gone_adopted);
   });
 }
 
 Status Adopter::Materialize(const std::string& folder, const std::string& name) {
-  const std::string visible = layout_.Child(folder, name);
+  const std::string visible = engine_.layout.Child(folder, name);
   // A change, not bookkeeping: it is the first step of a change of the document, which
   // a read-only repository refuses (with the same error).
-  return committer_.Run([&](storage::ChangeSet& change) -> Status {
-    if (Exists(fs_, layout_.SeriesFile(folder, name))) return OkStatus();
-    FOLIO_ASSIGN_OR_RETURN(std::string folder_id, records_.FolderId(folder));
-    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, adopted_.Find(folder_id, name));
+  return engine_.committer.Run([&](storage::ChangeSet& change) -> Status {
+    if (Exists(engine_.fs, engine_.layout.SeriesFile(folder, name))) return OkStatus();
+    FOLIO_ASSIGN_OR_RETURN(std::string folder_id, engine_.records.FolderId(folder));
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, engine_.adopted.Find(folder_id, name));
     if (doc == nullptr) return OkStatus();  // deleted meanwhile: the change will say so
-    FOLIO_ASSIGN_OR_RETURN(FileStat st, fs_.Stat(visible));
+    FOLIO_ASSIGN_OR_RETURN(FileStat st, engine_.fs.Stat(visible));
     if (st.type != FileType::kFile) {
       return ObjectNotFound("no document at path '/" + storage::JoinPath(folder, name) + "'");
     }
@@ -340,14 +342,15 @@ Status Adopter::Materialize(const std::string& folder, const std::string& name) 
     // An edit by hand not yet taken in is taken in now, as a read would.
     const bool edited = !SameIdentity(e, st);
     if (edited) TakeIdentity(e, st);
-    FOLIO_RETURN_IF_ERROR(staging_.StageFolderMeta(change, folder, false));
-    change.MakeDir(layout_.SeriesDir(folder, name));
+    FOLIO_RETURN_IF_ERROR(engine_.staging.StageFolderMeta(change, folder, false));
+    change.MakeDir(engine_.layout.SeriesDir(folder, name));
     // The file's own bytes become version 1.0: linked, never copied.
-    change.Link(layout_.VersionContent(folder, name, "1.0"), visible, storage::Guard::Inode(st));
-    change.PutJson(layout_.VersionProps(folder, name, "1.0"), ToJson(AdoptedVersion(name, e)));
-    change.PutJsonStamped(layout_.SeriesFile(folder, name), ToJson(AdoptedSeries(e)), visible);
-    storage::StageIndexEntry(change, layout_, e.series_id, {"document", folder_id, name, storage::JoinPath(folder, name)});
-    FOLIO_RETURN_IF_ERROR(adopted_.StageWithout(change, {doc}));
+    change.Link(engine_.layout.VersionContent(folder, name, "1.0"), visible, storage::Guard::Inode(st));
+    change.PutJson(engine_.layout.VersionProps(folder, name, "1.0"), ToJson(AdoptedVersion(name, e)));
+    change.PutJsonStamped(engine_.layout.SeriesFile(folder, name), ToJson(AdoptedSeries(e)), visible);
+    storage::StageIndexEntry(change, engine_.layout, e.series_id,
+                             {"document", folder_id, name, storage::JoinPath(folder, name)});
+    FOLIO_RETURN_IF_ERROR(engine_.adopted.StageWithout(change, {doc}));
     if (edited) {
       change.Record(
           changes::Event("updated", storage::VersionId(e.series_id, "1.0"), BaseType::kDocument, cmis::kDocument));
@@ -358,31 +361,31 @@ Status Adopter::Materialize(const std::string& folder, const std::string& name) 
 
 Result<std::shared_ptr<const AdoptedDoc>> Adopter::AbsorbAdoptedEdit(const std::string& folder,
                                                                      const std::string& name) {
-  const std::string visible = layout_.Child(folder, name);
-  FOLIO_ASSIGN_OR_RETURN(std::string folder_id, records_.FolderId(folder));
+  const std::string visible = engine_.layout.Child(folder, name);
+  FOLIO_ASSIGN_OR_RETURN(std::string folder_id, engine_.records.FolderId(folder));
   FOLIO_RETURN_IF_ERROR(Bookkeep([&](storage::ChangeSet& change) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, adopted_.Find(folder_id, name));
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, engine_.adopted.Find(folder_id, name));
     if (doc == nullptr) return OkStatus();
-    auto st = fs_.Stat(visible);
+    auto st = engine_.fs.Stat(visible);
     if (!st.ok() || st->type != FileType::kFile) return OkStatus();  // the caller finds out
     if (SameIdentity(doc->entry, *st)) return OkStatus();
     AdoptedEntry e = doc->entry;
-    if (committer_.read_only() && st->inode == e.file_inode && st->size == e.file_size) {
+    if (engine_.committer.read_only() && st->inode == e.file_inode && st->size == e.file_size) {
       // Read-only, the same file at the same size: a touch cannot be told from an edit
       // in place, and a repository that cannot write does not invent a modification.
       // The new identity is remembered.
       e.file_mtime_ns = st->mtime_ns;
-      return adopted_.StageReplace(change, *doc, e);
+      return engine_.adopted.StageReplace(change, *doc, e);
     }
     TakeIdentity(e, *st);
-    FOLIO_RETURN_IF_ERROR(adopted_.StageReplace(change, *doc, e));
+    FOLIO_RETURN_IF_ERROR(engine_.adopted.StageReplace(change, *doc, e));
     change.Record(
         changes::Event("updated", storage::VersionId(e.series_id, "1.0"), BaseType::kDocument, cmis::kDocument));
     return OkStatus();
   }));
-  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, adopted_.Find(folder_id, name));
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const AdoptedDoc> doc, engine_.adopted.Find(folder_id, name));
   if (doc == nullptr) return doc;
-  auto st = fs_.Stat(visible);
+  auto st = engine_.fs.Stat(visible);
   if (!st.ok() || st->type != FileType::kFile) return std::shared_ptr<const AdoptedDoc>();
   return doc;
 }

@@ -17,21 +17,16 @@
 
 #include "folio/fs.h"
 #include "folio/repository.h"
-#include "repo/changes/staging.h"
 #include "repo/hand_edits/adopted_docs.h"
-#include "repo/lookup/location.h"
-#include "repo/lookup/record_reader.h"
-#include "storage/committer.h"
+#include "repo/records.h"
+#include "storage/change_set.h"
+#include "storage/layout.h"
 
 namespace folio::repo {
-namespace lookup {
-class Locator;
-}  // namespace lookup
+class Engine;
 }  // namespace folio::repo
 
 namespace folio::repo::hand_edits {
-
-class Vanished;
 
 // Stages the file `name` of `folder`, edited by hand (identity `st`), as the content of
 // the latest version of `series`, whose record is `rec` (docs/STORAGE.md §9): the
@@ -43,14 +38,10 @@ void StageHandEdit(storage::ChangeSet& change, const storage::RepoLayout& layout
                    const std::string& name, const SeriesRecord& series, ObjectRecord rec, const FileStat& st,
                    bool same_inode);
 
+// Uses: fs, layout, info, records, adopted, locator, committer, staging, vanished.
 class Adopter {
  public:
-  Adopter(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, lookup::RecordReader& records,
-          AdoptedDocs& adopted, lookup::Locator& locator, storage::Committer& committer, changes::Staging& staging)
-      : fs_(fs), layout_(layout), info_(info), records_(records), adopted_(adopted), locator_(locator),
-        committer_(committer), staging_(staging) {}
-  // Requires: `vanished` (built after this) outlives it; set before any adoption.
-  void set_vanished(Vanished* vanished) { vanished_ = vanished; }
+  explicit Adopter(Engine& engine) : engine_(engine) {}
 
   // Gives the directory `folder`, made by hand, a folder record and an id, and its
   // marker in its parent. OK if it has one. A folder that was at that name before
@@ -115,15 +106,7 @@ class Adopter {
   std::string Sniffed(const MimeSniffer& sniffer, const std::string& visible, std::string by_name);
   static constexpr size_t kMaxSniffThreads = 4;
 
-  Fs& fs_;
-  const storage::RepoLayout& layout_;
-  const RepositoryInfo& info_;
-  lookup::RecordReader& records_;
-  AdoptedDocs& adopted_;
-  lookup::Locator& locator_;
-  storage::Committer& committer_;
-  changes::Staging& staging_;
-  Vanished* vanished_ = nullptr;
+  Engine& engine_;
   std::mutex sniffer_mu_;
   MimeSniffer sniffer_;
   std::atomic<bool> told_out_of_memory_{false};

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "repo/changes/staging.h"
+#include "repo/engine.h"
 #include "repo/hand_edits/adopter.h"
 #include "repo/hand_edits/vanished.h"
 #include "repo/lookup/locator.h"
@@ -78,25 +79,25 @@ std::set<std::string> ReadFolderMarkerNames(Fs& fs, const storage::RepoLayout& l
 
 Status FolderMarkers::Reconcile(const std::string& folder, const std::vector<DirEntry>& entries) {
   // Nothing on a read-only repository: nothing is written, nothing would be absorbed.
-  if (committer_.read_only() || committer_.on_read_only_fs()) return OkStatus();
+  if (engine_.committer.read_only() || engine_.committer.on_read_only_fs()) return OkStatus();
   std::set<std::string> dirs;
   for (const DirEntry& e : entries) {
     if (e.type == FileType::kDirectory && !storage::IsReservedName(e.name) && storage::ValidateName(e.name).ok()) {
       dirs.insert(e.name);
     }
   }
-  std::set<std::string> names = ReadFolderMarkerNames(fs_, layout_, folder);
+  std::set<std::string> names = ReadFolderMarkerNames(engine_.fs, engine_.layout, folder);
   bool absorbed = false;
   for (const std::string& name : names) {
     if (dirs.count(name)) continue;
-    auto id = ReadFolderMarker(fs_, layout_, storage::JoinPath(folder, name));
+    auto id = ReadFolderMarker(engine_.fs, engine_.layout, storage::JoinPath(folder, name));
     if (!id) continue;  // not a marker: stale
     // Removed or moved by hand: its objects' deletion, or its new place, is recorded
     // (which takes its marker away).
-    FOLIO_RETURN_IF_ERROR(vanished_.Absorb(*id));
+    FOLIO_RETURN_IF_ERROR(engine_.vanished.Absorb(*id));
     absorbed = true;
   }
-  if (absorbed) names = ReadFolderMarkerNames(fs_, layout_, folder);
+  if (absorbed) names = ReadFolderMarkerNames(engine_.fs, engine_.layout, folder);
   RemoveStale(folder, names, dirs);
   return AddMissing(folder, names, dirs);
 }
@@ -106,8 +107,8 @@ void FolderMarkers::RemoveStale(const std::string& folder, const std::set<std::s
   // A marker without its folder whose id is still vanished is being absorbed (by another
   // thread, or Absorb failed): it stays for the next listing to take in.
   auto stale = [&](const std::string& path) {
-    auto id = ReadFolderMarker(fs_, layout_, path);
-    return !id || (!vanished_.StillVanished(*id) && !vanished_.Misplaced(*id));
+    auto id = ReadFolderMarker(engine_.fs, engine_.layout, path);
+    return !id || (!engine_.vanished.StillVanished(*id) && !engine_.vanished.Misplaced(*id));
   };
   std::vector<std::string> gone;
   for (const std::string& name : names) {
@@ -116,13 +117,13 @@ void FolderMarkers::RemoveStale(const std::string& folder, const std::set<std::s
   }
   if (gone.empty()) return;
   // Bookkeeping only (see the header): a failure is left for the next listing.
-  (void)committer_.Run([&](storage::ChangeSet& change) -> Status {
+  (void)engine_.committer.Run([&](storage::ChangeSet& change) -> Status {
     for (const std::string& path : gone) {
       // Checked again under the lock: a change in flight may have made the folder.
-      auto st = fs_.Stat(layout_.Dir(path));
+      auto st = engine_.fs.Stat(engine_.layout.Dir(path));
       if (st.ok() && st->type == FileType::kDirectory) continue;
       if (!stale(path)) continue;
-      FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, fs_, layout_, path));
+      FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, engine_.fs, engine_.layout, path));
     }
     return OkStatus();
   });
@@ -135,27 +136,27 @@ Status FolderMarkers::AddMissing(const std::string& folder, const std::set<std::
     if (names.count(name)) continue;
     const std::string path = storage::JoinPath(folder, name);
     // A directory made by hand has no record yet: adopted with its marker when built.
-    auto id = records_.FolderId(path);
+    auto id = engine_.records.FolderId(path);
     if (!id.ok() || id->empty()) continue;
-    auto loc = locator_.Locate(*id);
+    auto loc = engine_.locator.Locate(*id);
     if (loc.ok()) {
       // Indexed elsewhere: a copy of a folder (cp -r) holding its id, fsck's to tell.
       if (loc->folder == path) missing.emplace_back(path, *id);
       continue;
     }
     // Moved here by hand: brought to its new place, with its marker.
-    if (loc.status().kind() == ErrorKind::kObjectNotFound) FOLIO_RETURN_IF_ERROR(vanished_.Absorb(*id));
+    if (loc.status().kind() == ErrorKind::kObjectNotFound) FOLIO_RETURN_IF_ERROR(engine_.vanished.Absorb(*id));
   }
   for (size_t from = 0; from < missing.size(); from += kAdoptionBatch) {
     const size_t to = std::min(missing.size(), from + kAdoptionBatch);
-    Status s = committer_.Run([&](storage::ChangeSet& change) -> Status {
+    Status s = engine_.committer.Run([&](storage::ChangeSet& change) -> Status {
       for (size_t i = from; i < to; ++i) {
         const auto& [path, id] = missing[i];
         // Checked again under the lock: a change in flight may have moved or removed it.
-        if (Exists(fs_, layout_.FolderMarker(path))) continue;
-        auto now = records_.FolderId(path);
+        if (Exists(engine_.fs, engine_.layout.FolderMarker(path))) continue;
+        auto now = engine_.records.FolderId(path);
         if (!now.ok() || *now != id) continue;
-        FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, staging_, path, id));
+        FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, engine_.staging, path, id));
       }
       return OkStatus();
     });

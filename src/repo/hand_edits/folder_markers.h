@@ -14,22 +14,16 @@
 
 #include "folio/fs.h"
 #include "storage/change_set.h"
-#include "storage/committer.h"
 #include "storage/layout.h"
 
 namespace folio::repo {
-namespace lookup {
-class Locator;
-class RecordReader;
-}  // namespace lookup
+class Engine;
 namespace changes {
 class Staging;
 }  // namespace changes
 }  // namespace folio::repo
 
 namespace folio::repo::hand_edits {
-
-class Vanished;
 
 // The id the marker of the folder at `folder_path` (not the root) holds; nullopt when
 // there is no marker, or it cannot be read or does not hold an id of Folio's form.
@@ -57,12 +51,10 @@ Status StageFolderMarkerRemoval(storage::ChangeSet& change, Fs& fs, const storag
 
 // What the Reconciler (repo/hand_edits/reconciler.h) makes of the markers of a folder whose listing,
 // read afresh, found them to differ from its subfolders (Listings::List notes it).
+// Uses: fs, layout, records, locator, vanished, committer, staging.
 class FolderMarkers {
  public:
-  FolderMarkers(Fs& fs, const storage::RepoLayout& layout, lookup::RecordReader& records, lookup::Locator& locator,
-                Vanished& vanished, storage::Committer& committer, changes::Staging& staging)
-      : fs_(fs), layout_(layout), records_(records), locator_(locator), vanished_(vanished), committer_(committer),
-        staging_(staging) {}
+  explicit FolderMarkers(Engine& engine) : engine_(engine) {}
 
   // Compares the markers of `folder` (one directory read) with its subfolders
   // (`entries`, the folder's directory as just read):
@@ -88,13 +80,7 @@ class FolderMarkers {
   Status AddMissing(const std::string& folder, const std::set<std::string>& names,
                     const std::set<std::string>& dirs);
 
-  Fs& fs_;
-  const storage::RepoLayout& layout_;
-  lookup::RecordReader& records_;
-  lookup::Locator& locator_;
-  Vanished& vanished_;
-  storage::Committer& committer_;
-  changes::Staging& staging_;
+  Engine& engine_;
 };
 
 }  // namespace folio::repo::hand_edits

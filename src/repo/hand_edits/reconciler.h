@@ -11,20 +11,19 @@
 #include <type_traits>
 
 #include "folio/status.h"
-#include "repo/hand_edits/adopter.h"
-#include "repo/hand_edits/folder_markers.h"
 #include "repo/hand_edits/seen_edits.h"
-#include "repo/hand_edits/vanished.h"
-#include "storage/committer.h"
 #include "storage/id_seed.h"
+
+namespace folio::repo {
+class Engine;
+}  // namespace folio::repo
 
 namespace folio::repo::hand_edits {
 
+// Uses: fs, layout, committer, adopter, vanished, markers.
 class Reconciler {
  public:
-  Reconciler(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, Adopter& adopter,
-             Vanished& vanished, FolderMarkers& markers)
-      : fs_(fs), layout_(layout), committer_(committer), adopter_(adopter), vanished_(vanished), markers_(markers) {}
+  explicit Reconciler(Engine& engine) : engine_(engine) {}
 
   // How a request is run again once what it saw is reconciled.
   enum class Mode {
@@ -69,7 +68,7 @@ class Reconciler {
   bool Settle(SeenEdits& seen);
   // True when what is reconciled is written to disk; false for a read-only repository,
   // whose adoptions stay in memory (docs/STORAGE.md §9, "Read-only").
-  bool writable() const { return !committer_.read_only() && !committer_.on_read_only_fs(); }
+  bool writable() const;
 
   static constexpr int kMaxRounds = 4;
 
@@ -82,12 +81,7 @@ class Reconciler {
     return r.status();
   }
 
-  Fs& fs_;
-  const storage::RepoLayout& layout_;
-  storage::Committer& committer_;
-  Adopter& adopter_;
-  Vanished& vanished_;
-  FolderMarkers& markers_;
+  Engine& engine_;
 };
 
 }  // namespace folio::repo::hand_edits

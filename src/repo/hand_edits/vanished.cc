@@ -8,6 +8,7 @@
 
 #include "folio/cmis_ids.h"
 #include "repo/changes/staging.h"
+#include "repo/engine.h"
 #include "repo/hand_edits/adopted_docs.h"
 #include "repo/hand_edits/adopter.h"
 #include "repo/hand_edits/folder_markers.h"
@@ -58,23 +59,25 @@ std::string UnescapeFileName(const std::string& name) {
 bool Vanished::StillVanished(const std::string& id) { return VanishedBase(id).has_value(); }
 
 bool Vanished::Misplaced(const std::string& id) {
-  if (id.empty() || id == info_.root_folder_id) return false;
-  auto entry = storage::ReadIndexEntry(fs_, layout_, id);
+  if (id.empty() || id == engine_.info.root_folder_id) return false;
+  auto entry = storage::ReadIndexEntry(engine_.fs, engine_.layout, id);
   if (!entry.ok() || entry->kind != "folder" || entry->parent.empty()) return false;
-  auto loc = locator_.Locate(id);
+  auto loc = engine_.locator.Locate(id);
   if (!loc.ok() || loc->base != BaseType::kFolder) return false;
-  auto parent = records_.ReadRecord(layout_.FolderFile(storage::ParentPath(loc->folder)));
+  auto parent = engine_.records.ReadRecord(engine_.layout.FolderFile(storage::ParentPath(loc->folder)));
   return parent.ok() && parent->id != entry->parent;
 }
 
 std::optional<BaseType> Vanished::VanishedBase(const std::string& id) {
-  if (id.empty() || id == info_.root_folder_id || !Exists(fs_, layout_.IndexEntry(id))) return std::nullopt;
-  auto loc = locator_.Locate(id);
+  if (id.empty() || id == engine_.info.root_folder_id || !Exists(engine_.fs, engine_.layout.IndexEntry(id))) {
+    return std::nullopt;
+  }
+  auto loc = engine_.locator.Locate(id);
   if (loc.ok() || loc.status().kind() != ErrorKind::kObjectNotFound) return std::nullopt;
   // Not found may also mean a record that cannot be read (damaged, or a failing disk):
   // that object is still there, and fsck's to tell. Gone is a record that is missing
   // where the entry says, or holds another object's id.
-  auto entry = storage::ReadIndexEntry(fs_, layout_, id);
+  auto entry = storage::ReadIndexEntry(engine_.fs, engine_.layout, id);
   if (!entry.ok()) return std::nullopt;
   const auto base = BaseOfKind(entry->kind);
   if (!base) return std::nullopt;
@@ -82,15 +85,15 @@ std::optional<BaseType> Vanished::VanishedBase(const std::string& id) {
   std::string record;
   const char* key = "id";
   switch (*base) {
-    case BaseType::kFolder: record = layout_.FolderFile(entry->path); break;
+    case BaseType::kFolder: record = engine_.layout.FolderFile(entry->path); break;
     case BaseType::kDocument:
-      record = layout_.SeriesFile(parent, entry->name);
+      record = engine_.layout.SeriesFile(parent, entry->name);
       key = "seriesId";
       break;
-    case BaseType::kItem: record = layout_.ItemFile(parent, entry->name); break;
-    case BaseType::kRelationship: record = layout_.RelationshipFile(id); break;
+    case BaseType::kItem: record = engine_.layout.ItemFile(parent, entry->name); break;
+    case BaseType::kRelationship: record = engine_.layout.RelationshipFile(id); break;
   }
-  auto json = records_.Read(record);
+  auto json = engine_.records.Read(record);
   const bool gone = json.ok() ? storage::StringOr(**json, key, "") != id
                               : json.status().Is(std::errc::no_such_file_or_directory) ||
                                     json.status().Is(std::errc::not_a_directory);
@@ -99,7 +102,7 @@ std::optional<BaseType> Vanished::VanishedBase(const std::string& id) {
 }
 
 Status Vanished::Absorb(const std::string& id) {
-  if (committer_.read_only() || committer_.on_read_only_fs()) return OkStatus();
+  if (engine_.committer.read_only() || engine_.committer.on_read_only_fs()) return OkStatus();
   // Cheap: a lookup that fails for another reason costs no sweep.
   if (!StillVanished(id) && !Misplaced(id)) return OkStatus();
   if (sweeping_.exchange(true)) return OkStatus();
@@ -108,10 +111,10 @@ Status Vanished::Absorb(const std::string& id) {
     ~Done() { flag = false; }
   } done{sweeping_};
   // A folder moved by hand is not gone: found first, it keeps its id.
-  FOLIO_RETURN_IF_ERROR(FindMoved("", info_.root_folder_id, 0));
+  FOLIO_RETURN_IF_ERROR(FindMoved("", engine_.info.root_folder_id, 0));
   const auto id_base = VanishedBase(id);
   if (!id_base) return OkStatus();
-  auto shards = fs_.List(layout_.IndexDir());
+  auto shards = engine_.fs.List(engine_.layout.IndexDir());
   if (!shards.ok()) return shards.status();
   std::vector<Gone> batch;
   const auto push = [&](Gone g) -> Status {
@@ -126,7 +129,7 @@ Status Vanished::Absorb(const std::string& id) {
   // entry goes with the last, so that a sweep cut short resumes with the rest.
   const auto add = [&](const std::string& gone, BaseType base) -> Status {
     if (base == BaseType::kFolder) {
-      auto adopted = adopted_.All(gone);
+      auto adopted = engine_.adopted.All(gone);
       // Tables that cannot be read (damage, a failing disk): the folder is not taken
       // for removed, and stays for a later sweep (or fsck) to settle.
       if (!adopted.ok()) return OkStatus();
@@ -136,7 +139,7 @@ Status Vanished::Absorb(const std::string& id) {
   };
   for (const DirEntry& shard : *shards) {
     if (shard.type != FileType::kDirectory || storage::IsTempName(shard.name)) continue;
-    auto entries = fs_.List(storage::JoinPath(layout_.IndexDir(), shard.name));
+    auto entries = engine_.fs.List(storage::JoinPath(engine_.layout.IndexDir(), shard.name));
     if (!entries.ok()) {
       if (entries.status().Is(std::errc::no_such_file_or_directory)) continue;
       return entries.status();
@@ -153,7 +156,7 @@ Status Vanished::Absorb(const std::string& id) {
 
 Status Vanished::FindMoved(const std::string& folder, const std::string& folder_id, int depth) {
   if (depth > kMaxWalkDepth) return OkStatus();
-  auto entries = fs_.List(layout_.Dir(folder));
+  auto entries = engine_.fs.List(engine_.layout.Dir(folder));
   if (!entries.ok()) return OkStatus();  // gone meanwhile: nothing moved into it
   for (const DirEntry& e : *entries) {
     if (e.type != FileType::kDirectory || storage::IsReservedName(e.name) || !storage::ValidateName(e.name).ok()) {
@@ -162,7 +165,7 @@ Status Vanished::FindMoved(const std::string& folder, const std::string& folder_
     const std::string path = storage::JoinPath(folder, e.name);
     // A directory made by hand is adopted, as its listing would (a moved folder may be
     // inside it).
-    auto id = adopter_.FolderIdAdopting(path);
+    auto id = engine_.adopter.FolderIdAdopting(path);
     if (!id.ok()) continue;  // damaged or gone: fsck's to tell
     if (StillVanished(*id) || Misplaced(*id)) FOLIO_RETURN_IF_ERROR(Reidentify(path, *id, folder_id));
     FOLIO_RETURN_IF_ERROR(FindMoved(path, *id, depth + 1));
@@ -172,25 +175,25 @@ Status Vanished::FindMoved(const std::string& folder, const std::string& folder_
 
 std::optional<std::string> Vanished::IndexedPlace(const storage::IndexEntry& entry) {
   if (entry.parent.empty()) return std::nullopt;
-  auto parent = locator_.Locate(entry.parent);
+  auto parent = engine_.locator.Locate(entry.parent);
   if (!parent.ok() || parent->base != BaseType::kFolder) return std::nullopt;
   return storage::JoinPath(parent->folder, entry.name);
 }
 
 Status Vanished::Reidentify(const std::string& path, const std::string& id, const std::string& parent_id) {
-  return committer_.Run([&](storage::ChangeSet& change) -> Status {
+  return engine_.committer.Run([&](storage::ChangeSet& change) -> Status {
     if (!StillVanished(id) && !Misplaced(id)) return OkStatus();
-    auto rec = records_.ReadRecord(layout_.FolderFile(path));
+    auto rec = engine_.records.ReadRecord(engine_.layout.FolderFile(path));
     if (!rec.ok() || rec->id != id) return OkStatus();  // moved again meanwhile
     // Its marker moves too: the one at its old place goes (a folder made there since
     // keeps its own), one is written at its new place.
-    if (auto entry = storage::ReadIndexEntry(fs_, layout_, id); entry.ok()) {
+    if (auto entry = storage::ReadIndexEntry(engine_.fs, engine_.layout, id); entry.ok()) {
       if (auto old = IndexedPlace(*entry); old && *old != path) {
-        FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, fs_, layout_, *old, id));
+        FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, engine_.fs, engine_.layout, *old, id));
       }
     }
-    storage::StageIndexEntry(change, layout_, id, {"folder", parent_id, storage::BaseName(path), path});
-    FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, staging_, path, id));
+    storage::StageIndexEntry(change, engine_.layout, id, {"folder", parent_id, storage::BaseName(path), path});
+    FOLIO_RETURN_IF_ERROR(StageFolderMarker(change, engine_.staging, path, id));
     change.Record(
         changes::Event("updated", id, BaseType::kFolder, changes::StoredTypeId(rec->properties, BaseType::kFolder)));
     return OkStatus();
@@ -208,7 +211,7 @@ Status Vanished::StageAdoptedGone(storage::ChangeSet& change, const std::vector<
     // Checked again under the lock: another process may have recorded them, or found
     // their folder moved.
     if (!StillVanished(folder_id)) continue;
-    auto all = adopted_.All(folder_id);
+    auto all = engine_.adopted.All(folder_id);
     if (!all.ok()) continue;  // unreadable meanwhile: not taken for removed (see Absorb)
     std::set<std::string>& names = left[folder_id];
     for (const auto& [name, doc] : *all) names.insert(name);
@@ -221,7 +224,7 @@ Status Vanished::StageAdoptedGone(storage::ChangeSet& change, const std::vector<
       change.Record(changes::Event("deleted", storage::VersionId(g->id, "1.0"), BaseType::kDocument, cmis::kDocument));
     }
   }
-  return adopted_.StageWithout(change, gone);
+  return engine_.adopted.StageWithout(change, gone);
 }
 
 Status Vanished::Forget(const std::vector<Gone>& batch) {
@@ -231,10 +234,10 @@ Status Vanished::Forget(const std::vector<Gone>& batch) {
   for (const Gone& g : batch) {
     if (g.folder_id.empty()) series.insert(g.id);
   }
-  FOLIO_ASSIGN_OR_RETURN(const auto logged, LoggedObjects(committer_.change_log(), series));
-  return committer_.Run([&](storage::ChangeSet& change) -> Status {
+  FOLIO_ASSIGN_OR_RETURN(const auto logged, LoggedObjects(engine_.committer.change_log(), series));
+  return engine_.committer.Run([&](storage::ChangeSet& change) -> Status {
     std::vector<std::string> typed_dirs;
-    if (auto dirs = fs_.List(layout_.TypeUsageDir()); dirs.ok()) {
+    if (auto dirs = engine_.fs.List(engine_.layout.TypeUsageDir()); dirs.ok()) {
       for (const DirEntry& d : *dirs) {
         if (d.type == FileType::kDirectory && !storage::IsTempName(d.name)) typed_dirs.push_back(d.name);
       }
@@ -248,7 +251,7 @@ Status Vanished::Forget(const std::vector<Gone>& batch) {
       // Checked again under the lock: another process, or a change in flight, may have
       // forgotten or moved it since.
       if (!StillVanished(id)) continue;
-      auto entry = storage::ReadIndexEntry(fs_, layout_, id);
+      auto entry = storage::ReadIndexEntry(engine_.fs, engine_.layout, id);
       if (!entry.ok()) continue;
       const auto base = BaseOfKind(entry->kind);
       if (!base) continue;  // an entry of an unknown kind: fsck's to tell
@@ -257,25 +260,25 @@ Status Vanished::Forget(const std::vector<Gone>& batch) {
         // entries this sweep did not see (a table written meanwhile) are the next one's.
         auto known = left.find(id);
         if (known == left.end()) {
-          auto all = adopted_.All(id);
+          auto all = engine_.adopted.All(id);
           if (!all.ok() || !all->empty()) continue;
         } else if (!known->second.empty()) {
           continue;
         }
-        if (Exists(fs_, layout_.AdoptedFolderDir(id))) adopted_.StageRemoveFolder(change, id);
+        if (Exists(engine_.fs, engine_.layout.AdoptedFolderDir(id))) engine_.adopted.StageRemoveFolder(change, id);
         // Its marker in its parent, when that is still there (the parent of a tree's
         // top folder), holds an id no folder has any more.
         if (auto place = IndexedPlace(*entry)) {
-          FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, fs_, layout_, *place, id));
+          FOLIO_RETURN_IF_ERROR(StageFolderMarkerRemoval(change, engine_.fs, engine_.layout, *place, id));
         }
       }
-      storage::StageIndexRemoval(change, layout_, id);
+      storage::StageIndexRemoval(change, engine_.layout, id);
       const std::string type_id = TypeOf(id, *base, typed_dirs);
       if (*base != BaseType::kDocument) {
         change.Record(changes::Event("deleted", id, *base, type_id));
         continue;
       }
-      change.Remove(layout_.CheckedOutMarker(id));
+      change.Remove(engine_.layout.CheckedOutMarker(id));
       auto named = logged.find(id);
       if (named == logged.end()) {
         // Its "created" events are no longer kept: the series id stands for it.
@@ -291,7 +294,7 @@ Status Vanished::Forget(const std::vector<Gone>& batch) {
 
 std::string Vanished::TypeOf(const std::string& id, BaseType base, const std::vector<std::string>& typed_dirs) {
   for (const std::string& dir : typed_dirs) {
-    if (Exists(fs_, storage::JoinPath(layout_.TypeUsageDir(), dir, id))) return UnescapeFileName(dir);
+    if (Exists(engine_.fs, storage::JoinPath(engine_.layout.TypeUsageDir(), dir, id))) return UnescapeFileName(dir);
   }
   return std::string(BaseTypeId(base));
 }

@@ -16,34 +16,21 @@
 #include <string>
 #include <vector>
 
-#include "folio/fs.h"
-#include "folio/repository.h"
-#include "repo/lookup/record_reader.h"
-#include "storage/committer.h"
+#include "folio/object.h"
+#include "folio/status.h"
+#include "storage/change_set.h"
 #include "storage/id_index.h"
-#include "storage/layout.h"
 
 namespace folio::repo {
-namespace lookup {
-class Locator;
-}  // namespace lookup
-namespace changes {
-class Staging;
-}  // namespace changes
+class Engine;
 }  // namespace folio::repo
 
 namespace folio::repo::hand_edits {
 
-class AdoptedDocs;
-class Adopter;
-
+// Uses: fs, layout, info, records, adopted, locator, adopter, committer, staging.
 class Vanished {
  public:
-  Vanished(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, lookup::RecordReader& records,
-           AdoptedDocs& adopted, lookup::Locator& locator, Adopter& adopter, storage::Committer& committer,
-           changes::Staging& staging)
-      : fs_(fs), layout_(layout), info_(info), records_(records), adopted_(adopted), locator_(locator),
-        adopter_(adopter), committer_(committer), staging_(staging) {}
+  explicit Vanished(Engine& engine) : engine_(engine) {}
 
   // Called when the indexed id `id` was found not to resolve (its entry is there, its
   // record is not), or where its parent no longer is (a folder's marker without its
@@ -106,15 +93,7 @@ class Vanished {
   // §7), else its base type.
   std::string TypeOf(const std::string& id, BaseType base, const std::vector<std::string>& typed_dirs);
 
-  Fs& fs_;
-  const storage::RepoLayout& layout_;
-  const RepositoryInfo& info_;
-  lookup::RecordReader& records_;
-  AdoptedDocs& adopted_;
-  lookup::Locator& locator_;
-  Adopter& adopter_;
-  storage::Committer& committer_;
-  changes::Staging& staging_;
+  Engine& engine_;
   std::atomic<bool> sweeping_{false};  // one sweep per process at a time, never waited for
 };
 

@@ -7,6 +7,7 @@
 
 #include "folio/cmis_ids.h"
 #include "folio/repository.h"
+#include "repo/engine.h"
 #include "repo/hand_edits/adopted_docs.h"
 #include "repo/hand_edits/folder_markers.h"
 #include "repo/hand_edits/seen_edits.h"
@@ -27,9 +28,9 @@ constexpr size_t kMaxLoggedDamage = 4096;
 
 Result<std::shared_ptr<const Listing>> Listings::List(const std::string& folder) {
   const storage::LookupScope lookup;
-  FOLIO_ASSIGN_OR_RETURN(FileStat dir_st, fs_.Stat(layout_.Dir(folder)));
+  FOLIO_ASSIGN_OR_RETURN(FileStat dir_st, engine_.fs.Stat(engine_.layout.Dir(folder)));
   int64_t items_mtime = 0;
-  auto items_st = fs_.Stat(layout_.ItemsDir(folder));
+  auto items_st = engine_.fs.Stat(engine_.layout.ItemsDir(folder));
   if (items_st.ok()) items_mtime = items_st->mtime_ns;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -43,7 +44,7 @@ Result<std::shared_ptr<const Listing>> Listings::List(const std::string& folder)
   listing->dir_mtime_ns = dir_st.mtime_ns;
   listing->dir_inode = dir_st.inode;
   listing->items_mtime_ns = items_mtime;
-  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, fs_.List(layout_.Dir(folder)));
+  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> entries, engine_.fs.List(engine_.layout.Dir(folder)));
   FOLIO_ASSIGN_OR_RETURN(const bool seen, SeeHandEdits(folder, entries));
   for (DirEntry& e : entries) {
     // Metadata, temp files, symlinks and special files are not objects.
@@ -55,7 +56,7 @@ Result<std::shared_ptr<const Listing>> Listings::List(const std::string& folder)
     }
   }
   if (items_st.ok()) {
-    FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> items, fs_.List(layout_.ItemsDir(folder)));
+    FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> items, engine_.fs.List(engine_.layout.ItemsDir(folder)));
     for (DirEntry& e : items) {
       if (e.type == FileType::kDirectory && !storage::IsTempName(e.name)) {
         listing->children.push_back({std::move(e.name), BaseType::kItem});
@@ -87,7 +88,7 @@ Result<bool> Listings::SeeHandEdits(const std::string& folder, const std::vector
   }
   bool seen = false;
   std::set<std::string> series;
-  auto series_dirs = fs_.List(layout_.DocsDir(folder));
+  auto series_dirs = engine_.fs.List(engine_.layout.DocsDir(folder));
   if (!series_dirs.ok() && !series_dirs.status().Is(std::errc::no_such_file_or_directory)) {
     return series_dirs.status();
   }
@@ -99,7 +100,7 @@ Result<bool> Listings::SeeHandEdits(const std::string& folder, const std::vector
   for (const std::string& name : series) {
     if (files.count(name) == 0) removed.push_back(name);
   }
-  FOLIO_ASSIGN_OR_RETURN(auto adopted, adopted_.AllAt(folder));
+  FOLIO_ASSIGN_OR_RETURN(auto adopted, engine_.adopted.AllAt(folder));
   for (const auto& [name, doc] : adopted) {
     if (files.count(name) == 0) removed.push_back(name);
   }
@@ -126,14 +127,14 @@ Result<bool> Listings::SeeHandEdits(const std::string& folder, const std::vector
     seen = seen || hand_edits::SeenEdits::Keeps(hand_edits::Sighting::Kind::kAdoptDocuments);
   }
   // Subfolders against their markers (repo/hand_edits/folder_markers.h).
-  const std::set<std::string> markers = hand_edits::ReadFolderMarkerNames(fs_, layout_, folder);
+  const std::set<std::string> markers = hand_edits::ReadFolderMarkerNames(engine_.fs, engine_.layout, folder);
   bool markers_differ = false;
   for (const std::string& name : markers) {
     if (dirs.count(name) == 0) markers_differ = true;  // removed or moved by hand
   }
   for (const std::string& name : dirs) {
     const std::string path = storage::JoinPath(folder, name);
-    if (!Exists(fs_, layout_.FolderFile(path))) {
+    if (!Exists(engine_.fs, engine_.layout.FolderFile(path))) {
       // Made by hand (also where a folder was, rm -r then mkdir: its marker stayed).
       FOLIO_RETURN_IF_ERROR(hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kAdoptFolder, path, {}, ""}));
       seen = seen || hand_edits::SeenEdits::Keeps(hand_edits::Sighting::Kind::kAdoptFolder);
@@ -152,9 +153,9 @@ Status Listings::CheckNameFree(const std::string& folder, const std::string& nam
   const storage::LookupScope lookup;
   FOLIO_RETURN_IF_ERROR(storage::ValidateName(name));
   FOLIO_RETURN_IF_ERROR(storage::ValidatePathLength(folder, name));
-  for (const std::string& path : {layout_.Child(folder, name), layout_.SeriesDir(folder, name),
-                                  layout_.ItemDir(folder, name)}) {
-    auto st = fs_.Stat(path);
+  for (const std::string& path : {engine_.layout.Child(folder, name), engine_.layout.SeriesDir(folder, name),
+                                  engine_.layout.ItemDir(folder, name)}) {
+    auto st = engine_.fs.Stat(path);
     if (st.ok()) {
       return NameConstraintViolation("an object named '" + name + "' exists in folder '/" + folder + "'");
     }
@@ -169,11 +170,11 @@ Status Listings::CheckTreeFits(const std::string& folder, const std::string& to_
   if (to.size() <= folder.size()) return OkStatus();  // nothing below it gets longer
   // The longest path below it, "/" included: one directory listing per folder.
   size_t longest = 0;
-  std::vector<std::pair<std::string, size_t>> pending{{layout_.Dir(folder), 0}};
+  std::vector<std::pair<std::string, size_t>> pending{{engine_.layout.Dir(folder), 0}};
   while (!pending.empty()) {
     auto [dir, depth] = std::move(pending.back());
     pending.pop_back();
-    auto entries = fs_.List(dir);
+    auto entries = engine_.fs.List(dir);
     if (!entries.ok()) {
       if (entries.status().Is(std::errc::no_such_file_or_directory)) continue;
       return entries.status();
@@ -194,14 +195,14 @@ Result<ObjectData> Listings::BuildChild(const std::string& folder, const ListedC
   Target t;
   if (c.base == BaseType::kFolder) {
     const std::string path = storage::JoinPath(folder, c.name);
-    FOLIO_ASSIGN_OR_RETURN(std::string id, locator_.FolderIdAt(path));
+    FOLIO_ASSIGN_OR_RETURN(std::string id, engine_.locator.FolderIdAt(path));
     t.loc = Loc{BaseType::kFolder, id, path, c.name};
   } else if (c.base == BaseType::kItem) {
     t.loc = Loc{BaseType::kItem, "", folder, c.name};
   } else {
-    FOLIO_ASSIGN_OR_RETURN(t, locator_.DocumentTarget(folder, c.name));
+    FOLIO_ASSIGN_OR_RETURN(t, engine_.locator.DocumentTarget(folder, c.name));
   }
-  return builder_.Build(t);
+  return engine_.builder.Build(t);
 }
 
 void Listings::LogDamaged(const std::string& object, const Status& why) {
@@ -215,7 +216,7 @@ void Listings::LogDamaged(const std::string& object, const Status& why) {
   }
   spdlog::warn("repository '{}': object '{}' left out of an answer, it is damaged: {} "
                "(run folio fsck)",
-               layout_.base(), object, why.message());
+               engine_.layout.base(), object, why.message());
 }
 
 void Listings::DropCaches() {

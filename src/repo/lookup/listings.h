@@ -18,14 +18,11 @@
 #include "repo/lookup/location.h"
 #include "storage/layout.h"
 
-namespace folio::repo::hand_edits {
-class AdoptedDocs;
-}  // namespace folio::repo::hand_edits
+namespace folio::repo {
+class Engine;
+}  // namespace folio::repo
 
 namespace folio::repo::lookup {
-
-class Locator;
-class ObjectBuilder;
 
 struct ListedChild {
   std::string name;
@@ -41,11 +38,10 @@ struct Listing {
   bool racy = false;
 };
 
+// Uses: fs, layout, locator, adopted, builder.
 class Listings {
  public:
-  Listings(Fs& fs, const storage::RepoLayout& layout, Locator& locator, hand_edits::AdoptedDocs& adopted,
-           ObjectBuilder& builder)
-      : fs_(fs), layout_(layout), locator_(locator), adopted_(adopted), builder_(builder) {}
+  explicit Listings(Engine& engine) : engine_(engine) {}
 
   // The children of the folder at `folder` (repository-relative): what ls shows, less
   // metadata, temp files, symlinks and special files, plus the folder's items. A listing
@@ -88,11 +84,7 @@ class Listings {
   void DropCaches();
 
  private:
-  Fs& fs_;
-  const storage::RepoLayout& layout_;
-  Locator& locator_;
-  hand_edits::AdoptedDocs& adopted_;
-  ObjectBuilder& builder_;
+  Engine& engine_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<const Listing>> cache_;
   std::set<std::string> logged_damage_;  // guarded by mu_; bounded (kMaxLoggedDamage)

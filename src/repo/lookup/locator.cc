@@ -4,6 +4,7 @@
 #include "repo/lookup/locator.h"
 
 #include "folio/repository.h"
+#include "repo/engine.h"
 #include "repo/hand_edits/adopted_docs.h"
 #include "repo/hand_edits/folder_markers.h"
 #include "repo/hand_edits/seen_edits.h"
@@ -46,18 +47,18 @@ bool Locator::Verify(Loc& loc, Status* damage) {
   std::string path;
   const char* key = "id";
   switch (loc.base) {
-    case BaseType::kFolder: path = layout_.FolderFile(loc.folder); break;
+    case BaseType::kFolder: path = engine_.layout.FolderFile(loc.folder); break;
     case BaseType::kDocument:
-      path = layout_.SeriesFile(loc.folder, loc.name);
+      path = engine_.layout.SeriesFile(loc.folder, loc.name);
       key = "seriesId";
       break;
-    case BaseType::kItem: path = layout_.ItemFile(loc.folder, loc.name); break;
-    case BaseType::kRelationship: path = layout_.RelationshipFile(loc.id); break;
+    case BaseType::kItem: path = engine_.layout.ItemFile(loc.folder, loc.name); break;
+    case BaseType::kRelationship: path = engine_.layout.RelationshipFile(loc.id); break;
   }
-  auto j = records_.Read(path);
+  auto j = engine_.records.Read(path);
   if (!j.ok() && loc.base == BaseType::kDocument && j.status().Is(std::errc::no_such_file_or_directory)) {
     // An adopted document (docs/STORAGE.md §4.1) is verified against its table.
-    auto doc = adopted_.FindAt(loc.folder, loc.name);
+    auto doc = engine_.adopted.FindAt(loc.folder, loc.name);
     if (!doc.ok() || *doc == nullptr || (*doc)->entry.series_id != loc.id) return false;
     SetAdopted(loc, *doc);
     return true;
@@ -82,7 +83,7 @@ void Locator::SetAdopted(Loc& loc, const std::shared_ptr<const hand_edits::Adopt
 }
 
 Result<Loc> Locator::LocateAdopted(const std::string& series_id, int depth) {
-  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const hand_edits::AdoptedDoc> doc, adopted_.FindId(series_id));
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const hand_edits::AdoptedDoc> doc, engine_.adopted.FindId(series_id));
   if (doc == nullptr) return NotFoundId(series_id);
   auto folder = LocateAt(doc->folder_id, depth + 1);
   if (!folder.ok()) {
@@ -94,7 +95,8 @@ Result<Loc> Locator::LocateAdopted(const std::string& series_id, int depth) {
   // A series of its own takes precedence over the entry (docs/STORAGE.md §4.1). A
   // folder whose documents are all adopted has no docs directory: looked at first, it
   // answers for all of them (once for a whole query page, storage/look_once.h).
-  if (Exists(fs_, layout_.DocsDir(loc.folder)) && Exists(fs_, layout_.SeriesDir(loc.folder, loc.name))) {
+  if (Exists(engine_.fs, engine_.layout.DocsDir(loc.folder)) &&
+      Exists(engine_.fs, engine_.layout.SeriesDir(loc.folder, loc.name))) {
     return NotFoundId(series_id);
   }
   SetAdopted(loc, doc);
@@ -109,7 +111,7 @@ Result<Loc> Locator::Locate(const std::string& base_id) {
 Result<Loc> Locator::LocateAt(const std::string& base_id, int depth) {
   if (depth > 256) return StorageError("index entries of '" + base_id + "' form a cycle or are nested too deep");
   // The cached entry, unvalidated, is a fine hint: the record it leads to is verified.
-  if (auto hint = records_.Peek(layout_.IndexEntry(base_id))) {
+  if (auto hint = engine_.records.Peek(engine_.layout.IndexEntry(base_id))) {
     auto entry = storage::IndexEntryFromJson(*hint, "");
     if (entry.ok()) {
       if (auto loc = LocFromEntry(base_id, *entry); loc && Verify(*loc)) return *loc;
@@ -125,7 +127,7 @@ Result<Loc> Locator::LocateAt(const std::string& base_id, int depth) {
     adopted = LocateAdopted(base_id, depth);
     if (adopted->ok()) return std::move(*adopted);
   }
-  auto entry_json = records_.Read(layout_.IndexEntry(base_id));
+  auto entry_json = engine_.records.Read(engine_.layout.IndexEntry(base_id));
   if (!entry_json.ok()) {
     if (entry_json.status().Is(std::errc::no_such_file_or_directory)) {
       // Not indexed: an adopted document's id names the folder whose tables hold it.
@@ -135,7 +137,7 @@ Result<Loc> Locator::LocateAt(const std::string& base_id, int depth) {
     return entry_json.status();
   }
   FOLIO_ASSIGN_OR_RETURN(storage::IndexEntry entry,
-                         storage::IndexEntryFromJson(**entry_json, layout_.IndexEntry(base_id)));
+                         storage::IndexEntryFromJson(**entry_json, engine_.layout.IndexEntry(base_id)));
   auto found = LocFromEntry(base_id, entry);
   if (!found) return StorageError("index entry of '" + base_id + "' has unknown kind '" + entry.kind + "'");
   Loc loc = *found;
@@ -174,10 +176,10 @@ Result<Target> Locator::ResolveId(const std::string& id) {
   if (!loc.ok() && loc.status().kind() == ErrorKind::kObjectNotFound) {
     // A change in flight (another thread or process) may be moving it: wait for the
     // writers to finish, then look once more.
-    wait_for_writers_();
+    engine_.committer.WaitForWriters();
     loc = Locate(parsed->base);
     if (!loc.ok() && loc.status().kind() == ErrorKind::kObjectNotFound &&
-        Exists(fs_, layout_.IndexEntry(parsed->base))) {
+        Exists(engine_.fs, engine_.layout.IndexEntry(parsed->base))) {
       // Indexed but gone: removed or moved by hand with its folder (docs/STORAGE.md §9).
       FOLIO_RETURN_IF_ERROR(
           hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kVanished, "", {}, parsed->base}));
@@ -185,7 +187,7 @@ Result<Target> Locator::ResolveId(const std::string& id) {
       // An adopted document's folder removed or moved by hand: its tables stay until
       // that is taken in (docs/STORAGE.md §4.1).
       auto folder_id = storage::AdoptedFolderOf(parsed->base);
-      if (folder_id && Exists(fs_, layout_.IndexEntry(*folder_id)) && !Locate(*folder_id).ok()) {
+      if (folder_id && Exists(engine_.fs, engine_.layout.IndexEntry(*folder_id)) && !Locate(*folder_id).ok()) {
         FOLIO_RETURN_IF_ERROR(
             hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kVanished, "", {}, *folder_id}));
       }
@@ -258,14 +260,14 @@ Result<Target> Locator::ResolvePath(const std::string& path) {
   const std::string shown = "/" + clean;
   Target t;
   if (clean.empty()) {
-    FOLIO_ASSIGN_OR_RETURN(t.loc, Locate(info_.root_folder_id));
+    FOLIO_ASSIGN_OR_RETURN(t.loc, Locate(engine_.info.root_folder_id));
     return t;
   }
   const std::string parent = storage::ParentPath(clean);
   const std::string name = storage::BaseName(clean);
-  const std::string visible = layout_.Dir(clean);
+  const std::string visible = engine_.layout.Dir(clean);
   if (auto known = KnownDocumentAt(visible, parent, name)) return std::move(*known);
-  auto st = fs_.Stat(visible);
+  auto st = engine_.fs.Stat(visible);
   if (st.ok() && st->type == FileType::kDirectory) {
     FOLIO_ASSIGN_OR_RETURN(std::string id, FolderIdAt(clean));
     t.loc = Loc{BaseType::kFolder, id, clean, name};
@@ -285,16 +287,16 @@ Result<Target> Locator::ResolvePath(const std::string& path) {
     }
     return st.status();
   }
-  auto item = records_.Read(layout_.ItemFile(parent, name));
+  auto item = engine_.records.Read(engine_.layout.ItemFile(parent, name));
   if (item.ok()) {
     t.loc = Loc{BaseType::kItem, storage::StringOr(**item, "id", ""), parent, name};
     return t;
   }
   // A document whose file was removed by hand: its deletion is to be recorded
   // (docs/STORAGE.md §9).
-  if (Exists(fs_, layout_.SeriesFile(parent, name))) {
+  if (Exists(engine_.fs, engine_.layout.SeriesFile(parent, name))) {
     FOLIO_RETURN_IF_ERROR(hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kRemovals, parent, {name}, ""}));
-  } else if (auto doc = adopted_.FindAt(parent, name); doc.ok() && *doc != nullptr) {
+  } else if (auto doc = engine_.adopted.FindAt(parent, name); doc.ok() && *doc != nullptr) {
     FOLIO_RETURN_IF_ERROR(hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kRemovals, parent, {name}, ""}));
   }
   FOLIO_RETURN_IF_ERROR(SeeGoneAncestor(clean));
@@ -318,7 +320,7 @@ std::optional<Target> Locator::KnownDocumentAt(const std::string& visible, const
     if (it == known_paths_.end()) return std::nullopt;
     known = it->second;
   }
-  auto st = fs_.IdentityStat(visible);
+  auto st = engine_.fs.IdentityStat(visible);
   if (!st.ok() || st->type != FileType::kFile || st->inode != known.inode || st->device != known.device) {
     return std::nullopt;
   }
@@ -336,13 +338,13 @@ void Locator::RememberDocumentAt(const std::string& visible, const FileStat& st)
 
 Result<Target> Locator::DocumentTarget(const std::string& folder, const std::string& name) {
   const storage::LookupScope lookup;
-  const std::string series_path = layout_.SeriesFile(folder, name);
-  auto json = records_.Read(series_path);
+  const std::string series_path = engine_.layout.SeriesFile(folder, name);
+  auto json = engine_.records.Read(series_path);
   if (!json.ok() && json.status().Is(std::errc::no_such_file_or_directory)) {
     // Adopted already (docs/STORAGE.md §4.1), or found now: a file added by hand.
-    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const hand_edits::AdoptedDoc> doc, adopted_.FindAt(folder, name));
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const hand_edits::AdoptedDoc> doc, engine_.adopted.FindAt(folder, name));
     if (doc == nullptr) {
-      if (Exists(fs_, layout_.SeriesDir(folder, name))) {
+      if (Exists(engine_.fs, engine_.layout.SeriesDir(folder, name))) {
         // Metadata without its series.json: damaged, not hand-added.
         return StorageError("document '/" + storage::JoinPath(folder, name) +
                             "' has a series directory without series.json; run folio fsck --repair");
@@ -357,7 +359,7 @@ Result<Target> Locator::DocumentTarget(const std::string& folder, const std::str
     return t;
   }
   if (!json.ok()) return json.status();
-  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> series, records_.DecodeSeries(*json, series_path));
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> series, engine_.records.DecodeSeries(*json, series_path));
   Target t;
   t.loc = Loc{BaseType::kDocument, series->series_id, folder, name};
   t.loc.record = *json;  // lets the builder reuse it (and its memo of built documents)
@@ -369,9 +371,11 @@ std::optional<std::string> Locator::GoneFolderId(const std::string& folder_path)
   const storage::LookupScope lookup;
   // Its marker in its parent names it (repo/hand_edits/folder_markers.h); a folder of data written
   // before markers is known only if this process read its record.
-  std::string id = hand_edits::ReadFolderMarker(fs_, layout_, folder_path).value_or("");
+  std::string id = hand_edits::ReadFolderMarker(engine_.fs, engine_.layout, folder_path).value_or("");
   if (id.empty()) {
-    if (auto known = records_.Peek(layout_.FolderFile(folder_path))) id = storage::StringOr(*known, "id", "");
+    if (auto known = engine_.records.Peek(engine_.layout.FolderFile(folder_path))) {
+      id = storage::StringOr(*known, "id", "");
+    }
   }
   if (id.empty()) return std::nullopt;
   return id;
@@ -386,19 +390,19 @@ Status Locator::SeeGoneAncestor(const std::string& path) {
   // The highest gone folder on the way (`path` itself included): one Stat per level
   // for a path never seen, and a sweep only for a folder this process knew.
   for (std::string folder = path; !folder.empty(); folder = storage::ParentPath(folder)) {
-    auto st = fs_.Stat(layout_.Dir(folder));
+    auto st = engine_.fs.Stat(engine_.layout.Dir(folder));
     if (st.ok() || !st.status().Is(std::errc::no_such_file_or_directory)) break;
-    if (Exists(fs_, layout_.Dir(storage::ParentPath(folder)))) return SeeGoneFolder(folder);
+    if (Exists(engine_.fs, engine_.layout.Dir(storage::ParentPath(folder)))) return SeeGoneFolder(folder);
   }
   return OkStatus();
 }
 
 Result<std::string> Locator::FolderIdAt(const std::string& folder_path) {
   const storage::LookupScope lookup;
-  auto id = records_.FolderId(folder_path);
+  auto id = engine_.records.FolderId(folder_path);
   if (!id.ok() && id.status().Is(std::errc::no_such_file_or_directory)) {
     // A directory made by hand (or gone): to adopt, if it is a directory.
-    auto st = fs_.Stat(layout_.Dir(folder_path));
+    auto st = engine_.fs.Stat(engine_.layout.Dir(folder_path));
     if (st.ok() && st->type == FileType::kDirectory) {
       FOLIO_RETURN_IF_ERROR(
           hand_edits::SeenEdits::Record({hand_edits::Sighting::Kind::kAdoptFolder, folder_path, {}, ""}));

@@ -15,22 +15,20 @@
 #include "folio/fs.h"
 #include "folio/repository.h"
 #include "repo/lookup/location.h"
-#include "repo/lookup/record_reader.h"
-#include "storage/layout.h"
 
-namespace folio::repo::hand_edits {
-class AdoptedDocs;
-}  // namespace folio::repo::hand_edits
+namespace folio::repo {
+class Engine;
+}  // namespace folio::repo
 
 namespace folio::repo::lookup {
 
+// Uses: fs, layout, info, records, adopted, committer (to wait for writers).
 class Locator {
  public:
-  Locator(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, RecordReader& records,
-          hand_edits::AdoptedDocs& adopted, std::function<void()> wait_for_writers,
-          size_t max_known_paths = RepositoryCaches{}.known_paths)
-      : fs_(fs), layout_(layout), info_(info), records_(records), adopted_(adopted),
-        wait_for_writers_(std::move(wait_for_writers)), max_known_paths_(max_known_paths) {}
+  // Keeps up to `max_known_paths` document paths known to be files
+  // (RepositoryCaches::known_paths).
+  explicit Locator(Engine& engine, size_t max_known_paths = RepositoryCaches{}.known_paths)
+      : engine_(engine), max_known_paths_(max_known_paths) {}
 
   // The object an id names: a folder, item or relationship id, a series id (the latest
   // version), "{series};{label}" or "{series};pwc". An id whose index entry is there but
@@ -97,13 +95,7 @@ class Locator {
                                         const std::string& name);
   void RememberDocumentAt(const std::string& visible, const FileStat& st);
 
-  Fs& fs_;
-  const storage::RepoLayout& layout_;
-  const RepositoryInfo& info_;
-  RecordReader& records_;
-  hand_edits::AdoptedDocs& adopted_;
-  // Waits until no change of this process or another is in flight (the committer's).
-  const std::function<void()> wait_for_writers_;
+  Engine& engine_;
   // Visible document paths a confined Stat found to be regular files, with their
   // identity (see KnownDocumentAt).
   const size_t max_known_paths_;

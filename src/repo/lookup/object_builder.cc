@@ -8,6 +8,7 @@
 
 #include "folio/cmis_ids.h"
 #include "repo/changes/staging.h"
+#include "repo/engine.h"
 #include "repo/hand_edits/adopted_docs.h"
 #include "repo/hand_edits/seen_edits.h"
 #include "repo/lookup/locator.h"
@@ -117,10 +118,11 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildShared(const Targe
     return std::shared_ptr<const ObjectData>(std::make_shared<ObjectData>(std::move(o)));
   }
   if (t.loc.record) {
-    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> series, records_.DecodeSeries(t.loc.record, t.loc.name));
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> series,
+                           engine_.records.DecodeSeries(t.loc.record, t.loc.name));
     return BuildDocumentShared(t.loc, *series, t.label, t.pwc);
   }
-  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(t.loc));
+  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, engine_.records.ReadSeries(t.loc));
   return BuildDocumentShared(t.loc, series, t.label, t.pwc);
 }
 
@@ -129,10 +131,10 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildShared(const Targe
 // `mem` receives the in-memory stored properties.
 Result<ObjectData> ObjectBuilder::BuildFromRecord(const std::string& path, BaseType base, const std::string& name,
                                              Json& mem) {
-  FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, records_.ReadRecord(path));
+  FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, engine_.records.ReadRecord(path));
   const std::string type_id = changes::StoredTypeId(rec.properties, base);
-  FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
-  mem = types::SecondaryStoredToMemory(types_, types::StoredToMemory(*type, rec.properties));
+  FOLIO_ASSIGN_OR_RETURN(auto type, engine_.types.Get(type_id));
+  mem = types::SecondaryStoredToMemory(engine_.types, types::StoredToMemory(*type, rec.properties));
   ObjectData o;
   o.id = rec.id;
   o.base = base;
@@ -147,10 +149,11 @@ Result<ObjectData> ObjectBuilder::BuildFolder(const Loc& loc) {
   const storage::LookupScope lookup;
   Json mem;
   const std::string name = loc.folder.empty() ? "" : storage::BaseName(loc.folder);
-  FOLIO_ASSIGN_OR_RETURN(ObjectData o, BuildFromRecord(layout_.FolderFile(loc.folder), BaseType::kFolder, name, mem));
+  FOLIO_ASSIGN_OR_RETURN(ObjectData o,
+                         BuildFromRecord(engine_.layout.FolderFile(loc.folder), BaseType::kFolder, name, mem));
   o.path = loc.folder;
   if (!loc.folder.empty()) {
-    FOLIO_ASSIGN_OR_RETURN(o.parent_id, locator_.FolderIdAt(storage::ParentPath(loc.folder)));
+    FOLIO_ASSIGN_OR_RETURN(o.parent_id, engine_.locator.FolderIdAt(storage::ParentPath(loc.folder)));
   }
   Put(o.properties, cmis::kParentId, o.parent_id.empty() ? Json(nullptr) : Json(o.parent_id));
   Put(o.properties, cmis::kPath, "/" + loc.folder);
@@ -162,10 +165,10 @@ Result<ObjectData> ObjectBuilder::BuildFolder(const Loc& loc) {
 Result<ObjectData> ObjectBuilder::BuildItem(const Loc& loc) {
   const storage::LookupScope lookup;
   Json mem;
-  FOLIO_ASSIGN_OR_RETURN(ObjectData o,
-                         BuildFromRecord(layout_.ItemFile(loc.folder, loc.name), BaseType::kItem, loc.name, mem));
+  FOLIO_ASSIGN_OR_RETURN(
+      ObjectData o, BuildFromRecord(engine_.layout.ItemFile(loc.folder, loc.name), BaseType::kItem, loc.name, mem));
   o.path = storage::JoinPath(loc.folder, loc.name);
-  FOLIO_ASSIGN_OR_RETURN(o.parent_id, locator_.FolderIdAt(loc.folder));
+  FOLIO_ASSIGN_OR_RETURN(o.parent_id, engine_.locator.FolderIdAt(loc.folder));
   AppendCustom(o.properties, mem);
   return o;
 }
@@ -174,7 +177,7 @@ Result<ObjectData> ObjectBuilder::BuildRelationship(const Loc& loc) {
   const storage::LookupScope lookup;
   Json mem;
   FOLIO_ASSIGN_OR_RETURN(ObjectData o,
-                         BuildFromRecord(layout_.RelationshipFile(loc.id), BaseType::kRelationship, "", mem));
+                         BuildFromRecord(engine_.layout.RelationshipFile(loc.id), BaseType::kRelationship, "", mem));
   o.id = loc.id;
   o.properties[cmis::kObjectId] = loc.id;
   Put(o.properties, cmis::kSourceId, StoredOr(mem, cmis::kSourceId));
@@ -209,7 +212,8 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
     // An edit by hand of the document's file becomes the latest version's content.
     // Metadata only, compared with what Folio wrote: the cheap, unconfined stat is
     // enough (absorbing an edit reads the file through the confined Open).
-    auto st = loc.visible ? Result<FileStat>(*loc.visible) : fs_.IdentityStat(layout_.Child(loc.folder, loc.name));
+    auto st = loc.visible ? Result<FileStat>(*loc.visible)
+                          : engine_.fs.IdentityStat(engine_.layout.Child(loc.folder, loc.name));
     if (st.ok() && st->type == FileType::kFile &&
         (st->size != series_in.file_size || st->mtime_ns != series_in.file_mtime_ns ||
          (series_in.file_inode != 0 && st->inode != series_in.file_inode))) {
@@ -248,14 +252,14 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
     the_label = label ? *label : versions::LatestLabel(series);
     bool listed = (hints != nullptr && hints->labels_listed) || the_label == versions::LatestLabel(series);
     if (!listed) {
-      FOLIO_ASSIGN_OR_RETURN(listed, versions_.Lists(loc.folder, loc.name, series, the_label));
+      FOLIO_ASSIGN_OR_RETURN(listed, engine_.versions.Lists(loc.folder, loc.name, series, the_label));
     }
     if (!listed) {
       return ObjectNotFound("no version '" + the_label + "' of document '" + loc.name + "'");
     }
   }
-  const std::string rec_path = pwc ? layout_.PwcProps(loc.folder, loc.name)
-                                   : layout_.VersionProps(loc.folder, loc.name, the_label);
+  const std::string rec_path = pwc ? engine_.layout.PwcProps(loc.folder, loc.name)
+                                   : engine_.layout.VersionProps(loc.folder, loc.name, the_label);
   // Bulk reads (hints) read straight from disk: thousands of versions would only evict
   // everything else from the cache.
   std::shared_ptr<const Json> rec_json;
@@ -263,12 +267,12 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
     if (pwc || the_label != "1.0") return ObjectNotFound("no version '" + the_label + "' of document '" + loc.name + "'");
     rec_json = adopted->VersionJson();
   } else if (hints != nullptr) {
-    FOLIO_ASSIGN_OR_RETURN(Json j, storage::ReadJsonFile(fs_, rec_path));
+    FOLIO_ASSIGN_OR_RETURN(Json j, storage::ReadJsonFile(engine_.fs, rec_path));
     rec_json = std::make_shared<const Json>(std::move(j));
   } else {
-    FOLIO_ASSIGN_OR_RETURN(rec_json, records_.Read(rec_path));
+    FOLIO_ASSIGN_OR_RETURN(rec_json, engine_.records.Read(rec_path));
   }
-  FOLIO_ASSIGN_OR_RETURN(std::string parent_id, locator_.FolderIdAt(loc.folder));
+  FOLIO_ASSIGN_OR_RETURN(std::string parent_id, engine_.locator.FolderIdAt(loc.folder));
   // A document built before from the very same cached records (the cache hands out a
   // new object whenever a file changes) is the same document: reuse it.
   // Not for bulk reads (hints: getAllVersions): thousands of versions would only churn
@@ -280,13 +284,13 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
     auto it = memo_.find(memo_key);
     if (it != memo_.end() && it->second.series.lock() == loc.record && it->second.record.lock() == rec_json &&
         it->second.parent_id == parent_id) {
-      FOLIO_ASSIGN_OR_RETURN(auto type_now, types_.Get(it->second.obj->type_id));
+      FOLIO_ASSIGN_OR_RETURN(auto type_now, engine_.types.Get(it->second.obj->type_id));
       if (type_now == it->second.type) return it->second.obj;
     }
   }
   FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ObjectRecordFromJson(*rec_json, rec_path));
   const std::string type_id = changes::StoredTypeId(rec.properties, BaseType::kDocument);
-  FOLIO_ASSIGN_OR_RETURN(auto type, types_.Get(type_id));
+  FOLIO_ASSIGN_OR_RETURN(auto type, engine_.types.Get(type_id));
   const DocContext context{&loc, &series, parent_id, versions::LatestLabel(series),
                            hints != nullptr ? hints->latest_major : versions::LatestMajorLabel(series)};
   std::shared_ptr<const ObjectData> o =
@@ -332,8 +336,8 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
   const storage::LookupScope lookup;
   const SeriesHints hints{versions::LatestMajorLabel(series), /*labels_listed=*/true};
   DocContext context{&loc, &series, "", versions::LatestLabel(series), hints.latest_major};
-  FOLIO_ASSIGN_OR_RETURN(context.parent_id, locator_.FolderIdAt(loc.folder));
-  const std::string series_dir = layout_.SeriesDir(loc.folder, loc.name);
+  FOLIO_ASSIGN_OR_RETURN(context.parent_id, engine_.locator.FolderIdAt(loc.folder));
+  const std::string series_dir = engine_.layout.SeriesDir(loc.folder, loc.name);
   versions::VersionReuse* reuse = versions::VersionReuse::Current();
   const std::string series_stamp =
       reuse == nullptr ? std::string() : SeriesStamp(loc, series, context.parent_id, hints.latest_major);
@@ -342,7 +346,7 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
   // is one (not a symlink, none on the way), as a confined stat says once per call.
   bool series_dir_plain = false;
   if (reuse != nullptr) {
-    auto st = fs_.Stat(series_dir);
+    auto st = engine_.fs.Stat(series_dir);
     series_dir_plain = st.ok() && st->type == FileType::kDirectory;
   }
   // Opened once, beneath the data directory like any path: each version record is
@@ -355,7 +359,7 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
   const auto type_of = [&](const std::string& id) -> Result<std::shared_ptr<const types::TypeDef>> {
     auto it = types_seen.find(id);
     if (it != types_seen.end()) return it->second;
-    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const types::TypeDef> t, types_.Get(id));
+    FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const types::TypeDef> t, engine_.types.Get(id));
     types_seen.emplace(id, t);
     return t;
   };
@@ -389,9 +393,9 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
       return hand(TakeOrCopy(std::move(o)));
     }
     file_name = storage::VersionPropsName(label);
-    path.assign(series_dir).append("/").append(file_name);  // = layout_.VersionProps(...)
+    path.assign(series_dir).append("/").append(file_name);  // = engine_.layout.VersionProps(...)
     if (dir == nullptr) {
-      FOLIO_ASSIGN_OR_RETURN(dir, fs_.OpenDirectory(series_dir));
+      FOLIO_ASSIGN_OR_RETURN(dir, engine_.fs.OpenDirectory(series_dir));
     }
     FileStat seen;
     if (reuse != nullptr && series_dir_plain) {
@@ -437,7 +441,8 @@ Status ObjectBuilder::BuildAllVersions(const Loc& loc, const SeriesRecord& serie
   };
   // The archived labels (repo/versions/version_list.h) one archive at a time.
   const auto archive = [&](const VersionArchive& a, bool backwards) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> labels, versions_.ReadArchive(loc.folder, loc.name, series, a));
+    FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> labels,
+                           engine_.versions.ReadArchive(loc.folder, loc.name, series, a));
     if (backwards) std::reverse(labels.begin(), labels.end());
     for (const std::string& label : labels) FOLIO_RETURN_IF_ERROR(version(label));
     return OkStatus();
@@ -485,7 +490,7 @@ ObjectData ObjectBuilder::AssembleDocument(const DocContext& c, const std::strin
                                            const std::string& type_id, const types::TypeDef& type, ObjectRecord rec) {
   const Loc& loc = *c.loc;
   const SeriesRecord& series = *c.series;
-  Json mem = types::SecondaryStoredToMemory(types_, types::StoredToMemory(type, std::move(rec.properties)));
+  Json mem = types::SecondaryStoredToMemory(engine_.types, types::StoredToMemory(type, std::move(rec.properties)));
 
   ObjectData o;
   o.id = pwc ? storage::PwcId(series.series_id) : storage::VersionId(series.series_id, the_label);

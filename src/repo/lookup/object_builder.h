@@ -21,22 +21,21 @@
 #include "folio/repository_caches.h"
 #include "repo/lookup/location.h"
 #include "repo/lookup/memo_sweep.h"
-#include "repo/lookup/record_reader.h"
+#include "repo/records.h"
 #include "repo/types/types.h"
-#include "repo/versions/version_list.h"
+
+namespace folio::repo {
+class Engine;
+}  // namespace folio::repo
 
 namespace folio::repo::lookup {
 
-class Locator;
-
+// Uses: fs, layout, records, versions, types, locator.
 class ObjectBuilder {
  public:
   // Keeps built documents up to `max_documents` (RepositoryCaches::documents).
-  ObjectBuilder(Fs& fs, const storage::RepoLayout& layout, RecordReader& records, versions::VersionList& versions,
-                types::TypeRegistry& types, Locator& locator,
-                size_t max_documents = RepositoryCaches{}.documents)
-      : fs_(fs), layout_(layout), records_(records), versions_(versions), types_(types), locator_(locator),
-        max_documents_(max_documents) {}
+  explicit ObjectBuilder(Engine& engine, size_t max_documents = RepositoryCaches{}.documents)
+      : engine_(engine), max_documents_(max_documents) {}
 
   // The object `t` names. Errors: kObjectNotFound when it is gone (a document whose
   // visible file was removed by hand, a version or working copy that does not exist);
@@ -103,12 +102,7 @@ class ObjectBuilder {
   Result<ObjectData> BuildFromRecord(const std::string& path, BaseType base, const std::string& name,
                                      storage::Json& mem);
 
-  Fs& fs_;
-  const storage::RepoLayout& layout_;
-  RecordReader& records_;
-  versions::VersionList& versions_;
-  types::TypeRegistry& types_;
-  Locator& locator_;
+  Engine& engine_;
 
   // Documents as last built, by record path; valid only while built from the same
   // cached series record, version record and type, under the same parent id. The

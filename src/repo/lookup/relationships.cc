@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "folio/cmis_ids.h"
+#include "repo/engine.h"
 #include "repo/lookup/locator.h"
 #include "repo/lookup/object_builder.h"
 #include "storage/ids.h"
@@ -26,7 +27,7 @@ std::string EndBase(const storage::Json& properties, const char* end) {
 
 Result<std::vector<std::string>> Relationships::Ids() {
   std::vector<std::string> ids;
-  auto entries = fs_.List(layout_.RelationshipsDir());
+  auto entries = engine_.fs.List(engine_.layout.RelationshipsDir());
   if (!entries.ok()) {
     if (entries.status().Is(std::errc::no_such_file_or_directory)) return ids;
     return entries.status();
@@ -43,16 +44,16 @@ Result<std::vector<ObjectData>> Relationships::All() {
   FOLIO_ASSIGN_OR_RETURN(std::vector<std::string> ids, Ids());
   std::vector<ObjectData> out;
   for (const std::string& rid : ids) {
-    auto rel = locator_.ResolveId(rid);
+    auto rel = engine_.locator.ResolveId(rid);
     if (!rel.ok() || rel->loc.base != BaseType::kRelationship) continue;  // not indexed: fsck reports it
-    FOLIO_ASSIGN_OR_RETURN(ObjectData o, builder_.Build(*rel));
+    FOLIO_ASSIGN_OR_RETURN(ObjectData o, engine_.builder.Build(*rel));
     out.push_back(std::move(o));
   }
   return out;
 }
 
 Result<std::vector<ObjectData>> Relationships::Of(const std::string& id, RelationshipDirection direction) {
-  FOLIO_ASSIGN_OR_RETURN(Target target, locator_.ResolveId(id));
+  FOLIO_ASSIGN_OR_RETURN(Target target, engine_.locator.ResolveId(id));
   const std::string& base = target.loc.id;
   FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> all, All());
   std::vector<ObjectData> out;

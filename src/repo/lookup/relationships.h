@@ -7,17 +7,18 @@
 #include <vector>
 
 #include "folio/object.h"
-#include "storage/layout.h"
+#include "folio/status.h"
+
+namespace folio::repo {
+class Engine;
+}  // namespace folio::repo
 
 namespace folio::repo::lookup {
 
-class Locator;
-class ObjectBuilder;
-
+// Uses: fs, layout, locator, builder.
 class Relationships {
  public:
-  Relationships(Fs& fs, const storage::RepoLayout& layout, Locator& locator, ObjectBuilder& builder)
-      : fs_(fs), layout_(layout), locator_(locator), builder_(builder) {}
+  explicit Relationships(Engine& engine) : engine_(engine) {}
 
   // The relationships whose source (or target, or either) is `id`, by relationship id.
   // A document's relationships are those of its series: any of its versions (or its
@@ -29,10 +30,7 @@ class Relationships {
  private:
   Result<std::vector<std::string>> Ids();
 
-  Fs& fs_;
-  const storage::RepoLayout& layout_;
-  Locator& locator_;
-  ObjectBuilder& builder_;
+  Engine& engine_;
 };
 
 }  // namespace folio::repo::lookup

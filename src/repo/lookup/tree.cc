@@ -1,6 +1,7 @@
 // The tree below a folder; see tree.h.
 #include "repo/lookup/tree.h"
 
+#include "repo/engine.h"
 #include "repo/hand_edits/seen_edits.h"
 
 #include "storage/layout.h"
@@ -38,7 +39,7 @@ Status Tree::CheckSize(const Loc& folder, const TreeRequest& request) {
   while (!todo.empty()) {
     auto [path, level] = std::move(todo.back());
     todo.pop_back();
-    auto listing = listings_.List(path);
+    auto listing = engine_.listings.List(path);
     if (!listing.ok()) {
       // Removed meanwhile, or unreadable (the walk leaves it out, and logs it).
       if (listing.status().Is(std::errc::no_such_file_or_directory) || Listings::IsDamage(listing.status())) continue;
@@ -58,9 +59,9 @@ Result<uint64_t> Tree::Visit(const std::string& folder_id, const TreeRequest& re
   if (request.depth == 0 || request.depth < -1) {
     return InvalidArgument("depth must be -1 (all levels) or at least 1, got " + std::to_string(request.depth));
   }
-  FOLIO_ASSIGN_OR_RETURN(Loc start, locator_.LocateFolder(folder_id));
+  FOLIO_ASSIGN_OR_RETURN(Loc start, engine_.locator.LocateFolder(folder_id));
   FOLIO_RETURN_IF_ERROR(CheckSize(start, request));
-  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const Listing> top, listings_.List(start.folder));
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const Listing> top, engine_.listings.List(start.folder));
   // Hand edits to reconcile before anything is told (repo/hand_edits/seen_edits.h): CheckSize has
   // listed the whole tree when the answer is bounded.
   if (hand_edits::SeenEdits::AnswerPending()) return hand_edits::ReconcileFirst();
@@ -79,14 +80,14 @@ Result<uint64_t> Tree::Visit(const std::string& folder_id, const TreeRequest& re
     if (request.folders_only && c.base != BaseType::kFolder) continue;
     const std::string folder = f.folder;
     const int64_t level = f.level;
-    auto object = listings_.BuildChild(folder, c);
+    auto object = engine_.listings.BuildChild(folder, c);
     if (!object.ok()) {
       // Removed between the listing and now (by hand or another process): left out.
       if (object.status().kind() == ErrorKind::kObjectNotFound) continue;
       if (!Listings::IsDamage(object.status())) return object.status();
       // A damaged record spoils only its object (docs/STORAGE.md §10): the walk goes on
       // without it (a damaged folder's record: without what is below it too).
-      listings_.LogDamaged("/" + storage::JoinPath(folder, c.name), object.status());
+      engine_.listings.LogDamaged("/" + storage::JoinPath(folder, c.name), object.status());
       continue;
     }
     if (++visited > request.max_objects && request.max_objects != 0) return TooMany(start, request);
@@ -96,10 +97,10 @@ Result<uint64_t> Tree::Visit(const std::string& folder_id, const TreeRequest& re
       FOLIO_RETURN_IF_ERROR(visitor.Leave());
       continue;
     }
-    auto listing = listings_.List(object->path);
+    auto listing = engine_.listings.List(object->path);
     if (!listing.ok()) {
       if (Listings::IsDamage(listing.status())) {
-        listings_.LogDamaged("/" + object->path, listing.status());
+        engine_.listings.LogDamaged("/" + object->path, listing.status());
       } else if (!listing.status().Is(std::errc::no_such_file_or_directory)) {
         return listing.status();
       }

@@ -7,14 +7,18 @@
 #include <string>
 
 #include "folio/repository.h"
-#include "repo/lookup/listings.h"
-#include "repo/lookup/locator.h"
+#include "repo/lookup/location.h"
+
+namespace folio::repo {
+class Engine;
+}  // namespace folio::repo
 
 namespace folio::repo::lookup {
 
+// Uses: locator, listings.
 class Tree {
  public:
-  Tree(Locator& locator, Listings& listings) : locator_(locator), listings_(listings) {}
+  explicit Tree(Engine& engine) : engine_(engine) {}
 
   // Counts the objects the walk would visit (listings only, nothing built), then visits
   // them. Returns how many were visited. Errors: kObjectNotFound for an unknown
@@ -30,8 +34,7 @@ class Tree {
  private:
   Status CheckSize(const Loc& folder, const TreeRequest& request);
 
-  Locator& locator_;
-  Listings& listings_;
+  Engine& engine_;
 };
 
 }  // namespace folio::repo::lookup

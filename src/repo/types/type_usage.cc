@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 
+#include "repo/engine.h"
 #include "repo/types/secondary_types.h"
 
 namespace folio::repo::types {
@@ -60,15 +61,15 @@ Status TypeUsage::InUse(const std::string& type_id, const ObjectData& object) {
 
 Status TypeUsage::CheckUnused(const std::string& type_id, bool has_markers) {
   if (!has_markers) return ScanEverything(type_id);
-  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> markers, fs_.List(layout_.TypeUsageDir(type_id)));
+  FOLIO_ASSIGN_OR_RETURN(std::vector<DirEntry> markers, engine_.fs.List(engine_.layout.TypeUsageDir(type_id)));
   for (const DirEntry& m : markers) {
     if (m.type != FileType::kFile || storage::IsTempName(m.name)) continue;
-    auto target = locator_.ResolveId(m.name);
+    auto target = engine_.locator.ResolveId(m.name);
     if (!target.ok()) {
       if (target.status().kind() == ErrorKind::kObjectNotFound) continue;  // deleted since
       return target.status();
     }
-    auto object = builder_.Build(*target);
+    auto object = engine_.builder.Build(*target);
     if (!object.ok()) {
       if (object.status().kind() == ErrorKind::kObjectNotFound) continue;
       return object.status();
@@ -80,8 +81,8 @@ Status TypeUsage::CheckUnused(const std::string& type_id, bool has_markers) {
 }
 
 Status TypeUsage::AnyVersionUses(const std::string& type_id, const lookup::Target& t) {
-  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, records_.ReadSeries(t.loc));
-  return builder_.BuildAllVersions(t.loc, series, false, [&](ObjectData&& version) -> Status {
+  FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, engine_.records.ReadSeries(t.loc));
+  return engine_.builder.BuildAllVersions(t.loc, series, false, [&](ObjectData&& version) -> Status {
     if (HasType(version, type_id)) return InUse(type_id, version);
     return OkStatus();
   });
@@ -89,15 +90,15 @@ Status TypeUsage::AnyVersionUses(const std::string& type_id, const lookup::Targe
 
 Status TypeUsage::ScanEverything(const std::string& type_id) {
   FindType finder(type_id, [&](const ObjectData& document) -> Status {
-    FOLIO_ASSIGN_OR_RETURN(lookup::Target t, locator_.ResolveId(document.series_id));
+    FOLIO_ASSIGN_OR_RETURN(lookup::Target t, engine_.locator.ResolveId(document.series_id));
     return AnyVersionUses(type_id, t);
   });
   TreeRequest all;  // depth -1, every object, no limit
-  Status walked = tree_.Visit(info_.root_folder_id, all, finder).status();
+  Status walked = engine_.tree.Visit(engine_.info.root_folder_id, all, finder).status();
   if (finder.found) return InUse(type_id, *finder.found);
   if (finder.in_use) return *finder.in_use;
   FOLIO_RETURN_IF_ERROR(walked);
-  FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> relationships, relationships_.All());
+  FOLIO_ASSIGN_OR_RETURN(std::vector<ObjectData> relationships, engine_.relationships.All());
   for (const ObjectData& r : relationships) {
     if (HasType(r, type_id)) return InUse(type_id, r);
   }

@@ -7,22 +7,20 @@
 
 #include <string>
 
-#include "folio/fs.h"
-#include "repo/lookup/locator.h"
-#include "repo/lookup/object_builder.h"
-#include "repo/lookup/relationships.h"
-#include "repo/lookup/tree.h"
-#include "storage/layout.h"
+#include "folio/object.h"
+#include "folio/status.h"
+#include "repo/lookup/location.h"
+
+namespace folio::repo {
+class Engine;
+}  // namespace folio::repo
 
 namespace folio::repo::types {
 
+// Uses: fs, layout, info, locator, records, builder, tree, relationships.
 class TypeUsage {
  public:
-  TypeUsage(Fs& fs, const storage::RepoLayout& layout, const RepositoryInfo& info, lookup::Locator& locator,
-            lookup::RecordReader& records, lookup::ObjectBuilder& builder, lookup::Tree& tree,
-            lookup::Relationships& relationships)
-      : fs_(fs), layout_(layout), info_(info), locator_(locator), records_(records), builder_(builder), tree_(tree),
-        relationships_(relationships) {}
+  explicit TypeUsage(Engine& engine) : engine_(engine) {}
 
   // OK when no object of custom type `type_id` exists, nor a version of a document
   // that has it (an earlier version keeps the secondary types it had). With markers, reads them in
@@ -41,14 +39,7 @@ class TypeUsage {
   Status AnyVersionUses(const std::string& type_id, const lookup::Target& t);
   Status ScanEverything(const std::string& type_id);
 
-  Fs& fs_;
-  const storage::RepoLayout& layout_;
-  const RepositoryInfo& info_;
-  lookup::Locator& locator_;
-  lookup::RecordReader& records_;
-  lookup::ObjectBuilder& builder_;
-  lookup::Tree& tree_;
-  lookup::Relationships& relationships_;
+  Engine& engine_;
 };
 
 }  // namespace folio::repo::types

@@ -14,44 +14,21 @@
 #include "folio/object.h"
 #include "folio/repository.h"
 #include "repo/lookup/location.h"
-#include "repo/versions/check_in_staging.h"
+#include "repo/versions/check_in_plan.h"
 #include "repo/versions/check_out_plan.h"
 
-namespace folio::storage {
-class ChangeSet;
-class Committer;
-}
-
 namespace folio::repo {
-namespace changes {
-class Relocation;
-class Staging;
-}  // namespace changes
-namespace lookup {
-class Listings;
-class Locator;
-class ObjectBuilder;
-class RecordReader;
-}  // namespace lookup
+class Engine;
 struct SeriesRecord;
-namespace types {
-class TypeRegistry;
-}
 }  // namespace folio::repo
 
 namespace folio::repo::versions {
 
-class VersionList;
-
+// Uses: fs, layout, committer, locator, listings, records, versions, types, staging,
+// relocation (through versions::CheckInStaging), builder.
 class Versioning {
  public:
-  Versioning(Fs& fs, const storage::RepoLayout& layout, storage::Committer& committer, lookup::Locator& locator,
-             lookup::Listings& listings, lookup::RecordReader& records, VersionList& versions,
-             types::TypeRegistry& types, changes::Staging& staging, changes::Relocation& relocation,
-             lookup::ObjectBuilder& builder)
-      : fs_(fs), layout_(layout), committer_(committer), locator_(locator), listings_(listings), records_(records),
-        versions_(versions), types_(types), staging_(staging), builder_(builder),
-        check_in_staging_(layout, staging, relocation, versions) {}
+  explicit Versioning(Engine& engine) : engine_(engine) {}
 
   // Makes the private working copy of version `id` (a series id or a path-resolved
   // object means its latest version). Errors: kVersioning if the series is checked out
@@ -97,17 +74,7 @@ class Versioning {
   // types::TypeRegistry::Get and types::PlanSecondaryChange give them.
   Result<CheckInInputs> CheckInInputsOf(const lookup::Loc& loc, SeriesRecord series, const CheckInRequest& req,
                                         const std::string& user);
-  Fs& fs_;
-  const storage::RepoLayout& layout_;
-  storage::Committer& committer_;
-  lookup::Locator& locator_;
-  lookup::Listings& listings_;
-  lookup::RecordReader& records_;
-  VersionList& versions_;
-  types::TypeRegistry& types_;
-  changes::Staging& staging_;
-  lookup::ObjectBuilder& builder_;
-  CheckInStaging check_in_staging_;
+  Engine& engine_;
 };
 
 }  // namespace folio::repo::versions
