@@ -29,7 +29,7 @@ Engine::Engine(Fs& raw, std::string base, EngineOptions options)
       versions(fs, layout, options.version_list_max),
       adopted(fs, layout, records, options.caches),
       staging(fs, layout),
-      locator(*this, options.caches.known_paths),
+      locator(*this, [this] { committer.WaitForWriters(); }, options.caches.known_paths),
       adopter(*this),
       vanished(*this),
       markers(*this),

@@ -176,7 +176,7 @@ Result<Target> Locator::ResolveId(const std::string& id) {
   if (!loc.ok() && loc.status().kind() == ErrorKind::kObjectNotFound) {
     // A change in flight (another thread or process) may be moving it: wait for the
     // writers to finish, then look once more.
-    engine_.committer.WaitForWriters();
+    wait_for_writers_();
     loc = Locate(parsed->base);
     if (!loc.ok() && loc.status().kind() == ErrorKind::kObjectNotFound &&
         Exists(engine_.fs, engine_.layout.IndexEntry(parsed->base))) {

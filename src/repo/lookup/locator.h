@@ -22,13 +22,15 @@ class Engine;
 
 namespace folio::repo::lookup {
 
-// Uses: fs, layout, info, records, adopted, committer (to wait for writers).
+// Uses: fs, layout, info, records, adopted. A lookup never commits: it is not given the
+// committer, only `wait_for_writers` (storage::Committer::WaitForWriters).
 class Locator {
  public:
   // Keeps up to `max_known_paths` document paths known to be files
   // (RepositoryCaches::known_paths).
-  explicit Locator(Engine& engine, size_t max_known_paths = RepositoryCaches{}.known_paths)
-      : engine_(engine), max_known_paths_(max_known_paths) {}
+  Locator(Engine& engine, std::function<void()> wait_for_writers,
+          size_t max_known_paths = RepositoryCaches{}.known_paths)
+      : engine_(engine), wait_for_writers_(std::move(wait_for_writers)), max_known_paths_(max_known_paths) {}
 
   // The object an id names: a folder, item or relationship id, a series id (the latest
   // version), "{series};{label}" or "{series};pwc". An id whose index entry is there but
@@ -96,6 +98,7 @@ class Locator {
   void RememberDocumentAt(const std::string& visible, const FileStat& st);
 
   Engine& engine_;
+  const std::function<void()> wait_for_writers_;
   // Visible document paths a confined Stat found to be regular files, with their
   // identity (see KnownDocumentAt).
   const size_t max_known_paths_;
