@@ -137,16 +137,15 @@ Result<std::vector<ChangeEvent>> ChangeLogStore::ReadSegment(const Segment& s, u
   }
   if (reached || stale) {
     std::lock_guard<std::mutex> lock(marks_mu_);
-    auto it = marks_.find(s.name);
-    if (!reached) {
-      if (it != marks_.end()) marks_.erase(it);
-    } else if (it == marks_.end()) {
-      marks_.emplace(s.name, std::move(*reached));
-    } else if (stale || it->second.inode != reached->inode || it->second.device != reached->device ||
-               it->second.offset < reached->offset) {
+    if (stale) marks_.erase(s.name);
+    if (reached) {
       // A mark further on in the same file stays: a read from an older token (a client
       // paging contentChanges) must not move the query index's catch-up back.
-      it->second = std::move(*reached);
+      auto [it, made] = marks_.try_emplace(s.name, *reached);
+      ReadMark& m = it->second;
+      if (!made && (m.inode != reached->inode || m.device != reached->device || m.offset < reached->offset)) {
+        m = std::move(*reached);
+      }
     }
   }
   return out;
