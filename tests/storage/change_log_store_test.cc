@@ -120,6 +120,25 @@ std::string Line(const ChangeEvent& e) {
   return out + '\n';
 }
 
+// The lines of events first..last, each of the object `prefix` + its token.
+std::string Lines(uint64_t first, uint64_t last, const std::string& prefix) {
+  std::string out;
+  for (uint64_t t = first; t <= last; ++t) {
+    ChangeEvent e = Ev(t);
+    e.object_id = prefix + std::to_string(t);
+    out += Line(e);
+  }
+  return out;
+}
+
+// Writes `bytes` over the start of the file `path` (created if missing), as a hand edit
+// or another process would.
+void WriteAtStart(MemFs& fs, const std::string& path, const std::string& bytes) {
+  auto f = fs.OpenRandomAccess(path);
+  REQUIRE(f.ok());
+  REQUIRE((*f)->WriteAt(0, bytes).ok());
+}
+
 TEST_CASE("ChangeLogStore: a reader catching up reads on from its last read, and gets every event once") {
   MemFs fs;
   REQUIRE(fs.MakeDir("r").ok());
@@ -163,11 +182,7 @@ TEST_CASE("ChangeLogStore: a read from the mark reads no line before it") {
   std::string moved = Line(odd);
   moved.insert(moved.size() - 2, std::string(first.size() - moved.size(), ' '));
   REQUIRE(moved.size() == first.size());
-  {
-    auto f = fs.OpenRandomAccess(OnlySegment(fs));
-    REQUIRE(f.ok());
-    REQUIRE((*f)->WriteAt(0, moved).ok());
-  }
+  WriteAtStart(fs, OnlySegment(fs), moved);
   CHECK(Tokens(*log.Read(4, 10)) == std::vector<uint64_t>{4});
   CHECK(Tokens(*log.Read(1, 10)) == std::vector<uint64_t>{9, 2, 3, 4});
 }
@@ -182,15 +197,7 @@ TEST_CASE("ChangeLogStore: a mark that no longer holds is not trusted: rewritten
 
   SUBCASE("the same file, its lines rewritten in place") {
     // Events 1-3 of other objects at the same offsets, then 4: the mark's line differs.
-    std::string bytes;
-    for (uint64_t t : {1, 2, 3, 4}) {
-      ChangeEvent e = Ev(t);
-      e.object_id = "g" + std::to_string(t);
-      bytes += Line(e);
-    }
-    auto f = fs.OpenRandomAccess(segment);
-    REQUIRE(f.ok());
-    REQUIRE((*f)->WriteAt(0, bytes).ok());
+    WriteAtStart(fs, segment, Lines(1, 4, "g"));
     auto events = log.Read(4, 10);
     REQUIRE(events.ok());
     REQUIRE(events->size() == 1);
@@ -199,26 +206,12 @@ TEST_CASE("ChangeLogStore: a mark that no longer holds is not trusted: rewritten
   }
   SUBCASE("another file of that name, shorter") {
     REQUIRE(fs.Remove(segment).ok());
-    {
-      auto f = fs.OpenRandomAccess(segment);
-      REQUIRE(f.ok());
-      REQUIRE((*f)->WriteAt(0, Line(Ev(1)) + Line(Ev(4))).ok());
-    }
+    WriteAtStart(fs, segment, Line(Ev(1)) + Line(Ev(4)));
     CHECK(Tokens(*log.Read(4, 10)) == std::vector<uint64_t>{4});
     CHECK(Tokens(*log.Read(0, 10)) == std::vector<uint64_t>{1, 4});
   }
   SUBCASE("the same file rewritten with longer lines: the mark's offset falls inside one") {
-    std::string bytes;
-    for (uint64_t t = 1; t <= 6; ++t) {
-      ChangeEvent e = Ev(t);
-      e.object_id = "object-" + std::to_string(t);
-      bytes += Line(e);
-    }
-    {
-      auto f = fs.OpenRandomAccess(segment);
-      REQUIRE(f.ok());
-      REQUIRE((*f)->WriteAt(0, bytes).ok());
-    }
+    WriteAtStart(fs, segment, Lines(1, 6, "object-"));
     CHECK(Tokens(*log.Read(4, 10)) == std::vector<uint64_t>{4, 5, 6});
   }
   SUBCASE("segments dropped by the limit while a reader catches up") {
