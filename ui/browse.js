@@ -422,6 +422,15 @@ function downloadLink(domain, repo, id, name, label) {
 const TEXT_TYPES = /^(text\/|application\/(json|xml|javascript|x-yaml|yaml|toml|sql|x-sh)|.*\+(json|xml)$)/;
 const PREVIEW_LIMIT = 20 * 1024 * 1024;
 
+// Shows "Loading…" in `body`, marked busy (assistive technology and the browser test wait for
+// it), until `pending` settles; then `show` draws the result, or the error is shown there.
+function loading(body, pending, show) {
+  body.setAttribute('aria-busy', 'true');
+  fill(body, h('p', {}, 'Loading…'));
+  pending.then(show).catch((e) => { const s = errorSlot(); showError(s, e); fill(body, s); })
+    .finally(() => body.removeAttribute('aria-busy'));
+}
+
 function previewSection(domain, repo, obj) {
   const mime = prop(obj, 'contentStreamMimeType') || '';
   const length = Number(prop(obj, 'contentStreamLength') || 0);
@@ -431,19 +440,17 @@ function previewSection(domain, repo, obj) {
   if (!prop(obj, 'contentStreamId') && !length) { fill(body, h('p', {}, 'No content.')); return section; }
   const url = contentUrl(domain, repo, id, false);
   if (TEXT_TYPES.test(mime)) {
-    fill(body, h('p', {}, 'Loading…'));
-    call(domain, url, {as: 'text', headers: {Range: 'bytes=0-65535'}}).then((text) => {
+    loading(body, call(domain, url, {as: 'text', headers: {Range: 'bytes=0-65535'}}), (text) => {
       fill(body, h('pre', {tabindex: 0, 'aria-label': 'Text of the document'}, text),
            length > 65536 ? h('p', {class: 'hint'}, `The first 64 KB of ${formatSize(length)}.`) : null);
-    }).catch((e) => { const s = errorSlot(); showError(s, e); fill(body, s); });
+    });
   } else if ((mime.startsWith('image/') || mime === 'application/pdf') && length <= PREVIEW_LIMIT) {
-    fill(body, h('p', {}, 'Loading…'));
-    call(domain, url, {as: 'blob'}).then((blob) => {
+    loading(body, call(domain, url, {as: 'blob'}), (blob) => {
       const src = URL.createObjectURL(new Blob([blob], {type: mime}));
       fill(body, mime === 'application/pdf'
         ? h('iframe', {src, title: `PDF preview of ${prop(obj, 'name')}`, class: 'pdf'})
         : h('img', {src, alt: `Preview of ${prop(obj, 'name')}`}));
-    }).catch((e) => { const s = errorSlot(); showError(s, e); fill(body, s); });
+    });
   } else {
     fill(body, h('p', {}, mime ? `No preview for ${mime}.` : 'No preview.'));
   }
