@@ -82,7 +82,8 @@ void Service::BuildOnStore() {
 }
 
 void Service::MakeQueryIndexes() {
-  query_indexes_ = std::make_unique<query::QueryIndexes>(*store_, options_.log, options_.scratch_dir, options_.read_only);
+  query_indexes_ = std::make_unique<query::QueryIndexes>(*store_, options_.log, options_.scratch_dir,
+                                                         options_.read_only, &foreground_);
   if (indexing_) query_indexes_->StartBackground();
 }
 
@@ -104,6 +105,7 @@ Result<std::vector<std::string>> Service::AnonymousDomains() {
 }
 
 std::unique_ptr<UploadSink> Service::OpenUpload(const Request& head) {
+  foreground_.Touch();
   std::shared_lock<fixture::StateLock> state(state_mu_);
   const std::vector<std::string>& path = head.path;
   if (path.size() < 2) return uploads_.OpenSink(nullptr);
@@ -151,6 +153,24 @@ class StoreHeldBody final : public BodyProducer {
   std::unique_ptr<BodyProducer> inner_;
 };
 
+// A body made as it is sent (a listing of 10,000 children) is work for a request until
+// its last part: each part tells the background work to wait (repo/query/foreground.h).
+class ForegroundBody final : public BodyProducer {
+ public:
+  ForegroundBody(query::Foreground& foreground, std::unique_ptr<BodyProducer> inner)
+      : foreground_(foreground), inner_(std::move(inner)) {}
+  Result<bool> Next(std::string& out) override {
+    foreground_.Touch();
+    auto more = inner_->Next(out);
+    foreground_.Touch();
+    return more;
+  }
+
+ private:
+  query::Foreground& foreground_;
+  std::unique_ptr<BodyProducer> inner_;
+};
+
 }  // namespace
 
 Response Service::RunHoldingStore(const Request& request) {
@@ -162,6 +182,7 @@ Response Service::RunHoldingStore(const Request& request) {
 }
 
 Response Service::Handle(const Request& request) {
+  foreground_.Touch();
   Response response;
   if (!request.path.empty() && request.path[0] == "-") {
     response = HandleFixture(request);
@@ -176,6 +197,8 @@ Response Service::Handle(const Request& request) {
                             made_in = generation_->load()] { return generation->load() == made_in && valid(); };
   }
   ReleaseUpload(request);
+  foreground_.Touch();
+  if (response.producer) response.producer = std::make_unique<ForegroundBody>(foreground_, std::move(response.producer));
   if (request.from_script) {  // the page signs in with its own form (docs/API.md §11.2)
     std::erase_if(response.headers, [](const auto& h) { return EqualsIgnoreCase(h.first, "WWW-Authenticate"); });
   }

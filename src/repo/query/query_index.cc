@@ -249,9 +249,26 @@ void QueryIndex::CountChangesLocked(size_t n) {
   (void)writer_->Exec("PRAGMA optimize");
 }
 
-Status QueryIndex::Prepare(Repository& repo) {
+class QueryIndex::Waiting {
+ public:
+  // Counts only when `counts` (a request's wait, not the background's own).
+  Waiting(std::atomic<int>& waiting, bool counts) : waiting_(counts ? &waiting : nullptr) {
+    if (waiting_ != nullptr) waiting_->fetch_add(1);
+  }
+  ~Waiting() {
+    if (waiting_ != nullptr) waiting_->fetch_sub(1);
+  }
+  Waiting(const Waiting&) = delete;
+  Waiting& operator=(const Waiting&) = delete;
+
+ private:
+  std::atomic<int>* waiting_;
+};
+
+Status QueryIndex::Prepare(Repository& repo, const Foreground* yield_to) {
   bool force = false;  // the feed lost events the index needs: its state cannot be trusted
   for (int attempt = 0; attempt < 3; ++attempt) {
+    Waiting waiting(waiting_, yield_to == nullptr);
     {
       std::unique_lock<std::mutex> lock(mu_);
       cv_.wait(lock, [&] { return !building_ || stop_; });
@@ -294,7 +311,7 @@ Status QueryIndex::Prepare(Repository& repo) {
         force = true;
       }
     }
-    FOLIO_RETURN_IF_ERROR(Build(repo, force));
+    FOLIO_RETURN_IF_ERROR(Build(repo, force, yield_to));
     force = false;
   }
   return StorageError("query index of " + paths_.label + " could not be made ready");
@@ -325,10 +342,11 @@ Result<bool> QueryIndex::LeftOutChangedLocked(Repository& repo) {
 
 Status QueryIndex::Rebuild(Repository& repo) { return Build(repo, /*force=*/true); }
 
-Status QueryIndex::Build(Repository& repo, bool force) {
+Status QueryIndex::Build(Repository& repo, bool force, const Foreground* yield_to) {
   {
     std::unique_lock<std::mutex> lock(mu_);
     if (building_) {  // another thread builds: wait for it
+      Waiting waiting(waiting_, yield_to == nullptr);
       cv_.wait(lock, [&] { return !building_ || stop_; });
       return stop_ ? Stopped() : OkStatus();
     }
@@ -351,11 +369,11 @@ Status QueryIndex::Build(Repository& repo, bool force) {
       if (!state.ok()) {
         result = state.status();
       } else if (force || *state == State::kNeedsBuild) {
-        result = BuildLocked(repo, *feed);
+        result = BuildLocked(repo, *feed, yield_to);
         if (!result.ok() && IsCorruption(result)) {
           RemoveFilesLocked();
           result = ReopenLocked();
-          if (result.ok()) result = BuildLocked(repo, *feed);
+          if (result.ok()) result = BuildLocked(repo, *feed, yield_to);
         }
       }
     }
@@ -366,7 +384,7 @@ Status QueryIndex::Build(Repository& repo, bool force) {
   return result;
 }
 
-Status QueryIndex::BuildLocked(Repository& repo, ChangeFeed& feed) {
+Status QueryIndex::BuildLocked(Repository& repo, ChangeFeed& feed, const Foreground* yield_to) {
   const auto started = std::chrono::steady_clock::now();
   Log("building");
   in_step_at_.clear();
@@ -386,6 +404,10 @@ Status QueryIndex::BuildLocked(Repository& repo, ChangeFeed& feed) {
   auto last_log = started;
   w.SetBulk(true);
   FOLIO_RETURN_IF_ERROR(w.Begin());
+  std::function<void()> pause;
+  if (yield_to != nullptr) {
+    pause = [this, yield_to] { yield_to->Pause(stop_, [this] { return waiting_.load() > 0; }); };
+  }
   Status s = ScanRepository(
       repo, fs_,
       [&](ScannedObject&& o) -> Status {
@@ -402,7 +424,7 @@ Status QueryIndex::BuildLocked(Repository& repo, ChangeFeed& feed) {
         }
         return OkStatus();
       },
-      stop_, kScanWorkers, &left_out);
+      stop_, kScanWorkers, &left_out, pause);
   if (s.ok()) s = w.Commit();
   if (!s.ok()) {
     w.Rollback();

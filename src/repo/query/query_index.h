@@ -42,6 +42,7 @@
 #include "folio/repository.h"
 #include "repo/query/bound_query.h"
 #include "repo/query/change_event.h"
+#include "repo/query/foreground.h"
 #include "repo/query/hand_watcher.h"
 #include "repo/query/sqlite.h"
 #include "repo/query/sqlite_memory.h"
@@ -109,7 +110,10 @@ class QueryIndex {
   // new events.
   // Errors: kStorage when the database cannot be written or the repository read;
   // kRuntime "stopped" after Stop().
-  Status Prepare(Repository& repo);
+  // `yield_to`: given by background work (QueryIndexes), whose build then pauses between
+  // the scan's pages while requests are served (Foreground::Pause), except while a
+  // request waits for this index. Requests pass none: they never pause.
+  Status Prepare(Repository& repo, const Foreground* yield_to = nullptr);
 
   // Prepare, then the matches of `query`: the total and the page asked for.
   // The memory SQLite allocated for the query is freed when it ends, and given back to
@@ -156,8 +160,11 @@ class QueryIndex {
   // Counts `n` changes applied; after many, lets SQLite refresh its statistics (the
   // repository may have grown tenfold since the build measured it).
   void CountChangesLocked(size_t n);
-  Status Build(Repository& repo, bool force);
-  Status BuildLocked(Repository& repo, ChangeFeed& feed);
+  Status Build(Repository& repo, bool force, const Foreground* yield_to = nullptr);
+  Status BuildLocked(Repository& repo, ChangeFeed& feed, const Foreground* yield_to);
+  // Counts the caller, a request, among those waiting for this index while it lives
+  // (a background build does not pause then).
+  class Waiting;
   Result<std::unique_ptr<Db>> AcquireReader(uint64_t& generation);
   void ReleaseReader(std::unique_ptr<Db> db, uint64_t generation);
   Result<QueryHits> RunOnce(const BoundQuery& query, const QueryPage& page);
@@ -187,6 +194,7 @@ class QueryIndex {
   std::condition_variable cv_;
   std::shared_ptr<ChangeFeed> feed_;
   bool building_ = false;
+  std::atomic<int> waiting_{0};  // requests waiting for the index (Waiting)
   uint64_t generation_ = 0;                   // bumped whenever the file is reopened
   std::vector<std::unique_ptr<Db>> readers_;  // idle readers of generation_
 };

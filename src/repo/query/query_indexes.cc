@@ -54,8 +54,13 @@ std::shared_ptr<QueryIndex> MakeQueryIndex(Fs& fs, const std::string& base, Quer
                                       std::move(log));
 }
 
-QueryIndexes::QueryIndexes(Store& store, QueryIndex::Logger log, std::string scratch_dir, bool read_only)
-    : store_(store), log_(std::move(log)), read_only_(read_only), scratch_dir_(std::move(scratch_dir)) {}
+QueryIndexes::QueryIndexes(Store& store, QueryIndex::Logger log, std::string scratch_dir, bool read_only,
+                           const Foreground* foreground)
+    : store_(store),
+      log_(std::move(log)),
+      read_only_(read_only),
+      foreground_(foreground),
+      scratch_dir_(std::move(scratch_dir)) {}
 
 QueryIndexes::~QueryIndexes() {
   stop_ = true;
@@ -144,7 +149,7 @@ void QueryIndexes::PrepareAll() {
       auto repo = store_.GetRepository(d.domain_id, r.repository_id);
       if (!repo.ok()) continue;
       auto index = Get(d.domain_id, r.repository_id);
-      Status s = index.ok() ? (*index)->Prepare(**repo) : index.status();
+      Status s = index.ok() ? (*index)->Prepare(**repo, foreground_) : index.status();
       if (!s.ok() && !stop_ && log_) {
         log_("query index of " + d.domain_id + "/" + r.repository_id + ": " + s.message());
       }

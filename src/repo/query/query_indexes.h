@@ -53,8 +53,10 @@ class QueryIndexes {
   // directory for the indexes that may not live in it (the caller removes it); empty:
   // one is made in $TMPDIR when first needed, and removed with this object.
   // `read_only`: the store was opened so (its indexes then never live in it).
+  // `foreground` (when given; it must outlive this object): the requests the background
+  // builds yield to (foreground.h).
   explicit QueryIndexes(Store& store, QueryIndex::Logger log = {}, std::string scratch_dir = {},
-                        bool read_only = false);
+                        bool read_only = false, const Foreground* foreground = nullptr);
   // Stops the background builds (they resume at the next start) and waits for them.
   ~QueryIndexes();
   QueryIndexes(const QueryIndexes&) = delete;
@@ -71,7 +73,8 @@ class QueryIndexes {
   // kBackgroundNiceIncrement nice levels below the caller's thread (at most at 19, the
   // lowest): where cores are few, requests come first (a first build reads every
   // document, and would otherwise take its share of the cores from the requests served
-  // meanwhile; bench/RESULTS.md).
+  // meanwhile; bench/RESULTS.md). With a `foreground`, a build also pauses between the
+  // pages it reads while requests are served (Foreground::Pause).
   void StartBackground();
 
   static constexpr int kBackgroundNiceIncrement = 10;
@@ -87,6 +90,7 @@ class QueryIndexes {
   Store& store_;
   const QueryIndex::Logger log_;
   const bool read_only_;
+  const Foreground* const foreground_;
   std::mutex mu_;
   std::shared_ptr<Inotify> inotify_;  // shared by the repositories' hand watchers, made on first use
   std::map<std::string, std::shared_ptr<QueryIndex>> indexes_;  // by "domain/repository"

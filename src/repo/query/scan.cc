@@ -21,8 +21,9 @@ bool Gone(const Status& s) { return s.kind() == ErrorKind::kObjectNotFound || s.
 
 class Scan {
  public:
-  Scan(Repository& repo, const std::atomic<bool>& stop, std::vector<std::string>* left_out)
-      : repo_(repo), stop_(stop), left_out_(left_out) {}
+  Scan(Repository& repo, const std::atomic<bool>& stop, std::vector<std::string>* left_out,
+       const std::function<void()>& pause)
+      : repo_(repo), stop_(stop), left_out_(left_out), pause_(pause) {}
 
   Status Run(const std::function<Status(ScannedObject&&)>& visit, int workers) {
     auto root = repo_.GetObject(repo_.info().root_folder_id);
@@ -108,6 +109,7 @@ class Scan {
 
   Status Folder(const std::string& folder, const std::string& path) {
     for (uint64_t skip = 0;;) {
+      if (pause_) pause_();
       if (stop_ || failed_) return OkStatus();
       // The records a page's objects share (their folder's record, its adoption tables
       // and their directory) are looked at once per page (storage/look_once.h).
@@ -158,6 +160,7 @@ class Scan {
   Repository& repo_;
   const std::atomic<bool>& stop_;
   std::vector<std::string>* left_out_;  // guarded by mu_
+  const std::function<void()>& pause_;
   std::mutex mu_;
   std::condition_variable work_cv_, out_cv_, space_cv_;
   std::deque<std::pair<std::string, std::string>> folders_;  // to list: id, path
@@ -171,9 +174,10 @@ class Scan {
 }  // namespace
 
 Status ScanRepository(Repository& repo, Fs& fs, const std::function<Status(ScannedObject&&)>& visit,
-                      const std::atomic<bool>& stop, int workers, std::vector<std::string>* left_out) {
+                      const std::atomic<bool>& stop, int workers, std::vector<std::string>* left_out,
+                      const std::function<void()>& pause) {
   const Repository::ReadOnce read_once;  // as the workers' (Scan::Worker)
-  FOLIO_RETURN_IF_ERROR(Scan(repo, stop, left_out).Run(visit, workers));
+  FOLIO_RETURN_IF_ERROR(Scan(repo, stop, left_out, pause).Run(visit, workers));
   const RepositoryInfo& info = repo.info();
   const storage::RepoLayout layout(info.domain_id + "/" + info.repository_id);
   auto entries = fs.List(layout.RelationshipsDir());
@@ -182,6 +186,7 @@ Status ScanRepository(Repository& repo, Fs& fs, const std::function<Status(Scann
     return entries.status();
   }
   for (const DirEntry& e : *entries) {
+    if (pause) pause();
     if (stop) return RuntimeError("the scan was stopped");
     const std::optional<std::string> id = storage::IdOfRecordFileName(e.name);
     if (e.type != FileType::kFile || !id) continue;

@@ -31,8 +31,12 @@ struct ScannedObject {
 // An object whose record is damaged is left out, with what is below it (the rest is
 // scanned); its path ("a/b") is added to `left_out` when given, so that the index can
 // take it in once it is readable again (query_index.h).
+// `pause` (when given) is called by the reading threads before each page of a folder
+// and each relationship: background work waits there while requests are served
+// (foreground.h).
 // Errors: kStorage if a folder cannot be listed; what `visit` returns.
 Status ScanRepository(Repository& repo, Fs& fs, const std::function<Status(ScannedObject&&)>& visit,
-                      const std::atomic<bool>& stop, int workers = 2, std::vector<std::string>* left_out = nullptr);
+                      const std::atomic<bool>& stop, int workers = 2, std::vector<std::string>* left_out = nullptr,
+                      const std::function<void()>& pause = {});
 
 }  // namespace folio::query

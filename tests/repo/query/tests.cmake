@@ -10,4 +10,5 @@ list(APPEND FOLIO_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/index_writer_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/scan_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/background_build_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/foreground_test.cc
 )
