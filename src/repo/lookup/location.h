@@ -31,7 +31,8 @@ struct Loc {
   // that building it does not stat it again; may be empty.
   std::optional<FileStat> visible;
   // A document found in its folder's adoption table (docs/STORAGE.md §4.1): it has no
-  // series directory yet, and `record` is the series.json it stands for. Null otherwise.
+  // series directory yet, and `record` is the series.json it stands for, or null when
+  // the lookup was asked not to make it (Locator::DocumentTarget). Null otherwise.
   std::shared_ptr<const hand_edits::AdoptedDoc> adopted;
 
   // The repository-relative path of the folder holding the object (a folder's parent).

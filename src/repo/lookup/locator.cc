@@ -76,9 +76,9 @@ bool Locator::Verify(Loc& loc, Status* damage) {
   return true;
 }
 
-void Locator::SetAdopted(Loc& loc, const std::shared_ptr<const hand_edits::AdoptedDoc>& doc) {
+void Locator::SetAdopted(Loc& loc, const std::shared_ptr<const hand_edits::AdoptedDoc>& doc, bool with_record) {
   loc.id = doc->entry.series_id;
-  loc.record = doc->SeriesJson();
+  loc.record = with_record ? doc->SeriesJson() : nullptr;
   loc.adopted = doc;
 }
 
@@ -336,7 +336,7 @@ void Locator::RememberDocumentAt(const std::string& visible, const FileStat& st)
   known_paths_[visible] = st;
 }
 
-Result<Target> Locator::DocumentTarget(const std::string& folder, const std::string& name) {
+Result<Target> Locator::DocumentTarget(const std::string& folder, const std::string& name, bool adopted_record) {
   const storage::LookupScope lookup;
   const std::string series_path = engine_.layout.SeriesFile(folder, name);
   auto json = engine_.records.Read(series_path);
@@ -355,7 +355,7 @@ Result<Target> Locator::DocumentTarget(const std::string& folder, const std::str
     }
     Target t;
     t.loc = Loc{BaseType::kDocument, "", folder, name};
-    SetAdopted(t.loc, doc);
+    SetAdopted(t.loc, doc, adopted_record);
     return t;
   }
   if (!json.ok()) return json.status();

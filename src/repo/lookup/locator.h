@@ -76,7 +76,10 @@ class Locator {
   // The document `name` in `folder` with its series record attached; its working copy
   // if it has no version yet. A file added by hand is recorded (to adopt) and answered
   // kObjectNotFound; a series directory without series.json is damage (kStorage).
-  Result<Target> DocumentTarget(const std::string& folder, const std::string& name);
+  // An adopted document gets the series.json its entry stands for unless
+  // `adopted_record` is false: `record` is then null (its `adopted` entry is all a
+  // build needs; making the JSON was a fifth of a listing's time).
+  Result<Target> DocumentTarget(const std::string& folder, const std::string& name, bool adopted_record = true);
   // Forgets the document paths known to be files (see Repository::DropCaches).
   void DropCaches();
 
@@ -85,8 +88,10 @@ class Locator {
   // True if the record at `loc` carries its id; keeps the record in `loc.record`. A
   // record there that cannot be read (damage, not an absence) sets `*damage` when given.
   bool Verify(Loc& loc, Status* damage = nullptr);
-  // `loc` is the adopted document `doc`: its id, the series.json it stands for, `doc`.
-  static void SetAdopted(Loc& loc, const std::shared_ptr<const hand_edits::AdoptedDoc>& doc);
+  // `loc` is the adopted document `doc`: its id, the series.json it stands for (unless
+  // not `with_record`), `doc`.
+  static void SetAdopted(Loc& loc, const std::shared_ptr<const hand_edits::AdoptedDoc>& doc,
+                         bool with_record = true);
   // The adopted document `series_id` (not indexed), found through its folder's tables.
   Result<Loc> LocateAdopted(const std::string& series_id, int depth);
   // ResolvePath's notice of a gone folder above `path` (see ResolvePath).

@@ -122,6 +122,9 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildShared(const Targe
                            engine_.records.DecodeSeries(t.loc.record, t.loc.name));
     return BuildDocumentShared(t.loc, *series, t.label, t.pwc);
   }
+  if (t.loc.adopted != nullptr) {  // found without the series.json it stands for
+    return BuildDocumentShared(t.loc, hand_edits::AdoptedSeries(t.loc.adopted->entry), t.label, t.pwc);
+  }
   FOLIO_ASSIGN_OR_RETURN(SeriesRecord series, engine_.records.ReadSeries(t.loc));
   return BuildDocumentShared(t.loc, series, t.label, t.pwc);
 }
@@ -263,9 +266,14 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
   // Bulk reads (hints) read straight from disk: thousands of versions would only evict
   // everything else from the cache.
   std::shared_ptr<const Json> rec_json;
+  std::optional<ObjectRecord> adopted_rec;  // an adopted document's, found without its JSON
   if (adopted != nullptr) {
     if (pwc || the_label != "1.0") return ObjectNotFound("no version '" + the_label + "' of document '" + loc.name + "'");
-    rec_json = adopted->VersionJson();
+    if (loc.record == nullptr) {
+      adopted_rec = hand_edits::AdoptedVersion(loc.name, adopted->entry);
+    } else {
+      rec_json = adopted->VersionJson();
+    }
   } else if (hints != nullptr) {
     FOLIO_ASSIGN_OR_RETURN(Json j, storage::ReadJsonFile(engine_.fs, rec_path));
     rec_json = std::make_shared<const Json>(std::move(j));
@@ -288,7 +296,12 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
       if (type_now == it->second.type) return it->second.obj;
     }
   }
-  FOLIO_ASSIGN_OR_RETURN(ObjectRecord rec, ObjectRecordFromJson(*rec_json, rec_path));
+  ObjectRecord rec;
+  if (adopted_rec) {
+    rec = std::move(*adopted_rec);
+  } else {
+    FOLIO_ASSIGN_OR_RETURN(rec, ObjectRecordFromJson(*rec_json, rec_path));
+  }
   const std::string type_id = changes::StoredTypeId(rec.properties, BaseType::kDocument);
   FOLIO_ASSIGN_OR_RETURN(auto type, engine_.types.Get(type_id));
   const DocContext context{&loc, &series, parent_id, versions::LatestLabel(series),
