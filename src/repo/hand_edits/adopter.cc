@@ -101,7 +101,10 @@ Status Adopter::AdoptDocument(const std::string& folder, const std::string& name
     // The folder's adopted documents (docs/STORAGE.md §4.1), this one perhaps among them.
     FOLIO_ASSIGN_OR_RETURN(auto adopted, engine_.adopted.All(folder_id));
     if (adopted.count(name) > 0) return OkStatus();
-    FOLIO_ASSIGN_OR_RETURN(FileStat st, engine_.fs.Stat(engine_.layout.Child(folder, name)));
+    // The folder's directory, opened once (confined as any path): each of its files is
+    // then one fstatat beneath it, not an openat2, fstat and close.
+    FOLIO_ASSIGN_OR_RETURN(std::unique_ptr<Directory> dir, engine_.fs.OpenDirectory(engine_.layout.Dir(folder)));
+    FOLIO_ASSIGN_OR_RETURN(FileStat st, dir->IdentityStat(name));
     if (st.type != FileType::kFile) {
       return ObjectNotFound("no document at path '/" + storage::JoinPath(folder, name) + "'");
     }
@@ -128,7 +131,7 @@ Status Adopter::AdoptDocument(const std::string& folder, const std::string& name
           continue;
         }
         if (storage::IsReservedName(e.name) || !storage::ValidateName(e.name).ok()) continue;
-        auto other = engine_.fs.Stat(engine_.layout.Child(folder, e.name));
+        auto other = dir->IdentityStat(e.name);
         if (!other.ok() || other->type != FileType::kFile) continue;
         files.emplace_back(e.name, *other);
       }
