@@ -56,7 +56,9 @@ TEST_CASE("QueryIndexes: the background build runs 10 nice levels below its call
 // (requests served one after the other) until `serving` is false.
 struct Served {
   RepoFixture f;
-  query::Foreground fg{query::Foreground::Timing{std::chrono::milliseconds(100), std::chrono::milliseconds(60000),
+  // Quiet after 400 ms: far longer than the 2 ms between touches, however loaded the
+  // machine.
+  query::Foreground fg{query::Foreground::Timing{std::chrono::milliseconds(400), std::chrono::milliseconds(60000),
                                                  std::chrono::milliseconds(0)}};
   std::atomic<bool> serving{true};
   std::atomic<bool> built{false};
@@ -99,7 +101,7 @@ TEST_CASE("QueryIndexes: the background build pauses while requests are served, 
   query::QueryIndexes indexes(*s.f.store, s.Log(), {}, false, &s.fg);
   indexes.StartBackground();
   // 24 objects take milliseconds to index; a build that did not pause would be done.
-  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
   CHECK_FALSE(s.built);
   s.serving = false;
   REQUIRE(WaitFor(s.built, std::chrono::seconds(60)));

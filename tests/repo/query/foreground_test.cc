@@ -76,7 +76,9 @@ TEST_CASE("Foreground: a request that waits for the work, or a stop, ends the pa
 }
 
 TEST_CASE("Foreground: under requests that never stop, work waits max_pause, then runs min_run unpaused") {
-  Foreground fg(Foreground::Timing{milliseconds(200), milliseconds(400), milliseconds(5000)});
+  // A quiet moment is a second long: the thread that stands for the requests would have
+  // to be kept from running that long for the pause to end before max_pause.
+  Foreground fg(Foreground::Timing{milliseconds(1000), milliseconds(1500), milliseconds(10000)});
   const std::atomic<bool> stop{false};
   std::atomic<bool> serving{true};
   fg.Touch();  // a request before the first Pause, whenever the thread starts
@@ -88,11 +90,11 @@ TEST_CASE("Foreground: under requests that never stop, work waits max_pause, the
   });
   auto start = Clock::now();
   fg.Pause(stop, {});
-  CHECK(Since(start) >= milliseconds(390));
-  // Its turn: the next pauses (within min_run, 5 s) do not wait.
+  CHECK(Since(start) >= milliseconds(1490));
+  // Its turn: the next pauses (within min_run, 10 s) do not wait.
   start = Clock::now();
   for (int i = 0; i < 5; ++i) fg.Pause(stop, {});
-  CHECK(Since(start) < milliseconds(390));
+  CHECK(Since(start) < milliseconds(1000));
   CHECK(fg.pauses() == 1);
   serving = false;
   requests.join();
