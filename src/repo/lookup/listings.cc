@@ -200,7 +200,7 @@ Result<ObjectData> Listings::BuildChild(const std::string& folder, const ListedC
   } else if (c.base == BaseType::kItem) {
     t.loc = Loc{BaseType::kItem, "", folder, c.name};
   } else {
-    FOLIO_ASSIGN_OR_RETURN(t, engine_.locator.DocumentTarget(folder, c.name, /*adopted_record=*/false));
+    FOLIO_ASSIGN_OR_RETURN(t, engine_.locator.DocumentTarget(folder, c.name, Locator::For::kListing));
   }
   return engine_.builder.Build(t);
 }

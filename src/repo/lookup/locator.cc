@@ -336,11 +336,13 @@ void Locator::RememberDocumentAt(const std::string& visible, const FileStat& st)
   known_paths_[visible] = st;
 }
 
-Result<Target> Locator::DocumentTarget(const std::string& folder, const std::string& name, bool adopted_record) {
+Result<Target> Locator::DocumentTarget(const std::string& folder, const std::string& name, For use) {
   const storage::LookupScope lookup;
   const std::string series_path = engine_.layout.SeriesFile(folder, name);
-  auto json = engine_.records.Read(series_path);
-  if (!json.ok() && json.status().Is(std::errc::no_such_file_or_directory)) {
+  // Not looked for where the folder has no docs directory (a listing's child).
+  std::optional<Result<std::shared_ptr<const storage::Json>>> json;
+  if (use == For::kRead || Exists(engine_.fs, engine_.layout.DocsDir(folder))) json = engine_.records.Read(series_path);
+  if (!json || (!json->ok() && json->status().Is(std::errc::no_such_file_or_directory))) {
     // Adopted already (docs/STORAGE.md §4.1), or found now: a file added by hand.
     FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const hand_edits::AdoptedDoc> doc, engine_.adopted.FindAt(folder, name));
     if (doc == nullptr) {
@@ -355,14 +357,15 @@ Result<Target> Locator::DocumentTarget(const std::string& folder, const std::str
     }
     Target t;
     t.loc = Loc{BaseType::kDocument, "", folder, name};
-    SetAdopted(t.loc, doc, adopted_record);
+    SetAdopted(t.loc, doc, /*with_record=*/use == For::kRead);
     return t;
   }
-  if (!json.ok()) return json.status();
-  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> series, engine_.records.DecodeSeries(*json, series_path));
+  if (!json->ok()) return json->status();
+  FOLIO_ASSIGN_OR_RETURN(std::shared_ptr<const SeriesRecord> series,
+                         engine_.records.DecodeSeries(**json, series_path));
   Target t;
   t.loc = Loc{BaseType::kDocument, series->series_id, folder, name};
-  t.loc.record = *json;  // lets the builder reuse it (and its memo of built documents)
+  t.loc.record = **json;  // lets the builder reuse it (and its memo of built documents)
   t.pwc = series->versions.empty();  // created checked out: only the working copy exists
   return t;
 }

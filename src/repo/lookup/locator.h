@@ -76,10 +76,13 @@ class Locator {
   // The document `name` in `folder` with its series record attached; its working copy
   // if it has no version yet. A file added by hand is recorded (to adopt) and answered
   // kObjectNotFound; a series directory without series.json is damage (kStorage).
-  // An adopted document gets the series.json its entry stands for unless
-  // `adopted_record` is false: `record` is then null (its `adopted` entry is all a
-  // build needs; making the JSON was a fifth of a listing's time).
-  Result<Target> DocumentTarget(const std::string& folder, const std::string& name, bool adopted_record = true);
+  // For kListing (the child of a listing, which only builds it): an adopted document's
+  // `record` is null rather than the series.json its entry stands for (its `adopted`
+  // entry is all a build needs; making the JSON was a fifth of a listing's time), and
+  // a folder without a docs directory, looked at once per LookOnce scope, spares each
+  // child the failing look for its series.json (a folder of adopted documents has none).
+  enum class For { kRead, kListing };
+  Result<Target> DocumentTarget(const std::string& folder, const std::string& name, For use = For::kRead);
   // Forgets the document paths known to be files (see Repository::DropCaches).
   void DropCaches();
 
