@@ -64,6 +64,7 @@ class PageCursor final : public ChildrenCursor {
   uint64_t total_ = 0;
   bool has_more_ = false;
   std::vector<DamagedChild> damaged_;
+  std::unique_ptr<Directory> folder_dir_;  // opened by the first document built (Listings::BuildChild)
 };
 
 }  // namespace folio::repo::lookup

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -174,4 +175,38 @@ TEST_CASE("Children cursor: errors come before any child") {
   auto not_folder = f.repo->OpenChildren(doc->id, 0, 10);
   REQUIRE_FALSE(not_folder.ok());
   CHECK(not_folder.status().kind() == ErrorKind::kInvalidArgument);
+}
+
+TEST_CASE("Children cursor: files edited or removed by hand are seen by the listing, in folders with and without series") {
+  // A listing takes each document's file beneath the folder's opened directory, and
+  // skips the look for a series.json in a folder without a docs directory: neither may
+  // hide an edit by hand.
+  RepoFixture f;
+  const ObjectData mixed = f.Folder(f.root, "mixed");  // a document of Folio's, and a file added by hand
+  f.Doc(mixed.id, "folio.txt", "made by Folio");
+  WriteFile(f.RepoPath("mixed/hand.txt"), "added by hand");
+  const ObjectData adopted = f.Folder(f.root, "adopted");  // files added by hand only
+  WriteFile(f.RepoPath("adopted/one.txt"), "one");
+  WriteFile(f.RepoPath("adopted/two.txt"), "two");
+  REQUIRE(f.repo->GetChildren(mixed.id, 0, 10).ok());
+  REQUIRE(f.repo->GetChildren(adopted.id, 0, 10).ok());
+  CHECK_FALSE(fs::exists(f.RepoPath("adopted/.folio/docs")));
+  const auto rewrite = [&](const std::string& path, const std::string& bytes) {
+    fs::remove(f.RepoPath(path));  // a new inode, as editors do
+    WriteFile(f.RepoPath(path), bytes);
+  };
+  rewrite("mixed/folio.txt", "edited by hand: longer");
+  rewrite("mixed/hand.txt", "edited by hand too");
+  rewrite("adopted/one.txt", "one, edited");
+  fs::remove(f.RepoPath("adopted/two.txt"));
+  const auto lengths = [&](const std::string& folder_id) {
+    auto page = f.repo->GetChildren(folder_id, 0, 10);
+    REQUIRE_MESSAGE(page.ok(), page.status().ToString());
+    std::map<std::string, int64_t> out;
+    for (const ObjectData& o : page->objects) out[o.name] = o.properties["cmis:contentStreamLength"].get<int64_t>();
+    return out;
+  };
+  CHECK(lengths(mixed.id) == std::map<std::string, int64_t>{{"folio.txt", 22}, {"hand.txt", 18}});
+  CHECK(lengths(adopted.id) == std::map<std::string, int64_t>{{"one.txt", 11}});
+  CHECK(f.Content(f.repo->GetObjectByPath("adopted/one.txt")->id) == "one, edited");
 }
