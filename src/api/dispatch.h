@@ -161,8 +161,9 @@ class Service {
   UploadRegistry uploads_;
   std::unique_ptr<acl::AccountRegistry> accounts_;
   std::unique_ptr<auth::Authenticator> authenticator_;
-  // Touched by every request as it begins and as its answer is produced: the query
-  // indexes' background builds yield to requests (repo/query/foreground.h).
+  // Touched by every request the service runs, as it begins and as its answer is
+  // produced (an answer kept for reuse, given again by src/http, does not run it): the
+  // query indexes' background builds yield to requests (repo/query/foreground.h).
   query::Foreground foreground_;
   std::unique_ptr<query::QueryIndexes> query_indexes_;
   bool indexing_ = false;  // StartQueryIndexing was called; guarded by state_mu_

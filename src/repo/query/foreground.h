@@ -32,7 +32,8 @@ class Foreground {
   Foreground(const Foreground&) = delete;
   Foreground& operator=(const Foreground&) = delete;
 
-  // A request began, or produced a part of its answer. One atomic store.
+  // A request began, or produced a part of its answer. A clock read and an atomic load;
+  // a store at most once a millisecond.
   void Touch();
   // Returns once the server has been quiet for `quiet`, or at once when `urgent()` is
   // true (a request waits for this very work: pausing it would only make that request
@@ -48,6 +49,7 @@ class Foreground {
 
  private:
   static int64_t NowNs();
+  static constexpr int64_t kTouchGranularityNs = 1000000;
 
   const Timing timing_;
   std::atomic<int64_t> last_touch_ns_{INT64_MIN / 2};  // long ago: quiet from the start
