@@ -18,6 +18,32 @@ milliseconds Since(Clock::time_point start) {
   return std::chrono::duration_cast<milliseconds>(Clock::now() - start);
 }
 
+// Requests served one after the other while it lives: `fg` is touched now, then every
+// 2 ms by a thread of its own.
+class Requests {
+ public:
+  explicit Requests(Foreground& fg) : fg_(fg) {
+    fg_.Touch();  // before the first Pause, whenever the thread starts
+    thread_ = std::thread([this] {
+      while (serving_) {
+        fg_.Touch();
+        std::this_thread::sleep_for(milliseconds(2));
+      }
+    });
+  }
+  ~Requests() {
+    serving_ = false;
+    thread_.join();
+  }
+  Requests(const Requests&) = delete;
+  Requests& operator=(const Requests&) = delete;
+
+ private:
+  Foreground& fg_;
+  std::atomic<bool> serving_{true};
+  std::thread thread_;
+};
+
 // Timings far apart, so that a loaded machine cannot mistake one for another.
 Foreground::Timing Slow() { return Foreground::Timing{milliseconds(300), milliseconds(60000), milliseconds(0)}; }
 
@@ -44,14 +70,7 @@ TEST_CASE("Foreground: after a request, Pause waits until it has been quiet that
 TEST_CASE("Foreground: a request that waits for the work, or a stop, ends the pause") {
   Foreground fg(Slow());
   std::atomic<bool> stop{false};
-  std::atomic<bool> serving{true};
-  fg.Touch();  // a request before the first Pause, whenever the thread starts
-  std::thread requests([&] {
-    while (serving) {
-      fg.Touch();
-      std::this_thread::sleep_for(milliseconds(2));
-    }
-  });
+  const Requests requests(fg);
   std::atomic<bool> waiting{false};
   std::thread waiter([&] {
     std::this_thread::sleep_for(milliseconds(100));
@@ -71,8 +90,6 @@ TEST_CASE("Foreground: a request that waits for the work, or a stop, ends the pa
   CHECK(Since(start) < milliseconds(30000));
   CHECK(stop);
   stopper.join();
-  serving = false;
-  requests.join();
 }
 
 TEST_CASE("Foreground: under requests that never stop, work waits max_pause, then runs min_run unpaused") {
@@ -80,14 +97,7 @@ TEST_CASE("Foreground: under requests that never stop, work waits max_pause, the
   // to be kept from running that long for the pause to end before max_pause.
   Foreground fg(Foreground::Timing{milliseconds(1000), milliseconds(1500), milliseconds(10000)});
   const std::atomic<bool> stop{false};
-  std::atomic<bool> serving{true};
-  fg.Touch();  // a request before the first Pause, whenever the thread starts
-  std::thread requests([&] {
-    while (serving) {
-      fg.Touch();
-      std::this_thread::sleep_for(milliseconds(2));
-    }
-  });
+  const Requests requests(fg);
   auto start = Clock::now();
   fg.Pause(stop, {});
   CHECK(Since(start) >= milliseconds(1490));
@@ -96,8 +106,6 @@ TEST_CASE("Foreground: under requests that never stop, work waits max_pause, the
   for (int i = 0; i < 5; ++i) fg.Pause(stop, {});
   CHECK(Since(start) < milliseconds(1000));
   CHECK(fg.pauses() == 1);
-  serving = false;
-  requests.join();
 }
 
 }  // namespace
