@@ -67,7 +67,11 @@ size_t PageCursor::IndexAt(uint64_t position) const {
 
 Result<std::optional<ObjectData>> PageCursor::Build(size_t index) {
   const ListedChild& child = listing_->children[index];
-  auto o = listings_.BuildChild(folder_, child, &folder_dir_);
+  if (child.base == BaseType::kDocument && !folder_dir_opened_) {
+    folder_dir_ = listings_.OpenFolderDir(folder_);
+    folder_dir_opened_ = true;
+  }
+  auto o = listings_.BuildChild(folder_, child, folder_dir_.get());
   if (o.ok()) return std::optional<ObjectData>(std::move(*o));
   // Removed between listing and reading (by hand or another process): left out.
   if (o.status().kind() == ErrorKind::kObjectNotFound) return std::optional<ObjectData>();

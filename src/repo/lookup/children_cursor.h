@@ -64,7 +64,10 @@ class PageCursor final : public ChildrenCursor {
   uint64_t total_ = 0;
   bool has_more_ = false;
   std::vector<DamagedChild> damaged_;
-  std::unique_ptr<Directory> folder_dir_;  // opened by the first document built (Listings::BuildChild)
+  // The folder's directory, opened once, for the first document built (null when it
+  // could not be: Listings::OpenFolderDir).
+  std::unique_ptr<Directory> folder_dir_;
+  bool folder_dir_opened_ = false;
 };
 
 }  // namespace folio::repo::lookup

@@ -189,8 +189,13 @@ Status Listings::CheckTreeFits(const std::string& folder, const std::string& to_
   return storage::ValidatePathLength(to_folder, name, longest);
 }
 
-Result<ObjectData> Listings::BuildChild(const std::string& folder, const ListedChild& c,
-                                       std::unique_ptr<Directory>* folder_dir) {
+std::unique_ptr<Directory> Listings::OpenFolderDir(const std::string& folder) {
+  const storage::LookupScope lookup;
+  auto dir = engine_.fs.OpenDirectory(engine_.layout.Dir(folder));
+  return dir.ok() ? std::move(*dir) : nullptr;
+}
+
+Result<ObjectData> Listings::BuildChild(const std::string& folder, const ListedChild& c, Directory* folder_dir) {
   const storage::LookupScope lookup;
   const Repository::ReadOnce read_once;
   Target t;
@@ -203,16 +208,10 @@ Result<ObjectData> Listings::BuildChild(const std::string& folder, const ListedC
   } else {
     FOLIO_ASSIGN_OR_RETURN(t, engine_.locator.DocumentTarget(folder, c.name, Locator::For::kListing));
     if (folder_dir != nullptr) {
-      if (*folder_dir == nullptr) {
-        auto dir = engine_.fs.OpenDirectory(engine_.layout.Dir(folder));
-        if (dir.ok()) *folder_dir = std::move(*dir);
-      }
-      if (*folder_dir != nullptr) {
-        // What the builder compares with the document's records (an edit by hand);
-        // any failure is left to its own stat, which says it as it always has.
-        auto st = (*folder_dir)->IdentityStat(c.name);
-        if (st.ok()) t.loc.visible = *st;
-      }
+      // What the builder compares with the document's records (an edit by hand); any
+      // failure is left to its own stat, which says it as it always has.
+      auto st = folder_dir->IdentityStat(c.name);
+      if (st.ok()) t.loc.visible = *st;
     }
   }
   return engine_.builder.Build(t);

@@ -60,13 +60,14 @@ class Listings {
   // none is memoised (Repository::ReadOnce). A page of 1,000 children otherwise
   // took half the memo and, past its bound, emptied it of the documents getObject
   // reads again and again, while a listing built again is no slower (bench/RESULTS.md).
-  // `folder_dir` (when given) holds the folder's directory for the caller's listing,
-  // opened here on first use: a document's file is then one fstatat beneath it rather
-  // than a stat of its whole path (left null when it cannot be opened: each is stat'ed
-  // by path).
+  // `folder_dir` (when given): the folder's directory (OpenFolderDir): a document's file
+  // is then one fstatat beneath it rather than a stat of its whole path.
   // Errors: kObjectNotFound if it went since the listing; kStorage.
   Result<ObjectData> BuildChild(const std::string& folder, const ListedChild& child,
-                                std::unique_ptr<Directory>* folder_dir = nullptr);
+                                Directory* folder_dir = nullptr);
+  // The directory of the folder at `folder`, opened for BuildChild; null when it cannot
+  // be opened (BuildChild then stats each file by its path, which says what is wrong).
+  std::unique_ptr<Directory> OpenFolderDir(const std::string& folder);
   // OK when `name` is a valid object name that no child of `folder` has, and the path
   // it gives the object is within the limit (Rule P1, storage/name_rules.h).
   // Errors: kNameConstraintViolation naming the name and the folder; kConstraint for a
