@@ -15,7 +15,7 @@ namespace folio::repo::hand_edits {
 
 namespace {
 
-// The locks of AdoptedDoc::made_, by the document's address: a mutex in each of a
+// The locks of AdoptedDoc::series_json_, by the document's address: a mutex in each of a
 // folder's thousands of entries would cost more than the weak pointer it guards, and a
 // lock is held only to read or set that pointer.
 std::mutex& MadeLock(const void* doc) {
@@ -25,29 +25,19 @@ std::mutex& MadeLock(const void* doc) {
 
 }  // namespace
 
-std::shared_ptr<const AdoptedDoc::Made> AdoptedDoc::Make() const {
+std::shared_ptr<const storage::Json> AdoptedDoc::SeriesJson() const {
   std::mutex& mu = MadeLock(this);
   {
     std::lock_guard<std::mutex> lock(mu);
-    if (auto made = made_.lock()) return made;
+    if (auto made = series_json_.lock()) return made;
   }
-  auto fresh = std::make_shared<const Made>(Made{ToJson(AdoptedSeries(entry)), ToJson(AdoptedVersion(name, entry))});
+  auto fresh = std::make_shared<const storage::Json>(ToJson(AdoptedSeries(entry)));
   std::lock_guard<std::mutex> lock(mu);
-  // Another thread may have made them meanwhile: the first made is the one everybody
+  // Another thread may have made it meanwhile: the first made is the one everybody
   // gets, so that one document is one identity.
-  if (auto made = made_.lock()) return made;
-  made_ = fresh;
+  if (auto made = series_json_.lock()) return made;
+  series_json_ = fresh;
   return fresh;
-}
-
-std::shared_ptr<const storage::Json> AdoptedDoc::SeriesJson() const {
-  auto made = Make();
-  return std::shared_ptr<const storage::Json>(made, &made->series);
-}
-
-std::shared_ptr<const storage::Json> AdoptedDoc::VersionJson() const {
-  auto made = Make();
-  return std::shared_ptr<const storage::Json>(made, &made->version);
 }
 
 Result<std::vector<uint64_t>> AdoptedDocs::Numbers(const std::string& folder_id) {

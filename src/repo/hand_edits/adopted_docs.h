@@ -36,23 +36,17 @@ struct AdoptedDoc {
   uint64_t table = 0;  // the n of the table file holding it
   AdoptedEntry entry;
 
-  // The series.json and version 1.0 record the entry stands for (AdoptedSeries,
-  // AdoptedVersion): what the record cache would hand out for files. Both are made
-  // together, and are then the same objects for as long as anything holds either (a
-  // request's Loc, the object builder's memo of the document built of them), so that
-  // built documents and kept answers are reused while the table is unchanged. Held
-  // here only weakly: made for every document of a folder (a listing, the query
-  // index's scan), they were 60% of what a server kept after adopting 10,000 files.
-  // Thread-safe.
+  // The series.json the entry stands for (AdoptedSeries): what the record cache would
+  // hand out for a file. Made once, and then the same object for as long as anything
+  // holds it (a request's Loc, the object builder's memo of the document built of it),
+  // so that built documents and kept answers are reused while the table is unchanged.
+  // (Its version 1.0 record needs no JSON: the builder takes AdoptedVersion.) Held here
+  // only weakly: made for every document of a folder (the query index's scan), such
+  // records were 60% of what a server kept after adopting 10,000 files. Thread-safe.
   std::shared_ptr<const storage::Json> SeriesJson() const;
-  std::shared_ptr<const storage::Json> VersionJson() const;
 
  private:
-  struct Made {
-    storage::Json series, version;
-  };
-  std::shared_ptr<const Made> Make() const;
-  mutable std::weak_ptr<const Made> made_;  // guarded by MadeLock(this) (adopted_docs.cc)
+  mutable std::weak_ptr<const storage::Json> series_json_;  // guarded by MadeLock(this) (adopted_docs.cc)
 };
 
 // Thread-safe. Each table is decoded once per state of its file: the decoding is kept

@@ -265,15 +265,10 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
                                    : engine_.layout.VersionProps(loc.folder, loc.name, the_label);
   // Bulk reads (hints) read straight from disk: thousands of versions would only evict
   // everything else from the cache.
+  // An adopted document has none: its entry stands for its version 1.0 record.
   std::shared_ptr<const Json> rec_json;
-  std::optional<ObjectRecord> adopted_rec;  // an adopted document's, found without its JSON
   if (adopted != nullptr) {
     if (pwc || the_label != "1.0") return ObjectNotFound("no version '" + the_label + "' of document '" + loc.name + "'");
-    if (loc.record == nullptr) {
-      adopted_rec = hand_edits::AdoptedVersion(loc.name, adopted->entry);
-    } else {
-      rec_json = adopted->VersionJson();
-    }
   } else if (hints != nullptr) {
     FOLIO_ASSIGN_OR_RETURN(Json j, storage::ReadJsonFile(engine_.fs, rec_path));
     rec_json = std::make_shared<const Json>(std::move(j));
@@ -297,8 +292,8 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
     }
   }
   ObjectRecord rec;
-  if (adopted_rec) {
-    rec = std::move(*adopted_rec);
+  if (adopted != nullptr) {
+    rec = hand_edits::AdoptedVersion(loc.name, adopted->entry);
   } else {
     FOLIO_ASSIGN_OR_RETURN(rec, ObjectRecordFromJson(*rec_json, rec_path));
   }
@@ -312,7 +307,7 @@ Result<std::shared_ptr<const ObjectData>> ObjectBuilder::BuildDocumentImpl(const
     std::lock_guard<std::mutex> lock(memo_mu_);
     SweepMemo(memo_, memo_sweep_at_, max_documents_,
               [](const DocMemo& m) {
-                return m.series.expired() || m.record.expired() || (m.made && m.adopted.expired());
+                return m.series.expired() || (m.made ? m.adopted.expired() : m.record.expired());
               });
     std::shared_ptr<const Json> made = adopted != nullptr ? loc.record : nullptr;
     memo_[memo_key] = DocMemo{loc.record, rec_json, std::move(made), loc.adopted, type, parent_id, o};

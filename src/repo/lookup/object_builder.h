@@ -110,9 +110,9 @@ class ObjectBuilder {
   // memo that kept the records alive kept every state of the series (each as long as
   // its version list) until the memo filled.
   struct DocMemo {
-    std::weak_ptr<const storage::Json> series, record;
-    // An adopted document's records, which its table's entry makes and holds only
-    // weakly (AdoptedDoc::SeriesJson): kept here so that they, and so the entry, stay
+    std::weak_ptr<const storage::Json> series, record;  // `record` empty for an adopted document
+    // An adopted document's series.json, which its table's entry makes and holds only
+    // weakly (AdoptedDoc::SeriesJson): kept here so that it, and so the entry, stays
     // this built document's while its table's decoding lives (`adopted`).
     std::shared_ptr<const storage::Json> made;
     std::weak_ptr<const hand_edits::AdoptedDoc> adopted;
